@@ -1,0 +1,20 @@
+#pragma once
+/// \file text.hpp
+/// Small text helpers for messages: edit distance and did-you-mean hints.
+
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace inertia {
+
+/// Levenshtein distance between a and b.
+std::size_t edit_distance(std::string_view a, std::string_view b);
+
+/// " (did you mean 'x'?)" for the closest candidate within a small edit distance, else "".
+std::string did_you_mean(std::string_view word, std::span<const std::string_view> candidates);
+
+/// "a, b, c" for messages.
+std::string join(std::span<const std::string_view> words, std::string_view separator = ", ");
+
+}  // namespace inertia

@@ -1,0 +1,28 @@
+#pragma once
+/// \file gmsh_reader.hpp
+/// Reader for Gmsh MSH files: format 4.1 and 2.2, ASCII and binary (either endianness marker
+/// checked: files written on a machine of the other endianness are rejected with a clear message).
+///
+/// - Physical names ($PhysicalNames) become Region names; a physical group without a name becomes
+///   "physical_<dim>_<tag>". A cell in several physical groups is stored once per group.
+/// - When the file has no physical groups at all, every supported cell is kept and put in one
+///   region per dimension named "all" (3D), "all_2d", "all_1d", "all_0d".
+/// - Node tags need not be contiguous or sorted. Nodes not used by any kept cell are dropped.
+/// - Supported element types: point (15), line2 (1), tri3 (2), quad4 (3), tet4 (4), tet10 (11),
+///   hex8 (5). Other types (e.g. second-order faces, prisms) are rejected with their type number and
+///   the element tag, unless they are lower-dimensional than the mesh and in no physical group.
+/// - Every count, tag and index read from the file is checked: no declared size is trusted for an
+///   allocation beyond what the file can hold, and a truncated or garbage file, a node tag that does
+///   not exist, a negative count or a bad section end gives InputError "<file>: <what> (line N)".
+/// - Cell nodes are stored in VTK order (tet10 reordered, see cell_type.hpp).
+
+#include <filesystem>
+
+#include "inertia/mesh/mesh_data.hpp"
+
+namespace inertia {
+
+/// Reads a Gmsh file. Throws InputError with one line naming the file and the problem.
+MeshData read_gmsh(const std::filesystem::path& file);
+
+}  // namespace inertia

@@ -1,0 +1,129 @@
+#include "inertia/parallel/session.hpp"
+
+#include <petscsys.h>
+
+#include <cstdint>
+#include <iostream>
+
+#include "inertia/core/error.hpp"
+#include "inertia/parallel/petsc.hpp"
+
+namespace inertia {
+
+namespace {
+
+class NullBuffer : public std::streambuf {
+ protected:
+  int overflow(int c) override { return c; }
+};
+
+}  // namespace
+
+Session::Session(int* argc, char*** argv, const std::vector<std::string>& petsc_args) {
+  args_.push_back(*argc > 0 ? (*argv)[0] : "inertia");
+  args_.insert(args_.end(), petsc_args.begin(), petsc_args.end());
+  for (auto& a : args_) argv_.push_back(a.data());
+  argv_.push_back(nullptr);
+  int n = static_cast<int>(args_.size());
+  char** v = argv_.data();
+  // MPI first, so that PETSc does not own (and finalise) it before our handles are gone.
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (!initialized) check_mpi(MPI_Init(argc, argv), "MPI_Init");
+  PetscErrorCode ierr = PetscInitialize(&n, &v, nullptr, nullptr);
+  if (ierr) throw Error("PETSc initialisation failed");
+  // inertia reports errors itself, once, as exceptions with context.
+  PetscPushErrorHandler(PetscReturnErrorHandler, nullptr);
+  // Floating-point traps off; signal handling back to the defaults so a kill is a kill.
+  PetscPopSignalHandler();
+}
+
+Session::~Session() {
+  PetscFinalize();
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (!finalized) MPI_Finalize();
+}
+
+int rank_of(MPI_Comm comm) {
+  int r = 0;
+  MPI_Comm_rank(comm, &r);
+  return r;
+}
+
+int size_of(MPI_Comm comm) {
+  int s = 1;
+  MPI_Comm_size(comm, &s);
+  return s;
+}
+
+void check_mpi(int code, const char* call) {
+  if (code == MPI_SUCCESS) return;
+  char text[MPI_MAX_ERROR_STRING];
+  int len = 0;
+  MPI_Error_string(code, text, &len);
+  throw Error(cat("MPI call failed: ", call, ": ", std::string(text, len)));
+}
+
+bool all_true(MPI_Comm comm, bool value) {
+  int local = value ? 1 : 0, global = 0;
+  INERTIA_MPI(MPI_Allreduce(&local, &global, 1, MPI_INT, MPI_MIN, comm));
+  return global == 1;
+}
+
+void rethrow_collectively(MPI_Comm comm, std::exception_ptr error) {
+  const int rank = rank_of(comm), size = size_of(comm);
+  int kind = 0;  // 0 none, 1 input, 2 solver, 3 other
+  std::string message;
+  if (error) {
+    try {
+      std::rethrow_exception(error);
+    } catch (const InputError& e) {
+      kind = 1, message = e.what();
+    } catch (const SolverError& e) {
+      kind = 2, message = e.what();
+    } catch (const std::exception& e) {
+      kind = 3, message = e.what();
+    } catch (...) {
+      kind = 3, message = "unknown error";
+    }
+  }
+  int candidate = kind ? rank : size, first = size;
+  INERTIA_MPI(MPI_Allreduce(&candidate, &first, 1, MPI_INT, MPI_MIN, comm));
+  if (first == size) return;
+  std::int64_t len = static_cast<std::int64_t>(message.size());
+  INERTIA_MPI(MPI_Bcast(&kind, 1, MPI_INT, first, comm));
+  INERTIA_MPI(MPI_Bcast(&len, 1, MPI_INT64_T, first, comm));
+  message.resize(static_cast<std::size_t>(len));
+  INERTIA_MPI(MPI_Bcast(message.data(), static_cast<int>(len), MPI_CHAR, first, comm));
+  if (kind == 1) throw InputError(message);
+  if (kind == 2) throw SolverError(message);
+  throw Error(message);
+}
+
+std::ostream& root_out(MPI_Comm comm) {
+  static NullBuffer null_buffer;
+  static std::ostream null_stream(&null_buffer);
+  return rank_of(comm) == 0 ? std::cout : null_stream;
+}
+
+void throw_petsc_error(PetscErrorCode code, const char* call, const char* file, int line) {
+  const char* text = nullptr;
+  char* specific = nullptr;
+  PetscErrorMessage(code, &text, &specific);
+  throw SolverError(cat("PETSc error ", static_cast<int>(code), " (", text ? text : "?", ") in ",
+                        call, " at ", file, ":", line));
+}
+
+namespace petsc {
+
+Vector duplicate(Vec like) {
+  Vector v;
+  INERTIA_PETSC(VecDuplicate(like, v.out()));
+  INERTIA_PETSC(VecZeroEntries(v));
+  return v;
+}
+
+}  // namespace petsc
+
+}  // namespace inertia
