@@ -12,6 +12,18 @@ namespace inertia {
 
 namespace {
 
+/// The first message of the PETSc error being propagated (PETSc calls the handler once per
+/// stack frame; the innermost call carries the specific message).
+thread_local std::string petsc_message;
+
+PetscErrorCode record_petsc_error(MPI_Comm, int, const char* function, const char*,
+                                  PetscErrorCode code, PetscErrorType type, const char* message,
+                                  void*) {
+  if (type == PETSC_ERROR_INITIAL) petsc_message = message ? message : "";
+  (void)function;
+  return code;
+}
+
 class NullBuffer : public std::streambuf {
  protected:
   int overflow(int c) override { return c; }
@@ -33,7 +45,7 @@ Session::Session(int* argc, char*** argv, const std::vector<std::string>& petsc_
   PetscErrorCode ierr = PetscInitialize(&n, &v, nullptr, nullptr);
   if (ierr) throw Error("PETSc initialisation failed");
   // inertia reports errors itself, once, as exceptions with context.
-  PetscPushErrorHandler(PetscReturnErrorHandler, nullptr);
+  PetscPushErrorHandler(record_petsc_error, nullptr);
   // Floating-point traps off; signal handling back to the defaults so a kill is a kill.
   PetscPopSignalHandler();
 }
@@ -109,10 +121,20 @@ std::ostream& root_out(MPI_Comm comm) {
 
 void throw_petsc_error(PetscErrorCode code, const char* call, const char* file, int line) {
   const char* text = nullptr;
-  char* specific = nullptr;
-  PetscErrorMessage(code, &text, &specific);
-  throw SolverError(cat("PETSc error ", static_cast<int>(code), " (", text ? text : "?", ") in ",
-                        call, " at ", file, ":", line));
+  PetscErrorMessage(code, &text, nullptr);
+  std::string what = petsc_message;
+  petsc_message.clear();
+  // One line: PETSc's messages may span several.
+  std::string flat;
+  for (char ch : what) {
+    if (ch == '\n' || ch == '\t') ch = ' ';
+    if (ch == ' ' && (flat.empty() || flat.back() == ' ')) continue;
+    flat.push_back(ch);
+  }
+  while (!flat.empty() && flat.back() == ' ') flat.pop_back();
+  what = flat;
+  throw SolverError(cat("PETSc: ", text ? text : "error", what.empty() ? "" : ": ", what, " (in ",
+                        call, ", ", file, ":", line, ")"));
 }
 
 namespace petsc {

@@ -14,9 +14,9 @@
 
 namespace inertia {
 
-enum class CellType : std::uint8_t { point1, line2, tri3, quad4, tet4, tet10, hex8 };
+enum class CellType : std::uint8_t { point1, line2, tri3, quad4, tet4, tet10, hex8, tri6 };
 
-inline constexpr int num_cell_types = 7;
+inline constexpr int num_cell_types = 8;
 
 struct CellTypeInfo {
   CellType type;
@@ -38,6 +38,9 @@ inline constexpr std::array<CellTypeInfo, num_cell_types> cell_type_table{{
     {CellType::tet4, "tet4", 3, 4, 4, 4, 10, {0, 1, 2, 3}},
     {CellType::tet10, "tet10", 3, 10, 4, 11, 24, {0, 1, 2, 3, 4, 5, 6, 7, 9, 8}},
     {CellType::hex8, "hex8", 3, 8, 8, 5, 12, {0, 1, 2, 3, 4, 5, 6, 7}},
+    // tri6: corners, then midpoints of edges (0,1), (1,2), (2,0) in both Gmsh and VTK. Faces of
+    // tet10 meshes; boundary loads on them are integrated with quadratic shape functions.
+    {CellType::tri6, "tri6", 2, 6, 3, 9, 22, {0, 1, 2, 3, 4, 5}},
 }};
 
 constexpr const CellTypeInfo& info(CellType t) { return cell_type_table[static_cast<int>(t)]; }

@@ -1,0 +1,118 @@
+#pragma once
+/// \file case_file.hpp
+/// The case file (YAML), parsed and validated in full before any work (spec/case-file.md).
+/// Every error is an InputError of one line: "<file>:<line>: <key>: <what is wrong>".
+/// Region names are checked against the mesh later (resolve_problem), since the mesh is read
+/// after the case.
+
+#include <array>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "inertia/mesh/box.hpp"
+#include "inertia/partition/partition.hpp"
+#include "inertia/system/problem.hpp"
+#include "inertia/time/integrator.hpp"
+
+namespace inertia {
+
+/// Where in the case file a value came from, for messages after parsing.
+struct Origin {
+  int line = 0;         ///< 1-based, 0 if unknown
+  std::string key;      ///< e.g. "boundary_conditions[2].region"
+};
+
+struct CaseMaterial {
+  std::string region;
+  std::string model;  ///< linear_elastic (the others arrive with nonlinear solids)
+  ElasticMaterial material;
+  Origin origin;
+};
+
+struct CaseBoundaryCondition {
+  enum class Type { fixed, displacement, traction, pressure, force };
+  Type type = Type::fixed;
+  std::string region;
+  std::array<bool, 3> components{true, true, true};
+  std::array<double, 3> value{0, 0, 0};  ///< pressure in value[0]
+  std::string amplitude;                 ///< empty: none
+  Origin origin;
+};
+
+struct CaseAmplitude {
+  enum class Type { table, sine };
+  Type type = Type::table;
+  std::vector<std::pair<double, double>> points;
+  double frequency = 0, phase = 0;
+};
+
+struct CaseProbe {
+  std::string name;
+  std::array<double, 3> point{0, 0, 0};
+};
+
+struct CaseInitialVelocity {
+  std::string region;  ///< empty: every node
+  std::array<double, 3> value{0, 0, 0};
+  Origin origin;
+};
+
+struct CaseFile {
+  std::filesystem::path path;       ///< the case file as given
+  std::filesystem::path directory;  ///< its folder: relative paths are resolved against it
+  std::string name;                 ///< file stem: output names use it
+
+  // mesh
+  std::optional<std::filesystem::path> mesh_file;  ///< resolved against directory
+  std::optional<BoxSpec> box;
+  Partitioner partitioner = Partitioner::metis;
+
+  std::vector<CaseMaterial> materials;
+  std::vector<CaseBoundaryCondition> boundary_conditions;
+  std::map<std::string, CaseAmplitude> amplitudes;
+  std::optional<std::array<double, 3>> gravity;
+  std::string gravity_amplitude;
+  std::vector<CaseInitialVelocity> initial_velocity;
+
+  // time
+  std::string integrator = "newmark";
+  double dt = 0;           ///< > 0, or 0 with dt_auto
+  bool dt_auto = false;
+  double end_time = 0;     ///< end_time or steps (one of them)
+  std::int64_t steps = 0;
+  MassTreatment mass = MassTreatment::consistent;
+  RayleighDamping rayleigh;
+  double velocity_damping = 0;
+  IntegratorParams params;
+
+  // output
+  std::filesystem::path output_directory;  ///< resolved against directory
+  int output_every = 10;
+  std::vector<std::string> fields{"displacement", "velocity", "acceleration", "von_mises",
+                                  "stress", "strain", "rank", "region"};
+  std::vector<CaseProbe> probes;
+  bool energy = true;
+
+  std::string petsc_options;
+
+  bool has_field(const std::string& f) const;
+  /// Number of time steps (from steps, or end_time / dt rounded to the nearest integer).
+  std::int64_t num_steps() const;
+};
+
+/// Reads and validates a case file. Throws InputError.
+CaseFile load_case(const std::filesystem::path& file);
+/// Same from YAML text (for tests); `file` is used in messages and to resolve paths.
+CaseFile parse_case(const std::string& text, const std::filesystem::path& file);
+
+/// Resolves region and amplitude names against the mesh regions into the typed ProblemSpec.
+/// Throws InputError naming the case key, the unknown region and the known ones.
+ProblemSpec resolve_problem(const CaseFile& c, const std::vector<Region>& regions);
+
+/// Marks the cells that carry mass or stiffness (3D cells of a material region).
+std::vector<char> element_cells(const CaseFile& c, const MeshData& mesh);
+
+}  // namespace inertia

@@ -1,0 +1,74 @@
+#pragma once
+/// \file histories.hpp
+/// Point histories (probes.csv) and the energy balance (energy.csv), one row per step.
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "inertia/app/case_file.hpp"
+#include "inertia/time/integrator.hpp"
+
+namespace inertia {
+
+/// A CSV file written by rank 0 (other ranks hold a closed one). Rows are flushed at flush().
+class CsvFile {
+ public:
+  CsvFile() = default;
+  /// Rank 0 opens `path` for writing; throws InputError if it cannot.
+  CsvFile(MPI_Comm comm, const std::filesystem::path& path, const std::string& header_comment,
+          const std::vector<std::string>& columns);
+  void row(std::int64_t step, double time, const std::vector<double>& values);
+  void flush();
+
+ private:
+  struct Closer {
+    void operator()(std::FILE* f) const { std::fclose(f); }
+  };
+  std::unique_ptr<std::FILE, Closer> file_;
+};
+
+/// Probes: the mesh node nearest each probe point (ties: lowest rank); u and v every step.
+class Probes {
+ public:
+  /// Collective. Locates the nodes; `log` gets one line per probe (rank 0).
+  Probes(const MechanicalSystem& system, const std::vector<CaseProbe>& probes,
+         const std::filesystem::path& path, std::ostream& log);
+  /// Collective. Appends a row.
+  void record(const State& state);
+  void flush() { file_.flush(); }
+
+ private:
+  MPI_Comm comm_;
+  std::vector<PetscInt> owned_dof_;  ///< first DOF (owned local index) of each probe's node, or -1
+  std::vector<double> values_, sums_;
+  CsvFile file_;
+};
+
+/// Energy balance: kinetic, strain, work of the external loads (trapezoidal in time), Rayleigh
+/// and velocity-damping dissipation, and total = kinetic + strain - work + dissipation.
+class EnergyHistory {
+ public:
+  /// Collective. Writes the step-0 row.
+  EnergyHistory(const MechanicalSystem& system, const State& state,
+                const std::filesystem::path& path);
+  /// Collective. Call before a step: remembers u_n, v_n, f_ext(t_n).
+  void before_step(const MechanicalSystem& system, const State& state);
+  /// Collective. Call after a step: accumulates work and dissipation and appends a row.
+  /// `extra_dissipation` is energy removed outside the scheme (velocity damping).
+  void after_step(const MechanicalSystem& system, const State& state, double dt,
+                  double extra_dissipation);
+  void flush() { file_.flush(); }
+  double total() const { return total_; }
+
+ private:
+  void write(const MechanicalSystem& system, const State& state);
+  petsc::Vector u_prev_, v_prev_, f_prev_, f_now_, work_;
+  double external_work_ = 0, dissipation_ = 0, total_ = 0;
+  CsvFile file_;
+};
+
+}  // namespace inertia

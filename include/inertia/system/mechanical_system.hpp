@@ -1,0 +1,104 @@
+#pragma once
+/// \file mechanical_system.hpp
+/// The mechanical system as the integrators see it (SOFA's vocabulary): forces, products with
+/// M, K and C = alpha_M M + alpha_K K, solves with m M + k K on the free DOFs, constrained DOFs
+/// and their prescribed motion, energies. It owns every PETSc object of the discretisation.
+///
+/// Constraints: the solved system is P A P + (I - P) with P b on the right-hand side (P projects
+/// onto the free DOFs); constrained rows get a diagonal scaled like the rest of A so Krylov
+/// solvers and AMG see a well-scaled matrix.
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "inertia/assembly/assembler.hpp"
+#include "inertia/system/problem.hpp"
+
+namespace inertia {
+
+/// What a linear solve did.
+struct SolveReport {
+  PetscInt iterations = 0;
+  double residual = 0;
+};
+
+class MechanicalSystem {
+ public:
+  /// Collective. Assembles M (consistent or lumped), K, the load vectors and the constraint sets.
+  MechanicalSystem(MPI_Comm comm, LocalMesh mesh, ProblemSpec spec);
+  MechanicalSystem(const MechanicalSystem&) = delete;
+  MechanicalSystem& operator=(const MechanicalSystem&) = delete;
+
+  MPI_Comm comm() const { return comm_; }
+  const LocalMesh& mesh() const { return mesh_; }
+  const Assembler& assembler() const { return assembler_; }
+  const ProblemSpec& spec() const { return spec_; }
+  const RayleighDamping& rayleigh() const { return spec_.rayleigh; }
+  PetscInt num_global_dofs() const { return assembler_.num_global_dofs(); }
+  PetscInt num_constrained_dofs() const;  ///< collective: over all ranks
+
+  /// A zeroed ghosted vector with the DOF layout.
+  petsc::Vector create_vector() const { return assembler_.create_vector(); }
+
+  /// y = M x, y = K x, y = C x (Rayleigh). Collective.
+  void mult_mass(Vec x, Vec y) const;
+  void mult_stiffness(Vec x, Vec y) const;
+  void mult_damping(Vec x, Vec y) const;
+
+  /// External load f_ext(t) (sum of every load times its amplitude). Collective.
+  void external_force(double t, Vec f) const;
+  /// Internal elastic force f_int(u) (K u for linear elasticity). Collective.
+  void internal_force(Vec u, Vec f) const;
+  /// f(t, u, v) = f_ext(t) - f_int(u) (spring dashpots will join here; Rayleigh damping does not:
+  /// the integrators apply it). Collective.
+  void force(double t, Vec u, Vec v, Vec f) const;
+
+  /// Sets the constrained DOFs of u, v, a (each may be null) to g(t), g'(t), g''(t).
+  void apply_constraints(double t, Vec u, Vec v, Vec a) const;
+  /// Zeroes the constrained DOFs of r.
+  void zero_constrained(Vec r) const;
+
+  /// Collective. Solves (m M + k K) y = r for the free DOFs of y; the constrained DOFs of y hold
+  /// their prescribed values on entry and keep them (their effect on the free rows is lifted to
+  /// the right-hand side). r is not modified. The operator and its preconditioner are built on
+  /// the first call with a given (m, k) and reused. Throws SolverError if the solve diverges.
+  SolveReport solve(double m, double k, Vec r, Vec y);
+
+  /// 1/2 v.M v, 1/2 u.K u. Collective.
+  double kinetic_energy(Vec v) const;
+  double strain_energy(Vec u) const;
+
+  /// Lumped masses (lumped treatment only; null otherwise).
+  Vec lumped_mass() const { return lumped_mass_.get(); }
+  Mat stiffness() const { return K_.get(); }
+  Mat mass_matrix() const { return M_.get(); }
+
+ private:
+  struct Solver {
+    petsc::Matrix A;
+    petsc::Ksp ksp;
+    double diagonal = 1;  ///< value on the constrained rows
+  };
+  Solver& solver(double m, double k);
+
+  MPI_Comm comm_;
+  LocalMesh mesh_;
+  ProblemSpec spec_;
+  Assembler assembler_;
+  petsc::Matrix K_, M_;
+  petsc::Vector lumped_mass_;
+  std::vector<std::pair<int, petsc::Vector>> loads_;  ///< (amplitude, load vector)
+  std::vector<PetscInt> constrained_;                 ///< owned constrained DOFs, global, sorted
+  struct Prescribed {
+    PetscInt local;  ///< owned local DOF index
+    double value;
+    int amplitude;
+  };
+  std::vector<Prescribed> prescribed_;  ///< non-zero prescribed values
+  std::map<std::pair<double, double>, Solver> solvers_;
+  mutable petsc::Vector work_, work2_, lift_;
+};
+
+}  // namespace inertia

@@ -1,0 +1,58 @@
+#pragma once
+/// \file problem.hpp
+/// The typed, validated description of a mechanical problem on a distributed mesh: what the
+/// case file says about materials, loads, constraints and damping, with region names resolved to
+/// region indices and amplitude names to indices. Built by the app, consumed by MechanicalSystem.
+
+#include <array>
+#include <vector>
+
+#include "inertia/assembly/assembler.hpp"
+#include "inertia/system/amplitude.hpp"
+
+namespace inertia {
+
+enum class MassTreatment { consistent, lumped };
+
+struct MaterialAssignment {
+  int region = -1;
+  ElasticMaterial material;
+};
+
+/// Fixed (value 0) or prescribed components on the nodes of a region: u_i(t) = value_i a(t).
+struct DirichletCondition {
+  int region = -1;
+  std::array<bool, 3> components{true, true, true};
+  std::array<double, 3> value{0, 0, 0};
+  int amplitude = 0;  ///< index into ProblemSpec::amplitudes
+};
+
+struct Load {
+  enum class Kind { gravity, traction, pressure, force };
+  Kind kind = Kind::force;
+  int region = -1;                    ///< unused for gravity
+  std::array<double, 3> value{0, 0, 0};  ///< acceleration, traction or total force; pressure in [0]
+  int amplitude = 0;
+};
+
+struct RayleighDamping {
+  double mass = 0;       ///< alpha_M
+  double stiffness = 0;  ///< alpha_K
+};
+
+struct InitialVelocity {
+  int region = -1;  ///< -1: every node
+  std::array<double, 3> value{0, 0, 0};
+};
+
+struct ProblemSpec {
+  std::vector<MaterialAssignment> materials;
+  std::vector<DirichletCondition> dirichlet;
+  std::vector<Load> loads;
+  std::vector<Amplitude> amplitudes{Amplitude::constant()};  ///< [0] is the constant 1
+  std::vector<InitialVelocity> initial_velocity;             ///< applied in order
+  MassTreatment mass = MassTreatment::consistent;
+  RayleighDamping rayleigh;
+};
+
+}  // namespace inertia

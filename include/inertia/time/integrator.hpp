@@ -1,0 +1,68 @@
+#pragma once
+/// \file integrator.hpp
+/// The integrator seam: a scheme sees only the MechanicalSystem's vocabulary and the State, so it
+/// is tested on a one-DOF oscillator and runs unchanged on millions of DOFs. Schemes are
+/// registered by name (registry.cpp: one line per scheme).
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "inertia/system/mechanical_system.hpp"
+
+namespace inertia {
+
+/// The state every scheme shares: time, step counter, displacement u and velocity v (both
+/// ghosted vectors of the system's layout). Scheme-specific state (Newmark's acceleration, ...)
+/// lives in the integrator and is exposed through Integrator::internal_state().
+struct State {
+  double time = 0;
+  std::int64_t step = 0;
+  petsc::Vector u;
+  petsc::Vector v;
+};
+
+/// Work of one step, for the log.
+struct StepStats {
+  std::int64_t linear_iterations = 0;
+  std::int64_t nonlinear_iterations = 0;
+};
+
+/// Newmark's parameters (SOFA NewmarkImplicitSolver; average acceleration by default).
+struct NewmarkParams {
+  double beta = 0.25;
+  double gamma = 0.5;
+};
+
+/// Every option of every scheme, validated by the case-file parser.
+struct IntegratorParams {
+  NewmarkParams newmark;
+};
+
+class Integrator {
+ public:
+  virtual ~Integrator() = default;
+  virtual std::string_view name() const = 0;
+  /// Collective. Completes the initial state (u, v at state.time are given, constraints applied)
+  /// with whatever the scheme carries, e.g. a_0 for Newmark.
+  virtual StepStats initialize(MechanicalSystem& system, State& state) = 0;
+  /// Collective. Advances state by dt (time and step included).
+  virtual StepStats step(MechanicalSystem& system, State& state, double dt) = 0;
+  /// The scheme's acceleration at the current state, or null if it carries none.
+  virtual Vec acceleration() const { return nullptr; }
+  /// Scheme state beyond (u, v), by name, for checkpoints.
+  virtual std::vector<std::pair<std::string, Vec>> internal_state() { return {}; }
+};
+
+using IntegratorFactory = std::function<std::unique_ptr<Integrator>(const IntegratorParams&)>;
+
+/// Names of the registered schemes, in registration order.
+std::vector<std::string_view> integrator_names();
+/// A new integrator of a registered scheme; throws InputError for an unknown name.
+std::unique_ptr<Integrator> create_integrator(std::string_view name, const IntegratorParams& params);
+
+}  // namespace inertia

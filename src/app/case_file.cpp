@@ -1,0 +1,530 @@
+#include "inertia/app/case_file.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <cmath>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "inertia/core/text.hpp"
+#include "inertia/mesh/mesh_data.hpp"
+
+namespace inertia {
+
+namespace {
+
+/// A YAML node with its key path, for messages.
+struct Node {
+  YAML::Node node;
+  std::string key;
+  const std::string* file;
+
+  int line() const { return node.Mark().line >= 0 ? node.Mark().line + 1 : 0; }
+  [[noreturn]] void fail(const std::string& what) const {
+    throw InputError(cat(*file, line() ? ":" + std::to_string(line()) : std::string(), ": ",
+                         key.empty() ? std::string() : key + ": ", what));
+  }
+  bool has(const char* k) const { return node.IsMap() && node[k]; }
+  Node operator[](const char* k) const {
+    return {node[k], key.empty() ? std::string(k) : key + "." + k, file};
+  }
+  Node at(std::size_t i) const { return {node[i], cat(key, "[", i, "]"), file}; }
+  std::size_t size() const { return node.size(); }
+  Origin origin() const { return {line(), key}; }
+
+  void expect_map(std::initializer_list<std::string_view> allowed) const {
+    if (!node.IsMap()) fail("expected a mapping of keys");
+    const std::vector<std::string_view> keys(allowed);
+    for (const auto& kv : node) {
+      const auto k = kv.first.as<std::string>();
+      if (std::find(keys.begin(), keys.end(), k) == keys.end()) {
+        const int l = kv.first.Mark().line + 1;
+        throw InputError(cat(*file, ":", l, ": ", key.empty() ? "" : key + ": ", "unknown key '", k,
+                             "'", did_you_mean(k, keys), "; allowed: ", join(keys)));
+      }
+    }
+  }
+  void expect_sequence() const {
+    if (!node.IsSequence()) fail("expected a list");
+  }
+  std::string text() const {
+    if (!node.IsScalar()) fail("expected a single value");
+    return node.as<std::string>();
+  }
+  double number() const {
+    const std::string s = text();
+    std::size_t used = 0;
+    double v = 0;
+    try {
+      v = std::stod(s, &used);
+    } catch (...) {
+      used = 0;
+    }
+    if (used != s.size() || s.empty()) fail(cat("expected a number, got '", s, "'"));
+    if (!std::isfinite(v)) fail(cat("expected a finite number, got '", s, "'"));
+    return v;
+  }
+  double positive() const {
+    const double v = number();
+    if (!(v > 0)) fail(cat("must be > 0 (got ", v, ")"));
+    return v;
+  }
+  double non_negative() const {
+    const double v = number();
+    if (!(v >= 0)) fail(cat("must be >= 0 (got ", v, ")"));
+    return v;
+  }
+  std::int64_t integer() const {
+    const double v = number();
+    if (v != std::floor(v) || std::abs(v) > 9e15) fail(cat("expected an integer, got ", text()));
+    return static_cast<std::int64_t>(v);
+  }
+  bool boolean() const {
+    const std::string s = text();
+    if (s == "true" || s == "yes" || s == "on") return true;
+    if (s == "false" || s == "no" || s == "off") return false;
+    fail(cat("expected true or false, got '", s, "'"));
+  }
+  std::string choice(std::initializer_list<std::string_view> options) const {
+    const std::string s = text();
+    const std::vector<std::string_view> list(options);
+    if (std::find(list.begin(), list.end(), s) == list.end())
+      fail(cat("unknown value '", s, "'", did_you_mean(s, list), "; expected one of: ", join(list)));
+    return s;
+  }
+  std::vector<double> numbers(std::size_t min_size, std::size_t max_size) const {
+    if (!node.IsSequence() || node.size() < min_size || node.size() > max_size)
+      fail(min_size == max_size ? cat("expected a list of ", min_size, " numbers")
+                                : cat("expected a list of ", min_size, " to ", max_size, " numbers"));
+    std::vector<double> out;
+    for (std::size_t i = 0; i < node.size(); ++i) out.push_back(at(i).number());
+    return out;
+  }
+  std::array<double, 3> vec3() const {
+    const auto v = numbers(3, 3);
+    return {v[0], v[1], v[2]};
+  }
+};
+
+CellType element_type(const Node& n) {
+  const std::string s = n.choice({"hex8", "tet4", "tet10"});
+  return s == "hex8" ? CellType::hex8 : s == "tet4" ? CellType::tet4 : CellType::tet10;
+}
+
+void parse_mesh(const Node& n, CaseFile& c) {
+  n.expect_map({"file", "box", "partitioner"});
+  if (n.has("file") == n.has("box")) n.fail("give exactly one of 'file' or 'box'");
+  if (n.has("file")) {
+    const std::filesystem::path p = n["file"].text();
+    c.mesh_file = p.is_absolute() ? p : c.directory / p;
+  } else {
+    const Node b = n["box"];
+    b.expect_map({"lower", "upper", "cells", "element"});
+    BoxSpec box;
+    if (b.has("lower")) box.lower = b["lower"].vec3();
+    if (b.has("upper")) box.upper = b["upper"].vec3();
+    if (!b.has("cells")) b.fail("missing key 'cells'");
+    const Node cells = b["cells"];
+    if (!cells.node.IsSequence() || cells.size() != 3) cells.fail("expected a list of 3 integers");
+    for (std::size_t i = 0; i < 3; ++i) {
+      box.cells[i] = cells.at(i).integer();
+      if (box.cells[i] <= 0) cells.at(i).fail("must be a positive integer");
+    }
+    for (int d = 0; d < 3; ++d)
+      if (!(box.upper[d] > box.lower[d])) b.fail("upper must exceed lower in every direction");
+    if (b.has("element")) box.element = element_type(b["element"]);
+    c.box = box;
+  }
+  if (n.has("partitioner"))
+    c.partitioner = n["partitioner"].choice({"metis", "block"}) == "metis" ? Partitioner::metis
+                                                                          : Partitioner::block;
+}
+
+void parse_materials(const Node& n, CaseFile& c) {
+  n.expect_sequence();
+  for (std::size_t i = 0; i < n.size(); ++i) {
+    const Node m = n.at(i);
+    m.expect_map({"region", "model", "density", "youngs_modulus", "poissons_ratio"});
+    for (const char* k : {"region", "density", "youngs_modulus", "poissons_ratio"})
+      if (!m.has(k)) m.fail(cat("missing key '", k, "'"));
+    CaseMaterial mat;
+    mat.origin = m.origin();
+    mat.region = m["region"].text();
+    mat.model = m.has("model") ? m["model"].choice({"linear_elastic", "corotational",
+                                                    "saint_venant_kirchhoff", "neo_hookean"})
+                               : "linear_elastic";
+    if (mat.model != "linear_elastic")
+      m["model"].fail(cat("model '", mat.model,
+                          "' is not available yet in this version; use linear_elastic"));
+    mat.material.density = m["density"].positive();
+    mat.material.youngs_modulus = m["youngs_modulus"].positive();
+    const double nu = m["poissons_ratio"].number();
+    if (!(nu > -1 && nu < 0.5))
+      m["poissons_ratio"].fail(cat("must satisfy -1 < nu < 0.5 (got ", nu, ")"));
+    mat.material.poissons_ratio = nu;
+    c.materials.push_back(mat);
+  }
+}
+
+std::array<bool, 3> parse_components(const Node& n) {
+  n.expect_sequence();
+  if (n.size() == 0 || n.size() > 3) n.fail("expected a list of 1 to 3 of x, y, z");
+  std::array<bool, 3> comps{false, false, false};
+  for (std::size_t i = 0; i < n.size(); ++i) {
+    const std::string s = n.at(i).choice({"x", "y", "z"});
+    const int k = s[0] - 'x';
+    if (comps[k]) n.at(i).fail(cat("component ", s, " listed twice"));
+    comps[k] = true;
+  }
+  return comps;
+}
+
+void parse_boundary_conditions(const Node& n, CaseFile& c) {
+  n.expect_sequence();
+  for (std::size_t i = 0; i < n.size(); ++i) {
+    const Node b = n.at(i);
+    if (!b.node.IsMap()) b.fail("expected a mapping of keys");
+    if (!b.has("type")) b.fail("missing key 'type'");
+    if (!b.has("region")) b.fail("missing key 'region'");
+    CaseBoundaryCondition bc;
+    bc.origin = b.origin();
+    bc.region = b["region"].text();
+    const std::string type =
+        b["type"].choice({"fixed", "displacement", "traction", "pressure", "force"});
+    if (type == "fixed") {
+      b.expect_map({"region", "type", "components"});
+      bc.type = CaseBoundaryCondition::Type::fixed;
+      if (b.has("components")) bc.components = parse_components(b["components"]);
+    } else if (type == "displacement") {
+      b.expect_map({"region", "type", "components", "value", "amplitude"});
+      bc.type = CaseBoundaryCondition::Type::displacement;
+      if (!b.has("value")) b.fail("missing key 'value'");
+      if (b.has("components")) bc.components = parse_components(b["components"]);
+      const auto value = b["value"].numbers(1, 3);
+      const int ncomp = static_cast<int>(std::count(bc.components.begin(), bc.components.end(), true));
+      if (static_cast<int>(value.size()) != ncomp)
+        b["value"].fail(cat("expected ", ncomp, " values, one per component"));
+      for (int k = 0, j = 0; k < 3; ++k)
+        if (bc.components[k]) bc.value[k] = value[j++];
+    } else if (type == "pressure") {
+      b.expect_map({"region", "type", "value", "amplitude"});
+      bc.type = CaseBoundaryCondition::Type::pressure;
+      if (!b.has("value")) b.fail("missing key 'value'");
+      bc.value[0] = b["value"].number();
+    } else {
+      b.expect_map({"region", "type", "value", "amplitude"});
+      bc.type = type == "traction" ? CaseBoundaryCondition::Type::traction
+                                   : CaseBoundaryCondition::Type::force;
+      if (!b.has("value")) b.fail("missing key 'value'");
+      bc.value = b["value"].vec3();
+    }
+    if (b.has("amplitude")) bc.amplitude = b["amplitude"].text();
+    c.boundary_conditions.push_back(bc);
+  }
+}
+
+void parse_amplitudes(const Node& n, CaseFile& c) {
+  if (!n.node.IsMap()) n.fail("expected a mapping of amplitude names");
+  for (const auto& kv : n.node) {
+    const std::string name = kv.first.as<std::string>();
+    const Node a{kv.second, n.key + "." + name, n.file};
+    if (!a.node.IsMap() || !a.has("type")) a.fail("expected a mapping with a 'type'");
+    CaseAmplitude amp;
+    if (a["type"].choice({"table", "sine"}) == "table") {
+      a.expect_map({"type", "points"});
+      if (!a.has("points")) a.fail("missing key 'points'");
+      const Node pts = a["points"];
+      if (!pts.node.IsSequence() || pts.size() == 0) pts.fail("expected a list of [time, value]");
+      for (std::size_t i = 0; i < pts.size(); ++i) {
+        const auto p = pts.at(i).numbers(2, 2);
+        if (!amp.points.empty() && !(p[0] > amp.points.back().first))
+          pts.at(i).fail("times must increase strictly");
+        amp.points.emplace_back(p[0], p[1]);
+      }
+    } else {
+      a.expect_map({"type", "frequency", "phase"});
+      amp.type = CaseAmplitude::Type::sine;
+      if (!a.has("frequency")) a.fail("missing key 'frequency'");
+      amp.frequency = a["frequency"].positive();
+      if (a.has("phase")) amp.phase = a["phase"].number();
+    }
+    c.amplitudes[name] = amp;
+  }
+}
+
+void parse_time(const Node& n, CaseFile& c) {
+  n.expect_map({"integrator", "dt", "end_time", "steps", "mass", "rayleigh", "velocity_damping",
+                "newmark", "euler_implicit", "variational_symplectic", "central_difference",
+                "allow_unstable"});
+  if (n.has("integrator")) {
+    c.integrator = n["integrator"].text();
+    const auto names = integrator_names();
+    if (std::find(names.begin(), names.end(), c.integrator) == names.end()) {
+      constexpr std::string_view planned[] = {
+          "euler_explicit", "symplectic_euler", "central_difference", "rk2",  "heun",
+          "rk4",            "euler_implicit",   "variational_symplectic", "static"};
+      for (auto p : planned)
+        if (p == c.integrator)
+          n["integrator"].fail(cat("integrator '", c.integrator,
+                                   "' is not available yet in this version; available: ",
+                                   join(names)));
+      n["integrator"].fail(cat("unknown integrator '", c.integrator, "'",
+                               did_you_mean(c.integrator, names), "; available: ", join(names)));
+    }
+  }
+  if (!n.has("dt")) n.fail("missing key 'dt'");
+  if (n["dt"].node.IsScalar() && n["dt"].text() == "auto") {
+    n["dt"].fail("dt: auto needs an explicit scheme, which this version does not have yet");
+  } else {
+    c.dt = n["dt"].positive();
+  }
+  if (n.has("end_time") == n.has("steps")) n.fail("give exactly one of 'end_time' or 'steps'");
+  if (n.has("end_time")) {
+    c.end_time = n["end_time"].positive();
+    const double ratio = c.end_time / c.dt;
+    if (ratio > 1e12) n["end_time"].fail("end_time / dt is too large");
+  } else {
+    c.steps = n["steps"].integer();
+    if (c.steps <= 0) n["steps"].fail(cat("must be a positive integer (got ", c.steps, ")"));
+  }
+  if (n.has("mass"))
+    c.mass = n["mass"].choice({"consistent", "lumped"}) == "consistent" ? MassTreatment::consistent
+                                                                        : MassTreatment::lumped;
+  if (n.has("rayleigh")) {
+    const Node r = n["rayleigh"];
+    r.expect_map({"mass", "stiffness"});
+    if (r.has("mass")) c.rayleigh.mass = r["mass"].non_negative();
+    if (r.has("stiffness")) c.rayleigh.stiffness = r["stiffness"].non_negative();
+  }
+  if (n.has("velocity_damping")) {
+    c.velocity_damping = n["velocity_damping"].non_negative();
+  }
+  if (n.has("newmark")) {
+    const Node nm = n["newmark"];
+    nm.expect_map({"beta", "gamma"});
+    if (nm.has("beta")) c.params.newmark.beta = nm["beta"].positive();
+    if (nm.has("gamma")) c.params.newmark.gamma = nm["gamma"].positive();
+    if (c.params.newmark.beta > 0.5) nm["beta"].fail("must be in (0, 0.5]");
+    if (c.params.newmark.gamma > 1) nm["gamma"].fail("must be in (0, 1]");
+  }
+  for (const char* k : {"euler_implicit", "variational_symplectic", "central_difference"})
+    if (n.has(k) && c.integrator != k)
+      n[k].fail(cat("options for '", k, "' given but the integrator is '", c.integrator, "'"));
+}
+
+void parse_output(const Node& n, CaseFile& c) {
+  n.expect_map({"directory", "every", "fields", "probes", "energy"});
+  if (n.has("directory")) {
+    const std::filesystem::path p = n["directory"].text();
+    c.output_directory = p.is_absolute() ? p : c.directory / p;
+  }
+  if (n.has("every")) {
+    const auto every = n["every"].integer();
+    if (every < 0 || every > 1000000000) n["every"].fail("must be >= 0 (0 = no VTK output)");
+    c.output_every = static_cast<int>(every);
+  }
+  if (n.has("fields")) {
+    const Node f = n["fields"];
+    f.expect_sequence();
+    c.fields.clear();
+    for (std::size_t i = 0; i < f.size(); ++i)
+      c.fields.push_back(f.at(i).choice({"displacement", "velocity", "acceleration", "von_mises",
+                                         "stress", "strain", "rank", "region"}));
+  }
+  if (n.has("probes")) {
+    const Node p = n["probes"];
+    p.expect_sequence();
+    std::set<std::string> names;
+    for (std::size_t i = 0; i < p.size(); ++i) {
+      const Node q = p.at(i);
+      q.expect_map({"name", "point"});
+      if (!q.has("name") || !q.has("point")) q.fail("a probe needs 'name' and 'point'");
+      CaseProbe probe{q["name"].text(), q["point"].vec3()};
+      if (probe.name.empty() || probe.name.find_first_of(", \t\"") != std::string::npos)
+        q["name"].fail("must be a non-empty name without commas, spaces or quotes");
+      if (!names.insert(probe.name).second) q["name"].fail(cat("duplicate probe '", probe.name, "'"));
+      c.probes.push_back(probe);
+    }
+  }
+  if (n.has("energy")) c.energy = n["energy"].boolean();
+}
+
+}  // namespace
+
+bool CaseFile::has_field(const std::string& f) const {
+  return std::find(fields.begin(), fields.end(), f) != fields.end();
+}
+
+std::int64_t CaseFile::num_steps() const {
+  if (steps > 0) return steps;
+  return std::max<std::int64_t>(1, std::llround(end_time / dt));
+}
+
+CaseFile parse_case(const std::string& text, const std::filesystem::path& file) {
+  const std::string file_name = file.string();
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    throw InputError(cat(file_name, ":", e.mark.line + 1, ": YAML syntax error: ", e.msg));
+  }
+  CaseFile c;
+  c.path = file;
+  c.directory = file.parent_path().empty() ? std::filesystem::path(".") : file.parent_path();
+  c.name = file.stem().string();
+  c.output_directory = c.directory / "out" / c.name;
+  const Node top{root, "", &file_name};
+  if (!root.IsMap()) top.fail("expected a YAML mapping with keys mesh, materials, time, ...");
+  top.expect_map({"mesh", "materials", "springs", "point_masses", "boundary_conditions",
+                  "amplitudes", "gravity", "initial_conditions", "time", "output", "petsc"});
+  for (const char* k : {"mesh", "materials", "time"})
+    if (!top.has(k)) top.fail(cat("missing key '", k, "'"));
+  for (const char* k : {"springs", "point_masses"})
+    if (top.has(k))
+      top[k].fail("mass-spring systems are not available yet in this version");
+  parse_mesh(top["mesh"], c);
+  parse_materials(top["materials"], c);
+  if (top.has("amplitudes")) parse_amplitudes(top["amplitudes"], c);
+  if (top.has("boundary_conditions")) parse_boundary_conditions(top["boundary_conditions"], c);
+  if (top.has("gravity")) {
+    const Node g = top["gravity"];
+    if (g.node.IsMap()) {
+      g.expect_map({"value", "amplitude"});
+      if (!g.has("value")) g.fail("missing key 'value'");
+      c.gravity = g["value"].vec3();
+      if (g.has("amplitude")) c.gravity_amplitude = g["amplitude"].text();
+    } else {
+      c.gravity = g.vec3();
+    }
+  }
+  if (top.has("initial_conditions")) {
+    const Node ic = top["initial_conditions"];
+    ic.expect_map({"velocity"});
+    if (ic.has("velocity")) {
+      const Node v = ic["velocity"];
+      if (v.node.IsSequence() && v.size() > 0 && v.node[0].IsMap()) {
+        for (std::size_t i = 0; i < v.size(); ++i) {
+          const Node e = v.at(i);
+          e.expect_map({"region", "velocity"});
+          if (!e.has("region") || !e.has("velocity")) e.fail("needs 'region' and 'velocity'");
+          c.initial_velocity.push_back({e["region"].text(), e["velocity"].vec3(), e.origin()});
+        }
+      } else {
+        c.initial_velocity.push_back({"", v.vec3(), v.origin()});
+      }
+    }
+  }
+  parse_time(top["time"], c);
+  if (top.has("output")) parse_output(top["output"], c);
+  if (top.has("petsc")) c.petsc_options = top["petsc"].text();
+  // Amplitude names used must exist.
+  auto check_amplitude = [&](const std::string& name, const std::string& key, int line) {
+    if (name.empty() || c.amplitudes.count(name)) return;
+    std::vector<std::string_view> known;
+    for (const auto& [k, v] : c.amplitudes) known.push_back(k);
+    throw InputError(cat(file_name, ":", line, ": ", key, ": unknown amplitude '", name, "'",
+                         did_you_mean(name, known),
+                         known.empty() ? "; no amplitudes are defined" : "; defined: " + join(known)));
+  };
+  for (const auto& bc : c.boundary_conditions)
+    check_amplitude(bc.amplitude, bc.origin.key + ".amplitude", bc.origin.line);
+  if (top.has("gravity")) check_amplitude(c.gravity_amplitude, "gravity.amplitude", top["gravity"].line());
+  return c;
+}
+
+CaseFile load_case(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw InputError(cat(file.string(), ": cannot open the case file"));
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return parse_case(buffer.str(), file);
+}
+
+namespace {
+
+int region_index(const CaseFile& c, const std::vector<Region>& regions, const std::string& name,
+                 const Origin& origin, int want_dim) {
+  for (std::size_t r = 0; r < regions.size(); ++r)
+    if (regions[r].name == name) {
+      if (want_dim >= 0 && regions[r].dim != want_dim)
+        throw InputError(cat(c.path.string(), ":", origin.line, ": ", origin.key, ": region '",
+                             name, "' has dimension ", regions[r].dim, ", expected ", want_dim,
+                             want_dim == 3 ? " (a volume)" : " (a surface)"));
+      return static_cast<int>(r);
+    }
+  std::vector<std::string_view> known;
+  for (const auto& r : regions) known.push_back(r.name);
+  throw InputError(cat(c.path.string(), ":", origin.line, ": ", origin.key, ": unknown region '",
+                       name, "'", did_you_mean(name, known), "; the mesh has: ", join(known)));
+}
+
+}  // namespace
+
+ProblemSpec resolve_problem(const CaseFile& c, const std::vector<Region>& regions) {
+  ProblemSpec spec;
+  std::map<std::string, int> amplitude_index;
+  for (const auto& [name, a] : c.amplitudes) {
+    amplitude_index[name] = static_cast<int>(spec.amplitudes.size());
+    spec.amplitudes.push_back(a.type == CaseAmplitude::Type::table
+                                  ? Amplitude::table(a.points)
+                                  : Amplitude::sine(a.frequency, a.phase));
+  }
+  auto amp = [&](const std::string& name) { return name.empty() ? 0 : amplitude_index.at(name); };
+  for (const auto& m : c.materials) {
+    const Origin o{m.origin.line, m.origin.key + ".region"};
+    const int r = region_index(c, regions, m.region, o, 3);
+    for (const auto& other : spec.materials)
+      if (other.region == r)
+        throw InputError(cat(c.path.string(), ":", o.line, ": ", o.key, ": region '", m.region,
+                             "' has two materials"));
+    spec.materials.push_back({r, m.material});
+  }
+  for (const auto& bc : c.boundary_conditions) {
+    const Origin o{bc.origin.line, bc.origin.key + ".region"};
+    using T = CaseBoundaryCondition::Type;
+    switch (bc.type) {
+      case T::fixed:
+      case T::displacement:
+        spec.dirichlet.push_back({region_index(c, regions, bc.region, o, -1), bc.components,
+                                  bc.value, amp(bc.amplitude)});
+        break;
+      case T::traction:
+      case T::pressure:
+        spec.loads.push_back({bc.type == T::traction ? Load::Kind::traction : Load::Kind::pressure,
+                              region_index(c, regions, bc.region, o, 2), bc.value,
+                              amp(bc.amplitude)});
+        break;
+      case T::force:
+        spec.loads.push_back(
+            {Load::Kind::force, region_index(c, regions, bc.region, o, -1), bc.value,
+             amp(bc.amplitude)});
+        break;
+    }
+  }
+  if (c.gravity) spec.loads.push_back({Load::Kind::gravity, -1, *c.gravity, amp(c.gravity_amplitude)});
+  for (const auto& iv : c.initial_velocity)
+    spec.initial_velocity.push_back(
+        {iv.region.empty() ? -1
+                           : region_index(c, regions, iv.region,
+                                          {iv.origin.line, iv.origin.key + ".region"}, -1),
+         iv.value});
+  spec.mass = c.mass;
+  spec.rayleigh = c.rayleigh;
+  return spec;
+}
+
+std::vector<char> element_cells(const CaseFile& c, const MeshData& mesh) {
+  std::vector<char> is_element(static_cast<std::size_t>(mesh.num_cells()), 0);
+  std::vector<char> material_region(mesh.regions.size(), 0);
+  for (const auto& m : c.materials) {
+    const int r = mesh.find_region(m.region);
+    if (r >= 0) material_region[r] = 1;
+  }
+  for (std::int64_t k = 0; k < mesh.num_cells(); ++k)
+    is_element[k] = info(mesh.cell_types[k]).dim == 3 && mesh.cell_regions[k] >= 0 &&
+                    material_region[mesh.cell_regions[k]];
+  return is_element;
+}
+
+}  // namespace inertia

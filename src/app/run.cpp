@@ -1,0 +1,475 @@
+#include "inertia/app/run.hpp"
+
+#include <petscsys.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <iomanip>
+#include <iostream>
+#include <iterator>
+#include <map>
+#include <sstream>
+
+#include "inertia/app/case_file.hpp"
+#include "inertia/app/histories.hpp"
+#include "inertia/core/text.hpp"
+#include "inertia/io/vtk_writer.hpp"
+#include "inertia/mesh/box.hpp"
+#include "inertia/mesh/gmsh_reader.hpp"
+#include "inertia/mesh/topology.hpp"
+#include "inertia/parallel/session.hpp"
+
+namespace inertia {
+
+namespace {
+
+constexpr const char* usage = R"(usage: mpirun -n N inertia CASE.yaml [PETSc options ...]
+       inertia --check CASE.yaml      validate the case and the mesh, print a summary, exit
+       inertia --help | --version
+
+inertia runs the structural-dynamics case described by CASE.yaml (see README.md and
+spec/case-file.md): it reads or generates the mesh, partitions it with METIS, assembles mass
+and stiffness into PETSc, integrates in time, and writes ParaView output (.pvd/.pvtu/.vtu),
+probes.csv and energy.csv under output.directory.
+
+Options after the case file go to PETSc and override the case file's `petsc:` string, e.g.
+  -ksp_type cg -pc_type gamg -ksp_rtol 1e-10 -ksp_monitor -log_view
+Exit status: 0 on success, 1 on bad input or a failed solve (one line on stderr).
+)";
+
+/// Wall-clock phases for the timing table (seconds, max over ranks at the end), mirrored as
+/// PETSc log stages so -log_view shows the same phases.
+class Phases {
+ public:
+  class Scope {
+   public:
+    Scope(Phases& p, const std::string& name) : p_(p), name_(name), start_(MPI_Wtime()) {
+      PetscLogStagePush(p_.stage(name_));
+    }
+    ~Scope() {
+      PetscLogStagePop();
+      auto& e = p_.entries_[p_.index(name_)];
+      e.seconds += MPI_Wtime() - start_;
+      ++e.calls;
+    }
+
+   private:
+    Phases& p_;
+    std::string name_;
+    double start_;
+  };
+
+  void print(MPI_Comm comm, std::ostream& out) {
+    out << "\ntiming (seconds, max over ranks)\n";
+    for (auto& e : entries_) {
+      double global = 0;
+      MPI_Allreduce(&e.seconds, &global, 1, MPI_DOUBLE, MPI_MAX, comm);
+      out << "  " << std::left << std::setw(16) << e.name << std::right << std::setw(12)
+          << std::fixed << std::setprecision(3) << global << std::setw(10) << e.calls << "\n";
+      out.unsetf(std::ios::floatfield);
+    }
+  }
+
+ private:
+  struct Entry {
+    std::string name;
+    double seconds = 0;
+    long calls = 0;
+    PetscLogStage stage = -1;
+  };
+  std::size_t index(const std::string& name) {
+    for (std::size_t i = 0; i < entries_.size(); ++i)
+      if (entries_[i].name == name) return i;
+    entries_.push_back({name});
+    return entries_.size() - 1;
+  }
+  PetscLogStage stage(const std::string& name) {
+    auto& e = entries_[index(name)];
+    if (e.stage < 0) PetscLogStageRegister(name.c_str(), &e.stage);
+    return e.stage;
+  }
+  std::vector<Entry> entries_;
+};
+
+/// Inserts the case file's `petsc:` options below those of the command line.
+void insert_case_options(const std::string& options) {
+  std::istringstream in(options);
+  std::vector<std::string> tokens{std::istream_iterator<std::string>(in), {}};
+  auto is_option = [](const std::string& t) {
+    return t.size() > 1 && t[0] == '-' && !std::isdigit(static_cast<unsigned char>(t[1])) &&
+           t[1] != '.';
+  };
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    if (!is_option(tokens[i])) continue;
+    std::string value;
+    if (i + 1 < tokens.size() && !is_option(tokens[i + 1])) value = tokens[++i];
+    PetscBool set = PETSC_FALSE;
+    INERTIA_PETSC(PetscOptionsHasName(nullptr, nullptr, tokens[i].c_str(), &set));
+    if (!set) INERTIA_PETSC(PetscOptionsSetValue(nullptr, tokens[i].c_str(),
+                                                 value.empty() ? nullptr : value.c_str()));
+  }
+}
+
+MeshData load_mesh(const CaseFile& c) {
+  MeshData mesh;
+  std::string source;
+  if (c.mesh_file) {
+    source = c.mesh_file->string();
+    mesh = read_gmsh(*c.mesh_file);
+  } else {
+    source = "mesh.box";
+    mesh = generate_box(*c.box);
+  }
+  try {
+    check_cell_quality(mesh);
+  } catch (const InputError& e) {
+    throw InputError(cat(source, ": ", e.what()));
+  }
+  orient_faces(mesh);
+  return mesh;
+}
+
+/// Every volume region of the mesh needs a material, or its cells would silently vanish.
+void check_volumes_have_materials(const CaseFile& c, const MeshData& mesh) {
+  std::vector<char> used(mesh.regions.size(), 0), has_material(mesh.regions.size(), 0);
+  for (std::int64_t k = 0; k < mesh.num_cells(); ++k)
+    if (info(mesh.cell_types[k]).dim == 3 && mesh.cell_regions[k] >= 0) used[mesh.cell_regions[k]] = 1;
+  for (const auto& m : c.materials) {
+    const int r = mesh.find_region(m.region);
+    if (r >= 0) has_material[r] = 1;
+  }
+  for (std::size_t r = 0; r < mesh.regions.size(); ++r)
+    if (used[r] && !has_material[r])
+      throw InputError(cat(c.path.string(), ": materials: volume region '", mesh.regions[r].name,
+                           "' has no material"));
+}
+
+std::string cell_summary(const MeshData& mesh) {
+  std::map<std::string_view, std::int64_t> counts;
+  for (auto t : mesh.cell_types) ++counts[info(t).name];
+  std::string out;
+  for (const auto& [name, n] : counts) out += cat(out.empty() ? "" : ", ", n, " ", name);
+  return out;
+}
+
+/// Highest angular frequency of M_lumped^{-1} K by power iteration (a lower bound that converges
+/// from below; the explicit schemes' stable step 2/omega_max is reported as an estimate).
+double estimate_highest_frequency(const MechanicalSystem& system, int iterations) {
+  petsc::Vector m = system.create_vector(), x = system.create_vector(), y = system.create_vector();
+  system.assembler().assemble_lumped_mass(m);
+  PetscRandom rng;
+  INERTIA_PETSC(PetscRandomCreate(system.comm(), &rng));
+  INERTIA_PETSC(PetscRandomSetSeed(rng, 7));
+  INERTIA_PETSC(PetscRandomSeed(rng));
+  INERTIA_PETSC(VecSetRandom(x, rng));
+  INERTIA_PETSC(PetscRandomDestroy(&rng));
+  double lambda = 0;
+  for (int i = 0; i < iterations; ++i) {
+    PetscReal norm = 0;
+    INERTIA_PETSC(VecNormalize(x, &norm));
+    system.mult_stiffness(x, y);
+    INERTIA_PETSC(VecPointwiseDivide(y, y, m));
+    PetscScalar dot = 0;
+    INERTIA_PETSC(VecDot(x, y, &dot));
+    lambda = dot;
+    INERTIA_PETSC(VecCopy(y, x));
+  }
+  return std::sqrt(std::max(lambda, 0.0));
+}
+
+struct Arguments {
+  std::string case_file;
+  bool check = false;
+  std::vector<std::string> petsc;
+};
+
+int run(int argc, char** argv, const Arguments& args) {
+  Session session(&argc, &argv, args.petsc);
+  const MPI_Comm comm = PETSC_COMM_WORLD;
+  std::ostream& log = root_out(comm);
+  const int nranks = size_of(comm);
+  try {
+    Phases phases;
+    const double start = MPI_Wtime();
+    CaseFile c;
+    run_collectively(comm, [&] { c = load_case(args.case_file); });
+    insert_case_options(c.petsc_options);
+
+    MeshData mesh;
+    std::vector<char> is_element;
+    std::vector<Region> regions;
+    std::string mesh_summary;
+    {
+      Phases::Scope scope(phases, "mesh");
+      run_on_root(comm, [&] {
+        mesh = load_mesh(c);
+        // Region names in the case must exist in the mesh (checked before any parallel work).
+        resolve_problem(c, mesh.regions);
+        check_volumes_have_materials(c, mesh);
+        is_element = element_cells(c, mesh);
+        INERTIA_CHECK(std::count(is_element.begin(), is_element.end(), 1) > 0, InputError,
+                      c.path.string(), ": materials: no mesh cell has a material");
+        mesh_summary = cat(mesh.num_nodes(), " nodes, ", cell_summary(mesh));
+      });
+    }
+    PartitionSummary partition;
+    LocalMesh local;
+    {
+      Phases::Scope scope(phases, "partition");
+      local = distribute(comm, mesh, is_element, c.partitioner, &partition);
+      mesh = MeshData{};
+    }
+    ProblemSpec spec = resolve_problem(c, local.regions);
+
+    log << "inertia " << INERTIA_VERSION << ": case " << c.path.string() << " on " << nranks
+        << (nranks == 1 ? " rank\n" : " ranks\n");
+    log << "mesh      "
+        << (c.mesh_file ? c.mesh_file->string() : std::string("box generator")) << "\n";
+    if (rank_of(comm) == 0) log << "          " << mesh_summary << "\n";
+    log << "regions  ";
+    for (std::size_t r = 0; r < local.regions.size(); ++r)
+      log << " " << local.regions[r].name << " (" << local.regions[r].dim << "D, tag "
+          << local.regions[r].tag << ", " << local.region_node_counts[r] << " nodes)";
+    log << "\n";
+    for (const auto& m : c.materials)
+      log << "material  " << m.region << ": " << m.model << ", density " << m.material.density
+          << ", E " << m.material.youngs_modulus << ", nu " << m.material.poissons_ratio << "\n";
+
+    std::unique_ptr<MechanicalSystem> system;
+    {
+      Phases::Scope scope(phases, "assemble");
+      system = std::make_unique<MechanicalSystem>(comm, std::move(local), std::move(spec));
+    }
+    const LocalMesh& lm = system->mesh();
+    log << "dofs      " << system->num_global_dofs() << " (" << system->num_constrained_dofs()
+        << " constrained), total mass " << system->assembler().total_mass() << "\n";
+    log << "partition " << partition.method << ": edge cut " << partition.quality.edge_cut
+        << ", imbalance " << std::setprecision(4) << partition.quality.imbalance
+        << std::setprecision(6);
+    if (partition.dropped_cells)
+      log << ", " << partition.dropped_cells << " cells without element nodes ignored";
+    log << "\n          rank  elements     nodes    ghosts      dofs\n";
+    for (int p = 0; p < nranks; ++p)
+      log << std::setw(16) << p << std::setw(10) << partition.elements_per_rank[p] << std::setw(10)
+          << partition.owned_nodes_per_rank[p] << std::setw(10)
+          << partition.ghost_nodes_per_rank[p] << std::setw(10)
+          << 3 * partition.owned_nodes_per_rank[p] << "\n";
+    const double omega_max = estimate_highest_frequency(*system, 30);
+    const std::int64_t nsteps = c.num_steps();
+    log << "time      " << c.integrator << " (beta " << c.params.newmark.beta << ", gamma "
+        << c.params.newmark.gamma << "), dt " << c.dt << ", " << nsteps << " steps to t = "
+        << c.dt * static_cast<double>(nsteps) << ", "
+        << (c.mass == MassTreatment::lumped ? "lumped" : "consistent") << " mass, rayleigh "
+        << c.rayleigh.mass << " / " << c.rayleigh.stiffness << "\n";
+    log << "          highest frequency ~" << omega_max << " rad/s: explicit stable step ~"
+        << (omega_max > 0 ? 2.0 / omega_max : 0.0)
+        << " s (estimate; newmark is unconditionally stable)\n";
+    if (args.check) {
+      log << "check     OK\n";
+      return 0;
+    }
+
+    // Output set-up.
+    std::filesystem::path out_dir = c.output_directory;
+    run_on_root(comm, [&] {
+      std::error_code ec;
+      std::filesystem::create_directories(out_dir, ec);
+      if (!std::filesystem::is_directory(out_dir))
+        throw InputError(cat(out_dir.string(), ": cannot create the output directory"));
+    });
+    log << "output    " << out_dir.string() << "\n";
+
+    State state;
+    state.u = system->create_vector();
+    state.v = system->create_vector();
+    for (const auto& iv : system->spec().initial_velocity) {
+      petsc::Array v(state.v);
+      if (iv.region < 0) {
+        for (PetscInt i = 0; i < v.size(); ++i) v[i] = iv.value[i % 3];
+      } else {
+        for (auto n : lm.region_owned_nodes[iv.region])
+          for (int i = 0; i < 3; ++i) v[3 * n + i] = iv.value[i];
+      }
+    }
+    system->apply_constraints(state.time, state.u, state.v, nullptr);
+    auto integrator = create_integrator(c.integrator, c.params);
+    StepStats stats;
+    {
+      Phases::Scope scope(phases, "solver setup");
+      stats = integrator->initialize(*system, state);
+    }
+
+    // VTK pieces: this rank's element cells over its local nodes.
+    std::vector<CellType> piece_types;
+    std::vector<std::int64_t> piece_offsets{0}, piece_nodes;
+    std::vector<std::int32_t> piece_rank, piece_region;
+    std::vector<std::int64_t> piece_cells;
+    for (std::int64_t k = 0; k < lm.num_cells(); ++k) {
+      if (!lm.cell_is_element[k]) continue;
+      piece_cells.push_back(k);
+      piece_types.push_back(lm.cell_types[k]);
+      for (auto n : lm.nodes_of(k)) piece_nodes.push_back(n);
+      piece_offsets.push_back(static_cast<std::int64_t>(piece_nodes.size()));
+      piece_rank.push_back(rank_of(comm));
+      piece_region.push_back(lm.regions[lm.cell_regions[k]].tag);
+    }
+    const io::PieceMesh piece{lm.coords, piece_types, piece_offsets, piece_nodes};
+    std::unique_ptr<io::VtkSeriesWriter> vtk;
+    if (c.output_every > 0) vtk = std::make_unique<io::VtkSeriesWriter>(comm, out_dir, c.name);
+    std::int64_t output_bytes = 0;
+    CellStress stress;
+    auto write_vtk = [&] {
+      Phases::Scope scope(phases, "output");
+      std::vector<std::vector<double>> point_values;
+      std::vector<io::Field> point_fields, cell_fields;
+      auto add_point = [&](const char* name, Vec x) {
+        if (!x || !c.has_field(name)) return;
+        INERTIA_PETSC(VecGhostUpdateBegin(x, INSERT_VALUES, SCATTER_FORWARD));
+        INERTIA_PETSC(VecGhostUpdateEnd(x, INSERT_VALUES, SCATTER_FORWARD));
+        Vec local_form;
+        INERTIA_PETSC(VecGhostGetLocalForm(x, &local_form));
+        {
+          petsc::ConstArray a(local_form);
+          point_values.emplace_back(a.span().begin(), a.span().end());
+        }
+        INERTIA_PETSC(VecGhostRestoreLocalForm(x, &local_form));
+      };
+      std::vector<const char*> names;
+      for (auto [name, x] : {std::pair{"displacement", state.u.get()}, {"velocity", state.v.get()},
+                             {"acceleration", integrator->acceleration()}}) {
+        const std::size_t before = point_values.size();
+        add_point(name, x);
+        if (point_values.size() > before) names.push_back(name);
+      }
+      for (std::size_t i = 0; i < names.size(); ++i)
+        point_fields.push_back({names[i], 3, point_values[i], {}});
+      std::vector<double> vm, st, sn;
+      if (c.has_field("von_mises") || c.has_field("stress") || c.has_field("strain")) {
+        system->assembler().cell_stress(state.u, stress);
+        for (auto k : piece_cells) {
+          vm.push_back(stress.von_mises[k]);
+          st.insert(st.end(), &stress.stress[6 * k], &stress.stress[6 * k] + 6);
+          sn.insert(sn.end(), &stress.strain[6 * k], &stress.strain[6 * k] + 6);
+        }
+      }
+      if (c.has_field("von_mises")) cell_fields.push_back({"von_mises", 1, vm, {}});
+      if (c.has_field("stress")) cell_fields.push_back({"stress", 6, st, {}});
+      if (c.has_field("strain")) cell_fields.push_back({"strain", 6, sn, {}});
+      if (c.has_field("rank")) cell_fields.push_back({"rank", 1, {}, piece_rank});
+      if (c.has_field("region")) cell_fields.push_back({"region", 1, {}, piece_region});
+      output_bytes += vtk->write(state.time, piece, point_fields, cell_fields);
+    };
+
+    std::unique_ptr<Probes> probes;
+    std::unique_ptr<EnergyHistory> energy;
+    if (!c.probes.empty()) probes = std::make_unique<Probes>(*system, c.probes, out_dir / "probes.csv", log);
+    if (c.energy) energy = std::make_unique<EnergyHistory>(*system, state, out_dir / "energy.csv");
+    if (probes) probes->record(state);
+    if (vtk) write_vtk();
+
+    log << "\n";
+    const double loop_start = MPI_Wtime();
+    const std::int64_t report_every = std::max<std::int64_t>(1, nsteps / 10);
+    std::int64_t linear_its = stats.linear_iterations;
+    {
+      for (std::int64_t n = 0; n < nsteps; ++n) {
+        {
+          Phases::Scope scope(phases, "time loop");
+          if (energy) energy->before_step(*system, state);
+          stats = integrator->step(*system, state, c.dt);
+          linear_its += stats.linear_iterations;
+          // Exact step times (no accumulated rounding).
+          state.time = c.dt * static_cast<double>(state.step);
+          double extra = 0;
+          if (c.velocity_damping > 0) {
+            const double before = energy ? system->kinetic_energy(state.v) : 0;
+            INERTIA_PETSC(VecScale(state.v, std::exp(-c.dt * c.velocity_damping)));
+            system->apply_constraints(state.time, nullptr, state.v, nullptr);
+            if (energy) extra = before - system->kinetic_energy(state.v);
+          }
+          PetscReal unorm = 0;
+          INERTIA_PETSC(VecNorm(state.u, NORM_INFINITY, &unorm));
+          if (!std::isfinite(unorm))
+            throw SolverError(cat("the solution is not finite at step ", state.step, ", t = ",
+                                  state.time, "; reduce dt or check the loads and constraints"));
+          if (energy) energy->after_step(*system, state, c.dt, extra);
+          if (probes) probes->record(state);
+        }
+        if (vtk && state.step % c.output_every == 0) write_vtk();
+        if (state.step % report_every == 0 || state.step == nsteps) {
+          const double wall = MPI_Wtime() - loop_start;
+          const double left = wall / static_cast<double>(n + 1) * static_cast<double>(nsteps - n - 1);
+          log << "step " << std::setw(7) << state.step << "/" << nsteps << "  t " << std::setw(11)
+              << state.time << "  wall " << std::setw(8) << std::setprecision(3) << wall
+              << " s  left " << std::setw(8) << left << " s  ksp its " << stats.linear_iterations
+              << std::setprecision(6);
+          if (energy) log << "  energy " << energy->total();
+          log << "\n";
+          if (energy) energy->flush();
+          if (probes) probes->flush();
+        }
+      }
+    }
+    if (energy) energy->flush();
+    if (probes) probes->flush();
+    log << "\nfinished: " << nsteps << " steps, " << linear_its << " linear iterations";
+    if (vtk) log << ", " << vtk->steps_written() << " VTK outputs (" << output_bytes / 1024
+                 << " KiB, " << (vtk->steps_written() ? output_bytes / 1024 / vtk->steps_written() : 0)
+                 << " KiB per output) in " << vtk->pvd_path().string();
+    log << "\n";
+    phases.print(comm, log);
+    log << "  " << std::left << std::setw(16) << "total" << std::right << std::setw(12) << std::fixed
+        << std::setprecision(3) << MPI_Wtime() - start << "\n";
+    return 0;
+  } catch (const InputError& e) {
+    if (rank_of(comm) == 0) std::cerr << "inertia: error: " << e.what() << std::endl;
+    return 1;
+  } catch (const std::exception& e) {
+    if (rank_of(comm) == 0) std::cerr << "inertia: error: " << e.what() << std::endl;
+    return 1;
+  }
+}
+
+}  // namespace
+
+int run_main(int argc, char** argv) {
+  Arguments args;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (args.case_file.empty()) {
+      if (a == "--help" || a == "-h" || a == "-help") {
+        std::cout << usage;
+        return 0;
+      }
+      if (a == "--version") {
+        std::cout << "inertia " << INERTIA_VERSION << "\n";
+        return 0;
+      }
+      if (a == "--check") {
+        args.check = true;
+        continue;
+      }
+      if (!a.empty() && a[0] != '-') {
+        args.case_file = a;
+        continue;
+      }
+      std::cerr << "inertia: error: expected a case file before PETSc options, got '" << a
+                << "' (see inertia --help)\n";
+      return 1;
+    }
+    args.petsc.push_back(a);
+  }
+  if (args.case_file.empty()) {
+    std::cerr << "inertia: error: no case file given (see inertia --help)\n";
+    return 1;
+  }
+  try {
+    return run(argc, argv, args);
+  } catch (const std::exception& e) {
+    std::cerr << "inertia: error: " << e.what() << std::endl;
+    return 1;
+  }
+}
+
+}  // namespace inertia

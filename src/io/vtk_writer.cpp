@@ -1,0 +1,418 @@
+#include "inertia/io/vtk_writer.hpp"
+
+#include <unistd.h>
+#include <vtkCallbackCommand.h>
+#include <vtkCellArray.h>
+#include <vtkCellData.h>
+#include <vtkCommand.h>
+#include <vtkDoubleArray.h>
+#include <vtkIdTypeArray.h>
+#include <vtkIntArray.h>
+#include <vtkNew.h>
+#include <vtkPointData.h>
+#include <vtkPoints.h>
+#include <vtkUnsignedCharArray.h>
+#include <vtkUnstructuredGrid.h>
+#include <vtkXMLUnstructuredGridWriter.h>
+
+#include <bit>
+#include <charconv>
+#include <cstdio>
+#include <string_view>
+#include <system_error>
+
+#include "inertia/core/error.hpp"
+#include "inertia/parallel/session.hpp"
+
+namespace inertia::io {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+static_assert(sizeof(vtkIdType) == 8, "inertia needs VTK built with 64-bit ids");
+
+constexpr std::string_view byte_order =
+    std::endian::native == std::endian::little ? "LittleEndian" : "BigEndian";
+
+/// Scalar type of a field, as a bit so that ranks can OR what they have seen.
+enum TypeBit : int { type_unknown = 0, type_float64 = 1, type_int32 = 2 };
+
+std::string xml_escape(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+/// Shortest text that reads back as the same double: 17 significant digits.
+std::string format_time(double t) {
+  char buffer[64];
+  auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, t, std::chars_format::general, 17);
+  INERTIA_ASSERT(ec == std::errc());
+  return std::string(buffer, end);
+}
+
+std::string zero_padded(int value, int width) {
+  std::string digits = std::to_string(value);
+  if (static_cast<int>(digits.size()) < width)
+    digits.insert(0, static_cast<std::size_t>(width) - digits.size(), '0');
+  return digits;
+}
+
+/// Writes `text` to `path` through `path`.tmp, fsync and rename, so that readers see either the
+/// old or the new file, never a partial one.
+void write_atomically(const fs::path& path, const std::string& text) {
+  fs::path tmp = path;
+  tmp += ".tmp";
+  std::FILE* file = std::fopen(tmp.c_str(), "wb");
+  INERTIA_CHECK(file, Error, "cannot write ", tmp.string(), ": ",
+                std::generic_category().message(errno));
+  bool ok = std::fwrite(text.data(), 1, text.size(), file) == text.size();
+  ok = std::fflush(file) == 0 && ok;
+  ok = ::fsync(::fileno(file)) == 0 && ok;
+  int saved_errno = errno;
+  ok = std::fclose(file) == 0 && ok;
+  if (!ok) {
+    std::error_code ignored;
+    fs::remove(tmp, ignored);
+    throw Error(
+        cat("cannot write ", tmp.string(), ": ", std::generic_category().message(saved_errno)));
+  }
+  std::error_code ec;
+  fs::rename(tmp, path, ec);
+  INERTIA_CHECK(!ec, Error, "cannot rename ", tmp.string(), " to ", path.string(), ": ",
+                ec.message());
+}
+
+/// Writes `text` to `path` plainly (the .pvtu: only referenced once complete).
+void write_file(const fs::path& path, const std::string& text) {
+  std::FILE* file = std::fopen(path.c_str(), "wb");
+  INERTIA_CHECK(file, Error, "cannot write ", path.string(), ": ",
+                std::generic_category().message(errno));
+  bool ok = std::fwrite(text.data(), 1, text.size(), file) == text.size();
+  int saved_errno = errno;
+  ok = std::fclose(file) == 0 && ok;
+  INERTIA_CHECK(ok, Error, "cannot write ", path.string(), ": ",
+                std::generic_category().message(saved_errno));
+}
+
+std::int64_t size_of_file(const fs::path& path) {
+  std::error_code ec;
+  auto size = fs::file_size(path, ec);
+  INERTIA_CHECK(!ec, Error, "cannot stat ", path.string(), ": ", ec.message());
+  return static_cast<std::int64_t>(size);
+}
+
+/// Keeps the first error VTK reports on an object (instead of VTK printing it to stderr).
+void catch_vtk_error(vtkObject*, unsigned long, void* client, void* call) {
+  auto& message = *static_cast<std::string*>(client);
+  if (message.empty()) message = call ? static_cast<const char*>(call) : "unknown VTK error";
+}
+
+std::string trim(std::string text) {
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  return text;
+}
+
+/// The local type bit of a field over `count` points or cells; checks the sizes.
+int local_type(const Field& f, std::int64_t count, std::string_view where) {
+  INERTIA_CHECK(!f.name.empty(), InternalError, "VTK output: a ", where, " field has no name");
+  INERTIA_CHECK(f.components >= 1, InternalError, "VTK output: ", where, " field '", f.name,
+                "' has ", f.components, " components");
+  INERTIA_CHECK(f.values.empty() || f.int_values.empty(), InternalError, "VTK output: ", where,
+                " field '", f.name, "' has both Float64 and Int32 values");
+  const auto expected = static_cast<std::size_t>(count) * static_cast<std::size_t>(f.components);
+  const std::size_t have = f.values.empty() ? f.int_values.size() : f.values.size();
+  INERTIA_CHECK(have == expected, InternalError, "VTK output: ", where, " field '", f.name,
+                "' has ", have, " values, expected ", expected, " (", count, " x ", f.components,
+                ")");
+  if (!f.values.empty()) return type_float64;
+  if (!f.int_values.empty()) return type_int32;
+  return type_unknown;
+}
+
+void check_mesh(const PieceMesh& mesh) {
+  INERTIA_CHECK(mesh.coords.size() % 3 == 0, InternalError, "VTK output: ", mesh.coords.size(),
+                " coordinates is not a multiple of 3");
+  const auto num_points = static_cast<std::int64_t>(mesh.coords.size() / 3);
+  const std::size_t num_cells = mesh.cell_types.size();
+  if (num_cells == 0 && mesh.cell_offsets.empty()) return;
+  INERTIA_CHECK(mesh.cell_offsets.size() == num_cells + 1, InternalError,
+                "VTK output: ", mesh.cell_offsets.size(), " cell offsets for ", num_cells,
+                " cells");
+  INERTIA_CHECK(mesh.cell_offsets.front() == 0 &&
+                    mesh.cell_offsets.back() == static_cast<std::int64_t>(mesh.cell_nodes.size()),
+                InternalError, "VTK output: cell offsets do not span the ", mesh.cell_nodes.size(),
+                " cell nodes");
+  for (std::size_t c = 0; c < num_cells; ++c) {
+    const std::int64_t n = mesh.cell_offsets[c + 1] - mesh.cell_offsets[c];
+    INERTIA_CHECK(n == info(mesh.cell_types[c]).num_nodes, InternalError, "VTK output: cell ", c,
+                  " (", info(mesh.cell_types[c]).name, ") has ", n, " nodes");
+  }
+  for (std::int64_t node : mesh.cell_nodes)
+    INERTIA_CHECK(node >= 0 && node < num_points, InternalError, "VTK output: cell node ", node,
+                  " is not a local node (", num_points, " points)");
+}
+
+vtkSmartPointer<vtkDataArray> make_array(const Field& f, std::int64_t count, int type) {
+  const vtkIdType n = static_cast<vtkIdType>(count) * f.components;
+  if (type == type_int32) {
+    static_assert(sizeof(int) == sizeof(std::int32_t));
+    auto a = vtkSmartPointer<vtkIntArray>::New();
+    a->SetName(f.name.c_str());
+    a->SetNumberOfComponents(f.components);
+    if (n > 0)  // zero-copy: the writer only reads; save = 1 so VTK never frees our memory
+      a->SetArray(const_cast<int*>(f.int_values.data()), n, 1);
+    return a;
+  }
+  auto a = vtkSmartPointer<vtkDoubleArray>::New();
+  a->SetName(f.name.c_str());
+  a->SetNumberOfComponents(f.components);
+  if (n > 0) a->SetArray(const_cast<double*>(f.values.data()), n, 1);
+  return a;
+}
+
+/// Name of the first 3-component Float64 point field, the default for Warp By Vector.
+std::string default_vectors(std::span<const Field> fields, std::span<const int> types) {
+  for (std::size_t i = 0; i < fields.size(); ++i)
+    if (fields[i].components == 3 && types[i] == type_float64) return fields[i].name;
+  return {};
+}
+
+void write_piece(const fs::path& path, const PieceMesh& mesh, std::span<const Field> point_data,
+                 std::span<const int> point_types, std::span<const Field> cell_data,
+                 std::span<const int> cell_types) {
+  const auto num_points = static_cast<std::int64_t>(mesh.coords.size() / 3);
+  const auto num_cells = static_cast<std::int64_t>(mesh.cell_types.size());
+
+  vtkNew<vtkUnstructuredGrid> grid;
+  vtkNew<vtkDoubleArray> xyz;
+  xyz->SetNumberOfComponents(3);
+  if (num_points > 0) xyz->SetArray(const_cast<double*>(mesh.coords.data()), num_points * 3, 1);
+  vtkNew<vtkPoints> points;
+  points->SetData(xyz);
+  grid->SetPoints(points);
+
+  vtkNew<vtkUnsignedCharArray> types;
+  types->SetNumberOfValues(num_cells);
+  for (std::int64_t c = 0; c < num_cells; ++c)
+    types->SetValue(c, static_cast<unsigned char>(info(mesh.cell_types[c]).vtk_id));
+  // vtkIdType is long long, std::int64_t is long: same bits, distinct types, so copy.
+  vtkNew<vtkIdTypeArray> offsets, connectivity;
+  offsets->SetNumberOfValues(num_cells + 1);
+  offsets->SetValue(0, 0);
+  for (std::int64_t c = 1; c <= num_cells; ++c) offsets->SetValue(c, mesh.cell_offsets[c]);
+  connectivity->SetNumberOfValues(static_cast<vtkIdType>(mesh.cell_nodes.size()));
+  for (std::size_t i = 0; i < mesh.cell_nodes.size(); ++i)
+    connectivity->SetValue(static_cast<vtkIdType>(i), mesh.cell_nodes[i]);
+  vtkNew<vtkCellArray> cells;
+  cells->SetData(offsets, connectivity);
+  grid->SetCells(types, cells);
+
+  for (std::size_t i = 0; i < point_data.size(); ++i)
+    grid->GetPointData()->AddArray(make_array(point_data[i], num_points, point_types[i]));
+  if (auto v = default_vectors(point_data, point_types); !v.empty())
+    grid->GetPointData()->SetActiveVectors(v.c_str());
+  for (std::size_t i = 0; i < cell_data.size(); ++i)
+    grid->GetCellData()->AddArray(make_array(cell_data[i], num_cells, cell_types[i]));
+
+  vtkNew<vtkXMLUnstructuredGridWriter> writer;
+  std::string vtk_error;
+  vtkNew<vtkCallbackCommand> on_error;
+  on_error->SetCallback(catch_vtk_error);
+  on_error->SetClientData(&vtk_error);
+  writer->AddObserver(vtkCommand::ErrorEvent, on_error);
+  writer->SetInputData(grid);
+  writer->SetFileName(path.c_str());
+  writer->SetDataModeToAppended();
+  writer->EncodeAppendedDataOff();  // raw appended: smallest and fastest, ParaView reads it
+  writer->SetCompressorTypeToZLib();
+  writer->SetHeaderTypeToUInt64();  // blocks over 4 GiB
+  writer->SetIdTypeToInt64();
+  const int ok = writer->Write();
+  if (!ok || writer->GetErrorCode() != 0 || !vtk_error.empty()) {
+    std::string why = trim(vtk_error);
+    throw Error(cat("cannot write VTK piece ", path.string(), why.empty() ? "" : ": ", why));
+  }
+}
+
+/// The .pvtu of one step: declarations of the arrays and one Piece per rank.
+std::string pvtu_text(std::string_view piece_dir, int num_ranks, std::span<const Field> point_data,
+                      std::span<const int> point_types, std::span<const Field> cell_data,
+                      std::span<const int> cell_types) {
+  auto declare = [](std::string& out, const Field& f, int type) {
+    out += cat("      <PDataArray type=\"", type == type_int32 ? "Int32" : "Float64", "\" Name=\"",
+               xml_escape(f.name), "\" NumberOfComponents=\"", f.components, "\"/>\n");
+  };
+  std::string out = cat(
+      "<?xml version=\"1.0\"?>\n<VTKFile type=\"PUnstructuredGrid\" version=\"1.0\" byte_order=\"",
+      byte_order, "\" header_type=\"UInt64\">\n", "  <PUnstructuredGrid GhostLevel=\"0\">\n");
+  const std::string vectors = default_vectors(point_data, point_types);
+  out += "    <PPointData";
+  if (!vectors.empty()) out += cat(" Vectors=\"", xml_escape(vectors), "\"");
+  out += ">\n";
+  for (std::size_t i = 0; i < point_data.size(); ++i) declare(out, point_data[i], point_types[i]);
+  out += "    </PPointData>\n    <PCellData>\n";
+  for (std::size_t i = 0; i < cell_data.size(); ++i) declare(out, cell_data[i], cell_types[i]);
+  out += "    </PCellData>\n";
+  out +=
+      "    <PPoints>\n      <PDataArray type=\"Float64\" Name=\"Points\" "
+      "NumberOfComponents=\"3\"/>\n    </PPoints>\n";
+  for (int r = 0; r < num_ranks; ++r)
+    out += cat("    <Piece Source=\"", xml_escape(piece_dir), "/piece_", zero_padded(r, 4),
+               ".vtu\"/>\n");
+  out += "  </PUnstructuredGrid>\n</VTKFile>\n";
+  return out;
+}
+
+/// Signature of the field lists (names and components), identical on every rank.
+std::string signature(std::span<const Field> point_data, std::span<const Field> cell_data) {
+  std::string s;
+  for (const auto& f : point_data) s += cat("p:", f.name, ":", f.components, ";");
+  for (const auto& f : cell_data) s += cat("c:", f.name, ":", f.components, ";");
+  return s;
+}
+
+bool same_on_all_ranks(MPI_Comm comm, std::string text) {
+  std::int64_t len = static_cast<std::int64_t>(text.size()), root_len = len;
+  INERTIA_MPI(MPI_Bcast(&root_len, 1, MPI_INT64_T, 0, comm));
+  std::string root_text = text;
+  root_text.resize(static_cast<std::size_t>(root_len));
+  INERTIA_MPI(MPI_Bcast(root_text.data(), static_cast<int>(root_len), MPI_CHAR, 0, comm));
+  return all_true(comm, root_text == text);
+}
+
+}  // namespace
+
+VtkSeriesWriter::VtkSeriesWriter(MPI_Comm comm, std::filesystem::path directory, std::string name)
+    : comm_(comm), directory_(std::move(directory)), name_(std::move(name)) {
+  run_collectively(comm_, [&] {
+    INERTIA_CHECK(
+        !name_.empty() && name_.find('/') == std::string::npos && name_ != "." && name_ != "..",
+        InputError, "output name '", name_, "' is not a plain file name");
+    INERTIA_CHECK(!directory_.empty(), InputError, "output directory is empty");
+  });
+  pvd_ = directory_ / (name_ + ".pvd");
+  run_on_root(comm_, [&] {
+    std::error_code ec;
+    fs::create_directories(directory_, ec);
+    INERTIA_CHECK(!ec, InputError, "cannot create output directory ", directory_.string(), ": ",
+                  ec.message());
+    INERTIA_CHECK(fs::is_directory(directory_, ec), InputError, "output directory ",
+                  directory_.string(), " is not a directory");
+    // Doubles as the writability check: an empty series replaces any old <name>.pvd.
+    try {
+      write_pvd();
+    } catch (const Error& e) {
+      throw InputError(
+          cat("output directory ", directory_.string(), " is not writable (", e.what(), ")"));
+    }
+  });
+  // Every rank writes its own pieces there: the directory must be visible everywhere.
+  run_collectively(comm_, [&] {
+    std::error_code ec;
+    INERTIA_CHECK(fs::is_directory(directory_, ec), InputError, "output directory ",
+                  directory_.string(), " is not visible on rank ", rank_of(comm_),
+                  " (parallel output needs a shared file system)");
+  });
+}
+
+std::int64_t VtkSeriesWriter::write(double time, const PieceMesh& mesh,
+                                    std::span<const Field> point_data,
+                                    std::span<const Field> cell_data) {
+  const int rank = rank_of(comm_), size = size_of(comm_);
+  const std::string stem = cat(name_, "_", zero_padded(counter_, 6));
+  const fs::path piece_dir = directory_ / stem;
+  const fs::path piece = piece_dir / cat("piece_", zero_padded(rank, 4), ".vtu");
+  const fs::path pvtu = directory_ / (stem + ".pvtu");
+
+  // Checks and the array types agreed over ranks (an empty piece has no values to tell).
+  std::vector<int> types(point_data.size() + cell_data.size(), type_unknown);
+  run_collectively(comm_, [&] {
+    check_mesh(mesh);
+    const auto num_points = static_cast<std::int64_t>(mesh.coords.size() / 3);
+    const auto num_cells = static_cast<std::int64_t>(mesh.cell_types.size());
+    for (std::size_t i = 0; i < point_data.size(); ++i)
+      types[i] = local_type(point_data[i], num_points, "point");
+    for (std::size_t i = 0; i < cell_data.size(); ++i)
+      types[point_data.size() + i] = local_type(cell_data[i], num_cells, "cell");
+  });
+  INERTIA_CHECK(same_on_all_ranks(comm_, signature(point_data, cell_data)), InternalError,
+                "VTK output: the point and cell fields differ between ranks");
+  if (!types.empty())
+    INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, types.data(), static_cast<int>(types.size()), MPI_INT,
+                              MPI_BOR, comm_));
+  for (std::size_t i = 0; i < types.size(); ++i) {
+    INERTIA_CHECK(
+        types[i] != (type_float64 | type_int32), InternalError, "VTK output: field '",
+        i < point_data.size() ? point_data[i].name : cell_data[i - point_data.size()].name,
+        "' is Float64 on some ranks and Int32 on others");
+    if (types[i] == type_unknown) types[i] = type_float64;  // empty everywhere
+  }
+  const std::span<const int> point_types(types.data(), point_data.size());
+  const std::span<const int> cell_types(types.data() + point_data.size(), cell_data.size());
+
+  // 1. Every rank's piece, then a collective success check.
+  run_on_root(comm_, [&] {
+    std::error_code ec;
+    fs::create_directories(piece_dir, ec);
+    INERTIA_CHECK(!ec, Error, "cannot create directory ", piece_dir.string(), ": ", ec.message());
+  });
+  std::int64_t bytes = 0;
+  run_collectively(comm_, [&] {
+    write_piece(piece, mesh, point_data, point_types, cell_data, cell_types);
+    bytes = size_of_file(piece);
+  });
+
+  // 2. Only complete steps get a .pvtu, and only steps with a .pvtu enter the .pvd.
+  run_on_root(comm_, [&] {
+    write_file(pvtu, pvtu_text(stem, size, point_data, point_types, cell_data, cell_types));
+    bytes += size_of_file(pvtu);
+    entries_.emplace_back(time, stem + ".pvtu");
+    try {
+      write_pvd();
+    } catch (...) {
+      entries_.pop_back();
+      throw;
+    }
+  });
+  ++counter_;
+
+  std::int64_t total = 0;
+  INERTIA_MPI(MPI_Allreduce(&bytes, &total, 1, MPI_INT64_T, MPI_SUM, comm_));
+  return total;
+}
+
+void VtkSeriesWriter::write_pvd() const {
+  std::string out =
+      cat("<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\" byte_order=\"",
+          byte_order, "\">\n  <Collection>\n");
+  for (const auto& [time, file] : entries_)
+    out += cat("    <DataSet timestep=\"", format_time(time), "\" group=\"\" part=\"0\" file=\"",
+               xml_escape(file), "\"/>\n");
+  out += "  </Collection>\n</VTKFile>\n";
+  write_atomically(pvd_, out);
+}
+
+}  // namespace inertia::io

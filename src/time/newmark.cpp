@@ -1,0 +1,72 @@
+#include "inertia/time/newmark.hpp"
+
+namespace inertia {
+
+namespace {
+
+class Newmark final : public Integrator {
+ public:
+  explicit Newmark(const NewmarkParams& p) : p_(p) {}
+  std::string_view name() const override { return "newmark"; }
+
+  StepStats initialize(MechanicalSystem& system, State& state) override {
+    a_ = system.create_vector();
+    rhs_ = system.create_vector();
+    w_ = system.create_vector();
+    mw_ = system.create_vector();
+    // a_0 = M^{-1} (f(x_0, v_0, t_0) - C v_0)
+    system.force(state.time, state.u, state.v, rhs_);
+    system.mult_damping(state.v, w_);
+    INERTIA_PETSC(VecAXPY(rhs_, -1.0, w_));
+    system.apply_constraints(state.time, nullptr, nullptr, a_);
+    const SolveReport r = system.solve(1.0, 0.0, rhs_, a_);
+    return {r.iterations, 0};
+  }
+
+  StepStats step(MechanicalSystem& system, State& state, double h) override {
+    const auto [alpha_m, alpha_k] = system.rayleigh();
+    const double beta = p_.beta, gamma = p_.gamma;
+    const double t1 = state.time + h;
+    // b = f(t1, x_n, v_n) - M (alpha_M v_n + h (1-gamma) alpha_M a_n)
+    //                    - K ((alpha_K + h) v_n + (h (1-gamma) alpha_K + h^2 (1/2-beta)) a_n)
+    system.force(t1, state.u, state.v, rhs_);
+    if (alpha_m != 0) {
+      INERTIA_PETSC(VecAXPBYPCZ(w_, alpha_m, h * (1 - gamma) * alpha_m, 0.0, state.v, a_));
+      system.mult_mass(w_, mw_);
+      INERTIA_PETSC(VecAXPY(rhs_, -1.0, mw_));
+    }
+    INERTIA_PETSC(VecAXPBYPCZ(w_, alpha_k + h, h * (1 - gamma) * alpha_k + h * h * (0.5 - beta),
+                              0.0, state.v, a_));
+    system.mult_stiffness(w_, mw_);
+    INERTIA_PETSC(VecAXPY(rhs_, -1.0, mw_));
+
+    // Solve for a_{n+1} (initial guess a_n; constrained DOFs prescribed).
+    INERTIA_PETSC(VecCopy(a_, w_));  // keep a_n
+    system.apply_constraints(t1, nullptr, nullptr, a_);
+    const SolveReport r = system.solve(1 + h * gamma * alpha_m, h * h * beta + h * gamma * alpha_k,
+                                       rhs_, a_);
+    // x += h v_n + h^2 (1/2 - beta) a_n + h^2 beta a_{n+1};  v += h (1-gamma) a_n + h gamma a_{n+1}
+    INERTIA_PETSC(VecAXPBYPCZ(state.u, h * h * (0.5 - beta), h * h * beta, 1.0, w_, a_));
+    INERTIA_PETSC(VecAXPY(state.u, h, state.v));
+    INERTIA_PETSC(VecAXPBYPCZ(state.v, h * (1 - gamma), h * gamma, 1.0, w_, a_));
+    state.time = t1;
+    ++state.step;
+    system.apply_constraints(t1, state.u, state.v, nullptr);
+    return {r.iterations, 0};
+  }
+
+  Vec acceleration() const override { return a_.get(); }
+  std::vector<std::pair<std::string, Vec>> internal_state() override { return {{"acceleration", a_}}; }
+
+ private:
+  NewmarkParams p_;
+  petsc::Vector a_, rhs_, w_, mw_;
+};
+
+}  // namespace
+
+std::unique_ptr<Integrator> make_newmark(const IntegratorParams& params) {
+  return std::make_unique<Newmark>(params.newmark);
+}
+
+}  // namespace inertia
