@@ -13,6 +13,7 @@
 
 #include "inertia/app/case_file.hpp"
 #include "inertia/app/histories.hpp"
+#include "inertia/app/model.hpp"
 #include "inertia/core/text.hpp"
 #include "inertia/io/vtk_writer.hpp"
 #include "inertia/mesh/box.hpp"
@@ -38,60 +39,6 @@ Options after the case file go to PETSc and override the case file's `petsc:` st
 Exit status: 0 on success, 1 on bad input or a failed solve (one line on stderr).
 )";
 
-/// Wall-clock phases for the timing table (seconds, max over ranks at the end), mirrored as
-/// PETSc log stages so -log_view shows the same phases.
-class Phases {
- public:
-  class Scope {
-   public:
-    Scope(Phases& p, const std::string& name) : p_(p), name_(name), start_(MPI_Wtime()) {
-      PetscLogStagePush(p_.stage(name_));
-    }
-    ~Scope() {
-      PetscLogStagePop();
-      auto& e = p_.entries_[p_.index(name_)];
-      e.seconds += MPI_Wtime() - start_;
-      ++e.calls;
-    }
-
-   private:
-    Phases& p_;
-    std::string name_;
-    double start_;
-  };
-
-  void print(MPI_Comm comm, std::ostream& out) {
-    out << "\ntiming (seconds, max over ranks)\n";
-    for (auto& e : entries_) {
-      double global = 0;
-      MPI_Allreduce(&e.seconds, &global, 1, MPI_DOUBLE, MPI_MAX, comm);
-      out << "  " << std::left << std::setw(16) << e.name << std::right << std::setw(12)
-          << std::fixed << std::setprecision(3) << global << std::setw(10) << e.calls << "\n";
-      out.unsetf(std::ios::floatfield);
-    }
-  }
-
- private:
-  struct Entry {
-    std::string name;
-    double seconds = 0;
-    long calls = 0;
-    PetscLogStage stage = -1;
-  };
-  std::size_t index(const std::string& name) {
-    for (std::size_t i = 0; i < entries_.size(); ++i)
-      if (entries_[i].name == name) return i;
-    entries_.push_back({name});
-    return entries_.size() - 1;
-  }
-  PetscLogStage stage(const std::string& name) {
-    auto& e = entries_[index(name)];
-    if (e.stage < 0) PetscLogStageRegister(name.c_str(), &e.stage);
-    return e.stage;
-  }
-  std::vector<Entry> entries_;
-};
-
 /// Inserts the case file's `petsc:` options below those of the command line.
 void insert_case_options(const std::string& options) {
   std::istringstream in(options);
@@ -109,73 +56,6 @@ void insert_case_options(const std::string& options) {
     if (!set) INERTIA_PETSC(PetscOptionsSetValue(nullptr, tokens[i].c_str(),
                                                  value.empty() ? nullptr : value.c_str()));
   }
-}
-
-MeshData load_mesh(const CaseFile& c) {
-  MeshData mesh;
-  std::string source;
-  if (c.mesh_file) {
-    source = c.mesh_file->string();
-    mesh = read_gmsh(*c.mesh_file);
-  } else {
-    source = "mesh.box";
-    mesh = generate_box(*c.box);
-  }
-  try {
-    check_cell_quality(mesh);
-  } catch (const InputError& e) {
-    throw InputError(cat(source, ": ", e.what()));
-  }
-  orient_faces(mesh);
-  return mesh;
-}
-
-/// Every volume region of the mesh needs a material, or its cells would silently vanish.
-void check_volumes_have_materials(const CaseFile& c, const MeshData& mesh) {
-  std::vector<char> used(mesh.regions.size(), 0), has_material(mesh.regions.size(), 0);
-  for (std::int64_t k = 0; k < mesh.num_cells(); ++k)
-    if (info(mesh.cell_types[k]).dim == 3 && mesh.cell_regions[k] >= 0) used[mesh.cell_regions[k]] = 1;
-  for (const auto& m : c.materials) {
-    const int r = mesh.find_region(m.region);
-    if (r >= 0) has_material[r] = 1;
-  }
-  for (std::size_t r = 0; r < mesh.regions.size(); ++r)
-    if (used[r] && !has_material[r])
-      throw InputError(cat(c.path.string(), ": materials: volume region '", mesh.regions[r].name,
-                           "' has no material"));
-}
-
-std::string cell_summary(const MeshData& mesh) {
-  std::map<std::string_view, std::int64_t> counts;
-  for (auto t : mesh.cell_types) ++counts[info(t).name];
-  std::string out;
-  for (const auto& [name, n] : counts) out += cat(out.empty() ? "" : ", ", n, " ", name);
-  return out;
-}
-
-/// Highest angular frequency of M_lumped^{-1} K by power iteration (a lower bound that converges
-/// from below; the explicit schemes' stable step 2/omega_max is reported as an estimate).
-double estimate_highest_frequency(const MechanicalSystem& system, int iterations) {
-  petsc::Vector m = system.create_vector(), x = system.create_vector(), y = system.create_vector();
-  system.assembler().assemble_lumped_mass(m);
-  PetscRandom rng;
-  INERTIA_PETSC(PetscRandomCreate(system.comm(), &rng));
-  INERTIA_PETSC(PetscRandomSetSeed(rng, 7));
-  INERTIA_PETSC(PetscRandomSeed(rng));
-  INERTIA_PETSC(VecSetRandom(x, rng));
-  INERTIA_PETSC(PetscRandomDestroy(&rng));
-  double lambda = 0;
-  for (int i = 0; i < iterations; ++i) {
-    PetscReal norm = 0;
-    INERTIA_PETSC(VecNormalize(x, &norm));
-    system.mult_stiffness(x, y);
-    INERTIA_PETSC(VecPointwiseDivide(y, y, m));
-    PetscScalar dot = 0;
-    INERTIA_PETSC(VecDot(x, y, &dot));
-    lambda = dot;
-    INERTIA_PETSC(VecCopy(y, x));
-  }
-  return std::sqrt(std::max(lambda, 0.0));
 }
 
 struct Arguments {
@@ -196,31 +76,12 @@ int run(int argc, char** argv, const Arguments& args) {
     run_collectively(comm, [&] { c = load_case(args.case_file); });
     insert_case_options(c.petsc_options);
 
-    MeshData mesh;
-    std::vector<char> is_element;
-    std::vector<Region> regions;
-    std::string mesh_summary;
-    {
-      Phases::Scope scope(phases, "mesh");
-      run_on_root(comm, [&] {
-        mesh = load_mesh(c);
-        // Region names in the case must exist in the mesh (checked before any parallel work).
-        resolve_problem(c, mesh.regions);
-        check_volumes_have_materials(c, mesh);
-        is_element = element_cells(c, mesh);
-        INERTIA_CHECK(std::count(is_element.begin(), is_element.end(), 1) > 0, InputError,
-                      c.path.string(), ": materials: no mesh cell has a material");
-        mesh_summary = cat(mesh.num_nodes(), " nodes, ", cell_summary(mesh));
-      });
-    }
-    PartitionSummary partition;
-    LocalMesh local;
-    {
-      Phases::Scope scope(phases, "partition");
-      local = distribute(comm, mesh, is_element, c.partitioner, &partition);
-      mesh = MeshData{};
-    }
-    ProblemSpec spec = resolve_problem(c, local.regions);
+    Model model = build_model(comm, c, &phases);
+    const PartitionSummary& partition = model.partition;
+    const std::string& mesh_summary = model.mesh_summary;
+    std::unique_ptr<MechanicalSystem>& system = model.system;
+    const std::vector<Region>& regions = system->mesh().regions;
+    const auto& region_node_counts = system->mesh().region_node_counts;
 
     log << "inertia " << INERTIA_VERSION << ": case " << c.path.string() << " on " << nranks
         << (nranks == 1 ? " rank\n" : " ranks\n");
@@ -228,19 +89,14 @@ int run(int argc, char** argv, const Arguments& args) {
         << (c.mesh_file ? c.mesh_file->string() : std::string("box generator")) << "\n";
     if (rank_of(comm) == 0) log << "          " << mesh_summary << "\n";
     log << "regions  ";
-    for (std::size_t r = 0; r < local.regions.size(); ++r)
-      log << " " << local.regions[r].name << " (" << local.regions[r].dim << "D, tag "
-          << local.regions[r].tag << ", " << local.region_node_counts[r] << " nodes)";
+    for (std::size_t r = 0; r < regions.size(); ++r)
+      log << " " << regions[r].name << " (" << regions[r].dim << "D, tag " << regions[r].tag
+          << ", " << region_node_counts[r] << " nodes)";
     log << "\n";
     for (const auto& m : c.materials)
       log << "material  " << m.region << ": " << m.model << ", density " << m.material.density
           << ", E " << m.material.youngs_modulus << ", nu " << m.material.poissons_ratio << "\n";
 
-    std::unique_ptr<MechanicalSystem> system;
-    {
-      Phases::Scope scope(phases, "assemble");
-      system = std::make_unique<MechanicalSystem>(comm, std::move(local), std::move(spec));
-    }
     const LocalMesh& lm = system->mesh();
     log << "dofs      " << system->num_global_dofs() << " (" << system->num_constrained_dofs()
         << " constrained), total mass " << system->assembler().total_mass() << "\n";

@@ -1,0 +1,91 @@
+#pragma once
+/// \file model.hpp
+/// From a validated case to an assembled MechanicalSystem: read or generate the mesh (rank 0),
+/// check it against the case, partition, distribute, assemble. Used by the driver and by tests.
+
+#include <iosfwd>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <petsclog.h>
+
+#include "inertia/app/case_file.hpp"
+#include "inertia/system/mechanical_system.hpp"
+
+namespace inertia {
+
+/// Wall-clock phases for the timing table (seconds, max over ranks at the end), mirrored as
+/// PETSc log stages so -log_view shows the same phases.
+class Phases {
+ public:
+  class Scope {
+   public:
+    Scope(Phases& p, const std::string& name) : p_(p), name_(name), start_(MPI_Wtime()) {
+      PetscLogStagePush(p_.stage(name_));
+    }
+    ~Scope() {
+      PetscLogStagePop();
+      auto& e = p_.entries_[p_.index(name_)];
+      e.seconds += MPI_Wtime() - start_;
+      ++e.calls;
+    }
+
+   private:
+    Phases& p_;
+    std::string name_;
+    double start_;
+  };
+
+  /// Collective. Prints the table (max over ranks).
+  void print(MPI_Comm comm, std::ostream& out) {
+    out << "\ntiming (seconds, max over ranks)\n";
+    for (auto& e : entries_) {
+      double global = 0;
+      MPI_Allreduce(&e.seconds, &global, 1, MPI_DOUBLE, MPI_MAX, comm);
+      out << "  " << std::left << std::setw(16) << e.name << std::right << std::setw(12)
+          << std::fixed << std::setprecision(3) << global << std::setw(10) << e.calls << "\n";
+      out.unsetf(std::ios::floatfield);
+    }
+  }
+
+ private:
+  struct Entry {
+    std::string name;
+    double seconds = 0;
+    long calls = 0;
+    PetscLogStage stage = -1;
+  };
+  std::size_t index(const std::string& name) {
+    for (std::size_t i = 0; i < entries_.size(); ++i)
+      if (entries_[i].name == name) return i;
+    entries_.push_back({name});
+    return entries_.size() - 1;
+  }
+  PetscLogStage stage(const std::string& name) {
+    auto& e = entries_[index(name)];
+    if (e.stage < 0) PetscLogStageRegister(name.c_str(), &e.stage);
+    return e.stage;
+  }
+  std::vector<Entry> entries_;
+};
+
+
+struct Model {
+  PartitionSummary partition;
+  std::string mesh_summary;  ///< nodes and cells by type (rank 0; empty elsewhere)
+  std::unique_ptr<MechanicalSystem> system;
+};
+
+/// Collective. Builds the model of a case; phases (optional) gets "mesh", "partition" and
+/// "assemble". Throws InputError on every rank for a bad mesh or a case/mesh mismatch.
+Model build_model(MPI_Comm comm, const CaseFile& c, Phases* phases = nullptr);
+
+/// Reads or generates the case's mesh, rejects inverted cells, orients faces. Serial.
+MeshData load_mesh(const CaseFile& c);
+
+/// Highest angular frequency of M_lumped^{-1} K by power iteration (converges from below, so the
+/// stable step 2/omega_max it implies is an estimate). Collective.
+double estimate_highest_frequency(const MechanicalSystem& system, int iterations);
+
+}  // namespace inertia
