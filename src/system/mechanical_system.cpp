@@ -258,12 +258,22 @@ SolveReport MechanicalSystem::solve(double m, double k, Vec r, Vec y) {
     mult_mass(work2_, lift_);
     INERTIA_PETSC(VecAXPY(work_, -m, lift_));
   }
+  constrained_values_.resize(constrained_.size());
   {
     petsc::ConstArray yy(y);
     petsc::Array w(work_);
-    for (auto g : constrained_) w[g - first] = s.diagonal * yy[g - first];
+    for (std::size_t i = 0; i < constrained_.size(); ++i) {
+      constrained_values_[i] = yy[constrained_[i] - first];
+      w[constrained_[i] - first] = s.diagonal * constrained_values_[i];
+    }
   }
   INERTIA_PETSC(KSPSolve(s.ksp, work_, y));
+  {
+    // An iterative solve reproduces the constrained values only to its tolerance: restore them.
+    petsc::Array yy(y);
+    for (std::size_t i = 0; i < constrained_.size(); ++i)
+      yy[constrained_[i] - first] = constrained_values_[i];
+  }
   KSPConvergedReason reason;
   INERTIA_PETSC(KSPGetConvergedReason(s.ksp, &reason));
   INERTIA_PETSC(KSPGetIterationNumber(s.ksp, &report.iterations));

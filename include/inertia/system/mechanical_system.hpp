@@ -97,6 +97,7 @@ class MechanicalSystem {
     int amplitude;
   };
   std::vector<Prescribed> prescribed_;  ///< non-zero prescribed values
+  std::vector<double> constrained_values_;  ///< scratch for solve()
   std::map<std::pair<double, double>, Solver> solvers_;
   mutable petsc::Vector work_, work2_, lift_;
 };
