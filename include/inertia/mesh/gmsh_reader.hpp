@@ -8,9 +8,10 @@
 /// - When the file has no physical groups at all, every supported cell is kept and put in one
 ///   region per dimension named "all" (3D), "all_2d", "all_1d", "all_0d".
 /// - Node tags need not be contiguous or sorted. Nodes not used by any kept cell are dropped.
-/// - Supported element types: point (15), line2 (1), tri3 (2), quad4 (3), tet4 (4), tet10 (11),
-///   hex8 (5). Other types (e.g. second-order faces, prisms) are rejected with their type number and
-///   the element tag, unless they are lower-dimensional than the mesh and in no physical group.
+/// - Supported element types: point (15), line2 (1), tri3 (2), tri6 (9, the faces of tet10
+///   meshes), quad4 (3), tet4 (4), tet10 (11), hex8 (5). Second-order lines (line3) lower-
+///   dimensional than the mesh are kept as line2 by their end nodes. Other types (prisms,
+///   pyramids, ...) are rejected with their type number and the element tag.
 /// - Every count, tag and index read from the file is checked: no declared size is trusted for an
 ///   allocation beyond what the file can hold, and a truncated or garbage file, a node tag that does
 ///   not exist, a negative count or a bad section end gives InputError "<file>: <what> (line N)".
