@@ -14,6 +14,13 @@ namespace inertia {
 
 namespace {
 
+/// Messages are one line: line breaks inside echoed values (block scalars, quoted "\n") are escaped.
+std::string one_line(std::string s) {
+  for (std::size_t i = 0; (i = s.find_first_of("\r\n", i)) != std::string::npos; i += 2)
+    s.replace(i, 1, s[i] == '\n' ? "\\n" : "\\r");
+  return s;
+}
+
 /// A YAML node with its key path, for messages.
 struct Node {
   YAML::Node node;
@@ -22,8 +29,8 @@ struct Node {
 
   int line() const { return node.Mark().line >= 0 ? node.Mark().line + 1 : 0; }
   [[noreturn]] void fail(const std::string& what) const {
-    throw InputError(cat(*file, line() ? ":" + std::to_string(line()) : std::string(), ": ",
-                         key.empty() ? std::string() : key + ": ", what));
+    throw InputError(one_line(cat(*file, line() ? ":" + std::to_string(line()) : std::string(),
+                                  ": ", key.empty() ? std::string() : key + ": ", what)));
   }
   bool has(const char* k) const { return node.IsMap() && node[k]; }
   Node operator[](const char* k) const {
@@ -33,15 +40,29 @@ struct Node {
   std::size_t size() const { return node.size(); }
   Origin origin() const { return {line(), key}; }
 
+  /// A key of this mapping: a plain name, given once (YAML parsers keep the first of duplicates,
+  /// which would let a second, invalid value pass unvalidated).
+  std::string key_name(const YAML::Node& k) const {
+    const Node at_key{k, key, file};
+    if (!k.IsScalar()) at_key.fail("expected a plain name as key");
+    const auto name = k.as<std::string>();
+    for (const auto& kv : node) {
+      if (kv.first.is(k)) break;
+      if (kv.first.IsScalar() && kv.first.as<std::string>() == name)
+        at_key.fail(cat("key '", name, "' is given more than once"));
+    }
+    return name;
+  }
   void expect_map(std::initializer_list<std::string_view> allowed) const {
     if (!node.IsMap()) fail("expected a mapping of keys");
     const std::vector<std::string_view> keys(allowed);
     for (const auto& kv : node) {
-      const auto k = kv.first.as<std::string>();
+      const auto k = key_name(kv.first);
       if (std::find(keys.begin(), keys.end(), k) == keys.end()) {
         const int l = kv.first.Mark().line + 1;
-        throw InputError(cat(*file, ":", l, ": ", key.empty() ? "" : key + ": ", "unknown key '", k,
-                             "'", did_you_mean(k, keys), "; allowed: ", join(keys)));
+        throw InputError(one_line(cat(*file, ":", l, ": ", key.empty() ? "" : key + ": ",
+                                      "unknown key '", k, "'", did_you_mean(k, keys),
+                                      "; allowed: ", join(keys))));
       }
     }
   }
@@ -184,7 +205,7 @@ void parse_boundary_conditions(const Node& n, CaseFile& c) {
   n.expect_sequence();
   for (std::size_t i = 0; i < n.size(); ++i) {
     const Node b = n.at(i);
-    if (!b.node.IsMap()) b.fail("expected a mapping of keys");
+    b.expect_map({"region", "type", "components", "value", "amplitude"});
     if (!b.has("type")) b.fail("missing key 'type'");
     if (!b.has("region")) b.fail("missing key 'region'");
     CaseBoundaryCondition bc;
@@ -205,8 +226,9 @@ void parse_boundary_conditions(const Node& n, CaseFile& c) {
       const int ncomp = static_cast<int>(std::count(bc.components.begin(), bc.components.end(), true));
       if (static_cast<int>(value.size()) != ncomp)
         b["value"].fail(cat("expected ", ncomp, " values, one per component"));
-      for (int k = 0, j = 0; k < 3; ++k)
-        if (bc.components[k]) bc.value[k] = value[j++];
+      // value[j] belongs to the j-th listed component (components: [z, x] -> value: [uz, ux]).
+      for (std::size_t j = 0; j < value.size(); ++j)
+        bc.value[b.has("components") ? b["components"].at(j).text()[0] - 'x' : j] = value[j];
     } else if (type == "pressure") {
       b.expect_map({"region", "type", "value", "amplitude"});
       bc.type = CaseBoundaryCondition::Type::pressure;
@@ -227,7 +249,7 @@ void parse_boundary_conditions(const Node& n, CaseFile& c) {
 void parse_amplitudes(const Node& n, CaseFile& c) {
   if (!n.node.IsMap()) n.fail("expected a mapping of amplitude names");
   for (const auto& kv : n.node) {
-    const std::string name = kv.first.as<std::string>();
+    const std::string name = n.key_name(kv.first);
     const Node a{kv.second, n.key + "." + name, n.file};
     if (!a.node.IsMap() || !a.has("type")) a.fail("expected a mapping with a 'type'");
     CaseAmplitude amp;
@@ -423,9 +445,10 @@ CaseFile parse_case(const std::string& text, const std::filesystem::path& file) 
     if (name.empty() || c.amplitudes.count(name)) return;
     std::vector<std::string_view> known;
     for (const auto& [k, v] : c.amplitudes) known.push_back(k);
-    throw InputError(cat(file_name, ":", line, ": ", key, ": unknown amplitude '", name, "'",
-                         did_you_mean(name, known),
-                         known.empty() ? "; no amplitudes are defined" : "; defined: " + join(known)));
+    throw InputError(one_line(cat(file_name, ":", line, ": ", key, ": unknown amplitude '", name,
+                                  "'", did_you_mean(name, known),
+                                  known.empty() ? "; no amplitudes are defined"
+                                                : "; defined: " + join(known))));
   };
   for (const auto& bc : c.boundary_conditions)
     check_amplitude(bc.amplitude, bc.origin.key + ".amplitude", bc.origin.line);
@@ -448,15 +471,17 @@ int region_index(const CaseFile& c, const std::vector<Region>& regions, const st
   for (std::size_t r = 0; r < regions.size(); ++r)
     if (regions[r].name == name) {
       if (want_dim >= 0 && regions[r].dim != want_dim)
-        throw InputError(cat(c.path.string(), ":", origin.line, ": ", origin.key, ": region '",
-                             name, "' has dimension ", regions[r].dim, ", expected ", want_dim,
-                             want_dim == 3 ? " (a volume)" : " (a surface)"));
+        throw InputError(one_line(cat(c.path.string(), ":", origin.line, ": ", origin.key,
+                                      ": region '", name, "' has dimension ", regions[r].dim,
+                                      ", expected ", want_dim,
+                                      want_dim == 3 ? " (a volume)" : " (a surface)")));
       return static_cast<int>(r);
     }
   std::vector<std::string_view> known;
   for (const auto& r : regions) known.push_back(r.name);
-  throw InputError(cat(c.path.string(), ":", origin.line, ": ", origin.key, ": unknown region '",
-                       name, "'", did_you_mean(name, known), "; the mesh has: ", join(known)));
+  throw InputError(one_line(cat(c.path.string(), ":", origin.line, ": ", origin.key,
+                                ": unknown region '", name, "'", did_you_mean(name, known),
+                                "; the mesh has: ", join(known))));
 }
 
 }  // namespace

@@ -89,7 +89,7 @@ void Probes::record(const State& state) {
 }
 
 EnergyHistory::EnergyHistory(const MechanicalSystem& system, const State& state,
-                             const std::filesystem::path& path)
+                             Vec acceleration, const std::filesystem::path& path)
     : u_prev_(system.create_vector()),
       v_prev_(system.create_vector()),
       f_prev_(system.create_vector()),
@@ -97,7 +97,13 @@ EnergyHistory::EnergyHistory(const MechanicalSystem& system, const State& state,
       work_(system.create_vector()),
       file_(system.comm(), path, "",
             {"kinetic", "strain", "external_work", "damping_dissipation", "total"}) {
+  reactions_ = system.has_prescribed_motion() && acceleration;
   system.external_force(state.time, f_now_);
+  if (reactions_) {
+    // f_now_ holds the loads plus the support reactions.
+    system.reaction(state.time, state.u, state.v, acceleration, work_);
+    INERTIA_PETSC(VecAXPY(f_now_, 1.0, work_));
+  }
   write(system, state);
 }
 
@@ -107,9 +113,13 @@ void EnergyHistory::before_step(const MechanicalSystem& system, const State& sta
   INERTIA_PETSC(VecCopy(f_now_, f_prev_));
 }
 
-void EnergyHistory::after_step(const MechanicalSystem& system, const State& state, double dt,
-                               double extra_dissipation) {
+void EnergyHistory::after_step(const MechanicalSystem& system, const State& state,
+                               Vec acceleration, double dt, double extra_dissipation) {
   system.external_force(state.time, f_now_);
+  if (reactions_) {
+    system.reaction(state.time, state.u, state.v, acceleration, work_);
+    INERTIA_PETSC(VecAXPY(f_now_, 1.0, work_));
+  }
   // Work of the loads: (u_{n+1} - u_n) . (f_n + f_{n+1}) / 2
   INERTIA_PETSC(VecWAXPY(work_, -1.0, u_prev_, state.u));
   INERTIA_PETSC(VecAXPY(f_prev_, 1.0, f_now_));

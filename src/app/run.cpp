@@ -220,7 +220,8 @@ int run(int argc, char** argv, const Arguments& args) {
     std::unique_ptr<Probes> probes;
     std::unique_ptr<EnergyHistory> energy;
     if (!c.probes.empty()) probes = std::make_unique<Probes>(*system, c.probes, out_dir / "probes.csv", log);
-    if (c.energy) energy = std::make_unique<EnergyHistory>(*system, state, out_dir / "energy.csv");
+    if (c.energy) energy = std::make_unique<EnergyHistory>(*system, state, integrator->acceleration(),
+                                               out_dir / "energy.csv");
     if (probes) probes->record(state);
     if (vtk) write_vtk();
 
@@ -249,7 +250,7 @@ int run(int argc, char** argv, const Arguments& args) {
           if (!std::isfinite(unorm))
             throw SolverError(cat("the solution is not finite at step ", state.step, ", t = ",
                                   state.time, "; reduce dt or check the loads and constraints"));
-          if (energy) energy->after_step(*system, state, c.dt, extra);
+          if (energy) energy->after_step(*system, state, integrator->acceleration(), c.dt, extra);
           if (probes) probes->record(state);
         }
         if (vtk && state.step % c.output_every == 0) write_vtk();

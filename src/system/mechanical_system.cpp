@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include "inertia/parallel/session.hpp"
 
@@ -90,6 +91,10 @@ MechanicalSystem::MechanicalSystem(MPI_Comm comm, LocalMesh mesh, ProblemSpec sp
     if (va.first != 0.0) prescribed_.push_back({local, va.first, va.second});
   }
 
+  int local_prescribed = prescribed_.empty() ? 0 : 1, any_prescribed = 0;
+  INERTIA_MPI(MPI_Allreduce(&local_prescribed, &any_prescribed, 1, MPI_INT, MPI_MAX, comm_));
+  has_prescribed_motion_ = any_prescribed != 0;
+
   // Every free DOF needs mass (lumped) or the system is singular.
   if (lumped_mass_) {
     run_collectively(comm_, [&] {
@@ -165,6 +170,23 @@ void MechanicalSystem::zero_constrained(Vec r) const {
   const PetscInt first = static_cast<PetscInt>(3 * mesh_.node_begin);
   petsc::Array x(r);
   for (auto g : constrained_) x[g - first] = 0.0;
+}
+
+void MechanicalSystem::reaction(double t, Vec u, Vec v, Vec a, Vec r) const {
+  mult_mass(a, r);
+  mult_damping(v, work_);
+  INERTIA_PETSC(VecAXPY(r, 1.0, work_));
+  internal_force(u, work_);
+  INERTIA_PETSC(VecAXPY(r, 1.0, work_));
+  external_force(t, work_);
+  INERTIA_PETSC(VecAXPY(r, -1.0, work_));
+  // Keep the constrained entries only.
+  const PetscInt first = static_cast<PetscInt>(3 * mesh_.node_begin);
+  petsc::Array x(r);
+  std::vector<double> kept(constrained_.size());
+  for (std::size_t i = 0; i < constrained_.size(); ++i) kept[i] = x[constrained_[i] - first];
+  std::fill(x.span().begin(), x.span().end(), 0.0);
+  for (std::size_t i = 0; i < constrained_.size(); ++i) x[constrained_[i] - first] = kept[i];
 }
 
 MechanicalSystem::Solver& MechanicalSystem::solver(double m, double k) {

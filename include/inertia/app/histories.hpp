@@ -48,25 +48,27 @@ class Probes {
   CsvFile file_;
 };
 
-/// Energy balance: kinetic, strain, work of the external loads (trapezoidal in time), Rayleigh
-/// and velocity-damping dissipation, and total = kinetic + strain - work + dissipation.
+/// Energy balance: kinetic, strain, work of the external loads and of the support reactions of
+/// prescribed motion (trapezoidal in time), Rayleigh and velocity-damping dissipation, and
+/// total = kinetic + strain - work + dissipation. Reaction work needs the scheme's acceleration.
 class EnergyHistory {
  public:
   /// Collective. Writes the step-0 row.
-  EnergyHistory(const MechanicalSystem& system, const State& state,
+  EnergyHistory(const MechanicalSystem& system, const State& state, Vec acceleration,
                 const std::filesystem::path& path);
   /// Collective. Call before a step: remembers u_n, v_n, f_ext(t_n).
   void before_step(const MechanicalSystem& system, const State& state);
   /// Collective. Call after a step: accumulates work and dissipation and appends a row.
   /// `extra_dissipation` is energy removed outside the scheme (velocity damping).
-  void after_step(const MechanicalSystem& system, const State& state, double dt,
-                  double extra_dissipation);
+  void after_step(const MechanicalSystem& system, const State& state, Vec acceleration,
+                  double dt, double extra_dissipation);
   void flush() { file_.flush(); }
   double total() const { return total_; }
 
  private:
   void write(const MechanicalSystem& system, const State& state);
   petsc::Vector u_prev_, v_prev_, f_prev_, f_now_, work_;
+  bool reactions_ = false;  ///< prescribed motion and an acceleration: count reaction work
   double external_work_ = 0, dissipation_ = 0, total_ = 0;
   CsvFile file_;
 };

@@ -22,10 +22,11 @@ class Phases {
   class Scope {
    public:
     Scope(Phases& p, const std::string& name) : p_(p), name_(name), start_(MPI_Wtime()) {
-      PetscLogStagePush(p_.stage(name_));
+      const PetscLogStage stage = p_.stage(name_);
+      pushed_ = stage >= 0 && PetscLogStagePush(stage) == 0;
     }
     ~Scope() {
-      PetscLogStagePop();
+      if (pushed_) PetscLogStagePop();
       auto& e = p_.entries_[p_.index(name_)];
       e.seconds += MPI_Wtime() - start_;
       ++e.calls;
@@ -35,6 +36,7 @@ class Phases {
     Phases& p_;
     std::string name_;
     double start_;
+    bool pushed_ = false;
   };
 
   /// Collective. Prints the table (max over ranks).
@@ -64,7 +66,11 @@ class Phases {
   }
   PetscLogStage stage(const std::string& name) {
     auto& e = entries_[index(name)];
-    if (e.stage < 0) PetscLogStageRegister(name.c_str(), &e.stage);
+    if (e.stage < 0) {
+      // Stages are global to PETSc: reuse one registered by an earlier Phases object.
+      if (PetscLogStageGetId(name.c_str(), &e.stage) || e.stage < 0)
+        if (PetscLogStageRegister(name.c_str(), &e.stage)) e.stage = -1;
+    }
     return e.stage;
   }
   std::vector<Entry> entries_;

@@ -59,6 +59,11 @@ class MechanicalSystem {
   void apply_constraints(double t, Vec u, Vec v, Vec a) const;
   /// Zeroes the constrained DOFs of r.
   void zero_constrained(Vec r) const;
+  /// True if some constrained DOF has a non-zero prescribed motion (same on every rank).
+  bool has_prescribed_motion() const { return has_prescribed_motion_; }
+  /// Collective. Support reactions r = M a + C v + f_int(u) - f_ext(t) on the constrained DOFs,
+  /// zero elsewhere: the forces the constraints apply to keep the prescribed motion.
+  void reaction(double t, Vec u, Vec v, Vec a, Vec r) const;
 
   /// Collective. Solves (m M + k K) y = r for the free DOFs of y; the constrained DOFs of y hold
   /// their prescribed values on entry and keep them (their effect on the free rows is lifted to
@@ -98,6 +103,7 @@ class MechanicalSystem {
   };
   std::vector<Prescribed> prescribed_;  ///< non-zero prescribed values
   std::vector<double> constrained_values_;  ///< scratch for solve()
+  bool has_prescribed_motion_ = false;
   std::map<std::pair<double, double>, Solver> solvers_;
   mutable petsc::Vector work_, work2_, lift_;
 };
