@@ -83,7 +83,7 @@ Simulation start(const std::string& yaml) {
 
 std::string beam_case(const std::string& extra, const std::string& time) {
   return "mesh: {box: {lower: [0, 0, 0], upper: [1.0, 0.05, 0.05], cells: [16, 2, 2], "
-         "element: " + std::string(getenv("BEAM_ELEMENT") ? getenv("BEAM_ELEMENT") : "tet10") + "}}\n"
+         "element: tet10}}\n"
          "materials: [{region: all, density: 7800, youngs_modulus: 2.1e11, poissons_ratio: 0.0}]\n"
          "boundary_conditions: [{region: xmin, type: fixed}" +
          extra + "]\ntime: {integrator: newmark, " + time + "}\n";

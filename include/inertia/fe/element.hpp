@@ -33,7 +33,7 @@ struct QuadratureRule {
 /// Reference cells: line [-1,1]; tri/tet: unit simplex (0<=xi, sum<=1); quad/hex [-1,1]^d.
 /// Rule exact for polynomials of total degree `degree` (simplices) or per-direction degree
 /// `degree` (tensor cells). Throws InternalError if no such rule is tabulated.
-/// Tabulated: simplices up to degree 4 (tri) / 4 (tet) ; tensor cells up to degree 5 (3-point Gauss).
+/// Tabulated: simplices up to degree 5 (positive weights); tensor cells up to degree 5 (3-point Gauss).
 QuadratureRule quadrature(CellType t, int degree);
 
 /// The rule kernels use for the stiffness (exact for affine/parallelepiped geometry):
