@@ -31,6 +31,15 @@ void CsvFile::flush() {
   if (file_) std::fflush(file_.get());
 }
 
+void CsvFile::mark_failed(const std::string& reason) {
+  if (!file_) return;
+  std::string line = reason;
+  for (auto& ch : line)
+    if (ch == '\n') ch = ' ';
+  std::fprintf(file_.get(), "# INCOMPLETE: the run failed after the last row: %s\n", line.c_str());
+  std::fflush(file_.get());
+}
+
 Probes::Probes(const MechanicalSystem& system, const std::vector<CaseProbe>& probes,
                const std::filesystem::path& path, std::ostream& log)
     : comm_(system.comm()) {

@@ -49,12 +49,14 @@ void insert_case_options(const std::string& options) {
   };
   for (std::size_t i = 0; i < tokens.size(); ++i) {
     if (!is_option(tokens[i])) continue;
+    const std::string name = tokens[i];
     std::string value;
     if (i + 1 < tokens.size() && !is_option(tokens[i + 1])) value = tokens[++i];
     PetscBool set = PETSC_FALSE;
-    INERTIA_PETSC(PetscOptionsHasName(nullptr, nullptr, tokens[i].c_str(), &set));
-    if (!set) INERTIA_PETSC(PetscOptionsSetValue(nullptr, tokens[i].c_str(),
-                                                 value.empty() ? nullptr : value.c_str()));
+    INERTIA_PETSC(PetscOptionsHasName(nullptr, nullptr, name.c_str(), &set));
+    if (!set)
+      INERTIA_PETSC(
+          PetscOptionsSetValue(nullptr, name.c_str(), value.empty() ? nullptr : value.c_str()));
   }
 }
 
@@ -229,7 +231,7 @@ int run(int argc, char** argv, const Arguments& args) {
     const double loop_start = MPI_Wtime();
     const std::int64_t report_every = std::max<std::int64_t>(1, nsteps / 10);
     std::int64_t linear_its = stats.linear_iterations;
-    {
+    try {
       for (std::int64_t n = 0; n < nsteps; ++n) {
         {
           Phases::Scope scope(phases, "time loop");
@@ -267,6 +269,14 @@ int run(int argc, char** argv, const Arguments& args) {
           if (probes) probes->flush();
         }
       }
+    } catch (const Error& e) {
+      // Keep what was written (every listed step is complete) but mark it as a failed run.
+      const std::string reason = cat("step ", state.step + 1, ", t = ", state.time + c.dt, ": ", e.what());
+      if (vtk) vtk->mark_failed(reason);
+      if (energy) energy->mark_failed(reason);
+      if (probes) probes->mark_failed(reason);
+      if (dynamic_cast<const SolverError*>(&e)) throw SolverError(reason);
+      throw;
     }
     if (energy) energy->flush();
     if (probes) probes->flush();

@@ -404,10 +404,27 @@ std::int64_t VtkSeriesWriter::write(double time, const PieceMesh& mesh,
   return total;
 }
 
+void VtkSeriesWriter::mark_failed(const std::string& reason) {
+  failure_ = reason;
+  for (auto& ch : failure_)
+    if (ch == '-' || ch == '\n') ch = ' ';  // "--" may not appear in an XML comment
+  if (rank_of(comm_) == 0) {
+    try {
+      write_pvd();
+    } catch (...) {
+      // Best effort: the run is failing already and reports its own error.
+    }
+  }
+}
+
 void VtkSeriesWriter::write_pvd() const {
   std::string out =
       cat("<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\" byte_order=\"",
-          byte_order, "\">\n  <Collection>\n");
+          byte_order, "\">\n");
+  if (!failure_.empty())
+    out += cat("  <!-- INCOMPLETE: the run failed after the last step listed here: ", failure_,
+               " -->\n");
+  out += "  <Collection>\n";
   for (const auto& [time, file] : entries_)
     out += cat("    <DataSet timestep=\"", format_time(time), "\" group=\"\" part=\"0\" file=\"",
                xml_escape(file), "\"/>\n");

@@ -23,6 +23,8 @@ class CsvFile {
           const std::vector<std::string>& columns);
   void row(std::int64_t step, double time, const std::vector<double>& values);
   void flush();
+  /// Appends "# INCOMPLETE: ..." so a truncated history is not mistaken for a finished run.
+  void mark_failed(const std::string& reason);
 
  private:
   struct Closer {
@@ -40,6 +42,7 @@ class Probes {
   /// Collective. Appends a row.
   void record(const State& state);
   void flush() { file_.flush(); }
+  void mark_failed(const std::string& reason) { file_.mark_failed(reason); }
 
  private:
   MPI_Comm comm_;
@@ -63,6 +66,7 @@ class EnergyHistory {
   void after_step(const MechanicalSystem& system, const State& state, Vec acceleration,
                   double dt, double extra_dissipation);
   void flush() { file_.flush(); }
+  void mark_failed(const std::string& reason) { file_.mark_failed(reason); }
   double total() const { return total_; }
 
  private:

@@ -50,6 +50,10 @@ class VtkSeriesWriter {
                      std::span<const Field> cell_data);
 
   int steps_written() const { return counter_; }
+
+  /// Rank 0 rewrites the .pvd with an XML comment saying the run failed (and why) after the
+  /// steps it lists; ParaView still opens the steps. Not collective; never throws.
+  void mark_failed(const std::string& reason);
   const std::filesystem::path& pvd_path() const { return pvd_; }
 
  private:
@@ -61,6 +65,7 @@ class VtkSeriesWriter {
   std::filesystem::path pvd_;
   int counter_ = 0;
   std::vector<std::pair<double, std::string>> entries_;  ///< (time, pvtu file name) on rank 0
+  std::string failure_;  ///< non-empty once the run failed
 };
 
 }  // namespace inertia::io
