@@ -122,7 +122,7 @@ int run(int argc, char** argv, const Arguments& args) {
         << c.rayleigh.mass << " / " << c.rayleigh.stiffness << "\n";
     log << "          highest frequency ~" << omega_max << " rad/s: explicit stable step ~"
         << (omega_max > 0 ? 2.0 / omega_max : 0.0)
-        << " s (estimate; newmark is unconditionally stable)\n";
+        << " s (estimate for explicit schemes)\n";
     if (args.check) {
       log << "check     OK\n";
       return 0;
