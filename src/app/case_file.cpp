@@ -330,9 +330,34 @@ void parse_time(const Node& n, CaseFile& c) {
     if (c.params.newmark.beta > 0.5) nm["beta"].fail("must be in (0, 0.5]");
     if (c.params.newmark.gamma > 1) nm["gamma"].fail("must be in (0, 1]");
   }
-  for (const char* k : {"euler_implicit", "variational_symplectic", "central_difference"})
-    if (n.has(k) && c.integrator != k)
-      n[k].fail(cat("options for '", k, "' given but the integrator is '", c.integrator, "'"));
+  // Options of other schemes are allowed (a case can switch schemes by one line) and validated.
+  if (n.has("central_difference")) {
+    const Node cd = n["central_difference"];
+    cd.expect_map({"half_step_start"});
+    if (cd.has("half_step_start"))
+      c.params.central_difference.half_step_start = cd["half_step_start"].boolean();
+  }
+  if (n.has("euler_implicit")) {
+    const Node ei = n["euler_implicit"];
+    ei.expect_map({"trapezoidal", "first_order", "newton"});
+    auto& p = c.params.euler_implicit;
+    if (ei.has("trapezoidal")) p.trapezoidal = ei["trapezoidal"].boolean();
+    if (ei.has("first_order")) p.first_order = ei["first_order"].boolean();
+    if (ei.has("newton")) p.newton = ei["newton"].boolean();
+  }
+  if (n.has("variational_symplectic")) {
+    const Node vs = n["variational_symplectic"];
+    vs.expect_map({"explicit", "newton_tolerance", "max_newton_steps"});
+    auto& p = c.params.variational_symplectic;
+    if (vs.has("explicit")) p.explicit_integration = vs["explicit"].boolean();
+    if (vs.has("newton_tolerance")) p.newton_tolerance = vs["newton_tolerance"].positive();
+    if (vs.has("max_newton_steps")) {
+      const auto steps = vs["max_newton_steps"].integer();
+      if (steps < 1 || steps > 1000) vs["max_newton_steps"].fail("must be between 1 and 1000");
+      p.max_newton_steps = static_cast<int>(steps);
+    }
+  }
+  if (n.has("allow_unstable")) c.allow_unstable = n["allow_unstable"].boolean();
 }
 
 void parse_output(const Node& n, CaseFile& c) {

@@ -263,9 +263,7 @@ SolveReport MechanicalSystem::solve(double m, double k, Vec r, Vec y) {
   Solver& s = solver(m, k);
   INERTIA_PETSC(VecCopy(r, work_));
   // Lift the prescribed values: rhs_free -= (m M + k K)_{free,constrained} y_constrained.
-  int local_lift = prescribed_.empty() ? 0 : 1, any_lift = 0;
-  INERTIA_MPI(MPI_Allreduce(&local_lift, &any_lift, 1, MPI_INT, MPI_MAX, comm_));
-  if (any_lift) {
+  if (has_prescribed_motion_) {
     INERTIA_PETSC(VecZeroEntries(work2_));
     {
       petsc::ConstArray yy(y);

@@ -86,6 +86,7 @@ struct CaseFile {
   MassTreatment mass = MassTreatment::consistent;
   RayleighDamping rayleigh;
   double velocity_damping = 0;
+  bool allow_unstable = false;  ///< run explicit schemes above their stable step (at your risk)
   IntegratorParams params;
 
   // output

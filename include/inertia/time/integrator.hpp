@@ -38,9 +38,33 @@ struct NewmarkParams {
   double gamma = 0.5;
 };
 
+/// central_difference: start with v_{-1/2} = v_0 - (h/2) a_0 (second order; default) or with
+/// v_{-1/2} = v_0 as SOFA does (first order in positions).
+struct CentralDifferenceParams {
+  bool half_step_start = true;
+};
+
+/// euler_implicit (Baraff-Witkin): tau = 1/2 with trapezoidal, SOFA's firstOrder, and Newton
+/// iterations to the fully implicit solution.
+struct EulerImplicitParams {
+  bool trapezoidal = false;
+  bool first_order = false;
+  bool newton = false;
+};
+
+/// variational_symplectic (Kharevych et al. 2006): explicit or implicit (Newton).
+struct VariationalSymplecticParams {
+  bool explicit_integration = false;
+  double newton_tolerance = 1e-10;
+  int max_newton_steps = 5;
+};
+
 /// Every option of every scheme, validated by the case-file parser.
 struct IntegratorParams {
   NewmarkParams newmark;
+  CentralDifferenceParams central_difference;
+  EulerImplicitParams euler_implicit;
+  VariationalSymplecticParams variational_symplectic;
 };
 
 class Integrator {
