@@ -116,6 +116,10 @@ PetscInt MechanicalSystem::num_constrained_dofs() const {
   return global;
 }
 
+void MechanicalSystem::update_tangent(Vec u) {
+  (void)u;  // every element is linear elastic: K does not depend on u
+}
+
 void MechanicalSystem::mult_mass(Vec x, Vec y) const {
   if (lumped_mass_)
     INERTIA_PETSC(VecPointwiseMult(y, lumped_mass_, x));

@@ -42,7 +42,12 @@ class MechanicalSystem {
   /// A zeroed ghosted vector with the DOF layout.
   petsc::Vector create_vector() const { return assembler_.create_vector(); }
 
-  /// y = M x, y = K x, y = C x (Rayleigh). Collective.
+  /// Collective. Linearises the system at displacement u: the tangent stiffness used by
+  /// mult_stiffness, mult_damping (its alpha_K part) and solve() becomes K(u). A no-op while every
+  /// element is linear (K is constant); nonlinear elements re-assemble only when u changed.
+  void update_tangent(Vec u);
+
+  /// y = M x, y = K x (tangent), y = C x = alpha_M M x + alpha_K K x (Rayleigh). Collective.
   void mult_mass(Vec x, Vec y) const;
   void mult_stiffness(Vec x, Vec y) const;
   void mult_damping(Vec x, Vec y) const;
