@@ -5,6 +5,7 @@
 #include <cmath>
 #include <fstream>
 #include <set>
+#include <utility>
 #include <sstream>
 
 #include "inertia/core/text.hpp"
@@ -188,6 +189,45 @@ void parse_materials(const Node& n, CaseFile& c) {
   }
 }
 
+void parse_springs(const Node& n, CaseFile& c) {
+  n.expect_sequence();
+  for (std::size_t i = 0; i < n.size(); ++i) {
+    const Node s = n.at(i);
+    s.expect_map({"region", "stiffness", "damping", "rest_length", "edges_of"});
+    for (const char* k : {"region", "stiffness"})
+      if (!s.has(k)) s.fail(cat("missing key '", k, "'"));
+    CaseSpring spring;
+    spring.origin = s.origin();
+    spring.region = s["region"].text();
+    spring.properties.stiffness = s["stiffness"].positive();
+    if (s.has("damping")) spring.properties.damping = s["damping"].non_negative();
+    if (s.has("rest_length")) {
+      const Node r = s["rest_length"];
+      if (!(r.node.IsScalar() && r.text() == "mesh")) {
+        spring.properties.rest_length = r.number();
+        if (!(spring.properties.rest_length >= 0))
+          r.fail(cat("must be 'mesh' or a length >= 0 (got ", r.text(), ")"));
+      }
+    }
+    if (s.has("edges_of")) {
+      s["edges_of"].choice({"surface"});
+      spring.edges_of_surface = true;
+    }
+    c.springs.push_back(spring);
+  }
+}
+
+void parse_point_masses(const Node& n, CaseFile& c) {
+  n.expect_sequence();
+  for (std::size_t i = 0; i < n.size(); ++i) {
+    const Node p = n.at(i);
+    p.expect_map({"region", "mass"});
+    for (const char* k : {"region", "mass"})
+      if (!p.has(k)) p.fail(cat("missing key '", k, "'"));
+    c.point_masses.push_back({p["region"].text(), p["mass"].positive(), p.origin()});
+  }
+}
+
 std::array<bool, 3> parse_components(const Node& n) {
   n.expect_sequence();
   if (n.size() == 0 || n.size() > 3) n.fail("expected a list of 1 to 3 of x, y, z");
@@ -295,41 +335,6 @@ void parse_time(const Node& n, CaseFile& c) {
                                did_you_mean(c.integrator, names), "; available: ", join(names)));
     }
   }
-  if (!n.has("dt")) n.fail("missing key 'dt'");
-  if (n["dt"].node.IsScalar() && n["dt"].text() == "auto") {
-    n["dt"].fail("dt: auto needs an explicit scheme, which this version does not have yet");
-  } else {
-    c.dt = n["dt"].positive();
-  }
-  if (n.has("end_time") == n.has("steps")) n.fail("give exactly one of 'end_time' or 'steps'");
-  if (n.has("end_time")) {
-    c.end_time = n["end_time"].positive();
-    const double ratio = c.end_time / c.dt;
-    if (ratio > 1e12) n["end_time"].fail("end_time / dt is too large");
-  } else {
-    c.steps = n["steps"].integer();
-    if (c.steps <= 0) n["steps"].fail(cat("must be a positive integer (got ", c.steps, ")"));
-  }
-  if (n.has("mass"))
-    c.mass = n["mass"].choice({"consistent", "lumped"}) == "consistent" ? MassTreatment::consistent
-                                                                        : MassTreatment::lumped;
-  if (n.has("rayleigh")) {
-    const Node r = n["rayleigh"];
-    r.expect_map({"mass", "stiffness"});
-    if (r.has("mass")) c.rayleigh.mass = r["mass"].non_negative();
-    if (r.has("stiffness")) c.rayleigh.stiffness = r["stiffness"].non_negative();
-  }
-  if (n.has("velocity_damping")) {
-    c.velocity_damping = n["velocity_damping"].non_negative();
-  }
-  if (n.has("newmark")) {
-    const Node nm = n["newmark"];
-    nm.expect_map({"beta", "gamma"});
-    if (nm.has("beta")) c.params.newmark.beta = nm["beta"].positive();
-    if (nm.has("gamma")) c.params.newmark.gamma = nm["gamma"].positive();
-    if (c.params.newmark.beta > 0.5) nm["beta"].fail("must be in (0, 0.5]");
-    if (c.params.newmark.gamma > 1) nm["gamma"].fail("must be in (0, 1]");
-  }
   // Options of other schemes are allowed (a case can switch schemes by one line) and validated.
   if (n.has("central_difference")) {
     const Node cd = n["central_difference"];
@@ -356,6 +361,45 @@ void parse_time(const Node& n, CaseFile& c) {
       if (steps < 1 || steps > 1000) vs["max_newton_steps"].fail("must be between 1 and 1000");
       p.max_newton_steps = static_cast<int>(steps);
     }
+  }
+  if (!n.has("dt")) n.fail("missing key 'dt'");
+  if (n["dt"].node.IsScalar() && n["dt"].text() == "auto") {
+    const double limit = stability_limit(c.integrator, c.params);
+    if (!(limit > 0) || !std::isfinite(limit))
+      n["dt"].fail(cat("dt: auto needs a conditionally stable explicit scheme (symplectic_euler, "
+                       "central_difference, rk4, explicit variational_symplectic), not '",
+                       c.integrator, "'"));
+    c.dt_auto = true;
+  } else {
+    c.dt = n["dt"].positive();
+  }
+  if (n.has("end_time") == n.has("steps")) n.fail("give exactly one of 'end_time' or 'steps'");
+  if (n.has("end_time")) {
+    c.end_time = n["end_time"].positive();
+    if (!c.dt_auto && c.end_time / c.dt > 1e12) n["end_time"].fail("end_time / dt is too large");
+  } else {
+    c.steps = n["steps"].integer();
+    if (c.steps <= 0) n["steps"].fail(cat("must be a positive integer (got ", c.steps, ")"));
+  }
+  if (n.has("mass"))
+    c.mass = n["mass"].choice({"consistent", "lumped"}) == "consistent" ? MassTreatment::consistent
+                                                                        : MassTreatment::lumped;
+  if (n.has("rayleigh")) {
+    const Node r = n["rayleigh"];
+    r.expect_map({"mass", "stiffness"});
+    if (r.has("mass")) c.rayleigh.mass = r["mass"].non_negative();
+    if (r.has("stiffness")) c.rayleigh.stiffness = r["stiffness"].non_negative();
+  }
+  if (n.has("velocity_damping")) {
+    c.velocity_damping = n["velocity_damping"].non_negative();
+  }
+  if (n.has("newmark")) {
+    const Node nm = n["newmark"];
+    nm.expect_map({"beta", "gamma"});
+    if (nm.has("beta")) c.params.newmark.beta = nm["beta"].positive();
+    if (nm.has("gamma")) c.params.newmark.gamma = nm["gamma"].positive();
+    if (c.params.newmark.beta > 0.5) nm["beta"].fail("must be in (0, 0.5]");
+    if (c.params.newmark.gamma > 1) nm["gamma"].fail("must be in (0, 1]");
   }
   if (n.has("allow_unstable")) c.allow_unstable = n["allow_unstable"].boolean();
 }
@@ -405,6 +449,7 @@ bool CaseFile::has_field(const std::string& f) const {
 
 std::int64_t CaseFile::num_steps() const {
   if (steps > 0) return steps;
+  if (!(dt > 0)) return 0;
   return std::max<std::int64_t>(1, std::llround(end_time / dt));
 }
 
@@ -425,13 +470,14 @@ CaseFile parse_case(const std::string& text, const std::filesystem::path& file) 
   if (!root.IsMap()) top.fail("expected a YAML mapping with keys mesh, materials, time, ...");
   top.expect_map({"mesh", "materials", "springs", "point_masses", "boundary_conditions",
                   "amplitudes", "gravity", "initial_conditions", "time", "output", "petsc"});
-  for (const char* k : {"mesh", "materials", "time"})
+  for (const char* k : {"mesh", "time"})
     if (!top.has(k)) top.fail(cat("missing key '", k, "'"));
-  for (const char* k : {"springs", "point_masses"})
-    if (top.has(k))
-      top[k].fail("mass-spring systems are not available yet in this version");
+  if (!top.has("materials") && !top.has("springs") && !top.has("point_masses"))
+    top.fail("missing key 'materials' (or 'springs' / 'point_masses' for a mass-spring system)");
   parse_mesh(top["mesh"], c);
-  parse_materials(top["materials"], c);
+  if (top.has("materials")) parse_materials(top["materials"], c);
+  if (top.has("springs")) parse_springs(top["springs"], c);
+  if (top.has("point_masses")) parse_point_masses(top["point_masses"], c);
   if (top.has("amplitudes")) parse_amplitudes(top["amplitudes"], c);
   if (top.has("boundary_conditions")) parse_boundary_conditions(top["boundary_conditions"], c);
   if (top.has("gravity")) {
@@ -520,7 +566,16 @@ ProblemSpec resolve_problem(const CaseFile& c, const std::vector<Region>& region
                                   ? Amplitude::table(a.points)
                                   : Amplitude::sine(a.frequency, a.phase));
   }
-  auto amp = [&](const std::string& name) { return name.empty() ? 0 : amplitude_index.at(name); };
+  // Under `static`, time is a load factor: loads and prescribed displacements without an
+  // amplitude ramp from zero at t = 0 to full value at the end time (as *STATIC does).
+  int unnamed = 0;
+  if (c.integrator == "static") {
+    unnamed = static_cast<int>(spec.amplitudes.size());
+    spec.amplitudes.push_back(Amplitude::ramp(c.dt * static_cast<double>(c.num_steps())));
+  }
+  auto amp = [&](const std::string& name) {
+    return name.empty() ? unnamed : amplitude_index.at(name);
+  };
   for (const auto& m : c.materials) {
     const Origin o{m.origin.line, m.origin.key + ".region"};
     const int r = region_index(c, regions, m.region, o, 3);
@@ -530,6 +585,21 @@ ProblemSpec resolve_problem(const CaseFile& c, const std::vector<Region>& region
                              "' has two materials"));
     spec.materials.push_back({r, m.material});
   }
+  for (const auto& sp : c.springs) {
+    const Origin o{sp.origin.line, sp.origin.key + ".region"};
+    int r = -1;
+    if (sp.edges_of_surface) {
+      region_index(c, regions, sp.region, o, 2);  // the surface must exist and be 2D
+      r = region_index(c, regions, edge_region_name(sp.region), o, 1);
+    } else {
+      r = region_index(c, regions, sp.region, o, 1);
+    }
+    spec.springs.push_back({r, sp.properties});
+  }
+  for (const auto& pm : c.point_masses)
+    spec.point_masses.push_back(
+        {region_index(c, regions, pm.region, {pm.origin.line, pm.origin.key + ".region"}, -1),
+         pm.mass});
   for (const auto& bc : c.boundary_conditions) {
     const Origin o{bc.origin.line, bc.origin.key + ".region"};
     using T = CaseBoundaryCondition::Type;
@@ -564,16 +634,54 @@ ProblemSpec resolve_problem(const CaseFile& c, const std::vector<Region>& region
   return spec;
 }
 
+std::string edge_region_name(const std::string& surface) { return surface + ".edges"; }
+
+void add_edge_springs(const CaseFile& c, MeshData& mesh) {
+  for (const auto& sp : c.springs) {
+    if (!sp.edges_of_surface) continue;
+    const std::string name = edge_region_name(sp.region);
+    if (mesh.find_region(name) >= 0) continue;  // two spring sets on one surface
+    const int surface = mesh.find_region(sp.region);
+    if (surface < 0) continue;  // resolve_problem reports it
+    const int region = static_cast<int>(mesh.regions.size());
+    mesh.regions.push_back({name, 1, -1 - region});
+    std::set<std::pair<std::int64_t, std::int64_t>> edges;
+    const std::int64_t ncells = mesh.num_cells();
+    for (std::int64_t k = 0; k < ncells; ++k) {
+      if (mesh.cell_regions[k] != surface || info(mesh.cell_types[k]).dim != 2) continue;
+      const auto nodes = mesh.nodes_of(k);
+      const int corners = info(mesh.cell_types[k]).num_corners;
+      for (int e = 0; e < corners; ++e) {
+        std::int64_t a = nodes[e], b = nodes[(e + 1) % corners];
+        if (a > b) std::swap(a, b);
+        if (edges.insert({a, b}).second) {
+          const std::int64_t pair[2] = {a, b};
+          mesh.add_cell(CellType::line2, pair, region, -static_cast<std::int64_t>(edges.size()));
+        }
+      }
+    }
+  }
+}
+
 std::vector<char> element_cells(const CaseFile& c, const MeshData& mesh) {
   std::vector<char> is_element(static_cast<std::size_t>(mesh.num_cells()), 0);
-  std::vector<char> material_region(mesh.regions.size(), 0);
-  for (const auto& m : c.materials) {
-    const int r = mesh.find_region(m.region);
-    if (r >= 0) material_region[r] = 1;
+  std::vector<char> material(mesh.regions.size(), 0), spring(mesh.regions.size(), 0),
+      point(mesh.regions.size(), 0);
+  for (const auto& m : c.materials)
+    if (const int r = mesh.find_region(m.region); r >= 0) material[r] = 1;
+  for (const auto& s : c.springs)
+    if (const int r = mesh.find_region(s.edges_of_surface ? edge_region_name(s.region) : s.region);
+        r >= 0)
+      spring[r] = 1;
+  for (const auto& p : c.point_masses)
+    if (const int r = mesh.find_region(p.region); r >= 0) point[r] = 1;
+  for (std::int64_t k = 0; k < mesh.num_cells(); ++k) {
+    const int r = mesh.cell_regions[k];
+    if (r < 0) continue;
+    const int dim = info(mesh.cell_types[k]).dim;
+    is_element[k] = (dim == 3 && material[r]) ||
+                    (mesh.cell_types[k] == CellType::line2 && spring[r]) || (dim <= 1 && point[r]);
   }
-  for (std::int64_t k = 0; k < mesh.num_cells(); ++k)
-    is_element[k] = info(mesh.cell_types[k]).dim == 3 && mesh.cell_regions[k] >= 0 &&
-                    material_region[mesh.cell_regions[k]];
   return is_element;
 }
 

@@ -97,15 +97,27 @@ void Probes::record(const State& state) {
   file_.row(state.step, state.time, sums_);
 }
 
-EnergyHistory::EnergyHistory(const MechanicalSystem& system, const State& state,
-                             Vec acceleration, const std::filesystem::path& path)
+namespace {
+
+std::vector<std::string> energy_columns(const Integrator& integrator) {
+  std::vector<std::string> columns{"kinetic", "strain", "external_work", "damping_dissipation",
+                                   "total"};
+  if (integrator.has_hamiltonian()) columns.push_back("hamiltonian");
+  return columns;
+}
+
+}  // namespace
+
+EnergyHistory::EnergyHistory(MechanicalSystem& system, const State& state,
+                             Integrator& integrator, const std::filesystem::path& path)
     : u_prev_(system.create_vector()),
       v_prev_(system.create_vector()),
       f_prev_(system.create_vector()),
       f_now_(system.create_vector()),
       work_(system.create_vector()),
-      file_(system.comm(), path, "",
-            {"kinetic", "strain", "external_work", "damping_dissipation", "total"}) {
+      file_(system.comm(), path, "", energy_columns(integrator)),
+      integrator_(integrator) {
+  const Vec acceleration = integrator_.acceleration();
   reactions_ = system.has_prescribed_motion() && acceleration;
   system.external_force(state.time, f_now_);
   if (reactions_) {
@@ -116,17 +128,17 @@ EnergyHistory::EnergyHistory(const MechanicalSystem& system, const State& state,
   write(system, state);
 }
 
-void EnergyHistory::before_step(const MechanicalSystem& system, const State& state) {
+void EnergyHistory::before_step(MechanicalSystem& system, const State& state) {
   INERTIA_PETSC(VecCopy(state.u, u_prev_));
   INERTIA_PETSC(VecCopy(state.v, v_prev_));
   INERTIA_PETSC(VecCopy(f_now_, f_prev_));
 }
 
-void EnergyHistory::after_step(const MechanicalSystem& system, const State& state,
-                               Vec acceleration, double dt, double extra_dissipation) {
+void EnergyHistory::after_step(MechanicalSystem& system, const State& state, double dt,
+                               double extra_dissipation) {
   system.external_force(state.time, f_now_);
   if (reactions_) {
-    system.reaction(state.time, state.u, state.v, acceleration, work_);
+    system.reaction(state.time, state.u, state.v, integrator_.acceleration(), work_);
     INERTIA_PETSC(VecAXPY(f_now_, 1.0, work_));
   }
   // Work of the loads: (u_{n+1} - u_n) . (f_n + f_{n+1}) / 2
@@ -148,11 +160,13 @@ void EnergyHistory::after_step(const MechanicalSystem& system, const State& stat
   write(system, state);
 }
 
-void EnergyHistory::write(const MechanicalSystem& system, const State& state) {
+void EnergyHistory::write(MechanicalSystem& system, const State& state) {
   const double kinetic = system.kinetic_energy(state.v);
   const double strain = system.strain_energy(state.u);
   total_ = kinetic + strain - external_work_ + dissipation_;
-  file_.row(state.step, state.time, {kinetic, strain, external_work_, dissipation_, total_});
+  std::vector<double> row{kinetic, strain, external_work_, dissipation_, total_};
+  if (integrator_.has_hamiltonian()) row.push_back(integrator_.hamiltonian(system, state));
+  file_.row(state.step, state.time, row);
 }
 
 }  // namespace inertia

@@ -57,29 +57,6 @@ std::string cell_summary(const MeshData& mesh) {
 
 }  // namespace
 
-double estimate_highest_frequency(const MechanicalSystem& system, int iterations) {
-  petsc::Vector m = system.create_vector(), x = system.create_vector(), y = system.create_vector();
-  system.assembler().assemble_lumped_mass(m);
-  PetscRandom rng;
-  INERTIA_PETSC(PetscRandomCreate(system.comm(), &rng));
-  INERTIA_PETSC(PetscRandomSetSeed(rng, 7));
-  INERTIA_PETSC(PetscRandomSeed(rng));
-  INERTIA_PETSC(VecSetRandom(x, rng));
-  INERTIA_PETSC(PetscRandomDestroy(&rng));
-  double lambda = 0;
-  for (int i = 0; i < iterations; ++i) {
-    PetscReal norm = 0;
-    INERTIA_PETSC(VecNormalize(x, &norm));
-    system.mult_stiffness(x, y);
-    INERTIA_PETSC(VecPointwiseDivide(y, y, m));
-    PetscScalar dot = 0;
-    INERTIA_PETSC(VecDot(x, y, &dot));
-    lambda = dot;
-    INERTIA_PETSC(VecCopy(y, x));
-  }
-  return std::sqrt(std::max(lambda, 0.0));
-}
-
 Model build_model(MPI_Comm comm, const CaseFile& c, Phases* phases) {
   Phases local_phases;
   Phases& ph = phases ? *phases : local_phases;
@@ -90,12 +67,14 @@ Model build_model(MPI_Comm comm, const CaseFile& c, Phases* phases) {
     Phases::Scope scope(ph, "mesh");
     run_on_root(comm, [&] {
       mesh = load_mesh(c);
+      add_edge_springs(c, mesh);
       // Region names in the case must exist in the mesh (checked before any parallel work).
       resolve_problem(c, mesh.regions);
       check_volumes_have_materials(c, mesh);
       is_element = element_cells(c, mesh);
       INERTIA_CHECK(std::count(is_element.begin(), is_element.end(), 1) > 0, InputError,
-                    c.path.string(), ": materials: no mesh cell has a material");
+                    c.path.string(),
+                    ": no mesh cell has a material, a spring or a point mass: check the regions");
       model.mesh_summary = cat(mesh.num_nodes(), " nodes, ", cell_summary(mesh));
     });
   }

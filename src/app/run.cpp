@@ -14,6 +14,7 @@
 #include "inertia/app/case_file.hpp"
 #include "inertia/app/histories.hpp"
 #include "inertia/app/model.hpp"
+#include "inertia/system/spectrum.hpp"
 #include "inertia/core/text.hpp"
 #include "inertia/io/vtk_writer.hpp"
 #include "inertia/mesh/box.hpp"
@@ -101,7 +102,7 @@ int run(int argc, char** argv, const Arguments& args) {
 
     const LocalMesh& lm = system->mesh();
     log << "dofs      " << system->num_global_dofs() << " (" << system->num_constrained_dofs()
-        << " constrained), total mass " << system->assembler().total_mass() << "\n";
+        << " constrained), total mass " << system->total_mass() << "\n";
     log << "partition " << partition.method << ": edge cut " << partition.quality.edge_cut
         << ", imbalance " << std::setprecision(4) << partition.quality.imbalance
         << std::setprecision(6);
@@ -113,16 +114,52 @@ int run(int argc, char** argv, const Arguments& args) {
           << partition.owned_nodes_per_rank[p] << std::setw(10)
           << partition.ghost_nodes_per_rank[p] << std::setw(10)
           << 3 * partition.owned_nodes_per_rank[p] << "\n";
-    const double omega_max = estimate_highest_frequency(*system, 30);
+    // Highest frequency and the stable step of the explicit schemes.
+    const FrequencyEstimate frequency = estimate_highest_frequency(*system, 50);
+    const double limit = stability_limit(c.integrator, c.params);
+    const bool conditionally_stable = limit > 0 && std::isfinite(limit);
+    const double stable_dt = frequency.power > 0 ? limit / frequency.power : INFINITY;
+    log << "frequency highest ~" << frequency.power << " rad/s (" << frequency.iterations
+        << " power iterations; lumped-mass Gershgorin bound " << frequency.bound << " rad/s)\n";
+    log << "          stable step of the explicit schemes: dt <= 2/omega = "
+        << (frequency.power > 0 ? 2.0 / frequency.power : INFINITY)
+        << " s (symplectic Euler, central difference), 2.83/omega = "
+        << (frequency.power > 0 ? 2.0 * std::sqrt(2.0) / frequency.power : INFINITY)
+        << " s (rk4)\n";
+    if (c.dt_auto) {
+      constexpr double safety = 0.9;
+      c.dt = safety * stable_dt;
+      if (c.steps == 0) {
+        const auto steps = static_cast<std::int64_t>(std::ceil(c.end_time / c.dt));
+        c.dt = c.end_time / static_cast<double>(steps);
+        c.steps = steps;
+      }
+      log << "          dt: auto = " << c.dt << " s (safety factor " << safety
+          << " on the stable step)\n";
+    } else if (conditionally_stable && c.dt > stable_dt) {
+      const std::string what =
+          cat("time.dt: ", c.dt, " s exceeds the stable step of ", c.integrator, ", ", stable_dt,
+              " s (omega_max ~ ", frequency.power, " rad/s, omega h = ", c.dt * frequency.power,
+              " > ", limit, ")");
+      if (!c.allow_unstable)
+        throw InputError(cat(c.path.string(), ": ", what,
+                             "; use a smaller dt, dt: auto, or time.allow_unstable: true"));
+      log << "warning   " << what << "; running anyway (time.allow_unstable: true)\n";
+    }
+    if (limit == 0)
+      log << "warning   " << c.integrator
+          << " grows for an undamped oscillation at any time step; it is here for teaching. "
+             "Prefer symplectic_euler, central_difference or rk4 (explicit), or an implicit "
+             "scheme\n";
     const std::int64_t nsteps = c.num_steps();
-    log << "time      " << c.integrator << " (beta " << c.params.newmark.beta << ", gamma "
-        << c.params.newmark.gamma << "), dt " << c.dt << ", " << nsteps << " steps to t = "
-        << c.dt * static_cast<double>(nsteps) << ", "
-        << (c.mass == MassTreatment::lumped ? "lumped" : "consistent") << " mass, rayleigh "
-        << c.rayleigh.mass << " / " << c.rayleigh.stiffness << "\n";
-    log << "          highest frequency ~" << omega_max << " rad/s: explicit stable step ~"
-        << (omega_max > 0 ? 2.0 / omega_max : 0.0)
-        << " s (estimate for explicit schemes)\n";
+    log << "time      " << c.integrator;
+    if (c.integrator == "newmark")
+      log << " (beta " << c.params.newmark.beta << ", gamma " << c.params.newmark.gamma << ")";
+    log << ", dt " << c.dt << ", " << nsteps << " steps to t = " << c.dt * static_cast<double>(nsteps)
+        << ", " << (c.mass == MassTreatment::lumped ? "lumped" : "consistent") << " mass, rayleigh "
+        << c.rayleigh.mass << " / " << c.rayleigh.stiffness;
+    if (c.velocity_damping > 0) log << ", velocity damping " << c.velocity_damping;
+    log << (system->is_linear() ? "" : ", nonlinear (springs): Newton in implicit steps") << "\n";
     if (args.check) {
       log << "check     OK\n";
       return 0;
@@ -222,8 +259,8 @@ int run(int argc, char** argv, const Arguments& args) {
     std::unique_ptr<Probes> probes;
     std::unique_ptr<EnergyHistory> energy;
     if (!c.probes.empty()) probes = std::make_unique<Probes>(*system, c.probes, out_dir / "probes.csv", log);
-    if (c.energy) energy = std::make_unique<EnergyHistory>(*system, state, integrator->acceleration(),
-                                               out_dir / "energy.csv");
+    if (c.energy)
+      energy = std::make_unique<EnergyHistory>(*system, state, *integrator, out_dir / "energy.csv");
     if (probes) probes->record(state);
     if (vtk) write_vtk();
 
@@ -252,7 +289,7 @@ int run(int argc, char** argv, const Arguments& args) {
           if (!std::isfinite(unorm))
             throw SolverError(cat("the solution is not finite at step ", state.step, ", t = ",
                                   state.time, "; reduce dt or check the loads and constraints"));
-          if (energy) energy->after_step(*system, state, integrator->acceleration(), c.dt, extra);
+          if (energy) energy->after_step(*system, state, c.dt, extra);
           if (probes) probes->record(state);
         }
         if (vtk && state.step % c.output_every == 0) write_vtk();
@@ -263,6 +300,7 @@ int run(int argc, char** argv, const Arguments& args) {
               << state.time << "  wall " << std::setw(8) << std::setprecision(3) << wall
               << " s  left " << std::setw(8) << left << " s  ksp its " << stats.linear_iterations
               << std::setprecision(6);
+          if (stats.nonlinear_iterations) log << "  newton its " << stats.nonlinear_iterations;
           if (energy) log << "  energy " << energy->total();
           log << "\n";
           if (energy) energy->flush();

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "inertia/fe/element.hpp"
+#include "inertia/fe/spring.hpp"
 #include "inertia/parallel/session.hpp"
 
 namespace inertia {
@@ -12,19 +13,39 @@ namespace {
 constexpr int max_dofs = 3 * fe::max_nodes;
 }
 
-Assembler::Assembler(MPI_Comm comm, const LocalMesh& mesh, std::vector<int> cell_material,
-                     std::vector<ElasticMaterial> materials)
-    : comm_(comm),
-      mesh_(mesh),
-      cell_material_(std::move(cell_material)),
-      materials_(std::move(materials)) {
-  INERTIA_ASSERT(static_cast<std::int64_t>(cell_material_.size()) == mesh_.num_cells());
-  for (std::int64_t c = 0; c < mesh_.num_cells(); ++c)
-    if (cell_material_[c] >= 0) {
-      element_cells_.push_back(c);
+Assembler::Assembler(MPI_Comm comm, const LocalMesh& mesh, ElementAssignment elements)
+    : comm_(comm), mesh_(mesh), elements_(std::move(elements)) {
+  const auto ncells = static_cast<std::size_t>(mesh_.num_cells());
+  INERTIA_ASSERT(elements_.cell_material.size() == ncells);
+  elements_.cell_spring.resize(ncells, -1);
+  elements_.cell_point.resize(ncells, 0);
+  std::exception_ptr error;
+  for (std::int64_t c = 0; c < mesh_.num_cells(); ++c) {
+    const bool solid = elements_.cell_material[c] >= 0;
+    const bool spring = elements_.cell_spring[c] >= 0;
+    if (solid) solid_cells_.push_back(c);
+    if (spring) {
+      INERTIA_ASSERT(mesh_.cell_types[c] == CellType::line2);
+      spring_cells_.push_back(c);
+      const auto& p = elements_.springs[elements_.cell_spring[c]];
+      double x[6];
+      gather_coords(c, x);
+      const double l = fe::spring_length(x, x + 3);
+      if (!(l > 0) && !error)
+        error = std::make_exception_ptr(
+            InputError(cat("spring element ", mesh_.cell_tags[c], " has zero length in the mesh")));
+      rest_lengths_.push_back(p.rest_length >= 0 ? p.rest_length : l);
+      has_dashpots_ = has_dashpots_ || p.damping > 0;
+    }
+    if (solid || spring || elements_.cell_point[c]) {
+      pattern_cells_.push_back(c);
       const int n = info(mesh_.cell_types[c]).num_nodes;
       coo_size_ += static_cast<std::size_t>(9 * n * n);
     }
+  }
+  rethrow_collectively(comm_, error);
+  has_springs_ = !all_true(comm_, spring_cells_.empty());
+  has_dashpots_ = !all_true(comm_, !has_dashpots_);
   // Local-to-global map over nodes (blocks of 3 DOFs): owned, then ghosts.
   std::vector<PetscInt> nodes(static_cast<std::size_t>(mesh_.num_local_nodes()));
   for (std::int32_t i = 0; i < mesh_.num_local_nodes(); ++i)
@@ -49,7 +70,10 @@ petsc::Vector Assembler::create_vector() const {
   INERTIA_PETSC(VecCreateGhostBlock(comm_, 3, num_owned_dofs(), num_global_dofs(),
                                     static_cast<PetscInt>(ghost_nodes_.size()), ghost_nodes_.data(),
                                     v.out()));
-  INERTIA_PETSC(VecZeroEntries(v));
+  Vec local;
+  INERTIA_PETSC(VecGhostGetLocalForm(v, &local));
+  INERTIA_PETSC(VecZeroEntries(local));  // owned and ghost parts
+  INERTIA_PETSC(VecGhostRestoreLocalForm(v, &local));
   return v;
 }
 
@@ -64,7 +88,7 @@ petsc::Matrix Assembler::create_matrix() const {
   // COO pattern: every (row, column) DOF pair of every element; PETSc sums duplicates.
   std::vector<PetscInt> rows(coo_size_), cols(coo_size_);
   std::size_t k = 0;
-  for (auto c : element_cells_) {
+  for (auto c : pattern_cells_) {
     const auto nodes = mesh_.nodes_of(c);
     const auto n = nodes.size();
     for (std::size_t a = 0; a < n; ++a)
@@ -89,39 +113,159 @@ void Assembler::gather_coords(std::int64_t c, double* x) const {
     for (int i = 0; i < 3; ++i) x[3 * a + i] = mesh_.coords[3 * nodes[a] + i];
 }
 
+void Assembler::spring_ends(std::int64_t c, const PetscScalar* u, double* x0,
+                            double* x1) const {
+  const auto nodes = mesh_.nodes_of(c);
+  for (int i = 0; i < 3; ++i) {
+    x0[i] = mesh_.coords[3 * nodes[0] + i] + u[3 * nodes[0] + i];
+    x1[i] = mesh_.coords[3 * nodes[1] + i] + u[3 * nodes[1] + i];
+  }
+}
+
+/// Fills the COO values cell by cell (kernel(c, type, x, Ke) writes the (3n)^2 entries of cell c,
+/// zeros if the cell does not contribute) and inserts them in one call.
 template <typename Kernel>
 void Assembler::assemble_matrix(Mat A, Kernel&& kernel) const {
   std::size_t k = 0;
   double x[max_dofs];
-  for (auto c : element_cells_) {
+  for (auto c : pattern_cells_) {
     const CellType t = mesh_.cell_types[c];
     const int nd = 3 * info(t).num_nodes;
     gather_coords(c, x);
-    kernel(t, std::span<const double>(x, nd), materials_[cell_material_[c]],
-           std::span<double>(coo_values_.data() + k, static_cast<std::size_t>(nd * nd)));
+    const std::span<double> Ke(coo_values_.data() + k, static_cast<std::size_t>(nd * nd));
+    std::fill(Ke.begin(), Ke.end(), 0.0);
+    kernel(c, t, std::span<const double>(x, nd), Ke);
     k += static_cast<std::size_t>(nd * nd);
   }
   INERTIA_PETSC(MatSetValuesCOO(A, coo_values_.data(), INSERT_VALUES));
 }
 
 void Assembler::assemble_stiffness(Mat K) const {
-  assemble_matrix(K, [](CellType t, auto x, const ElasticMaterial& m, auto Ke) {
-    fe::stiffness_linear_elastic(t, x, m.lambda(), m.mu(), Ke);
+  assemble_matrix(K, [&](std::int64_t c, CellType t, auto x, auto Ke) {
+    const int m = elements_.cell_material[c];
+    if (m < 0) return;
+    const auto& mat = elements_.materials[m];
+    fe::stiffness_linear_elastic(t, x, mat.lambda(), mat.mu(), Ke);
+  });
+}
+
+namespace {
+
+/// Read access to the local form (owned + ghosts) of a ghosted vector, ghosts updated first.
+class GhostedRead {
+ public:
+  explicit GhostedRead(Vec v) : v_(v) {
+    INERTIA_PETSC(VecGhostUpdateBegin(v_, INSERT_VALUES, SCATTER_FORWARD));
+    INERTIA_PETSC(VecGhostUpdateEnd(v_, INSERT_VALUES, SCATTER_FORWARD));
+    INERTIA_PETSC(VecGhostGetLocalForm(v_, &local_));
+    INERTIA_PETSC(VecGetArrayRead(local_, &data_));
+  }
+  GhostedRead(const GhostedRead&) = delete;
+  GhostedRead& operator=(const GhostedRead&) = delete;
+  ~GhostedRead() {
+    (void)VecRestoreArrayRead(local_, &data_);
+    (void)VecGhostRestoreLocalForm(v_, &local_);
+  }
+  const PetscScalar* data() const { return data_; }
+
+ private:
+  Vec v_;
+  Vec local_ = nullptr;
+  const PetscScalar* data_ = nullptr;
+};
+
+}  // namespace
+
+void Assembler::assemble_tangent(Vec u, Mat K) const {
+  GhostedRead ul(u);
+  std::size_t spring = 0;  // pattern_cells_ and spring_cells_ are both in increasing cell order
+  assemble_matrix(K, [&](std::int64_t c, CellType t, auto x, auto Ke) {
+    const int m = elements_.cell_material[c];
+    if (m >= 0) {
+      const auto& mat = elements_.materials[m];
+      fe::stiffness_linear_elastic(t, x, mat.lambda(), mat.mu(), Ke);
+    }
+    const int s = elements_.cell_spring[c];
+    if (s >= 0) {
+      while (spring_cells_[spring] != c) ++spring;
+      double x0[3], x1[3], Ks[36];
+      spring_ends(c, ul.data(), x0, x1);
+      fe::spring_tangent(x0, x1, elements_.springs[s].stiffness, rest_lengths_[spring], Ks);
+      for (int i = 0; i < 36; ++i) Ke[i] += Ks[i];
+    }
+  });
+}
+
+void Assembler::assemble_dashpot(Vec u, Mat B) const {
+  GhostedRead ul(u);
+  assemble_matrix(B, [&](std::int64_t c, CellType, auto, auto Be) {
+    const int s = elements_.cell_spring[c];
+    if (s < 0 || elements_.springs[s].damping <= 0) return;
+    double x0[3], x1[3];
+    spring_ends(c, ul.data(), x0, x1);
+    fe::dashpot_matrix(x0, x1, elements_.springs[s].damping, Be.data());
   });
 }
 
 void Assembler::assemble_consistent_mass(Mat M) const {
-  assemble_matrix(M, [](CellType t, auto x, const ElasticMaterial& m, auto Me) {
-    fe::mass_consistent(t, x, m.density, Me);
+  assemble_matrix(M, [&](std::int64_t c, CellType t, auto x, auto Me) {
+    const int m = elements_.cell_material[c];
+    if (m >= 0) fe::mass_consistent(t, x, elements_.materials[m].density, Me);
   });
+}
+
+void Assembler::add_spring_forces(Vec u, Vec v, Vec f_int, Vec f_dashpot) const {
+  if (!has_springs_) return;
+  GhostedRead ul(u);
+  std::size_t k = 0;
+  add_cell_vectors(f_int, [&](std::int64_t c, CellType, auto, auto fe_vec) {
+    if (elements_.cell_spring[c] < 0) return false;
+    while (spring_cells_[k] != c) ++k;
+    double x0[3], x1[3];
+    spring_ends(c, ul.data(), x0, x1);
+    fe::spring_force(x0, x1, elements_.springs[elements_.cell_spring[c]].stiffness,
+                     rest_lengths_[k], fe_vec.data());
+    return true;
+  });
+  if (!f_dashpot || !has_dashpots_) return;
+  GhostedRead vl(v);
+  add_cell_vectors(f_dashpot, [&](std::int64_t c, CellType, auto, auto fe_vec) {
+    const int s = elements_.cell_spring[c];
+    if (s < 0 || elements_.springs[s].damping <= 0) return false;
+    double x0[3], x1[3];
+    spring_ends(c, ul.data(), x0, x1);
+    const auto nodes = mesh_.nodes_of(c);
+    fe::dashpot_force(x0, x1, vl.data() + 3 * nodes[0], vl.data() + 3 * nodes[1],
+                      elements_.springs[s].damping, fe_vec.data());
+    return true;
+  });
+}
+
+double Assembler::spring_energy(Vec u) const {
+  double local = 0;
+  if (has_springs_) {
+    GhostedRead ul(u);
+    for (std::size_t k = 0; k < spring_cells_.size(); ++k) {
+      const std::int64_t c = spring_cells_[k];
+      double x0[3], x1[3];
+      spring_ends(c, ul.data(), x0, x1);
+      local += fe::spring_energy(x0, x1, elements_.springs[elements_.cell_spring[c]].stiffness,
+                                 rest_lengths_[k]);
+    }
+  }
+  double global = 0;
+  INERTIA_MPI(MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_SUM, comm_));
+  return global;
 }
 
 template <typename Kernel>
 void Assembler::add_cell_vectors(Vec f, Kernel&& kernel) const {
   // Accumulate into the local form (owned + ghosts), then sum the ghost parts into their owners.
-  petsc::Vector contribution = create_vector();
+  if (!scratch_) scratch_ = create_vector();
+  Vec contribution = scratch_;
   Vec local;
   INERTIA_PETSC(VecGhostGetLocalForm(contribution, &local));
+  INERTIA_PETSC(VecZeroEntries(local));  // owned and ghost parts
   {
     petsc::Array lf(local);
     double x[max_dofs], fe_vec[max_dofs];
@@ -145,10 +289,11 @@ void Assembler::add_cell_vectors(Vec f, Kernel&& kernel) const {
 void Assembler::assemble_lumped_mass(Vec m) const {
   INERTIA_PETSC(VecZeroEntries(m));
   add_cell_vectors(m, [&](std::int64_t c, CellType t, auto x, auto me) {
-    if (cell_material_[c] < 0) return false;
+    const int m = elements_.cell_material[c];
+    if (m < 0) return false;
     double nodal[fe::max_nodes];
     const int n = info(t).num_nodes;
-    fe::mass_lumped(t, x, materials_[cell_material_[c]].density, std::span<double>(nodal, n));
+    fe::mass_lumped(t, x, elements_.materials[m].density, std::span<double>(nodal, n));
     for (int a = 0; a < n; ++a)
       for (int i = 0; i < 3; ++i) me[3 * a + i] = nodal[a];
     return true;
@@ -157,8 +302,9 @@ void Assembler::assemble_lumped_mass(Vec m) const {
 
 void Assembler::add_gravity(const std::array<double, 3>& g, Vec f) const {
   add_cell_vectors(f, [&](std::int64_t c, CellType t, auto x, auto fe_vec) {
-    if (cell_material_[c] < 0) return false;
-    const double rho = materials_[cell_material_[c]].density;
+    const int m = elements_.cell_material[c];
+    if (m < 0) return false;
+    const double rho = elements_.materials[m].density;
     const double b[3] = {rho * g[0], rho * g[1], rho * g[2]};
     fe::body_force(t, x, b, fe_vec);
     return true;
@@ -193,14 +339,14 @@ void Assembler::cell_stress(Vec u, CellStress& out) const {
   {
     petsc::ConstArray ul(local);
     double x[max_dofs], ue[max_dofs];
-    for (auto c : element_cells_) {
+    for (auto c : solid_cells_) {
       const CellType t = mesh_.cell_types[c];
       const int nd = 3 * info(t).num_nodes;
       gather_coords(c, x);
       const auto nodes = mesh_.nodes_of(c);
       for (std::size_t a = 0; a < nodes.size(); ++a)
         for (int i = 0; i < 3; ++i) ue[3 * a + i] = ul[static_cast<PetscInt>(3 * nodes[a] + i)];
-      const auto& m = materials_[cell_material_[c]];
+      const auto& m = elements_.materials[elements_.cell_material[c]];
       fe::strain_stress_linear_elastic(t, std::span<const double>(x, nd),
                                        std::span<const double>(ue, nd), m.lambda(), m.mu(),
                                        &out.strain[6 * c], &out.stress[6 * c]);
@@ -212,10 +358,10 @@ void Assembler::cell_stress(Vec u, CellStress& out) const {
 
 double Assembler::total_mass() const {
   double local = 0, x[max_dofs];
-  for (auto c : element_cells_) {
+  for (auto c : solid_cells_) {
     const CellType t = mesh_.cell_types[c];
     gather_coords(c, x);
-    local += materials_[cell_material_[c]].density *
+    local += elements_.materials[elements_.cell_material[c]].density *
              fe::measure(t, std::span<const double>(x, 3 * info(t).num_nodes));
   }
   double global = 0;

@@ -10,20 +10,28 @@ namespace inertia {
 
 namespace {
 
-std::vector<int> cell_materials(const LocalMesh& mesh, const ProblemSpec& spec) {
-  std::vector<int> result(static_cast<std::size_t>(mesh.num_cells()), -1);
+ElementAssignment element_assignment(const LocalMesh& mesh, const ProblemSpec& spec) {
+  ElementAssignment e;
+  const auto ncells = static_cast<std::size_t>(mesh.num_cells());
+  e.cell_material.assign(ncells, -1);
+  e.cell_spring.assign(ncells, -1);
+  e.cell_point.assign(ncells, 0);
+  for (const auto& m : spec.materials) e.materials.push_back(m.material);
+  for (const auto& s : spec.springs) e.springs.push_back(s.properties);
   for (std::int64_t c = 0; c < mesh.num_cells(); ++c) {
-    if (!mesh.cell_is_element[c] || info(mesh.cell_types[c]).dim != 3) continue;
-    for (std::size_t m = 0; m < spec.materials.size(); ++m)
-      if (spec.materials[m].region == mesh.cell_regions[c]) result[c] = static_cast<int>(m);
+    if (!mesh.cell_is_element[c]) continue;
+    const int region = mesh.cell_regions[c];
+    const CellType t = mesh.cell_types[c];
+    if (info(t).dim == 3)
+      for (std::size_t m = 0; m < spec.materials.size(); ++m)
+        if (spec.materials[m].region == region) e.cell_material[c] = static_cast<int>(m);
+    if (t == CellType::line2)
+      for (std::size_t k = 0; k < spec.springs.size(); ++k)
+        if (spec.springs[k].region == region) e.cell_spring[c] = static_cast<int>(k);
+    for (const auto& p : spec.point_masses)
+      if (p.region == region) e.cell_point[c] = 1;
   }
-  return result;
-}
-
-std::vector<ElasticMaterial> material_list(const ProblemSpec& spec) {
-  std::vector<ElasticMaterial> list;
-  for (const auto& m : spec.materials) list.push_back(m.material);
-  return list;
+  return e;
 }
 
 const char* ksp_reason_name(KSPConvergedReason reason) {
@@ -36,18 +44,34 @@ MechanicalSystem::MechanicalSystem(MPI_Comm comm, LocalMesh mesh, ProblemSpec sp
     : comm_(comm),
       mesh_(std::move(mesh)),
       spec_(std::move(spec)),
-      assembler_(comm_, mesh_, cell_materials(mesh_, spec_), material_list(spec_)) {
+      assembler_(comm_, mesh_, element_assignment(mesh_, spec_)) {
   K_ = assembler_.create_matrix();
   assembler_.assemble_stiffness(K_);
+  work_ = create_vector();
+  work2_ = create_vector();
+  if (!is_linear()) {
+    K_tangent_ = assembler_.create_matrix();
+    linearised_at_ = create_vector();
+    if (has_dashpots()) B_ = assembler_.create_matrix();
+    update_tangent(linearised_at_);  // the reference configuration
+  }
+  // Point masses: each node of the region once (owned nodes; region node lists are unique).
+  point_masses_ = create_vector();
+  {
+    petsc::Array pm(point_masses_);
+    for (const auto& p : spec_.point_masses)
+      for (auto n : mesh_.region_owned_nodes[p.region])
+        for (int i = 0; i < 3; ++i) pm[3 * n + i] += p.mass;
+  }
+  // Lumped masses always (the zero-mass check uses them), consistent M on request.
+  lumped_mass_ = create_vector();
+  assembler_.assemble_lumped_mass(lumped_mass_);
+  INERTIA_PETSC(VecAXPY(lumped_mass_, 1.0, point_masses_));
   if (spec_.mass == MassTreatment::consistent) {
     M_ = assembler_.create_matrix();
     assembler_.assemble_consistent_mass(M_);
-  } else {
-    lumped_mass_ = assembler_.create_vector();
-    assembler_.assemble_lumped_mass(lumped_mass_);
+    INERTIA_PETSC(MatDiagonalSet(M_, point_masses_, ADD_VALUES));
   }
-  work_ = create_vector();
-  work2_ = create_vector();
 
   // Loads, one vector per amplitude.
   for (const auto& load : spec_.loads) {
@@ -59,9 +83,14 @@ MechanicalSystem::MechanicalSystem(MPI_Comm comm, LocalMesh mesh, ProblemSpec sp
     }
     Vec f = it->second;
     switch (load.kind) {
-      case Load::Kind::gravity:
+      case Load::Kind::gravity: {
         assembler_.add_gravity(load.value, f);
+        // Point masses weigh m g.
+        petsc::Array fa(f);
+        petsc::ConstArray pm(point_masses_);
+        for (PetscInt i = 0; i < fa.size(); ++i) fa[i] += pm[i] * load.value[i % 3];
         break;
+      }
       case Load::Kind::traction:
         assembler_.add_traction(load.region, load.value, f);
         break;
@@ -95,8 +124,8 @@ MechanicalSystem::MechanicalSystem(MPI_Comm comm, LocalMesh mesh, ProblemSpec sp
   INERTIA_MPI(MPI_Allreduce(&local_prescribed, &any_prescribed, 1, MPI_INT, MPI_MAX, comm_));
   has_prescribed_motion_ = any_prescribed != 0;
 
-  // Every free DOF needs mass (lumped) or the system is singular.
-  if (lumped_mass_) {
+  // Every free DOF needs mass or the system is singular.
+  {
     run_collectively(comm_, [&] {
       petsc::ConstArray m(lumped_mass_);
       for (PetscInt i = 0; i < m.size(); ++i)
@@ -104,10 +133,23 @@ MechanicalSystem::MechanicalSystem(MPI_Comm comm, LocalMesh mesh, ProblemSpec sp
           const auto n = i / 3;
           throw InputError(cat("node ", mesh_.node_tags[n], " at (", mesh_.coords[3 * n], ", ",
                                mesh_.coords[3 * n + 1], ", ", mesh_.coords[3 * n + 2],
-                               ") has no mass and is not constrained"));
+                               ") has no mass and is not constrained: give its region a "
+                               "material or a point mass, or fix it"));
         }
     });
   }
+  if (M_) lumped_mass_.reset();  // consistent treatment: M_ is the mass
+}
+
+void MechanicalSystem::lumped_masses(Vec m) const {
+  assembler_.assemble_lumped_mass(m);
+  INERTIA_PETSC(VecAXPY(m, 1.0, point_masses_));
+}
+
+double MechanicalSystem::total_mass() const {
+  PetscScalar points = 0;
+  INERTIA_PETSC(VecSum(point_masses_, &points));
+  return assembler_.total_mass() + points / 3;
 }
 
 PetscInt MechanicalSystem::num_constrained_dofs() const {
@@ -117,7 +159,18 @@ PetscInt MechanicalSystem::num_constrained_dofs() const {
 }
 
 void MechanicalSystem::update_tangent(Vec u) {
-  (void)u;  // every element is linear elastic: K does not depend on u
+  if (is_linear()) return;  // K does not depend on u
+  if (tangent_assembled_) {
+    PetscBool same = PETSC_FALSE;
+    INERTIA_PETSC(VecEqual(u, linearised_at_, &same));
+    if (same) return;
+  }
+  if (u != linearised_at_.get()) INERTIA_PETSC(VecCopy(u, linearised_at_));
+  assembler_.assemble_tangent(linearised_at_, K_tangent_);
+  if (B_) assembler_.assemble_dashpot(linearised_at_, B_);
+  tangent_assembled_ = true;
+  for (auto& [key, solver] : solvers_)
+    if (key[1] != 0 || key[2] != 0) solver.stale = true;
 }
 
 void MechanicalSystem::mult_mass(Vec x, Vec y) const {
@@ -127,7 +180,16 @@ void MechanicalSystem::mult_mass(Vec x, Vec y) const {
     INERTIA_PETSC(MatMult(M_, x, y));
 }
 
-void MechanicalSystem::mult_stiffness(Vec x, Vec y) const { INERTIA_PETSC(MatMult(K_, x, y)); }
+void MechanicalSystem::mult_stiffness(Vec x, Vec y) const {
+  INERTIA_PETSC(MatMult(stiffness(), x, y));
+}
+
+void MechanicalSystem::mult_dashpot(Vec x, Vec y) const {
+  if (B_)
+    INERTIA_PETSC(MatMult(B_, x, y));
+  else
+    INERTIA_PETSC(VecZeroEntries(y));
+}
 
 void MechanicalSystem::mult_damping(Vec x, Vec y) const {
   INERTIA_PETSC(VecZeroEntries(y));
@@ -147,12 +209,28 @@ void MechanicalSystem::external_force(double t, Vec f) const {
     INERTIA_PETSC(VecAXPY(f, spec_.amplitudes[amplitude].value(t), load));
 }
 
-void MechanicalSystem::internal_force(Vec u, Vec f) const { mult_stiffness(u, f); }
+void MechanicalSystem::internal_force(Vec u, Vec f) const {
+  INERTIA_PETSC(MatMult(K_, u, f));
+  assembler_.add_spring_forces(u, nullptr, f, nullptr);
+}
+
+void MechanicalSystem::dashpot_force(Vec u, Vec v, Vec f) const {
+  INERTIA_PETSC(VecZeroEntries(f));
+  if (!has_dashpots()) return;
+  INERTIA_PETSC(VecZeroEntries(work2_));
+  assembler_.add_spring_forces(u, v, work2_, f);
+}
 
 void MechanicalSystem::force(double t, Vec u, Vec v, Vec f) const {
   external_force(t, f);
-  internal_force(u, work2_);
+  INERTIA_PETSC(MatMult(K_, u, work2_));
   INERTIA_PETSC(VecAXPY(f, -1.0, work2_));
+  if (!is_linear()) {
+    // Springs (and dashpots): accumulate f_int and f_dashpot, then subtract both.
+    INERTIA_PETSC(VecZeroEntries(work2_));
+    assembler_.add_spring_forces(u, v, work2_, has_dashpots() ? work2_.get() : nullptr);
+    INERTIA_PETSC(VecAXPY(f, -1.0, work2_));
+  }
 }
 
 void MechanicalSystem::apply_constraints(double t, Vec u, Vec v, Vec a) const {
@@ -182,6 +260,10 @@ void MechanicalSystem::reaction(double t, Vec u, Vec v, Vec a, Vec r) const {
   INERTIA_PETSC(VecAXPY(r, 1.0, work_));
   internal_force(u, work_);
   INERTIA_PETSC(VecAXPY(r, 1.0, work_));
+  if (has_dashpots()) {
+    dashpot_force(u, v, work_);
+    INERTIA_PETSC(VecAXPY(r, 1.0, work_));
+  }
   external_force(t, work_);
   INERTIA_PETSC(VecAXPY(r, -1.0, work_));
   // Keep the constrained entries only.
@@ -193,35 +275,57 @@ void MechanicalSystem::reaction(double t, Vec u, Vec v, Vec a, Vec r) const {
   for (std::size_t i = 0; i < constrained_.size(); ++i) x[constrained_[i] - first] = kept[i];
 }
 
-MechanicalSystem::Solver& MechanicalSystem::solver(double m, double k) {
-  auto it = solvers_.find({m, k});
-  if (it != solvers_.end()) return it->second;
-  Solver s;
-  if (k != 0 || !M_) {
-    INERTIA_PETSC(MatDuplicate(K_, MAT_COPY_VALUES, s.A.out()));
-    INERTIA_PETSC(MatScale(s.A, k));
-    if (M_)
-      INERTIA_PETSC(MatAXPY(s.A, m, M_, SAME_NONZERO_PATTERN));
-    else {
-      INERTIA_PETSC(VecCopy(lumped_mass_, work2_));
-      INERTIA_PETSC(VecScale(work2_, m));
-      INERTIA_PETSC(MatDiagonalSet(s.A, work2_, ADD_VALUES));
-    }
-  } else {
-    INERTIA_PETSC(MatDuplicate(M_, MAT_COPY_VALUES, s.A.out()));
-    INERTIA_PETSC(MatScale(s.A, m));
-  }
+petsc::Matrix MechanicalSystem::create_operator() const {
+  petsc::Matrix A;
+  INERTIA_PETSC(MatDuplicate(K_, MAT_DO_NOT_COPY_VALUES, A.out()));
+  // Zeroing constrained rows must not drop entries: refills copy with SAME_NONZERO_PATTERN.
+  INERTIA_PETSC(MatSetOption(A, MAT_KEEP_NONZERO_PATTERN, PETSC_TRUE));
   MatNullSpace modes = nullptr;
   INERTIA_PETSC(MatGetNearNullSpace(K_, &modes));
-  INERTIA_PETSC(MatSetNearNullSpace(s.A, modes));
+  INERTIA_PETSC(MatSetNearNullSpace(A, modes));
+  return A;
+}
+
+double MechanicalSystem::fill_operator(double m, double k, double b, Mat A) const {
+  // All matrices share one COO pattern, so the copies and sums keep the structure.
+  if (M_) {
+    INERTIA_PETSC(MatCopy(M_, A, SAME_NONZERO_PATTERN));
+    INERTIA_PETSC(MatScale(A, m));
+  } else {
+    INERTIA_PETSC(MatZeroEntries(A));
+    INERTIA_PETSC(VecCopy(lumped_mass_, work2_));
+    INERTIA_PETSC(VecScale(work2_, m));
+    INERTIA_PETSC(MatDiagonalSet(A, work2_, ADD_VALUES));
+  }
+  if (k != 0) INERTIA_PETSC(MatAXPY(A, k, stiffness(), SAME_NONZERO_PATTERN));
+  if (b != 0 && B_) INERTIA_PETSC(MatAXPY(A, b, B_, SAME_NONZERO_PATTERN));
   // Constrained rows and columns: identity scaled by the mean diagonal.
-  INERTIA_PETSC(MatGetDiagonal(s.A, work2_));
+  INERTIA_PETSC(MatGetDiagonal(A, work2_));
   PetscReal diagonal_sum = 0;
   INERTIA_PETSC(VecNorm(work2_, NORM_1, &diagonal_sum));
-  s.diagonal = num_global_dofs() > 0 ? diagonal_sum / num_global_dofs() : 1.0;
-  if (!(s.diagonal > 0)) s.diagonal = 1.0;
-  INERTIA_PETSC(MatZeroRowsColumns(s.A, static_cast<PetscInt>(constrained_.size()),
-                                   constrained_.data(), s.diagonal, nullptr, nullptr));
+  double diagonal = num_global_dofs() > 0 ? diagonal_sum / num_global_dofs() : 1.0;
+  if (!(diagonal > 0)) diagonal = 1.0;
+  INERTIA_PETSC(MatZeroRowsColumns(A, static_cast<PetscInt>(constrained_.size()),
+                                   constrained_.data(), diagonal, nullptr, nullptr));
+  return diagonal;
+}
+
+MechanicalSystem::Solver& MechanicalSystem::solver(double m, double k, double b) {
+  if (!B_) b = 0;
+  const std::array<double, 3> key{m, k, b};
+  auto it = solvers_.find(key);
+  if (it != solvers_.end()) {
+    Solver& s = it->second;
+    if (s.stale) {
+      s.diagonal = fill_operator(m, k, b, s.A);
+      INERTIA_PETSC(KSPSetOperators(s.ksp, s.A, s.A));  // the preconditioner is rebuilt
+      s.stale = false;
+    }
+    return s;
+  }
+  Solver s;
+  s.A = create_operator();
+  s.diagonal = fill_operator(m, k, b, s.A);
   INERTIA_PETSC(MatSetOption(s.A, MAT_SPD, PETSC_TRUE));
 
   INERTIA_PETSC(KSPCreate(comm_, s.ksp.out()));
@@ -229,7 +333,7 @@ MechanicalSystem::Solver& MechanicalSystem::solver(double m, double k) {
   PC pc;
   INERTIA_PETSC(KSPGetPC(s.ksp, &pc));
   INERTIA_PETSC(KSPSetType(s.ksp, KSPCG));
-  if (k == 0) {
+  if (k == 0 && b == 0) {
     // A mass matrix: Jacobi-preconditioned CG converges in a few iterations.
     INERTIA_PETSC(KSPSetOptionsPrefix(s.ksp, "mass_"));
     INERTIA_PETSC(PCSetType(pc, PCJACOBI));
@@ -244,13 +348,13 @@ MechanicalSystem::Solver& MechanicalSystem::solver(double m, double k) {
                                        &preonly));
   INERTIA_PETSC(KSPSetInitialGuessNonzero(s.ksp, preonly ? PETSC_FALSE : PETSC_TRUE));
   INERTIA_PETSC(KSPSetUp(s.ksp));
-  return solvers_.emplace(std::pair{m, k}, std::move(s)).first->second;
+  return solvers_.emplace(key, std::move(s)).first->second;
 }
 
-SolveReport MechanicalSystem::solve(double m, double k, Vec r, Vec y) {
+SolveReport MechanicalSystem::solve(double m, double k, Vec r, Vec y, double b) {
   SolveReport report;
   const PetscInt first = static_cast<PetscInt>(3 * mesh_.node_begin);
-  if (k == 0 && lumped_mass_) {
+  if (k == 0 && (b == 0 || !B_) && lumped_mass_) {
     // Diagonal mass: a pointwise division on the free DOFs.
     petsc::ConstArray rr(r), mm(lumped_mass_);
     petsc::Array yy(y);
@@ -264,7 +368,7 @@ SolveReport MechanicalSystem::solve(double m, double k, Vec r, Vec y) {
     }
     return report;
   }
-  Solver& s = solver(m, k);
+  Solver& s = solver(m, k, b);
   INERTIA_PETSC(VecCopy(r, work_));
   // Lift the prescribed values: rhs_free -= (m M + k K)_{free,constrained} y_constrained.
   if (has_prescribed_motion_) {
@@ -276,8 +380,12 @@ SolveReport MechanicalSystem::solve(double m, double k, Vec r, Vec y) {
     }
     if (!lift_) lift_ = create_vector();
     if (k != 0) {
-      INERTIA_PETSC(MatMult(K_, work2_, lift_));
+      mult_stiffness(work2_, lift_);
       INERTIA_PETSC(VecAXPY(work_, -k, lift_));
+    }
+    if (b != 0 && B_) {
+      mult_dashpot(work2_, lift_);
+      INERTIA_PETSC(VecAXPY(work_, -b, lift_));
     }
     mult_mass(work2_, lift_);
     INERTIA_PETSC(VecAXPY(work_, -m, lift_));
@@ -317,10 +425,10 @@ double MechanicalSystem::kinetic_energy(Vec v) const {
 }
 
 double MechanicalSystem::strain_energy(Vec u) const {
-  mult_stiffness(u, work_);
+  INERTIA_PETSC(MatMult(K_, u, work_));
   PetscScalar dot = 0;
   INERTIA_PETSC(VecDot(u, work_, &dot));
-  return 0.5 * dot;
+  return 0.5 * dot + assembler_.spring_energy(u);
 }
 
 }  // namespace inertia

@@ -1,5 +1,7 @@
 #include "inertia/time/newmark.hpp"
 
+#include "inertia/time/newton.hpp"
+
 namespace inertia {
 
 namespace {
@@ -14,7 +16,13 @@ class Newmark final : public Integrator {
     rhs_ = system.create_vector();
     w_ = system.create_vector();
     mw_ = system.create_vector();
+    if (!system.is_linear()) {
+      x_ = system.create_vector();
+      v_ = system.create_vector();
+      newton_ = std::make_unique<NewtonSolver>(system);
+    }
     // a_0 = M^{-1} (f(x_0, v_0, t_0) - C v_0)
+    system.update_tangent(state.u);
     system.force(state.time, state.u, state.v, rhs_);
     system.mult_damping(state.v, w_);
     INERTIA_PETSC(VecAXPY(rhs_, -1.0, w_));
@@ -24,6 +32,7 @@ class Newmark final : public Integrator {
   }
 
   StepStats step(MechanicalSystem& system, State& state, double h) override {
+    if (!system.is_linear()) return newton_step(system, state, h);
     const auto [alpha_m, alpha_k] = system.rayleigh();
     const double beta = p_.beta, gamma = p_.gamma;
     const double t1 = state.time + h;
@@ -55,12 +64,57 @@ class Newmark final : public Integrator {
     return {r.iterations, 0};
   }
 
+  /// Nonlinear systems: Newton on the residual
+  ///   G(a) = M a + C v(a) + f_int(x(a)) + f_dashpot(x(a), v(a)) - f_ext(t_{n+1}),
+  ///   x(a) = x* + h^2 beta a, v(a) = v* + h gamma a (x*, v* the predictors),
+  /// with Jacobian (1 + h gamma alpha_M) M + (h^2 beta + h gamma alpha_K) K + h gamma B.
+  StepStats newton_step(MechanicalSystem& system, State& state, double h) {
+    const auto [alpha_m, alpha_k] = system.rayleigh();
+    const double beta = p_.beta, gamma = p_.gamma, t1 = state.time + h;
+    // Predictors into state.u / state.v (the corrections are added after the solve).
+    INERTIA_PETSC(VecAXPY(state.u, h, state.v));
+    INERTIA_PETSC(VecAXPY(state.u, h * h * (0.5 - beta), a_));
+    INERTIA_PETSC(VecAXPY(state.v, h * (1 - gamma), a_));
+    Vec xs = state.u, vs = state.v;
+    auto configuration = [&](Vec a, Vec x) { INERTIA_PETSC(VecWAXPY(x, h * h * beta, a, xs)); };
+    NewtonSolver::Problem problem;
+    problem.configuration = configuration;
+    problem.residual = [&](Vec a, Vec g) {
+      configuration(a, x_);
+      INERTIA_PETSC(VecWAXPY(v_, h * gamma, a, vs));
+      system.force(t1, x_, v_, g);  // f_ext - f_int - f_dashpot
+      INERTIA_PETSC(VecScale(g, -1.0));
+      system.mult_mass(a, mw_);
+      INERTIA_PETSC(VecAXPY(g, 1.0, mw_));
+      if (alpha_m != 0 || alpha_k != 0) {
+        if (alpha_k != 0) system.update_tangent(x_);
+        system.mult_damping(v_, mw_);
+        INERTIA_PETSC(VecAXPY(g, 1.0, mw_));
+      }
+    };
+    problem.m = 1 + h * gamma * alpha_m;
+    problem.k = h * h * beta + h * gamma * alpha_k;
+    problem.b = h * gamma;
+    system.apply_constraints(t1, nullptr, nullptr, a_);  // initial guess a_n, prescribed a
+    const NewtonReport r = newton_->solve(problem, a_);
+    INERTIA_PETSC(VecAXPY(state.u, h * h * beta, a_));
+    INERTIA_PETSC(VecAXPY(state.v, h * gamma, a_));
+    state.time = t1;
+    ++state.step;
+    system.apply_constraints(t1, state.u, state.v, nullptr);
+    return {r.linear_iterations, r.iterations};
+  }
+
   Vec acceleration() const override { return a_.get(); }
-  std::vector<std::pair<std::string, Vec>> internal_state() override { return {{"acceleration", a_}}; }
+  std::vector<std::pair<std::string, Vec>> internal_state() override {
+    return {{"acceleration", a_}};
+  }
 
  private:
   NewmarkParams p_;
   petsc::Vector a_, rhs_, w_, mw_;
+  petsc::Vector x_, v_;  // nonlinear: configuration and velocity of the Newton iterate
+  std::unique_ptr<NewtonSolver> newton_;
 };
 
 }  // namespace

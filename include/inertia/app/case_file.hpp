@@ -32,6 +32,19 @@ struct CaseMaterial {
   Origin origin;
 };
 
+struct CaseSpring {
+  std::string region;  ///< line2 region, or the surface whose edges become springs
+  bool edges_of_surface = false;
+  SpringProperties properties;
+  Origin origin;
+};
+
+struct CasePointMass {
+  std::string region;
+  double mass = 0;
+  Origin origin;
+};
+
 struct CaseBoundaryCondition {
   enum class Type { fixed, displacement, traction, pressure, force };
   Type type = Type::fixed;
@@ -71,6 +84,8 @@ struct CaseFile {
   Partitioner partitioner = Partitioner::metis;
 
   std::vector<CaseMaterial> materials;
+  std::vector<CaseSpring> springs;
+  std::vector<CasePointMass> point_masses;
   std::vector<CaseBoundaryCondition> boundary_conditions;
   std::map<std::string, CaseAmplitude> amplitudes;
   std::optional<std::array<double, 3>> gravity;
@@ -100,7 +115,8 @@ struct CaseFile {
   std::string petsc_options;
 
   bool has_field(const std::string& f) const;
-  /// Number of time steps (from steps, or end_time / dt rounded to the nearest integer).
+  /// Number of time steps (from steps, or end_time / dt rounded to the nearest integer; with
+  /// dt: auto, valid once the driver has set dt).
   std::int64_t num_steps() const;
 };
 
@@ -113,7 +129,15 @@ CaseFile parse_case(const std::string& text, const std::filesystem::path& file);
 /// Throws InputError naming the case key, the unknown region and the known ones.
 ProblemSpec resolve_problem(const CaseFile& c, const std::vector<Region>& regions);
 
-/// Marks the cells that carry mass or stiffness (3D cells of a material region).
+/// Name of the line region made of the edges of surface region `surface` (springs edges_of).
+std::string edge_region_name(const std::string& surface);
+
+/// Serial (rank 0). For every `springs` entry with `edges_of: surface`, adds a line2 cell per
+/// distinct edge of the surface's faces, in a new region named edge_region_name(surface).
+void add_edge_springs(const CaseFile& c, MeshData& mesh);
+
+/// Marks the cells that carry mass or stiffness: 3D cells of a material region, line2 cells of a
+/// spring region, and 0D/1D cells of a point-mass region.
 std::vector<char> element_cells(const CaseFile& c, const MeshData& mesh);
 
 }  // namespace inertia

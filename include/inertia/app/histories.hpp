@@ -57,20 +57,22 @@ class Probes {
 class EnergyHistory {
  public:
   /// Collective. Writes the step-0 row.
-  EnergyHistory(const MechanicalSystem& system, const State& state, Vec acceleration,
+  /// With an integrator that has a Hamiltonian (variational), adds its `hamiltonian` column.
+  EnergyHistory(MechanicalSystem& system, const State& state, Integrator& integrator,
                 const std::filesystem::path& path);
   /// Collective. Call before a step: remembers u_n, v_n, f_ext(t_n).
-  void before_step(const MechanicalSystem& system, const State& state);
+  void before_step(MechanicalSystem& system, const State& state);
   /// Collective. Call after a step: accumulates work and dissipation and appends a row.
   /// `extra_dissipation` is energy removed outside the scheme (velocity damping).
-  void after_step(const MechanicalSystem& system, const State& state, Vec acceleration,
-                  double dt, double extra_dissipation);
+  void after_step(MechanicalSystem& system, const State& state, double dt,
+                  double extra_dissipation);
   void flush() { file_.flush(); }
   void mark_failed(const std::string& reason) { file_.mark_failed(reason); }
   double total() const { return total_; }
 
  private:
-  void write(const MechanicalSystem& system, const State& state);
+  void write(MechanicalSystem& system, const State& state);
+  Integrator& integrator_;
   petsc::Vector u_prev_, v_prev_, f_prev_, f_now_, work_;
   bool reactions_ = false;  ///< prescribed motion and an acceleration: count reaction work
   double external_work_ = 0, dissipation_ = 0, total_ = 0;

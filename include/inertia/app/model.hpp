@@ -90,8 +90,4 @@ Model build_model(MPI_Comm comm, const CaseFile& c, Phases* phases = nullptr);
 /// Reads or generates the case's mesh, rejects inverted cells, orients faces. Serial.
 MeshData load_mesh(const CaseFile& c);
 
-/// Highest angular frequency of M_lumped^{-1} K by power iteration (converges from below, so the
-/// stable step 2/omega_max it implies is an estimate). Collective.
-double estimate_highest_frequency(const MechanicalSystem& system, int iterations);
-
 }  // namespace inertia

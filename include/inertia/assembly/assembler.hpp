@@ -2,7 +2,11 @@
 /// \file assembler.hpp
 /// The only place that knows both the element kernels and PETSc: DOF layout (block size 3,
 /// ghosted vectors), the COO sparsity pattern (built once), and assembly of mass, stiffness,
-/// loads and cell fields from element kernels.
+/// internal and dashpot forces, loads and cell fields from element kernels.
+///
+/// Element kinds on a rank's cells: solids (3D cells with a linear-elastic material), springs
+/// (line2 cells with a spring set; nonlinear: they act along the current axis) and point-mass
+/// cells (any cell of a point-mass region whose nodes need a diagonal entry in the pattern).
 
 #include <mpi.h>
 
@@ -26,23 +30,43 @@ struct ElasticMaterial {
   double mu() const { return youngs_modulus / (2 * (1 + poissons_ratio)); }
 };
 
-/// Per-cell strain, stress (6 each, VTK order) and von Mises stress of the local element cells
-/// (zero for cells without a solid material).
+/// The springs of one region: Hooke stiffness, axial dashpot, rest length (negative: the length
+/// in the mesh).
+struct SpringProperties {
+  double stiffness = 0;
+  double damping = 0;
+  double rest_length = -1;
+};
+
+/// What each local cell is, for the assembler.
+struct ElementAssignment {
+  std::vector<int> cell_material;  ///< per local cell: index into materials, or -1
+  std::vector<ElasticMaterial> materials;
+  std::vector<int> cell_spring;    ///< per local cell: index into springs, or -1
+  std::vector<SpringProperties> springs;
+  std::vector<char> cell_point;    ///< per local cell: needs its nodes' diagonal blocks
+};
+
+/// Per-cell strain, stress (6 each, VTK order) and von Mises stress of the local cells (zero for
+/// cells without a solid material).
 struct CellStress {
   std::vector<double> strain, stress, von_mises;
 };
 
 class Assembler {
  public:
-  /// Collective. `cell_material[c]` is the index into `materials` of local cell c, or -1 for
-  /// cells without a solid material. Builds the local-to-global map and the COO pattern.
-  Assembler(MPI_Comm comm, const LocalMesh& mesh, std::vector<int> cell_material,
-            std::vector<ElasticMaterial> materials);
+  /// Collective. Builds the local-to-global map, the rigid-body modes and the COO pattern.
+  /// Throws InputError (on every rank) for a spring of zero length in the mesh.
+  Assembler(MPI_Comm comm, const LocalMesh& mesh, ElementAssignment elements);
 
   MPI_Comm comm() const { return comm_; }
   const LocalMesh& mesh() const { return mesh_; }
   PetscInt num_owned_dofs() const { return 3 * mesh_.num_owned; }
   PetscInt num_global_dofs() const { return static_cast<PetscInt>(3 * mesh_.num_global_nodes); }
+  /// True if some rank has springs (the same on every rank).
+  bool has_springs() const { return has_springs_; }
+  /// True if some rank has springs with a dashpot (the same on every rank).
+  bool has_dashpots() const { return has_dashpots_; }
 
   /// Collective. A zeroed ghosted vector (block size 3): owned DOFs, then ghost-node DOFs in the
   /// local form.
@@ -51,13 +75,23 @@ class Assembler {
   /// element cells preallocated, and the rigid-body near-null space attached. Values unset.
   petsc::Matrix create_matrix() const;
 
-  /// Collective. Assembles the linear-elastic stiffness into a matrix from create_matrix().
+  /// Collective. The linear-elastic stiffness of the solids (springs contribute zero).
   void assemble_stiffness(Mat K) const;
-  /// Collective. Assembles the consistent mass into a matrix from create_matrix().
+  /// Collective. The tangent stiffness at displacement u: solids plus springs at their current
+  /// axis. u is a ghosted vector; its ghosts are updated here.
+  void assemble_tangent(Vec u, Mat K) const;
+  /// Collective. The dashpot matrix of the springs at displacement u.
+  void assemble_dashpot(Vec u, Mat B) const;
+  /// Collective. The consistent mass of the solids.
   void assemble_consistent_mass(Mat M) const;
-  /// Collective. Lumped nodal masses (the same value in the 3 DOFs of a node) into a vector
-  /// from create_vector().
+  /// Collective. Lumped nodal masses of the solids (the same value in the 3 DOFs of a node).
   void assemble_lumped_mass(Vec m) const;
+
+  /// Collective. Adds the springs' internal force at u to f_int, and (if non-null) their dashpot
+  /// force at (u, v) to f_dashpot. Ghosts of u and v are updated here.
+  void add_spring_forces(Vec u, Vec v, Vec f_int, Vec f_dashpot) const;
+  /// Collective. Stored energy of the springs at u.
+  double spring_energy(Vec u) const;
 
   /// Collective. Adds the consistent nodal forces of the body acceleration g (force = rho g) to f.
   void add_gravity(const std::array<double, 3>& g, Vec f) const;
@@ -69,7 +103,7 @@ class Assembler {
   /// Collective (ghost update of u). Cell strain/stress from displacement u.
   void cell_stress(Vec u, CellStress& out) const;
 
-  /// Total mass (sum over ranks of rho * volume of the element cells). Collective.
+  /// Total mass of the solids (sum over ranks of rho * volume). Collective.
   double total_mass() const;
 
  private:
@@ -78,18 +112,24 @@ class Assembler {
   template <typename Kernel>
   void add_cell_vectors(Vec f, Kernel&& kernel) const;
   void gather_coords(std::int64_t c, double* x) const;
+  /// Current end positions of spring cell c from the local form of u.
+  void spring_ends(std::int64_t c, const PetscScalar* u, double* x0, double* x1) const;
 
   MPI_Comm comm_;
   const LocalMesh& mesh_;
-  std::vector<int> cell_material_;
-  std::vector<ElasticMaterial> materials_;
-  std::vector<std::int64_t> element_cells_;  ///< local cells with a material
+  ElementAssignment elements_;
+  std::vector<std::int64_t> pattern_cells_;  ///< local cells in the COO pattern
+  std::vector<std::int64_t> solid_cells_;
+  std::vector<std::int64_t> spring_cells_;
+  std::vector<double> rest_lengths_;         ///< per spring cell (same order as spring_cells_)
+  bool has_springs_ = false, has_dashpots_ = false;
   petsc::LocalToGlobal l2g_;
   petsc::Vector coordinates_;                ///< owned node coordinates, block size 3
   petsc::NullSpace rigid_body_modes_;
   std::vector<PetscInt> ghost_nodes_;
   std::size_t coo_size_ = 0;
   mutable std::vector<PetscScalar> coo_values_;  ///< reused by every assembly
+  mutable petsc::Vector scratch_;                 ///< ghosted, reused by add_cell_vectors
 };
 
 /// Rejects inverted or degenerate 3D cells: throws InputError naming the first bad cell's file tag,

@@ -8,6 +8,7 @@
 /// onto the free DOFs); constrained rows get a diagonal scaled like the rest of A so Krylov
 /// solvers and AMG see a well-scaled matrix.
 
+#include <array>
 #include <map>
 #include <string>
 #include <utility>
@@ -47,17 +48,26 @@ class MechanicalSystem {
   /// element is linear (K is constant); nonlinear elements re-assemble only when u changed.
   void update_tangent(Vec u);
 
-  /// y = M x, y = K x (tangent), y = C x = alpha_M M x + alpha_K K x (Rayleigh). Collective.
+  /// True while every element is linear (no springs): K is constant and f_int(u) = K u.
+  bool is_linear() const { return !assembler_.has_springs(); }
+  /// True if some spring has a dashpot (then B, the dashpot matrix, is not zero).
+  bool has_dashpots() const { return assembler_.has_dashpots(); }
+
+  /// y = M x, y = K x (tangent), y = C x = alpha_M M x + alpha_K K x (Rayleigh), y = B x
+  /// (spring dashpots, at the linearisation point). Collective.
   void mult_mass(Vec x, Vec y) const;
   void mult_stiffness(Vec x, Vec y) const;
   void mult_damping(Vec x, Vec y) const;
+  void mult_dashpot(Vec x, Vec y) const;
 
   /// External load f_ext(t) (sum of every load times its amplitude). Collective.
   void external_force(double t, Vec f) const;
-  /// Internal elastic force f_int(u) (K u for linear elasticity). Collective.
+  /// Internal elastic force f_int(u) (K u for linear elasticity, plus the springs). Collective.
   void internal_force(Vec u, Vec f) const;
-  /// f(t, u, v) = f_ext(t) - f_int(u) (spring dashpots will join here; Rayleigh damping does not:
-  /// the integrators apply it). Collective.
+  /// Spring dashpot force f_dashpot(u, v). Collective.
+  void dashpot_force(Vec u, Vec v, Vec f) const;
+  /// f(t, u, v) = f_ext(t) - f_int(u) - f_dashpot(u, v). Rayleigh damping is not in it: the
+  /// integrators apply it. Collective.
   void force(double t, Vec u, Vec v, Vec f) const;
 
   /// Sets the constrained DOFs of u, v, a (each may be null) to g(t), g'(t), g''(t).
@@ -70,19 +80,32 @@ class MechanicalSystem {
   /// zero elsewhere: the forces the constraints apply to keep the prescribed motion.
   void reaction(double t, Vec u, Vec v, Vec a, Vec r) const;
 
-  /// Collective. Solves (m M + k K) y = r for the free DOFs of y; the constrained DOFs of y hold
-  /// their prescribed values on entry and keep them (their effect on the free rows is lifted to
-  /// the right-hand side). r is not modified. The operator and its preconditioner are built on
-  /// the first call with a given (m, k) and reused. Throws SolverError if the solve diverges.
-  SolveReport solve(double m, double k, Vec r, Vec y);
+  /// Collective. Solves (m M + k K + b B) y = r for the free DOFs of y; the constrained DOFs of y
+  /// hold their prescribed values on entry and keep them (their effect on the free rows is lifted
+  /// to the right-hand side). r is not modified. The operator and its preconditioner are built on
+  /// the first call with a given (m, k, b) and reused until the tangent changes. Throws
+  /// SolverError if the solve diverges.
+  SolveReport solve(double m, double k, Vec r, Vec y, double b = 0);
 
-  /// 1/2 v.M v, 1/2 u.K u. Collective.
+  /// Collective. A matrix with the operator's pattern and near-null space, for Newton Jacobians.
+  petsc::Matrix create_operator() const;
+  /// Collective. A = m M + k K + b B at the current linearisation, with the constrained rows and
+  /// columns replaced by a scaled identity (see solve()). Returns that diagonal value.
+  double fill_operator(double m, double k, double b, Mat A) const;
+
+  /// 1/2 v.M v; the stored elastic energy (1/2 u.K u for the solids, 1/2 k (l - l0)^2 per
+  /// spring). Collective.
   double kinetic_energy(Vec v) const;
   double strain_energy(Vec u) const;
 
+  /// Collective. Lumped nodal masses (solids' row sums or HRZ, plus point masses) into m,
+  /// whatever the mass treatment of the run.
+  void lumped_masses(Vec m) const;
+  /// Collective. Total mass of solids and point masses.
+  double total_mass() const;
   /// Lumped masses (lumped treatment only; null otherwise).
   Vec lumped_mass() const { return lumped_mass_.get(); }
-  Mat stiffness() const { return K_.get(); }
+  Mat stiffness() const { return is_linear() ? K_.get() : K_tangent_.get(); }
   Mat mass_matrix() const { return M_.get(); }
 
  private:
@@ -90,14 +113,21 @@ class MechanicalSystem {
     petsc::Matrix A;
     petsc::Ksp ksp;
     double diagonal = 1;  ///< value on the constrained rows
+    bool stale = false;   ///< the tangent changed since A was filled
   };
-  Solver& solver(double m, double k);
+  Solver& solver(double m, double k, double b);
 
   MPI_Comm comm_;
   LocalMesh mesh_;
   ProblemSpec spec_;
   Assembler assembler_;
-  petsc::Matrix K_, M_;
+  petsc::Matrix K_;          ///< linear stiffness of the solids (constant)
+  petsc::Matrix K_tangent_;  ///< solids + springs at the linearisation point (nonlinear only)
+  petsc::Matrix B_;          ///< dashpot matrix at the linearisation point (dashpots only)
+  petsc::Matrix M_;
+  petsc::Vector point_masses_;     ///< nodal point masses (all 3 DOFs of a node)
+  petsc::Vector linearised_at_;    ///< u of the last tangent update (nonlinear only)
+  bool tangent_assembled_ = false;
   petsc::Vector lumped_mass_;
   std::vector<std::pair<int, petsc::Vector>> loads_;  ///< (amplitude, load vector)
   std::vector<PetscInt> constrained_;                 ///< owned constrained DOFs, global, sorted
@@ -109,7 +139,7 @@ class MechanicalSystem {
   std::vector<Prescribed> prescribed_;  ///< non-zero prescribed values
   std::vector<double> constrained_values_;  ///< scratch for solve()
   bool has_prescribed_motion_ = false;
-  std::map<std::pair<double, double>, Solver> solvers_;
+  std::map<std::array<double, 3>, Solver> solvers_;
   mutable petsc::Vector work_, work2_, lift_;
 };
 

@@ -35,6 +35,18 @@ struct Load {
   int amplitude = 0;
 };
 
+/// Springs on the line2 cells of a region.
+struct SpringAssignment {
+  int region = -1;
+  SpringProperties properties;
+};
+
+/// A mass added at every node of a region.
+struct PointMass {
+  int region = -1;
+  double mass = 0;
+};
+
 struct RayleighDamping {
   double mass = 0;       ///< alpha_M
   double stiffness = 0;  ///< alpha_K
@@ -47,6 +59,8 @@ struct InitialVelocity {
 
 struct ProblemSpec {
   std::vector<MaterialAssignment> materials;
+  std::vector<SpringAssignment> springs;
+  std::vector<PointMass> point_masses;
   std::vector<DirichletCondition> dirichlet;
   std::vector<Load> loads;
   std::vector<Amplitude> amplitudes{Amplitude::constant()};  ///< [0] is the constant 1

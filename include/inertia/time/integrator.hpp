@@ -80,9 +80,21 @@ class Integrator {
   virtual Vec acceleration() const { return nullptr; }
   /// Scheme state beyond (u, v), by name, for checkpoints.
   virtual std::vector<std::pair<std::string, Vec>> internal_state() { return {}; }
+  /// True if the scheme has a discrete Hamiltonian to report (variational integrators).
+  virtual bool has_hamiltonian() const { return false; }
+  /// Collective. The scheme's Hamiltonian 1/2 p.M^{-1} p + potential at the current state.
+  virtual double hamiltonian(MechanicalSystem& system, const State& state) {
+    (void)system, (void)state;
+    return 0;
+  }
 };
 
 using IntegratorFactory = std::function<std::unique_ptr<Integrator>(const IntegratorParams&)>;
+
+/// The scheme's stability limit on omega h for an undamped oscillation: 2 for symplectic Euler,
+/// central difference and explicit variational; 2 sqrt 2 for RK4; 0 for schemes that grow at any
+/// step (explicit Euler, RK2, Heun); infinity for the unconditionally stable implicit schemes.
+double stability_limit(std::string_view scheme, const IntegratorParams& params);
 
 /// Names of the registered schemes, in registration order.
 std::vector<std::string_view> integrator_names();

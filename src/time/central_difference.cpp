@@ -1,0 +1,88 @@
+#include "inertia/time/central_difference.hpp"
+
+#include "explicit_forces.hpp"
+
+namespace inertia {
+
+namespace {
+
+class CentralDifference final : public Integrator {
+ public:
+  explicit CentralDifference(const CentralDifferenceParams& p) : p_(p) {}
+  std::string_view name() const override { return "central_difference"; }
+
+  StepStats initialize(MechanicalSystem& system, State& state) override {
+    forces_.allocate(system);
+    a_ = system.create_vector();
+    acceleration_ = system.create_vector();
+    v_half_ = system.create_vector();
+    // a_0 with the full Rayleigh force: the physical initial acceleration, for output and for
+    // the half-step start. SOFA's start (v_{-1/2} = v_0) is also the fallback if a restart
+    // does not restore the half-step velocity.
+    INERTIA_PETSC(VecCopy(state.v, v_half_));
+    started_ = false;
+    return {forces_.acceleration(system, state.time, state.u, state.v, acceleration_), 0};
+  }
+
+  StepStats step(MechanicalSystem& system, State& state, double h) override {
+    const double alpha_m = system.rayleigh().mass;
+    const double t = state.time, t1 = t + h;
+    PetscInt iterations = 0;
+    if (!started_) {
+      if (state.step == 0) {
+        INERTIA_PETSC(VecCopy(state.v, v_half_));
+        if (p_.half_step_start) INERTIA_PETSC(VecAXPY(v_half_, -0.5 * h, acceleration_));
+      }
+      iterations += evaluate_a(system, t, state.u);
+      started_ = true;
+    }
+    const double c_v = alpha_m == 0 ? 1.0 : (1 / h - alpha_m / 2) / (1 / h + alpha_m / 2);
+    const double c_a = alpha_m == 0 ? h : 1 / (1 / h + alpha_m / 2);
+    // v_{n+1/2} = c_v v_{n-1/2} + c_a a_n;  x_{n+1} = x_n + h v_{n+1/2}
+    INERTIA_PETSC(VecAXPBY(v_half_, c_a, c_v, a_));
+    system.apply_constraints(t + 0.5 * h, nullptr, v_half_, nullptr);
+    INERTIA_PETSC(VecAXPY(state.u, h, v_half_));
+    state.time = t1;
+    ++state.step;
+    system.apply_constraints(t1, state.u, nullptr, nullptr);
+    // a_{n+1} (the next step's), then the whole-step velocity and acceleration at t_{n+1}:
+    // v_{n+1} = (v_{n+1/2} + c_v v_{n+1/2} + c_a a_{n+1}) / 2.
+    iterations += evaluate_a(system, t1, state.u);
+    INERTIA_PETSC(VecAXPBYPCZ(state.v, 0.5 * (1 + c_v), 0.5 * c_a, 0.0, v_half_, a_));
+    system.apply_constraints(t1, nullptr, state.v, nullptr);
+    INERTIA_PETSC(VecWAXPY(acceleration_, -alpha_m, state.v, a_));
+    system.apply_constraints(t1, nullptr, nullptr, acceleration_);
+    return {iterations, 0};
+  }
+
+  Vec acceleration() const override { return acceleration_.get(); }
+  std::vector<std::pair<std::string, Vec>> internal_state() override {
+    return {{"half_step_velocity", v_half_}};
+  }
+
+ private:
+  /// a_ = M^{-1} (f(t, x, v_half) - alpha_K K(x) v_half): alpha_M is in c_v, c_a. Computed as
+  /// M^{-1} (f - C v_half) + alpha_M v_half, which is the same on the free DOFs except that a
+  /// consistent mass also keeps the alpha_M M_fc coupling to prescribed velocities.
+  PetscInt evaluate_a(MechanicalSystem& system, double t, Vec x) {
+    const PetscInt iterations = forces_.acceleration(system, t, x, v_half_, a_);
+    const double alpha_m = system.rayleigh().mass;
+    if (alpha_m != 0) INERTIA_PETSC(VecAXPY(a_, alpha_m, v_half_));
+    return iterations;
+  }
+
+  CentralDifferenceParams p_;
+  explicit_detail::ExplicitForces forces_;
+  petsc::Vector a_;             ///< a_n of the recurrence (without the alpha_M term)
+  petsc::Vector acceleration_;  ///< whole-step acceleration, for output
+  petsc::Vector v_half_;        ///< v_{n+1/2} after a step
+  bool started_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<Integrator> make_central_difference(const IntegratorParams& params) {
+  return std::make_unique<CentralDifference>(params.central_difference);
+}
+
+}  // namespace inertia

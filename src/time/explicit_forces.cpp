@@ -1,0 +1,31 @@
+#include "explicit_forces.hpp"
+
+namespace inertia::explicit_detail {
+
+void ExplicitForces::allocate(const MechanicalSystem& system) {
+  r_ = system.create_vector();
+  w_ = system.create_vector();
+}
+
+Vec ExplicitForces::net_force(MechanicalSystem& system, double t, Vec u, Vec v) {
+  const auto [alpha_m, alpha_k] = system.rayleigh();
+  system.force(t, u, v, r_);
+  if (alpha_m != 0 || alpha_k != 0) {
+    // K(u) only matters through alpha_K: do not re-linearise a nonlinear model for nothing.
+    if (alpha_k != 0) system.update_tangent(u);
+    system.mult_damping(v, w_);
+    INERTIA_PETSC(VecAXPY(r_, -1.0, w_));
+  }
+  return r_;
+}
+
+PetscInt ExplicitForces::solve_mass(MechanicalSystem& system, double t, Vec r, Vec a) {
+  system.apply_constraints(t, nullptr, nullptr, a);
+  return system.solve(1.0, 0.0, r, a).iterations;
+}
+
+PetscInt ExplicitForces::acceleration(MechanicalSystem& system, double t, Vec u, Vec v, Vec a) {
+  return solve_mass(system, t, net_force(system, t, u, v), a);
+}
+
+}  // namespace inertia::explicit_detail

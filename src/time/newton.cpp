@@ -1,0 +1,88 @@
+#include "inertia/time/newton.hpp"
+
+#include <cmath>
+
+#include "inertia/parallel/session.hpp"
+
+namespace inertia {
+
+NewtonSolver::NewtonSolver(MechanicalSystem& system) : system_(system) {
+  residual_ = system_.create_vector();
+  x_ = system_.create_vector();
+  jacobian_ = system_.create_operator();
+  INERTIA_PETSC(SNESCreate(system_.comm(), snes_.out()));
+  INERTIA_PETSC(SNESSetType(snes_, SNESNEWTONLS));
+  INERTIA_PETSC(SNESSetFunction(snes_, residual_, residual_callback, this));
+  INERTIA_PETSC(SNESSetJacobian(snes_, jacobian_, jacobian_, jacobian_callback, this));
+  INERTIA_PETSC(SNESSetTolerances(snes_, 1e-50, 1e-10, 1e-14, 50, 10000));
+  KSP ksp;
+  INERTIA_PETSC(SNESGetKSP(snes_, &ksp));
+  INERTIA_PETSC(KSPSetType(ksp, KSPCG));
+  INERTIA_PETSC(KSPSetTolerances(ksp, 1e-10, 1e-50, PETSC_DEFAULT, 10000));
+  PC pc;
+  INERTIA_PETSC(KSPGetPC(ksp, &pc));
+  INERTIA_PETSC(PCSetType(pc, PCGAMG));
+  INERTIA_PETSC(SNESSetFromOptions(snes_));
+}
+
+void NewtonSolver::set_tolerances(double relative, int max_iterations) {
+  INERTIA_PETSC(SNESSetTolerances(snes_, 1e-50, relative, 1e-14, max_iterations, 10000));
+  INERTIA_PETSC(SNESSetFromOptions(snes_));
+}
+
+PetscErrorCode NewtonSolver::residual_callback(SNES snes, Vec y, Vec g, void* context) {
+  auto* self = static_cast<NewtonSolver*>(context);
+  try {
+    self->problem_->residual(y, g);
+    self->system_.zero_constrained(g);
+    PetscReal norm = 0;
+    INERTIA_PETSC(VecNorm(g, NORM_2, &norm));
+    if (!std::isfinite(norm)) INERTIA_PETSC(SNESSetFunctionDomainError(snes));
+  } catch (const SolverError&) {
+    // A configuration the elements cannot take (e.g. a collapsed spring): let the line search
+    // back off rather than fail the step.
+    SNESSetFunctionDomainError(snes);
+  } catch (...) {
+    self->error_ = std::current_exception();
+    return PETSC_ERR_USER;
+  }
+  return 0;
+}
+
+PetscErrorCode NewtonSolver::jacobian_callback(SNES, Vec y, Mat J, Mat, void* context) {
+  auto* self = static_cast<NewtonSolver*>(context);
+  try {
+    self->problem_->configuration(y, self->x_);
+    self->system_.update_tangent(self->x_);
+    self->system_.fill_operator(self->problem_->m, self->problem_->k, self->problem_->b, J);
+  } catch (...) {
+    self->error_ = std::current_exception();
+    return PETSC_ERR_USER;
+  }
+  return 0;
+}
+
+NewtonReport NewtonSolver::solve(const Problem& problem, Vec y) {
+  problem_ = &problem;
+  error_ = nullptr;
+  const PetscErrorCode code = SNESSolve(snes_, nullptr, y);
+  problem_ = nullptr;
+  // The stored exception is rank-local; make the failure collective before throwing.
+  rethrow_collectively(system_.comm(), error_);
+  if (code) throw_petsc_error(code, "SNESSolve", __FILE__, __LINE__);
+  NewtonReport report;
+  INERTIA_PETSC(SNESGetConvergedReason(snes_, &report.reason));
+  INERTIA_PETSC(SNESGetIterationNumber(snes_, &report.iterations));
+  INERTIA_PETSC(SNESGetLinearSolveIterations(snes_, &report.linear_iterations));
+  if (report.reason < 0)
+    throw SolverError(cat(
+        "Newton (SNES) did not converge: ", SNESConvergedReasons[report.reason], " after ",
+        report.iterations, " iterations",
+        report.reason == SNES_DIVERGED_LINEAR_SOLVE
+            ? " (the linear solve failed: the tangent stiffness may be singular, e.g. a mechanism "
+              "or a spring at its rest length with nothing holding it sideways)"
+            : "; try a smaller step or -snes_monitor -snes_linesearch_monitor"));
+  return report;
+}
+
+}  // namespace inertia

@@ -1,0 +1,59 @@
+// static: see implicit_schemes.hpp. Each "time step" is a load step; time is a load factor.
+#include "inertia/time/implicit_schemes.hpp"
+#include "inertia/time/newton.hpp"
+
+namespace inertia {
+
+namespace {
+
+class Static final : public Integrator {
+ public:
+  std::string_view name() const override { return "static"; }
+
+  StepStats initialize(MechanicalSystem& system, State& state) override {
+    f_ = system.create_vector();
+    INERTIA_PETSC(VecZeroEntries(state.v));
+    if (!system.is_linear()) newton_ = std::make_unique<NewtonSolver>(system);
+    return {};
+  }
+
+  StepStats step(MechanicalSystem& system, State& state, double h) override {
+    const double t1 = state.time + h;
+    system.apply_constraints(t1, state.u, nullptr, nullptr);  // prescribed u at this load step
+    StepStats stats;
+    if (system.is_linear()) {
+      system.external_force(t1, f_);
+      stats.linear_iterations = system.solve(0.0, 1.0, f_, state.u).iterations;
+    } else {
+      NewtonSolver::Problem problem;
+      problem.configuration = [](Vec u, Vec x) { INERTIA_PETSC(VecCopy(u, x)); };
+      problem.residual = [&](Vec u, Vec g) {
+        system.force(t1, u, zero_velocity(system), g);  // f_ext - f_int
+        INERTIA_PETSC(VecScale(g, -1.0));
+      };
+      problem.k = 1.0;
+      const NewtonReport r = newton_->solve(problem, state.u);
+      stats = {r.linear_iterations, r.iterations};
+    }
+    INERTIA_PETSC(VecZeroEntries(state.v));
+    state.time = t1;
+    ++state.step;
+    return stats;
+  }
+
+ private:
+  Vec zero_velocity(MechanicalSystem& system) {
+    if (!zero_) zero_ = system.create_vector();
+    return zero_;
+  }
+  petsc::Vector f_, zero_;
+  std::unique_ptr<NewtonSolver> newton_;
+};
+
+}  // namespace
+
+std::unique_ptr<Integrator> make_static(const IntegratorParams&) {
+  return std::make_unique<Static>();
+}
+
+}  // namespace inertia

@@ -1,0 +1,42 @@
+#include "inertia/time/symplectic_euler.hpp"
+
+#include "explicit_forces.hpp"
+
+namespace inertia {
+
+namespace {
+
+class SymplecticEuler final : public Integrator {
+ public:
+  std::string_view name() const override { return "symplectic_euler"; }
+
+  StepStats initialize(MechanicalSystem& system, State& state) override {
+    forces_.allocate(system);
+    a_ = system.create_vector();
+    return {forces_.acceleration(system, state.time, state.u, state.v, a_), 0};
+  }
+
+  StepStats step(MechanicalSystem& system, State& state, double h) override {
+    const PetscInt iterations = forces_.acceleration(system, state.time, state.u, state.v, a_);
+    INERTIA_PETSC(VecAXPY(state.v, h, a_));       // v_n + h a_n
+    INERTIA_PETSC(VecAXPY(state.u, h, state.v));  // x_n + h v_{n+1}
+    state.time += h;
+    ++state.step;
+    system.apply_constraints(state.time, state.u, state.v, nullptr);
+    return {iterations, 0};
+  }
+
+  Vec acceleration() const override { return a_.get(); }
+
+ private:
+  explicit_detail::ExplicitForces forces_;
+  petsc::Vector a_;
+};
+
+}  // namespace
+
+std::unique_ptr<Integrator> make_symplectic_euler(const IntegratorParams&) {
+  return std::make_unique<SymplecticEuler>();
+}
+
+}  // namespace inertia
