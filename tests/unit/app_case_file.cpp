@@ -531,13 +531,25 @@ TEST(CaseFileErrors, UnknownIntegratorWithHint) {
   expect_message(msg, 6, "time.integrator", {"newmrk", did_you_mean("newmark")});
 }
 
-TEST(CaseFileErrors, PlannedIntegratorIsNotAvailableYet) {
-  for (const char* name : {"rk4", "central_difference", "static", "variational_symplectic"}) {
+TEST(CaseFile, AcceptsEverySchemeOfTheSpec) {
+  for (const char* name : {"euler_explicit", "symplectic_euler", "central_difference", "rk2", "heun",
+                           "rk4", "euler_implicit", "newmark", "variational_symplectic",
+                           "static"}) {
     SCOPED_TRACE(name);
-    const auto msg = parse_error(with_time(std::string("  integrator: ") + name +
-                                           "\n  dt: 1\n  steps: 1\n"));
-    expect_message(msg, 6, "time.integrator", {name, "not available"});
+    const CaseFile c = parse_case(with_time(std::string("  integrator: ") + name +
+                                      "\n  dt: 1\n  steps: 1\n"),
+                                  "case.yaml");
+    EXPECT_EQ(c.integrator, name);
   }
+}
+
+TEST(CaseFileErrors, AutomaticStepNeedsAConditionallyStableScheme) {
+  const auto msg = parse_error(with_time("  integrator: newmark\n  dt: auto\n  steps: 1\n"));
+  expect_message(msg, 7, "time.dt", {"auto", "newmark"});
+  const CaseFile c = parse_case(with_time("  integrator: central_difference\n"
+                                              "  dt: auto\n  end_time: 1\n"),
+                                "case.yaml");
+  EXPECT_TRUE(c.dt_auto);
 }
 
 TEST(CaseFileErrors, EndTimeAndStepsAreExclusive) {
