@@ -280,7 +280,7 @@ int run(int argc, char** argv, const Arguments& args) {
           double extra = 0;
           if (c.velocity_damping > 0) {
             const double before = energy ? system->kinetic_energy(state.v) : 0;
-            INERTIA_PETSC(VecScale(state.v, std::exp(-c.dt * c.velocity_damping)));
+            integrator->scale_velocity(std::exp(-c.dt * c.velocity_damping), state);
             system->apply_constraints(state.time, nullptr, state.v, nullptr);
             if (energy) extra = before - system->kinetic_energy(state.v);
           }

@@ -56,6 +56,10 @@ class CentralDifference final : public Integrator {
   }
 
   Vec acceleration() const override { return acceleration_.get(); }
+  void scale_velocity(double factor, State& state) override {
+    INERTIA_PETSC(VecScale(state.v, factor));
+    INERTIA_PETSC(VecScale(v_half_, factor));
+  }
   std::vector<std::pair<std::string, Vec>> internal_state() override {
     return {{"half_step_velocity", v_half_}};
   }

@@ -86,6 +86,10 @@ class VariationalSymplecticImplicit final : public Integrator {
   std::vector<std::pair<std::string, Vec>> internal_state() override {
     return {{"momentum", p_n_}};
   }
+  void scale_velocity(double factor, State& state) override {
+    INERTIA_PETSC(VecScale(state.v, factor));
+    INERTIA_PETSC(VecScale(p_n_, factor));
+  }
   bool has_hamiltonian() const override { return true; }
   double hamiltonian(MechanicalSystem& system, const State& state) override {
     // 1/2 p.M^{-1} p + stored energy - f_ext . u (the potential of the loads, taken as constant)

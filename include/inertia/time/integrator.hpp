@@ -80,6 +80,11 @@ class Integrator {
   virtual Vec acceleration() const { return nullptr; }
   /// Scheme state beyond (u, v), by name, for checkpoints.
   virtual std::vector<std::pair<std::string, Vec>> internal_state() { return {}; }
+  /// Velocity damping (SOFA's vdamping) after a step: multiplies every velocity the scheme
+  /// carries (State.v, and a half-step velocity or a momentum if it keeps one) by `factor`.
+  virtual void scale_velocity(double factor, State& state) {
+    INERTIA_PETSC(VecScale(state.v, factor));
+  }
   /// True if the scheme has a discrete Hamiltonian to report (variational integrators).
   virtual bool has_hamiltonian() const { return false; }
   /// Collective. The scheme's Hamiltonian 1/2 p.M^{-1} p + potential at the current state.
