@@ -644,7 +644,9 @@ void add_edge_springs(const CaseFile& c, MeshData& mesh) {
     const int surface = mesh.find_region(sp.region);
     if (surface < 0) continue;  // resolve_problem reports it
     const int region = static_cast<int>(mesh.regions.size());
-    mesh.regions.push_back({name, 1, -1 - region});
+    int tag = 0;  // a physical tag of its own, after the file's
+    for (const auto& r : mesh.regions) tag = std::max(tag, r.tag);
+    mesh.regions.push_back({name, 1, tag + 1});
     std::set<std::pair<std::int64_t, std::int64_t>> edges;
     const std::int64_t ncells = mesh.num_cells();
     for (std::int64_t k = 0; k < ncells; ++k) {

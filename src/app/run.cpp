@@ -200,8 +200,17 @@ int run(int argc, char** argv, const Arguments& args) {
     std::vector<std::int64_t> piece_offsets{0}, piece_nodes;
     std::vector<std::int32_t> piece_rank, piece_region;
     std::vector<std::int64_t> piece_cells;
+    // Element cells, and the faces of cloth-like surfaces whose edges are springs (so ParaView
+    // shows the surface, not only its edges).
+    std::vector<char> shown_faces(lm.regions.size(), 0);
+    for (const auto& sp : c.springs)
+      if (sp.edges_of_surface)
+        for (std::size_t r = 0; r < lm.regions.size(); ++r)
+          if (lm.regions[r].name == sp.region) shown_faces[r] = 1;
     for (std::int64_t k = 0; k < lm.num_cells(); ++k) {
-      if (!lm.cell_is_element[k]) continue;
+      const bool face = info(lm.cell_types[k]).dim == 2 && lm.cell_regions[k] >= 0 &&
+                        shown_faces[lm.cell_regions[k]];
+      if (!lm.cell_is_element[k] && !face) continue;
       piece_cells.push_back(k);
       piece_types.push_back(lm.cell_types[k]);
       for (auto n : lm.nodes_of(k)) piece_nodes.push_back(n);
