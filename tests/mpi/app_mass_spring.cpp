@@ -349,3 +349,85 @@ TEST(VariationalImplicit, KeepsItsHamiltonianOnASpringChain) {
   EXPECT_GT(h0, 0.0);
   EXPECT_LT(worst / h0, 1e-10);
 }
+
+namespace {
+
+class ImplicitOrder
+    : public testing::TestWithParam<std::tuple<std::string, std::string, double, std::string>> {};
+
+}  // namespace
+
+// The hanging mass released from rest under gravity: u(t) = (m g / k)(cos(omega t) - 1) along y,
+// sampled at omega t = 2.3 (not a multiple of the period); observed order from three step sizes.
+TEST_P(ImplicitOrder, ConvergesWithTheSchemesOrder) {
+  const auto& [scheme, options, expected, mass_treatment] = GetParam();
+  const double omega = std::sqrt(k_spring / mass), T = 2.3 / omega;
+  const double exact = mass * gravity / k_spring * (std::cos(omega * T) - 1);
+  auto error = [&](int steps) {
+    auto sim = start(hanging_case("integrator: " + scheme + ", dt: " + number(T / steps) +
+                                  ", steps: " + std::to_string(steps) + ", mass: " +
+                                  mass_treatment + options),
+                     "order.yaml");
+    for (int n = 0; n < steps; ++n) sim->step();
+    return std::abs(global_value(sim->state.u, dof_near(sim->system(), {0, -1, 0}, 1)) - exact);
+  };
+  const double e1 = error(40), e2 = error(80), e3 = error(160);
+  const double order1 = std::log2(e1 / e2), order2 = std::log2(e2 / e3);
+  if (rank_of(MPI_COMM_WORLD) == 0)
+    std::printf("  %s%s (%s): errors %.3e %.3e %.3e, orders %.3f %.3f\n", scheme.c_str(),
+                options.c_str(), mass_treatment.c_str(), e1, e2, e3, order1, order2);
+  EXPECT_NEAR(order1, expected, 0.1);
+  EXPECT_NEAR(order2, expected, 0.1);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Schemes, ImplicitOrder,
+    testing::Combine(testing::Values(std::string("newmark")), testing::Values(std::string("")),
+                     testing::Values(2.0), testing::Values("lumped", "consistent")));
+INSTANTIATE_TEST_SUITE_P(
+    EulerImplicit, ImplicitOrder,
+    testing::Combine(testing::Values(std::string("euler_implicit")),
+                     testing::Values(std::string(""), std::string(", euler_implicit: {newton: true}")),
+                     testing::Values(1.0), testing::Values("lumped", "consistent")));
+INSTANTIATE_TEST_SUITE_P(
+    Trapezoidal, ImplicitOrder,
+    testing::Combine(testing::Values(std::string("euler_implicit")),
+                     testing::Values(std::string(", euler_implicit: {trapezoidal: true}")),
+                     testing::Values(2.0), testing::Values("lumped", "consistent")));
+INSTANTIATE_TEST_SUITE_P(
+    Variational, ImplicitOrder,
+    testing::Combine(testing::Values(std::string("variational_symplectic")),
+                     testing::Values(std::string("")), testing::Values(2.0),
+                     testing::Values("lumped", "consistent")));
+
+// Newmark and the implicit variational scheme on an undamped linear FE model over 10^4 steps:
+// Newmark keeps kinetic + strain energy, the variational scheme keeps its Hamiltonian, both to
+// solver tolerance.
+TEST(LongRuns, NewmarkEnergyAndVariationalHamiltonianStayConstantOver10000Steps) {
+  PetscOptionsSetValue(nullptr, "-ksp_rtol", "1e-13");
+  const std::string model =
+      "mesh: {box: {lower: [0, 0, 0], upper: [1, 0.3, 0.3], cells: [3, 1, 1], element: hex8}}\n"
+      "materials: [{region: all, density: 1.0, youngs_modulus: 100.0, poissons_ratio: 0.3}]\n"
+      "boundary_conditions: [{region: xmin, type: fixed}]\n"
+      "initial_conditions: {velocity: [0.1, 0.5, -0.3]}\n";
+  for (const char* scheme : {"newmark", "variational_symplectic"}) {
+    auto sim = start(model + "time: {integrator: " + scheme + ", dt: 0.01, steps: 10000}\n",
+                     "long.yaml");
+    MechanicalSystem& s = sim->system();
+    const bool variational = std::string(scheme) == "variational_symplectic";
+    auto invariant = [&] {
+      return variational ? sim->integrator->hamiltonian(s, sim->state)
+                         : s.kinetic_energy(sim->state.v) + s.strain_energy(sim->state.u);
+    };
+    const double e0 = invariant();
+    double worst = 0, strain = 0;
+    for (int n = 0; n < 10000; ++n) {
+      sim->step();
+      worst = std::max(worst, std::abs(invariant() - e0));
+      if (n % 100 == 0) strain = std::max(strain, s.strain_energy(sim->state.u));
+    }
+    EXPECT_LT(worst / e0, 1e-9) << scheme;
+    EXPECT_GT(strain, 0.1 * e0) << scheme;  // energy really exchanged
+  }
+  PetscOptionsClearValue(nullptr, "-ksp_rtol");
+}
