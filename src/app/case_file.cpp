@@ -545,7 +545,10 @@ int region_index(const CaseFile& c, const std::vector<Region>& regions, const st
         throw InputError(one_line(cat(c.path.string(), ":", origin.line, ": ", origin.key,
                                       ": region '", name, "' has dimension ", regions[r].dim,
                                       ", expected ", want_dim,
-                                      want_dim == 3 ? " (a volume)" : " (a surface)")));
+                                      want_dim == 3   ? " (a volume)"
+                                      : want_dim == 2 ? " (a surface)"
+                                      : want_dim == 1 ? " (lines)"
+                                                      : " (points)")));
       return static_cast<int>(r);
     }
   std::vector<std::string_view> known;
