@@ -318,7 +318,7 @@ void parse_amplitudes(const Node& n, CaseFile& c) {
 void parse_time(const Node& n, CaseFile& c) {
   n.expect_map({"integrator", "dt", "end_time", "steps", "mass", "rayleigh", "velocity_damping",
                 "newmark", "euler_implicit", "variational_symplectic", "central_difference",
-                "allow_unstable"});
+                "allow_unstable", "max_step_halvings"});
   if (n.has("integrator")) {
     c.integrator = n["integrator"].text();
     const auto names = integrator_names();
@@ -402,6 +402,11 @@ void parse_time(const Node& n, CaseFile& c) {
     if (c.params.newmark.gamma > 1) nm["gamma"].fail("must be in (0, 1]");
   }
   if (n.has("allow_unstable")) c.allow_unstable = n["allow_unstable"].boolean();
+  if (n.has("max_step_halvings")) {
+    const auto halvings = n["max_step_halvings"].integer();
+    if (halvings < 0 || halvings > 20) n["max_step_halvings"].fail("must be between 0 and 20");
+    c.max_step_halvings = static_cast<int>(halvings);
+  }
 }
 
 void parse_output(const Node& n, CaseFile& c) {

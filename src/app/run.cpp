@@ -15,6 +15,7 @@
 #include "inertia/app/histories.hpp"
 #include "inertia/app/model.hpp"
 #include "inertia/system/spectrum.hpp"
+#include "inertia/time/step_control.hpp"
 #include "inertia/core/text.hpp"
 #include "inertia/io/vtk_writer.hpp"
 #include "inertia/mesh/box.hpp"
@@ -274,6 +275,9 @@ int run(int argc, char** argv, const Arguments& args) {
     if (vtk) write_vtk();
 
     log << "\n";
+    StepController steps(c.max_step_halvings, [&](const std::string& what) {
+      log << "retry     " << what << "\n";
+    });
     const double loop_start = MPI_Wtime();
     const std::int64_t report_every = std::max<std::int64_t>(1, nsteps / 10);
     std::int64_t linear_its = stats.linear_iterations;
@@ -282,7 +286,7 @@ int run(int argc, char** argv, const Arguments& args) {
         {
           Phases::Scope scope(phases, "time loop");
           if (energy) energy->before_step(*system, state);
-          stats = integrator->step(*system, state, c.dt);
+          stats = steps.advance(*system, *integrator, state, c.dt);
           linear_its += stats.linear_iterations;
           // Exact step times (no accumulated rounding).
           state.time = c.dt * static_cast<double>(state.step);
@@ -309,7 +313,9 @@ int run(int argc, char** argv, const Arguments& args) {
               << state.time << "  wall " << std::setw(8) << std::setprecision(3) << wall
               << " s  left " << std::setw(8) << left << " s  ksp its " << stats.linear_iterations
               << std::setprecision(6);
-          if (stats.nonlinear_iterations) log << "  newton its " << stats.nonlinear_iterations;
+          if (!stats.nonlinear_reason.empty())
+            log << "  newton its " << stats.nonlinear_iterations << " (" << stats.nonlinear_reason
+                << ")";
           if (energy) log << "  energy " << energy->total();
           log << "\n";
           if (energy) energy->flush();

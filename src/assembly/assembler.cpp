@@ -7,6 +7,8 @@
 #include "inertia/fe/spring.hpp"
 #include "inertia/parallel/session.hpp"
 
+#include <exception>
+
 namespace inertia {
 
 namespace {
@@ -124,20 +126,41 @@ void Assembler::spring_ends(std::int64_t c, const PetscScalar* u, double* x0,
 
 /// Fills the COO values cell by cell (kernel(c, type, x, Ke) writes the (3n)^2 entries of cell c,
 /// zeros if the cell does not contribute) and inserts them in one call.
+std::exception_ptr Assembler::element_error(std::int64_t c, const std::exception& e) const {
+  const auto nodes = mesh_.nodes_of(c);
+  const int nc = info(mesh_.cell_types[c]).num_corners;
+  double centre[3] = {0, 0, 0};
+  for (int a = 0; a < nc; ++a)
+    for (int i = 0; i < 3; ++i) centre[i] += mesh_.coords[3 * nodes[a] + i] / nc;
+  return std::make_exception_ptr(SolverError(
+      cat("element ", mesh_.cell_tags[c], " (", info(mesh_.cell_types[c]).name, ") at (",
+          centre[0], ", ", centre[1], ", ", centre[2], "): ", e.what())));
+}
+
+/// A kernel may throw SolverError for a configuration it cannot take (an inverted element, a
+/// collapsed spring). The loop carries on with zeros so that every rank still reaches the
+/// collective insertion, and the first error is then rethrown on every rank with the element's id.
 template <typename Kernel>
 void Assembler::assemble_matrix(Mat A, Kernel&& kernel) const {
   std::size_t k = 0;
   double x[max_dofs];
+  std::exception_ptr error;
   for (auto c : pattern_cells_) {
     const CellType t = mesh_.cell_types[c];
     const int nd = 3 * info(t).num_nodes;
     gather_coords(c, x);
     const std::span<double> Ke(coo_values_.data() + k, static_cast<std::size_t>(nd * nd));
     std::fill(Ke.begin(), Ke.end(), 0.0);
-    kernel(c, t, std::span<const double>(x, nd), Ke);
+    try {
+      kernel(c, t, std::span<const double>(x, nd), Ke);
+    } catch (const SolverError& e) {
+      std::fill(Ke.begin(), Ke.end(), 0.0);
+      if (!error) error = element_error(c, e);
+    }
     k += static_cast<std::size_t>(nd * nd);
   }
   INERTIA_PETSC(MatSetValuesCOO(A, coo_values_.data(), INSERT_VALUES));
+  rethrow_collectively(comm_, error);
 }
 
 void Assembler::assemble_stiffness(Mat K) const {
@@ -250,7 +273,7 @@ double Assembler::spring_energy(Vec u) const {
       double x0[3], x1[3];
       spring_ends(c, ul.data(), x0, x1);
       local += fe::spring_energy(x0, x1, elements_.springs[elements_.cell_spring[c]].stiffness,
-                                 rest_lengths_[k]);
+                                 rest_lengths_[k]);  // never throws
     }
   }
   double global = 0;
@@ -266,6 +289,7 @@ void Assembler::add_cell_vectors(Vec f, Kernel&& kernel) const {
   Vec local;
   INERTIA_PETSC(VecGhostGetLocalForm(contribution, &local));
   INERTIA_PETSC(VecZeroEntries(local));  // owned and ghost parts
+  std::exception_ptr error;  // see assemble_matrix
   {
     petsc::Array lf(local);
     double x[max_dofs], fe_vec[max_dofs];
@@ -274,7 +298,12 @@ void Assembler::add_cell_vectors(Vec f, Kernel&& kernel) const {
       const int nd = 3 * info(t).num_nodes;
       gather_coords(c, x);
       std::fill(fe_vec, fe_vec + nd, 0.0);
-      if (!kernel(c, t, std::span<const double>(x, nd), std::span<double>(fe_vec, nd))) continue;
+      try {
+        if (!kernel(c, t, std::span<const double>(x, nd), std::span<double>(fe_vec, nd))) continue;
+      } catch (const SolverError& e) {
+        if (!error) error = element_error(c, e);
+        continue;
+      }
       const auto nodes = mesh_.nodes_of(c);
       for (std::size_t a = 0; a < nodes.size(); ++a)
         for (int i = 0; i < 3; ++i) lf[static_cast<PetscInt>(3 * nodes[a] + i)] += fe_vec[3 * a + i];
@@ -283,6 +312,7 @@ void Assembler::add_cell_vectors(Vec f, Kernel&& kernel) const {
   INERTIA_PETSC(VecGhostRestoreLocalForm(contribution, &local));
   INERTIA_PETSC(VecGhostUpdateBegin(contribution, ADD_VALUES, SCATTER_REVERSE));
   INERTIA_PETSC(VecGhostUpdateEnd(contribution, ADD_VALUES, SCATTER_REVERSE));
+  rethrow_collectively(comm_, error);
   INERTIA_PETSC(VecAXPY(f, 1.0, contribution));
 }
 
@@ -354,6 +384,20 @@ void Assembler::cell_stress(Vec u, CellStress& out) const {
     }
   }
   INERTIA_PETSC(VecGhostRestoreLocalForm(u, &local));
+}
+
+void Assembler::attach_rigid_body_modes(Mat A, Vec u) const {
+  petsc::Vector x;
+  INERTIA_PETSC(VecDuplicate(coordinates_, x.out()));
+  INERTIA_PETSC(VecCopy(coordinates_, x));
+  {
+    petsc::Array xa(x);
+    petsc::ConstArray ua(u);
+    for (PetscInt i = 0; i < xa.size(); ++i) xa[i] += ua[i];
+  }
+  petsc::NullSpace modes;
+  INERTIA_PETSC(MatNullSpaceCreateRigidBody(x, modes.out()));
+  INERTIA_PETSC(MatSetNearNullSpace(A, modes));
 }
 
 double Assembler::total_mass() const {

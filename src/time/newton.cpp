@@ -38,9 +38,10 @@ PetscErrorCode NewtonSolver::residual_callback(SNES snes, Vec y, Vec g, void* co
     PetscReal norm = 0;
     INERTIA_PETSC(VecNorm(g, NORM_2, &norm));
     if (!std::isfinite(norm)) INERTIA_PETSC(SNESSetFunctionDomainError(snes));
-  } catch (const SolverError&) {
-    // A configuration the elements cannot take (e.g. a collapsed spring): let the line search
-    // back off rather than fail the step.
+  } catch (const SolverError& e) {
+    // A configuration the elements cannot take (an inverted element, a collapsed spring; the
+    // assembler raises it on every rank): let the line search back off.
+    self->domain_error_ = e.what();
     SNESSetFunctionDomainError(snes);
   } catch (...) {
     self->error_ = std::current_exception();
@@ -55,6 +56,8 @@ PetscErrorCode NewtonSolver::jacobian_callback(SNES, Vec y, Mat J, Mat, void* co
     self->problem_->configuration(y, self->x_);
     self->system_.update_tangent(self->x_);
     self->system_.fill_operator(self->problem_->m, self->problem_->k, self->problem_->b, J);
+    // AMG's near-null space: the rigid-body modes of the current configuration.
+    self->system_.assembler().attach_rigid_body_modes(J, self->x_);
   } catch (...) {
     self->error_ = std::current_exception();
     return PETSC_ERR_USER;
@@ -65,6 +68,7 @@ PetscErrorCode NewtonSolver::jacobian_callback(SNES, Vec y, Mat J, Mat, void* co
 NewtonReport NewtonSolver::solve(const Problem& problem, Vec y) {
   problem_ = &problem;
   error_ = nullptr;
+  domain_error_.clear();
   const PetscErrorCode code = SNESSolve(snes_, nullptr, y);
   problem_ = nullptr;
   // The stored exception is rank-local; make the failure collective before throwing.
@@ -81,7 +85,8 @@ NewtonReport NewtonSolver::solve(const Problem& problem, Vec y) {
         report.reason == SNES_DIVERGED_LINEAR_SOLVE
             ? " (the linear solve failed: the tangent stiffness may be singular, e.g. a mechanism "
               "or a spring at its rest length with nothing holding it sideways)"
-            : "; try a smaller step or -snes_monitor -snes_linesearch_monitor"));
+            : "; try a smaller step or -snes_monitor -snes_linesearch_monitor",
+        domain_error_.empty() ? "" : " (last rejected configuration: " + domain_error_ + ")"));
   return report;
 }
 

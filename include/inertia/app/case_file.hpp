@@ -102,6 +102,7 @@ struct CaseFile {
   RayleighDamping rayleigh;
   double velocity_damping = 0;
   bool allow_unstable = false;  ///< run explicit schemes above their stable step (at your risk)
+  int max_step_halvings = 3;    ///< a failed step is retried as two half steps this many times
   IntegratorParams params;
 
   // output

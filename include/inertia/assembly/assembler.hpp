@@ -11,6 +11,7 @@
 #include <mpi.h>
 
 #include <array>
+#include <exception>
 #include <span>
 #include <vector>
 
@@ -103,6 +104,10 @@ class Assembler {
   /// Collective (ghost update of u). Cell strain/stress from displacement u.
   void cell_stress(Vec u, CellStress& out) const;
 
+  /// Collective. Attaches to A the six rigid-body modes of the deformed configuration X + u
+  /// (its near-null space for AMG).
+  void attach_rigid_body_modes(Mat A, Vec u) const;
+
   /// Total mass of the solids (sum over ranks of rho * volume). Collective.
   double total_mass() const;
 
@@ -112,6 +117,8 @@ class Assembler {
   template <typename Kernel>
   void add_cell_vectors(Vec f, Kernel&& kernel) const;
   void gather_coords(std::int64_t c, double* x) const;
+  /// A SolverError naming local cell c (file tag, type, centroid) and the kernel's message.
+  std::exception_ptr element_error(std::int64_t c, const std::exception& e) const;
   /// Current end positions of spring cell c from the local form of u.
   void spring_ends(std::int64_t c, const PetscScalar* u, double* x0, double* x1) const;
 

@@ -30,6 +30,7 @@ struct State {
 struct StepStats {
   std::int64_t linear_iterations = 0;
   std::int64_t nonlinear_iterations = 0;
+  std::string nonlinear_reason;  ///< SNES's converged reason of the step's last Newton solve
 };
 
 /// Newmark's parameters (SOFA NewmarkImplicitSolver; average acceleration by default).

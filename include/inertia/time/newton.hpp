@@ -18,6 +18,7 @@ struct NewtonReport {
   PetscInt iterations = 0;
   PetscInt linear_iterations = 0;
   SNESConvergedReason reason = SNES_CONVERGED_ITERATING;
+  std::string reason_name() const { return SNESConvergedReasons[reason]; }
 };
 
 class NewtonSolver {
@@ -50,6 +51,7 @@ class NewtonSolver {
   petsc::Vector residual_, x_;
   const Problem* problem_ = nullptr;
   std::exception_ptr error_;
+  std::string domain_error_;  ///< the last configuration the elements could not take
 };
 
 }  // namespace inertia

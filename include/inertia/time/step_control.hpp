@@ -1,0 +1,40 @@
+#pragma once
+/// \file step_control.hpp
+/// Step halving: a step whose solve fails (a diverged Newton or linear solve, an element that
+/// cannot take the configuration) is retried as two steps of half the size, recursively, before
+/// the run stops with the reason and the time.
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "inertia/time/integrator.hpp"
+
+namespace inertia {
+
+class StepController {
+ public:
+  /// `max_halvings`: how many times a step may be halved (0: never retried). `on_retry` is
+  /// called (on every rank) with a one-line description whenever a step is retried.
+  StepController(int max_halvings, std::function<void(const std::string&)> on_retry);
+
+  /// Collective. Advances `state` by dt (state.step by one, state.time by dt). Throws
+  /// SolverError naming the time and the last failure when the halvings are exhausted.
+  StepStats advance(MechanicalSystem& system, Integrator& integrator, State& state, double dt);
+
+ private:
+  StepStats attempt(MechanicalSystem& system, Integrator& integrator, State& state, double dt,
+                    int depth);
+  struct Snapshot {
+    petsc::Vector u, v;
+    std::vector<petsc::Vector> internal;
+  };
+  void save(MechanicalSystem& system, Integrator& integrator, const State& state, int depth);
+  void restore(Integrator& integrator, State& state, int depth);
+
+  int max_halvings_;
+  std::function<void(const std::string&)> on_retry_;
+  std::vector<Snapshot> snapshots_;  ///< one per recursion depth, allocated once
+};
+
+}  // namespace inertia

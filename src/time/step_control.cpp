@@ -1,0 +1,68 @@
+#include "inertia/time/step_control.hpp"
+
+namespace inertia {
+
+StepController::StepController(int max_halvings, std::function<void(const std::string&)> on_retry)
+    : max_halvings_(max_halvings), on_retry_(std::move(on_retry)) {}
+
+void StepController::save(MechanicalSystem& system, Integrator& integrator, const State& state,
+                          int depth) {
+  if (static_cast<int>(snapshots_.size()) <= depth) snapshots_.resize(depth + 1);
+  Snapshot& s = snapshots_[depth];
+  if (!s.u) {
+    s.u = system.create_vector();
+    s.v = system.create_vector();
+  }
+  INERTIA_PETSC(VecCopy(state.u, s.u));
+  INERTIA_PETSC(VecCopy(state.v, s.v));
+  const auto internal = integrator.internal_state();
+  s.internal.resize(internal.size());
+  for (std::size_t i = 0; i < internal.size(); ++i) {
+    if (!s.internal[i]) INERTIA_PETSC(VecDuplicate(internal[i].second, s.internal[i].out()));
+    INERTIA_PETSC(VecCopy(internal[i].second, s.internal[i]));
+  }
+}
+
+void StepController::restore(Integrator& integrator, State& state, int depth) {
+  const Snapshot& s = snapshots_[depth];
+  INERTIA_PETSC(VecCopy(s.u, state.u));
+  INERTIA_PETSC(VecCopy(s.v, state.v));
+  const auto internal = integrator.internal_state();
+  for (std::size_t i = 0; i < internal.size(); ++i)
+    INERTIA_PETSC(VecCopy(s.internal[i], internal[i].second));
+}
+
+StepStats StepController::attempt(MechanicalSystem& system, Integrator& integrator, State& state,
+                                  double dt, int depth) {
+  const double t0 = state.time;
+  const std::int64_t n0 = state.step;
+  if (max_halvings_ > depth) save(system, integrator, state, depth);
+  try {
+    return integrator.step(system, state, dt);
+  } catch (const SolverError& e) {
+    if (depth >= max_halvings_)
+      throw SolverError(cat("the step from t = ", t0, " with dt = ", dt, " failed",
+                            max_halvings_ > 0 ? cat(" after ", max_halvings_, " halvings") : "",
+                            ": ", e.what()));
+    restore(integrator, state, depth);
+    state.time = t0;
+    state.step = n0;
+    on_retry_(cat("step from t = ", t0, " with dt = ", dt, " failed (", e.what(),
+                  "); retrying as two steps of ", dt / 2));
+    StepStats first = attempt(system, integrator, state, dt / 2, depth + 1);
+    StepStats second = attempt(system, integrator, state, dt / 2, depth + 1);
+    second.linear_iterations += first.linear_iterations;
+    second.nonlinear_iterations += first.nonlinear_iterations;
+    return second;
+  }
+}
+
+StepStats StepController::advance(MechanicalSystem& system, Integrator& integrator, State& state,
+                                  double dt) {
+  const std::int64_t n0 = state.step;
+  StepStats stats = attempt(system, integrator, state, dt, 0);
+  state.step = n0 + 1;  // halved steps still count as one step of the run
+  return stats;
+}
+
+}  // namespace inertia
