@@ -22,6 +22,9 @@ NewtonSolver::NewtonSolver(MechanicalSystem& system) : system_(system) {
   PC pc;
   INERTIA_PETSC(KSPGetPC(ksp, &pc));
   INERTIA_PETSC(PCSetType(pc, PCGAMG));
+  history_.resize(1001);
+  INERTIA_PETSC(SNESSetConvergenceHistory(snes_, history_.data(), nullptr,
+                                          static_cast<PetscInt>(history_.size()), PETSC_TRUE));
   INERTIA_PETSC(SNESSetFromOptions(snes_));
 }
 
@@ -78,6 +81,11 @@ NewtonReport NewtonSolver::solve(const Problem& problem, Vec y) {
   INERTIA_PETSC(SNESGetConvergedReason(snes_, &report.reason));
   INERTIA_PETSC(SNESGetIterationNumber(snes_, &report.iterations));
   INERTIA_PETSC(SNESGetLinearSolveIterations(snes_, &report.linear_iterations));
+  const PetscReal* history = nullptr;
+  PetscInt length = 0;
+  INERTIA_PETSC(SNESGetConvergenceHistory(snes_, const_cast<PetscReal**>(&history), nullptr, &length));
+  report.residuals.assign(history, history + length);
+  last_ = report;
   if (report.reason < 0)
     throw SolverError(cat(
         "Newton (SNES) did not converge: ", SNESConvergedReasons[report.reason], " after ",

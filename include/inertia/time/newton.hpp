@@ -9,6 +9,8 @@
 
 #include <exception>
 #include <functional>
+#include <string>
+#include <vector>
 
 #include "inertia/system/mechanical_system.hpp"
 
@@ -18,6 +20,7 @@ struct NewtonReport {
   PetscInt iterations = 0;
   PetscInt linear_iterations = 0;
   SNESConvergedReason reason = SNES_CONVERGED_ITERATING;
+  std::vector<double> residuals;  ///< ||G|| before each iteration and after the last
   std::string reason_name() const { return SNESConvergedReasons[reason]; }
 };
 
@@ -33,6 +36,9 @@ class NewtonSolver {
 
   /// Collective. Creates the SNES (Newton with line search) and its Jacobian matrix.
   explicit NewtonSolver(MechanicalSystem& system);
+
+  /// The report of the last solve (residual history included).
+  const NewtonReport& last_report() const { return last_; }
 
   /// Relative residual tolerance and iteration limit (before command-line options, which win).
   void set_tolerances(double relative, int max_iterations);
@@ -52,6 +58,8 @@ class NewtonSolver {
   const Problem* problem_ = nullptr;
   std::exception_ptr error_;
   std::string domain_error_;  ///< the last configuration the elements could not take
+  std::vector<PetscReal> history_;
+  NewtonReport last_;
 };
 
 }  // namespace inertia
