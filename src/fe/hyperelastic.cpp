@@ -112,7 +112,8 @@ double corotational(Lame m, const double* F, double* P, double* A) {
     for (int j = 0; j < 3; ++j)
       S[3 * i + j] = R[i] * F[j] + R[3 + i] * F[3 + j] + R[6 + i] * F[6 + j];
   for (int i = 0; i < 3; ++i)
-    for (int j = i + 1; j < 3; ++j) S[3 * i + j] = S[3 * j + i] = 0.5 * (S[3 * i + j] + S[3 * j + i]);
+    for (int j = i + 1; j < 3; ++j)
+      S[3 * i + j] = S[3 * j + i] = 0.5 * (S[3 * i + j] + S[3 * j + i]);
   const double tr = S[0] + S[4] + S[8] - 3.0;  // tr(S - I)
   double ss = 0.0;
   for (int i = 0; i < 3; ++i)
@@ -145,19 +146,22 @@ double corotational(Lame m, const double* F, double* P, double* A) {
         v[L1] = -r[L2];
         v[L2] = r[L1];
         double w[3];
-        for (int a = 0; a < 3; ++a) w[a] = Gi[3 * a] * v[0] + Gi[3 * a + 1] * v[1] + Gi[3 * a + 2] * v[2];
+        for (int a = 0; a < 3; ++a)
+          w[a] = Gi[3 * a] * v[0] + Gi[3 * a + 1] * v[1] + Gi[3 * a + 2] * v[2];
         // [w]x = [[0, -w2, w1], [w2, 0, -w0], [-w1, w0, 0]]
         const double W[9] = {0.0, -w[2], w[1], w[2], 0.0, -w[0], -w[1], w[0], 0.0};
         for (int i = 0; i < 3; ++i)
           for (int Jc = 0; Jc < 3; ++Jc) {
-            const double dR = R[3 * i] * W[Jc] + R[3 * i + 1] * W[3 + Jc] + R[3 * i + 2] * W[6 + Jc];
+            const double dR =
+                R[3 * i] * W[Jc] + R[3 * i + 1] * W[3 + Jc] + R[3 * i + 2] * W[6 + Jc];
             A[(3 * i + Jc) * 9 + 3 * k + L] = 2.0 * m.mu * delta(i, k) * delta(Jc, L) +
                                               m.lambda * R[3 * k + L] * R[3 * i + Jc] + c * dR;
           }
       }
     // Symmetric in exact arithmetic (the law is hyperelastic); make it so to round-off.
     for (int p = 0; p < 9; ++p)
-      for (int q = p + 1; q < 9; ++q) A[p * 9 + q] = A[q * 9 + p] = 0.5 * (A[p * 9 + q] + A[q * 9 + p]);
+      for (int q = p + 1; q < 9; ++q)
+        A[p * 9 + q] = A[q * 9 + p] = 0.5 * (A[p * 9 + q] + A[q * 9 + p]);
   }
   return m.mu * ss + 0.5 * m.lambda * tr * tr;
 }
@@ -166,15 +170,15 @@ double saint_venant_kirchhoff(Lame m, const double* F, double* P, double* A) {
   double E[9];
   for (int I = 0; I < 3; ++I)
     for (int J = 0; J < 3; ++J)
-      E[3 * I + J] =
-          0.5 * (F[I] * F[J] + F[3 + I] * F[3 + J] + F[6 + I] * F[6 + J] - delta(I, J));
+      E[3 * I + J] = 0.5 * (F[I] * F[J] + F[3 + I] * F[3 + J] + F[6 + I] * F[6 + J] - delta(I, J));
   const double tr = E[0] + E[4] + E[8];
   double ee = 0.0;
   for (int k = 0; k < 9; ++k) ee += E[k] * E[k];
   if (P || A) {
     double S[9];
     for (int I = 0; I < 3; ++I)
-      for (int J = 0; J < 3; ++J) S[3 * I + J] = m.lambda * tr * delta(I, J) + 2.0 * m.mu * E[3 * I + J];
+      for (int J = 0; J < 3; ++J)
+        S[3 * I + J] = m.lambda * tr * delta(I, J) + 2.0 * m.mu * E[3 * I + J];
     if (P)
       for (int i = 0; i < 3; ++i)
         for (int J = 0; J < 3; ++J)
@@ -183,7 +187,8 @@ double saint_venant_kirchhoff(Lame m, const double* F, double* P, double* A) {
       double B[9];  // F F^T
       for (int i = 0; i < 3; ++i)
         for (int k = 0; k < 3; ++k)
-          B[3 * i + k] = F[3 * i] * F[3 * k] + F[3 * i + 1] * F[3 * k + 1] + F[3 * i + 2] * F[3 * k + 2];
+          B[3 * i + k] =
+              F[3 * i] * F[3 * k] + F[3 * i + 1] * F[3 * k + 1] + F[3 * i + 2] * F[3 * k + 2];
       for (int i = 0; i < 3; ++i)
         for (int J = 0; J < 3; ++J)
           for (int k = 0; k < 3; ++k)
@@ -365,7 +370,8 @@ void cauchy_stress(const double* F, const double* P, double* sigma) {
   double s[9];  // P F^T / J
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j)
-      s[3 * i + j] = r * (P[3 * i] * F[3 * j] + P[3 * i + 1] * F[3 * j + 1] + P[3 * i + 2] * F[3 * j + 2]);
+      s[3 * i + j] =
+          r * (P[3 * i] * F[3 * j] + P[3 * i + 1] * F[3 * j + 1] + P[3 * i + 2] * F[3 * j + 2]);
   sigma[0] = s[0];
   sigma[1] = s[4];
   sigma[2] = s[8];
@@ -386,9 +392,9 @@ void green_lagrange_strain(const double* F, double* E) {
   E[5] = 0.5 * c(0, 2);
 }
 
-double hyperelastic_force_tangent(CellType t, std::span<const double> X,
-                                  std::span<const double> u, MaterialModel model, Lame lame,
-                                  std::span<double> f, std::span<double> K) {
+double hyperelastic_force_tangent(CellType t, std::span<const double> X, std::span<const double> u,
+                                  MaterialModel model, Lame lame, std::span<double> f,
+                                  std::span<double> K) {
   const Tabulation& tab = tabulation(t);
   const int n = tab.num_nodes;
   require_size("hyperelastic_force_tangent: X", X.size(), 3 * n);

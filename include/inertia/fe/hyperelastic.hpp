@@ -102,9 +102,9 @@ void green_lagrange_strain(const double* F, double* E);
 /// also skips the material tangents: force only is about half the cost). Throws InvertedElement
 /// if det F <= 0 at a quadrature point (outputs are then unspecified), InternalError for other
 /// cell types or short spans.
-double hyperelastic_force_tangent(CellType t, std::span<const double> X,
-                                  std::span<const double> u, MaterialModel model, Lame lame,
-                                  std::span<double> f, std::span<double> K);
+double hyperelastic_force_tangent(CellType t, std::span<const double> X, std::span<const double> u,
+                                  MaterialModel model, Lame lame, std::span<double> f,
+                                  std::span<double> K);
 
 /// The stored energy alone: sum_q w_q detJ0_q W(F_q).
 double hyperelastic_energy(CellType t, std::span<const double> X, std::span<const double> u,
