@@ -2,6 +2,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <array>
 #include <cmath>
 #include <fstream>
 #include <set>
@@ -176,9 +177,11 @@ void parse_materials(const Node& n, CaseFile& c) {
     mat.model = m.has("model") ? m["model"].choice({"linear_elastic", "corotational",
                                                     "saint_venant_kirchhoff", "neo_hookean"})
                                : "linear_elastic";
-    if (mat.model != "linear_elastic")
-      m["model"].fail(cat("model '", mat.model,
-                          "' is not available yet in this version; use linear_elastic"));
+    mat.material.model = mat.model == "corotational" ? fe::MaterialModel::corotational
+                         : mat.model == "saint_venant_kirchhoff"
+                             ? fe::MaterialModel::saint_venant_kirchhoff
+                         : mat.model == "neo_hookean" ? fe::MaterialModel::neo_hookean
+                                                      : fe::MaterialModel::linear_elastic;
     mat.material.density = m["density"].positive();
     mat.material.youngs_modulus = m["youngs_modulus"].positive();
     const double nu = m["poissons_ratio"].number();
@@ -659,8 +662,10 @@ void add_edge_springs(const CaseFile& c, MeshData& mesh) {
     const std::int64_t ncells = mesh.num_cells();
     for (std::int64_t k = 0; k < ncells; ++k) {
       if (mesh.cell_regions[k] != surface || info(mesh.cell_types[k]).dim != 2) continue;
-      const auto nodes = mesh.nodes_of(k);
+      // Copy the corners: add_cell below may reallocate the node list nodes_of() points into.
+      std::array<std::int64_t, 4> nodes{};
       const int corners = info(mesh.cell_types[k]).num_corners;
+      std::copy_n(mesh.nodes_of(k).begin(), corners, nodes.begin());
       for (int e = 0; e < corners; ++e) {
         std::int64_t a = nodes[e], b = nodes[(e + 1) % corners];
         if (a > b) std::swap(a, b);

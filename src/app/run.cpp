@@ -160,7 +160,7 @@ int run(int argc, char** argv, const Arguments& args) {
         << ", " << (c.mass == MassTreatment::lumped ? "lumped" : "consistent") << " mass, rayleigh "
         << c.rayleigh.mass << " / " << c.rayleigh.stiffness;
     if (c.velocity_damping > 0) log << ", velocity damping " << c.velocity_damping;
-    log << (system->is_linear() ? "" : ", nonlinear (springs): Newton in implicit steps") << "\n";
+    log << (system->is_linear() ? "" : ", nonlinear (springs or large-deformation materials): Newton in implicit steps") << "\n";
     if (args.check) {
       log << "check     OK\n";
       return 0;

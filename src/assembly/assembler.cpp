@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "inertia/fe/element.hpp"
 #include "inertia/fe/spring.hpp"
@@ -25,7 +26,11 @@ Assembler::Assembler(MPI_Comm comm, const LocalMesh& mesh, ElementAssignment ele
   for (std::int64_t c = 0; c < mesh_.num_cells(); ++c) {
     const bool solid = elements_.cell_material[c] >= 0;
     const bool spring = elements_.cell_spring[c] >= 0;
-    if (solid) solid_cells_.push_back(c);
+    if (solid) {
+      solid_cells_.push_back(c);
+      if (!elements_.materials[elements_.cell_material[c]].is_linear())
+        nonlinear_solid_cells_.push_back(c);
+    }
     if (spring) {
       INERTIA_ASSERT(mesh_.cell_types[c] == CellType::line2);
       spring_cells_.push_back(c);
@@ -47,6 +52,7 @@ Assembler::Assembler(MPI_Comm comm, const LocalMesh& mesh, ElementAssignment ele
   }
   rethrow_collectively(comm_, error);
   has_springs_ = !all_true(comm_, spring_cells_.empty());
+  has_nonlinear_solids_ = !all_true(comm_, nonlinear_solid_cells_.empty());
   has_dashpots_ = !all_true(comm_, !has_dashpots_);
   // Local-to-global map over nodes (blocks of 3 DOFs): owned, then ghosts.
   std::vector<PetscInt> nodes(static_cast<std::size_t>(mesh_.num_local_nodes()));
@@ -166,11 +172,17 @@ void Assembler::assemble_matrix(Mat A, Kernel&& kernel) const {
 void Assembler::assemble_stiffness(Mat K) const {
   assemble_matrix(K, [&](std::int64_t c, CellType t, auto x, auto Ke) {
     const int m = elements_.cell_material[c];
-    if (m < 0) return;
+    if (m < 0 || !elements_.materials[m].is_linear()) return;
     const auto& mat = elements_.materials[m];
     fe::stiffness_linear_elastic(t, x, mat.lambda(), mat.mu(), Ke);
   });
 }
+
+namespace {
+
+fe::Lame lame_of(const ElasticMaterial& m) { return {m.lambda(), m.mu()}; }
+
+}  // namespace
 
 namespace {
 
@@ -206,7 +218,16 @@ void Assembler::assemble_tangent(Vec u, Mat K) const {
     const int m = elements_.cell_material[c];
     if (m >= 0) {
       const auto& mat = elements_.materials[m];
-      fe::stiffness_linear_elastic(t, x, mat.lambda(), mat.mu(), Ke);
+      if (mat.is_linear()) {
+        fe::stiffness_linear_elastic(t, x, mat.lambda(), mat.mu(), Ke);
+      } else {
+        double ue[max_dofs];
+        const auto nodes = mesh_.nodes_of(c);
+        for (std::size_t a = 0; a < nodes.size(); ++a)
+          for (int i = 0; i < 3; ++i) ue[3 * a + i] = ul.data()[3 * nodes[a] + i];
+        fe::hyperelastic_force_tangent(t, x, std::span<const double>(ue, x.size()), mat.model,
+                                       lame_of(mat), {}, Ke);
+      }
     }
     const int s = elements_.cell_spring[c];
     if (s >= 0) {
@@ -237,11 +258,22 @@ void Assembler::assemble_consistent_mass(Mat M) const {
   });
 }
 
-void Assembler::add_spring_forces(Vec u, Vec v, Vec f_int, Vec f_dashpot) const {
-  if (!has_springs_) return;
+void Assembler::add_nonlinear_forces(Vec u, Vec v, Vec f_int, Vec f_dashpot) const {
+  if (!has_springs_ && !has_nonlinear_solids_) return;
   GhostedRead ul(u);
   std::size_t k = 0;
-  add_cell_vectors(f_int, [&](std::int64_t c, CellType, auto, auto fe_vec) {
+  add_cell_vectors(f_int, [&](std::int64_t c, CellType t, auto x, auto fe_vec) {
+    const int m = elements_.cell_material[c];
+    if (m >= 0 && !elements_.materials[m].is_linear()) {
+      double ue[max_dofs];
+      const auto nodes = mesh_.nodes_of(c);
+      for (std::size_t a = 0; a < nodes.size(); ++a)
+        for (int i = 0; i < 3; ++i) ue[3 * a + i] = ul.data()[3 * nodes[a] + i];
+      const auto& mat = elements_.materials[m];
+      fe::hyperelastic_force_tangent(t, x, std::span<const double>(ue, x.size()), mat.model,
+                                     lame_of(mat), fe_vec, {});
+      return true;
+    }
     if (elements_.cell_spring[c] < 0) return false;
     while (spring_cells_[k] != c) ++k;
     double x0[3], x1[3];
@@ -251,6 +283,7 @@ void Assembler::add_spring_forces(Vec u, Vec v, Vec f_int, Vec f_dashpot) const 
     return true;
   });
   if (!f_dashpot || !has_dashpots_) return;
+  k = 0;
   GhostedRead vl(v);
   add_cell_vectors(f_dashpot, [&](std::int64_t c, CellType, auto, auto fe_vec) {
     const int s = elements_.cell_spring[c];
@@ -264,9 +297,9 @@ void Assembler::add_spring_forces(Vec u, Vec v, Vec f_int, Vec f_dashpot) const 
   });
 }
 
-double Assembler::spring_energy(Vec u) const {
+double Assembler::nonlinear_energy(Vec u) const {
   double local = 0;
-  if (has_springs_) {
+  if (has_springs_ || has_nonlinear_solids_) {
     GhostedRead ul(u);
     for (std::size_t k = 0; k < spring_cells_.size(); ++k) {
       const std::int64_t c = spring_cells_[k];
@@ -274,6 +307,22 @@ double Assembler::spring_energy(Vec u) const {
       spring_ends(c, ul.data(), x0, x1);
       local += fe::spring_energy(x0, x1, elements_.springs[elements_.cell_spring[c]].stiffness,
                                  rest_lengths_[k]);  // never throws
+    }
+    double x[max_dofs], ue[max_dofs];
+    for (auto c : nonlinear_solid_cells_) {
+      const CellType t = mesh_.cell_types[c];
+      const auto nodes = mesh_.nodes_of(c);
+      const auto nd = 3 * nodes.size();
+      gather_coords(c, x);
+      for (std::size_t a = 0; a < nodes.size(); ++a)
+        for (int i = 0; i < 3; ++i) ue[3 * a + i] = ul.data()[3 * nodes[a] + i];
+      const auto& mat = elements_.materials[elements_.cell_material[c]];
+      try {
+        local += fe::hyperelastic_energy(t, std::span<const double>(x, nd),
+                                         std::span<const double>(ue, nd), mat.model, lame_of(mat));
+      } catch (const SolverError&) {
+        local = std::numeric_limits<double>::quiet_NaN();  // an inverted element has no energy
+      }
     }
   }
   double global = 0;
@@ -377,9 +426,20 @@ void Assembler::cell_stress(Vec u, CellStress& out) const {
       for (std::size_t a = 0; a < nodes.size(); ++a)
         for (int i = 0; i < 3; ++i) ue[3 * a + i] = ul[static_cast<PetscInt>(3 * nodes[a] + i)];
       const auto& m = elements_.materials[elements_.cell_material[c]];
-      fe::strain_stress_linear_elastic(t, std::span<const double>(x, nd),
-                                       std::span<const double>(ue, nd), m.lambda(), m.mu(),
-                                       &out.strain[6 * c], &out.stress[6 * c]);
+      if (m.is_linear()) {
+        fe::strain_stress_linear_elastic(t, std::span<const double>(x, nd),
+                                         std::span<const double>(ue, nd), m.lambda(), m.mu(),
+                                         &out.strain[6 * c], &out.stress[6 * c]);
+      } else {
+        try {
+          fe::hyperelastic_strain_stress(t, std::span<const double>(x, nd),
+                                         std::span<const double>(ue, nd), m.model, lame_of(m),
+                                         &out.strain[6 * c], &out.stress[6 * c]);
+        } catch (const SolverError&) {
+          for (int i = 0; i < 6; ++i)  // inverted: no meaningful stress
+            out.strain[6 * c + i] = out.stress[6 * c + i] = std::numeric_limits<double>::quiet_NaN();
+        }
+      }
       out.von_mises[c] = fe::von_mises(&out.stress[6 * c]);
     }
   }

@@ -211,14 +211,14 @@ void MechanicalSystem::external_force(double t, Vec f) const {
 
 void MechanicalSystem::internal_force(Vec u, Vec f) const {
   INERTIA_PETSC(MatMult(K_, u, f));
-  assembler_.add_spring_forces(u, nullptr, f, nullptr);
+  assembler_.add_nonlinear_forces(u, nullptr, f, nullptr);
 }
 
 void MechanicalSystem::dashpot_force(Vec u, Vec v, Vec f) const {
   INERTIA_PETSC(VecZeroEntries(f));
   if (!has_dashpots()) return;
   INERTIA_PETSC(VecZeroEntries(work2_));
-  assembler_.add_spring_forces(u, v, work2_, f);
+  assembler_.add_nonlinear_forces(u, v, work2_, f);
 }
 
 void MechanicalSystem::force(double t, Vec u, Vec v, Vec f) const {
@@ -226,9 +226,9 @@ void MechanicalSystem::force(double t, Vec u, Vec v, Vec f) const {
   INERTIA_PETSC(MatMult(K_, u, work2_));
   INERTIA_PETSC(VecAXPY(f, -1.0, work2_));
   if (!is_linear()) {
-    // Springs (and dashpots): accumulate f_int and f_dashpot, then subtract both.
+    // Nonlinear elements (and dashpots): accumulate f_int and f_dashpot, then subtract both.
     INERTIA_PETSC(VecZeroEntries(work2_));
-    assembler_.add_spring_forces(u, v, work2_, has_dashpots() ? work2_.get() : nullptr);
+    assembler_.add_nonlinear_forces(u, v, work2_, has_dashpots() ? work2_.get() : nullptr);
     INERTIA_PETSC(VecAXPY(f, -1.0, work2_));
   }
 }
@@ -428,7 +428,7 @@ double MechanicalSystem::strain_energy(Vec u) const {
   INERTIA_PETSC(MatMult(K_, u, work_));
   PetscScalar dot = 0;
   INERTIA_PETSC(VecDot(u, work_, &dot));
-  return 0.5 * dot + assembler_.spring_energy(u);
+  return 0.5 * dot + assembler_.nonlinear_energy(u);
 }
 
 }  // namespace inertia

@@ -4,7 +4,8 @@
 /// ghosted vectors), the COO sparsity pattern (built once), and assembly of mass, stiffness,
 /// internal and dashpot forces, loads and cell fields from element kernels.
 ///
-/// Element kinds on a rank's cells: solids (3D cells with a linear-elastic material), springs
+/// Element kinds on a rank's cells: solids (3D cells with a material: linear elastic, or
+/// nonlinear -- corotational, Saint Venant-Kirchhoff, Neo-Hookean), springs
 /// (line2 cells with a spring set; nonlinear: they act along the current axis) and point-mass
 /// cells (any cell of a point-mass region whose nodes need a diagonal entry in the pattern).
 
@@ -15,16 +16,20 @@
 #include <span>
 #include <vector>
 
+#include "inertia/fe/hyperelastic.hpp"
 #include "inertia/parallel/petsc.hpp"
 #include "inertia/partition/partition.hpp"
 
 namespace inertia {
 
-/// Linear-elastic material data of one material region, in the user's units.
+/// Material data of one material region, in the user's units: the model (linear elasticity or a
+/// large-deformation law from fe/hyperelastic.hpp) with Young's modulus and Poisson's ratio.
 struct ElasticMaterial {
+  fe::MaterialModel model = fe::MaterialModel::linear_elastic;
   double density = 0;
   double youngs_modulus = 0;
   double poissons_ratio = 0;
+  bool is_linear() const { return model == fe::MaterialModel::linear_elastic; }
   double lambda() const {
     return youngs_modulus * poissons_ratio / ((1 + poissons_ratio) * (1 - 2 * poissons_ratio));
   }
@@ -66,6 +71,8 @@ class Assembler {
   PetscInt num_global_dofs() const { return static_cast<PetscInt>(3 * mesh_.num_global_nodes); }
   /// True if some rank has springs (the same on every rank).
   bool has_springs() const { return has_springs_; }
+  /// True if some rank has solids with a nonlinear material (the same on every rank).
+  bool has_nonlinear_solids() const { return has_nonlinear_solids_; }
   /// True if some rank has springs with a dashpot (the same on every rank).
   bool has_dashpots() const { return has_dashpots_; }
 
@@ -76,10 +83,11 @@ class Assembler {
   /// element cells preallocated, and the rigid-body near-null space attached. Values unset.
   petsc::Matrix create_matrix() const;
 
-  /// Collective. The linear-elastic stiffness of the solids (springs contribute zero).
+  /// Collective. The stiffness of the linear-elastic solids (nonlinear solids and springs
+  /// contribute zero: their forces come from add_nonlinear_forces).
   void assemble_stiffness(Mat K) const;
-  /// Collective. The tangent stiffness at displacement u: solids plus springs at their current
-  /// axis. u is a ghosted vector; its ghosts are updated here.
+  /// Collective. The tangent stiffness at displacement u: every solid (nonlinear ones at u) plus
+  /// the springs at their current axis. u is a ghosted vector; its ghosts are updated here.
   void assemble_tangent(Vec u, Mat K) const;
   /// Collective. The dashpot matrix of the springs at displacement u.
   void assemble_dashpot(Vec u, Mat B) const;
@@ -88,11 +96,13 @@ class Assembler {
   /// Collective. Lumped nodal masses of the solids (the same value in the 3 DOFs of a node).
   void assemble_lumped_mass(Vec m) const;
 
-  /// Collective. Adds the springs' internal force at u to f_int, and (if non-null) their dashpot
-  /// force at (u, v) to f_dashpot. Ghosts of u and v are updated here.
-  void add_spring_forces(Vec u, Vec v, Vec f_int, Vec f_dashpot) const;
-  /// Collective. Stored energy of the springs at u.
-  double spring_energy(Vec u) const;
+  /// Collective. Adds the internal force at u of the nonlinear elements (springs, nonlinear
+  /// solids) to f_int, and (if non-null) the springs' dashpot force at (u, v) to f_dashpot.
+  /// Ghosts of u and v are updated here. Throws SolverError (on every rank, naming the element)
+  /// for an inverted element or a collapsed spring.
+  void add_nonlinear_forces(Vec u, Vec v, Vec f_int, Vec f_dashpot) const;
+  /// Collective. Stored energy of the nonlinear elements at u.
+  double nonlinear_energy(Vec u) const;
 
   /// Collective. Adds the consistent nodal forces of the body acceleration g (force = rho g) to f.
   void add_gravity(const std::array<double, 3>& g, Vec f) const;
@@ -101,7 +111,9 @@ class Assembler {
   void add_traction(int region, const std::array<double, 3>& traction, Vec f) const;
   void add_pressure(int region, double pressure, Vec f) const;
 
-  /// Collective (ghost update of u). Cell strain/stress from displacement u.
+  /// Collective (ghost update of u). Cell strain/stress from displacement u: small strain and
+  /// linear stress for linear-elastic cells, Green-Lagrange strain and Cauchy stress for
+  /// nonlinear materials.
   void cell_stress(Vec u, CellStress& out) const;
 
   /// Collective. Attaches to A the six rigid-body modes of the deformed configuration X + u
@@ -127,9 +139,10 @@ class Assembler {
   ElementAssignment elements_;
   std::vector<std::int64_t> pattern_cells_;  ///< local cells in the COO pattern
   std::vector<std::int64_t> solid_cells_;
+  std::vector<std::int64_t> nonlinear_solid_cells_;
   std::vector<std::int64_t> spring_cells_;
   std::vector<double> rest_lengths_;         ///< per spring cell (same order as spring_cells_)
-  bool has_springs_ = false, has_dashpots_ = false;
+  bool has_springs_ = false, has_dashpots_ = false, has_nonlinear_solids_ = false;
   petsc::LocalToGlobal l2g_;
   petsc::Vector coordinates_;                ///< owned node coordinates, block size 3
   petsc::NullSpace rigid_body_modes_;

@@ -48,8 +48,11 @@ class MechanicalSystem {
   /// element is linear (K is constant); nonlinear elements re-assemble only when u changed.
   void update_tangent(Vec u);
 
-  /// True while every element is linear (no springs): K is constant and f_int(u) = K u.
-  bool is_linear() const { return !assembler_.has_springs(); }
+  /// True while every element is linear (no springs, no nonlinear materials): K is constant
+  /// and f_int(u) = K u.
+  bool is_linear() const {
+    return !assembler_.has_springs() && !assembler_.has_nonlinear_solids();
+  }
   /// True if some spring has a dashpot (then B, the dashpot matrix, is not zero).
   bool has_dashpots() const { return assembler_.has_dashpots(); }
 
