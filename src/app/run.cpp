@@ -90,7 +90,8 @@ int run(int argc, char** argv, const Arguments& args) {
     log << "inertia " << INERTIA_VERSION << ": case " << c.path.string() << " on " << nranks
         << (nranks == 1 ? " rank\n" : " ranks\n");
     log << "mesh      "
-        << (c.mesh_file ? c.mesh_file->string() : std::string("box generator")) << "\n";
+        << (c.mesh_file ? c.mesh_file->lexically_normal().string() : std::string("box generator"))
+        << "\n";
     if (rank_of(comm) == 0) log << "          " << mesh_summary << "\n";
     log << "regions  ";
     for (std::size_t r = 0; r < regions.size(); ++r)
@@ -160,7 +161,21 @@ int run(int argc, char** argv, const Arguments& args) {
         << ", " << (c.mass == MassTreatment::lumped ? "lumped" : "consistent") << " mass, rayleigh "
         << c.rayleigh.mass << " / " << c.rayleigh.stiffness;
     if (c.velocity_damping > 0) log << ", velocity damping " << c.velocity_damping;
-    log << (system->is_linear() ? "" : ", nonlinear (springs or large-deformation materials): Newton in implicit steps") << "\n";
+    if (c.integrator == "euler_implicit")
+      log << (c.params.euler_implicit.trapezoidal ? ", trapezoidal" : "")
+          << (c.params.euler_implicit.first_order ? ", first order" : "")
+          << (c.params.euler_implicit.newton ? ", Newton" : "");
+    if (c.integrator == "variational_symplectic")
+      log << (c.params.variational_symplectic.explicit_integration ? ", explicit" : ", implicit");
+    if (c.integrator == "central_difference" && !c.params.central_difference.half_step_start)
+      log << ", SOFA start";
+    const bool newton = c.integrator == "newmark" || c.integrator == "static" ||
+                        (c.integrator == "euler_implicit" && c.params.euler_implicit.newton) ||
+                        (c.integrator == "variational_symplectic" &&
+                         !c.params.variational_symplectic.explicit_integration);
+    if (!system->is_linear())
+      log << (newton ? ", nonlinear: Newton (SNES) every step" : ", nonlinear");
+    log << "\n";
     if (args.check) {
       log << "check     OK\n";
       return 0;
