@@ -113,7 +113,7 @@ class EulerImplicit final : public Integrator {
     state.time = t1;
     ++state.step;
     system.apply_constraints(t1, state.u, state.v, nullptr);
-    return {r.linear_iterations, r.iterations, r.reason_name()};
+    return {r.linear_iterations, r.iterations, r.reason_name(), r.residuals};
   }
 
  private:

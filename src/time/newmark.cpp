@@ -102,7 +102,7 @@ class Newmark final : public Integrator {
     state.time = t1;
     ++state.step;
     system.apply_constraints(t1, state.u, state.v, nullptr);
-    return {r.linear_iterations, r.iterations, r.reason_name()};
+    return {r.linear_iterations, r.iterations, r.reason_name(), r.residuals};
   }
 
   Vec acceleration() const override { return a_.get(); }

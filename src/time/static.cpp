@@ -33,7 +33,7 @@ class Static final : public Integrator {
       };
       problem.k = 1.0;
       const NewtonReport r = newton_->solve(problem, state.u);
-      stats = {r.linear_iterations, r.iterations, r.reason_name()};
+      stats = {r.linear_iterations, r.iterations, r.reason_name(), r.residuals};
     }
     INERTIA_PETSC(VecZeroEntries(state.v));
     state.time = t1;

@@ -68,7 +68,7 @@ class VariationalSymplecticImplicit final : public Integrator {
       problem.b = b;
       copy_constrained(system, w_, r_);
       const NewtonReport rep = newton_->solve(problem, r_);
-      stats = {rep.linear_iterations, rep.iterations, rep.reason_name()};
+      stats = {rep.linear_iterations, rep.iterations, rep.reason_name(), rep.residuals};
     }
     // v+ = 2 r / h; x+ = q_n + h v+; p+ = M v+ + (h/2) f(t_mid, q_n + r, v+)
     INERTIA_PETSC(VecAXPBY(state.v, 2 / h, 0.0, r_));

@@ -1,0 +1,206 @@
+// Large-deformation solids on distributed meshes: the homogeneous uniaxial stretch of a
+// Neo-Hookean cube (exact lateral stretch and Cauchy stress on an unstructured tet mesh), zero
+// strain energy under a large rigid rotation for the nonlinear models (and not for linear
+// elasticity), Newton's quadratic convergence on a large-deflection cantilever, and the same
+// answer on any rank count.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numbers>
+
+#include "inertia/app/case_file.hpp"
+#include "inertia/app/model.hpp"
+#include "inertia/parallel/session.hpp"
+#include "inertia/time/integrator.hpp"
+
+using namespace inertia;
+
+namespace {
+
+double global_value(Vec x, PetscInt dof) {
+  PetscInt lo = 0, hi = 0;
+  VecGetOwnershipRange(x, &lo, &hi);
+  double mine = 0, all = 0;
+  if (dof >= lo && dof < hi) {
+    petsc::ConstArray a(x);
+    mine = a[dof - lo];
+  }
+  MPI_Allreduce(&mine, &all, 1, MPI_DOUBLE, MPI_SUM, PetscObjectComm(reinterpret_cast<PetscObject>(x)));
+  return all;
+}
+
+PetscInt dof_near(const MechanicalSystem& s, std::array<double, 3> p, int c) {
+  const LocalMesh& m = s.mesh();
+  struct {
+    double d;
+    int rank;
+  } mine{1e300, rank_of(s.comm())}, best{};
+  long long global = -1;
+  for (std::int32_t n = 0; n < m.num_owned; ++n) {
+    double d = 0;
+    for (int i = 0; i < 3; ++i) d += std::pow(m.coords[3 * n + i] - p[i], 2);
+    if (d < mine.d) mine.d = d, global = m.node_begin + n;
+  }
+  MPI_Allreduce(&mine, &best, 1, MPI_DOUBLE_INT, MPI_MINLOC, s.comm());
+  MPI_Bcast(&global, 1, MPI_LONG_LONG, best.rank, s.comm());
+  return static_cast<PetscInt>(3 * global + c);
+}
+
+/// Runs a static case to its end on `comm`; returns the final displacement's DOF values asked
+/// for, and (optionally) the last step's Newton residual history.
+struct StaticRun {
+  std::unique_ptr<Model> model;
+  State state;
+  std::vector<std::vector<double>> residuals;  ///< per step
+};
+
+StaticRun run_static(MPI_Comm comm, const std::string& yaml) {
+  StaticRun r;
+  const CaseFile c = parse_case(yaml, "hyperelastic.yaml");
+  r.model = std::make_unique<Model>(build_model(comm, c));
+  MechanicalSystem& s = *r.model->system;
+  r.state = State{0.0, 0, s.create_vector(), s.create_vector()};
+  s.apply_constraints(0.0, r.state.u, r.state.v, nullptr);
+  auto integrator = create_integrator(c.integrator, c.params);
+  integrator->initialize(s, r.state);
+  for (std::int64_t n = 0; n < c.num_steps(); ++n)
+    r.residuals.push_back(integrator->step(s, r.state, c.dt).residuals);
+  return r;
+}
+
+}  // namespace
+
+TEST(NeoHookean, UniaxialStretchOfAUnitCubeMatchesTheExactSolution) {
+  // mu = lambda = 1: E = 2.5, nu = 0.25. Symmetry planes x = 0, y = 0, z = 0; the face x = 1
+  // pulled to x = 1.5; the lateral faces free. Homogeneous: F = diag(1.5, s, s) everywhere.
+  StaticRun r = run_static(
+      MPI_COMM_WORLD,
+      "mesh: {file: " INERTIA_SOURCE_DIR "/meshes/unit_cube_tet.msh}\n"
+      "materials: [{region: cube, model: neo_hookean, density: 1, youngs_modulus: 2.5, "
+      "poissons_ratio: 0.25}]\n"
+      "boundary_conditions:\n"
+      "  - {region: xmin, type: fixed, components: [x]}\n"
+      "  - {region: ymin, type: fixed, components: [y]}\n"
+      "  - {region: zmin, type: fixed, components: [z]}\n"
+      "  - {region: xmax, type: displacement, components: [x], value: [0.5]}\n"
+      "time: {integrator: static, dt: 0.25, steps: 4}\n");
+  MechanicalSystem& s = *r.model->system;
+  const double lateral = 1 + global_value(r.state.u, dof_near(s, {1, 1, 1}, 1));
+  CellStress stress;
+  s.assembler().cell_stress(r.state.u, stress);
+  double worst = 0;
+  int cells = 0;
+  for (std::int64_t c = 0; c < s.mesh().num_cells(); ++c)
+    if (info(s.mesh().cell_types[c]).dim == 3) {
+      worst = std::max(worst, std::abs(stress.stress[6 * c] - 1.1900481787));
+      for (int k = 1; k < 6; ++k) worst = std::max(worst, std::abs(stress.stress[6 * c + k]));
+      ++cells;
+    }
+  double global_worst = 0;
+  int global_cells = 0;
+  MPI_Allreduce(&worst, &global_worst, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Allreduce(&cells, &global_cells, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  if (rank_of(MPI_COMM_WORLD) == 0)
+    std::printf("  lateral stretch %.10f (exact 0.8988206149), max |sigma - exact| %.2e over %d "
+                "cells\n",
+                lateral, global_worst, global_cells);
+  EXPECT_NEAR(lateral, 0.8988206149, 1e-8);
+  EXPECT_LT(global_worst, 1e-8);
+  EXPECT_GT(global_cells, 1000);
+}
+
+TEST(LargeRotation, KeepsZeroStrainEnergyForTheNonlinearModelsButNotForLinearElasticity) {
+  // A free block rotated rigidly by 60 degrees about (1, 1, 1): u = (R - I) X.
+  const double angle = std::numbers::pi / 3;
+  const double n[3] = {1 / std::sqrt(3.0), 1 / std::sqrt(3.0), 1 / std::sqrt(3.0)};
+  double R[3][3];
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      const double cross = i == j ? 0.0 : ((j == (i + 1) % 3) ? -n[3 - i - j] : n[3 - i - j]);
+      R[i][j] = (i == j ? std::cos(angle) : 0.0) + (1 - std::cos(angle)) * n[i] * n[j] +
+                std::sin(angle) * cross;
+    }
+  for (const char* model : {"corotational", "saint_venant_kirchhoff", "neo_hookean", "linear_elastic"}) {
+    const CaseFile c = parse_case(
+        std::string("mesh: {box: {lower: [0, 0, 0], upper: [1, 0.5, 0.3], cells: [4, 2, 2], "
+                    "element: hex8}}\n"
+                    "materials: [{region: all, model: ") +
+            model + ", density: 1, youngs_modulus: 100, poissons_ratio: 0.3}]\n"
+                    "time: {integrator: newmark, dt: 1, steps: 1}\n",
+        "rotation.yaml");
+    Model m = build_model(MPI_COMM_WORLD, c);
+    MechanicalSystem& s = *m.system;
+    petsc::Vector u = s.create_vector(), f = s.create_vector();
+    {
+      petsc::Array a(u);
+      const LocalMesh& mesh = s.mesh();
+      for (std::int32_t node = 0; node < mesh.num_owned; ++node)
+        for (int i = 0; i < 3; ++i) {
+          double rx = 0;
+          for (int j = 0; j < 3; ++j) rx += R[i][j] * mesh.coords[3 * node + j];
+          a[3 * node + i] = rx - mesh.coords[3 * node + i];
+        }
+    }
+    const double energy = s.strain_energy(u);
+    s.internal_force(u, f);
+    PetscReal force = 0;
+    VecNorm(f, NORM_INFINITY, &force);
+    // Scale: the energy of a 1 % stretch of the block, E/2 (0.01)^2 V.
+    const double scale = 0.5 * 100 * 1e-4 * 0.15;
+    if (rank_of(MPI_COMM_WORLD) == 0)
+      std::printf("  %-24s strain energy %.3e (1%% stretch: %.3e), max |f_int| %.3e\n", model,
+                  energy, scale, force);
+    if (std::string(model) == "linear_elastic") {
+      EXPECT_GT(energy, 100 * scale);  // why the large-deformation models exist
+    } else {
+      EXPECT_LT(std::abs(energy), 1e-12 * scale);
+      EXPECT_LT(force, 1e-10);
+    }
+  }
+}
+
+TEST(LargeDeflection, NewtonConvergesQuadraticallyAndRankCountsAgree) {
+  // A Neo-Hookean cantilever bent by a tip load to about half its length.
+  const std::string yaml =
+      "mesh: {box: {lower: [0, 0, 0], upper: [1, 0.1, 0.1], cells: [8, 1, 1], element: tet10}}\n"
+      "materials: [{region: all, model: neo_hookean, density: 1000, youngs_modulus: 1.0e7, "
+      "poissons_ratio: 0.3}]\n"
+      "boundary_conditions: [{region: xmin, type: fixed},\n"
+      "  {region: xmax, type: traction, value: [0, 0, -2.0e4]}]\n"
+      "time: {integrator: static, dt: 0.2, steps: 5}\n";
+  PetscOptionsSetValue(nullptr, "-ksp_rtol", "1e-13");
+  StaticRun parallel = run_static(MPI_COMM_WORLD, yaml);
+  const double tip = global_value(parallel.state.u, dof_near(*parallel.model->system, {1, 0.05, 0.05}, 2));
+  double serial_tip = 0;
+  if (rank_of(MPI_COMM_WORLD) == 0) {
+    StaticRun serial = run_static(MPI_COMM_SELF, yaml);
+    serial_tip = global_value(serial.state.u, dof_near(*serial.model->system, {1, 0.05, 0.05}, 2));
+  }
+  PetscOptionsClearValue(nullptr, "-ksp_rtol");
+  MPI_Bcast(&serial_tip, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  // Quadratic convergence at every load step: once below 1e-2 of the initial residual, each
+  // iteration squares the relative residual (log r_{k+1} / log r_k >= 1.8), as long as the next
+  // residual is above the round-off floor of the force assembly (~1e-10 here, 1e-9 relative).
+  int quadratic = 0;
+  for (const auto& r : parallel.residuals) {
+    if (rank_of(MPI_COMM_WORLD) == 0) {
+      std::printf("  residuals:");
+      for (double x : r) std::printf(" %.2e", x);
+      std::printf("\n");
+    }
+    for (std::size_t i = 1; i + 1 < r.size(); ++i) {
+      const double a = r[i] / r[0], b = r[i + 1] / r[0];
+      if (a < 1e-2 && b > 1e-9) {
+        EXPECT_GT(std::log(b) / std::log(a), 1.8);
+        ++quadratic;
+      }
+    }
+  }
+  if (rank_of(MPI_COMM_WORLD) == 0)
+    std::printf("  tip deflection %.12f (np = %d), %.12f (np = 1)\n", tip,
+                size_of(MPI_COMM_WORLD), serial_tip);
+  EXPECT_GE(quadratic, 2);
+  for (const auto& r : parallel.residuals) EXPECT_LE(r.size(), 25u);  // converged, not stalled
+  EXPECT_LT(tip, -0.4);  // large: about half the length
+  EXPECT_NEAR(tip / serial_tip, 1.0, 1e-8);
+}
