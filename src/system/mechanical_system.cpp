@@ -326,13 +326,15 @@ MechanicalSystem::Solver& MechanicalSystem::solver(double m, double k, double b)
   Solver s;
   s.A = create_operator();
   s.diagonal = fill_operator(m, k, b, s.A);
-  INERTIA_PETSC(MatSetOption(s.A, MAT_SPD, PETSC_TRUE));
+  if (is_linear() || (k == 0 && b == 0)) INERTIA_PETSC(MatSetOption(s.A, MAT_SPD, PETSC_TRUE));
 
   INERTIA_PETSC(KSPCreate(comm_, s.ksp.out()));
   INERTIA_PETSC(KSPSetOperators(s.ksp, s.A, s.A));
   PC pc;
   INERTIA_PETSC(KSPGetPC(s.ksp, &pc));
-  INERTIA_PETSC(KSPSetType(s.ksp, KSPCG));
+  // CG for the symmetric positive definite operators of linear models; GMRES where a nonlinear
+  // tangent may be indefinite (compressed springs, buckling).
+  INERTIA_PETSC(KSPSetType(s.ksp, is_linear() || (k == 0 && b == 0) ? KSPCG : KSPGMRES));
   if (k == 0 && b == 0) {
     // A mass matrix: Jacobi-preconditioned CG converges in a few iterations.
     INERTIA_PETSC(KSPSetOptionsPrefix(s.ksp, "mass_"));
