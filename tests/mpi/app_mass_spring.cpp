@@ -13,46 +13,16 @@
 #include "inertia/parallel/session.hpp"
 #include "inertia/time/integrator.hpp"
 
+#include "../support/test_model.hpp"
+
 using namespace inertia;
+using test::dof_near;
+using test::global_value;
+using test::number;
 
 namespace {
 
 constexpr double k_spring = 100.0, mass = 2.0, gravity = 9.81;
-
-std::string number(double x) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.17g", x);
-  return text;
-}
-
-double global_value(Vec x, PetscInt dof) {
-  PetscInt lo = 0, hi = 0;
-  VecGetOwnershipRange(x, &lo, &hi);
-  double mine = 0, all = 0;
-  if (dof >= lo && dof < hi) {
-    petsc::ConstArray a(x);
-    mine = a[dof - lo];
-  }
-  MPI_Allreduce(&mine, &all, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-  return all;
-}
-
-PetscInt dof_near(const MechanicalSystem& s, std::array<double, 3> p, int c) {
-  const LocalMesh& m = s.mesh();
-  struct {
-    double d;
-    int rank;
-  } mine{1e300, rank_of(s.comm())}, best{};
-  long long global = -1;
-  for (std::int32_t n = 0; n < m.num_owned; ++n) {
-    double d = 0;
-    for (int i = 0; i < 3; ++i) d += std::pow(m.coords[3 * n + i] - p[i], 2);
-    if (d < mine.d) mine.d = d, global = m.node_begin + n;
-  }
-  MPI_Allreduce(&mine, &best, 1, MPI_DOUBLE_INT, MPI_MINLOC, s.comm());
-  MPI_Bcast(&global, 1, MPI_LONG_LONG, best.rank, s.comm());
-  return static_cast<PetscInt>(3 * global + c);
-}
 
 struct Simulation {
   CaseFile c;
@@ -224,21 +194,7 @@ namespace {
 
 /// A chain of n point masses m joined by n + 1 springs k between two fixed ends, along x.
 std::string chain_case(int n, const std::string& time) {
-  const std::string file = std::string(INERTIA_BINARY_DIR) + "/chain_" + std::to_string(n) + ".msh";
-  if (rank_of(MPI_COMM_WORLD) == 0) {
-    std::ofstream out(file);
-    out << "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$PhysicalNames\n3\n0 1 \"ends\"\n0 2 \"beads\"\n"
-           "1 3 \"springs\"\n$EndPhysicalNames\n$Nodes\n"
-        << n + 2 << "\n";
-    for (int i = 0; i < n + 2; ++i) out << i + 1 << " " << 0.1 * i << " 0 0\n";
-    out << "$EndNodes\n$Elements\n" << (n + 1) + (n + 2) << "\n";
-    int tag = 1;
-    for (int i = 0; i < n + 2; ++i)
-      out << tag++ << " 15 2 " << (i == 0 || i == n + 1 ? 1 : 2) << " 1 " << i + 1 << "\n";
-    for (int i = 0; i < n + 1; ++i) out << tag++ << " 1 2 3 1 " << i + 1 << " " << i + 2 << "\n";
-    out << "$EndElements\n";
-  }
-  MPI_Barrier(MPI_COMM_WORLD);
+  const std::string file = test::chain_mesh(n, "chain");
   return "mesh: {file: " + file + "}\n"
          "springs: [{region: springs, stiffness: 400.0}]\n"
          "point_masses: [{region: beads, mass: 0.25}]\n"

@@ -11,38 +11,14 @@
 #include "inertia/time/integrator.hpp"
 #include "inertia/time/newton.hpp"
 
+#include "../support/test_model.hpp"
+
 using namespace inertia;
+using test::dof_near;
+using test::global_value;
+using test::number;
 
 namespace {
-
-double global_value(Vec x, PetscInt dof) {
-  PetscInt lo = 0, hi = 0;
-  VecGetOwnershipRange(x, &lo, &hi);
-  double mine = 0, all = 0;
-  if (dof >= lo && dof < hi) {
-    petsc::ConstArray a(x);
-    mine = a[dof - lo];
-  }
-  MPI_Allreduce(&mine, &all, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-  return all;
-}
-
-PetscInt dof_near(const MechanicalSystem& s, std::array<double, 3> p, int c) {
-  const LocalMesh& m = s.mesh();
-  struct {
-    double d;
-    int rank;
-  } mine{1e300, rank_of(s.comm())}, best{};
-  long long global = -1;
-  for (std::int32_t n = 0; n < m.num_owned; ++n) {
-    double d = 0;
-    for (int i = 0; i < 3; ++i) d += std::pow(m.coords[3 * n + i] - p[i], 2);
-    if (d < mine.d) mine.d = d, global = m.node_begin + n;
-  }
-  MPI_Allreduce(&mine, &best, 1, MPI_DOUBLE_INT, MPI_MINLOC, s.comm());
-  MPI_Bcast(&global, 1, MPI_LONG_LONG, best.rank, s.comm());
-  return static_cast<PetscInt>(3 * global + c);
-}
 
 }  // namespace
 
