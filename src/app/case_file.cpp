@@ -404,6 +404,13 @@ void parse_time(const Node& n, CaseFile& c) {
     if (c.params.newmark.beta > 0.5) nm["beta"].fail("must be in (0, 0.5]");
     if (c.params.newmark.gamma > 1) nm["gamma"].fail("must be in (0, 1]");
   }
+  if (c.integrator == "static") {
+    // A static solve has no velocity: damping would be silently meaningless, so refuse it.
+    if (c.rayleigh.mass != 0 || c.rayleigh.stiffness != 0)
+      n["rayleigh"].fail("Rayleigh damping has no meaning for the static integrator; remove it");
+    if (c.velocity_damping != 0)
+      n["velocity_damping"].fail("velocity damping has no meaning for the static integrator");
+  }
   if (n.has("allow_unstable")) c.allow_unstable = n["allow_unstable"].boolean();
   if (n.has("max_step_halvings")) {
     const auto halvings = n["max_step_halvings"].integer();

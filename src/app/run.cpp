@@ -295,7 +295,7 @@ int run(int argc, char** argv, const Arguments& args) {
     });
     const double loop_start = MPI_Wtime();
     const std::int64_t report_every = std::max<std::int64_t>(1, nsteps / 10);
-    std::int64_t linear_its = stats.linear_iterations;
+    std::int64_t linear_its = stats.linear_iterations, newton_its = 0;
     try {
       for (std::int64_t n = 0; n < nsteps; ++n) {
         {
@@ -303,6 +303,7 @@ int run(int argc, char** argv, const Arguments& args) {
           if (energy) energy->before_step(*system, state);
           stats = steps.advance(*system, *integrator, state, c.dt);
           linear_its += stats.linear_iterations;
+          newton_its += stats.nonlinear_iterations;
           // Exact step times (no accumulated rounding).
           state.time = c.dt * static_cast<double>(state.step);
           double extra = 0;
@@ -349,6 +350,7 @@ int run(int argc, char** argv, const Arguments& args) {
     if (energy) energy->flush();
     if (probes) probes->flush();
     log << "\nfinished: " << nsteps << " steps, " << linear_its << " linear iterations";
+    if (newton_its) log << ", " << newton_its << " Newton iterations";
     if (vtk) log << ", " << vtk->steps_written() << " VTK outputs (" << output_bytes / 1024
                  << " KiB, " << (vtk->steps_written() ? output_bytes / 1024 / vtk->steps_written() : 0)
                  << " KiB per output) in " << vtk->pvd_path().string();

@@ -57,7 +57,9 @@ PetscErrorCode NewtonSolver::residual_callback(SNES snes, Vec y, Vec g, void* co
     if (!std::isfinite(norm)) INERTIA_PETSC(SNESSetFunctionDomainError(snes));
   } catch (const SolverError& e) {
     // A configuration the elements cannot take (an inverted element, a collapsed spring; the
-    // assembler raises it on every rank): let the line search back off.
+    // assembler raises it on every rank): a domain error. A backtracking line search
+    // (-snes_linesearch_type bt) backs off from it; the default critical-point search does not,
+    // and SNES then stops with DIVERGED_FUNCTION_DOMAIN, which the step halving retries.
     self->domain_error_ = e.what();
     SNESSetFunctionDomainError(snes);
   } catch (...) {
