@@ -57,9 +57,9 @@ PetscErrorCode NewtonSolver::residual_callback(SNES snes, Vec y, Vec g, void* co
     if (!std::isfinite(norm)) INERTIA_PETSC(SNESSetFunctionDomainError(snes));
   } catch (const SolverError& e) {
     // A configuration the elements cannot take (an inverted element, a collapsed spring; the
-    // assembler raises it on every rank): a domain error. A backtracking line search
-    // (-snes_linesearch_type bt) backs off from it; the default critical-point search does not,
-    // and SNES then stops with DIVERGED_FUNCTION_DOMAIN, which the step halving retries.
+    // assembler raises it on every rank): a domain error. The default critical-point search
+    // does not back off from it; solve() then retries with a backtracking search, which does,
+    // and a step that still fails is halved by the step controller.
     self->domain_error_ = e.what();
     SNESSetFunctionDomainError(snes);
   } catch (...) {
@@ -88,13 +88,30 @@ NewtonReport NewtonSolver::solve(const Problem& problem, Vec y) {
   problem_ = &problem;
   error_ = nullptr;
   domain_error_.clear();
-  const PetscErrorCode code = SNESSolve(snes_, nullptr, y);
-  problem_ = nullptr;
-  // The stored exception is rank-local; make the failure collective before throwing.
-  rethrow_collectively(system_.comm(), error_);
+  if (!guess_) guess_ = system_.create_vector();
+  INERTIA_PETSC(VecCopy(y, guess_));
+  PetscErrorCode code = SNESSolve(snes_, nullptr, y);
+  rethrow_collectively(system_.comm(), error_);  // rank-local exceptions fail together
   if (code) throw_petsc_error(code, "SNESSolve", __FILE__, __LINE__);
   NewtonReport report;
   INERTIA_PETSC(SNESGetConvergedReason(snes_, &report.reason));
+  if (report.reason == SNES_DIVERGED_FUNCTION_DOMAIN) {
+    // A trial point left the elements' domain (an inverted element): solve again from the same
+    // guess with a backtracking line search, which backs off from such points.
+    SNESLineSearch line_search;
+    SNESLineSearchType type;
+    INERTIA_PETSC(SNESGetLineSearch(snes_, &line_search));
+    INERTIA_PETSC(SNESLineSearchGetType(line_search, &type));
+    const std::string previous = type;
+    INERTIA_PETSC(VecCopy(guess_, y));
+    INERTIA_PETSC(SNESLineSearchSetType(line_search, SNESLINESEARCHBT));
+    code = SNESSolve(snes_, nullptr, y);
+    INERTIA_PETSC(SNESLineSearchSetType(line_search, previous.c_str()));
+    rethrow_collectively(system_.comm(), error_);
+    if (code) throw_petsc_error(code, "SNESSolve", __FILE__, __LINE__);
+    INERTIA_PETSC(SNESGetConvergedReason(snes_, &report.reason));
+  }
+  problem_ = nullptr;
   INERTIA_PETSC(SNESGetIterationNumber(snes_, &report.iterations));
   INERTIA_PETSC(SNESGetLinearSolveIterations(snes_, &report.linear_iterations));
   const PetscReal* history = nullptr;

@@ -54,7 +54,7 @@ class NewtonSolver {
   MechanicalSystem& system_;
   petsc::Snes snes_;
   petsc::Matrix jacobian_;
-  petsc::Vector residual_, x_;
+  petsc::Vector residual_, x_, guess_;
   const Problem* problem_ = nullptr;
   std::exception_ptr error_;
   std::string domain_error_;  ///< the last configuration the elements could not take
