@@ -110,13 +110,13 @@ std::vector<std::string> energy_columns(const Integrator& integrator) {
 
 EnergyHistory::EnergyHistory(MechanicalSystem& system, const State& state,
                              Integrator& integrator, const std::filesystem::path& path)
-    : u_prev_(system.create_vector()),
+    : integrator_(integrator),
+      u_prev_(system.create_vector()),
       v_prev_(system.create_vector()),
       f_prev_(system.create_vector()),
       f_now_(system.create_vector()),
       work_(system.create_vector()),
-      file_(system.comm(), path, "", energy_columns(integrator)),
-      integrator_(integrator) {
+      file_(system.comm(), path, "", energy_columns(integrator)) {
   const Vec acceleration = integrator_.acceleration();
   reactions_ = system.has_prescribed_motion() && acceleration;
   system.external_force(state.time, f_now_);

@@ -262,7 +262,7 @@ void Assembler::add_nonlinear_forces(Vec u, Vec v, Vec f_int, Vec f_dashpot) con
   if (!has_springs_ && !has_nonlinear_solids_) return;
   GhostedRead ul(u);
   std::size_t k = 0;
-  add_cell_vectors(f_int, [&](std::int64_t c, CellType t, auto x, auto fe_vec) {
+  if (f_int) add_cell_vectors(f_int, [&](std::int64_t c, CellType t, auto x, auto fe_vec) {
     const int m = elements_.cell_material[c];
     if (m >= 0 && !elements_.materials[m].is_linear()) {
       double ue[max_dofs];
@@ -447,8 +447,8 @@ void Assembler::cell_stress(Vec u, CellStress& out) const {
 }
 
 void Assembler::attach_rigid_body_modes(Mat A, Vec u) const {
-  petsc::Vector x;
-  INERTIA_PETSC(VecDuplicate(coordinates_, x.out()));
+  if (!deformed_) INERTIA_PETSC(VecDuplicate(coordinates_, deformed_.out()));  // once per run
+  Vec x = deformed_;
   INERTIA_PETSC(VecCopy(coordinates_, x));
   {
     petsc::Array xa(x);

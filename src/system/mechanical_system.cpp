@@ -217,8 +217,7 @@ void MechanicalSystem::internal_force(Vec u, Vec f) const {
 void MechanicalSystem::dashpot_force(Vec u, Vec v, Vec f) const {
   INERTIA_PETSC(VecZeroEntries(f));
   if (!has_dashpots()) return;
-  INERTIA_PETSC(VecZeroEntries(work2_));
-  assembler_.add_nonlinear_forces(u, v, work2_, f);
+  assembler_.add_nonlinear_forces(u, v, nullptr, f);
 }
 
 void MechanicalSystem::force(double t, Vec u, Vec v, Vec f) const {

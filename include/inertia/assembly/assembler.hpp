@@ -97,7 +97,8 @@ class Assembler {
   void assemble_lumped_mass(Vec m) const;
 
   /// Collective. Adds the internal force at u of the nonlinear elements (springs, nonlinear
-  /// solids) to f_int, and (if non-null) the springs' dashpot force at (u, v) to f_dashpot.
+  /// solids) to f_int (if non-null), and (if non-null) the springs' dashpot force at (u, v) to
+  /// f_dashpot.
   /// Ghosts of u and v are updated here. Throws SolverError (on every rank, naming the element)
   /// for an inverted element or a collapsed spring.
   void add_nonlinear_forces(Vec u, Vec v, Vec f_int, Vec f_dashpot) const;
@@ -150,6 +151,7 @@ class Assembler {
   std::size_t coo_size_ = 0;
   mutable std::vector<PetscScalar> coo_values_;  ///< reused by every assembly
   mutable petsc::Vector scratch_;                 ///< ghosted, reused by add_cell_vectors
+  mutable petsc::Vector deformed_;                ///< X + u, reused by attach_rigid_body_modes
 };
 
 /// Rejects inverted or degenerate 3D cells: throws InputError naming the first bad cell's file tag,
