@@ -75,6 +75,7 @@ int run(int argc, char** argv, const Arguments& args) {
   const int nranks = size_of(comm);
   try {
     Phases phases;
+    for (const char* name : run_phases) phases.declare(name);
     const double start = MPI_Wtime();
     CaseFile c;
     run_collectively(comm, [&] { c = load_case(args.case_file); });
@@ -117,7 +118,11 @@ int run(int argc, char** argv, const Arguments& args) {
           << partition.ghost_nodes_per_rank[p] << std::setw(10)
           << 3 * partition.owned_nodes_per_rank[p] << "\n";
     // Highest frequency and the stable step of the explicit schemes.
-    const FrequencyEstimate frequency = estimate_highest_frequency(*system, 50);
+    FrequencyEstimate frequency;
+    {
+      Phases::Scope scope(phases, "solver setup");
+      frequency = estimate_highest_frequency(*system, 50);
+    }
     const double limit = stability_limit(c.integrator, c.params);
     const bool conditionally_stable = limit > 0 && std::isfinite(limit);
     const double stable_dt = frequency.power > 0 ? limit / frequency.power : INFINITY;
@@ -356,8 +361,10 @@ int run(int argc, char** argv, const Arguments& args) {
                  << " KiB per output) in " << vtk->pvd_path().string();
     log << "\n";
     phases.print(comm, log);
+    const double total = MPI_Wtime() - start;
     log << "  " << std::left << std::setw(16) << "total" << std::right << std::setw(12) << std::fixed
-        << std::setprecision(3) << MPI_Wtime() - start << "\n";
+        << std::setprecision(3) << total << "\n";
+    phases.write_csv(comm, out_dir / "timings.csv", total);
     return 0;
   } catch (const InputError& e) {
     if (rank_of(comm) == 0) std::cerr << "inertia: error: " << e.what() << std::endl;

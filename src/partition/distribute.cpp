@@ -74,8 +74,27 @@ void broadcast_regions(MPI_Comm comm, std::vector<Region>& regions) {
 
 }  // namespace
 
+CellPartition partition_elements(const MeshData& mesh, const std::vector<char>& is_element,
+                                 int num_parts, Partitioner method) {
+  INERTIA_CHECK(static_cast<std::int64_t>(is_element.size()) == mesh.num_cells(), InternalError,
+                "partition_elements: is_element has the wrong size");
+  CellPartition p;
+  p.method = method;
+  for (std::int64_t c = 0; c < mesh.num_cells(); ++c)
+    if (is_element[c]) p.elements.push_back(c);
+  p.part = partition_cells(mesh, p.elements, num_parts, method, &p.quality);
+  return p;
+}
+
 LocalMesh distribute(MPI_Comm comm, const MeshData& mesh, const std::vector<char>& is_element,
                      Partitioner method, PartitionSummary* summary) {
+  CellPartition p;
+  run_on_root(comm, [&] { p = partition_elements(mesh, is_element, size_of(comm), method); });
+  return distribute(comm, mesh, is_element, p, summary);
+}
+
+LocalMesh distribute(MPI_Comm comm, const MeshData& mesh, const std::vector<char>& is_element,
+                     const CellPartition& partition, PartitionSummary* summary) {
   const int size = size_of(comm), rank = rank_of(comm);
   std::vector<Message> messages;
   std::vector<std::int64_t> header;  // rank-0 summary, broadcast below
@@ -83,13 +102,13 @@ LocalMesh distribute(MPI_Comm comm, const MeshData& mesh, const std::vector<char
   std::vector<std::int64_t> region_counts;
 
   run_on_root(comm, [&] {
-    INERTIA_CHECK(static_cast<std::int64_t>(is_element.size()) == mesh.num_cells(), InternalError,
-                  "distribute: is_element has the wrong size");
-    std::vector<std::int64_t> elements;
-    for (std::int64_t c = 0; c < mesh.num_cells(); ++c)
-      if (is_element[c]) elements.push_back(c);
-    PartitionQuality quality;
-    const std::vector<int> part = partition_cells(mesh, elements, size, method, &quality);
+    INERTIA_CHECK(static_cast<std::int64_t>(is_element.size()) == mesh.num_cells() &&
+                      partition.part.size() == partition.elements.size(),
+                  InternalError, "distribute: is_element or the partition has the wrong size");
+    const std::vector<std::int64_t>& elements = partition.elements;
+    const std::vector<int>& part = partition.part;
+    const PartitionQuality& quality = partition.quality;
+    const Partitioner method = partition.method;
 
     // Owner of a node: the lowest rank among the element cells that contain it.
     const std::int64_t nn = mesh.num_nodes();
@@ -134,6 +153,14 @@ LocalMesh distribute(MPI_Comm comm, const MeshData& mesh, const std::vector<char
       std::sort(list.begin(), list.end());
       list.erase(std::unique(list.begin(), list.end()), list.end());
       region_counts.push_back(static_cast<std::int64_t>(list.size()));
+    }
+    // Natural id: the node's index among the kept nodes in file order (independent of the
+    // number of ranks; checkpoints are written in this order).
+    std::vector<std::int64_t> natural(static_cast<std::size_t>(nn), -1);
+    {
+      std::int64_t next = 0;
+      for (std::int64_t n = 0; n < nn; ++n)
+        if (owner[n] < size) natural[n] = next++;
     }
     // The old index of each new global node, to look up coordinates and tags.
     std::vector<std::int64_t> old_of(static_cast<std::size_t>(begin[size]));
@@ -180,6 +207,7 @@ LocalMesh distribute(MPI_Comm comm, const MeshData& mesh, const std::vector<char
       };
       for (std::int64_t g = begin[p]; g < begin[p + 1]; ++g) add_node(g);
       for (auto g : ghosts) add_node(g);
+      for (std::int64_t g = begin[p]; g < begin[p + 1]; ++g) ints.push_back(natural[old_of[g]]);
       ints.push_back(static_cast<std::int64_t>(cells_of[p].size()));
       for (auto c : cells_of[p]) {
         const auto nodes = mesh.nodes_of(c);
@@ -232,6 +260,8 @@ LocalMesh distribute(MPI_Comm comm, const MeshData& mesh, const std::vector<char
   const std::int64_t num_local = local.num_owned + static_cast<std::int64_t>(local.ghosts.size());
   local.node_tags.resize(static_cast<std::size_t>(num_local));
   for (auto& t : local.node_tags) t = next();
+  local.natural_ids.resize(static_cast<std::size_t>(local.num_owned));
+  for (auto& t : local.natural_ids) t = next();
   local.coords = std::move(reals);
   const std::int64_t ncells = next();
   local.cell_types.reserve(ncells);

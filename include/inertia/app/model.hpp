@@ -3,6 +3,7 @@
 /// From a validated case to an assembled MechanicalSystem: read or generate the mesh (rank 0),
 /// check it against the case, partition, distribute, assemble. Used by the driver and by tests.
 
+#include <filesystem>
 #include <iosfwd>
 #include <memory>
 #include <string>
@@ -15,7 +16,7 @@
 
 namespace inertia {
 
-/// Wall-clock phases for the timing table (seconds, max over ranks at the end), mirrored as
+/// Wall-clock phases for the timing table and timings.csv (seconds, max over ranks at the end), mirrored as
 /// PETSc log stages so -log_view shows the same phases.
 class Phases {
  public:
@@ -51,6 +52,13 @@ class Phases {
     }
   }
 
+  /// Registers a phase (so it appears in the table and timings.csv even if it never runs).
+  void declare(const std::string& name) { stage(name); }
+
+  /// Collective. Writes `phase,seconds,calls` (seconds: max over ranks) for every phase, then
+  /// `total` with the given wall time, to path on rank 0, atomically (temporary file, rename).
+  void write_csv(MPI_Comm comm, const std::filesystem::path& path, double total) const;
+
  private:
   struct Entry {
     std::string name;
@@ -75,6 +83,11 @@ class Phases {
   }
   std::vector<Entry> entries_;
 };
+
+/// The phases of a run, in the order of timings.csv.
+inline constexpr const char* run_phases[] = {"mesh",       "partition", "distribute",
+                                             "assemble",   "solver setup", "time loop",
+                                             "output",     "checkpoint"};
 
 
 struct Model {

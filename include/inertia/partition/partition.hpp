@@ -44,6 +44,9 @@ struct LocalMesh {
   std::vector<std::int64_t> ghosts;
   std::vector<double> coords;          ///< 3 per local node
   std::vector<std::int64_t> node_tags; ///< file tag of each local node (for messages)
+  /// Per owned node: its index in an ordering independent of the number of ranks (file order of
+  /// the kept nodes; lexicographic for the box generator). Checkpoints use it.
+  std::vector<std::int64_t> natural_ids;
 
   std::vector<CellType> cell_types;
   std::vector<std::int64_t> cell_offsets{0};
@@ -78,6 +81,22 @@ struct PartitionSummary {
   std::vector<std::int64_t> ghost_nodes_per_rank;
   std::int64_t dropped_cells = 0;  ///< lower-dimensional cells touching no element node
 };
+
+/// A partition of the element cells of a serial mesh.
+struct CellPartition {
+  Partitioner method = Partitioner::metis;
+  std::vector<std::int64_t> elements;  ///< the element cells
+  std::vector<int> part;               ///< rank of each of `elements`
+  PartitionQuality quality;
+};
+
+/// Serial. Partitions the cells marked in is_element (partition_cells).
+CellPartition partition_elements(const MeshData& mesh, const std::vector<char>& is_element,
+                                 int num_parts, Partitioner method);
+
+/// Collective. Distributes with a partition computed on rank 0 (see below).
+LocalMesh distribute(MPI_Comm comm, const MeshData& mesh, const std::vector<char>& is_element,
+                     const CellPartition& partition, PartitionSummary* summary);
 
 /// Collective. Partitions the element cells of `mesh` (read on rank 0 only; the other ranks may
 /// pass an empty mesh), numbers nodes so each rank owns a contiguous range, and scatters cells,
