@@ -321,7 +321,9 @@ void parse_amplitudes(const Node& n, CaseFile& c) {
 void parse_time(const Node& n, CaseFile& c) {
   n.expect_map({"integrator", "dt", "end_time", "steps", "mass", "rayleigh", "velocity_damping",
                 "newmark", "euler_implicit", "variational_symplectic", "central_difference",
-                "allow_unstable", "max_step_halvings"});
+                "allow_unstable", "max_step_halvings", "operator"});
+  if (n.has("operator"))
+    c.matrix_free = n["operator"].choice({"assembled", "matrix_free"}) == "matrix_free";
   if (n.has("integrator")) {
     c.integrator = n["integrator"].text();
     const auto names = integrator_names();
@@ -420,7 +422,7 @@ void parse_time(const Node& n, CaseFile& c) {
 }
 
 void parse_output(const Node& n, CaseFile& c) {
-  n.expect_map({"directory", "every", "fields", "probes", "energy"});
+  n.expect_map({"directory", "every", "fields", "probes", "energy", "checkpoint"});
   if (n.has("directory")) {
     const std::filesystem::path p = n["directory"].text();
     c.output_directory = p.is_absolute() ? p : c.directory / p;
@@ -454,6 +456,24 @@ void parse_output(const Node& n, CaseFile& c) {
     }
   }
   if (n.has("energy")) c.energy = n["energy"].boolean();
+  c.checkpoint_directory = c.output_directory / "checkpoints";
+  if (n.has("checkpoint")) {
+    const Node k = n["checkpoint"];
+    k.expect_map({"every", "keep", "directory"});
+    if (!k.has("every")) k.fail("needs 'every' (write a checkpoint every N steps)");
+    const auto every = k["every"].integer();
+    if (every < 0 || every > 1000000000) k["every"].fail("must be >= 0 (0 = no checkpoints)");
+    c.checkpoint_every = static_cast<int>(every);
+    if (k.has("keep")) {
+      const auto keep = k["keep"].integer();
+      if (keep < 1 || keep > 1000) k["keep"].fail("must be between 1 and 1000");
+      c.checkpoint_keep = static_cast<int>(keep);
+    }
+    if (k.has("directory")) {
+      const std::filesystem::path p = k["directory"].text();
+      c.checkpoint_directory = p.is_absolute() ? p : c.directory / p;
+    }
+  }
 }
 
 }  // namespace
@@ -525,6 +545,7 @@ CaseFile parse_case(const std::string& text, const std::filesystem::path& file) 
   }
   parse_time(top["time"], c);
   if (top.has("output")) parse_output(top["output"], c);
+  if (c.checkpoint_directory.empty()) c.checkpoint_directory = c.output_directory / "checkpoints";
   if (top.has("petsc")) c.petsc_options = top["petsc"].text();
   // Amplitude names used must exist.
   auto check_amplitude = [&](const std::string& name, const std::string& key, int line) {

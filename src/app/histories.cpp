@@ -1,5 +1,8 @@
 #include "inertia/app/histories.hpp"
 
+#include <cstdlib>
+#include <fstream>
+
 #include <cmath>
 #include <limits>
 #include <ostream>
@@ -9,8 +12,44 @@
 namespace inertia {
 
 CsvFile::CsvFile(MPI_Comm comm, const std::filesystem::path& path,
-                 const std::string& header_comment, const std::vector<std::string>& columns) {
+                 const std::string& header_comment, const std::vector<std::string>& columns,
+                 std::int64_t resume_after) {
   run_on_root(comm, [&] {
+    std::string header = "step,time";
+    for (const auto& c : columns) header += "," + c;
+    if (resume_after >= 0 && std::filesystem::exists(path)) {
+      // Keep the comments and the rows up to the restart step; drop failure markers and the
+      // rows of steps that will be computed again.
+      std::ifstream in(path);
+      std::string line, kept;
+      bool seen_header = false;
+      while (std::getline(in, line)) {
+        if (line.rfind("# INCOMPLETE", 0) == 0) continue;
+        if (!seen_header) {
+          if (line == header) seen_header = true;
+          else if (line.empty() || line[0] != '#')
+            throw InputError(cat(path.string(), ": its columns differ from this case's (",
+                                 header, "); cannot continue it after a restart"));
+          kept += line + "\n";
+          continue;
+        }
+        if (line.empty() || line[0] == '#') continue;
+        const std::int64_t step = std::strtoll(line.c_str(), nullptr, 10);
+        if (step <= resume_after) kept += line + "\n";
+      }
+      if (!seen_header)
+        throw InputError(cat(path.string(), ": no header line; cannot continue it after a restart"));
+      const std::filesystem::path tmp = path.string() + ".tmp";
+      {
+        std::ofstream out(tmp);
+        out << kept;
+        if (!out) throw InputError(cat(tmp.string(), ": cannot write"));
+      }
+      std::filesystem::rename(tmp, path);
+      file_.reset(std::fopen(path.c_str(), "a"));
+      if (!file_) throw InputError(cat(path.string(), ": cannot open for writing"));
+      return;
+    }
     file_.reset(std::fopen(path.c_str(), "w"));
     if (!file_) throw InputError(cat(path.string(), ": cannot open for writing"));
     if (!header_comment.empty()) std::fprintf(file_.get(), "%s", header_comment.c_str());
@@ -41,7 +80,7 @@ void CsvFile::mark_failed(const std::string& reason) {
 }
 
 Probes::Probes(const MechanicalSystem& system, const std::vector<CaseProbe>& probes,
-               const std::filesystem::path& path, std::ostream& log)
+               const std::filesystem::path& path, std::ostream& log, std::int64_t resume_after)
     : comm_(system.comm()) {
   const LocalMesh& mesh = system.mesh();
   std::vector<std::string> columns;
@@ -77,7 +116,7 @@ Probes::Probes(const MechanicalSystem& system, const std::vector<CaseProbe>& pro
   }
   values_.resize(6 * probes.size());
   sums_.resize(values_.size());
-  file_ = CsvFile(comm_, path, comment, columns);
+  file_ = CsvFile(comm_, path, comment, columns, resume_after);
 }
 
 void Probes::record(const State& state) {
@@ -109,14 +148,15 @@ std::vector<std::string> energy_columns(const Integrator& integrator) {
 }  // namespace
 
 EnergyHistory::EnergyHistory(MechanicalSystem& system, const State& state,
-                             Integrator& integrator, const std::filesystem::path& path)
+                             Integrator& integrator, const std::filesystem::path& path,
+                             const EnergyResume* resume)
     : integrator_(integrator),
       u_prev_(system.create_vector()),
       v_prev_(system.create_vector()),
       f_prev_(system.create_vector()),
       f_now_(system.create_vector()),
       work_(system.create_vector()),
-      file_(system.comm(), path, "", energy_columns(integrator)) {
+      file_(system.comm(), path, "", energy_columns(integrator), resume ? resume->step : -1) {
   const Vec acceleration = integrator_.acceleration();
   reactions_ = system.has_prescribed_motion() && acceleration;
   system.external_force(state.time, f_now_);
@@ -125,7 +165,14 @@ EnergyHistory::EnergyHistory(MechanicalSystem& system, const State& state,
     system.reaction(state.time, state.u, state.v, acceleration, work_);
     INERTIA_PETSC(VecAXPY(f_now_, 1.0, work_));
   }
-  write(system, state);
+  if (resume) {
+    external_work_ = resume->external_work;
+    dissipation_ = resume->dissipation;
+    total_ = system.kinetic_energy(state.v) + system.strain_energy(state.u) - external_work_ +
+             dissipation_;
+  } else {
+    write(system, state);
+  }
 }
 
 void EnergyHistory::before_step(MechanicalSystem& system, const State& state) {

@@ -9,6 +9,7 @@
 #include <iostream>
 #include <iterator>
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include "inertia/app/case_file.hpp"
@@ -17,6 +18,7 @@
 #include "inertia/system/spectrum.hpp"
 #include "inertia/time/step_control.hpp"
 #include "inertia/core/text.hpp"
+#include "inertia/io/checkpoint.hpp"
 #include "inertia/io/vtk_writer.hpp"
 #include "inertia/mesh/box.hpp"
 #include "inertia/mesh/gmsh_reader.hpp"
@@ -28,6 +30,8 @@ namespace inertia {
 namespace {
 
 constexpr const char* usage = R"(usage: mpirun -n N inertia CASE.yaml [PETSc options ...]
+       mpirun -n N inertia CASE.yaml --restart DIR   continue from the newest checkpoint in DIR
+                                      (output.checkpoint; DIR: the checkpoint directory or file)
        inertia --check CASE.yaml      validate the case and the mesh, print a summary, exit
        inertia --help | --version
 
@@ -65,6 +69,7 @@ void insert_case_options(const std::string& options) {
 struct Arguments {
   std::string case_file;
   bool check = false;
+  std::optional<std::filesystem::path> restart;  ///< --restart DIR: continue from a checkpoint
   std::vector<std::string> petsc;
 };
 
@@ -158,7 +163,7 @@ int run(int argc, char** argv, const Arguments& args) {
           << " grows for an undamped oscillation at any time step; it is here for teaching. "
              "Prefer symplectic_euler, central_difference or rk4 (explicit), or an implicit "
              "scheme\n";
-    const std::int64_t nsteps = c.num_steps();
+    std::int64_t nsteps = c.num_steps();
     log << "time      " << c.integrator;
     if (c.integrator == "newmark")
       log << " (beta " << c.params.newmark.beta << ", gamma " << c.params.newmark.gamma << ")";
@@ -216,6 +221,50 @@ int run(int argc, char** argv, const Arguments& args) {
       stats = integrator->initialize(*system, state);
     }
 
+    // Checkpoints: u, v, the scheme's own state and its solver guesses, in natural node order.
+    std::unique_ptr<io::Checkpointer> checkpointer;
+    auto checkpoint_vectors = [&] {
+      io::NamedVectors vectors{{"displacement", state.u.get()}, {"velocity", state.v.get()}};
+      for (const auto& x : integrator->internal_state()) vectors.push_back(x);
+      for (const auto& x : integrator->solver_guesses()) vectors.push_back(x);
+      return vectors;
+    };
+    if (c.checkpoint_every > 0 || args.restart)
+      checkpointer = std::make_unique<io::Checkpointer>(comm, lm.natural_ids, lm.num_global_nodes,
+                                                        state.u);
+    std::optional<EnergyResume> resume;
+    if (args.restart) {
+      Phases::Scope scope(phases, "checkpoint");
+      const std::filesystem::path file = io::find_checkpoint(comm, *args.restart);
+      io::CheckpointAttributes a;
+      a.reals = {{"time", 0.0}, {"dt", 0.0}, {"energy.external_work", 0.0},
+                 {"energy.dissipation", 0.0}};
+      a.integers = {{"step", 0}};
+      a.strings = {{"integrator", ""}};
+      checkpointer->read(file, {}, a);  // attributes first: check them before the datasets
+      run_collectively(comm, [&] {
+        INERTIA_CHECK(a.strings["integrator"] == c.integrator, InputError, file.string(),
+                      ": written by the ", a.strings["integrator"], " integrator, but ",
+                      c.path.string(), " uses ", c.integrator);
+        const double dt = a.reals["dt"];
+        if (c.dt_auto) {
+          c.dt = dt;
+        } else {
+          INERTIA_CHECK(std::abs(c.dt - dt) <= 1e-12 * dt, InputError, c.path.string(),
+                        ": time.dt ", c.dt, " differs from the checkpoint's ", dt, " (", file.string(),
+                        ")");
+        }
+      });
+      io::CheckpointAttributes none;
+      checkpointer->read(file, checkpoint_vectors(), none);
+      state.time = a.reals["time"];
+      state.step = a.integers["step"];
+      nsteps = c.num_steps();
+      resume = EnergyResume{state.step, a.reals["energy.external_work"], a.reals["energy.dissipation"]};
+      log << "restart   from " << file.string() << ": step " << state.step << ", t = " << state.time
+          << "; continuing to step " << nsteps << "\n";
+    }
+
     // VTK pieces: this rank's element cells over its local nodes.
     std::vector<CellType> piece_types;
     std::vector<std::int64_t> piece_offsets{0}, piece_nodes;
@@ -241,7 +290,10 @@ int run(int argc, char** argv, const Arguments& args) {
     }
     const io::PieceMesh piece{lm.coords, piece_types, piece_offsets, piece_nodes};
     std::unique_ptr<io::VtkSeriesWriter> vtk;
-    if (c.output_every > 0) vtk = std::make_unique<io::VtkSeriesWriter>(comm, out_dir, c.name);
+    if (c.output_every > 0)
+      vtk = std::make_unique<io::VtkSeriesWriter>(
+          comm, out_dir, c.name,
+          resume ? std::optional<double>(state.time + 0.5 * c.dt) : std::nullopt);
     std::int64_t output_bytes = 0;
     CellStress stress;
     auto write_vtk = [&] {
@@ -288,21 +340,46 @@ int run(int argc, char** argv, const Arguments& args) {
 
     std::unique_ptr<Probes> probes;
     std::unique_ptr<EnergyHistory> energy;
-    if (!c.probes.empty()) probes = std::make_unique<Probes>(*system, c.probes, out_dir / "probes.csv", log);
+    if (!c.probes.empty())
+      probes = std::make_unique<Probes>(*system, c.probes, out_dir / "probes.csv", log,
+                                        resume ? state.step : -1);
     if (c.energy)
-      energy = std::make_unique<EnergyHistory>(*system, state, *integrator, out_dir / "energy.csv");
-    if (probes) probes->record(state);
-    if (vtk) write_vtk();
+      energy = std::make_unique<EnergyHistory>(*system, state, *integrator, out_dir / "energy.csv",
+                                               resume ? &*resume : nullptr);
+    if (!resume) {
+      if (probes) probes->record(state);
+      if (vtk) write_vtk();
+    }
+    std::int64_t checkpoint_bytes = 0, checkpoints_written = 0;
+    auto write_checkpoint = [&] {
+      Phases::Scope scope(phases, "checkpoint");
+      // Every history row up to this step is on disk before the checkpoint exists.
+      if (energy) energy->flush();
+      if (probes) probes->flush();
+      io::CheckpointAttributes a;
+      a.reals = {{"time", state.time},
+                 {"dt", c.dt},
+                 {"energy.external_work", energy ? energy->external_work() : 0.0},
+                 {"energy.dissipation", energy ? energy->dissipation() : 0.0}};
+      a.integers = {{"step", state.step}};
+      a.strings = {{"integrator", c.integrator}, {"version", INERTIA_VERSION}};
+      const auto [file, bytes] = checkpointer->write(c.checkpoint_directory, state.step, a,
+                                                     checkpoint_vectors(), c.checkpoint_keep);
+      checkpoint_bytes += bytes;
+      ++checkpoints_written;
+    };
 
     log << "\n";
     StepController steps(c.max_step_halvings, [&](const std::string& what) {
       log << "retry     " << what << "\n";
     });
     const double loop_start = MPI_Wtime();
-    const std::int64_t report_every = std::max<std::int64_t>(1, nsteps / 10);
+    const std::int64_t first_step = state.step;
+    const std::int64_t report_every = std::max<std::int64_t>(1, (nsteps - first_step) / 10);
     std::int64_t linear_its = stats.linear_iterations, newton_its = 0;
+    if (first_step >= nsteps) log << "nothing to do: the checkpoint is at or after the last step\n";
     try {
-      for (std::int64_t n = 0; n < nsteps; ++n) {
+      for (std::int64_t n = first_step; n < nsteps; ++n) {
         {
           Phases::Scope scope(phases, "time loop");
           if (energy) energy->before_step(*system, state);
@@ -327,9 +404,12 @@ int run(int argc, char** argv, const Arguments& args) {
           if (probes) probes->record(state);
         }
         if (vtk && state.step % c.output_every == 0) write_vtk();
-        if (state.step % report_every == 0 || state.step == nsteps) {
+        if (c.checkpoint_every > 0 && (state.step % c.checkpoint_every == 0 || state.step == nsteps))
+          write_checkpoint();
+        if ((state.step - first_step) % report_every == 0 || state.step == nsteps) {
           const double wall = MPI_Wtime() - loop_start;
-          const double left = wall / static_cast<double>(n + 1) * static_cast<double>(nsteps - n - 1);
+          const double left = wall / static_cast<double>(n + 1 - first_step) *
+                              static_cast<double>(nsteps - n - 1);
           log << "step " << std::setw(7) << state.step << "/" << nsteps << "  t " << std::setw(11)
               << state.time << "  wall " << std::setw(8) << std::setprecision(3) << wall
               << " s  left " << std::setw(8) << left << " s  ksp its " << stats.linear_iterations
@@ -354,11 +434,14 @@ int run(int argc, char** argv, const Arguments& args) {
     }
     if (energy) energy->flush();
     if (probes) probes->flush();
-    log << "\nfinished: " << nsteps << " steps, " << linear_its << " linear iterations";
+    log << "\nfinished: " << nsteps - first_step << " steps, " << linear_its << " linear iterations";
     if (newton_its) log << ", " << newton_its << " Newton iterations";
     if (vtk) log << ", " << vtk->steps_written() << " VTK outputs (" << output_bytes / 1024
                  << " KiB, " << (vtk->steps_written() ? output_bytes / 1024 / vtk->steps_written() : 0)
                  << " KiB per output) in " << vtk->pvd_path().string();
+    if (checkpoints_written)
+      log << ", " << checkpoints_written << " checkpoints (" << checkpoint_bytes / 1024 / checkpoints_written
+          << " KiB each) in " << c.checkpoint_directory.string();
     log << "\n";
     phases.print(comm, log);
     const double total = MPI_Wtime() - start;
@@ -394,6 +477,10 @@ int run_main(int argc, char** argv) {
         args.check = true;
         continue;
       }
+      if (a == "--restart" && i + 1 < argc) {
+        args.restart = argv[++i];
+        continue;
+      }
       if (!a.empty() && a[0] != '-') {
         args.case_file = a;
         continue;
@@ -401,6 +488,14 @@ int run_main(int argc, char** argv) {
       std::cerr << "inertia: error: expected a case file before PETSc options, got '" << a
                 << "' (see inertia --help)\n";
       return 1;
+    }
+    if (a == "--restart") {
+      if (i + 1 >= argc) {
+        std::cerr << "inertia: error: --restart needs a checkpoint directory or file\n";
+        return 1;
+      }
+      args.restart = argv[++i];
+      continue;
     }
     args.petsc.push_back(a);
   }

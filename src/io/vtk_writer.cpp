@@ -1,5 +1,13 @@
 #include "inertia/io/vtk_writer.hpp"
 
+#include <cstdlib>
+
+#include <iterator>
+
+#include <fstream>
+
+#include <regex>
+
 #include <unistd.h>
 #include <vtkCallbackCommand.h>
 #include <vtkCellArray.h>
@@ -305,7 +313,8 @@ bool same_on_all_ranks(MPI_Comm comm, std::string text) {
 
 }  // namespace
 
-VtkSeriesWriter::VtkSeriesWriter(MPI_Comm comm, std::filesystem::path directory, std::string name)
+VtkSeriesWriter::VtkSeriesWriter(MPI_Comm comm, std::filesystem::path directory, std::string name,
+                                 std::optional<double> resume_up_to)
     : comm_(comm), directory_(std::move(directory)), name_(std::move(name)) {
   run_collectively(comm_, [&] {
     INERTIA_CHECK(
@@ -321,6 +330,7 @@ VtkSeriesWriter::VtkSeriesWriter(MPI_Comm comm, std::filesystem::path directory,
                   ec.message());
     INERTIA_CHECK(fs::is_directory(directory_, ec), InputError, "output directory ",
                   directory_.string(), " is not a directory");
+    if (resume_up_to) resume(*resume_up_to);
     // Doubles as the writability check: an empty series replaces any old <name>.pvd.
     try {
       write_pvd();
@@ -329,6 +339,9 @@ VtkSeriesWriter::VtkSeriesWriter(MPI_Comm comm, std::filesystem::path directory,
           cat("output directory ", directory_.string(), " is not writable (", e.what(), ")"));
     }
   });
+  int counter = counter_;
+  INERTIA_MPI(MPI_Bcast(&counter, 1, MPI_INT, 0, comm_));
+  counter_ = counter;
   // Every rank writes its own pieces there: the directory must be visible everywhere.
   run_collectively(comm_, [&] {
     std::error_code ec;
@@ -414,6 +427,22 @@ void VtkSeriesWriter::mark_failed(const std::string& reason) {
     } catch (...) {
       // Best effort: the run is failing already and reports its own error.
     }
+  }
+}
+
+void VtkSeriesWriter::resume(double up_to) {
+  std::ifstream in(pvd_);
+  if (!in) return;  // no earlier series: start a new one
+  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  static const std::regex entry(R"re(<DataSet timestep="([^"]*)"[^>]*file="([^"]*)")re");
+  const std::regex stem(cat(name_, R"(_(\d+)\.pvtu)"));
+  for (std::sregex_iterator it(text.begin(), text.end(), entry), end; it != end; ++it) {
+    const double time = std::strtod((*it)[1].str().c_str(), nullptr);
+    const std::string file = (*it)[2].str();
+    std::smatch m;
+    if (time > up_to || !std::regex_match(file, m, stem)) continue;
+    entries_.emplace_back(time, file);
+    counter_ = std::max(counter_, std::stoi(m[1]) + 1);
   }
 }
 

@@ -64,6 +64,10 @@ class CentralDifference final : public Integrator {
     return {{"half_step_velocity", v_half_}};
   }
 
+  std::vector<std::pair<std::string, Vec>> solver_guesses() override {
+    return {{"acceleration_guess", a_}};
+  }
+
  private:
   /// a_ = M^{-1} (f(t, x, v_half) - alpha_K K(x) v_half): alpha_M is in c_v, c_a. Computed as
   /// M^{-1} (f - C v_half) + alpha_M v_half, which is the same on the free DOFs except that a

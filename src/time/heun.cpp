@@ -37,6 +37,10 @@ class Heun final : public Integrator {
 
   Vec acceleration() const override { return a_.get(); }
 
+  std::vector<std::pair<std::string, Vec>> solver_guesses() override {
+    return {{"acceleration_guess", a_}};
+  }
+
  private:
   explicit_detail::ExplicitForces forces_;
   petsc::Vector a_, a_first_, x_pred_, v_pred_;

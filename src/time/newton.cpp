@@ -90,6 +90,26 @@ NewtonReport NewtonSolver::solve(const Problem& problem, Vec y) {
   domain_error_.clear();
   if (!guess_) guess_ = system_.create_vector();
   INERTIA_PETSC(VecCopy(y, guess_));
+  // A fresh preconditioner object for every solve (GAMG then reuses its interpolation only
+  // within this solve, and its random eigenvalue estimates start from the same seed): a step's
+  // iterations depend on that step's data alone, so a restarted run repeats them exactly, and
+  // the coarse spaces follow the configuration as it moves.
+  {
+    KSP ksp;
+    PC old_pc, pc;
+    PCType type;
+    const char* prefix = nullptr;
+    INERTIA_PETSC(SNESGetKSP(snes_, &ksp));
+    INERTIA_PETSC(KSPGetPC(ksp, &old_pc));
+    INERTIA_PETSC(PCGetType(old_pc, &type));
+    INERTIA_PETSC(KSPGetOptionsPrefix(ksp, &prefix));
+    INERTIA_PETSC(PCCreate(system_.comm(), &pc));
+    INERTIA_PETSC(PCSetOptionsPrefix(pc, prefix));
+    if (type) INERTIA_PETSC(PCSetType(pc, type));
+    INERTIA_PETSC(PCSetFromOptions(pc));
+    INERTIA_PETSC(KSPSetPC(ksp, pc));
+    INERTIA_PETSC(PCDestroy(&pc));  // the KSP holds it
+  }
   PetscErrorCode code = SNESSolve(snes_, nullptr, y);
   rethrow_collectively(system_.comm(), error_);  // rank-local exceptions fail together
   if (code) throw_petsc_error(code, "SNESSolve", __FILE__, __LINE__);

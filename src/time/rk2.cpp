@@ -35,6 +35,10 @@ class Rk2 final : public Integrator {
 
   Vec acceleration() const override { return a_.get(); }
 
+  std::vector<std::pair<std::string, Vec>> solver_guesses() override {
+    return {{"acceleration_guess", a_}};
+  }
+
  private:
   explicit_detail::ExplicitForces forces_;
   petsc::Vector a_, x_mid_, v_mid_;

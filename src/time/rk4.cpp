@@ -48,6 +48,10 @@ class Rk4 final : public Integrator {
 
   Vec acceleration() const override { return a_.get(); }
 
+  std::vector<std::pair<std::string, Vec>> solver_guesses() override {
+    return {{"acceleration_guess", a_}};
+  }
+
  private:
   explicit_detail::ExplicitForces forces_;
   petsc::Vector a_, x_stage_, v_stage_, v_sum_, a_sum_;

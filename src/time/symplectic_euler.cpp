@@ -28,6 +28,10 @@ class SymplecticEuler final : public Integrator {
 
   Vec acceleration() const override { return a_.get(); }
 
+  std::vector<std::pair<std::string, Vec>> solver_guesses() override {
+    return {{"acceleration_guess", a_}};
+  }
+
  private:
   explicit_detail::ExplicitForces forces_;
   petsc::Vector a_;

@@ -103,6 +103,10 @@ class VariationalSymplecticImplicit final : public Integrator {
     return 0.5 * kinetic + system.strain_energy(state.u) - work;
   }
 
+  std::vector<std::pair<std::string, Vec>> solver_guesses() override {
+    return {{"increment_guess", r_}};
+  }
+
  private:
   /// y's constrained entries := those of values (others unchanged).
   static void copy_constrained(MechanicalSystem& system, Vec values, Vec y) {

@@ -103,6 +103,7 @@ struct CaseFile {
   double velocity_damping = 0;
   bool allow_unstable = false;  ///< run explicit schemes above their stable step (at your risk)
   int max_step_halvings = 3;    ///< a failed step is retried as two half steps this many times
+  bool matrix_free = false;     ///< time.operator: matrix_free (explicit schemes, linear solids)
   IntegratorParams params;
 
   // output
@@ -112,6 +113,9 @@ struct CaseFile {
                                   "stress", "strain", "rank", "region"};
   std::vector<CaseProbe> probes;
   bool energy = true;
+  int checkpoint_every = 0;  ///< output.checkpoint.every: steps between checkpoints (0: none)
+  int checkpoint_keep = 2;   ///< how many checkpoints to keep (the newest)
+  std::filesystem::path checkpoint_directory;  ///< default <output.directory>/checkpoints
 
   std::string petsc_options;
 

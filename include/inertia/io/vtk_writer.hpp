@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -41,8 +42,11 @@ struct Field {
 
 class VtkSeriesWriter {
  public:
-  /// Collective. Creates `directory` if missing (rank 0) and starts an empty series <name>.pvd.
-  VtkSeriesWriter(MPI_Comm comm, std::filesystem::path directory, std::string name);
+  /// Collective. Creates `directory` if missing (rank 0) and starts an empty series <name>.pvd,
+  /// or, with resume_up_to (a restart), continues the existing series: its entries up to that
+  /// time are kept and new steps are numbered after them.
+  VtkSeriesWriter(MPI_Comm comm, std::filesystem::path directory, std::string name,
+                  std::optional<double> resume_up_to = std::nullopt);
 
   /// Collective. Writes this rank's piece, rank 0 writes the .pvtu and rewrites the .pvd with
   /// the new entry (time `time`). Returns the bytes this step wrote, summed over ranks.
@@ -58,6 +62,7 @@ class VtkSeriesWriter {
 
  private:
   void write_pvd() const;
+  void resume(double up_to);  ///< rank 0: reads the kept entries of an existing .pvd
 
   MPI_Comm comm_;
   std::filesystem::path directory_;

@@ -80,8 +80,12 @@ class Integrator {
   virtual StepStats step(MechanicalSystem& system, State& state, double dt) = 0;
   /// The scheme's acceleration at the current state, or null if it carries none.
   virtual Vec acceleration() const { return nullptr; }
-  /// Scheme state beyond (u, v), by name, for checkpoints.
+  /// Scheme state beyond (u, v), by name, for checkpoints and step retries.
   virtual std::vector<std::pair<std::string, Vec>> internal_state() { return {}; }
+  /// Vectors that only seed the next step's iterative solves (e.g. the last acceleration as the
+  /// initial guess of a consistent-mass solve): checkpointed, so a restarted run repeats the
+  /// uninterrupted run's iterations exactly, but not needed for a step retry.
+  virtual std::vector<std::pair<std::string, Vec>> solver_guesses() { return {}; }
   /// Velocity damping (SOFA's vdamping) after a step: multiplies every velocity the scheme
   /// carries (State.v, and a half-step velocity or a momentum if it keeps one) by `factor`.
   virtual void scale_velocity(double factor, State& state) {

@@ -1,0 +1,194 @@
+#include "inertia/io/checkpoint.hpp"
+
+#include <petscviewerhdf5.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <regex>
+
+#include "inertia/core/text.hpp"
+#include "inertia/parallel/session.hpp"
+
+namespace inertia::io {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using Viewer = petsc::Handle<PetscViewer, PetscViewerDestroy>;
+
+/// Step of a checkpoint file name, or -1.
+std::int64_t step_of(const fs::path& p) {
+  static const std::regex pattern(R"(checkpoint_(\d+)\.h5)");
+  std::smatch m;
+  const std::string name = p.filename().string();
+  if (!std::regex_match(name, m, pattern)) return -1;
+  return std::stoll(m[1]);
+}
+
+/// Complete checkpoints in a directory, oldest first.
+std::vector<std::pair<std::int64_t, fs::path>> checkpoints_in(const fs::path& dir) {
+  std::vector<std::pair<std::int64_t, fs::path>> out;
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+    if (const auto s = step_of(it->path()); s >= 0 && it->is_regular_file()) out.emplace_back(s, it->path());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+/// Broadcasts a string from rank 0.
+std::string broadcast(MPI_Comm comm, std::string s) {
+  std::int64_t n = static_cast<std::int64_t>(s.size());
+  INERTIA_MPI(MPI_Bcast(&n, 1, MPI_INT64_T, 0, comm));
+  s.resize(static_cast<std::size_t>(n));
+  INERTIA_MPI(MPI_Bcast(s.data(), static_cast<int>(n), MPI_CHAR, 0, comm));
+  return s;
+}
+
+}  // namespace
+
+std::string checkpoint_name(std::int64_t step) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "checkpoint_%09lld.h5", static_cast<long long>(step));
+  return buf;
+}
+
+Checkpointer::Checkpointer(MPI_Comm comm, std::span<const std::int64_t> natural_ids,
+                           std::int64_t num_global_nodes, Vec layout)
+    : comm_(comm), num_global_nodes_(num_global_nodes) {
+  PetscInt local_nodes = PETSC_DECIDE, global_nodes = static_cast<PetscInt>(num_global_nodes);
+  INERTIA_PETSC(PetscSplitOwnership(comm, &local_nodes, &global_nodes));
+  INERTIA_PETSC(VecCreate(comm, natural_.out()));
+  INERTIA_PETSC(VecSetSizes(natural_, 3 * local_nodes, 3 * global_nodes));
+  INERTIA_PETSC(VecSetBlockSize(natural_, 3));
+  INERTIA_PETSC(VecSetType(natural_, VECMPI));
+  PetscInt begin = 0, end = 0;
+  INERTIA_PETSC(VecGetOwnershipRange(layout, &begin, &end));
+  INERTIA_CHECK(end - begin == 3 * static_cast<PetscInt>(natural_ids.size()), InternalError,
+                "checkpoint: the layout does not match the owned nodes");
+  std::vector<PetscInt> to(3 * natural_ids.size());
+  for (std::size_t i = 0; i < natural_ids.size(); ++i)
+    for (int c = 0; c < 3; ++c) to[3 * i + c] = static_cast<PetscInt>(3 * natural_ids[i] + c);
+  petsc::IndexSet from_is, to_is;
+  INERTIA_PETSC(ISCreateStride(comm, end - begin, begin, 1, from_is.out()));
+  INERTIA_PETSC(ISCreateGeneral(comm, static_cast<PetscInt>(to.size()), to.data(),
+                                PETSC_COPY_VALUES, to_is.out()));
+  INERTIA_PETSC(VecScatterCreate(layout, from_is, natural_, to_is, scatter_.out()));
+}
+
+std::pair<fs::path, std::int64_t> Checkpointer::write(const fs::path& directory, std::int64_t step,
+                                                      const CheckpointAttributes& attributes,
+                                                      const NamedVectors& vectors, int keep) {
+  const fs::path file = directory / checkpoint_name(step);
+  const fs::path tmp = directory / (checkpoint_name(step) + ".tmp");
+  run_on_root(comm_, [&] {
+    std::error_code ec;
+    fs::create_directories(directory, ec);
+    INERTIA_CHECK(fs::is_directory(directory), InputError, directory.string(),
+                  ": cannot create the checkpoint directory");
+    fs::remove(tmp, ec);
+  });
+  run_collectively(comm_, [&] {
+    Viewer viewer;
+    INERTIA_PETSC(PetscViewerHDF5Open(comm_, tmp.c_str(), FILE_MODE_WRITE, viewer.out()));
+    for (const auto& [name, v] : vectors) {
+      INERTIA_PETSC(VecScatterBegin(scatter_, v, natural_, INSERT_VALUES, SCATTER_FORWARD));
+      INERTIA_PETSC(VecScatterEnd(scatter_, v, natural_, INSERT_VALUES, SCATTER_FORWARD));
+      INERTIA_PETSC(PetscObjectSetName(reinterpret_cast<PetscObject>(natural_.get()), name.c_str()));
+      INERTIA_PETSC(VecView(natural_, viewer));
+    }
+    const long nodes = static_cast<long>(num_global_nodes_);
+    INERTIA_PETSC(PetscViewerHDF5WriteAttribute(viewer, "/", "num_global_nodes", PETSC_LONG, &nodes));
+    for (const auto& [name, x] : attributes.reals)
+      INERTIA_PETSC(PetscViewerHDF5WriteAttribute(viewer, "/", name.c_str(), PETSC_DOUBLE, &x));
+    for (const auto& [name, x] : attributes.integers) {
+      const long value = static_cast<long>(x);
+      INERTIA_PETSC(PetscViewerHDF5WriteAttribute(viewer, "/", name.c_str(), PETSC_LONG, &value));
+    }
+    for (const auto& [name, x] : attributes.strings)
+      INERTIA_PETSC(PetscViewerHDF5WriteAttribute(viewer, "/", name.c_str(), PETSC_STRING, x.c_str()));
+  });  // the viewer is closed (collectively) before the rename
+  std::int64_t bytes = 0;
+  run_on_root(comm_, [&] {
+    bytes = static_cast<std::int64_t>(fs::file_size(tmp));
+    fs::rename(tmp, file);
+    auto all = checkpoints_in(directory);
+    const auto excess = static_cast<std::ptrdiff_t>(all.size()) - std::max(keep, 1);
+    for (std::ptrdiff_t i = 0; i < excess; ++i) fs::remove(all[i].second);
+  });
+  INERTIA_MPI(MPI_Bcast(&bytes, 1, MPI_INT64_T, 0, comm_));
+  return {file, bytes};
+}
+
+void Checkpointer::read(const fs::path& file, const NamedVectors& vectors,
+                        CheckpointAttributes& attributes) {
+  run_collectively(comm_, [&] {
+    try {
+      Viewer viewer;
+      INERTIA_PETSC(PetscViewerHDF5Open(comm_, file.c_str(), FILE_MODE_READ, viewer.out()));
+      auto require = [&](const std::string& name) {
+        PetscBool has = PETSC_FALSE;
+        INERTIA_PETSC(PetscViewerHDF5HasAttribute(viewer, "/", name.c_str(), &has));
+        INERTIA_CHECK(has, InputError, "it has no attribute '", name, "'");
+      };
+      long nodes = -1;
+      require("num_global_nodes");
+      INERTIA_PETSC(PetscViewerHDF5ReadAttribute(viewer, "/", "num_global_nodes", PETSC_LONG,
+                                                 nullptr, &nodes));
+      INERTIA_CHECK(nodes == num_global_nodes_, InputError, "it holds ", nodes,
+                    " nodes but this case's mesh has ", num_global_nodes_);
+      for (auto& [name, x] : attributes.reals) {
+        require(name);
+        INERTIA_PETSC(PetscViewerHDF5ReadAttribute(viewer, "/", name.c_str(), PETSC_DOUBLE, nullptr, &x));
+      }
+      for (auto& [name, x] : attributes.integers) {
+        require(name);
+        long value = 0;
+        INERTIA_PETSC(PetscViewerHDF5ReadAttribute(viewer, "/", name.c_str(), PETSC_LONG, nullptr, &value));
+        x = value;
+      }
+      for (auto& [name, x] : attributes.strings) {
+        require(name);
+        char* value = nullptr;
+        INERTIA_PETSC(PetscViewerHDF5ReadAttribute(viewer, "/", name.c_str(), PETSC_STRING, nullptr, &value));
+        x = value;
+        INERTIA_PETSC(PetscFree(value));
+      }
+      for (const auto& [name, v] : vectors) {
+        PetscBool has = PETSC_FALSE;
+        INERTIA_PETSC(PetscViewerHDF5HasDataset(viewer, cat("/", name).c_str(), &has));
+        INERTIA_CHECK(has, InputError, "it has no dataset '", name, "'");
+        INERTIA_PETSC(PetscObjectSetName(reinterpret_cast<PetscObject>(natural_.get()), name.c_str()));
+        INERTIA_PETSC(VecLoad(natural_, viewer));
+        INERTIA_PETSC(VecScatterBegin(scatter_, natural_, v, INSERT_VALUES, SCATTER_REVERSE));
+        INERTIA_PETSC(VecScatterEnd(scatter_, natural_, v, INSERT_VALUES, SCATTER_REVERSE));
+      }
+    } catch (const Error& e) {
+      throw InputError(cat(file.string(), ": cannot restart from this checkpoint: ", e.what()));
+    }
+  });
+}
+
+fs::path find_checkpoint(MPI_Comm comm, const fs::path& path) {
+  std::string found;
+  run_collectively(comm, [&] {
+    if (rank_of(comm) != 0) return;
+    std::error_code ec;
+    if (fs::is_regular_file(path, ec)) {
+      INERTIA_CHECK(step_of(path) >= 0, InputError, path.string(),
+                    ": not a checkpoint file (expected checkpoint_NNNNNNNNN.h5)");
+      found = path.string();
+      return;
+    }
+    INERTIA_CHECK(fs::is_directory(path, ec), InputError, path.string(),
+                  ": no such checkpoint file or directory");
+    auto all = checkpoints_in(path);
+    if (all.empty()) all = checkpoints_in(path / "checkpoints");
+    INERTIA_CHECK(!all.empty(), InputError, path.string(),
+                  ": no complete checkpoint (checkpoint_NNNNNNNNN.h5) in it or in its checkpoints/");
+    found = all.back().second.string();
+  });
+  return broadcast(comm, found);
+}
+
+}  // namespace inertia::io

@@ -1,0 +1,188 @@
+#!/usr/bin/env bash
+# Checkpoint/restart for every scheme: a run restarted from its step-10 checkpoint rewrites the
+# same probes.csv, energy.csv and .pvd as the uninterrupted run (to 1e-12 of each file's largest
+# value on the same rank count, 1e-8 when a 2-rank checkpoint continues on 3 ranks), without
+# duplicate or missing rows. Then a run killed with SIGKILL restarts from the newest complete
+# checkpoint, and bad restarts fail with one line.
+set -euo pipefail
+: "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}" "${INERTIA_MPIEXEC:=mpiexec}"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+run() {  # run NP CASE [args...]
+  local np=$1
+  shift
+  "$INERTIA_MPIEXEC" --allow-run-as-root --oversubscribe -n "$np" "$INERTIA" "$@" > "$work/last.log" 2>&1 ||
+    { cat "$work/last.log"; echo "FAIL: inertia $*"; exit 1; }
+}
+
+compare() {  # compare DIR_A DIR_B TOLERANCE LABEL
+  python3 - "$@" <<'PY'
+import csv, re, sys
+a, b, tol, label = sys.argv[1], sys.argv[2], float(sys.argv[3]), sys.argv[4]
+def rows(path):
+    with open(path) as f:
+        lines = [l for l in f if not l.startswith('#')]
+    r = list(csv.reader(lines))
+    return r[0], [[float(x) for x in row] for row in r[1:]]
+worst = 0.0
+for name in ("probes.csv", "energy.csv"):
+    ha, ra = rows(f"{a}/{name}")
+    hb, rb = rows(f"{b}/{name}")
+    assert ha == hb, (label, name, ha, hb)
+    steps = [int(r[0]) for r in rb]
+    assert steps == list(range(len(steps))), (label, name, "steps not 0..N without gaps", steps)
+    assert len(ra) == len(rb), (label, name, len(ra), len(rb))
+    scale = max(abs(x) for r in ra for x in r[2:]) or 1.0
+    err = max(abs(x - y) for p, q in zip(ra, rb) for x, y in zip(p[1:], q[1:])) / scale
+    worst = max(worst, err)
+    assert err <= tol, f"{label}: {name} differs by {err:.3e} (relative to {scale:.3e}) > {tol}"
+pa = re.findall(r'timestep="([^"]*)"[^>]*file="([^"]*)"', open(f"{a}/case.pvd").read())
+pb = re.findall(r'timestep="([^"]*)"[^>]*file="([^"]*)"', open(f"{b}/case.pvd").read())
+assert pa == pb and len(pa) == 6, (label, pa, pb)
+print(f"{label}: restarted == uninterrupted to {worst:.2e} (tolerance {tol:g})")
+PY
+}
+
+case_file() {  # case_file DIR INTEGRATOR_YAML [MODEL]
+  local model=${3:-linear_elastic}
+  cat > "$1/case.yaml" <<EOF
+mesh:
+  box: {lower: [0, 0, 0], upper: [1, 0.2, 0.2], cells: [8, 2, 2], element: hex8}
+materials:
+  - {region: all, model: $model, density: 1000, youngs_modulus: 1.0e6, poissons_ratio: 0.3}
+boundary_conditions:
+  - {region: xmin, type: fixed}
+  - {region: xmax, type: traction, value: [0, 0, -2000], amplitude: ramp}
+amplitudes:
+  ramp: {type: table, points: [[0, 0], [0.002, 1], [1, 1]]}
+time:
+$2
+  dt: 1.0e-4
+  steps: 20
+  allow_unstable: true
+output:
+  directory: .
+  every: 4
+  fields: [displacement, velocity]
+  probes: [{name: tip, point: [1, 0.1, 0.1]}, {name: mid, point: [0.5, 0.2, 0.2]}]
+  checkpoint: {every: 5, keep: 3}
+EOF
+}
+
+schemes=(
+  "euler_explicit|  integrator: euler_explicit\n  mass: lumped"
+  "symplectic_euler|  integrator: symplectic_euler\n  mass: consistent\n  rayleigh: {mass: 2, stiffness: 1.0e-5}"
+  "central_difference|  integrator: central_difference\n  mass: lumped\n  rayleigh: {mass: 2, stiffness: 1.0e-5}"
+  "central_difference_consistent|  integrator: central_difference\n  mass: consistent"
+  "rk2|  integrator: rk2\n  mass: lumped"
+  "heun|  integrator: heun\n  mass: lumped"
+  "rk4|  integrator: rk4\n  mass: consistent\n  rayleigh: {mass: 2, stiffness: 1.0e-5}"
+  "euler_implicit|  integrator: euler_implicit"
+  "euler_implicit_trapezoidal|  integrator: euler_implicit\n  euler_implicit: {trapezoidal: true}\n  rayleigh: {mass: 2, stiffness: 1.0e-5}"
+  "euler_implicit_newton|  integrator: euler_implicit\n  euler_implicit: {newton: true}"
+  "newmark|  integrator: newmark\n  rayleigh: {mass: 2, stiffness: 1.0e-5}"
+  "newmark_neo_hookean|  integrator: newmark|neo_hookean"
+  "variational_implicit|  integrator: variational_symplectic"
+  "variational_explicit|  integrator: variational_symplectic\n  variational_symplectic: {explicit: true}\n  mass: lumped"
+  "static|  integrator: static"
+)
+for entry in "${schemes[@]}"; do
+  IFS='|' read -r label yaml model <<< "$entry"
+  for np in 1 2; do
+    d="$work/$label/np$np"
+    mkdir -p "$d/full" "$d/restarted"
+    case_file "$d/full" "$(printf '%b' "$yaml")" "${model:-linear_elastic}"
+    cp "$d/full/case.yaml" "$d/restarted/case.yaml"
+    run "$np" "$d/full/case.yaml"
+    # The interrupted run: the same case, restarted from its step-10 checkpoint (its later
+    # rows and VTK steps are dropped and computed again).
+    cp -r "$d/full/." "$d/restarted/"
+    rm "$d/restarted/checkpoints/checkpoint_000000015.h5" "$d/restarted/checkpoints/checkpoint_000000020.h5"
+    run "$np" "$d/restarted/case.yaml" --restart "$d/restarted/checkpoints"
+    grep -q "restart   from .*checkpoint_000000010.h5: step 10" "$work/last.log"
+    compare "$d/full" "$d/restarted" 1e-12 "$label np$np"
+  done
+  # A 2-rank checkpoint continued on 3 ranks.
+  d="$work/$label/np2to3"
+  mkdir -p "$d"
+  cp -r "$work/$label/np2/full/." "$d/"
+  run 3 "$d/case.yaml" --restart "$d/checkpoints/checkpoint_000000010.h5"
+  compare "$work/$label/np2/full" "$d" 1e-8 "$label np2->3"
+done
+
+# SIGKILL at an arbitrary moment of a longer run (possibly mid-write of a checkpoint): the newest
+# complete checkpoint restarts it, and the finished histories equal an uninterrupted run's.
+d="$work/kill"
+mkdir -p "$d/full" "$d/killed"
+cat > "$d/full/case.yaml" <<'EOF'
+mesh:
+  box: {lower: [0, 0, 0], upper: [1, 0.2, 0.2], cells: [40, 8, 8], element: hex8}
+materials:
+  - {region: all, model: linear_elastic, density: 1000, youngs_modulus: 1.0e6, poissons_ratio: 0.3}
+boundary_conditions:
+  - {region: xmin, type: fixed}
+  - {region: xmax, type: traction, value: [0, 0, -2000]}
+time: {integrator: newmark, dt: 1.0e-3, steps: 400}
+output:
+  directory: .
+  every: 50
+  fields: [displacement]
+  probes: [{name: tip, point: [1, 0.1, 0.1]}]
+  checkpoint: {every: 2, keep: 2}
+EOF
+cp "$d/full/case.yaml" "$d/killed/case.yaml"
+run 2 "$d/full/case.yaml"
+"$INERTIA_MPIEXEC" --allow-run-as-root --oversubscribe -n 2 "$INERTIA" "$d/killed/case.yaml" > "$d/killed.log" 2>&1 &
+launcher=$!
+for _ in $(seq 1 600); do
+  [ "$(ls "$d/killed/checkpoints" 2>/dev/null | grep -c '\.h5$')" -ge 2 ] && break
+  sleep 0.05
+done
+sleep 0.$((RANDOM % 10))
+pkill -KILL -f "$INERTIA $d/killed/case.yaml" || true
+wait "$launcher" || true
+if grep -q "^finished" "$d/killed.log"; then
+  echo "note: the run finished before it could be killed; restarting from its last checkpoint"
+fi
+echo "killed; checkpoints left: $(ls "$d/killed/checkpoints" | tr '\n' ' ')"
+touch "$d/killed/checkpoints/checkpoint_999999999.h5.tmp"  # a half-written one is never used
+run 2 "$d/killed/case.yaml" --restart "$d/killed"
+grep -q "restart   from" "$work/last.log"
+python3 - "$d/full" "$d/killed" <<'PY'
+import sys
+a, b = (open(f"{p}/probes.csv").read().splitlines() for p in sys.argv[1:])
+a = [l for l in a if not l.startswith('#')]
+b = [l for l in b if not l.startswith('#')]
+assert len(a) == len(b) == 402, (len(a), len(b))
+worst = 0.0
+for x, y in zip(a[1:], b[1:]):
+    u, v = [float(t) for t in x.split(',')], [float(t) for t in y.split(',')]
+    assert u[0] == v[0]
+    worst = max(worst, max(abs(p - q) for p, q in zip(u, v)))
+scale = max(abs(float(t)) for x in a[1:] for t in x.split(',')[2:])
+assert worst <= 1e-12 * scale, (worst, scale)
+print(f"SIGKILL: restarted run == uninterrupted to {worst / scale:.2e}")
+PY
+
+# Bad restarts: one line, non-zero exit.
+expect_error() {  # expect_error PATTERN NP ARGS...
+  local pattern=$1 np=$2
+  shift 2
+  if "$INERTIA_MPIEXEC" --allow-run-as-root --oversubscribe -n "$np" "$INERTIA" "$@" > "$work/out" 2> "$work/err"; then
+    echo "FAIL: expected an error for: $*"; exit 1
+  fi
+  [ "$(grep -c 'inertia: error' "$work/err")" = 1 ] || { cat "$work/err"; echo "FAIL: not one error line"; exit 1; }
+  grep -q "$pattern" "$work/err" || { cat "$work/err"; echo "FAIL: expected '$pattern'"; exit 1; }
+}
+nm="$work/newmark/np2/full"
+expect_error "no such checkpoint" 2 "$nm/case.yaml" --restart "$work/nowhere"
+expect_error "no complete checkpoint" 2 "$nm/case.yaml" --restart "$work"
+sed 's/cells: \[8, 2, 2\]/cells: [9, 2, 2]/' "$nm/case.yaml" > "$nm/other_mesh.yaml"
+expect_error "nodes but this case's mesh has" 3 "$nm/other_mesh.yaml" --restart "$nm/checkpoints"
+sed 's/integrator: newmark/integrator: rk4/' "$nm/case.yaml" > "$nm/other_scheme.yaml"
+expect_error "written by the newmark integrator" 2 "$nm/other_scheme.yaml" --restart "$nm/checkpoints"
+sed 's/dt: 1.0e-4/dt: 2.0e-4/' "$nm/case.yaml" > "$nm/other_dt.yaml"
+expect_error "differs from the checkpoint" 1 "$nm/other_dt.yaml" --restart "$nm/checkpoints"
+head -c 100 "$nm/checkpoints/checkpoint_000000020.h5" > "$work/checkpoint_000000001.h5"
+expect_error "cannot restart from this checkpoint" 2 "$nm/case.yaml" --restart "$work/checkpoint_000000001.h5"
+echo "restart: all checks passed"
