@@ -413,6 +413,12 @@ void parse_time(const Node& n, CaseFile& c) {
     if (c.velocity_damping != 0)
       n["velocity_damping"].fail("velocity damping has no meaning for the static integrator");
   }
+  if (c.matrix_free) {
+    const std::string& s = c.integrator;
+    if (!c.explicit_scheme())
+      n["operator"].fail(cat("matrix_free needs an explicit scheme (", s,
+                             " solves with the assembled stiffness); use operator: assembled"));
+  }
   if (n.has("allow_unstable")) c.allow_unstable = n["allow_unstable"].boolean();
   if (n.has("max_step_halvings")) {
     const auto halvings = n["max_step_halvings"].integer();
@@ -477,6 +483,13 @@ void parse_output(const Node& n, CaseFile& c) {
 }
 
 }  // namespace
+
+bool CaseFile::explicit_scheme() const {
+  const std::string& s = integrator;
+  return s == "euler_explicit" || s == "symplectic_euler" || s == "central_difference" ||
+         s == "rk2" || s == "heun" || s == "rk4" ||
+         (s == "variational_symplectic" && params.variational_symplectic.explicit_integration);
+}
 
 bool CaseFile::has_field(const std::string& f) const {
   return std::find(fields.begin(), fields.end(), f) != fields.end();
@@ -669,6 +682,8 @@ ProblemSpec resolve_problem(const CaseFile& c, const std::vector<Region>& region
                                           {iv.origin.line, iv.origin.key + ".region"}, -1),
          iv.value});
   spec.mass = c.mass;
+  spec.matrix_free = c.matrix_free;
+  spec.explicit_scheme = c.explicit_scheme();
   spec.rayleigh = c.rayleigh;
   return spec;
 }

@@ -79,10 +79,54 @@ std::string cell_summary(const MeshData& mesh) {
 
 }  // namespace
 
+namespace {
+
+/// A box without cloth springs (which add cells along surface edges) is generated per rank.
+bool generate_per_rank(MPI_Comm comm, const CaseFile& c) {
+  if (!c.box || c.partitioner == Partitioner::block) return false;
+  for (const auto& s : c.springs)
+    if (s.edges_of_surface) return false;
+  return box_process_grid(c.box->cells, size_of(comm)).has_value();
+}
+
+}  // namespace
+
 Model build_model(MPI_Comm comm, const CaseFile& c, Phases* phases) {
   Phases local_phases;
   Phases& ph = phases ? *phases : local_phases;
   Model model;
+  if (generate_per_rank(comm, c)) {
+    // Each rank generates, checks and numbers its own block of the box: no rank-0 mesh.
+    LocalMesh local;
+    {
+      Phases::Scope scope(ph, "mesh");
+      local = distribute_box(
+          comm, *c.box,
+          [&](const MeshData& block) {
+            resolve_problem(c, block.regions);
+            check_volumes_have_materials(c, block);
+            return element_cells(c, block);
+          },
+          &model.partition);
+    }
+    std::int64_t counts[2] = {0, 0};  // volume cells, boundary faces
+    for (std::int64_t k = 0; k < local.num_cells(); ++k) ++counts[info(local.cell_types[k]).dim == 3 ? 0 : 1];
+    INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, counts, 2, MPI_INT64_T, MPI_SUM, comm));
+    std::int64_t elements = 0;
+    for (auto e : model.partition.elements_per_rank) elements += e;
+    INERTIA_CHECK(elements > 0, InputError, c.path.string(),
+                  ": no mesh cell has a material, a spring or a point mass: check the regions");
+    const CellType face = c.box->element == CellType::hex8   ? CellType::quad4
+                          : c.box->element == CellType::tet4 ? CellType::tri3
+                                                             : CellType::tri6;
+    model.mesh_summary = cat(local.num_global_nodes, " nodes, ", counts[0], " ",
+                             info(c.box->element).name, ", ", counts[1], " ", info(face).name,
+                             " (generated in parallel)");
+    ProblemSpec spec = resolve_problem(c, local.regions);
+    Phases::Scope scope(ph, "assemble");
+    model.system = std::make_unique<MechanicalSystem>(comm, std::move(local), std::move(spec));
+    return model;
+  }
   MeshData mesh;
   std::vector<char> is_element;
   {

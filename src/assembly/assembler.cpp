@@ -44,11 +44,7 @@ Assembler::Assembler(MPI_Comm comm, const LocalMesh& mesh, ElementAssignment ele
       rest_lengths_.push_back(p.rest_length >= 0 ? p.rest_length : l);
       has_dashpots_ = has_dashpots_ || p.damping > 0;
     }
-    if (solid || spring || elements_.cell_point[c]) {
-      pattern_cells_.push_back(c);
-      const int n = info(mesh_.cell_types[c]).num_nodes;
-      coo_size_ += static_cast<std::size_t>(9 * n * n);
-    }
+    if (solid || spring || elements_.cell_point[c]) pattern_cells_.push_back(c);
   }
   rethrow_collectively(comm_, error);
   has_springs_ = !all_true(comm_, spring_cells_.empty());
@@ -70,7 +66,60 @@ Assembler::Assembler(MPI_Comm comm, const LocalMesh& mesh, ElementAssignment ele
     std::copy(mesh_.coords.begin(), mesh_.coords.begin() + 3 * mesh_.num_owned, x.span().begin());
   }
   INERTIA_PETSC(MatNullSpaceCreateRigidBody(coordinates_, rigid_body_modes_.out()));
-  coo_values_.resize(coo_size_);
+  build_pattern();
+}
+
+void Assembler::build_pattern() {
+  // Node adjacency of the local rows (owned and ghost nodes), sorted and unique: the 3x3 blocks.
+  const std::size_t nl = static_cast<std::size_t>(mesh_.num_local_nodes());
+  std::vector<std::int64_t> count(nl + 1, 0);
+  for (auto c : pattern_cells_) {
+    const auto nodes = mesh_.nodes_of(c);
+    for (auto a : nodes) count[a + 1] += static_cast<std::int64_t>(nodes.size());
+  }
+  for (std::size_t r = 0; r < nl; ++r) count[r + 1] += count[r];
+  std::vector<std::int32_t> all(static_cast<std::size_t>(count[nl]));
+  {
+    std::vector<std::int64_t> next(count.begin(), count.end() - 1);
+    for (auto c : pattern_cells_) {
+      const auto nodes = mesh_.nodes_of(c);
+      for (auto a : nodes)
+        for (auto b : nodes) all[next[a]++] = static_cast<std::int32_t>(b);
+    }
+  }
+  block_ptr_.assign(nl + 1, 0);
+  block_cols_.clear();
+  block_cols_.reserve(all.size() / 2);
+  for (std::size_t r = 0; r < nl; ++r) {
+    auto first = all.begin() + count[r], last = all.begin() + count[r + 1];
+    std::sort(first, last);
+    last = std::unique(first, last);
+    block_cols_.insert(block_cols_.end(), first, last);
+    block_ptr_[r + 1] = static_cast<std::int64_t>(block_cols_.size());
+  }
+  all = {};
+  // Where each element block (a, b) lives in the value array (COO order: row node, row
+  // component, column block, column component), and how far apart its rows are.
+  cell_block_offset_.assign(pattern_cells_.size() + 1, 0);
+  for (std::size_t e = 0; e < pattern_cells_.size(); ++e) {
+    const auto n = mesh_.nodes_of(pattern_cells_[e]).size();
+    cell_block_offset_[e + 1] = cell_block_offset_[e] + static_cast<std::int64_t>(n * n);
+  }
+  block_position_.resize(static_cast<std::size_t>(cell_block_offset_.back()));
+  for (std::size_t e = 0; e < pattern_cells_.size(); ++e) {
+    const auto nodes = mesh_.nodes_of(pattern_cells_[e]);
+    std::int64_t k = cell_block_offset_[e];
+    for (auto a : nodes) {
+      const auto row_begin = block_cols_.begin() + block_ptr_[a];
+      const auto row_end = block_cols_.begin() + block_ptr_[a + 1];
+      for (auto b : nodes) {
+        const auto pos = std::lower_bound(row_begin, row_end, static_cast<std::int32_t>(b)) - row_begin;
+        block_position_[k++] = 9 * block_ptr_[a] + 3 * pos;
+      }
+    }
+  }
+  coo_size_ = static_cast<std::size_t>(9 * block_ptr_[nl]);
+  coo_values_.assign(coo_size_, 0.0);
 }
 
 petsc::Vector Assembler::create_vector() const {
@@ -93,20 +142,18 @@ petsc::Matrix Assembler::create_matrix() const {
   INERTIA_PETSC(MatSetType(A, MATAIJ));
   INERTIA_PETSC(MatSetBlockSize(A, 3));
   INERTIA_PETSC(MatSetLocalToGlobalMapping(A, l2g_, l2g_));
-  // COO pattern: every (row, column) DOF pair of every element; PETSc sums duplicates.
+  // COO pattern: every (row, column) DOF pair of the local rows once, rows in order (the
+  // elements' contributions are summed here, not by PETSc). Ghost rows go to their owners.
   std::vector<PetscInt> rows(coo_size_), cols(coo_size_);
   std::size_t k = 0;
-  for (auto c : pattern_cells_) {
-    const auto nodes = mesh_.nodes_of(c);
-    const auto n = nodes.size();
-    for (std::size_t a = 0; a < n; ++a)
-      for (int i = 0; i < 3; ++i)
-        for (std::size_t b = 0; b < n; ++b)
-          for (int j = 0; j < 3; ++j, ++k) {
-            rows[k] = static_cast<PetscInt>(3 * nodes[a] + i);
-            cols[k] = static_cast<PetscInt>(3 * nodes[b] + j);
-          }
-  }
+  const std::size_t nl = block_ptr_.size() - 1;
+  for (std::size_t r = 0; r < nl; ++r)
+    for (int i = 0; i < 3; ++i)
+      for (auto b = block_ptr_[r]; b < block_ptr_[r + 1]; ++b)
+        for (int j = 0; j < 3; ++j, ++k) {
+          rows[k] = static_cast<PetscInt>(3 * r + i);
+          cols[k] = static_cast<PetscInt>(3 * block_cols_[b] + j);
+        }
   INERTIA_PETSC(MatSetPreallocationCOOLocal(A, static_cast<PetscCount>(coo_size_), rows.data(),
                                             cols.data()));
   INERTIA_PETSC(MatSetOption(A, MAT_SYMMETRIC, PETSC_TRUE));
@@ -148,22 +195,38 @@ std::exception_ptr Assembler::element_error(std::int64_t c, const std::exception
 /// collective insertion, and the first error is then rethrown on every rank with the element's id.
 template <typename Kernel>
 void Assembler::assemble_matrix(Mat A, Kernel&& kernel) const {
-  std::size_t k = 0;
   double x[max_dofs];
+  double buffer[max_dofs * max_dofs];
   std::exception_ptr error;
-  for (auto c : pattern_cells_) {
+  std::fill(coo_values_.begin(), coo_values_.end(), 0.0);
+  double* values = coo_values_.data();
+  for (std::size_t e = 0; e < pattern_cells_.size(); ++e) {
+    const std::int64_t c = pattern_cells_[e];
     const CellType t = mesh_.cell_types[c];
-    const int nd = 3 * info(t).num_nodes;
+    const int n = info(t).num_nodes;
+    const int nd = 3 * n;
     gather_coords(c, x);
-    const std::span<double> Ke(coo_values_.data() + k, static_cast<std::size_t>(nd * nd));
+    const std::span<double> Ke(buffer, static_cast<std::size_t>(nd * nd));
     std::fill(Ke.begin(), Ke.end(), 0.0);
     try {
       kernel(c, t, std::span<const double>(x, nd), Ke);
-    } catch (const SolverError& e) {
-      std::fill(Ke.begin(), Ke.end(), 0.0);
-      if (!error) error = element_error(c, e);
+    } catch (const SolverError& err) {
+      if (!error) error = element_error(c, err);
+      continue;
     }
-    k += static_cast<std::size_t>(nd * nd);
+    // Sum the element's 3x3 blocks into the value array.
+    const auto nodes = mesh_.nodes_of(c);
+    const std::int64_t* position = block_position_.data() + cell_block_offset_[e];
+    for (int a = 0; a < n; ++a) {
+      const std::int64_t stride = 3 * (block_ptr_[nodes[a] + 1] - block_ptr_[nodes[a]]);
+      const double* row = buffer + 3 * a * nd;
+      for (int b = 0; b < n; ++b) {
+        double* v = values + position[a * n + b];
+        const double* k = row + 3 * b;
+        for (int i = 0; i < 3; ++i)
+          for (int j = 0; j < 3; ++j) v[i * stride + j] += k[i * nd + j];
+      }
+    }
   }
   INERTIA_PETSC(MatSetValuesCOO(A, coo_values_.data(), INSERT_VALUES));
   rethrow_collectively(comm_, error);

@@ -23,6 +23,13 @@ double orientation(const MeshData& m, const std::int64_t* n) {
 }  // namespace
 
 MeshData generate_box(const BoxSpec& spec) {
+  MeshData m = generate_box_block(spec, {0, 0, 0}, spec.cells);
+  drop_unused_nodes(m);  // (none: the Kuhn tet10 uses every point of the fine grid)
+  return m;
+}
+
+MeshData generate_box_block(const BoxSpec& spec, std::array<std::int64_t, 3> first,
+                            std::array<std::int64_t, 3> last) {
   for (int d = 0; d < 3; ++d) {
     INERTIA_CHECK(spec.cells[d] > 0, InputError, "mesh.box.cells: every count must be positive");
     INERTIA_CHECK(spec.upper[d] > spec.lower[d], InputError,
@@ -37,11 +44,18 @@ MeshData generate_box(const BoxSpec& spec) {
                                        r * spec.cells[2] + 1};
   INERTIA_CHECK(np[0] * np[1] * np[2] < (std::int64_t{1} << 40), InputError,
                 "mesh.box.cells: too many cells");
+  for (int d = 0; d < 3; ++d)
+    INERTIA_CHECK(0 <= first[d] && first[d] < last[d] && last[d] <= spec.cells[d], InternalError,
+                  "generate_box_block: bad cell range");
+  // The block's points: fine-grid indices lo..hi (inclusive) per direction.
+  const std::array<std::int64_t, 3> lo{r * first[0], r * first[1], r * first[2]};
+  const std::array<std::int64_t, 3> bn{r * (last[0] - first[0]) + 1, r * (last[1] - first[1]) + 1,
+                                       r * (last[2] - first[2]) + 1};
   MeshData m;
-  m.coords.reserve(static_cast<std::size_t>(3 * np[0] * np[1] * np[2]));
-  for (std::int64_t k = 0; k < np[2]; ++k)
-    for (std::int64_t j = 0; j < np[1]; ++j)
-      for (std::int64_t i = 0; i < np[0]; ++i) {
+  m.coords.reserve(static_cast<std::size_t>(3 * bn[0] * bn[1] * bn[2]));
+  for (std::int64_t k = lo[2]; k < lo[2] + bn[2]; ++k)
+    for (std::int64_t j = lo[1]; j < lo[1] + bn[1]; ++j)
+      for (std::int64_t i = lo[0]; i < lo[0] + bn[0]; ++i) {
         const std::array<std::int64_t, 3> ijk{i, j, k};
         double x[3];
         for (int d = 0; d < 3; ++d) {
@@ -52,19 +66,22 @@ MeshData generate_box(const BoxSpec& spec) {
                                                    static_cast<double>(ijk[d]) /
                                                    static_cast<double>(n);
         }
-        m.add_node(x[0], x[1], x[2], m.num_nodes() + 1);
+        m.add_node(x[0], x[1], x[2], i + np[0] * (j + np[1] * k) + 1);  // tag: global index + 1
       }
+  // Block-local node index of global fine-grid point (i, j, k).
   auto id = [&](std::int64_t i, std::int64_t j, std::int64_t k) {
-    return i + np[0] * (j + np[1] * k);
+    return (i - lo[0]) + bn[0] * ((j - lo[1]) + bn[1] * (k - lo[2]));
   };
   m.regions.push_back({"all", 3, 1});
   const char* face_names[6] = {"xmin", "xmax", "ymin", "ymax", "zmin", "zmax"};
   for (int f = 0; f < 6; ++f) m.regions.push_back({face_names[f], 2, 2 + f});
 
-  std::int64_t tag = 0;
-  for (std::int64_t k = 0; k < spec.cells[2]; ++k)
-    for (std::int64_t j = 0; j < spec.cells[1]; ++j)
-      for (std::int64_t i = 0; i < spec.cells[0]; ++i) {
+  const std::int64_t per_hex = spec.element == CellType::hex8 ? 1 : 6;
+  for (std::int64_t k = first[2]; k < last[2]; ++k)
+    for (std::int64_t j = first[1]; j < last[1]; ++j)
+      for (std::int64_t i = first[0]; i < last[0]; ++i) {
+        // Tags as in the whole box: the hex's lexicographic index, 6 tets per hex.
+        std::int64_t tag = per_hex * (i + spec.cells[0] * (j + spec.cells[1] * k));
         const std::int64_t I = r * i, J = r * j, K = r * k;
         // corner c of the hex in VTK order
         auto corner = [&](int c, int s = 1) {
@@ -110,8 +127,11 @@ MeshData generate_box(const BoxSpec& spec) {
                      0, ++tag);
         }
       }
-  // Boundary faces: faces of volume cells whose corners all lie on one of the six planes.
+  // Boundary faces: faces of volume cells whose corners all lie on one of the six planes of
+  // the whole box. Tag: after every volume cell of the box, from the cell's tag and face index
+  // (unique over the whole box, whichever block generates the face).
   const std::int64_t num_volume = m.num_cells();
+  const std::int64_t face_base = per_hex * spec.cells[0] * spec.cells[1] * spec.cells[2];
   for (std::int64_t c = 0; c < num_volume; ++c) {
     const auto& ft = face_table(m.cell_types[c]);
     std::int64_t nodes[10];
@@ -125,18 +145,19 @@ MeshData generate_box(const BoxSpec& spec) {
           const std::int64_t plane = side ? np[d] - 1 : 0;
           bool on = true;
           for (int i = 0; i < n && on; ++i) {
-            const std::int64_t g = face[i];
-            const std::int64_t coord[3] = {g % np[0], (g / np[0]) % np[1], g / (np[0] * np[1])};
+            const std::int64_t g = face[i];  // block-local point index
+            const std::int64_t coord[3] = {lo[0] + g % bn[0], lo[1] + (g / bn[0]) % bn[1],
+                                           lo[2] + g / (bn[0] * bn[1])};
             on = coord[d] == plane;
           }
           if (on)
             m.add_cell(n == 4 ? CellType::quad4 : CellType::tri3,
-                       std::span<const std::int64_t>(face, n), 1 + 2 * d + side, ++tag);
+                       std::span<const std::int64_t>(face, n), 1 + 2 * d + side,
+                       face_base + 6 * (m.cell_tags[c] - 1) + f + 1);
         }
     }
   }
   orient_faces(m);  // outward normals; tri3 faces of tet10 become tri6
-  drop_unused_nodes(m);
   return m;
 }
 

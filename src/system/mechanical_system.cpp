@@ -34,6 +34,50 @@ ElementAssignment element_assignment(const LocalMesh& mesh, const ProblemSpec& s
   return e;
 }
 
+/// A BAIJ (block size 3) copy of an AIJ matrix whose entries come in full 3x3 blocks, with exact
+/// preallocation. (PETSc 3.18's MPIAIJ -> MPIBAIJ MatConvert underestimates the off-diagonal
+/// blocks of some rows and fails.) Keeps the near-null space and symmetry flags.
+petsc::Matrix to_baij(Mat A) {
+  MPI_Comm comm = PetscObjectComm(reinterpret_cast<PetscObject>(A));
+  PetscInt begin = 0, end = 0, n = 0, N = 0;
+  INERTIA_PETSC(MatGetOwnershipRange(A, &begin, &end));
+  INERTIA_PETSC(MatGetLocalSize(A, &n, nullptr));
+  INERTIA_PETSC(MatGetSize(A, &N, nullptr));
+  const PetscInt blocks = n / 3;
+  std::vector<PetscInt> d_nnz(static_cast<std::size_t>(blocks)), o_nnz(d_nnz.size());
+  for (PetscInt b = 0; b < blocks; ++b) {
+    PetscInt ncols = 0;
+    const PetscInt* cols = nullptr;
+    INERTIA_PETSC(MatGetRow(A, begin + 3 * b, &ncols, &cols, nullptr));
+    PetscInt last = -1;
+    for (PetscInt k = 0; k < ncols; ++k) {
+      const PetscInt block = cols[k] / 3;
+      if (block == last) continue;
+      last = block;
+      (cols[k] >= begin && cols[k] < end ? d_nnz : o_nnz)[b]++;
+    }
+    INERTIA_PETSC(MatRestoreRow(A, begin + 3 * b, &ncols, &cols, nullptr));
+  }
+  petsc::Matrix B;
+  INERTIA_PETSC(MatCreateBAIJ(comm, 3, n, n, N, N, 0, d_nnz.data(), 0, o_nnz.data(), B.out()));
+  for (PetscInt row = begin; row < end; ++row) {
+    PetscInt ncols = 0;
+    const PetscInt* cols = nullptr;
+    const PetscScalar* values = nullptr;
+    INERTIA_PETSC(MatGetRow(A, row, &ncols, &cols, &values));
+    INERTIA_PETSC(MatSetValues(B, 1, &row, ncols, cols, values, INSERT_VALUES));
+    INERTIA_PETSC(MatRestoreRow(A, row, &ncols, &cols, &values));
+  }
+  INERTIA_PETSC(MatAssemblyBegin(B, MAT_FINAL_ASSEMBLY));
+  INERTIA_PETSC(MatAssemblyEnd(B, MAT_FINAL_ASSEMBLY));
+  MatNullSpace modes = nullptr;
+  INERTIA_PETSC(MatGetNearNullSpace(A, &modes));
+  if (modes) INERTIA_PETSC(MatSetNearNullSpace(B, modes));
+  INERTIA_PETSC(MatSetOption(B, MAT_SYMMETRIC, PETSC_TRUE));
+  INERTIA_PETSC(MatSetOption(B, MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
+  return B;
+}
+
 const char* ksp_reason_name(KSPConvergedReason reason) {
   return KSPConvergedReasons[reason];
 }
@@ -45,8 +89,19 @@ MechanicalSystem::MechanicalSystem(MPI_Comm comm, LocalMesh mesh, ProblemSpec sp
       mesh_(std::move(mesh)),
       spec_(std::move(spec)),
       assembler_(comm_, mesh_, element_assignment(mesh_, spec_)) {
-  K_ = assembler_.create_matrix();
-  assembler_.assemble_stiffness(K_);
+  if (spec_.matrix_free) {
+    // K is never stored: products come from the element kernels (explicit schemes only).
+    matrix_free_ = std::make_unique<MatrixFreeElasticity>(
+        comm_, mesh_, element_assignment(mesh_, spec_), create_vector());
+    K_ = matrix_free_->create_shell();
+  } else {
+    K_ = assembler_.create_matrix();
+    assembler_.assemble_stiffness(K_);
+    if (spec_.explicit_scheme && is_linear()) {
+      K_ = to_baij(K_);
+      baij_stiffness_ = true;
+    }
+  }
   work_ = create_vector();
   work2_ = create_vector();
   if (!is_linear()) {
@@ -275,12 +330,15 @@ void MechanicalSystem::reaction(double t, Vec u, Vec v, Vec a, Vec r) const {
 }
 
 petsc::Matrix MechanicalSystem::create_operator() const {
+  // Matrix-free K: the (consistent) mass has the same pattern and near-null space.
+  const Mat pattern = matrix_free_ || baij_stiffness_ ? M_.get() : K_.get();
+  INERTIA_CHECK(pattern, InternalError, "create_operator: no assembled matrix (matrix-free K)");
   petsc::Matrix A;
-  INERTIA_PETSC(MatDuplicate(K_, MAT_DO_NOT_COPY_VALUES, A.out()));
+  INERTIA_PETSC(MatDuplicate(pattern, MAT_DO_NOT_COPY_VALUES, A.out()));
   // Zeroing constrained rows must not drop entries: refills copy with SAME_NONZERO_PATTERN.
   INERTIA_PETSC(MatSetOption(A, MAT_KEEP_NONZERO_PATTERN, PETSC_TRUE));
   MatNullSpace modes = nullptr;
-  INERTIA_PETSC(MatGetNearNullSpace(K_, &modes));
+  INERTIA_PETSC(MatGetNearNullSpace(pattern, &modes));
   INERTIA_PETSC(MatSetNearNullSpace(A, modes));
   return A;
 }
@@ -296,6 +354,9 @@ double MechanicalSystem::fill_operator(double m, double k, double b, Mat A) cons
     INERTIA_PETSC(VecScale(work2_, m));
     INERTIA_PETSC(MatDiagonalSet(A, work2_, ADD_VALUES));
   }
+  INERTIA_CHECK(k == 0 || !matrix_free_, InputError,
+                "time.operator: matrix_free has no assembled stiffness for an implicit solve; use "
+                "an explicit scheme or time.operator: assembled");
   if (k != 0) INERTIA_PETSC(MatAXPY(A, k, stiffness(), SAME_NONZERO_PATTERN));
   if (b != 0 && B_) INERTIA_PETSC(MatAXPY(A, b, B_, SAME_NONZERO_PATTERN));
   // Constrained rows and columns: identity scaled by the mean diagonal.
@@ -307,6 +368,10 @@ double MechanicalSystem::fill_operator(double m, double k, double b, Mat A) cons
   INERTIA_PETSC(MatZeroRowsColumns(A, static_cast<PetscInt>(constrained_.size()),
                                    constrained_.data(), diagonal, nullptr, nullptr));
   return diagonal;
+}
+
+bool MechanicalSystem::mass_dominated(double m, double k) const {
+  return omega_max_ > 0 && m > 0 && k >= 0 && k * omega_max_ * omega_max_ <= 30.0 * m;
 }
 
 MechanicalSystem::Solver& MechanicalSystem::solver(double m, double k, double b) {
@@ -337,6 +402,10 @@ MechanicalSystem::Solver& MechanicalSystem::solver(double m, double k, double b)
   if (k == 0 && b == 0) {
     // A mass matrix: Jacobi-preconditioned CG converges in a few iterations.
     INERTIA_PETSC(KSPSetOptionsPrefix(s.ksp, "mass_"));
+    INERTIA_PETSC(PCSetType(pc, PCJACOBI));
+  } else if (mass_dominated(m, k) && b == 0) {
+    // m M + k K with k omega_max^2 <= 30 m: the condition number is at most about 31 times
+    // the mass matrix's, so Jacobi-CG needs a few tens of cheap iterations and no AMG setup.
     INERTIA_PETSC(PCSetType(pc, PCJACOBI));
   } else {
     INERTIA_PETSC(PCSetType(pc, PCGAMG));

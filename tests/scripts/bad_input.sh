@@ -377,6 +377,23 @@ new_case empty_case_file
 expect_error empty_case_file 'case\.yaml'
 
 # ------------------------------------------------------------------------------------------------
+new_case unknown_operator
+printf '%s\n' "$box_mesh" "$box_material" "$box_bcs" \
+  'time: {integrator: central_difference, dt: 1.0e-6, steps: 2, mass: lumped, operator: matrixfree}' \
+  "$output_ok" >"$dir/case.yaml"
+expect_error unknown_operator "case\.yaml:[0-9]+:.*time\.operator.*matrix_free"
+
+new_case matrix_free_implicit
+printf '%s\n' "$box_mesh" "$box_material" "$box_bcs" \
+  'time: {integrator: newmark, dt: 1.0e-6, steps: 2, operator: matrix_free}' \
+  "$output_ok" >"$dir/case.yaml"
+expect_error matrix_free_implicit "case\.yaml:[0-9]+:.*time\.operator.*explicit scheme"
+
+new_case negative_checkpoint
+printf '%s\n' "$box_mesh" "$box_material" "$box_bcs" "$time_ok" \
+  'output: {directory: out, every: 0, checkpoint: {every: -3}}' >"$dir/case.yaml"
+expect_error negative_checkpoint "case\.yaml:[0-9]+:.*output\.checkpoint\.every"
+
 # A linear solve that cannot converge: one error line, no hang, no results that look complete
 # ------------------------------------------------------------------------------------------------
 

@@ -120,6 +120,8 @@ struct CaseFile {
   std::string petsc_options;
 
   bool has_field(const std::string& f) const;
+  /// True for the schemes that never solve with the stiffness (explicit ones).
+  bool explicit_scheme() const;
   /// Number of time steps (from steps, or end_time / dt rounded to the nearest integer; with
   /// dt: auto, valid once the driver has set dt).
   std::int64_t num_steps() const;

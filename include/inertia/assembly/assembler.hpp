@@ -148,8 +148,13 @@ class Assembler {
   petsc::Vector coordinates_;                ///< owned node coordinates, block size 3
   petsc::NullSpace rigid_body_modes_;
   std::vector<PetscInt> ghost_nodes_;
+  void build_pattern();
   std::size_t coo_size_ = 0;
-  mutable std::vector<PetscScalar> coo_values_;  ///< reused by every assembly
+  std::vector<std::int64_t> block_ptr_;           ///< per local node row: its first block
+  std::vector<std::int32_t> block_cols_;          ///< column node of each block (sorted per row)
+  std::vector<std::int64_t> cell_block_offset_;   ///< per pattern cell: first entry below
+  std::vector<std::int64_t> block_position_;      ///< per (cell, a, b): value index of entry (0, 0)
+  mutable std::vector<PetscScalar> coo_values_;   ///< one per matrix entry, reused by every assembly
   mutable petsc::Vector scratch_;                 ///< ghosted, reused by add_cell_vectors
   mutable petsc::Vector deformed_;                ///< X + u, reused by attach_rigid_body_modes
 };

@@ -21,4 +21,11 @@ struct BoxSpec {
 /// Throws InputError for bad sizes (non-positive counts, upper <= lower).
 MeshData generate_box(const BoxSpec& spec);
 
+/// The cells of the box with hex indices first[d] <= i_d < last[d] (for a rank's block of a box
+/// generated in parallel): their points (fine-grid points of the block, tags = lexicographic
+/// index in the whole box + 1), volume cells (tags as in the whole box) and the faces on the
+/// box's boundary planes. Throws like generate_box.
+MeshData generate_box_block(const BoxSpec& spec, std::array<std::int64_t, 3> first,
+                            std::array<std::int64_t, 3> last);
+
 }  // namespace inertia

@@ -57,6 +57,9 @@ class Handle {
     reset();
     return &obj_;
   }
+  /// For in-place conversions that replace the object: `MatConvert(A, t, MAT_INPLACE_MATRIX,
+  /// A.in_place())`.
+  T* in_place() { return &obj_; }
   explicit operator bool() const { return obj_ != nullptr; }
 
  private:

@@ -4,11 +4,15 @@
 
 #include <mpi.h>
 
+#include <array>
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "inertia/mesh/box.hpp"
 #include "inertia/mesh/mesh_data.hpp"
 
 namespace inertia {
@@ -104,5 +108,20 @@ LocalMesh distribute(MPI_Comm comm, const MeshData& mesh, const std::vector<char
 /// cells that carry mass or stiffness; other cells are kept if all their nodes belong to elements.
 LocalMesh distribute(MPI_Comm comm, const MeshData& mesh, const std::vector<char>& is_element,
                      Partitioner method, PartitionSummary* summary);
+
+/// The process grid (blocks per direction, product = ranks, none larger than the cell count in
+/// its direction) with the fewest faces between blocks, or nothing if none fits.
+std::optional<std::array<int, 3>> box_process_grid(const std::array<std::int64_t, 3>& cells,
+                                                   int ranks);
+
+/// Collective. The box generator run in parallel: each rank generates the cells of its block of
+/// the process grid (box_process_grid must have one) and numbers its owned points contiguously,
+/// with no rank-0 bottleneck, so meshes larger than one node's memory can be made. Same
+/// LocalMesh contract as distribute(); natural ids = lexicographic point index of the box.
+/// `elements_of` marks the cells of a block that are elements (may throw InputError: it is
+/// raised on every rank).
+LocalMesh distribute_box(MPI_Comm comm, const BoxSpec& spec,
+                         const std::function<std::vector<char>(const MeshData&)>& elements_of,
+                         PartitionSummary* summary);
 
 }  // namespace inertia

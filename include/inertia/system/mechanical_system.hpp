@@ -10,11 +10,13 @@
 
 #include <array>
 #include <map>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "inertia/assembly/assembler.hpp"
+#include "inertia/assembly/matrix_free.hpp"
 #include "inertia/system/problem.hpp"
 
 namespace inertia {
@@ -90,6 +92,13 @@ class MechanicalSystem {
   /// SolverError if the solve diverges.
   SolveReport solve(double m, double k, Vec r, Vec y, double b = 0);
 
+  /// The highest natural frequency (rad/s) of the linear model, from the driver's estimate:
+  /// solves with m M + k K, k omega^2 <= 30 m (mass-dominated: moderate time steps), then
+  /// default to Jacobi-preconditioned CG instead of GAMG (still overridable with -pc_type).
+  void set_highest_frequency(double omega) { omega_max_ = omega; }
+  /// True if solves with m M + k K default to Jacobi (see set_highest_frequency).
+  bool mass_dominated(double m, double k) const;
+
   /// Collective. A matrix with the operator's pattern and near-null space, for Newton Jacobians.
   petsc::Matrix create_operator() const;
   /// Collective. A = m M + k K + b B at the current linearisation, with the constrained rows and
@@ -109,6 +118,8 @@ class MechanicalSystem {
   /// Lumped masses (lumped treatment only; null otherwise).
   Vec lumped_mass() const { return lumped_mass_.get(); }
   Mat stiffness() const { return is_linear() ? K_.get() : K_tangent_.get(); }
+  /// The matrix-free operator (time.operator: matrix_free), or null.
+  const MatrixFreeElasticity* matrix_free() const { return matrix_free_.get(); }
   Mat mass_matrix() const { return M_.get(); }
 
  private:
@@ -124,7 +135,10 @@ class MechanicalSystem {
   LocalMesh mesh_;
   ProblemSpec spec_;
   Assembler assembler_;
-  petsc::Matrix K_;          ///< linear stiffness of the solids (constant)
+  std::unique_ptr<MatrixFreeElasticity> matrix_free_;  ///< time.operator: matrix_free
+  bool baij_stiffness_ = false;
+  double omega_max_ = 0;  ///< 0: unknown  ///< K_ is BAIJ (explicit schemes, linear model)
+  petsc::Matrix K_;          ///< linear stiffness of the solids (constant; a shell if matrix-free)
   petsc::Matrix K_tangent_;  ///< solids + springs at the linearisation point (nonlinear only)
   petsc::Matrix B_;          ///< dashpot matrix at the linearisation point (dashpots only)
   petsc::Matrix M_;

@@ -67,6 +67,10 @@ struct ProblemSpec {
   std::vector<InitialVelocity> initial_velocity;             ///< applied in order
   MassTreatment mass = MassTreatment::consistent;
   RayleighDamping rayleigh;
+  bool matrix_free = false;  ///< K products from element kernels, K never assembled
+  /// The scheme never solves with K (explicit): a linear K is stored as BAIJ (3x3 blocks), whose
+  /// products move 30 % fewer bytes than AIJ's; implicit solves need AIJ for GAMG.
+  bool explicit_scheme = false;
 };
 
 }  // namespace inertia

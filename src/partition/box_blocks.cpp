@@ -1,0 +1,177 @@
+#include <algorithm>
+#include <numeric>
+
+#include "inertia/core/error.hpp"
+#include "inertia/mesh/box.hpp"
+#include "inertia/parallel/session.hpp"
+#include "inertia/partition/partition.hpp"
+
+namespace inertia {
+
+std::optional<std::array<int, 3>> box_process_grid(const std::array<std::int64_t, 3>& cells,
+                                                   int ranks) {
+  std::optional<std::array<int, 3>> best;
+  double best_cut = 0;
+  for (int a = 1; a <= ranks; ++a) {
+    if (ranks % a) continue;
+    for (int b = 1; b <= ranks / a; ++b) {
+      if ((ranks / a) % b) continue;
+      const int c = ranks / a / b;
+      if (a > cells[0] || b > cells[1] || c > cells[2]) continue;
+      // Faces between blocks: the partition's edge cut (in hex faces).
+      const double cut = static_cast<double>(a - 1) * cells[1] * cells[2] +
+                         static_cast<double>(b - 1) * cells[0] * cells[2] +
+                         static_cast<double>(c - 1) * cells[0] * cells[1];
+      if (!best || cut < best_cut) best = std::array<int, 3>{a, b, c}, best_cut = cut;
+    }
+  }
+  return best;
+}
+
+LocalMesh distribute_box(MPI_Comm comm, const BoxSpec& spec,
+                         const std::function<std::vector<char>(const MeshData&)>& elements_of,
+                         PartitionSummary* summary) {
+  const int size = size_of(comm), rank = rank_of(comm);
+  const auto grid_opt = box_process_grid(spec.cells, size);
+  INERTIA_CHECK(grid_opt.has_value(), InternalError, "distribute_box: no process grid fits");
+  const std::array<int, 3> grid = *grid_opt;
+  const std::int64_t r = spec.element == CellType::tet10 ? 2 : 1;
+  std::array<std::int64_t, 3> points{};  // fine-grid points per direction
+  for (int d = 0; d < 3; ++d) points[d] = r * spec.cells[d] + 1;
+
+  // Per direction and block: the cell range and the owned fine-grid points (the points of its
+  // cells "from below"; the last block also owns the upper boundary).
+  auto first_cell = [&](int d, std::int64_t q) { return spec.cells[d] * q / grid[d]; };
+  auto owned_begin = [&](int d, std::int64_t q) { return r * first_cell(d, q); };
+  auto owned_end = [&](int d, std::int64_t q) {
+    return q == grid[d] - 1 ? points[d] : r * first_cell(d, q + 1);
+  };
+  std::array<std::vector<int>, 3> block_of_point;
+  for (int d = 0; d < 3; ++d) {
+    block_of_point[d].resize(static_cast<std::size_t>(points[d]));
+    for (int q = 0; q < grid[d]; ++q)
+      for (std::int64_t I = owned_begin(d, q); I < owned_end(d, q); ++I) block_of_point[d][I] = q;
+  }
+  auto block_coords = [&](int p) {
+    return std::array<int, 3>{p % grid[0], (p / grid[0]) % grid[1], p / (grid[0] * grid[1])};
+  };
+  std::vector<std::int64_t> offset(static_cast<std::size_t>(size) + 1, 0);
+  for (int p = 0; p < size; ++p) {
+    const auto q = block_coords(p);
+    std::int64_t n = 1;
+    for (int d = 0; d < 3; ++d) n *= owned_end(d, q[d]) - owned_begin(d, q[d]);
+    offset[p + 1] = offset[p] + n;
+  }
+  auto global_id = [&](std::int64_t I, std::int64_t J, std::int64_t K) {
+    const std::array<int, 3> q{block_of_point[0][I], block_of_point[1][J], block_of_point[2][K]};
+    const int p = q[0] + grid[0] * (q[1] + grid[1] * q[2]);
+    const std::int64_t e0 = owned_end(0, q[0]) - owned_begin(0, q[0]);
+    const std::int64_t e1 = owned_end(1, q[1]) - owned_begin(1, q[1]);
+    return offset[p] + (I - owned_begin(0, q[0])) +
+           e0 * ((J - owned_begin(1, q[1])) + e1 * (K - owned_begin(2, q[2])));
+  };
+
+  // This rank's block of cells.
+  const auto me = block_coords(rank);
+  std::array<std::int64_t, 3> first{}, last{};
+  for (int d = 0; d < 3; ++d) first[d] = first_cell(d, me[d]), last[d] = first_cell(d, me[d] + 1);
+  MeshData block;
+  std::vector<char> is_element;
+  run_collectively(comm, [&] {
+    block = generate_box_block(spec, first, last);
+    is_element = elements_of(block);
+  });
+
+  LocalMesh local;
+  local.num_global_nodes = offset[size];
+  local.node_begin = offset[rank];
+  local.num_owned = static_cast<std::int32_t>(offset[rank + 1] - offset[rank]);
+  // Block points -> global ids -> local indices (owned first, then sorted ghosts).
+  const std::int64_t nb = block.num_nodes();
+  std::vector<std::int64_t> gid(static_cast<std::size_t>(nb));
+  for (std::int64_t i = 0; i < nb; ++i) {
+    const std::int64_t natural = block.node_tags[i] - 1;
+    const std::int64_t I = natural % points[0], J = (natural / points[0]) % points[1],
+                       K = natural / (points[0] * points[1]);
+    gid[i] = global_id(I, J, K);
+    if (gid[i] < local.node_begin || gid[i] >= local.node_begin + local.num_owned)
+      local.ghosts.push_back(gid[i]);
+  }
+  std::sort(local.ghosts.begin(), local.ghosts.end());
+  local.ghosts.erase(std::unique(local.ghosts.begin(), local.ghosts.end()), local.ghosts.end());
+  auto local_of = [&](std::int64_t g) -> std::int64_t {
+    if (g >= local.node_begin && g < local.node_begin + local.num_owned) return g - local.node_begin;
+    return local.num_owned + (std::lower_bound(local.ghosts.begin(), local.ghosts.end(), g) -
+                              local.ghosts.begin());
+  };
+  const std::int64_t num_local = local.num_owned + static_cast<std::int64_t>(local.ghosts.size());
+  local.coords.resize(static_cast<std::size_t>(3 * num_local));
+  local.node_tags.resize(static_cast<std::size_t>(num_local));
+  local.natural_ids.resize(static_cast<std::size_t>(local.num_owned));
+  std::vector<std::int64_t> block_to_local(static_cast<std::size_t>(nb));
+  for (std::int64_t i = 0; i < nb; ++i) {
+    const std::int64_t l = local_of(gid[i]);
+    block_to_local[i] = l;
+    for (int k = 0; k < 3; ++k) local.coords[3 * l + k] = block.coords[3 * i + k];
+    local.node_tags[l] = block.node_tags[i];
+    if (l < local.num_owned) local.natural_ids[l] = block.node_tags[i] - 1;
+  }
+  // Cells: every cell of the block (its faces all lie on element nodes).
+  std::int64_t num_elements = 0;
+  for (std::int64_t c = 0; c < block.num_cells(); ++c) {
+    local.cell_types.push_back(block.cell_types[c]);
+    local.cell_regions.push_back(block.cell_regions[c]);
+    local.cell_tags.push_back(block.cell_tags[c]);
+    local.cell_is_element.push_back(is_element[c]);
+    num_elements += is_element[c] ? 1 : 0;
+    for (auto n : block.nodes_of(c)) local.cell_nodes.push_back(block_to_local[n]);
+    local.cell_offsets.push_back(static_cast<std::int64_t>(local.cell_nodes.size()));
+  }
+  local.regions = block.regions;
+  local.region_owned_nodes.assign(local.regions.size(), {});
+  for (std::int64_t c = 0; c < local.num_cells(); ++c) {
+    if (local.cell_regions[c] < 0) continue;
+    auto& list = local.region_owned_nodes[local.cell_regions[c]];
+    for (auto n : local.nodes_of(c))
+      if (n < local.num_owned) list.push_back(static_cast<std::int32_t>(n));
+  }
+  local.region_node_counts.resize(local.regions.size());
+  for (std::size_t g = 0; g < local.regions.size(); ++g) {
+    auto& list = local.region_owned_nodes[g];
+    std::sort(list.begin(), list.end());
+    list.erase(std::unique(list.begin(), list.end()), list.end());
+    std::int64_t n = static_cast<std::int64_t>(list.size());
+    INERTIA_MPI(MPI_Allreduce(&n, &local.region_node_counts[g], 1, MPI_INT64_T, MPI_SUM, comm));
+  }
+
+  if (summary) {
+    summary->method = cat("box blocks ", grid[0], "x", grid[1], "x", grid[2],
+                          " (each rank generates its own cells)");
+    const std::int64_t per_face = spec.element == CellType::hex8 ? 1 : 2;
+    summary->quality.edge_cut =
+        per_face * ((grid[0] - 1) * spec.cells[1] * spec.cells[2] +
+                    (grid[1] - 1) * spec.cells[0] * spec.cells[2] +
+                    (grid[2] - 1) * spec.cells[0] * spec.cells[1]);
+    std::int64_t mine[3] = {num_elements, local.num_owned,
+                            static_cast<std::int64_t>(local.ghosts.size())};
+    std::vector<std::int64_t> all(3 * static_cast<std::size_t>(size));
+    INERTIA_MPI(MPI_Allgather(mine, 3, MPI_INT64_T, all.data(), 3, MPI_INT64_T, comm));
+    summary->elements_per_rank.clear();
+    summary->owned_nodes_per_rank.clear();
+    summary->ghost_nodes_per_rank.clear();
+    std::int64_t total = 0, largest = 0;
+    for (int p = 0; p < size; ++p) {
+      summary->elements_per_rank.push_back(all[3 * p]);
+      summary->owned_nodes_per_rank.push_back(all[3 * p + 1]);
+      summary->ghost_nodes_per_rank.push_back(all[3 * p + 2]);
+      total += all[3 * p];
+      largest = std::max(largest, all[3 * p]);
+    }
+    summary->quality.imbalance =
+        total > 0 ? static_cast<double>(largest) * size / static_cast<double>(total) : 1.0;
+    summary->dropped_cells = 0;
+  }
+  return local;
+}
+
+}  // namespace inertia
