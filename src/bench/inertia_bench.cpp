@@ -6,6 +6,7 @@
 // asserts on speed: the test (ctest -L bench) only checks that the program runs and that its
 // output is well formed.
 #include <petscksp.h>
+#include <malloc.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -15,9 +16,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <functional>
 #include <iostream>
-#include <map>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -37,7 +36,7 @@ constexpr const char* usage = R"(usage: mpirun -n P inertia-bench [options] [-- 
 
 Measures, in one run and on one problem size (a unit-cube box of N^3 hex8 cells, or the same grid
 split into 6 tet4 per hex; 3 (N+1)^3 DOFs), and prints `name value unit` lines on rank 0:
-STREAM triad/copy bandwidth, setup (mesh, partition, distribute, assemble) time, stiffness
+STREAM triad/copy bandwidth, setup time (build_model's phases), stiffness
 assembly rate, MatMult time and bandwidth (AIJ and BAIJ(3)), explicit central-difference step
 time (assembled and matrix-free), implicit Newmark step time and iterations, a static CG+GAMG
 solve (setup, solve, iterations), and peak memory per DOF.
@@ -115,8 +114,8 @@ double median(std::vector<double> v) {
 }
 
 /// Median over `samples` samples of the time per call of f; each sample runs f `batch` times,
-/// `batch` chosen (same on every rank) so that a sample lasts about min_seconds. One untimed
-/// warm-up call first.
+/// `batch` chosen (same on every rank) so that a sample lasts about min_seconds. One warm-up call
+/// first (not counted; it calibrates the batch).
 template <typename F>
 double per_call(MPI_Comm comm, int samples, double min_seconds, F&& f, int* batch_out = nullptr) {
   const double first = timed(comm, f);  // warm-up; also calibrates the batch
@@ -141,18 +140,44 @@ double peak_rss_bytes() {
   return 1024.0 * static_cast<double>(u.ru_maxrss);  // kilobytes on Linux
 }
 
-/// Current resident set of this process, bytes (/proc/self/statm).
-double current_rss_bytes() {
-  std::ifstream in("/proc/self/statm");
-  double size = 0, resident = 0;
-  in >> size >> resident;
-  return resident * static_cast<double>(sysconf(_SC_PAGESIZE));
+/// Heap bytes in use by this process (glibc mallinfo2: arenas + mmapped blocks). Unlike the
+/// resident set, it drops when memory is freed, so differences measure what an object holds.
+double heap_in_use_bytes() {
+  const struct mallinfo2 m = mallinfo2();
+  return static_cast<double>(m.uordblks) + static_cast<double>(m.hblkhd);
 }
 
 double sum_over_ranks(MPI_Comm comm, double x) {
   double s = 0;
   INERTIA_MPI(MPI_Allreduce(&x, &s, 1, MPI_DOUBLE, MPI_SUM, comm));
   return s;
+}
+
+// ---------------------------------------------------------------------------------------------
+// PETSc event times (logging is switched on at start-up): the time spent inside an event, e.g.
+// PCSetUp, which wall-clock differences can only estimate.
+
+/// This rank's cumulative seconds in event `name` in the current log stage (NaN if logging is off).
+double event_seconds(const char* name) {
+  PetscBool active = PETSC_FALSE;
+  INERTIA_PETSC(PetscLogIsActive(&active));
+  if (!active) return NAN;
+  PetscLogEvent id = -1;
+  INERTIA_PETSC(PetscLogEventGetId(name, &id));
+  PetscEventPerfInfo info{};
+  INERTIA_PETSC(PetscLogEventGetPerfInfo(PETSC_DETERMINE, id, &info));
+  return info.time;
+}
+
+/// Max over ranks of the time spent in event `name` while f() ran (NaN if logging is off).
+template <typename F>
+double event_time(MPI_Comm comm, const char* name, F&& f) {
+  const double before = event_seconds(name);
+  f();
+  double local = event_seconds(name) - before, global = 0;
+  if (std::isnan(local)) local = -1;
+  INERTIA_MPI(MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_MAX, comm));
+  return global < 0 ? NAN : global;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -170,11 +195,15 @@ StreamResult stream(MPI_Comm comm, long n, int samples) {
   const double s = 3.0;
   std::vector<double> triad, copy;
   for (int k = 0; k < samples; ++k) {
+    // The empty asm with a memory clobber makes the stores observable: without it the compiler
+    // may drop a loop whose result the next loop overwrites.
     triad.push_back(timed(comm, [&] {
       for (long i = 0; i < n; ++i) pa[i] = pb[i] + s * pc[i];
+      asm volatile("" : : "r"(pa) : "memory");
     }));
     copy.push_back(timed(comm, [&] {
       for (long i = 0; i < n; ++i) pa[i] = pb[i];
+      asm volatile("" : : "r"(pa) : "memory");
     }));
   }
   // Keep the loops: the result is used.
@@ -218,16 +247,17 @@ CaseFile parse(MPI_Comm comm, const std::string& text) {
   return c;
 }
 
-/// The seconds of each phase of a Phases object (max over ranks; collective). Phases has no
-/// accessor, so this goes through its CSV writer (a temporary file read back on every rank).
-std::map<std::string, double> phase_seconds(MPI_Comm comm, const Phases& phases) {
+/// The seconds of each phase of a Phases object (max over ranks; collective; the result is
+/// filled on rank 0 only, which prints). Phases has no accessor, so this goes through its CSV
+/// writer: a temporary file, read back and removed.
+std::vector<std::pair<std::string, double>> phase_seconds(MPI_Comm comm, const Phases& phases) {
   static int counter = 0;
   int pid = static_cast<int>(getpid());
   INERTIA_MPI(MPI_Bcast(&pid, 1, MPI_INT, 0, comm));
   const std::filesystem::path path = std::filesystem::temp_directory_path() /
                                      cat("inertia-bench-", pid, "-", counter++, ".csv");
   phases.write_csv(comm, path, 0.0);
-  std::map<std::string, double> out;
+  std::vector<std::pair<std::string, double>> out;
   if (rank_of(comm) == 0) {
     std::ifstream in(path);
     std::string line;
@@ -235,28 +265,28 @@ std::map<std::string, double> phase_seconds(MPI_Comm comm, const Phases& phases)
     while (std::getline(in, line)) {
       const auto comma = line.find(',');
       if (comma == std::string::npos) continue;
-      out[line.substr(0, comma)] = std::atof(line.c_str() + comma + 1);
+      out.emplace_back(line.substr(0, comma), std::atof(line.c_str() + comma + 1));
     }
     std::error_code ec;
     std::filesystem::remove(path, ec);
   }
-  return out;  // rank 0 only: the numbers are printed there
+  return out;
 }
 
 struct Built {
   Model model;
   double seconds = 0;
-  std::map<std::string, double> phases;
+  std::vector<std::pair<std::string, double>> phases;  ///< build_model's phases (rank 0)
   std::int64_t cells = 0;
-  double memory_bytes = 0;  ///< increase of the resident set over the build, summed over ranks
+  double memory_bytes = 0;  ///< heap held by the model after the build, summed over ranks
 };
 
 Built build(MPI_Comm comm, const CaseFile& c) {
   Built b;
   Phases phases;
-  const double before = current_rss_bytes();
+  const double before = heap_in_use_bytes();
   b.seconds = timed(comm, [&] { b.model = build_model(comm, c, &phases); });
-  b.memory_bytes = sum_over_ranks(comm, current_rss_bytes() - before);
+  b.memory_bytes = sum_over_ranks(comm, heap_in_use_bytes() - before);
   b.phases = phase_seconds(comm, phases);
   for (auto e : b.model.partition.elements_per_rank) b.cells += e;
   return b;
@@ -264,9 +294,11 @@ Built build(MPI_Comm comm, const CaseFile& c) {
 
 void report_setup(Report& out, const std::string& prefix, const Built& b, double dofs) {
   out.value(prefix + "seconds", b.seconds, "s");
-  for (const char* phase : {"mesh", "partition", "distribute", "assemble"}) {
-    auto it = b.phases.find(phase);
-    if (it != b.phases.end()) out.value(cat(prefix, phase, "_seconds"), it->second, "s");
+  for (const auto& [phase, seconds] : b.phases) {
+    if (phase == "total") continue;
+    std::string name = phase;
+    std::replace(name.begin(), name.end(), ' ', '_');
+    out.value(cat(prefix, name, "_seconds"), seconds, "s");
   }
   out.value(prefix + "memory_per_dof", b.memory_bytes / dofs, "B/DOF");
 }
@@ -314,15 +346,95 @@ MatMultResult matmult(MPI_Comm comm, Mat A, const Options& o) {
   return r;
 }
 
+/// B = K as BAIJ with block size 3, built by hand: PETSc 3.18's MatConvert(MPIAIJ -> MATBAIJ)
+/// under-preallocates our COO-assembled matrices at 2+ ranks ("New nonzero ... caused a
+/// malloc"). Exact block counts per block row, then row-by-row copy.
+petsc::Matrix to_baij(MPI_Comm comm, Mat K) {
+  PetscInt rs = 0, re = 0, cs = 0, ce = 0, N = 0;
+  INERTIA_PETSC(MatGetOwnershipRange(K, &rs, &re));
+  INERTIA_PETSC(MatGetOwnershipRangeColumn(K, &cs, &ce));
+  INERTIA_PETSC(MatGetSize(K, &N, nullptr));
+  constexpr PetscInt bs = 3;
+  const PetscInt nb = (re - rs) / bs;
+  std::vector<PetscInt> d_nnz(nb, 0), o_nnz(nb, 0), blocks;
+  for (PetscInt b = 0; b < nb; ++b) {
+    blocks.clear();
+    for (PetscInt i = 0; i < bs; ++i) {
+      PetscInt nc = 0;
+      const PetscInt* cols = nullptr;
+      INERTIA_PETSC(MatGetRow(K, rs + bs * b + i, &nc, &cols, nullptr));
+      for (PetscInt k = 0; k < nc; ++k) blocks.push_back(cols[k] / bs);
+      INERTIA_PETSC(MatRestoreRow(K, rs + bs * b + i, &nc, &cols, nullptr));
+    }
+    std::sort(blocks.begin(), blocks.end());
+    blocks.erase(std::unique(blocks.begin(), blocks.end()), blocks.end());
+    for (auto c : blocks) ++(bs * c >= cs && bs * c < ce ? d_nnz[b] : o_nnz[b]);
+  }
+  petsc::Matrix B;
+  INERTIA_PETSC(MatCreate(comm, B.out()));
+  INERTIA_PETSC(MatSetSizes(B, re - rs, ce - cs, N, N));
+  INERTIA_PETSC(MatSetType(B, MATBAIJ));
+  INERTIA_PETSC(MatXAIJSetPreallocation(B, bs, d_nnz.data(), o_nnz.data(), nullptr, nullptr));
+  INERTIA_PETSC(MatSetOption(B, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_TRUE));
+  for (PetscInt r = rs; r < re; ++r) {
+    PetscInt nc = 0;
+    const PetscInt* cols = nullptr;
+    const PetscScalar* vals = nullptr;
+    INERTIA_PETSC(MatGetRow(K, r, &nc, &cols, &vals));
+    INERTIA_PETSC(MatSetValues(B, 1, &r, nc, cols, vals, INSERT_VALUES));
+    INERTIA_PETSC(MatRestoreRow(K, r, &nc, &cols, &vals));
+  }
+  INERTIA_PETSC(MatAssemblyBegin(B, MAT_FINAL_ASSEMBLY));
+  INERTIA_PETSC(MatAssemblyEnd(B, MAT_FINAL_ASSEMBLY));
+  return B;
+}
+
+/// ||A x - B x|| / ||A x|| for a fixed pseudo-random x (the conversion check).
+double product_difference(MPI_Comm comm, Mat A, Mat B) {
+  petsc::Vector x, y, z;
+  INERTIA_PETSC(MatCreateVecs(A, x.out(), y.out()));
+  INERTIA_PETSC(VecDuplicate(y, z.out()));
+  PetscRandom rng;
+  INERTIA_PETSC(PetscRandomCreate(comm, &rng));
+  INERTIA_PETSC(PetscRandomSetSeed(rng, 11));
+  INERTIA_PETSC(PetscRandomSeed(rng));
+  INERTIA_PETSC(VecSetRandom(x, rng));
+  INERTIA_PETSC(PetscRandomDestroy(&rng));
+  INERTIA_PETSC(MatMult(A, x, y));
+  INERTIA_PETSC(MatMult(B, x, z));
+  INERTIA_PETSC(VecAXPY(z, -1.0, y));
+  PetscReal dz = 0, ny = 0;
+  INERTIA_PETSC(VecNorm(z, NORM_2, &dz));
+  INERTIA_PETSC(VecNorm(y, NORM_2, &ny));
+  return ny > 0 ? dz / ny : dz;
+}
+
 struct ExplicitResult {
   double step_seconds = 0;
-  double u_norm = 0;  ///< ||u||_2 after the timed steps, to compare operators
+  double product_seconds = 0;  ///< y = K x with the operator the step uses (mult_stiffness)
+  double product_bytes = 0;    ///< matrix-free only: bytes a product moves (all ranks)
+  std::string operator_type;   ///< the Mat type of the system's stiffness
+  double u_norm = 0;           ///< ||u||_2 after the timed steps, to compare operators
+  double setup_seconds = 0;    ///< explicit_case only
 };
 
 /// Central difference steps on a built model, from rest, at step dt: one warm-up step, then
-/// `repeat` samples of `steps` steps each. Returns the median time per step.
+/// `repeat` samples of `steps` steps each (median time per step); and the time of one product
+/// with the system's stiffness operator (MechanicalSystem::mult_stiffness).
 ExplicitResult explicit_steps(MPI_Comm comm, MechanicalSystem& system, double dt,
                               const Options& o) {
+  ExplicitResult r;
+  MatType type;
+  INERTIA_PETSC(MatGetType(system.stiffness(), &type));
+  r.operator_type = type;
+  {
+    petsc::Vector x = system.create_vector(), y = system.create_vector();
+    INERTIA_PETSC(VecSet(x, 1.0));
+    r.product_seconds = per_call(comm, o.repeat, o.min_sample_seconds,
+                                 [&] { system.mult_stiffness(x, y); });
+    if (system.matrix_free())
+      r.product_bytes = sum_over_ranks(comm, static_cast<double>(system.matrix_free()->bytes_per_product()));
+  }
   State state;
   state.u = system.create_vector();
   state.v = system.create_vector();
@@ -336,17 +448,15 @@ ExplicitResult explicit_steps(MPI_Comm comm, MechanicalSystem& system, double dt
                   for (int k = 0; k < o.steps; ++k) integrator->step(system, state, dt);
                 }) /
                 o.steps);
-  ExplicitResult r;
   r.step_seconds = median(t);
   INERTIA_PETSC(VecNorm(state.u, NORM_2, &r.u_norm));
   return r;
 }
 
 /// The explicit step of a case given as YAML text (builds and frees its own model). Returns
-/// nothing (and says why in `why`) if the case is rejected.
+/// nothing (and says why in `why`) if the case file is rejected.
 std::optional<ExplicitResult> explicit_case(MPI_Comm comm, const std::string& yaml, double dt,
-                                            const Options& o, std::string& why,
-                                            double* setup_seconds) {
+                                            const Options& o, std::string& why) {
   CaseFile c;
   try {
     c = parse(comm, yaml);
@@ -354,15 +464,54 @@ std::optional<ExplicitResult> explicit_case(MPI_Comm comm, const std::string& ya
     why = e.what();
     return std::nullopt;
   }
-  Built b = build(comm, c);
-  if (setup_seconds) *setup_seconds = b.seconds;
-  return explicit_steps(comm, *b.model.system, dt, o);
+  Built b;
+  try {
+    b = build(comm, c);  // InputErrors are thrown on every rank together
+  } catch (const InputError& e) {
+    why = e.what();
+    return std::nullopt;
+  }
+  ExplicitResult r = explicit_steps(comm, *b.model.system, dt, o);
+  r.setup_seconds = b.seconds;
+  return r;
+}
+
+/// Stiffness assembly into a fresh matrix from Assembler::create_matrix (the production path),
+/// median of `repeat` after a warm-up. Returns the matrix (assembled).
+petsc::Matrix assemble(MPI_Comm comm, const MechanicalSystem& system, const Options& o,
+                       double& seconds) {
+  petsc::Matrix K = system.assembler().create_matrix();
+  seconds = per_call(comm, o.repeat, 0.0, [&] { system.assembler().assemble_stiffness(K); });
+  return K;
+}
+
+void report_assembly(Report& out, const std::string& element, double seconds, std::int64_t cells,
+                     int ranks) {
+  const double rate = static_cast<double>(cells) / seconds;
+  out.value(cat("assembly_", element, "_stiffness_seconds"), seconds, "s");
+  out.value(cat("assembly_", element, "_cells_per_second"), rate, "cells/s");
+  out.value(cat("assembly_", element, "_ns_per_cell"), 1e9 * seconds / static_cast<double>(cells),
+            "ns/cell");
+  if (const double ref = dolfinx_cells_per_second(element, ranks); ref > 0) {
+    out.comment(cat("assembly_", element, "_speedup_vs_dolfinx: against the issue's dolfinx 0.5 "
+                    "reference rate ", std::round(ref), " cells/s (69^3 grid, this machine, ",
+                    ranks, ranks == 1 ? " rank" : " ranks",
+                    ") taken as size-independent; dolfinx is not run here",
+                    element == "hex8" ? "; dolfinx used its default 27-point rule for Q1 hexes, "
+                                        "inertia 2x2x2 (notes/performance.md: dolfinx with 8 "
+                                        "points ~7.0e4 cells/s at 1 rank)"
+                                      : ""));
+    out.value(cat("assembly_", element, "_speedup_vs_dolfinx"), rate / ref, "x");
+  }
 }
 
 int bench(const Options& o) {
   const MPI_Comm comm = PETSC_COMM_WORLD;
   const int ranks = size_of(comm);
   Report out(comm);
+  // Event logging, for the time inside PCSetUp (a few hundred ns per logged call).
+  INERTIA_PETSC(PetscLogDefaultBegin());
+  INERTIA_PETSC(KSPInitializePackage());
   const int samples_long = std::min(o.repeat, 3);
   const std::string& primary = o.elements.front();
   const double nodes = std::pow(o.cells + 1.0, 3);
@@ -373,151 +522,129 @@ int bench(const Options& o) {
                   "; elements: ", primary, o.elements.size() > 1 ? " (all figures), " : "",
                   o.elements.size() > 1 ? o.elements[1] + " (setup and assembly)" : ""));
   out.comment("linear elastic steel (E 2e11, nu 0.3, rho 7800), xmin fixed, traction on xmax");
-  out.comment(cat("times: wall time of the slowest rank after a barrier, median of ", o.repeat,
+  out.comment(cat("times: wall time of the slowest rank after a barrier; median of ", o.repeat,
                   " samples (", samples_long,
-                  " for implicit and static solves; setup once); lines are `name value unit`"));
+                  " for implicit steps and static solves; setups once); short operations are "
+                  "batched per sample and reported per call"));
   out.integer("ranks", ranks, "ranks");
   out.integer("dofs", static_cast<long long>(dofs), "DOFs");
 
   double stable_dt = 0;
-  double matmult_aij_seconds = 0, matmult_aij_bandwidth = 0;
   double explicit_assembled = 0, u_norm_assembled = 0;
-  double peak_setup = 0;
+  double matmult_aij_bandwidth = 0;
 
-  // --- Setup, assembly, MatMult, explicit (assembled), static: central difference, lumped mass.
+  // --- Model A: central difference, lumped mass. Setup, assembly, MatMult, explicit step.
   {
-    out.comment(cat("setup: build_model (mesh generation on rank 0, METIS partition, distribute, "
-                    "assemble K and the lumped mass) of the ", primary,
-                    " central-difference case, timed once"));
+    out.comment(cat("setup: build_model (mesh, partition, distribution, MechanicalSystem: K, "
+                    "lumped mass, loads) of the ", primary,
+                    " central-difference lumped-mass case, timed once; setup_<phase>_seconds: "
+                    "the phases build_model reports (a box generated on every rank has no "
+                    "separate partition and distribute phases); memory_per_dof: heap the model "
+                    "holds (mallinfo2), summed over ranks"));
     const CaseFile c = parse(comm, case_text(primary, o.cells, "central_difference", "lumped", "auto"));
     Built b = build(comm, c);
-    peak_setup = sum_over_ranks(comm, peak_rss_bytes());
+    const double peak_setup = sum_over_ranks(comm, peak_rss_bytes());
     MechanicalSystem& system = *b.model.system;
     out.integer("cells", b.cells, "cells");
     report_setup(out, "setup_", b, dofs);
     out.value("setup_peak_memory_per_dof", peak_setup / dofs, "B/DOF");
 
-    // Assembly.
-    Mat K = system.stiffness();
-    const double t_assembly = per_call(comm, o.repeat, 0.0, [&] {
-      system.assembler().assemble_stiffness(K);
-    });
-    out.comment(cat("assembly: Assembler::assemble_stiffness into the model's own K (element "
-                    "kernels + MatSetValuesCOO), ", b.cells, " cells, after one warm-up call"));
-    out.value(cat("assembly_", primary, "_stiffness_seconds"), t_assembly, "s");
-    const double rate = static_cast<double>(b.cells) / t_assembly;
-    out.value(cat("assembly_", primary, "_cells_per_second"), rate, "cells/s");
-    out.value(cat("assembly_", primary, "_ns_per_cell"), 1e9 * t_assembly / b.cells, "ns/cell");
-    if (const double ref = dolfinx_cells_per_second(primary, ranks); ref > 0) {
-      out.comment(cat("speedup vs dolfinx 0.5: against the issue's reference rate ", ref,
-                      " cells/s (69^3 grid, same machine, ", ranks,
-                      ranks == 1 ? " rank" : " ranks", "), not measured here"));
-      out.value(cat("assembly_", primary, "_speedup_vs_dolfinx"), rate / ref, "x");
-    }
+    // Assembly and MatMult, on a matrix of our own (freed before the time steps).
     {
-      petsc::Vector m = system.create_vector();
-      const double t = per_call(comm, o.repeat, 0.0, [&] {
-        system.assembler().assemble_lumped_mass(m);
-      });
-      out.value(cat("assembly_", primary, "_lumped_mass_seconds"), t, "s");
-    }
+      double t_assembly = 0;
+      petsc::Matrix K = assemble(comm, system, o, t_assembly);
+      out.comment(cat("assembly: Assembler::assemble_stiffness (element kernels + "
+                      "MatSetValuesCOO) into a matrix from Assembler::create_matrix, ", b.cells,
+                      " cells, after one warm-up call"));
+      report_assembly(out, primary, t_assembly, b.cells, ranks);
+      {
+        petsc::Vector m = system.create_vector();
+        const double t = per_call(comm, o.repeat, 0.0, [&] {
+          system.assembler().assemble_lumped_mass(m);
+        });
+        out.value(cat("assembly_", primary, "_lumped_mass_seconds"), t, "s");
+      }
 
-    // MatMult.
-    {
-      PetscInt bs = 1;
-      INERTIA_PETSC(MatGetBlockSize(K, &bs));
       MatType type;
       INERTIA_PETSC(MatGetType(K, &type));
-      const MatMultResult aij = matmult(comm, K, o);
-      matmult_aij_seconds = aij.seconds;
-      matmult_aij_bandwidth = aij.bytes / aij.seconds / 1e9;
-      out.comment(cat("matmult: y = K x with the model's K (", type, ", block size ", bs, ", ",
-                      static_cast<long long>(aij.nonzeros), " nonzeros, ",
-                      aij.nonzeros / dofs, " per row), ", aij.batch,
-                      " products per sample; bandwidth = bytes / time, bytes = 8 per nonzero + ",
-                      sizeof(PetscInt), " per nonzero (AIJ) or per block (BAIJ) + row pointers + "
-                      "x and y once"));
-      out.value("matmult_aij_seconds", aij.seconds, "s");
-      out.value("matmult_aij_bytes_per_nonzero", aij.bytes / aij.nonzeros, "B");
-      out.value("matmult_aij_bandwidth", matmult_aij_bandwidth, "GB/s");
-      petsc::Matrix B;
-      const double t_convert = timed(comm, [&] {
-        INERTIA_PETSC(MatConvert(K, MATBAIJ, MAT_INITIAL_MATRIX, B.out()));
-      });
-      PetscInt bbs = 1;
-      INERTIA_PETSC(MatGetBlockSize(B, &bbs));
-      const MatMultResult baij = matmult(comm, B, o);
-      out.comment(cat("matmult_baij: MatConvert(K, MATBAIJ) (block size ", bbs, ", conversion ",
-                      t_convert, " s), same x"));
-      out.value("matmult_baij_seconds", baij.seconds, "s");
-      out.value("matmult_baij_bytes_per_nonzero", baij.bytes / baij.nonzeros, "B");
-      out.value("matmult_baij_bandwidth", baij.bytes / baij.seconds / 1e9, "GB/s");
-      out.value("matmult_baij_speedup_vs_aij", aij.seconds / baij.seconds, "x");
-    }
-
-    // Explicit step, assembled operator.
-    {
-      FrequencyEstimate f;
-      const double t_freq = timed(comm, [&] { f = estimate_highest_frequency(system, 50); });
-      const double limit = stability_limit("central_difference", c.params);
-      stable_dt = limit / f.power;
-      const double dt = 0.9 * stable_dt;  // the driver's dt: auto
-      out.comment(cat("explicit: central_difference, lumped mass, dt = 0.9 x stable step (dt: "
-                      "auto), from rest under the load; ", o.steps,
-                      " steps per sample after one warm-up step; time per step"));
-      out.value("explicit_stable_dt", stable_dt, "s");
-      out.value("explicit_stable_dt_estimate_seconds", t_freq, "s");
-      const ExplicitResult r = explicit_steps(comm, system, dt, o);
-      explicit_assembled = r.step_seconds;
-      out.value("explicit_step_assembled_seconds", r.step_seconds, "s");
-      out.value("explicit_step_assembled_ns_per_dof", 1e9 * r.step_seconds / dofs, "ns/DOF");
-      out.value("explicit_step_over_matmult", r.step_seconds / matmult_aij_seconds, "x");
-      u_norm_assembled = r.u_norm;  // for the matrix-free comparison below
-    }
-
-    // Static solve K u = f, CG + GAMG with the rigid-body near-null space.
-    if (o.skip_static) {
-      out.comment("static: skipped (--skip-static)");
-    } else {
-      // MechanicalSystem::solve uses rtol 1e-10; the reference figures are at 1e-8.
-      PetscBool user_rtol = PETSC_FALSE;
-      INERTIA_PETSC(PetscOptionsHasName(nullptr, nullptr, "-ksp_rtol", &user_rtol));
-      if (!user_rtol) INERTIA_PETSC(PetscOptionsSetValue(nullptr, "-ksp_rtol", "1e-8"));
-      petsc::Vector f = system.create_vector(), u = system.create_vector();
-      system.external_force(0.0, f);
-      SolveReport first, again;
-      const double t_first = timed(comm, [&] { first = system.solve(0.0, 1.0, f, u); });
-      std::vector<double> t;
-      for (int s = 0; s < samples_long; ++s) {
-        INERTIA_PETSC(VecZeroEntries(u));
-        t.push_back(timed(comm, [&] { again = system.solve(0.0, 1.0, f, u); }));
+      PetscInt bs = 1;
+      INERTIA_PETSC(MatGetBlockSize(K, &bs));
+      petsc::Matrix aij_copy, baij_copy;
+      Mat aij = K, baij = K;
+      double t_convert = 0;
+      const bool k_is_baij = std::strstr(type, "baij") != nullptr;
+      if (k_is_baij) {
+        t_convert = timed(comm, [&] {
+          INERTIA_PETSC(MatConvert(K, MATAIJ, MAT_INITIAL_MATRIX, aij_copy.out()));
+        });
+        aij = aij_copy;
+      } else {
+        t_convert = timed(comm, [&] { baij_copy = to_baij(comm, K); });
+        baij = baij_copy;
       }
-      if (!user_rtol) INERTIA_PETSC(PetscOptionsClearValue(nullptr, "-ksp_rtol"));
-      const double t_solve = median(t);
-      out.comment(cat("static: MechanicalSystem::solve(0, 1, f, u): CG + GAMG, rigid-body "
-                      "near-null space, rtol ", user_rtol ? "from the command line" : "1e-8",
-                      ", zero initial guess; setup = first call (operator fill + PCSetUp + "
-                      "solve) - median of ", samples_long, " repeated solves"));
-      out.value("static_gamg_setup_seconds", t_first - t_solve, "s");
-      out.value("static_gamg_solve_seconds", t_solve, "s");
-      out.integer("static_gamg_iterations", again.iterations, "iterations");
-      out.value("static_gamg_solve_seconds_per_iteration", t_solve / std::max<PetscInt>(1, again.iterations), "s");
+      const double convert_error = product_difference(comm, aij, baij);
+      const MatMultResult ra = matmult(comm, aij, o);
+      const MatMultResult rb = matmult(comm, baij, o);
+      PetscInt bbs = 1;
+      INERTIA_PETSC(MatGetBlockSize(baij, &bbs));
+      matmult_aij_bandwidth = ra.bytes / ra.seconds / 1e9;
+      out.comment(cat("matmult: y = K x, K from create_matrix (", type, ", block size ", bs,
+                      ") and its conversion to ", k_is_baij ? "AIJ" : "BAIJ", " (block size ", bbs,
+                      ", ", t_convert, " s, relative difference of the products ", convert_error,
+                      "); ",
+                      static_cast<long long>(ra.nonzeros), " nonzeros, ", ra.nonzeros / dofs,
+                      " per row; bandwidth = bytes / time, bytes = 8 per nonzero + ",
+                      sizeof(PetscInt), " per nonzero (AIJ) or per block (BAIJ) + row pointers + "
+                      "x read and y written once"));
+      out.value("matmult_aij_seconds", ra.seconds, "s");
+      out.value("matmult_aij_bytes_per_nonzero", ra.bytes / ra.nonzeros, "B");
+      out.value("matmult_aij_bandwidth", matmult_aij_bandwidth, "GB/s");
+      out.value("matmult_baij_seconds", rb.seconds, "s");
+      out.value("matmult_baij_bytes_per_nonzero", rb.bytes / rb.nonzeros, "B");
+      out.value("matmult_baij_bandwidth", rb.bytes / rb.seconds / 1e9, "GB/s");
+      out.value("matmult_baij_speedup_vs_aij", ra.seconds / rb.seconds, "x");
     }
+
+    // Explicit step with the assembled operator.
+    FrequencyEstimate f;
+    const double t_freq = timed(comm, [&] { f = estimate_highest_frequency(system, 50); });
+    stable_dt = stability_limit("central_difference", c.params) / f.power;
+    const double dt = 0.9 * stable_dt;  // what the driver's dt: auto does
+    const ExplicitResult r = explicit_steps(comm, system, dt, o);
+    explicit_assembled = r.step_seconds;
+    u_norm_assembled = r.u_norm;
+    out.comment(cat("explicit: central_difference, lumped mass, dt = 0.9 x stable step = ", dt,
+                    " s (dt: auto; 50 power iterations), from rest under the load; ", o.steps,
+                    " steps per sample after one warm-up step; the system's K is ",
+                    r.operator_type, "; explicit_operator_product: MechanicalSystem::"
+                    "mult_stiffness with that K"));
+    out.value("explicit_stable_dt", stable_dt, "s");
+    out.value("explicit_stable_dt_estimate_seconds", t_freq, "s");
+    out.value("explicit_operator_product_seconds", r.product_seconds, "s");
+    out.value("explicit_step_assembled_seconds", r.step_seconds, "s");
+    out.value("explicit_step_assembled_ns_per_dof", 1e9 * r.step_seconds / dofs, "ns/DOF");
+    out.value("explicit_step_over_matmult", r.step_seconds / r.product_seconds, "x");
   }
 
-  // --- Explicit step, matrix-free operator: the same case with time.operator: matrix_free.
+  // --- Model B: the same case with time.operator: matrix_free.
   {
     std::string why;
-    double setup = 0;
     const auto r = explicit_case(
         comm, case_text(primary, o.cells, "central_difference", "lumped", "auto",
                         "  operator: matrix_free\n"),
-        0.9 * stable_dt, o, why, &setup);
+        0.9 * stable_dt, o, why);
     if (!r) {
       out.comment(cat("explicit_step_matrix_free: not available (", why, ")"));
     } else {
-      out.comment("explicit matrix-free: the same case with time.operator: matrix_free, own model");
-      out.value("setup_matrix_free_seconds", setup, "s");
+      out.comment(cat("explicit matrix-free: the same case with time.operator: matrix_free (own "
+                      "model; operator ", r->operator_type, "), same dt and steps; "
+                      "matmult_matrix_free: one product K x, bandwidth from the kernel's own byte "
+                      "count (element data + indices + vectors)"));
+      out.value("setup_matrix_free_seconds", r->setup_seconds, "s");
+      out.value("matmult_matrix_free_seconds", r->product_seconds, "s");
+      if (r->product_bytes > 0)
+        out.value("matmult_matrix_free_bandwidth", r->product_bytes / r->product_seconds / 1e9,
+                  "GB/s");
       out.value("explicit_step_matrix_free_seconds", r->step_seconds, "s");
       out.value("explicit_step_matrix_free_ns_per_dof", 1e9 * r->step_seconds / dofs, "ns/DOF");
       out.value("explicit_step_matrix_free_speedup_vs_assembled",
@@ -525,78 +652,136 @@ int bench(const Options& o) {
       out.comment("explicit_matrix_free_relative_difference: | ||u_mf|| - ||u_assembled|| | / "
                   "||u_assembled|| after the same steps from the same state (a sanity check)");
       out.value("explicit_matrix_free_relative_difference",
-                std::abs(r->u_norm - u_norm_assembled) / u_norm_assembled, "");
+                std::abs(r->u_norm - u_norm_assembled) / u_norm_assembled, "ratio");
     }
   }
 
-  // --- Implicit Newmark, consistent mass.
+  // --- Model C: Newmark, consistent mass. Implicit steps.
   {
     const double dt = 10 * stable_dt;
     out.comment(cat("implicit: newmark (beta 1/4, gamma 1/2), consistent mass, dt = 10 x the "
                     "explicit stable step (lumped mass) = ", dt, " s, from rest under the load; ",
                     o.implicit_steps, " steps per sample, ", samples_long,
-                    " samples; first step (operator fill + GAMG setup) reported apart"));
+                    " samples; MechanicalSystem::solve (CG + GAMG, rtol 1e-10 unless -ksp_rtol is "
+                    "given); the first step (operator fill + GAMG setup) is reported apart; "
+                    "pc_setup: time in PETSc's PCSetUp event during it (max over ranks)"));
     const CaseFile c = parse(comm, case_text(primary, o.cells, "newmark", "consistent", cat(dt)));
+    const double heap_before = heap_in_use_bytes();
     Built b = build(comm, c);
     MechanicalSystem& system = *b.model.system;
     out.value("setup_newmark_consistent_seconds", b.seconds, "s");
     {
-      Mat M = system.mass_matrix();
+      petsc::Matrix M = system.assembler().create_matrix();
       const double t = per_call(comm, o.repeat, 0.0, [&] {
         system.assembler().assemble_consistent_mass(M);
       });
       out.value(cat("assembly_", primary, "_consistent_mass_seconds"), t, "s");
     }
-    State state;
-    state.u = system.create_vector();
-    state.v = system.create_vector();
-    system.apply_constraints(state.time, state.u, state.v, nullptr);
-    auto integrator = create_integrator("newmark", c.params);
-    StepStats init;
-    const double t_init = timed(comm, [&] { init = integrator->initialize(system, state); });
-    StepStats first;
-    const double t_first = timed(comm, [&] { first = integrator->step(system, state, dt); });
-    std::vector<double> t;
-    std::int64_t iterations = 0;
-    for (int s = 0; s < samples_long; ++s)
-      t.push_back(timed(comm, [&] {
-                    for (int k = 0; k < o.implicit_steps; ++k)
-                      iterations += integrator->step(system, state, dt).linear_iterations;
-                  }) /
-                  o.implicit_steps);
-    out.value("implicit_newmark_initialize_seconds", t_init, "s");
-    out.value("implicit_newmark_first_step_seconds", t_first, "s");
-    out.integer("implicit_newmark_first_step_iterations", first.linear_iterations, "iterations");
-    out.value("implicit_newmark_step_seconds", median(t), "s");
-    out.value("implicit_newmark_iterations_per_step",
-              static_cast<double>(iterations) / (samples_long * o.implicit_steps), "iterations");
-    out.value("implicit_step_over_explicit_step", median(t) / explicit_assembled, "x");
+    {
+      State state;
+      state.u = system.create_vector();
+      state.v = system.create_vector();
+      system.apply_constraints(state.time, state.u, state.v, nullptr);
+      auto integrator = create_integrator("newmark", c.params);
+      StepStats init, first;
+      const double t_init = timed(comm, [&] { init = integrator->initialize(system, state); });
+      double t_first = 0;
+      const double pc_setup = event_time(comm, "PCSetUp", [&] {
+        t_first = timed(comm, [&] { first = integrator->step(system, state, dt); });
+      });
+      const double run_memory = sum_over_ranks(comm, heap_in_use_bytes() - heap_before);
+      std::vector<double> t;
+      std::int64_t iterations = 0;
+      for (int s = 0; s < samples_long; ++s)
+        t.push_back(timed(comm, [&] {
+                      for (int k = 0; k < o.implicit_steps; ++k)
+                        iterations += integrator->step(system, state, dt).linear_iterations;
+                    }) /
+                    o.implicit_steps);
+      out.value("implicit_newmark_initialize_seconds", t_init, "s");
+      out.value("implicit_newmark_first_step_seconds", t_first, "s");
+      out.value("implicit_newmark_pc_setup_seconds", pc_setup, "s");
+      out.integer("implicit_newmark_first_step_iterations", first.linear_iterations, "iterations");
+      out.value("implicit_newmark_step_seconds", median(t), "s");
+      out.value("implicit_newmark_iterations_per_step",
+                static_cast<double>(iterations) / (samples_long * o.implicit_steps), "iterations");
+      out.value("implicit_step_over_explicit_step", median(t) / explicit_assembled, "x");
+      out.comment("implicit_newmark_memory_per_dof: heap held after the first step (model, "
+                  "integrator, operator, GAMG; mallinfo2), summed over ranks");
+      out.value("implicit_newmark_memory_per_dof", run_memory / dofs, "B/DOF");
+    }
   }
 
-  // --- Other elements: setup and assembly only.
+  // --- Model D: static solve K u = f (its own model, so that one GAMG hierarchy at a time is in
+  // memory), lumped mass (no M needed).
+  {
+
+    // Static solve K u = f: CG + GAMG with the rigid-body near-null space.
+    if (o.skip_static) {
+      out.comment("static: skipped (--skip-static)");
+    } else {
+      // MechanicalSystem::solve's default rtol is 1e-10; the reference figures are at 1e-8.
+      PetscBool user_rtol = PETSC_FALSE;
+      INERTIA_PETSC(PetscOptionsHasName(nullptr, nullptr, "-ksp_rtol", &user_rtol));
+      if (!user_rtol) INERTIA_PETSC(PetscOptionsSetValue(nullptr, "-ksp_rtol", "1e-8"));
+      const double heap_before = heap_in_use_bytes();
+      const CaseFile c = parse(comm, case_text(primary, o.cells, "static", "lumped", "1"));
+      Built b = build(comm, c);
+      MechanicalSystem& system = *b.model.system;
+      petsc::Vector f = system.create_vector(), u = system.create_vector();
+      system.external_force(1.0, f);
+      SolveReport first, again;
+      double t_first = 0;
+      const double pc_setup = event_time(comm, "PCSetUp", [&] {
+        t_first = timed(comm, [&] { first = system.solve(0.0, 1.0, f, u); });
+      });
+      if (!user_rtol) INERTIA_PETSC(PetscOptionsClearValue(nullptr, "-ksp_rtol"));
+      const double run_memory = sum_over_ranks(comm, heap_in_use_bytes() - heap_before);
+      std::vector<double> t;
+      for (int s = 0; s < samples_long; ++s) {
+        INERTIA_PETSC(VecZeroEntries(u));
+        t.push_back(timed(comm, [&] { again = system.solve(0.0, 1.0, f, u); }));
+      }
+      const double t_solve = median(t);
+      out.comment(cat("static: MechanicalSystem::solve(0, 1, f, u) on a model of its own "
+                      "(integrator static, lumped mass; setup ", b.seconds, " s): CG + "
+                      "GAMG, rigid-body near-null space, rtol ",
+                      user_rtol ? "from the command line" : "1e-8",
+                      ", zero initial guess; first_solve: the first call (operator fill + GAMG "
+                      "setup + solve); setup: time in PETSc's PCSetUp event during it (max over "
+                      "ranks); solve: median of ", samples_long,
+                      " repeated solves with the same preconditioner"));
+      out.value("static_gamg_first_solve_seconds", t_first, "s");
+      out.value("static_gamg_setup_seconds", std::isnan(pc_setup) ? t_first - t_solve : pc_setup,
+                "s");
+      out.value("static_gamg_solve_seconds", t_solve, "s");
+      out.integer("static_gamg_iterations", again.iterations, "iterations");
+      out.value("static_gamg_seconds_per_iteration",
+                t_solve / static_cast<double>(std::max<PetscInt>(1, again.iterations)), "s");
+      out.value("static_memory_per_dof", run_memory / dofs, "B/DOF");
+    }
+  }
+
+  // --- Other elements: setup and stiffness assembly only.
   for (std::size_t e = 1; e < o.elements.size(); ++e) {
     const std::string& element = o.elements[e];
-    const CaseFile c = parse(comm, case_text(element, o.cells, "central_difference", "lumped", "auto"));
+    const CaseFile c =
+        parse(comm, case_text(element, o.cells, "central_difference", "lumped", "auto"));
     Built b = build(comm, c);
-    out.comment(cat(element, ": ", b.cells, " cells; setup and stiffness assembly only"));
+    out.comment(cat(element, ": the same grid, ", b.cells,
+                    " cells; setup (as above) and stiffness assembly only"));
     out.integer(cat("cells_", element), b.cells, "cells");
     report_setup(out, cat("setup_", element, "_"), b, dofs);
-    Mat K = b.model.system->stiffness();
-    const double t_assembly = per_call(comm, o.repeat, 0.0, [&] {
-      b.model.system->assembler().assemble_stiffness(K);
-    });
-    const double rate = static_cast<double>(b.cells) / t_assembly;
-    out.value(cat("assembly_", element, "_stiffness_seconds"), t_assembly, "s");
-    out.value(cat("assembly_", element, "_cells_per_second"), rate, "cells/s");
-    out.value(cat("assembly_", element, "_ns_per_cell"), 1e9 * t_assembly / b.cells, "ns/cell");
-    if (const double ref = dolfinx_cells_per_second(element, ranks); ref > 0)
-      out.value(cat("assembly_", element, "_speedup_vs_dolfinx"), rate / ref, "x");
+    double t_assembly = 0;
+    petsc::Matrix K = assemble(comm, *b.model.system, o, t_assembly);
+    report_assembly(out, element, t_assembly, b.cells, ranks);
   }
 
   // --- Memory: before STREAM, whose arrays would dominate at small sizes.
   const double peak = sum_over_ranks(comm, peak_rss_bytes());
-  out.comment("memory: getrusage ru_maxrss summed over ranks / DOFs; peak_memory covers every "
-              "section above (largest: static or implicit GAMG), setup_peak_memory the setup alone");
+  out.comment("peak_memory: getrusage ru_maxrss summed over ranks, over every section above "
+              "(one model at a time; transients included); setup_peak_memory_per_dof: the same "
+              "right after the first setup");
   out.value("peak_memory_per_dof", peak / dofs, "B/DOF");
   out.value("peak_memory", peak / 1e9, "GB");
 
@@ -606,10 +791,10 @@ int bench(const Options& o) {
     const StreamResult s = stream(comm, o.stream_size, samples);
     out.comment(cat("stream: a = b + 3 c (triad, 24 B per entry) and a = b (copy, 16 B), ",
                     o.stream_size, " doubles per array and rank, all ranks at once, median of ",
-                    samples, "; reference 13.8 / 26.1 GB/s triad at 1 / 2 ranks"));
+                    samples, "; issue reference: triad 13.8 / 26.1 GB/s at 1 / 2 ranks"));
     out.value("stream_triad_bandwidth", s.triad, "GB/s");
     out.value("stream_copy_bandwidth", s.copy, "GB/s");
-    out.value("matmult_aij_fraction_of_triad", matmult_aij_bandwidth / s.triad, "");
+    out.value("matmult_aij_fraction_of_triad", matmult_aij_bandwidth / s.triad, "ratio");
   }
   out.integer("bench_complete", 1, "flag");
   return 0;
@@ -621,7 +806,8 @@ int bench(const Options& o) {
 int main(int argc, char** argv) {
   using namespace inertia;
   Options o;
-  bool cells_given = false, repeat_given = false, steps_given = false, isteps_given = false;
+  bool cells_given = false, repeat_given = false, steps_given = false, isteps_given = false,
+       stream_given = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto next = [&](const char* what) -> std::string {
@@ -656,7 +842,7 @@ int main(int argc, char** argv) {
     } else if (a == "--repeat") {
       o.repeat = static_cast<int>(positive(next("a number of samples"))), repeat_given = true;
     } else if (a == "--stream-size") {
-      o.stream_size = positive(next("a number of doubles"));
+      o.stream_size = positive(next("a number of doubles")), stream_given = true;
     } else if (a == "--element") {
       const std::string e = next("hex8, tet4 or both");
       if (e == "both") o.elements = {"hex8", "tet4"};
@@ -681,7 +867,7 @@ int main(int argc, char** argv) {
     if (!repeat_given) o.repeat = 3;
     if (!steps_given) o.steps = 3;
     if (!isteps_given) o.implicit_steps = 1;
-    o.stream_size = std::min(o.stream_size, 1'000'000L);
+    if (!stream_given) o.stream_size = 1'000'000;
     o.min_sample_seconds = 0.002;
   }
   try {
@@ -689,7 +875,10 @@ int main(int argc, char** argv) {
     try {
       return bench(o);
     } catch (const std::exception& e) {
-      if (rank_of(PETSC_COMM_WORLD) == 0) std::cerr << "inertia-bench: error: " << e.what() << std::endl;
+      // Errors may be local to a rank: abort the job rather than hang in a collective.
+      std::cerr << "inertia-bench: error (rank " << rank_of(MPI_COMM_WORLD) << "): " << e.what()
+                << std::endl;
+      MPI_Abort(MPI_COMM_WORLD, 1);
       return 1;
     }
   } catch (const std::exception& e) {

@@ -41,7 +41,12 @@ LocalMesh distribute_box(MPI_Comm comm, const BoxSpec& spec,
 
   // Per direction and block: the cell range and the owned fine-grid points (the points of its
   // cells "from below"; the last block also owns the upper boundary).
-  auto first_cell = [&](int d, std::int64_t q) { return spec.cells[d] * q / grid[d]; };
+  // Blocks of nearly equal point counts (the last block also owns the upper boundary plane, so
+  // it gets fewer cells when the split is uneven).
+  auto first_cell = [&](int d, std::int64_t q) {
+    if (q >= grid[d]) return spec.cells[d];
+    return q * (r * spec.cells[d] + 1) / (r * grid[d]);
+  };
   auto owned_begin = [&](int d, std::int64_t q) { return r * first_cell(d, q); };
   auto owned_end = [&](int d, std::int64_t q) {
     return q == grid[d] - 1 ? points[d] : r * first_cell(d, q + 1);

@@ -1,5 +1,8 @@
 #include "inertia/system/mechanical_system.hpp"
 
+// PetscObjectStateGet (declared in this header in PETSc 3.18; public from 3.19).
+#include <petsc/private/petscimpl.h>
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -278,6 +281,11 @@ void MechanicalSystem::dashpot_force(Vec u, Vec v, Vec f) const {
 void MechanicalSystem::force(double t, Vec u, Vec v, Vec f) const {
   external_force(t, f);
   INERTIA_PETSC(MatMult(K_, u, work2_));
+  // Remember K u: the energy history's strain energy at this u then costs a dot product, not
+  // a second product with K (explicit schemes evaluate the force at the u they end on).
+  ku_.u = u;
+  INERTIA_PETSC(PetscObjectStateGet(reinterpret_cast<PetscObject>(u), &ku_.u_state));
+  INERTIA_PETSC(PetscObjectStateGet(reinterpret_cast<PetscObject>(work2_.get()), &ku_.ku_state));
   INERTIA_PETSC(VecAXPY(f, -1.0, work2_));
   if (!is_linear()) {
     // Nonlinear elements (and dashpots): accumulate f_int and f_dashpot, then subtract both.
@@ -495,9 +503,16 @@ double MechanicalSystem::kinetic_energy(Vec v) const {
 }
 
 double MechanicalSystem::strain_energy(Vec u) const {
-  INERTIA_PETSC(MatMult(K_, u, work_));
   PetscScalar dot = 0;
-  INERTIA_PETSC(VecDot(u, work_, &dot));
+  PetscObjectState u_state = 0, ku_state = 0;
+  INERTIA_PETSC(PetscObjectStateGet(reinterpret_cast<PetscObject>(u), &u_state));
+  INERTIA_PETSC(PetscObjectStateGet(reinterpret_cast<PetscObject>(work2_.get()), &ku_state));
+  if (u == ku_.u && u_state == ku_.u_state && ku_state == ku_.ku_state) {
+    INERTIA_PETSC(VecDot(u, work2_, &dot));  // K u is still in work2_ (see force())
+  } else {
+    INERTIA_PETSC(MatMult(K_, u, work_));
+    INERTIA_PETSC(VecDot(u, work_, &dot));
+  }
   return 0.5 * dot + assembler_.nonlinear_energy(u);
 }
 

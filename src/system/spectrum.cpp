@@ -5,12 +5,15 @@
 
 namespace inertia {
 
-FrequencyEstimate estimate_highest_frequency(MechanicalSystem& system, int iterations) {
+FrequencyEstimate estimate_highest_frequency(MechanicalSystem& system, int iterations,
+                                             bool lumped) {
   FrequencyEstimate e;
   petsc::Vector m = system.create_vector(), x = system.create_vector(),
                 y = system.create_vector(), z = system.create_vector();
   // Gershgorin bound on D K D with D = m^{-1/2} on the free DOFs (constrained rows removed).
   system.lumped_masses(m);
+  petsc::Vector ml = petsc::duplicate(m);
+  INERTIA_PETSC(VecCopy(m, ml));
   {
     petsc::Array d(m);
     for (PetscInt i = 0; i < d.size(); ++i) d[i] = d[i] > 0 ? 1.0 / std::sqrt(d[i]) : 0.0;
@@ -39,13 +42,22 @@ FrequencyEstimate estimate_highest_frequency(MechanicalSystem& system, int itera
     if (norm == 0) break;
     system.mult_stiffness(x, y);
     system.zero_constrained(y);
-    INERTIA_PETSC(VecZeroEntries(z));
-    system.solve(1.0, 0.0, y, z);  // z = M^{-1} K x on the free DOFs
+    if (lumped) {  // z = M_lumped^{-1} K x: pointwise (m holds M_lumped^{-1/2}, 0 if constrained)
+      INERTIA_PETSC(VecPointwiseMult(z, m, m));
+      INERTIA_PETSC(VecPointwiseMult(z, z, y));
+    } else {
+      INERTIA_PETSC(VecZeroEntries(z));
+      system.solve(1.0, 0.0, y, z);  // z = M^{-1} K x on the free DOFs
+    }
     // Rayleigh quotient of the pencil (K, M): x.K x / x.M x, with x normalised in M below.
     PetscScalar xkx = 0;
     INERTIA_PETSC(VecDot(x, y, &xkx));
-    system.mult_mass(x, y);
     PetscScalar xmx = 0;
+    if (lumped) {
+      INERTIA_PETSC(VecPointwiseMult(y, ml, x));
+    } else {
+      system.mult_mass(x, y);
+    }
     INERTIA_PETSC(VecDot(x, y, &xmx));
     if (xmx > 0) lambda = std::max(lambda, xkx / xmx);
     INERTIA_PETSC(VecCopy(z, x));

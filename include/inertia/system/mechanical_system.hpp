@@ -158,6 +158,11 @@ class MechanicalSystem {
   bool has_prescribed_motion_ = false;
   std::map<std::array<double, 3>, Solver> solvers_;
   mutable petsc::Vector work_, work2_, lift_;
+  /// The last K u computed by force() (in work2_), valid while u and work2_ are unchanged.
+  mutable struct {
+    Vec u = nullptr;
+    PetscObjectState u_state = 0, ku_state = 0;
+  } ku_;
 };
 
 }  // namespace inertia

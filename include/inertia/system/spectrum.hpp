@@ -16,6 +16,9 @@ struct FrequencyEstimate {
 /// Collective. Power iterations on M^{-1} K (the system's own mass treatment: pointwise for
 /// lumped mass, a KSP solve per iteration for consistent mass) on the free DOFs, at the current
 /// linearisation, and the lumped-mass Gershgorin bound. Deterministic (fixed random seed).
-FrequencyEstimate estimate_highest_frequency(MechanicalSystem& system, int iterations);
+/// With `lumped`, the lumped masses stand in for a consistent mass (no mass solves: cheap; the
+/// implicit schemes use the estimate only for the log and the solver choice).
+FrequencyEstimate estimate_highest_frequency(MechanicalSystem& system, int iterations,
+                                             bool lumped = false);
 
 }  // namespace inertia
