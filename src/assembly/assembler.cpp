@@ -69,7 +69,22 @@ Assembler::Assembler(MPI_Comm comm, const LocalMesh& mesh, ElementAssignment ele
   build_pattern();
 }
 
+namespace {
+
+/// A PETSc log event (shown by -log_view), registered on first use.
+PetscLogEvent log_event(const char* name) {
+  static PetscClassId id = 0;
+  if (!id) PetscClassIdRegister("inertia", &id);
+  PetscLogEvent e = 0;
+  PetscLogEventRegister(name, id, &e);
+  return e;
+}
+
+}  // namespace
+
 void Assembler::build_pattern() {
+  static const PetscLogEvent event = log_event("InertiaPattern");
+  PetscLogEventBegin(event, 0, 0, 0, 0);
   // Node adjacency of the local rows (owned and ghost nodes), sorted and unique: the 3x3 blocks.
   const std::size_t nl = static_cast<std::size_t>(mesh_.num_local_nodes());
   std::vector<std::int64_t> count(nl + 1, 0);
@@ -120,6 +135,7 @@ void Assembler::build_pattern() {
   }
   coo_size_ = static_cast<std::size_t>(9 * block_ptr_[nl]);
   coo_values_.assign(coo_size_, 0.0);
+  PetscLogEventEnd(event, 0, 0, 0, 0);
 }
 
 petsc::Vector Assembler::create_vector() const {
@@ -144,6 +160,8 @@ petsc::Matrix Assembler::create_matrix() const {
   INERTIA_PETSC(MatSetLocalToGlobalMapping(A, l2g_, l2g_));
   // COO pattern: every (row, column) DOF pair of the local rows once, rows in order (the
   // elements' contributions are summed here, not by PETSc). Ghost rows go to their owners.
+  static const PetscLogEvent event = log_event("InertiaCOOIndices");
+  PetscLogEventBegin(event, 0, 0, 0, 0);
   std::vector<PetscInt> rows(coo_size_), cols(coo_size_);
   std::size_t k = 0;
   const std::size_t nl = block_ptr_.size() - 1;
@@ -154,6 +172,7 @@ petsc::Matrix Assembler::create_matrix() const {
           rows[k] = static_cast<PetscInt>(3 * r + i);
           cols[k] = static_cast<PetscInt>(3 * block_cols_[b] + j);
         }
+  PetscLogEventEnd(event, 0, 0, 0, 0);
   INERTIA_PETSC(MatSetPreallocationCOOLocal(A, static_cast<PetscCount>(coo_size_), rows.data(),
                                             cols.data()));
   INERTIA_PETSC(MatSetOption(A, MAT_SYMMETRIC, PETSC_TRUE));
@@ -195,6 +214,8 @@ std::exception_ptr Assembler::element_error(std::int64_t c, const std::exception
 /// collective insertion, and the first error is then rethrown on every rank with the element's id.
 template <typename Kernel>
 void Assembler::assemble_matrix(Mat A, Kernel&& kernel) const {
+  static const PetscLogEvent event = log_event("InertiaElements");
+  PetscLogEventBegin(event, 0, 0, 0, 0);
   double x[max_dofs];
   double buffer[max_dofs * max_dofs];
   std::exception_ptr error;
@@ -228,6 +249,7 @@ void Assembler::assemble_matrix(Mat A, Kernel&& kernel) const {
       }
     }
   }
+  PetscLogEventEnd(event, 0, 0, 0, 0);
   INERTIA_PETSC(MatSetValuesCOO(A, coo_values_.data(), INSERT_VALUES));
   rethrow_collectively(comm_, error);
 }

@@ -63,13 +63,31 @@ petsc::Matrix to_baij(Mat A) {
   }
   petsc::Matrix B;
   INERTIA_PETSC(MatCreateBAIJ(comm, 3, n, n, N, N, 0, d_nnz.data(), 0, o_nnz.data(), B.out()));
-  for (PetscInt row = begin; row < end; ++row) {
-    PetscInt ncols = 0;
-    const PetscInt* cols = nullptr;
-    const PetscScalar* values = nullptr;
-    INERTIA_PETSC(MatGetRow(A, row, &ncols, &cols, &values));
-    INERTIA_PETSC(MatSetValues(B, 1, &row, ncols, cols, values, INSERT_VALUES));
-    INERTIA_PETSC(MatRestoreRow(A, row, &ncols, &cols, &values));
+  // One blocked insertion per block row: its three rows, which share their columns, are
+  // exactly MatSetValuesBlocked's row-oriented 3 x (3 nb) array.
+  std::vector<PetscInt> block_cols;
+  std::vector<PetscScalar> values;
+  for (PetscInt b = 0; b < blocks; ++b) {
+    PetscInt block_row = begin / 3 + b, width = 0;
+    for (int i = 0; i < 3; ++i) {
+      const PetscInt row = begin + 3 * b + i;
+      PetscInt ncols = 0;
+      const PetscInt* cols = nullptr;
+      const PetscScalar* v = nullptr;
+      INERTIA_PETSC(MatGetRow(A, row, &ncols, &cols, &v));
+      if (i == 0) {
+        width = ncols;
+        values.resize(static_cast<std::size_t>(3 * ncols));
+        block_cols.clear();
+        for (PetscInt k = 0; k < ncols; k += 3) block_cols.push_back(cols[k] / 3);
+      }
+      INERTIA_CHECK(ncols == width && ncols % 3 == 0, InternalError,
+                    "to_baij: the rows of a block row differ");
+      std::copy(v, v + ncols, values.begin() + i * ncols);
+      INERTIA_PETSC(MatRestoreRow(A, row, &ncols, &cols, &v));
+    }
+    INERTIA_PETSC(MatSetValuesBlocked(B, 1, &block_row, static_cast<PetscInt>(block_cols.size()),
+                                      block_cols.data(), values.data(), INSERT_VALUES));
   }
   INERTIA_PETSC(MatAssemblyBegin(B, MAT_FINAL_ASSEMBLY));
   INERTIA_PETSC(MatAssemblyEnd(B, MAT_FINAL_ASSEMBLY));
