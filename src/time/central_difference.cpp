@@ -50,12 +50,18 @@ class CentralDifference final : public Integrator {
     iterations += evaluate_a(system, t1, state.u);
     INERTIA_PETSC(VecAXPBYPCZ(state.v, 0.5 * (1 + c_v), 0.5 * c_a, 0.0, v_half_, a_));
     system.apply_constraints(t1, nullptr, state.v, nullptr);
-    INERTIA_PETSC(VecWAXPY(acceleration_, -alpha_m, state.v, a_));
-    system.apply_constraints(t1, nullptr, nullptr, acceleration_);
+    // Without mass damping the whole-step acceleration is a_ itself: no copy.
+    acceleration_is_a_ = alpha_m == 0;
+    if (!acceleration_is_a_) {
+      INERTIA_PETSC(VecWAXPY(acceleration_, -alpha_m, state.v, a_));
+      system.apply_constraints(t1, nullptr, nullptr, acceleration_);
+    }
     return {iterations, 0};
   }
 
-  Vec acceleration() const override { return acceleration_.get(); }
+  Vec acceleration() const override {
+    return acceleration_is_a_ ? a_.get() : acceleration_.get();
+  }
   void scale_velocity(double factor, State& state) override {
     INERTIA_PETSC(VecScale(state.v, factor));
     INERTIA_PETSC(VecScale(v_half_, factor));
@@ -85,6 +91,7 @@ class CentralDifference final : public Integrator {
   petsc::Vector acceleration_;  ///< whole-step acceleration, for output
   petsc::Vector v_half_;        ///< v_{n+1/2} after a step
   bool started_ = false;
+  bool acceleration_is_a_ = false;  ///< acceleration() is a_ (no mass damping, after a step)
 };
 
 }  // namespace
