@@ -315,10 +315,20 @@ void MechanicalSystem::force(double t, Vec u, Vec v, Vec f) const {
       petsc::ConstArray ku(work2_);
       petsc::Array fa(f);
       const PetscInt n = fa.size();
-      for (PetscInt i = 0; i < n; ++i) {
-        double sum = 0;
-        for (const auto& [a, l] : terms) sum += a * l[i];
-        fa[i] = sum - ku[i];
+      double* __restrict out = fa.span().data();
+      const double* __restrict k = ku.span().data();
+      if (terms.empty()) {
+        for (PetscInt i = 0; i < n; ++i) out[i] = -k[i];
+      } else {
+        // The first load with K u (vectorised), then any further loads.
+        const double a0 = terms[0].first;
+        const double* __restrict l0 = terms[0].second;
+        for (PetscInt i = 0; i < n; ++i) out[i] = a0 * l0[i] - k[i];
+        for (std::size_t t = 1; t < terms.size(); ++t) {
+          const double a = terms[t].first;
+          const double* __restrict l = terms[t].second;
+          for (PetscInt i = 0; i < n; ++i) out[i] += a * l[i];
+        }
       }
     }
     for (std::size_t k = 0; k < terms.size(); ++k)
