@@ -89,24 +89,34 @@ bool generate_per_rank(MPI_Comm comm, const CaseFile& c) {
   return box_process_grid(c.box->cells, size_of(comm)).has_value();
 }
 
+/// Checks the case against a mesh (or a rank's block of the box): the regions the case names
+/// exist, every volume region has a material. Returns which cells are elements.
+std::vector<char> check_and_mark_elements(const CaseFile& c, const MeshData& mesh) {
+  resolve_problem(c, mesh.regions);
+  check_volumes_have_materials(c, mesh);
+  return element_cells(c, mesh);
+}
+
+LocalMesh read_and_distribute(MPI_Comm comm, const CaseFile& c, Phases& ph, Model& model);
+
+void require_elements(const CaseFile& c, std::int64_t count) {
+  INERTIA_CHECK(count > 0, InputError, c.path.string(),
+                ": no mesh cell has a material, a spring or a point mass: check the regions");
+}
+
 }  // namespace
 
 Model build_model(MPI_Comm comm, const CaseFile& c, Phases* phases) {
   Phases local_phases;
   Phases& ph = phases ? *phases : local_phases;
   Model model;
+  LocalMesh local;
   if (generate_per_rank(comm, c)) {
     // Each rank generates, checks and numbers its own block of the box: no rank-0 mesh.
-    LocalMesh local;
     {
       Phases::Scope scope(ph, "mesh");
       local = distribute_box(
-          comm, *c.box,
-          [&](const MeshData& block) {
-            resolve_problem(c, block.regions);
-            check_volumes_have_materials(c, block);
-            return element_cells(c, block);
-          },
+          comm, *c.box, [&](const MeshData& block) { return check_and_mark_elements(c, block); },
           &model.partition);
     }
     std::int64_t counts[2] = {0, 0};  // volume cells, boundary faces
@@ -114,19 +124,29 @@ Model build_model(MPI_Comm comm, const CaseFile& c, Phases* phases) {
     INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, counts, 2, MPI_INT64_T, MPI_SUM, comm));
     std::int64_t elements = 0;
     for (auto e : model.partition.elements_per_rank) elements += e;
-    INERTIA_CHECK(elements > 0, InputError, c.path.string(),
-                  ": no mesh cell has a material, a spring or a point mass: check the regions");
+    require_elements(c, elements);
     const CellType face = c.box->element == CellType::hex8   ? CellType::quad4
                           : c.box->element == CellType::tet4 ? CellType::tri3
                                                              : CellType::tri6;
     model.mesh_summary = cat(local.num_global_nodes, " nodes, ", counts[0], " ",
                              info(c.box->element).name, ", ", counts[1], " ", info(face).name,
                              " (generated in parallel)");
-    ProblemSpec spec = resolve_problem(c, local.regions);
+  } else {
+    local = read_and_distribute(comm, c, ph, model);
+  }
+  ProblemSpec spec = resolve_problem(c, local.regions);
+  {
     Phases::Scope scope(ph, "assemble");
     model.system = std::make_unique<MechanicalSystem>(comm, std::move(local), std::move(spec));
-    return model;
   }
+  return model;
+}
+
+namespace {
+
+/// Rank 0 reads (or generates) the whole mesh and checks it; METIS (or block) partitions it and
+/// one scatter distributes it.
+LocalMesh read_and_distribute(MPI_Comm comm, const CaseFile& c, Phases& ph, Model& model) {
   MeshData mesh;
   std::vector<char> is_element;
   {
@@ -135,12 +155,8 @@ Model build_model(MPI_Comm comm, const CaseFile& c, Phases* phases) {
       mesh = load_mesh(c);
       add_edge_springs(c, mesh);
       // Region names in the case must exist in the mesh (checked before any parallel work).
-      resolve_problem(c, mesh.regions);
-      check_volumes_have_materials(c, mesh);
-      is_element = element_cells(c, mesh);
-      INERTIA_CHECK(std::count(is_element.begin(), is_element.end(), 1) > 0, InputError,
-                    c.path.string(),
-                    ": no mesh cell has a material, a spring or a point mass: check the regions");
+      is_element = check_and_mark_elements(c, mesh);
+      require_elements(c, std::count(is_element.begin(), is_element.end(), 1));
       model.mesh_summary = cat(mesh.num_nodes(), " nodes, ", cell_summary(mesh));
     });
   }
@@ -157,12 +173,9 @@ Model build_model(MPI_Comm comm, const CaseFile& c, Phases* phases) {
     local = distribute(comm, mesh, is_element, partition, &model.partition);
     mesh = MeshData{};
   }
-  ProblemSpec spec = resolve_problem(c, local.regions);
-  {
-    Phases::Scope scope(ph, "assemble");
-    model.system = std::make_unique<MechanicalSystem>(comm, std::move(local), std::move(spec));
-  }
-  return model;
+  return local;
 }
+
+}  // namespace
 
 }  // namespace inertia

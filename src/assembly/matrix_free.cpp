@@ -132,24 +132,6 @@ void tet_batches(std::int64_t count, const std::int32_t* nodes, const double* da
   }
 }
 
-double inverse3(const double* J, double* Ji) {
-  const double c00 = J[4] * J[8] - J[5] * J[7];
-  const double c01 = J[5] * J[6] - J[3] * J[8];
-  const double c02 = J[3] * J[7] - J[4] * J[6];
-  const double det = J[0] * c00 + J[1] * c01 + J[2] * c02;
-  const double r = 1.0 / det;
-  Ji[0] = c00 * r;
-  Ji[1] = (J[2] * J[7] - J[1] * J[8]) * r;
-  Ji[2] = (J[1] * J[5] - J[2] * J[4]) * r;
-  Ji[3] = c01 * r;
-  Ji[4] = (J[0] * J[8] - J[2] * J[6]) * r;
-  Ji[5] = (J[2] * J[3] - J[0] * J[5]) * r;
-  Ji[6] = c02 * r;
-  Ji[7] = (J[1] * J[6] - J[0] * J[7]) * r;
-  Ji[8] = (J[0] * J[4] - J[1] * J[3]) * r;
-  return det;
-}
-
 PetscErrorCode shell_mult(Mat A, Vec x, Vec y) {
   MatrixFreeElasticity* op = nullptr;
   PetscFunctionBeginUser;
@@ -232,7 +214,7 @@ void MatrixFreeElasticity::add_cells(const std::vector<std::int64_t>& cells,
         for (int a = 0; a < hex_nodes; ++a)
           for (int i = 0; i < 3; ++i)
             for (int k = 0; k < 3; ++k) J[3 * i + k] += x[3 * a + i] * d[3 * a + k];
-        const double s = table.weights[q] * inverse3(J, Ji);
+        const double s = table.weights[q] * fe::inverse3(J, Ji);
         double* g = &out.data[(b * hex_points + q) * hex_stride * W];
         for (int k = 0; k < 9; ++k) g[k * W + l] = Ji[k];
         g[9 * W + l] = s * mat.lambda();
@@ -240,12 +222,14 @@ void MatrixFreeElasticity::add_cells(const std::vector<std::int64_t>& cells,
       }
     } else {
       // Physical gradients of the linear tet: G_a = J^-T dN_a, dN constant.
-      constexpr double dN[12] = {-1, -1, -1, 1, 0, 0, 0, 1, 0, 0, 0, 1};
+      constexpr double origin[3] = {0, 0, 0};
+      double dN[12];
+      fe::shape_gradients(CellType::tet4, origin, dN);
       double J[9] = {}, Ji[9];
       for (int a = 0; a < tet_nodes; ++a)
         for (int i = 0; i < 3; ++i)
           for (int k = 0; k < 3; ++k) J[3 * i + k] += x[3 * a + i] * dN[3 * a + k];
-      const double volume = inverse3(J, Ji) / 6.0;
+      const double volume = fe::inverse3(J, Ji) / 6.0;
       double* g = &out.data[b * tet_stride * W];
       for (int a = 0; a < tet_nodes; ++a)
         for (int j = 0; j < 3; ++j)

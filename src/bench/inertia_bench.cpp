@@ -346,49 +346,6 @@ MatMultResult matmult(MPI_Comm comm, Mat A, const Options& o) {
   return r;
 }
 
-/// B = K as BAIJ with block size 3, built by hand: PETSc 3.18's MatConvert(MPIAIJ -> MATBAIJ)
-/// under-preallocates our COO-assembled matrices at 2+ ranks ("New nonzero ... caused a
-/// malloc"). Exact block counts per block row, then row-by-row copy.
-petsc::Matrix to_baij(MPI_Comm comm, Mat K) {
-  PetscInt rs = 0, re = 0, cs = 0, ce = 0, N = 0;
-  INERTIA_PETSC(MatGetOwnershipRange(K, &rs, &re));
-  INERTIA_PETSC(MatGetOwnershipRangeColumn(K, &cs, &ce));
-  INERTIA_PETSC(MatGetSize(K, &N, nullptr));
-  constexpr PetscInt bs = 3;
-  const PetscInt nb = (re - rs) / bs;
-  std::vector<PetscInt> d_nnz(nb, 0), o_nnz(nb, 0), blocks;
-  for (PetscInt b = 0; b < nb; ++b) {
-    blocks.clear();
-    for (PetscInt i = 0; i < bs; ++i) {
-      PetscInt nc = 0;
-      const PetscInt* cols = nullptr;
-      INERTIA_PETSC(MatGetRow(K, rs + bs * b + i, &nc, &cols, nullptr));
-      for (PetscInt k = 0; k < nc; ++k) blocks.push_back(cols[k] / bs);
-      INERTIA_PETSC(MatRestoreRow(K, rs + bs * b + i, &nc, &cols, nullptr));
-    }
-    std::sort(blocks.begin(), blocks.end());
-    blocks.erase(std::unique(blocks.begin(), blocks.end()), blocks.end());
-    for (auto c : blocks) ++(bs * c >= cs && bs * c < ce ? d_nnz[b] : o_nnz[b]);
-  }
-  petsc::Matrix B;
-  INERTIA_PETSC(MatCreate(comm, B.out()));
-  INERTIA_PETSC(MatSetSizes(B, re - rs, ce - cs, N, N));
-  INERTIA_PETSC(MatSetType(B, MATBAIJ));
-  INERTIA_PETSC(MatXAIJSetPreallocation(B, bs, d_nnz.data(), o_nnz.data(), nullptr, nullptr));
-  INERTIA_PETSC(MatSetOption(B, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_TRUE));
-  for (PetscInt r = rs; r < re; ++r) {
-    PetscInt nc = 0;
-    const PetscInt* cols = nullptr;
-    const PetscScalar* vals = nullptr;
-    INERTIA_PETSC(MatGetRow(K, r, &nc, &cols, &vals));
-    INERTIA_PETSC(MatSetValues(B, 1, &r, nc, cols, vals, INSERT_VALUES));
-    INERTIA_PETSC(MatRestoreRow(K, r, &nc, &cols, &vals));
-  }
-  INERTIA_PETSC(MatAssemblyBegin(B, MAT_FINAL_ASSEMBLY));
-  INERTIA_PETSC(MatAssemblyEnd(B, MAT_FINAL_ASSEMBLY));
-  return B;
-}
-
 /// ||A x - B x|| / ||A x|| for a fixed pseudo-random x (the conversion check).
 double product_difference(MPI_Comm comm, Mat A, Mat B) {
   petsc::Vector x, y, z;
@@ -579,7 +536,7 @@ int bench(const Options& o) {
         });
         aij = aij_copy;
       } else {
-        t_convert = timed(comm, [&] { baij_copy = to_baij(comm, K); });
+        t_convert = timed(comm, [&] { baij_copy = petsc::to_baij(K); });
         baij = baij_copy;
       }
       const double convert_error = product_difference(comm, aij, baij);

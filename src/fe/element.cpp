@@ -168,26 +168,6 @@ double det3(const double* J) {
          J[2] * (J[3] * J[7] - J[4] * J[6]);
 }
 
-/// Inverse of J (returns det J). Not guarded against det = 0: callers validate the mesh with
-/// min_scaled_jacobian, the kernels stay branch-free.
-inline double inverse3(const double* J, double* Ji) {
-  const double c00 = J[4] * J[8] - J[5] * J[7];
-  const double c01 = J[5] * J[6] - J[3] * J[8];
-  const double c02 = J[3] * J[7] - J[4] * J[6];
-  const double det = J[0] * c00 + J[1] * c01 + J[2] * c02;
-  const double r = 1.0 / det;
-  Ji[0] = c00 * r;
-  Ji[1] = (J[2] * J[7] - J[1] * J[8]) * r;
-  Ji[2] = (J[1] * J[5] - J[2] * J[4]) * r;
-  Ji[3] = c01 * r;
-  Ji[4] = (J[0] * J[8] - J[2] * J[6]) * r;
-  Ji[5] = (J[2] * J[3] - J[0] * J[5]) * r;
-  Ji[6] = c02 * r;
-  Ji[7] = (J[1] * J[6] - J[0] * J[7]) * r;
-  Ji[8] = (J[0] * J[4] - J[1] * J[3]) * r;
-  return det;
-}
-
 void cross(const double* u, const double* v, double* w) {
   w[0] = u[1] * v[2] - u[2] * v[1];
   w[1] = u[2] * v[0] - u[0] * v[2];

@@ -23,25 +23,6 @@ inline double det3(const double* A) {
          A[2] * (A[3] * A[7] - A[4] * A[6]);
 }
 
-/// Ai = A^{-1}; returns det A (not guarded: callers have checked det A > 0).
-inline double inverse3(const double* A, double* Ai) {
-  const double c00 = A[4] * A[8] - A[5] * A[7];
-  const double c01 = A[5] * A[6] - A[3] * A[8];
-  const double c02 = A[3] * A[7] - A[4] * A[6];
-  const double det = A[0] * c00 + A[1] * c01 + A[2] * c02;
-  const double r = 1.0 / det;
-  Ai[0] = c00 * r;
-  Ai[1] = (A[2] * A[7] - A[1] * A[8]) * r;
-  Ai[2] = (A[1] * A[5] - A[2] * A[4]) * r;
-  Ai[3] = c01 * r;
-  Ai[4] = (A[0] * A[8] - A[2] * A[6]) * r;
-  Ai[5] = (A[2] * A[3] - A[0] * A[5]) * r;
-  Ai[6] = c02 * r;
-  Ai[7] = (A[1] * A[6] - A[0] * A[7]) * r;
-  Ai[8] = (A[0] * A[4] - A[1] * A[3]) * r;
-  return det;
-}
-
 inline double delta(int i, int j) { return i == j ? 1.0 : 0.0; }
 
 /// Rotation R of the polar decomposition F = R S, det F > 0: Newton's iteration

@@ -43,6 +43,26 @@ QuadratureRule stiffness_rule(CellType t);
 /// (hex) geometry: tet4 degree 2, tet10 degree 4, hex8 2x2x2 Gauss, tri3 degree 2, quad4 2x2.
 QuadratureRule mass_rule(CellType t);
 
+/// Ji = J^{-1} of a 3x3 row-major matrix; returns det J. Not guarded against det J = 0: callers
+/// validate the mesh (min_scaled_jacobian) or check det J first, so kernels stay branch-free.
+inline double inverse3(const double* J, double* Ji) {
+  const double c00 = J[4] * J[8] - J[5] * J[7];
+  const double c01 = J[5] * J[6] - J[3] * J[8];
+  const double c02 = J[3] * J[7] - J[4] * J[6];
+  const double det = J[0] * c00 + J[1] * c01 + J[2] * c02;
+  const double r = 1.0 / det;
+  Ji[0] = c00 * r;
+  Ji[1] = (J[2] * J[7] - J[1] * J[8]) * r;
+  Ji[2] = (J[1] * J[5] - J[2] * J[4]) * r;
+  Ji[3] = c01 * r;
+  Ji[4] = (J[0] * J[8] - J[2] * J[6]) * r;
+  Ji[5] = (J[2] * J[3] - J[0] * J[5]) * r;
+  Ji[6] = c02 * r;
+  Ji[7] = (J[1] * J[6] - J[0] * J[7]) * r;
+  Ji[8] = (J[0] * J[4] - J[1] * J[3]) * r;
+  return det;
+}
+
 /// Shape function values N[a] at reference point xi (3 values).
 void shape_values(CellType t, const double* xi, double* N);
 /// Shape function reference gradients dN[3*a + j] = dN_a / dxi_j at xi.
