@@ -69,75 +69,6 @@ Assembler::Assembler(MPI_Comm comm, const LocalMesh& mesh, ElementAssignment ele
   build_pattern();
 }
 
-namespace {
-
-/// A PETSc log event (shown by -log_view), registered on first use.
-PetscLogEvent log_event(const char* name) {
-  static PetscClassId id = 0;
-  if (!id) PetscClassIdRegister("inertia", &id);
-  PetscLogEvent e = 0;
-  PetscLogEventRegister(name, id, &e);
-  return e;
-}
-
-}  // namespace
-
-void Assembler::build_pattern() {
-  static const PetscLogEvent event = log_event("InertiaPattern");
-  PetscLogEventBegin(event, 0, 0, 0, 0);
-  // Node adjacency of the local rows (owned and ghost nodes), sorted and unique: the 3x3 blocks.
-  const std::size_t nl = static_cast<std::size_t>(mesh_.num_local_nodes());
-  std::vector<std::int64_t> count(nl + 1, 0);
-  for (auto c : pattern_cells_) {
-    const auto nodes = mesh_.nodes_of(c);
-    for (auto a : nodes) count[a + 1] += static_cast<std::int64_t>(nodes.size());
-  }
-  for (std::size_t r = 0; r < nl; ++r) count[r + 1] += count[r];
-  std::vector<std::int32_t> all(static_cast<std::size_t>(count[nl]));
-  {
-    std::vector<std::int64_t> next(count.begin(), count.end() - 1);
-    for (auto c : pattern_cells_) {
-      const auto nodes = mesh_.nodes_of(c);
-      for (auto a : nodes)
-        for (auto b : nodes) all[next[a]++] = static_cast<std::int32_t>(b);
-    }
-  }
-  block_ptr_.assign(nl + 1, 0);
-  block_cols_.clear();
-  block_cols_.reserve(all.size() / 2);
-  for (std::size_t r = 0; r < nl; ++r) {
-    auto first = all.begin() + count[r], last = all.begin() + count[r + 1];
-    std::sort(first, last);
-    last = std::unique(first, last);
-    block_cols_.insert(block_cols_.end(), first, last);
-    block_ptr_[r + 1] = static_cast<std::int64_t>(block_cols_.size());
-  }
-  all = {};
-  // Where each element block (a, b) lives in the value array (COO order: row node, row
-  // component, column block, column component), and how far apart its rows are.
-  cell_block_offset_.assign(pattern_cells_.size() + 1, 0);
-  for (std::size_t e = 0; e < pattern_cells_.size(); ++e) {
-    const auto n = mesh_.nodes_of(pattern_cells_[e]).size();
-    cell_block_offset_[e + 1] = cell_block_offset_[e] + static_cast<std::int64_t>(n * n);
-  }
-  block_position_.resize(static_cast<std::size_t>(cell_block_offset_.back()));
-  for (std::size_t e = 0; e < pattern_cells_.size(); ++e) {
-    const auto nodes = mesh_.nodes_of(pattern_cells_[e]);
-    std::int64_t k = cell_block_offset_[e];
-    for (auto a : nodes) {
-      const auto row_begin = block_cols_.begin() + block_ptr_[a];
-      const auto row_end = block_cols_.begin() + block_ptr_[a + 1];
-      for (auto b : nodes) {
-        const auto pos = std::lower_bound(row_begin, row_end, static_cast<std::int32_t>(b)) - row_begin;
-        block_position_[k++] = 9 * block_ptr_[a] + 3 * pos;
-      }
-    }
-  }
-  coo_size_ = static_cast<std::size_t>(9 * block_ptr_[nl]);
-  coo_values_.assign(coo_size_, 0.0);
-  PetscLogEventEnd(event, 0, 0, 0, 0);
-}
-
 petsc::Vector Assembler::create_vector() const {
   petsc::Vector v;
   INERTIA_PETSC(VecCreateGhostBlock(comm_, 3, num_owned_dofs(), num_global_dofs(),
@@ -148,37 +79,6 @@ petsc::Vector Assembler::create_vector() const {
   INERTIA_PETSC(VecZeroEntries(local));  // owned and ghost parts
   INERTIA_PETSC(VecGhostRestoreLocalForm(v, &local));
   return v;
-}
-
-petsc::Matrix Assembler::create_matrix() const {
-  petsc::Matrix A;
-  INERTIA_PETSC(MatCreate(comm_, A.out()));
-  INERTIA_PETSC(MatSetSizes(A, num_owned_dofs(), num_owned_dofs(), num_global_dofs(),
-                            num_global_dofs()));
-  INERTIA_PETSC(MatSetType(A, MATAIJ));
-  INERTIA_PETSC(MatSetBlockSize(A, 3));
-  INERTIA_PETSC(MatSetLocalToGlobalMapping(A, l2g_, l2g_));
-  // COO pattern: every (row, column) DOF pair of the local rows once, rows in order (the
-  // elements' contributions are summed here, not by PETSc). Ghost rows go to their owners.
-  static const PetscLogEvent event = log_event("InertiaCOOIndices");
-  PetscLogEventBegin(event, 0, 0, 0, 0);
-  std::vector<PetscInt> rows(coo_size_), cols(coo_size_);
-  std::size_t k = 0;
-  const std::size_t nl = block_ptr_.size() - 1;
-  for (std::size_t r = 0; r < nl; ++r)
-    for (int i = 0; i < 3; ++i)
-      for (auto b = block_ptr_[r]; b < block_ptr_[r + 1]; ++b)
-        for (int j = 0; j < 3; ++j, ++k) {
-          rows[k] = static_cast<PetscInt>(3 * r + i);
-          cols[k] = static_cast<PetscInt>(3 * block_cols_[b] + j);
-        }
-  PetscLogEventEnd(event, 0, 0, 0, 0);
-  INERTIA_PETSC(MatSetPreallocationCOOLocal(A, static_cast<PetscCount>(coo_size_), rows.data(),
-                                            cols.data()));
-  INERTIA_PETSC(MatSetOption(A, MAT_SYMMETRIC, PETSC_TRUE));
-  INERTIA_PETSC(MatSetOption(A, MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
-  INERTIA_PETSC(MatSetNearNullSpace(A, rigid_body_modes_));
-  return A;
 }
 
 void Assembler::gather_coords(std::int64_t c, double* x) const {
@@ -196,8 +96,6 @@ void Assembler::spring_ends(std::int64_t c, const PetscScalar* u, double* x0,
   }
 }
 
-/// Fills the COO values cell by cell (kernel(c, type, x, Ke) writes the (3n)^2 entries of cell c,
-/// zeros if the cell does not contribute) and inserts them in one call.
 std::exception_ptr Assembler::element_error(std::int64_t c, const std::exception& e) const {
   const auto nodes = mesh_.nodes_of(c);
   const int nc = info(mesh_.cell_types[c]).num_corners;
@@ -209,18 +107,20 @@ std::exception_ptr Assembler::element_error(std::int64_t c, const std::exception
           centre[0], ", ", centre[1], ", ", centre[2], "): ", e.what())));
 }
 
+/// Fills the value array cell by cell (kernel(c, type, x, Ke) writes the (3n)^2 entries of cell c,
+/// zeros if the cell does not contribute) and moves it into A (set_matrix_values).
 /// A kernel may throw SolverError for a configuration it cannot take (an inverted element, a
 /// collapsed spring). The loop carries on with zeros so that every rank still reaches the
 /// collective insertion, and the first error is then rethrown on every rank with the element's id.
 template <typename Kernel>
 void Assembler::assemble_matrix(Mat A, Kernel&& kernel) const {
-  static const PetscLogEvent event = log_event("InertiaElements");
+  static const PetscLogEvent event = petsc::log_event("InertiaElements");
   PetscLogEventBegin(event, 0, 0, 0, 0);
   double x[max_dofs];
   double buffer[max_dofs * max_dofs];
   std::exception_ptr error;
-  std::fill(coo_values_.begin(), coo_values_.end(), 0.0);
-  double* values = coo_values_.data();
+  std::fill(values_.begin(), values_.end(), 0.0);
+  double* values = values_.data();
   for (std::size_t e = 0; e < pattern_cells_.size(); ++e) {
     const std::int64_t c = pattern_cells_[e];
     const CellType t = mesh_.cell_types[c];
@@ -250,7 +150,7 @@ void Assembler::assemble_matrix(Mat A, Kernel&& kernel) const {
     }
   }
   PetscLogEventEnd(event, 0, 0, 0, 0);
-  INERTIA_PETSC(MatSetValuesCOO(A, coo_values_.data(), INSERT_VALUES));
+  set_matrix_values(A);
   rethrow_collectively(comm_, error);
 }
 

@@ -141,6 +141,8 @@ void throw_petsc_error(PetscErrorCode code, const char* call, const char* file, 
 namespace petsc {
 
 Matrix to_baij(Mat A) {
+  static const PetscLogEvent event = log_event("InertiaToBAIJ");
+  PetscLogEventBegin(event, 0, 0, 0, 0);
   MPI_Comm comm = PetscObjectComm(reinterpret_cast<PetscObject>(A));
   PetscInt begin = 0, end = 0, n = 0, N = 0;
   INERTIA_PETSC(MatGetOwnershipRange(A, &begin, &end));
@@ -196,7 +198,16 @@ Matrix to_baij(Mat A) {
   if (modes) INERTIA_PETSC(MatSetNearNullSpace(B, modes));
   INERTIA_PETSC(MatSetOption(B, MAT_SYMMETRIC, PETSC_TRUE));
   INERTIA_PETSC(MatSetOption(B, MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
+  PetscLogEventEnd(event, 0, 0, 0, 0);
   return B;
+}
+
+PetscLogEvent log_event(const char* name) {
+  static PetscClassId id = 0;
+  if (!id) INERTIA_PETSC(PetscClassIdRegister("inertia", &id));
+  PetscLogEvent e = 0;
+  INERTIA_PETSC(PetscLogEventRegister(name, id, &e));
+  return e;
 }
 
 Vector duplicate(Vec like) {

@@ -1,7 +1,7 @@
 #pragma once
 /// \file assembler.hpp
 /// The only place that knows both the element kernels and PETSc: DOF layout (block size 3,
-/// ghosted vectors), the COO sparsity pattern (built once), and assembly of mass, stiffness,
+/// ghosted vectors), the sparsity pattern (built once), and assembly of mass, stiffness,
 /// internal and dashpot forces, loads and cell fields from element kernels.
 ///
 /// Element kinds on a rank's cells: solids (3D cells with a material: linear elastic, or
@@ -61,7 +61,7 @@ struct CellStress {
 
 class Assembler {
  public:
-  /// Collective. Builds the local-to-global map, the rigid-body modes and the COO pattern.
+  /// Collective. Builds the local-to-global map, the rigid-body modes and the sparsity pattern.
   /// Throws InputError (on every rank) for a spring of zero length in the mesh.
   Assembler(MPI_Comm comm, const LocalMesh& mesh, ElementAssignment elements);
 
@@ -79,9 +79,14 @@ class Assembler {
   /// Collective. A zeroed ghosted vector (block size 3): owned DOFs, then ghost-node DOFs in the
   /// local form.
   petsc::Vector create_vector() const;
-  /// Collective. An AIJ matrix with block size 3, the local-to-global map, the COO pattern of the
-  /// element cells preallocated, and the rigid-body near-null space attached. Values unset.
-  petsc::Matrix create_matrix() const;
+  /// Storage of the assembled matrices: AIJ (what every preconditioner takes) or BAIJ with 3x3
+  /// blocks (a third of the index data: the fastest MatMult, for explicit schemes).
+  enum class MatrixFormat { aij, blocked };
+  /// Collective. A matrix with block size 3, the local-to-global map, the exact pattern of the
+  /// element cells (every block of every owned row, from all ranks) and the rigid-body
+  /// near-null space attached; values zero. AIJ matrices use CSR arrays built here without a
+  /// copy or an insertion pass. Every matrix of one assembler has the same pattern.
+  petsc::Matrix create_matrix(MatrixFormat format = MatrixFormat::aij) const;
 
   /// Collective. The stiffness of the linear-elastic solids (nonlinear solids and springs
   /// contribute zero: their forces come from add_nonlinear_forces).
@@ -138,7 +143,7 @@ class Assembler {
   MPI_Comm comm_;
   const LocalMesh& mesh_;
   ElementAssignment elements_;
-  std::vector<std::int64_t> pattern_cells_;  ///< local cells in the COO pattern
+  std::vector<std::int64_t> pattern_cells_;  ///< local cells in the sparsity pattern
   std::vector<std::int64_t> solid_cells_;
   std::vector<std::int64_t> nonlinear_solid_cells_;
   std::vector<std::int64_t> spring_cells_;
@@ -148,13 +153,39 @@ class Assembler {
   petsc::Vector coordinates_;                ///< owned node coordinates, block size 3
   petsc::NullSpace rigid_body_modes_;
   std::vector<PetscInt> ghost_nodes_;
+  // The sparsity pattern and the matrices' storage (pattern.cpp).
   void build_pattern();
-  std::size_t coo_size_ = 0;
-  std::vector<std::int64_t> block_ptr_;           ///< per local node row: its first block
-  std::vector<std::int32_t> block_cols_;          ///< column node of each block (sorted per row)
+  /// Exchanges the ghost-row patterns with their owners and lays out the owned rows.
+  void build_owned_rows();
+  /// Collective. Moves values_ into A (a matrix of create_matrix): owned rows are copied into
+  /// its diagonal and off-diagonal CSR arrays, ghost rows are sent to and added by their owners.
+  void set_matrix_values(Mat A) const;
+  /// Local rows (owned nodes, then ghost nodes), each with its column blocks (local node
+  /// indices) in global order: the pattern of this rank's elements.
+  std::vector<std::int64_t> block_ptr_;
+  std::vector<std::int32_t> block_cols_;
   std::vector<std::int64_t> cell_block_offset_;   ///< per pattern cell: first entry below
   std::vector<std::int64_t> block_position_;      ///< per (cell, a, b): value index of entry (0, 0)
-  mutable std::vector<PetscScalar> coo_values_;   ///< one per matrix entry, reused by every assembly
+  /// One value per entry of the local rows (row node, row component, column block, column
+  /// component: the CSR order of the local pattern), reused by every assembly.
+  mutable std::vector<PetscScalar> values_;
+  /// Owned rows of the matrix: the local pattern plus the blocks other ranks' ghost rows add.
+  std::vector<PetscInt> owned_ptr_;               ///< per owned node: first block below
+  std::vector<PetscInt> owned_cols_;              ///< global column node of each block, sorted
+  std::vector<std::int32_t> owned_left_;          ///< per owned node: blocks left of the owned columns
+  std::vector<std::int32_t> owned_diag_;          ///< per owned node: blocks in the owned columns
+  std::vector<char> owned_extended_;              ///< per owned node: other ranks add blocks
+  std::vector<std::int32_t> owned_index_;         ///< per local block of an extended row: its index
+  std::vector<PetscInt> diag_ptr_, off_ptr_;      ///< CSR row pointers of the two parts (DOF rows)
+  struct Message {
+    int rank;
+    std::int64_t begin, count;  ///< in values
+  };
+  std::vector<Message> sends_, receives_;         ///< ghost-row values, per neighbour
+  std::vector<std::int32_t> received_rows_;       ///< owned node of each received row
+  std::vector<std::int64_t> received_ptr_;        ///< per received row: first block below
+  std::vector<std::int32_t> received_index_;      ///< per received block: its index in the row
+  mutable std::vector<PetscScalar> received_values_;
   mutable petsc::Vector scratch_;                 ///< ghosted, reused by add_cell_vectors
   mutable petsc::Vector deformed_;                ///< X + u, reused by attach_rigid_body_modes
 };

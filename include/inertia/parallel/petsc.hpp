@@ -124,4 +124,7 @@ Matrix to_baij(Mat A);
 /// A new vector with the same layout as `like` (VecDuplicate), zeroed.
 Vector duplicate(Vec like);
 
+/// A PETSc log event of inertia's own (shown by -log_view), registered on first use of the name.
+PetscLogEvent log_event(const char* name);
+
 }  // namespace inertia::petsc

@@ -1,0 +1,448 @@
+/// The sparsity pattern of the assembled matrices and their storage.
+///
+/// Each rank builds the block pattern of its elements' rows (owned and ghost nodes) once. The
+/// ghost rows' patterns go to their owners, which then know every block of their rows. Matrices
+/// are created directly from CSR arrays of the owned rows (the diagonal and off-diagonal parts of
+/// MPIAIJ, PETSc's own layout), so no preallocation pass or insertion sort runs; an assembly fills
+/// the local rows' values, copies the owned rows into the matrix's arrays and sends the ghost
+/// rows to their owners, which add them.
+
+#include <algorithm>
+#include <memory>
+
+#include "inertia/assembly/assembler.hpp"
+#include "inertia/parallel/session.hpp"
+
+namespace inertia {
+
+namespace {
+
+constexpr int pattern_tag = 7301, values_tag = 7302;
+
+/// The CSR arrays a matrix of create_matrix uses without copying them; freed with the matrix.
+struct MatrixArrays {
+  std::vector<PetscInt> diag_ptr, diag_cols, off_ptr, off_cols;
+  std::vector<PetscScalar> diag_values, off_values;
+};
+
+PetscErrorCode destroy_arrays(void* p) {
+  delete static_cast<MatrixArrays*>(p);
+  return 0;
+}
+
+/// The diagonal and off-diagonal parts' values of a matrix of create_matrix (off: null on one
+/// rank).
+class MatrixValues {
+ public:
+  MatrixValues(Mat A, bool parallel) {
+    PetscBool baij = PETSC_FALSE;
+    INERTIA_PETSC(PetscObjectTypeCompareAny(reinterpret_cast<PetscObject>(A), &baij,
+                                            MATSEQBAIJ, MATMPIBAIJ, ""));
+    blocked_ = baij;
+    diag_ = A;
+    if (parallel && blocked_) INERTIA_PETSC(MatMPIBAIJGetSeqBAIJ(A, &diag_, &off_, nullptr));
+    if (parallel && !blocked_) INERTIA_PETSC(MatMPIAIJGetSeqAIJ(A, &diag_, &off_, nullptr));
+    if (blocked_) {
+      INERTIA_PETSC(MatSeqBAIJGetArray(diag_, &diag_values_));
+      if (off_) INERTIA_PETSC(MatSeqBAIJGetArray(off_, &off_values_));
+    } else {
+      INERTIA_PETSC(MatSeqAIJGetArray(diag_, &diag_values_));
+      if (off_) INERTIA_PETSC(MatSeqAIJGetArray(off_, &off_values_));
+    }
+  }
+  MatrixValues(const MatrixValues&) = delete;
+  MatrixValues& operator=(const MatrixValues&) = delete;
+  ~MatrixValues() {
+    if (blocked_) {
+      (void)MatSeqBAIJRestoreArray(diag_, &diag_values_);
+      if (off_) (void)MatSeqBAIJRestoreArray(off_, &off_values_);
+    } else {
+      (void)MatSeqAIJRestoreArray(diag_, &diag_values_);
+      if (off_) (void)MatSeqAIJRestoreArray(off_, &off_values_);
+    }
+  }
+  /// BAIJ: each 3x3 block stored column by column; AIJ: CSR rows.
+  bool blocked() const { return blocked_; }
+  PetscScalar* diag() const { return diag_values_; }
+  PetscScalar* off() const { return off_values_; }
+
+ private:
+  bool blocked_ = false;
+  Mat diag_ = nullptr, off_ = nullptr;
+  PetscScalar *diag_values_ = nullptr, *off_values_ = nullptr;
+};
+
+}  // namespace
+
+void Assembler::build_pattern() {
+  static const PetscLogEvent event = petsc::log_event("InertiaPattern");
+  PetscLogEventBegin(event, 0, 0, 0, 0);
+  const std::int32_t no = mesh_.num_owned;
+  const std::size_t nl = static_cast<std::size_t>(mesh_.num_local_nodes());
+  // Local nodes in global order: the ghosts below the owned range, the owned nodes, the ghosts
+  // above it. ord maps a local node to its place in that order.
+  const auto low = static_cast<std::int32_t>(
+      std::lower_bound(mesh_.ghosts.begin(), mesh_.ghosts.end(), mesh_.node_begin) -
+      mesh_.ghosts.begin());
+  const auto ord = [no, low](std::int32_t l) {
+    return l < no ? l + low : l < no + low ? l - no : l;
+  };
+  const auto local_of = [no, low](std::int32_t o) {
+    return o < low ? o + no : o < low + no ? o - low : o;
+  };
+  // Node adjacency of the local rows, sorted and unique: the 3x3 blocks.
+  std::vector<std::int64_t> count(nl + 1, 0);
+  for (auto c : pattern_cells_) {
+    const auto nodes = mesh_.nodes_of(c);
+    for (auto a : nodes) count[a + 1] += static_cast<std::int64_t>(nodes.size());
+  }
+  for (std::size_t r = 0; r < nl; ++r) count[r + 1] += count[r];
+  std::vector<std::int32_t> all(static_cast<std::size_t>(count[nl]));
+  {
+    std::vector<std::int64_t> next(count.begin(), count.end() - 1);
+    for (auto c : pattern_cells_) {
+      const auto nodes = mesh_.nodes_of(c);
+      for (auto a : nodes)
+        for (auto b : nodes) all[next[a]++] = ord(static_cast<std::int32_t>(b));
+    }
+  }
+  block_ptr_.assign(nl + 1, 0);
+  block_cols_.clear();
+  block_cols_.reserve(all.size() / 2);
+  for (std::size_t r = 0; r < nl; ++r) {
+    auto first = all.begin() + count[r], last = all.begin() + count[r + 1];
+    std::sort(first, last);
+    last = std::unique(first, last);
+    block_cols_.insert(block_cols_.end(), first, last);
+    block_ptr_[r + 1] = static_cast<std::int64_t>(block_cols_.size());
+  }
+  all = {};
+  count = {};
+  // Where each element block (a, b) lives in the value array, found while the columns are
+  // still in global order.
+  cell_block_offset_.assign(pattern_cells_.size() + 1, 0);
+  for (std::size_t e = 0; e < pattern_cells_.size(); ++e) {
+    const auto n = mesh_.nodes_of(pattern_cells_[e]).size();
+    cell_block_offset_[e + 1] = cell_block_offset_[e] + static_cast<std::int64_t>(n * n);
+  }
+  block_position_.resize(static_cast<std::size_t>(cell_block_offset_.back()));
+  for (std::size_t e = 0; e < pattern_cells_.size(); ++e) {
+    const auto nodes = mesh_.nodes_of(pattern_cells_[e]);
+    std::int64_t k = cell_block_offset_[e];
+    for (auto a : nodes) {
+      const auto row_begin = block_cols_.begin() + block_ptr_[a];
+      const auto row_end = block_cols_.begin() + block_ptr_[a + 1];
+      for (auto b : nodes) {
+        const auto pos =
+            std::lower_bound(row_begin, row_end, ord(static_cast<std::int32_t>(b))) - row_begin;
+        block_position_[k++] = 9 * block_ptr_[a] + 3 * pos;
+      }
+    }
+  }
+  for (auto& b : block_cols_) b = local_of(b);
+  values_.assign(static_cast<std::size_t>(9 * block_ptr_[nl]), 0.0);
+  PetscLogEventEnd(event, 0, 0, 0, 0);
+  build_owned_rows();
+}
+
+void Assembler::build_owned_rows() {
+  static const PetscLogEvent event = petsc::log_event("InertiaOwnedRows");
+  PetscLogEventBegin(event, 0, 0, 0, 0);
+  int size = 1, rank = 0;
+  INERTIA_MPI(MPI_Comm_size(comm_, &size));
+  INERTIA_MPI(MPI_Comm_rank(comm_, &rank));
+  const std::int32_t no = mesh_.num_owned;
+  const std::int32_t nl = mesh_.num_local_nodes();
+  const std::int64_t first = mesh_.node_begin, last = first + no;
+  std::vector<std::int64_t> begins(static_cast<std::size_t>(size) + 1);
+  INERTIA_MPI(MPI_Allgather(&first, 1, MPI_INT64_T, begins.data(), 1, MPI_INT64_T, comm_));
+  begins[size] = mesh_.num_global_nodes;
+
+  // Ghost rows, sorted by global node and so grouped by owner: (row, count, columns...) to each.
+  sends_.clear();
+  std::vector<std::vector<std::int64_t>> out;
+  std::vector<std::int64_t> words(static_cast<std::size_t>(size), 0);
+  for (std::int32_t r = no; r < nl; ++r) {
+    const std::int64_t g = mesh_.global_node(r);
+    const int owner = static_cast<int>(std::upper_bound(begins.begin(), begins.end(), g) -
+                                       begins.begin()) - 1;
+    if (sends_.empty() || sends_.back().rank != owner) {
+      sends_.push_back({owner, 9 * block_ptr_[r], 0});
+      out.emplace_back();
+    }
+    const std::int64_t nb = block_ptr_[r + 1] - block_ptr_[r];
+    sends_.back().count += 9 * nb;
+    auto& o = out.back();
+    o.push_back(g);
+    o.push_back(nb);
+    for (auto b = block_ptr_[r]; b < block_ptr_[r + 1]; ++b) o.push_back(mesh_.global_node(block_cols_[b]));
+    words[owner] = static_cast<std::int64_t>(o.size());
+  }
+  std::vector<std::int64_t> incoming(static_cast<std::size_t>(size), 0);
+  INERTIA_MPI(MPI_Alltoall(words.data(), 1, MPI_INT64_T, incoming.data(), 1, MPI_INT64_T, comm_));
+  std::vector<std::vector<std::int64_t>> in;
+  std::vector<int> from;
+  std::vector<MPI_Request> requests;
+  for (int p = 0; p < size; ++p)
+    if (incoming[p] > 0) {
+      in.emplace_back(static_cast<std::size_t>(incoming[p]));
+      from.push_back(p);
+    }
+  requests.resize(in.size() + out.size());
+  for (std::size_t m = 0; m < in.size(); ++m)
+    INERTIA_MPI(MPI_Irecv(in[m].data(), static_cast<int>(in[m].size()), MPI_INT64_T, from[m],
+                          pattern_tag, comm_, &requests[m]));
+  for (std::size_t m = 0; m < out.size(); ++m)
+    INERTIA_MPI(MPI_Isend(out[m].data(), static_cast<int>(out[m].size()), MPI_INT64_T,
+                          sends_[m].rank, pattern_tag, comm_, &requests[in.size() + m]));
+  INERTIA_MPI(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE));
+  out = {};
+
+  // The blocks other ranks add to the owned rows: (row, global column), sorted and unique.
+  std::vector<std::pair<std::int32_t, std::int64_t>> extra;
+  for (const auto& m : in)
+    for (std::size_t k = 0; k < m.size();) {
+      const auto r = static_cast<std::int32_t>(m[k] - first);
+      INERTIA_CHECK(r >= 0 && r < no, InternalError, "a ghost row sent to the wrong owner");
+      const std::int64_t nb = m[k + 1];
+      for (std::int64_t b = 0; b < nb; ++b) extra.emplace_back(r, m[k + 2 + b]);
+      k += 2 + static_cast<std::size_t>(nb);
+    }
+  std::sort(extra.begin(), extra.end());
+  extra.erase(std::unique(extra.begin(), extra.end()), extra.end());
+
+  // Owned rows: the local blocks (already in global order) merged with the extra ones.
+  owned_ptr_.assign(static_cast<std::size_t>(no) + 1, 0);
+  owned_cols_.clear();
+  owned_cols_.reserve(static_cast<std::size_t>(block_ptr_[no]));
+  owned_left_.assign(static_cast<std::size_t>(no), 0);
+  owned_diag_.assign(static_cast<std::size_t>(no), 0);
+  owned_extended_.assign(static_cast<std::size_t>(no), 0);
+  owned_index_.assign(static_cast<std::size_t>(block_ptr_[no]), 0);
+  std::vector<PetscInt> row;
+  auto e = extra.begin();
+  for (std::int32_t r = 0; r < no; ++r) {
+    row.clear();
+    for (auto b = block_ptr_[r]; b < block_ptr_[r + 1]; ++b)
+      row.push_back(static_cast<PetscInt>(mesh_.global_node(block_cols_[b])));
+    const std::size_t local = row.size();
+    for (; e != extra.end() && e->first == r; ++e) row.push_back(static_cast<PetscInt>(e->second));
+    if (row.size() > local) {
+      std::inplace_merge(row.begin(), row.begin() + static_cast<std::ptrdiff_t>(local), row.end());
+      row.erase(std::unique(row.begin(), row.end()), row.end());
+    }
+    if (row.size() > local) {
+      owned_extended_[r] = 1;
+      for (auto b = block_ptr_[r]; b < block_ptr_[r + 1]; ++b)
+        owned_index_[b] = static_cast<std::int32_t>(
+            std::lower_bound(row.begin(), row.end(), mesh_.global_node(block_cols_[b])) - row.begin());
+    }
+    const auto left = std::lower_bound(row.begin(), row.end(), static_cast<PetscInt>(first));
+    const auto right = std::lower_bound(left, row.end(), static_cast<PetscInt>(last));
+    owned_left_[r] = static_cast<std::int32_t>(left - row.begin());
+    owned_diag_[r] = static_cast<std::int32_t>(right - left);
+    owned_cols_.insert(owned_cols_.end(), row.begin(), row.end());
+    owned_ptr_[r + 1] = static_cast<PetscInt>(owned_cols_.size());
+  }
+
+  // Where the received ghost rows' values go.
+  receives_.clear();
+  received_rows_.clear();
+  received_ptr_.assign(1, 0);
+  received_index_.clear();
+  std::int64_t offset = 0;
+  for (std::size_t m = 0; m < in.size(); ++m) {
+    Message msg{from[m], offset, 0};
+    for (std::size_t k = 0; k < in[m].size();) {
+      const auto r = static_cast<std::int32_t>(in[m][k] - first);
+      const std::int64_t nb = in[m][k + 1];
+      const auto row_begin = owned_cols_.begin() + owned_ptr_[r];
+      const auto row_end = owned_cols_.begin() + owned_ptr_[r + 1];
+      received_rows_.push_back(r);
+      for (std::int64_t b = 0; b < nb; ++b)
+        received_index_.push_back(static_cast<std::int32_t>(
+            std::lower_bound(row_begin, row_end, static_cast<PetscInt>(in[m][k + 2 + b])) - row_begin));
+      received_ptr_.push_back(static_cast<std::int64_t>(received_index_.size()));
+      msg.count += 9 * nb;
+      k += 2 + static_cast<std::size_t>(nb);
+    }
+    offset += msg.count;
+    receives_.push_back(msg);
+  }
+  received_values_.assign(static_cast<std::size_t>(offset), 0.0);
+
+  // CSR row pointers of the DOF rows (the three rows of a node share their columns).
+  diag_ptr_.assign(3 * static_cast<std::size_t>(no) + 1, 0);
+  off_ptr_.assign(3 * static_cast<std::size_t>(no) + 1, 0);
+  for (std::int32_t r = 0; r < no; ++r) {
+    const PetscInt nd = 3 * owned_diag_[r];
+    const PetscInt nf = 3 * (owned_ptr_[r + 1] - owned_ptr_[r]) - nd;
+    for (int i = 0; i < 3; ++i) {
+      diag_ptr_[3 * r + i + 1] = diag_ptr_[3 * r + i] + nd;
+      off_ptr_[3 * r + i + 1] = off_ptr_[3 * r + i] + nf;
+    }
+  }
+  PetscLogEventEnd(event, 0, 0, 0, 0);
+}
+
+namespace {
+
+void finish_matrix(Mat A, ISLocalToGlobalMapping l2g, MatNullSpace modes) {
+  INERTIA_PETSC(MatSetLocalToGlobalMapping(A, l2g, l2g));
+  INERTIA_PETSC(MatSetOption(A, MAT_NEW_NONZERO_LOCATION_ERR, PETSC_TRUE));
+  INERTIA_PETSC(MatSetOption(A, MAT_SYMMETRIC, PETSC_TRUE));
+  INERTIA_PETSC(MatSetOption(A, MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
+  INERTIA_PETSC(MatSetNearNullSpace(A, modes));
+}
+
+}  // namespace
+
+petsc::Matrix Assembler::create_matrix(MatrixFormat format) const {
+  static const PetscLogEvent event = petsc::log_event("InertiaCreateMatrix");
+  PetscLogEventBegin(event, 0, 0, 0, 0);
+  int size = 1;
+  INERTIA_MPI(MPI_Comm_size(comm_, &size));
+  if (format == MatrixFormat::blocked) {
+    // BAIJ: PETSc allocates exactly from the block CSR pattern (global block columns).
+    petsc::Matrix A;
+    INERTIA_PETSC(MatCreate(comm_, A.out()));
+    INERTIA_PETSC(MatSetSizes(A, num_owned_dofs(), num_owned_dofs(), num_global_dofs(),
+                              num_global_dofs()));
+    INERTIA_PETSC(MatSetType(A, MATBAIJ));
+    INERTIA_PETSC(MatSetBlockSize(A, 3));
+    INERTIA_PETSC(MatSeqBAIJSetPreallocationCSR(A, 3, owned_ptr_.data(), owned_cols_.data(), nullptr));
+    INERTIA_PETSC(MatMPIBAIJSetPreallocationCSR(A, 3, owned_ptr_.data(), owned_cols_.data(), nullptr));
+    finish_matrix(A, l2g_, rigid_body_modes_);
+    PetscLogEventEnd(event, 0, 0, 0, 0);
+    return A;
+  }
+  const std::int32_t no = mesh_.num_owned;
+  const PetscInt first = static_cast<PetscInt>(mesh_.node_begin);
+  auto arrays = std::make_unique<MatrixArrays>();
+  MatrixArrays& a = *arrays;
+  a.diag_ptr = diag_ptr_;
+  a.off_ptr = off_ptr_;
+  // Never empty: PETSc may take a null array for a missing one.
+  a.diag_cols.resize(std::max<std::size_t>(1, static_cast<std::size_t>(diag_ptr_.back())));
+  a.off_cols.resize(std::max<std::size_t>(1, static_cast<std::size_t>(off_ptr_.back())));
+  a.diag_values.assign(a.diag_cols.size(), 0.0);
+  a.off_values.assign(a.off_cols.size(), 0.0);
+  for (std::int32_t r = 0; r < no; ++r)
+    for (int i = 0; i < 3; ++i) {
+      PetscInt d = diag_ptr_[3 * r + i], o = off_ptr_[3 * r + i];
+      for (PetscInt b = owned_ptr_[r]; b < owned_ptr_[r + 1]; ++b) {
+        const PetscInt g = owned_cols_[b];
+        const bool diag = g >= first && g < first + no;
+        for (int j = 0; j < 3; ++j) {
+          if (diag) a.diag_cols[d++] = 3 * (g - first) + j;
+          else a.off_cols[o++] = 3 * g + j;
+        }
+      }
+    }
+  INERTIA_CHECK(size > 1 || off_ptr_.back() == 0, InternalError,
+                "create_matrix: off-diagonal blocks on one rank");
+  petsc::Matrix A;
+  const PetscInt n = num_owned_dofs(), N = num_global_dofs();
+  if (size == 1)
+    INERTIA_PETSC(MatCreateSeqAIJWithArrays(comm_, n, n, a.diag_ptr.data(), a.diag_cols.data(),
+                                            a.diag_values.data(), A.out()));
+  else
+    INERTIA_PETSC(MatCreateMPIAIJWithSplitArrays(
+        comm_, n, n, N, N, a.diag_ptr.data(), a.diag_cols.data(), a.diag_values.data(),
+        a.off_ptr.data(), a.off_cols.data(), a.off_values.data(), A.out()));
+  // The arrays live as long as the matrix: a container composed with it owns them.
+  PetscContainer container = nullptr;
+  INERTIA_PETSC(PetscContainerCreate(PETSC_COMM_SELF, &container));
+  INERTIA_PETSC(PetscContainerSetPointer(container, arrays.release()));
+  INERTIA_PETSC(PetscContainerSetUserDestroy(container, destroy_arrays));
+  INERTIA_PETSC(PetscObjectCompose(reinterpret_cast<PetscObject>(A.get()), "inertia_csr",
+                                   reinterpret_cast<PetscObject>(container)));
+  INERTIA_PETSC(PetscContainerDestroy(&container));
+  INERTIA_PETSC(MatSetBlockSize(A, 3));
+  finish_matrix(A, l2g_, rigid_body_modes_);
+  PetscLogEventEnd(event, 0, 0, 0, 0);
+  return A;
+}
+
+void Assembler::set_matrix_values(Mat A) const {
+  static const PetscLogEvent event = petsc::log_event("InertiaSetValues");
+  PetscLogEventBegin(event, 0, 0, 0, 0);
+  std::vector<MPI_Request> requests(receives_.size() + sends_.size());
+  for (std::size_t m = 0; m < receives_.size(); ++m)
+    INERTIA_MPI(MPI_Irecv(received_values_.data() + receives_[m].begin,
+                          static_cast<int>(receives_[m].count), MPI_DOUBLE, receives_[m].rank,
+                          values_tag, comm_, &requests[m]));
+  for (std::size_t m = 0; m < sends_.size(); ++m)
+    INERTIA_MPI(MPI_Isend(values_.data() + sends_[m].begin, static_cast<int>(sends_[m].count),
+                          MPI_DOUBLE, sends_[m].rank, values_tag, comm_,
+                          &requests[receives_.size() + m]));
+  {
+    int size = 1;
+    INERTIA_MPI(MPI_Comm_size(comm_, &size));
+    const MatrixValues mv(A, size > 1);
+    PetscScalar* const diag = mv.diag();
+    PetscScalar* const off = mv.off();
+    const bool blocked = mv.blocked();
+    // Block f of owned row r: where its entry (0, 0) is and the strides of i and j. The
+    // diagonal and off-diagonal parts of row r start at the same offsets in both formats.
+    struct Block {
+      PetscScalar* p;
+      std::int64_t si, sj;
+    };
+    const auto at = [&](std::int32_t r, std::int32_t f) -> Block {
+      const std::int32_t left = owned_left_[r], nd = owned_diag_[r];
+      const bool in_diag = f >= left && f < left + nd;
+      const std::int64_t k = in_diag ? f - left : f < left ? f : f - nd;
+      const auto& ptr = in_diag ? diag_ptr_ : off_ptr_;
+      PetscScalar* base = (in_diag ? diag : off) + ptr[3 * r];
+      if (blocked) return {base + 9 * k, 1, 3};
+      return {base + 3 * k, ptr[3 * r + 1] - ptr[3 * r], 1};
+    };
+    const std::int32_t no = mesh_.num_owned;
+    for (std::int32_t r = 0; r < no; ++r) {
+      const std::int64_t nb = block_ptr_[r + 1] - block_ptr_[r];
+      const PetscScalar* src = values_.data() + 9 * block_ptr_[r];
+      if (!owned_extended_[r] && !blocked) {
+        // The local row is the matrix row: three contiguous pieces per DOF row.
+        const std::int64_t left = 3 * owned_left_[r], nd = 3 * owned_diag_[r];
+        for (int i = 0; i < 3; ++i, src += 3 * nb) {
+          PetscScalar* o = off + off_ptr_[3 * r + i];
+          std::copy(src, src + left, o);
+          std::copy(src + left, src + left + nd, diag + diag_ptr_[3 * r + i]);
+          std::copy(src + left + nd, src + 3 * nb, o + left);
+        }
+        continue;
+      }
+      if (owned_extended_[r]) {
+        const auto d = diag + diag_ptr_[3 * r], d_end = diag + diag_ptr_[3 * r + 3];
+        std::fill(d, d_end, 0.0);
+        if (off) std::fill(off + off_ptr_[3 * r], off + off_ptr_[3 * r + 3], 0.0);
+      }
+      for (std::int64_t k = 0; k < nb; ++k) {
+        const auto f = owned_extended_[r] ? owned_index_[block_ptr_[r] + k]
+                                          : static_cast<std::int32_t>(k);
+        const Block d = at(r, f);
+        for (int i = 0; i < 3; ++i)
+          for (int j = 0; j < 3; ++j) d.p[i * d.si + j * d.sj] = src[3 * nb * i + 3 * k + j];
+      }
+    }
+    INERTIA_MPI(MPI_Waitall(static_cast<int>(requests.size()), requests.data(),
+                            MPI_STATUSES_IGNORE));
+    const PetscScalar* src = received_values_.data();
+    for (std::size_t q = 0; q < received_rows_.size(); ++q) {
+      const std::int32_t r = received_rows_[q];
+      const std::int64_t nb = received_ptr_[q + 1] - received_ptr_[q];
+      for (std::int64_t k = 0; k < nb; ++k) {
+        const Block d = at(r, received_index_[received_ptr_[q] + k]);
+        for (int i = 0; i < 3; ++i)
+          for (int j = 0; j < 3; ++j) d.p[i * d.si + j * d.sj] += src[3 * nb * i + 3 * k + j];
+      }
+      src += 9 * nb;
+    }
+  }
+  INERTIA_PETSC(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+  INERTIA_PETSC(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  PetscLogEventEnd(event, 0, 0, 0, 0);
+}
+
+}  // namespace inertia
