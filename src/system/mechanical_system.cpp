@@ -151,7 +151,15 @@ MechanicalSystem::MechanicalSystem(MPI_Comm comm, LocalMesh mesh, ProblemSpec sp
         }
     });
   }
-  if (M_) lumped_mass_.reset();  // consistent treatment: M_ is the mass
+  if (M_) {
+    lumped_mass_.reset();  // consistent treatment: M_ is the mass
+  } else {
+    inverse_mass_ = create_vector();
+    petsc::ConstArray m(lumped_mass_);
+    petsc::Array w(inverse_mass_);
+    for (PetscInt i = 0; i < m.size(); ++i) w[i] = m[i] > 0 ? 1.0 / m[i] : 0.0;
+    for (auto g : constrained_) w[g - first] = 0.0;
+  }
 }
 
 void MechanicalSystem::lumped_masses(Vec m) const {
@@ -233,50 +241,59 @@ void MechanicalSystem::dashpot_force(Vec u, Vec v, Vec f) const {
   assembler_.add_nonlinear_forces(u, v, nullptr, f);
 }
 
-void MechanicalSystem::force(double t, Vec u, Vec v, Vec f) const {
+void MechanicalSystem::external_minus_internal(double t, Vec u, Vec f, Vec scale) const {
   INERTIA_PETSC(MatMult(K_, u, work2_));
   // Remember K u: the energy history's strain energy at this u then costs a dot product, not
   // a second product with K (explicit schemes evaluate the force at the u they end on).
   ku_.u = u;
   INERTIA_PETSC(PetscObjectStateGet(reinterpret_cast<PetscObject>(u), &ku_.u_state));
   INERTIA_PETSC(PetscObjectStateGet(reinterpret_cast<PetscObject>(work2_.get()), &ku_.ku_state));
-  // f = sum of amplitude x load - K u in one pass (the explicit schemes' hot path).
-  {
-    std::vector<std::pair<double, const PetscScalar*>> terms;
-    for (const auto& [amplitude, load] : loads_) {
-      const PetscScalar* l = nullptr;
-      INERTIA_PETSC(VecGetArrayRead(load, &l));
-      terms.emplace_back(spec_.amplitudes[amplitude].value(t), l);
-    }
-    {
-      petsc::ConstArray ku(work2_);
-      petsc::Array fa(f);
-      const PetscInt n = fa.size();
-      double* __restrict out = fa.span().data();
-      const double* __restrict k = ku.span().data();
-      if (terms.empty()) {
-        for (PetscInt i = 0; i < n; ++i) out[i] = -k[i];
-      } else {
-        // The first load with K u (vectorised), then any further loads.
-        const double a0 = terms[0].first;
-        const double* __restrict l0 = terms[0].second;
-        for (PetscInt i = 0; i < n; ++i) out[i] = a0 * l0[i] - k[i];
-        for (std::size_t t = 1; t < terms.size(); ++t) {
-          const double a = terms[t].first;
-          const double* __restrict l = terms[t].second;
-          for (PetscInt i = 0; i < n; ++i) out[i] += a * l[i];
-        }
-      }
-    }
-    for (std::size_t k = 0; k < terms.size(); ++k)
-      INERTIA_PETSC(VecRestoreArrayRead(loads_[k].second, &terms[k].second));
+  // f = (sum of amplitude x load - K u) [x scale] in one pass.
+  std::vector<std::pair<double, const PetscScalar*>> terms;
+  for (const auto& [amplitude, load] : loads_) {
+    const PetscScalar* l = nullptr;
+    INERTIA_PETSC(VecGetArrayRead(load, &l));
+    terms.emplace_back(spec_.amplitudes[amplitude].value(t), l);
   }
+  {
+    petsc::ConstArray ku(work2_);
+    petsc::Array fa(f);
+    const PetscInt n = fa.size();
+    double* __restrict out = fa.span().data();
+    const double* __restrict k = ku.span().data();
+    const double a0 = terms.empty() ? 0.0 : terms[0].first;
+    const double* __restrict l0 = terms.empty() ? k : terms[0].second;
+    // The first load with K u (vectorised), then any further loads.
+    for (PetscInt i = 0; i < n; ++i) out[i] = a0 * l0[i] - k[i];
+    for (std::size_t t = 1; t < terms.size(); ++t) {
+      const double a = terms[t].first;
+      const double* __restrict l = terms[t].second;
+      for (PetscInt i = 0; i < n; ++i) out[i] += a * l[i];
+    }
+    if (scale) {
+      petsc::ConstArray sa(scale);
+      const double* __restrict s = sa.span().data();
+      for (PetscInt i = 0; i < n; ++i) out[i] *= s[i];
+    }
+  }
+  for (std::size_t k = 0; k < terms.size(); ++k)
+    INERTIA_PETSC(VecRestoreArrayRead(loads_[k].second, &terms[k].second));
+}
+
+void MechanicalSystem::force(double t, Vec u, Vec v, Vec f) const {
+  external_minus_internal(t, u, f, nullptr);
   if (!is_linear()) {
     // Nonlinear elements (and dashpots): accumulate f_int and f_dashpot, then subtract both.
     INERTIA_PETSC(VecZeroEntries(work2_));
     assembler_.add_nonlinear_forces(u, v, work2_, has_dashpots() ? work2_.get() : nullptr);
     INERTIA_PETSC(VecAXPY(f, -1.0, work2_));
   }
+}
+
+bool MechanicalSystem::lumped_acceleration(double t, Vec u, Vec a) const {
+  if (!is_linear() || !inverse_mass_) return false;
+  external_minus_internal(t, u, a, inverse_mass_);
+  return true;
 }
 
 void MechanicalSystem::apply_constraints(double t, Vec u, Vec v, Vec a) const {
@@ -417,17 +434,20 @@ SolveReport MechanicalSystem::solve(double m, double k, Vec r, Vec y, double b) 
   SolveReport report;
   const PetscInt first = static_cast<PetscInt>(3 * mesh_.node_begin);
   if (k == 0 && (b == 0 || !B_) && lumped_mass_) {
-    // Diagonal mass: a pointwise division on the free DOFs.
-    petsc::ConstArray rr(r), mm(lumped_mass_);
+    // Diagonal mass: a pointwise product on the free DOFs (the constrained ones keep theirs).
+    petsc::ConstArray rr(r), w(inverse_mass_);
     petsc::Array yy(y);
-    auto c = constrained_.begin();
-    for (PetscInt i = 0; i < rr.size(); ++i) {
-      if (c != constrained_.end() && *c == first + i) {
-        ++c;
-        continue;
-      }
-      yy[i] = rr[i] / (m * mm[i]);
-    }
+    constrained_values_.resize(constrained_.size());
+    for (std::size_t i = 0; i < constrained_.size(); ++i)
+      constrained_values_[i] = yy[constrained_[i] - first];
+    const double scale = 1.0 / m;
+    const PetscInt n = rr.size();
+    double* __restrict out = yy.span().data();
+    const double* __restrict in = rr.span().data();
+    const double* __restrict inv = w.span().data();
+    for (PetscInt i = 0; i < n; ++i) out[i] = scale * in[i] * inv[i];
+    for (std::size_t i = 0; i < constrained_.size(); ++i)
+      yy[constrained_[i] - first] = constrained_values_[i];
     return report;
   }
   Solver& s = solver(m, k, b);

@@ -38,10 +38,20 @@ class CentralDifference final : public Integrator {
     }
     const double c_v = alpha_m == 0 ? 1.0 : (1 / h - alpha_m / 2) / (1 / h + alpha_m / 2);
     const double c_a = alpha_m == 0 ? h : 1 / (1 / h + alpha_m / 2);
-    // v_{n+1/2} = c_v v_{n-1/2} + c_a a_n;  x_{n+1} = x_n + h v_{n+1/2}
-    INERTIA_PETSC(VecAXPBY(v_half_, c_a, c_v, a_));
+    // v_{n+1/2} = c_v v_{n-1/2} + c_a a_n;  x_{n+1} = x_n + h v_{n+1/2}, in one pass (the
+    // constrained DOFs of x are overwritten below, so v's constraints may come after).
+    {
+      petsc::Array vh(v_half_), x(state.u);
+      petsc::ConstArray a(a_);
+      double* __restrict vp = vh.span().data();
+      double* __restrict xp = x.span().data();
+      const double* __restrict ap = a.span().data();
+      for (PetscInt i = 0; i < vh.size(); ++i) {
+        vp[i] = c_v * vp[i] + c_a * ap[i];
+        xp[i] += h * vp[i];
+      }
+    }
     system.apply_constraints(t + 0.5 * h, nullptr, v_half_, nullptr);
-    INERTIA_PETSC(VecAXPY(state.u, h, v_half_));
     state.time = t1;
     ++state.step;
     system.apply_constraints(t1, state.u, nullptr, nullptr);

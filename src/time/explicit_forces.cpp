@@ -25,6 +25,11 @@ PetscInt ExplicitForces::solve_mass(MechanicalSystem& system, double t, Vec r, V
 }
 
 PetscInt ExplicitForces::acceleration(MechanicalSystem& system, double t, Vec u, Vec v, Vec a) {
+  const auto [alpha_m, alpha_k] = system.rayleigh();
+  if (alpha_m == 0 && alpha_k == 0 && system.lumped_acceleration(t, u, a)) {
+    system.apply_constraints(t, nullptr, nullptr, a);
+    return 0;
+  }
   return solve_mass(system, t, net_force(system, t, u, v), a);
 }
 

@@ -74,6 +74,10 @@ class MechanicalSystem {
   /// f(t, u, v) = f_ext(t) - f_int(u) - f_dashpot(u, v). Rayleigh damping is not in it: the
   /// integrators apply it. Collective.
   void force(double t, Vec u, Vec v, Vec f) const;
+  /// Collective. For a linear model with a lumped mass and no dashpots: a = M^{-1} f(t, u) on
+  /// the free DOFs and 0 on the constrained ones, in one pass over the vectors after the product
+  /// K u (the explicit schemes' hot path). Returns false, doing nothing, for other models.
+  bool lumped_acceleration(double t, Vec u, Vec a) const;
 
   /// Sets the constrained DOFs of u, v, a (each may be null) to g(t), g'(t), g''(t).
   void apply_constraints(double t, Vec u, Vec v, Vec a) const;
@@ -123,6 +127,8 @@ class MechanicalSystem {
   Mat mass_matrix() const { return M_.get(); }
 
  private:
+  /// f = f_ext(t) - K u, times `scale` pointwise if not null; remembers K u (ku_).
+  void external_minus_internal(double t, Vec u, Vec f, Vec scale) const;
   struct Solver {
     petsc::Matrix A;
     petsc::Ksp ksp;
@@ -146,6 +152,7 @@ class MechanicalSystem {
   petsc::Vector linearised_at_;    ///< u of the last tangent update (nonlinear only)
   bool tangent_assembled_ = false;
   petsc::Vector lumped_mass_;
+  petsc::Vector inverse_mass_;  ///< 1 / lumped mass on the free DOFs, 0 on the constrained ones
   std::vector<std::pair<int, petsc::Vector>> loads_;  ///< (amplitude, load vector)
   std::vector<PetscInt> constrained_;                 ///< owned constrained DOFs, global, sorted
   struct Prescribed {
