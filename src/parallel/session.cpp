@@ -140,68 +140,6 @@ void throw_petsc_error(PetscErrorCode code, const char* call, const char* file, 
 
 namespace petsc {
 
-Matrix to_baij(Mat A) {
-  static const PetscLogEvent event = log_event("InertiaToBAIJ");
-  PetscLogEventBegin(event, 0, 0, 0, 0);
-  MPI_Comm comm = PetscObjectComm(reinterpret_cast<PetscObject>(A));
-  PetscInt begin = 0, end = 0, n = 0, N = 0;
-  INERTIA_PETSC(MatGetOwnershipRange(A, &begin, &end));
-  INERTIA_PETSC(MatGetLocalSize(A, &n, nullptr));
-  INERTIA_PETSC(MatGetSize(A, &N, nullptr));
-  const PetscInt blocks = n / 3;
-  std::vector<PetscInt> d_nnz(static_cast<std::size_t>(blocks)), o_nnz(d_nnz.size());
-  for (PetscInt b = 0; b < blocks; ++b) {
-    PetscInt ncols = 0;
-    const PetscInt* cols = nullptr;
-    INERTIA_PETSC(MatGetRow(A, begin + 3 * b, &ncols, &cols, nullptr));
-    PetscInt last = -1;
-    for (PetscInt k = 0; k < ncols; ++k) {
-      const PetscInt block = cols[k] / 3;
-      if (block == last) continue;
-      last = block;
-      (cols[k] >= begin && cols[k] < end ? d_nnz : o_nnz)[b]++;
-    }
-    INERTIA_PETSC(MatRestoreRow(A, begin + 3 * b, &ncols, &cols, nullptr));
-  }
-  Matrix B;
-  INERTIA_PETSC(MatCreateBAIJ(comm, 3, n, n, N, N, 0, d_nnz.data(), 0, o_nnz.data(), B.out()));
-  // One blocked insertion per block row: its three rows, which share their columns, are
-  // exactly MatSetValuesBlocked's row-oriented 3 x (3 nb) array.
-  std::vector<PetscInt> block_cols;
-  std::vector<PetscScalar> values;
-  for (PetscInt b = 0; b < blocks; ++b) {
-    PetscInt block_row = begin / 3 + b, width = 0;
-    for (int i = 0; i < 3; ++i) {
-      const PetscInt row = begin + 3 * b + i;
-      PetscInt ncols = 0;
-      const PetscInt* cols = nullptr;
-      const PetscScalar* v = nullptr;
-      INERTIA_PETSC(MatGetRow(A, row, &ncols, &cols, &v));
-      if (i == 0) {
-        width = ncols;
-        values.resize(static_cast<std::size_t>(3 * ncols));
-        block_cols.clear();
-        for (PetscInt k = 0; k < ncols; k += 3) block_cols.push_back(cols[k] / 3);
-      }
-      INERTIA_CHECK(ncols == width && ncols % 3 == 0, InternalError,
-                    "to_baij: the rows of a block row differ");
-      std::copy(v, v + ncols, values.begin() + i * ncols);
-      INERTIA_PETSC(MatRestoreRow(A, row, &ncols, &cols, &v));
-    }
-    INERTIA_PETSC(MatSetValuesBlocked(B, 1, &block_row, static_cast<PetscInt>(block_cols.size()),
-                                      block_cols.data(), values.data(), INSERT_VALUES));
-  }
-  INERTIA_PETSC(MatAssemblyBegin(B, MAT_FINAL_ASSEMBLY));
-  INERTIA_PETSC(MatAssemblyEnd(B, MAT_FINAL_ASSEMBLY));
-  MatNullSpace modes = nullptr;
-  INERTIA_PETSC(MatGetNearNullSpace(A, &modes));
-  if (modes) INERTIA_PETSC(MatSetNearNullSpace(B, modes));
-  INERTIA_PETSC(MatSetOption(B, MAT_SYMMETRIC, PETSC_TRUE));
-  INERTIA_PETSC(MatSetOption(B, MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
-  PetscLogEventEnd(event, 0, 0, 0, 0);
-  return B;
-}
-
 PetscLogEvent log_event(const char* name) {
   static PetscClassId id = 0;
   if (!id) INERTIA_PETSC(PetscClassIdRegister("inertia", &id));

@@ -115,12 +115,6 @@ class Array {
   PetscInt size_ = 0;
 };
 
-/// Collective. A BAIJ (block size 3) copy of an AIJ matrix whose entries come in full 3x3 blocks,
-/// with exact preallocation and one blocked insertion per block row. (PETSc 3.18's MPIAIJ ->
-/// MPIBAIJ MatConvert underestimates the off-diagonal blocks of some rows and fails.) Keeps the
-/// near-null space and symmetry flags.
-Matrix to_baij(Mat A);
-
 /// A new vector with the same layout as `like` (VecDuplicate), zeroed.
 Vector duplicate(Vec like);
 
