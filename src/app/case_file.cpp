@@ -56,8 +56,10 @@ struct Node {
     return name;
   }
   void expect_map(std::initializer_list<std::string_view> allowed) const {
+    expect_map(std::span<const std::string_view>(allowed.begin(), allowed.size()));
+  }
+  void expect_map(std::span<const std::string_view> keys) const {
     if (!node.IsMap()) fail("expected a mapping of keys");
-    const std::vector<std::string_view> keys(allowed);
     for (const auto& kv : node) {
       const auto k = key_name(kv.first);
       if (std::find(keys.begin(), keys.end(), k) == keys.end()) {
@@ -77,16 +79,9 @@ struct Node {
   }
   double number() const {
     const std::string s = text();
-    std::size_t used = 0;
-    double v = 0;
-    try {
-      v = std::stod(s, &used);
-    } catch (...) {
-      used = 0;
-    }
-    if (used != s.size() || s.empty()) fail(cat("expected a number, got '", s, "'"));
-    if (!std::isfinite(v)) fail(cat("expected a finite number, got '", s, "'"));
-    return v;
+    const auto v = parse_number(s);
+    if (!v) fail(cat("expected a finite number, got '", s, "'"));
+    return *v;
   }
   double positive() const {
     const double v = number();
@@ -105,13 +100,15 @@ struct Node {
   }
   bool boolean() const {
     const std::string s = text();
-    if (s == "true" || s == "yes" || s == "on") return true;
-    if (s == "false" || s == "no" || s == "off") return false;
-    fail(cat("expected true or false, got '", s, "'"));
+    const auto v = parse_boolean(s);
+    if (!v) fail(cat("expected true or false, got '", s, "'"));
+    return *v;
   }
   std::string choice(std::initializer_list<std::string_view> options) const {
+    return choice(std::vector<std::string_view>(options));
+  }
+  std::string choice(const std::vector<std::string_view>& list) const {
     const std::string s = text();
-    const std::vector<std::string_view> list(options);
     if (std::find(list.begin(), list.end(), s) == list.end())
       fail(cat("unknown value '", s, "'", did_you_mean(s, list), "; expected one of: ", join(list)));
     return s;
@@ -128,6 +125,31 @@ struct Node {
     const auto v = numbers(3, 3);
     return {v[0], v[1], v[2]};
   }
+};
+
+/// A component's options section (a scheme's time.<name>) as an OptionMap over its YAML node;
+/// an absent section has no keys.
+class YamlOptions final : public OptionMap {
+ public:
+  explicit YamlOptions(Node n) : n_(std::move(n)) {
+    if (n_.node && !n_.node.IsNull() && !n_.node.IsMap()) n_.fail("expected a mapping of keys");
+  }
+  bool has(std::string_view key) const override {
+    return n_.node && n_.node.IsMap() && n_.has(std::string(key).c_str());
+  }
+  void expect_keys(std::initializer_list<std::string_view> allowed) const override {
+    if (n_.node && n_.node.IsMap()) n_.expect_map(allowed);
+  }
+  double number(std::string_view key) const override { return at(key).number(); }
+  bool boolean(std::string_view key) const override { return at(key).boolean(); }
+  [[noreturn]] void fail(std::string_view key, const std::string& what) const override {
+    if (has(key)) at(key).fail(what);
+    n_.fail(what);
+  }
+
+ private:
+  Node at(std::string_view key) const { return n_[std::string(key).c_str()]; }
+  Node n_;
 };
 
 CellType element_type(const Node& n) {
@@ -174,14 +196,12 @@ void parse_materials(const Node& n, CaseFile& c) {
     CaseMaterial mat;
     mat.origin = m.origin();
     mat.region = m["region"].text();
-    mat.model = m.has("model") ? m["model"].choice({"linear_elastic", "corotational",
-                                                    "saint_venant_kirchhoff", "neo_hookean"})
-                               : "linear_elastic";
-    mat.material.model = mat.model == "corotational" ? fe::MaterialModel::corotational
-                         : mat.model == "saint_venant_kirchhoff"
-                             ? fe::MaterialModel::saint_venant_kirchhoff
-                         : mat.model == "neo_hookean" ? fe::MaterialModel::neo_hookean
-                                                      : fe::MaterialModel::linear_elastic;
+    if (m.has("model")) {
+      std::vector<std::string_view> names;
+      for (const auto& law : fe::material_laws()) names.push_back(law.name);
+      mat.material.model = *fe::find_material_law(m["model"].choice(names));
+    }
+    mat.model = mat.material.model.get().name;
     mat.material.density = m["density"].positive();
     mat.material.youngs_modulus = m["youngs_modulus"].positive();
     const double nu = m["poissons_ratio"].number();
@@ -319,61 +339,41 @@ void parse_amplitudes(const Node& n, CaseFile& c) {
 }
 
 void parse_time(const Node& n, CaseFile& c) {
-  n.expect_map({"integrator", "dt", "end_time", "steps", "mass", "rayleigh", "velocity_damping",
-                "newmark", "euler_implicit", "variational_symplectic", "central_difference",
-                "allow_unstable", "max_step_halvings", "operator"});
+  // Every registered scheme's options section is allowed (a case switches schemes by one line)
+  // and validated by the scheme itself; the chosen one configures the run.
+  std::vector<std::string_view> keys{"integrator",       "dt",       "end_time",
+                                     "steps",            "mass",     "rayleigh",
+                                     "velocity_damping", "allow_unstable", "max_step_halvings",
+                                     "operator"};
+  for (const auto& e : scheme_entries()) keys.push_back(e.name);
+  n.expect_map(keys);
   if (n.has("operator"))
     c.matrix_free = n["operator"].choice({"assembled", "matrix_free"}) == "matrix_free";
+  std::string integrator = "newmark";
   if (n.has("integrator")) {
-    c.integrator = n["integrator"].text();
-    const auto names = integrator_names();
-    if (std::find(names.begin(), names.end(), c.integrator) == names.end()) {
-      constexpr std::string_view planned[] = {
-          "euler_explicit", "symplectic_euler", "central_difference", "rk2",  "heun",
-          "rk4",            "euler_implicit",   "variational_symplectic", "static"};
-      for (auto p : planned)
-        if (p == c.integrator)
-          n["integrator"].fail(cat("integrator '", c.integrator,
-                                   "' is not available yet in this version; available: ",
-                                   join(names)));
-      n["integrator"].fail(cat("unknown integrator '", c.integrator, "'",
-                               did_you_mean(c.integrator, names), "; available: ", join(names)));
+    integrator = n["integrator"].text();
+    if (!find_scheme(integrator)) {
+      const auto names = integrator_names();
+      n["integrator"].fail(cat("unknown integrator '", integrator, "'",
+                               did_you_mean(integrator, names), "; available: ", join(names)));
     }
   }
-  // Options of other schemes are allowed (a case can switch schemes by one line) and validated.
-  if (n.has("central_difference")) {
-    const Node cd = n["central_difference"];
-    cd.expect_map({"half_step_start"});
-    if (cd.has("half_step_start"))
-      c.params.central_difference.half_step_start = cd["half_step_start"].boolean();
-  }
-  if (n.has("euler_implicit")) {
-    const Node ei = n["euler_implicit"];
-    ei.expect_map({"trapezoidal", "first_order", "newton"});
-    auto& p = c.params.euler_implicit;
-    if (ei.has("trapezoidal")) p.trapezoidal = ei["trapezoidal"].boolean();
-    if (ei.has("first_order")) p.first_order = ei["first_order"].boolean();
-    if (ei.has("newton")) p.newton = ei["newton"].boolean();
-  }
-  if (n.has("variational_symplectic")) {
-    const Node vs = n["variational_symplectic"];
-    vs.expect_map({"explicit", "newton_tolerance", "max_newton_steps"});
-    auto& p = c.params.variational_symplectic;
-    if (vs.has("explicit")) p.explicit_integration = vs["explicit"].boolean();
-    if (vs.has("newton_tolerance")) p.newton_tolerance = vs["newton_tolerance"].positive();
-    if (vs.has("max_newton_steps")) {
-      const auto steps = vs["max_newton_steps"].integer();
-      if (steps < 1 || steps > 1000) vs["max_newton_steps"].fail("must be between 1 and 1000");
-      p.max_newton_steps = static_cast<int>(steps);
-    }
+  for (const auto& e : scheme_entries()) {
+    if (!n.has(std::string(e.name).c_str()) && e.name != integrator) continue;
+    const Scheme scheme = e.configure(YamlOptions(n[std::string(e.name).c_str()]));
+    if (e.name == integrator) c.scheme = scheme;
   }
   if (!n.has("dt")) n.fail("missing key 'dt'");
   if (n["dt"].node.IsScalar() && n["dt"].text() == "auto") {
-    const double limit = stability_limit(c.integrator, c.params);
-    if (!(limit > 0) || !std::isfinite(limit))
-      n["dt"].fail(cat("dt: auto needs a conditionally stable explicit scheme (symplectic_euler, "
-                       "central_difference, rk4, explicit variational_symplectic), not '",
-                       c.integrator, "'"));
+    if (!c.scheme.conditionally_stable()) {
+      std::vector<std::string_view> stable;
+      for (const auto& e : scheme_entries())
+        if (e.configure(OptionList{}).conditionally_stable()) stable.push_back(e.name);
+      n["dt"].fail(cat("dt: auto needs an explicit scheme with a stable step (", join(stable),
+                       ", variational_symplectic with explicit: true), not '", c.scheme.name(),
+                       c.scheme.options_text().empty() ? "" : " (" + c.scheme.options_text() + ")",
+                       "'"));
+    }
     c.dt_auto = true;
   } else {
     c.dt = n["dt"].positive();
@@ -398,27 +398,15 @@ void parse_time(const Node& n, CaseFile& c) {
   if (n.has("velocity_damping")) {
     c.velocity_damping = n["velocity_damping"].non_negative();
   }
-  if (n.has("newmark")) {
-    const Node nm = n["newmark"];
-    nm.expect_map({"beta", "gamma"});
-    if (nm.has("beta")) c.params.newmark.beta = nm["beta"].positive();
-    if (nm.has("gamma")) c.params.newmark.gamma = nm["gamma"].positive();
-    if (c.params.newmark.beta > 0.5) nm["beta"].fail("must be in (0, 0.5]");
-    if (c.params.newmark.gamma > 1) nm["gamma"].fail("must be in (0, 1]");
-  }
-  if (c.integrator == "static") {
-    // A static solve has no velocity: damping would be silently meaningless, so refuse it.
-    if (c.rayleigh.mass != 0 || c.rayleigh.stiffness != 0)
-      n["rayleigh"].fail("Rayleigh damping has no meaning for the static integrator; remove it");
-    if (c.velocity_damping != 0)
-      n["velocity_damping"].fail("velocity damping has no meaning for the static integrator");
-  }
-  if (c.matrix_free) {
-    const std::string& s = c.integrator;
-    if (!c.explicit_scheme())
-      n["operator"].fail(cat("matrix_free needs an explicit scheme (", s,
-                             " solves with the assembled stiffness); use operator: assembled"));
-  }
+  // Damping a scheme cannot have is refused rather than silently ignored.
+  const std::string& undamped = c.scheme.refuses_damping();
+  if (!undamped.empty() && (c.rayleigh.mass != 0 || c.rayleigh.stiffness != 0))
+    n["rayleigh"].fail(cat("Rayleigh damping has no meaning for ", undamped, "; remove it"));
+  if (c.scheme.kind() == SchemeKind::static_solve && c.velocity_damping != 0)
+    n["velocity_damping"].fail(cat("velocity damping has no meaning for ", undamped));
+  if (c.matrix_free && !c.scheme.is_explicit())
+    n["operator"].fail(cat("matrix_free needs an explicit scheme (", c.scheme.name(),
+                           " solves with the assembled stiffness); use operator: assembled"));
   if (n.has("allow_unstable")) c.allow_unstable = n["allow_unstable"].boolean();
   if (n.has("max_step_halvings")) {
     const auto halvings = n["max_step_halvings"].integer();
@@ -483,13 +471,6 @@ void parse_output(const Node& n, CaseFile& c) {
 }
 
 }  // namespace
-
-bool CaseFile::explicit_scheme() const {
-  const std::string& s = integrator;
-  return s == "euler_explicit" || s == "symplectic_euler" || s == "central_difference" ||
-         s == "rk2" || s == "heun" || s == "rk4" ||
-         (s == "variational_symplectic" && params.variational_symplectic.explicit_integration);
-}
 
 bool CaseFile::has_field(const std::string& f) const {
   return std::find(fields.begin(), fields.end(), f) != fields.end();
@@ -621,7 +602,7 @@ ProblemSpec resolve_problem(const CaseFile& c, const std::vector<Region>& region
   // Under `static`, time is a load factor: loads and prescribed displacements without an
   // amplitude ramp from zero at t = 0 to full value at the end time (as *STATIC does).
   int unnamed = 0;
-  if (c.integrator == "static") {
+  if (c.scheme.kind() == SchemeKind::static_solve) {
     unnamed = static_cast<int>(spec.amplitudes.size());
     spec.amplitudes.push_back(Amplitude::ramp(c.dt * static_cast<double>(c.num_steps())));
   }
@@ -683,7 +664,7 @@ ProblemSpec resolve_problem(const CaseFile& c, const std::vector<Region>& region
          iv.value});
   spec.mass = c.mass;
   spec.matrix_free = c.matrix_free;
-  spec.explicit_scheme = c.explicit_scheme();
+  spec.explicit_scheme = c.scheme.is_explicit();
   spec.rayleigh = c.rayleigh;
   return spec;
 }

@@ -1,4 +1,4 @@
-// inertia-bench: the performance figures of issue 5, measured in one run on one problem size, as
+// inertia-bench: the performance figures of the README ("Large runs"), measured in one run on one problem size, as
 // `name value unit` lines on rank 0 (lines starting with '#' are comments). See usage below.
 //
 // Every timing is the wall time (MPI_Wtime) of the slowest rank, after an MPI_Barrier; a figure
@@ -27,7 +27,7 @@
 #include "inertia/app/model.hpp"
 #include "inertia/parallel/session.hpp"
 #include "inertia/system/spectrum.hpp"
-#include "inertia/time/integrator.hpp"
+#include "inertia/time/scheme.hpp"
 
 namespace inertia {
 namespace {
@@ -304,7 +304,8 @@ void report_setup(Report& out, const std::string& prefix, const Built& b, double
 }
 
 // ---------------------------------------------------------------------------------------------
-// Reference figures (issue 5, measured on this machine at 69^3 cells; not measured here)
+// Reference figures (the README's benchmark table: measured on this machine at 69^3 cells with
+// Debian's PETSc 3.18 and dolfinx 0.5; not measured here)
 
 /// dolfinx 0.5 stiffness assembly rate, cells/s, at 1 or 2 ranks (0 if unknown).
 double dolfinx_cells_per_second(const std::string& element, int ranks) {
@@ -392,7 +393,7 @@ ExplicitResult explicit_steps(MPI_Comm comm, MechanicalSystem& system, double dt
   state.u = system.create_vector();
   state.v = system.create_vector();
   system.apply_constraints(state.time, state.u, state.v, nullptr);
-  auto integrator = create_integrator("central_difference", {});
+  auto integrator = configure_scheme("central_difference").create();
   integrator->initialize(system, state);
   integrator->step(system, state, dt);  // warm-up
   system.mult_stiffness(x, y);
@@ -455,7 +456,7 @@ void report_assembly(Report& out, const std::string& element, double seconds, st
   out.value(cat("assembly_", element, "_ns_per_cell"), 1e9 * seconds / static_cast<double>(cells),
             "ns/cell");
   if (const double ref = dolfinx_cells_per_second(element, ranks); ref > 0) {
-    out.comment(cat("assembly_", element, "_speedup_vs_dolfinx: against the issue's dolfinx 0.5 "
+    out.comment(cat("assembly_", element, "_speedup_vs_dolfinx: against the README's dolfinx 0.5 "
                     "reference rate ", std::round(ref), " cells/s (69^3 grid, this machine, ",
                     ranks, ranks == 1 ? " rank" : " ranks",
                     ") taken as size-independent; dolfinx is not run here",
@@ -574,7 +575,7 @@ int bench(const Options& o) {
     // Explicit step with the assembled operator.
     FrequencyEstimate f;
     const double t_freq = timed(comm, [&] { f = estimate_highest_frequency(system, 50); });
-    stable_dt = stability_limit("central_difference", c.params) / f.power;
+    stable_dt = configure_scheme("central_difference").stability_limit() / f.power;
     const double dt = 0.9 * stable_dt;  // what the driver's dt: auto does
     const ExplicitResult r = explicit_steps(comm, system, dt, o);
     explicit_assembled = r.step_seconds;
@@ -648,7 +649,7 @@ int bench(const Options& o) {
       state.u = system.create_vector();
       state.v = system.create_vector();
       system.apply_constraints(state.time, state.u, state.v, nullptr);
-      auto integrator = create_integrator("newmark", c.params);
+      auto integrator = configure_scheme("newmark").create();
       StepStats init, first;
       const double t_init = timed(comm, [&] { init = integrator->initialize(system, state); });
       double t_first = 0;
@@ -757,7 +758,7 @@ int bench(const Options& o) {
     const StreamResult s = stream(comm, o.stream_size, samples);
     out.comment(cat("stream: a = b + 3 c (triad, 24 B per entry) and a = b (copy, 16 B), ",
                     o.stream_size, " doubles per array and rank, all ranks at once, median of ",
-                    samples, "; issue reference: triad 13.8 / 26.1 GB/s at 1 / 2 ranks"));
+                    samples, "; reference (README): triad 13.8 / 26.1 GB/s at 1 / 2 ranks"));
     out.value("stream_triad_bandwidth", s.triad, "GB/s");
     out.value("stream_copy_bandwidth", s.copy, "GB/s");
     out.value("matmult_aij_fraction_of_triad", matmult_aij_bandwidth / s.triad, "ratio");

@@ -274,7 +274,7 @@ inline void deformation_gradient(const double* u, const double (*g)[3], double* 
 /// triangle K_ab,ik += sum_L T[a][i][3k+L] g_bL (27 n(n+1)/2), mirrored at the end; A's major
 /// symmetry makes K symmetric, and forming half of it makes it so exactly.
 template <int NN, int NQ>
-double element_kernel(const Tabulation& tab, const double* X, const double* u, MaterialModel model,
+double element_kernel(const Tabulation& tab, const double* X, const double* u, const MaterialLaw& model,
                       Lame lame, double* f, double* K) {
   constexpr int nd = 3 * NN;
   INERTIA_ASSERT(tab.rule.num_points == NQ && tab.num_nodes == NN);
@@ -332,18 +332,35 @@ Lame lame_from_young_poisson(double young, double poisson) {
 InvertedElement::InvertedElement(double J)
     : SolverError(cat("inverted element (J = ", J, " at a quadrature point)")), J_(J) {}
 
-double material_response(MaterialModel model, Lame lame, const double* F, double* P, double* A) {
-  switch (model) {
-    case MaterialModel::linear_elastic:
-      return linear_elastic(lame, F, P, A);
-    case MaterialModel::corotational:
-      return corotational(lame, F, P, A);
-    case MaterialModel::saint_venant_kirchhoff:
-      return saint_venant_kirchhoff(lame, F, P, A);
-    case MaterialModel::neo_hookean:
-      return neo_hookean(lame, F, P, A);
-  }
-  throw InternalError(cat("material_response: unknown material model ", static_cast<int>(model)));
+double material_response(const MaterialLaw& model, Lame lame, const double* F, double* P,
+                         double* A) {
+  return model.response(lame, F, P, A);
+}
+
+namespace {
+
+constexpr MaterialLaw laws[] = {
+    {"linear_elastic", true, "small-strain linear elasticity (Hooke)", linear_elastic},
+    {"corotational", false, "corotated linear elasticity (the rotation of F removed)", corotational},
+    {"saint_venant_kirchhoff", false, "St. Venant-Kirchhoff: PK2 = lambda tr(E) I + 2 mu E",
+     saint_venant_kirchhoff},
+    {"neo_hookean", false, "compressible Neo-Hookean", neo_hookean},
+};
+
+}  // namespace
+
+std::span<const MaterialLaw> material_laws() { return laws; }
+
+const MaterialLaw* find_material_law(std::string_view name) {
+  for (const auto& law : laws)
+    if (law.name == name) return &law;
+  return nullptr;
+}
+
+const MaterialLaw& material_law(std::string_view name) {
+  const MaterialLaw* law = find_material_law(name);
+  INERTIA_CHECK(law, InternalError, "no material law called '", name, "'");
+  return *law;
 }
 
 void cauchy_stress(const double* F, const double* P, double* sigma) {
@@ -374,7 +391,7 @@ void green_lagrange_strain(const double* F, double* E) {
 }
 
 double hyperelastic_force_tangent(CellType t, std::span<const double> X, std::span<const double> u,
-                                  MaterialModel model, Lame lame, std::span<double> f,
+                                  const MaterialLaw& model, Lame lame, std::span<double> f,
                                   std::span<double> K) {
   const Tabulation& tab = tabulation(t);
   const int n = tab.num_nodes;
@@ -403,12 +420,12 @@ double hyperelastic_force_tangent(CellType t, std::span<const double> X, std::sp
 }
 
 double hyperelastic_energy(CellType t, std::span<const double> X, std::span<const double> u,
-                           MaterialModel model, Lame lame) {
+                           const MaterialLaw& model, Lame lame) {
   return hyperelastic_force_tangent(t, X, u, model, lame, {}, {});
 }
 
 void hyperelastic_strain_stress(CellType t, std::span<const double> X, std::span<const double> u,
-                                MaterialModel model, Lame lame, double* strain, double* stress) {
+                                const MaterialLaw& model, Lame lame, double* strain, double* stress) {
   const Tabulation& tab = tabulation(t);
   const int n = tab.num_nodes;
   require_size("hyperelastic_strain_stress: X", X.size(), 3 * n);
@@ -434,7 +451,7 @@ void hyperelastic_strain_stress(CellType t, std::span<const double> X, std::span
     }
     (void)s_q;
     material_response(model, lame, F, P);
-    if (model == MaterialModel::linear_elastic) {
+    if (model.linear) {
       e[0] = F[0] - 1.0;
       e[1] = F[4] - 1.0;
       e[2] = F[8] - 1.0;

@@ -106,8 +106,14 @@ class CentralDifference final : public Integrator {
 
 }  // namespace
 
-std::unique_ptr<Integrator> make_central_difference(const IntegratorParams& params) {
-  return std::make_unique<CentralDifference>(params.central_difference);
+Scheme configure_central_difference(const OptionMap& options) {
+  options.expect_keys({"half_step_start"});
+  CentralDifferenceParams p;
+  p.half_step_start = options.boolean_or("half_step_start", p.half_step_start);
+  return Scheme("central_difference",
+                {.kind = SchemeKind::explicit_scheme, .stability_limit = 2.0},
+                p.half_step_start ? "" : "SOFA start", p,
+                [p] { return std::make_unique<CentralDifference>(p); });
 }
 
 }  // namespace inertia

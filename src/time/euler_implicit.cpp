@@ -1,5 +1,6 @@
-// euler_implicit: see implicit_schemes.hpp for the recurrence.
-#include "inertia/time/implicit_schemes.hpp"
+// euler_implicit: see euler_implicit.hpp for the recurrence.
+#include "inertia/time/euler_implicit.hpp"
+
 #include "inertia/time/newton.hpp"
 
 namespace inertia {
@@ -8,21 +9,10 @@ namespace {
 
 class EulerImplicit final : public Integrator {
  public:
-  explicit EulerImplicit(const EulerImplicitParams& p) : p_(p) {
-    if (p_.newton && (p_.trapezoidal || p_.first_order))
-      throw InputError(
-          "time.euler_implicit: newton: true solves plain backward Euler; it cannot be combined "
-          "with trapezoidal or first_order");
-    if (p_.trapezoidal && p_.first_order)
-      throw InputError("time.euler_implicit: trapezoidal and first_order cannot be combined");
-  }
+  explicit EulerImplicit(const EulerImplicitParams& p) : p_(p) {}
   std::string_view name() const override { return "euler_implicit"; }
 
   StepStats initialize(MechanicalSystem& system, State& state) override {
-    if (p_.first_order && (system.rayleigh().mass != 0 || system.rayleigh().stiffness != 0))
-      throw InputError(
-          "time.rayleigh: Rayleigh damping is not defined for euler_implicit with first_order: "
-          "true (a first-order system has no inertia to damp); set it to zero");
     f_ = system.create_vector();
     w_ = system.create_vector();
     mw_ = system.create_vector();
@@ -124,8 +114,25 @@ class EulerImplicit final : public Integrator {
 
 }  // namespace
 
-std::unique_ptr<Integrator> make_euler_implicit(const IntegratorParams& params) {
-  return std::make_unique<EulerImplicit>(params.euler_implicit);
+Scheme configure_euler_implicit(const OptionMap& options) {
+  options.expect_keys({"trapezoidal", "first_order", "newton"});
+  EulerImplicitParams p;
+  p.trapezoidal = options.boolean_or("trapezoidal", p.trapezoidal);
+  p.first_order = options.boolean_or("first_order", p.first_order);
+  p.newton = options.boolean_or("newton", p.newton);
+  if (p.newton && (p.trapezoidal || p.first_order))
+    options.fail("newton", "newton: true solves plain backward Euler; it cannot be combined with "
+                           "trapezoidal or first_order");
+  if (p.trapezoidal && p.first_order)
+    options.fail("first_order", "trapezoidal and first_order cannot be combined");
+  Scheme::Traits traits{.kind = SchemeKind::implicit_scheme, .newton = p.newton};
+  if (p.first_order)
+    traits.refuses_damping =
+        "euler_implicit with first_order: true (a first-order system has no inertia to damp)";
+  std::string text = p.trapezoidal ? "trapezoidal" : p.first_order ? "first order" : "";
+  if (p.newton) text = "Newton";
+  return Scheme("euler_implicit", traits, text, p,
+                [p] { return std::make_unique<EulerImplicit>(p); });
 }
 
 }  // namespace inertia

@@ -1,6 +1,7 @@
 #pragma once
 /// \file explicit_forces.hpp
-/// Private to src/time: the evaluations every explicit scheme (spec/integrators.md items 1-7)
+/// Private to src/time: the evaluations every explicit scheme (runge_kutta, symplectic_euler,
+/// central_difference, explicit variational_symplectic)
 /// shares, written once: the net force r = f(t, u, v) - C v, C = alpha_M M + alpha_K K(u), and the
 /// mass solve a = M^{-1} r, pointwise for a lumped mass and a CG + Jacobi KSP solve for a
 /// consistent one; the constrained DOFs of a hold the prescribed acceleration g''(t). Schemes

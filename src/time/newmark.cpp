@@ -119,8 +119,14 @@ class Newmark final : public Integrator {
 
 }  // namespace
 
-std::unique_ptr<Integrator> make_newmark(const IntegratorParams& params) {
-  return std::make_unique<Newmark>(params.newmark);
+Scheme configure_newmark(const OptionMap& options) {
+  options.expect_keys({"beta", "gamma"});
+  NewmarkParams p;
+  p.beta = options.number_in("beta", p.beta, 0.0, 0.5, true);
+  p.gamma = options.number_in("gamma", p.gamma, 0.0, 1.0, true);
+  return Scheme("newmark", {.kind = SchemeKind::implicit_scheme, .newton = true},
+                cat("beta ", p.beta, ", gamma ", p.gamma), p,
+                [p] { return std::make_unique<Newmark>(p); });
 }
 
 }  // namespace inertia

@@ -1,5 +1,6 @@
-// static: see implicit_schemes.hpp. Each "time step" is a load step; time is a load factor.
-#include "inertia/time/implicit_schemes.hpp"
+// static: see static.hpp. Each "time step" is a load step; time is a load factor.
+#include "inertia/time/static.hpp"
+
 #include "inertia/time/newton.hpp"
 
 namespace inertia {
@@ -52,8 +53,12 @@ class Static final : public Integrator {
 
 }  // namespace
 
-std::unique_ptr<Integrator> make_static(const IntegratorParams&) {
-  return std::make_unique<Static>();
+Scheme configure_static(const OptionMap& options) {
+  options.expect_keys({});
+  return Scheme("static",
+                {.kind = SchemeKind::static_solve, .newton = true,
+                 .refuses_damping = "the static integrator"},
+                "", {}, [] { return std::make_unique<Static>(); });
 }
 
 }  // namespace inertia

@@ -39,8 +39,10 @@ class SymplecticEuler final : public Integrator {
 
 }  // namespace
 
-std::unique_ptr<Integrator> make_symplectic_euler(const IntegratorParams&) {
-  return std::make_unique<SymplecticEuler>();
+Scheme configure_symplectic_euler(const OptionMap& options) {
+  options.expect_keys({});
+  return Scheme("symplectic_euler", {.kind = SchemeKind::explicit_scheme, .stability_limit = 2.0},
+                "", {}, [] { return std::make_unique<SymplecticEuler>(); });
 }
 
 }  // namespace inertia

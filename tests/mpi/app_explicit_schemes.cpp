@@ -1,4 +1,4 @@
-// The explicit schemes of spec/integrators.md (items 1-7) on a one-DOF mass-spring system built
+// The explicit schemes (README, "Time integration"; their recurrences in include/inertia/time/) on a one-DOF mass-spring system built
 // from a single hexahedron (every DOF fixed but the x component of one corner), on any rank
 // count: every step against the scheme's scalar recurrence written out below, observed orders of
 // accuracy against the exact free vibration, stability limits in omega h, bounded energy of
@@ -44,7 +44,7 @@ void set_value(Vec x, PetscInt dof, double value) {
 }
 
 /// A scheme as a case file selects it, with what the order test expects of it.
-struct Scheme {
+struct SchemeCase {
   const char* label;
   const char* integrator;
   const char* options;  ///< extra keys of `time:`
@@ -52,7 +52,7 @@ struct Scheme {
   int coarse_steps;     ///< steps of the coarsest run of the order test
 };
 
-const Scheme schemes[] = {
+const SchemeCase schemes[] = {
     {"euler_explicit", "euler_explicit", "", 1, 100},
     {"symplectic_euler", "symplectic_euler", "", 1, 100},
     {"central_difference", "central_difference", "", 2, 25},
@@ -67,7 +67,7 @@ const Scheme schemes[] = {
 };
 constexpr int num_schemes = static_cast<int>(std::size(schemes));
 
-const Scheme& scheme_named(std::string_view label) {
+const SchemeCase& scheme_named(std::string_view label) {
   for (const auto& s : schemes)
     if (s.label == label) return s;
   throw std::logic_error("no scheme " + std::string(label));
@@ -114,7 +114,7 @@ struct OneDof {
   StepStats step(double h) { return integrator->step(system(), state, h); }
 };
 
-OneDof one_dof(const Scheme& scheme, const OneDofSetup& o) {
+OneDof one_dof(const SchemeCase& scheme, const OneDofSetup& o) {
   const std::string yaml =
       "mesh: {box: {lower: [0, 0, 0], upper: [1, 1, 1], cells: [1, 1, 1], element: hex8}, "
       "partitioner: block}\n"
@@ -165,13 +165,13 @@ OneDof one_dof(const Scheme& scheme, const OneDofSetup& o) {
   }
   if (o.x0 != 0) set_value(r.state.u, r.dof, o.x0 * o.v0 / r.omega);
   s.apply_constraints(0.0, r.state.u, r.state.v, nullptr);
-  r.integrator = create_integrator(c.integrator, c.params);
+  r.integrator = c.scheme.create();
   r.integrator->initialize(s, r.state);
   return r;
 }
 
 // ---------------------------------------------------------------------------------------------
-// The scalar recurrences, written from spec/integrators.md for the free DOF:
+// The scalar recurrences, written from the headers under include/inertia/time/ for the free DOF:
 //   m a + c v + k x = f p(t) - kc s(t) - (alpha_M mc + alpha_K kc) s'(t) - mc s''(t),
 // c = alpha_M m + alpha_K k, where p is the load's amplitude and the constrained DOFs move as
 // G s(t) (at each stage time: the terms in kc and mc are the free row of K g, C g', M g'').
@@ -308,7 +308,7 @@ class ExplicitEquivalence : public TightSolves {};
 // and the prescribed motion of every stage state.
 TEST_P(ExplicitRecurrence, EveryStepEqualsTheScalarRecurrence) {
   const auto& [index, mass, damping, shaken] = GetParam();
-  const Scheme& scheme = schemes[index];
+  const SchemeCase& scheme = schemes[index];
   const auto [alpha_m, alpha_k] = damping;
   OneDof r =
       one_dof(scheme, {.mass = mass, .alpha_m = alpha_m, .alpha_k = alpha_k, .shaken = shaken});
@@ -357,7 +357,7 @@ INSTANTIATE_TEST_SUITE_P(
 // look second order.
 TEST_P(ExplicitOrder, ConvergesWithTheSchemesOrderAtATimeThatIsNotAPeriodMultiple) {
   const auto& [index, mass] = GetParam();
-  const Scheme& scheme = schemes[index];
+  const SchemeCase& scheme = schemes[index];
   const double v0 = 0.8, phase = 2.3;
   std::vector<double> errors;
   for (int level = 0; level < 3; ++level) {
@@ -389,7 +389,7 @@ INSTANTIATE_TEST_SUITE_P(SchemesMasses, ExplicitOrder,
 namespace {
 
 /// E_n / E_0 for n = 1..steps at the given omega h.
-std::vector<double> energy_ratios(const Scheme& scheme, double omega_h, int steps) {
+std::vector<double> energy_ratios(const SchemeCase& scheme, double omega_h, int steps) {
   OneDof r = one_dof(scheme, {.gravity = false, .v0 = 1.0});
   const double h = omega_h / r.omega, e0 = r.energy();
   std::vector<double> ratios;
@@ -516,7 +516,7 @@ TEST_F(CentralDifferenceDamping, WithMassDampingUsesTheExactCentralCoefficients)
   EXPECT_GT(naive_difference / scale, 1e-3) << "the test would not see a forward damping term";
 }
 
-// Why the explicit variational scheme is first order (spec/integrators.md lists
+// Why the explicit variational scheme is first order (the schemes' table lists
 // variational_symplectic as second order, which holds for the implicit variant only): with
 // p = M v its step is v_{n+1} = v_n + h M^{-1} (f - C v_n), x_{n+1} = x_n + h v_{n+1}, i.e.
 // symplectic Euler, damping included.
@@ -536,10 +536,10 @@ TEST_F(ExplicitEquivalence, VariationalExplicitStepsAreSymplecticEulerSteps) {
 }
 
 TEST(ExplicitRegistry, CreatesEveryExplicitSchemeByName) {
-  IntegratorParams params;
-  params.variational_symplectic.explicit_integration = true;
-  EXPECT_EQ(create_integrator("variational_symplectic", params)->name(), "variational_symplectic");
+  const OptionList options{{"explicit", "true"}};
+  EXPECT_EQ(configure_scheme("variational_symplectic", options).create()->name(),
+            "variational_symplectic");
   for (const char* name :
        {"euler_explicit", "symplectic_euler", "central_difference", "rk2", "heun", "rk4"})
-    EXPECT_EQ(create_integrator(name, params)->name(), name);
+    EXPECT_EQ(configure_scheme(name).create()->name(), name);
 }

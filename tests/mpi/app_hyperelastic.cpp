@@ -38,7 +38,7 @@ StaticRun run_static(MPI_Comm comm, const std::string& yaml) {
   MechanicalSystem& s = *r.model->system;
   r.state = State{0.0, 0, s.create_vector(), s.create_vector()};
   s.apply_constraints(0.0, r.state.u, r.state.v, nullptr);
-  auto integrator = create_integrator(c.integrator, c.params);
+  auto integrator = c.scheme.create();
   integrator->initialize(s, r.state);
   for (std::int64_t n = 0; n < c.num_steps(); ++n)
     r.residuals.push_back(integrator->step(s, r.state, c.dt).residuals);
@@ -195,7 +195,7 @@ TEST(InvertedElements, StopTheRunWithTheElementAndTheTimeAfterTheStepHalvings) {
   Model m = build_model(MPI_COMM_WORLD, c);
   MechanicalSystem& s = *m.system;
   State state{0.0, 0, s.create_vector(), s.create_vector()};
-  auto integrator = create_integrator(c.integrator, c.params);
+  auto integrator = c.scheme.create();
   integrator->initialize(s, state);
   int retries = 0;
   StepController steps(2, [&](const std::string&) { ++retries; });

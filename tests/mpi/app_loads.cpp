@@ -102,7 +102,7 @@ TEST(Constraints, PrescribedDisplacementIsFollowedExactlyAndFixedComponentsStayZ
   EXPECT_EQ(s.num_constrained_dofs(), 3 * 4);
   State state{0.0, 0, s.create_vector(), s.create_vector()};
   s.apply_constraints(0.0, state.u, state.v, nullptr);
-  auto integrator = create_integrator("newmark", c.params);
+  auto integrator = c.scheme.create();
   integrator->initialize(s, state);
   const int xmin = [&] {
     for (std::size_t r = 0; r < s.mesh().regions.size(); ++r)

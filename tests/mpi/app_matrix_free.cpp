@@ -114,7 +114,7 @@ TEST_P(MatrixFree, ExplicitRunEqualsAssembled) {
     State state;
     state.u = s.create_vector();
     state.v = s.create_vector();
-    auto integrator = create_integrator(c.integrator, c.params);
+    auto integrator = c.scheme.create();
     integrator->initialize(s, state);
     for (int n = 0; n < 40; ++n) integrator->step(s, state, c.dt);
     PetscReal norms[3];

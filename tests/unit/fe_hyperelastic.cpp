@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <functional>
 #include <random>
 #include <string>
 #include <vector>
@@ -28,27 +29,18 @@ namespace {
 using Vec = std::vector<double>;
 using Mat = std::array<double, 9>;
 
-constexpr std::array all_models{MaterialModel::linear_elastic, MaterialModel::corotational,
-                                MaterialModel::saint_venant_kirchhoff, MaterialModel::neo_hookean};
-constexpr std::array invariant_models{
-    MaterialModel::corotational, MaterialModel::saint_venant_kirchhoff, MaterialModel::neo_hookean};
+using Law = std::reference_wrapper<const MaterialLaw>;
+const std::array<Law, 4> all_models{material_law("linear_elastic"), material_law("corotational"),
+                                    material_law("saint_venant_kirchhoff"),
+                                    material_law("neo_hookean")};
+const std::array<Law, 3> invariant_models{material_law("corotational"),
+                                          material_law("saint_venant_kirchhoff"),
+                                          material_law("neo_hookean")};
 constexpr std::array volume_types{CellType::tet4, CellType::tet10, CellType::hex8};
 
 constexpr Lame lame{1.7, 0.9};  // arbitrary, unequal
 
-std::string name(MaterialModel m) {
-  switch (m) {
-    case MaterialModel::linear_elastic:
-      return "linear_elastic";
-    case MaterialModel::corotational:
-      return "corotational";
-    case MaterialModel::saint_venant_kirchhoff:
-      return "saint_venant_kirchhoff";
-    case MaterialModel::neo_hookean:
-      return "neo_hookean";
-  }
-  return "?";
-}
+std::string name(const MaterialLaw& m) { return std::string(m.name); }
 
 int nodes(CellType t) { return info(t).num_nodes; }
 
@@ -135,10 +127,10 @@ std::vector<Mat> test_deformation_gradients() {
   return Fs;
 }
 
-double energy(MaterialModel m, const Mat& F) {
+double energy(const MaterialLaw& m, const Mat& F) {
   return material_response(m, lame, F.data(), nullptr);
 }
-Mat stress(MaterialModel m, const Mat& F) {
+Mat stress(const MaterialLaw& m, const Mat& F) {
   Mat P{};
   material_response(m, lame, F.data(), P.data());
   return P;
@@ -206,10 +198,10 @@ Vec homogeneous_displacement(const Vec& X, const Mat& F) {
   return u;
 }
 
-double element_energy(CellType t, const Vec& X, const Vec& u, MaterialModel m) {
+double element_energy(CellType t, const Vec& X, const Vec& u, const MaterialLaw& m) {
   return hyperelastic_energy(t, X, u, m, lame);
 }
-Vec element_force(CellType t, const Vec& X, const Vec& u, MaterialModel m) {
+Vec element_force(CellType t, const Vec& X, const Vec& u, const MaterialLaw& m) {
   Vec f(3 * nodes(t));
   hyperelastic_force_tangent(t, X, u, m, lame, f, {});
   return f;
@@ -221,7 +213,7 @@ TEST(MaterialPoint, StressMatchesCentralDifferencesOfTheEnergyDensity) {
   // |P - dW/dF (FD)| <= 1e-8 max(|P|, mu): relative to |P|, or to the stress scale mu at the
   // stress-free states (identity, rigid rotation) where P vanishes.
   const double h = 1e-3;
-  for (MaterialModel m : all_models)
+  for (const MaterialLaw& m : all_models)
     for (const Mat& F : test_deformation_gradients()) {
       const Mat P = stress(m, F);
       Mat fd{};
@@ -242,7 +234,7 @@ TEST(MaterialPoint, StressMatchesCentralDifferencesOfTheEnergyDensity) {
 TEST(MaterialPoint, TangentMatchesCentralDifferencesOfTheStress) {
   // |A - dP/dF (FD)| <= 1e-7 |A|, including F with repeated singular values (corotational).
   const double h = 1e-3;
-  for (MaterialModel m : all_models)
+  for (const MaterialLaw& m : all_models)
     for (const Mat& F : test_deformation_gradients()) {
       std::array<double, 81> A{}, fd{};
       Mat P{};
@@ -262,7 +254,7 @@ TEST(MaterialPoint, TangentMatchesCentralDifferencesOfTheStress) {
 
 TEST(MaterialPoint, TangentHasMajorSymmetry) {
   // A_iJkL = A_kLiJ to 1e-14 |A| (every model is hyperelastic).
-  for (MaterialModel m : all_models)
+  for (const MaterialLaw& m : all_models)
     for (const Mat& F : test_deformation_gradients()) {
       std::array<double, 81> A{};
       material_response(m, lame, F.data(), nullptr, A.data());
@@ -276,7 +268,7 @@ TEST(MaterialPoint, TangentHasMajorSymmetry) {
 TEST(MaterialPoint, ReferenceStateHasZeroStressAndZeroEnergyAndTheLinearElasticTangent) {
   // W = 0, P = 0 (to 1e-15) and A = mu (d_ik d_JL + d_iL d_Jk) + lambda d_iJ d_kL (to 1e-15).
   const Mat I = diag(1, 1, 1);
-  for (MaterialModel m : all_models) {
+  for (const MaterialLaw& m : all_models) {
     Mat P{};
     std::array<double, 81> A{};
     EXPECT_NEAR(material_response(m, lame, I.data(), P.data(), A.data()), 0.0, 1e-15) << name(m);
@@ -296,7 +288,7 @@ TEST(MaterialPoint, StressAndEnergyAreInvariantUnderARigidRotationOfTheDeformedS
   // P(Q F) = Q P(F) to 1e-12 max(|P|, mu), W(Q F) = W(F) to 1e-12 max(W, mu) (the floors are
   // the natural scales at the stress-free states among the test F).
   std::mt19937 rng(5);
-  for (MaterialModel m : invariant_models)
+  for (const MaterialLaw& m : invariant_models)
     for (const Mat& F : test_deformation_gradients()) {
       const Mat Q = random_rotation(rng);
       const Mat QF = matmul(Q, F);
@@ -314,10 +306,10 @@ TEST(MaterialPoint, LinearElasticIsNotRotationInvariantALargeRigidRotationStores
   // Documented limitation: a 60 degree rigid rotation (no strain at all) gives W > 0 and P != 0.
   // eps = sym(Q) - I = (cos 60 - 1) on the two in-plane axes: W = 2 mu (1/2)^2 + lambda/2 (1)^2.
   const Mat Q = rotation({0, 0, 1}, M_PI / 3);
-  const double W = energy(MaterialModel::linear_elastic, Q);
+  const double W = energy(material_law("linear_elastic"), Q);
   EXPECT_NEAR(W, 0.5 * lame.mu + 0.5 * lame.lambda, 1e-14);
-  EXPECT_GT(norm(stress(MaterialModel::linear_elastic, Q).data(), 9), 1.0);
-  for (MaterialModel m : invariant_models) EXPECT_NEAR(energy(m, Q), 0.0, 1e-14) << name(m);
+  EXPECT_GT(norm(stress(material_law("linear_elastic"), Q).data(), 9), 1.0);
+  for (const MaterialLaw& m : invariant_models) EXPECT_NEAR(energy(m, Q), 0.0, 1e-14) << name(m);
 }
 
 TEST(MaterialPoint, CorotationalStressIsTheRotatedLinearStressOfTheStretch) {
@@ -331,7 +323,7 @@ TEST(MaterialPoint, CorotationalStressIsTheRotatedLinearStressOfTheStretch) {
     for (int j = 0; j < 3; ++j)
       T[3 * i + j] = 2 * lame.mu * (U[3 * i + j] - (i == j)) + lame.lambda * tr * (i == j);
   const Mat expected = matmul(Q, T);
-  const Mat P = stress(MaterialModel::corotational, matmul(Q, U));
+  const Mat P = stress(material_law("corotational"), matmul(Q, U));
   for (int k = 0; k < 9; ++k) EXPECT_NEAR(P[k], expected[k], 1e-13);
 }
 
@@ -343,7 +335,7 @@ TEST(MaterialPoint, NeoHookeanUniaxialStretchHasTheKnownLateralContractionAndCau
     const Mat F = diag(1.5, s, s);
     Mat P{};
     std::array<double, 81> A{};
-    material_response(MaterialModel::neo_hookean, one, F.data(), P.data(), A.data());
+    material_response(material_law("neo_hookean"), one, F.data(), P.data(), A.data());
     // dP_22/ds = dP_22/dF_22 + dP_22/dF_33 (both lateral stretches move together).
     return std::pair{P[4], A[4 * 9 + 4] + A[4 * 9 + 8]};
   };
@@ -356,7 +348,7 @@ TEST(MaterialPoint, NeoHookeanUniaxialStretchHasTheKnownLateralContractionAndCau
   EXPECT_NEAR(s, 0.8988206149, 1e-9);
   const Mat F = diag(1.5, s, s);
   Mat P{};
-  material_response(MaterialModel::neo_hookean, one, F.data(), P.data());
+  material_response(material_law("neo_hookean"), one, F.data(), P.data());
   double sigma[6];
   cauchy_stress(F.data(), P.data(), sigma);
   EXPECT_NEAR(sigma[0], 1.1900481787, 1e-8);
@@ -367,7 +359,7 @@ TEST(MaterialPoint, CauchyStressIsSymmetricAndGreenLagrangeStrainIsHalfOfCMinusI
   // sigma = P F^T / J from P = F S (StVK) equals F S F^T / J (to 1e-13); E = (F^T F - I) / 2.
   std::mt19937 rng(3);
   const Mat F = random_deformation_gradient(rng);
-  const Mat P = stress(MaterialModel::saint_venant_kirchhoff, F);
+  const Mat P = stress(material_law("saint_venant_kirchhoff"), F);
   double sigma[6], E[6];
   cauchy_stress(F.data(), P.data(), sigma);
   green_lagrange_strain(F.data(), E);
@@ -389,7 +381,7 @@ TEST(MaterialPoint, CauchyStressIsSymmetricAndGreenLagrangeStrainIsHalfOfCMinusI
 TEST(MaterialPoint, NonPositiveJacobianThrowsInvertedElementForCorotationalAndNeoHookean) {
   // A reflection (det F = -1) has no rotation R with S positive definite, nor a ln J.
   const Mat reflection = diag(-1, 1, 1);
-  for (MaterialModel m : {MaterialModel::corotational, MaterialModel::neo_hookean}) {
+  for (const MaterialLaw& m : {Law(material_law("corotational")), Law(material_law("neo_hookean"))}) {
     Mat P{};
     EXPECT_THROW(material_response(m, lame, reflection.data(), P.data()), InvertedElement)
         << name(m);
@@ -403,7 +395,7 @@ TEST(Element, ForceMatchesCentralDifferencesOfTheElementEnergy) {
   // |f - dE/du (FD)| <= 1e-8 |f|.
   std::mt19937 rng(21);
   for (CellType t : volume_types)
-    for (MaterialModel m : all_models)
+    for (const MaterialLaw& m : all_models)
       for (int trial = 0; trial < 3; ++trial) {
         const Vec X = distorted_cell(t, rng);
         const Vec u = random_displacement(t, rng);
@@ -425,7 +417,7 @@ TEST(Element, TangentMatchesCentralDifferencesOfTheElementForceAndIsSymmetric) {
   // |K - df/du (FD)| <= 1e-7 |K|; K = K^T exactly.
   std::mt19937 rng(22);
   for (CellType t : volume_types)
-    for (MaterialModel m : all_models)
+    for (const MaterialLaw& m : all_models)
       for (int trial = 0; trial < 3; ++trial) {
         const Vec X = distorted_cell(t, rng);
         const Vec u = random_displacement(t, rng);
@@ -453,7 +445,7 @@ TEST(Element, ReferenceStateHasZeroForceAndZeroEnergy) {
   // u = 0: energy and force vanish (to 1e-14 of the scale mu * volume).
   std::mt19937 rng(23);
   for (CellType t : volume_types)
-    for (MaterialModel m : all_models) {
+    for (const MaterialLaw& m : all_models) {
       const Vec X = distorted_cell(t, rng);
       const Vec u(3 * nodes(t), 0.0);
       Vec f(u.size());
@@ -468,7 +460,7 @@ TEST(Element, TangentAtTheReferenceStateIsTheLinearElasticStiffness) {
   // K(u = 0) = stiffness_linear_elastic to 1e-12 |Ke|, for every model and element.
   std::mt19937 rng(24);
   for (CellType t : volume_types)
-    for (MaterialModel m : all_models) {
+    for (const MaterialLaw& m : all_models) {
       const Vec X = distorted_cell(t, rng);
       const int nd = 3 * nodes(t);
       const Vec u(nd, 0.0);
@@ -488,13 +480,13 @@ TEST(Element, ALargeRigidRotationProducesNoForceAndNoEnergyForTheInvariantModels
     const Vec X = distorted_cell(t, rng);
     const Vec u = homogeneous_displacement(X, Q);
     const double scale = lame.mu * measure(t, X);
-    for (MaterialModel m : invariant_models) {
+    for (const MaterialLaw& m : invariant_models) {
       Vec f(u.size());
       const double W = hyperelastic_force_tangent(t, X, u, m, lame, f, {});
       EXPECT_NEAR(W, 0.0, 1e-13 * scale) << info(t).name << " " << name(m);
       EXPECT_LT(norm(f), 1e-13 * scale) << info(t).name << " " << name(m);
     }
-    EXPECT_GT(element_energy(t, X, u, MaterialModel::linear_elastic), 0.1 * scale);
+    EXPECT_GT(element_energy(t, X, u, material_law("linear_elastic")), 0.1 * scale);
   }
 }
 
@@ -509,13 +501,13 @@ TEST(Element, HomogeneousDeformationGivesTheMaterialPointEnergyAndAverages) {
     const Vec X = distorted_cell(t, rng, t == CellType::tet10 ? 0.0 : 0.1);
     const Mat F = random_deformation_gradient(rng);
     const Vec u = homogeneous_displacement(X, F);
-    for (MaterialModel m : all_models) {
+    for (const MaterialLaw& m : all_models) {
       const double W = energy(m, F);
       EXPECT_NEAR(element_energy(t, X, u, m), W * measure(t, X), 1e-12 * W * measure(t, X))
           << info(t).name << " " << name(m);
       double strain[6], stress6[6], E[6], sigma[6];
       hyperelastic_strain_stress(t, X, u, m, lame, strain, stress6);
-      if (m == MaterialModel::linear_elastic) {
+      if (m.linear) {
         strain_stress_linear_elastic(t, X, u, lame.lambda, lame.mu, E, sigma);
       } else {
         green_lagrange_strain(F.data(), E);
@@ -534,7 +526,7 @@ TEST(Element, InvertedTetThrowsInvertedElementWithTheJacobianInItsMessage) {
   const Vec X = reference_nodes(CellType::tet4);
   Vec u(12, 0.0);
   u[3 * 3 + 2] = -2.0;
-  for (MaterialModel m : all_models) {
+  for (const MaterialLaw& m : all_models) {
     Vec f(12), K(144);
     try {
       hyperelastic_force_tangent(CellType::tet4, X, u, m, lame, f, K);
@@ -552,7 +544,7 @@ TEST(Element, InvertedTetThrowsInvertedElementWithTheJacobianInItsMessage) {
   const Vec X10 = reference_nodes(CellType::tet10);
   Vec u10(30, 0.0);
   u10[3 * 7 + 2] = -1.5;  // edge node on (0, 3) pushed below z = 0
-  EXPECT_THROW(hyperelastic_energy(CellType::tet10, X10, u10, MaterialModel::neo_hookean, lame),
+  EXPECT_THROW(hyperelastic_energy(CellType::tet10, X10, u10, material_law("neo_hookean"), lame),
                InvertedElement);
 }
 
@@ -564,11 +556,11 @@ TEST(Element, LameParametersFromYoungAndPoisson) {
 
 TEST(Element, UnsupportedCellTypesAndShortSpansAreInternalErrors) {
   const Vec X(30, 0.0), u(30, 0.0);
-  EXPECT_THROW(hyperelastic_energy(CellType::tri3, X, u, MaterialModel::neo_hookean, lame),
+  EXPECT_THROW(hyperelastic_energy(CellType::tri3, X, u, material_law("neo_hookean"), lame),
                InternalError);
   Vec f(3);
   EXPECT_THROW(hyperelastic_force_tangent(CellType::tet4, reference_nodes(CellType::tet4),
-                                          Vec(12, 0.0), MaterialModel::neo_hookean, lame, f, {}),
+                                          Vec(12, 0.0), material_law("neo_hookean"), lame, f, {}),
                InternalError);
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 /// \file case_file.hpp
-/// The case file (YAML), parsed and validated in full before any work (spec/case-file.md).
+/// The case file (YAML), parsed and validated in full before any work (README, "The case file").
 /// Every error is an InputError of one line: "<file>:<line>: <key>: <what is wrong>".
 /// Region names are checked against the mesh later (resolve_problem), since the mesh is read
 /// after the case.
@@ -15,7 +15,7 @@
 #include "inertia/mesh/box.hpp"
 #include "inertia/partition/partition.hpp"
 #include "inertia/system/problem.hpp"
-#include "inertia/time/integrator.hpp"
+#include "inertia/time/scheme.hpp"
 
 namespace inertia {
 
@@ -93,7 +93,7 @@ struct CaseFile {
   std::vector<CaseInitialVelocity> initial_velocity;
 
   // time
-  std::string integrator = "newmark";
+  Scheme scheme = configure_scheme("newmark");  ///< time.integrator with its options
   double dt = 0;           ///< > 0, or 0 with dt_auto
   bool dt_auto = false;
   double end_time = 0;     ///< end_time or steps (one of them)
@@ -104,7 +104,6 @@ struct CaseFile {
   bool allow_unstable = false;  ///< run explicit schemes above their stable step (at your risk)
   int max_step_halvings = 3;    ///< a failed step is retried as two half steps this many times
   bool matrix_free = false;     ///< time.operator: matrix_free (explicit schemes, linear solids)
-  IntegratorParams params;
 
   // output
   std::filesystem::path output_directory;  ///< resolved against directory
@@ -120,8 +119,6 @@ struct CaseFile {
   std::string petsc_options;
 
   bool has_field(const std::string& f) const;
-  /// True for the schemes that never solve with the stiffness (explicit ones).
-  bool explicit_scheme() const;
   /// Number of time steps (from steps, or end_time / dt rounded to the nearest integer; with
   /// dt: auto, valid once the driver has set dt).
   std::int64_t num_steps() const;

@@ -13,6 +13,7 @@
 
 #include <array>
 #include <exception>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -25,11 +26,11 @@ namespace inertia {
 /// Material data of one material region, in the user's units: the model (linear elasticity or a
 /// large-deformation law from fe/hyperelastic.hpp) with Young's modulus and Poisson's ratio.
 struct ElasticMaterial {
-  fe::MaterialModel model = fe::MaterialModel::linear_elastic;
+  std::reference_wrapper<const fe::MaterialLaw> model = fe::material_law("linear_elastic");
   double density = 0;
   double youngs_modulus = 0;
   double poissons_ratio = 0;
-  bool is_linear() const { return model == fe::MaterialModel::linear_elastic; }
+  bool is_linear() const { return model.get().linear; }
   double lambda() const {
     return youngs_modulus * poissons_ratio / ((1 + poissons_ratio) * (1 - 2 * poissons_ratio));
   }

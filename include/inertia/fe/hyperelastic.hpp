@@ -49,19 +49,36 @@
 /// If det F_q <= 0 at any point (for every model) they throw InvertedElement.
 
 #include <span>
+#include <string_view>
 
 #include "inertia/core/error.hpp"
 #include "inertia/mesh/cell_type.hpp"
 
 namespace inertia::fe {
 
-enum class MaterialModel { linear_elastic, corotational, saint_venant_kirchhoff, neo_hookean };
-
 /// Lame parameters.
 struct Lame {
   double lambda;
   double mu;
 };
+
+/// One material law: its case-file name (`materials[].model`), whether it is the small-strain
+/// linear law (constant stiffness, f_int = K u), a one-line summary, and its response at a
+/// material point (see material_response). Every law is one row of the table in
+/// hyperelastic.cpp: adding a law is its response function and its row.
+struct MaterialLaw {
+  std::string_view name;
+  bool linear;
+  std::string_view summary;
+  double (*response)(Lame lame, const double* F, double* P, double* A);
+};
+
+/// Every material law, in the order --help and the README list them.
+std::span<const MaterialLaw> material_laws();
+/// The law called `name`, or null.
+const MaterialLaw* find_material_law(std::string_view name);
+/// The law called `name`; throws InternalError if there is none (for code and tests).
+const MaterialLaw& material_law(std::string_view name);
 
 /// lambda = E nu / ((1 + nu)(1 - 2 nu)), mu = E / (2 (1 + nu)).
 Lame lame_from_young_poisson(double young, double poisson);
@@ -85,7 +102,7 @@ class InvertedElement : public SolverError {
 /// P = dW/dF (9 values) and the tangent A = dP/dF (81 values), for F (9 values, row-major).
 /// Throws InvertedElement if det F <= 0 for the corotational and Neo-Hookean models (the
 /// linear-elastic and Saint Venant-Kirchhoff laws are defined, if meaningless, for any F).
-double material_response(MaterialModel model, Lame lame, const double* F, double* P,
+double material_response(const MaterialLaw& model, Lame lame, const double* F, double* P,
                          double* A = nullptr);
 
 /// Cauchy stress sigma = P F^T / J (6 values, VTK order; the symmetric part is taken, which for
@@ -103,18 +120,18 @@ void green_lagrange_strain(const double* F, double* E);
 /// if det F <= 0 at a quadrature point (outputs are then unspecified), InternalError for other
 /// cell types or short spans.
 double hyperelastic_force_tangent(CellType t, std::span<const double> X, std::span<const double> u,
-                                  MaterialModel model, Lame lame, std::span<double> f,
+                                  const MaterialLaw& model, Lame lame, std::span<double> f,
                                   std::span<double> K);
 
 /// The stored energy alone: sum_q w_q detJ0_q W(F_q).
 double hyperelastic_energy(CellType t, std::span<const double> X, std::span<const double> u,
-                           MaterialModel model, Lame lame);
+                           const MaterialLaw& model, Lame lame);
 
 /// Plain average over the stiffness quadrature points (as strain_stress_linear_elastic) of the
 /// Green-Lagrange strain (6) and the Cauchy stress (6), VTK order. For linear_elastic, the
 /// small-strain model, these are its own small strain sym(F) - I and stress P, so the result equals
 /// strain_stress_linear_elastic's. Throws InvertedElement like the force kernel.
 void hyperelastic_strain_stress(CellType t, std::span<const double> X, std::span<const double> u,
-                                MaterialModel model, Lame lame, double* strain, double* stress);
+                                const MaterialLaw& model, Lame lame, double* strain, double* stress);
 
 }  // namespace inertia::fe

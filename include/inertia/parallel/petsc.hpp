@@ -115,6 +115,35 @@ class Array {
   PetscInt size_ = 0;
 };
 
+/// Read access to the local form (owned + ghost entries) of a ghosted vector, after a forward
+/// ghost update, for the scope of the object.
+class GhostedRead {
+ public:
+  explicit GhostedRead(Vec v) : v_(v) {
+    INERTIA_PETSC(VecGhostUpdateBegin(v_, INSERT_VALUES, SCATTER_FORWARD));
+    INERTIA_PETSC(VecGhostUpdateEnd(v_, INSERT_VALUES, SCATTER_FORWARD));
+    INERTIA_PETSC(VecGhostGetLocalForm(v_, &local_));
+    INERTIA_PETSC(VecGetArrayRead(local_, &data_));
+    INERTIA_PETSC(VecGetLocalSize(local_, &size_));
+  }
+  GhostedRead(const GhostedRead&) = delete;
+  GhostedRead& operator=(const GhostedRead&) = delete;
+  ~GhostedRead() {
+    (void)VecRestoreArrayRead(local_, &data_);
+    (void)VecGhostRestoreLocalForm(v_, &local_);
+  }
+  const PetscScalar* data() const { return data_; }
+  std::span<const PetscScalar> span() const { return {data_, static_cast<std::size_t>(size_)}; }
+  const PetscScalar& operator[](PetscInt i) const { return data_[i]; }
+  PetscInt size() const { return size_; }
+
+ private:
+  Vec v_;
+  Vec local_ = nullptr;
+  const PetscScalar* data_ = nullptr;
+  PetscInt size_ = 0;
+};
+
 /// A new vector with the same layout as `like` (VecDuplicate), zeroed.
 Vector duplicate(Vec like);
 

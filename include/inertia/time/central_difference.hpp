@@ -1,7 +1,6 @@
 #pragma once
 /// \file central_difference.hpp
-/// Central difference, a.k.a. leap-frog / Verlet (SOFA CentralDifferenceSolver;
-/// spec/integrators.md item 3). The scheme's velocity is the half-step velocity v_{n-1/2}:
+/// Central difference, a.k.a. leap-frog / Verlet (SOFA CentralDifferenceSolver). The scheme's velocity is the half-step velocity v_{n-1/2}:
 ///   a_n       = M^{-1} (f(t_n, x_n, v_{n-1/2}) - alpha_K K(x_n) v_{n-1/2}),
 ///   v_{n+1/2} = c_v v_{n-1/2} + c_a a_n,
 ///   x_{n+1}   = x_n + h v_{n+1/2},
@@ -10,7 +9,7 @@
 /// a_n - alpha_M (v_{n-1/2} + v_{n+1/2}) / 2; c_v = 1, c_a = h without it. The alpha_K part is
 /// explicit (SOFA has none). a_n is computed as M^{-1} (f - C v_{n-1/2}) + alpha_M v_{n-1/2}: the
 /// same on the free DOFs, and with a consistent mass it keeps the alpha_M M_fc coupling to
-/// prescribed velocities. Start (params.half_step_start):
+/// prescribed velocities. Start (option half_step_start):
 ///   true  (default): v_{-1/2} = v_0 - (h/2) a_0, a_0 = M^{-1} (f(t_0, x_0, v_0) - C v_0): second
 ///                    order;
 ///   false (SOFA):    v_{-1/2} = v_0: positions first order.
@@ -25,12 +24,15 @@
 /// half-step velocity. Velocity changes made to State.v between steps do not reach the scheme.
 /// Constrained DOFs follow their prescribed motion (v_{n+1/2} takes g'(t_{n+1/2})).
 
-#include <memory>
-
-#include "inertia/time/integrator.hpp"
+#include "inertia/time/scheme.hpp"
 
 namespace inertia {
 
-std::unique_ptr<Integrator> make_central_difference(const IntegratorParams& params);
+struct CentralDifferenceParams {
+  bool half_step_start = true;  ///< false: SOFA's start v_{-1/2} = v_0 (first order)
+};
+
+/// Options (time.central_difference): half_step_start (default true).
+Scheme configure_central_difference(const OptionMap& options);
 
 }  // namespace inertia

@@ -1,8 +1,9 @@
 #pragma once
 /// \file integrator.hpp
 /// The integrator seam: a scheme sees only the MechanicalSystem's vocabulary and the State, so it
-/// is tested on a one-DOF oscillator and runs unchanged on millions of DOFs. Schemes are
-/// registered by name (registry.cpp: one line per scheme).
+/// is tested on a one-DOF oscillator and runs unchanged on millions of DOFs. What a scheme is
+/// before it runs (kind, stability limit, options) is its Scheme (scheme.hpp); schemes are
+/// registered by name in registry.cpp, one line each.
 
 #include <cstdint>
 #include <functional>
@@ -32,41 +33,6 @@ struct StepStats {
   std::int64_t nonlinear_iterations = 0;
   std::string nonlinear_reason;  ///< SNES's converged reason of the step's last Newton solve
   std::vector<double> residuals;  ///< the last Newton solve's residual norms, per iteration
-};
-
-/// Newmark's parameters (SOFA NewmarkImplicitSolver; average acceleration by default).
-struct NewmarkParams {
-  double beta = 0.25;
-  double gamma = 0.5;
-};
-
-/// central_difference: start with v_{-1/2} = v_0 - (h/2) a_0 (second order; default) or with
-/// v_{-1/2} = v_0 as SOFA does (first order in positions).
-struct CentralDifferenceParams {
-  bool half_step_start = true;
-};
-
-/// euler_implicit (Baraff-Witkin): tau = 1/2 with trapezoidal, SOFA's firstOrder, and Newton
-/// iterations to the fully implicit solution.
-struct EulerImplicitParams {
-  bool trapezoidal = false;
-  bool first_order = false;
-  bool newton = false;
-};
-
-/// variational_symplectic (Kharevych et al. 2006): explicit or implicit (Newton).
-struct VariationalSymplecticParams {
-  bool explicit_integration = false;
-  double newton_tolerance = 1e-10;
-  int max_newton_steps = 5;
-};
-
-/// Every option of every scheme, validated by the case-file parser.
-struct IntegratorParams {
-  NewmarkParams newmark;
-  CentralDifferenceParams central_difference;
-  EulerImplicitParams euler_implicit;
-  VariationalSymplecticParams variational_symplectic;
 };
 
 class Integrator {
@@ -99,17 +65,5 @@ class Integrator {
     return 0;
   }
 };
-
-using IntegratorFactory = std::function<std::unique_ptr<Integrator>(const IntegratorParams&)>;
-
-/// The scheme's stability limit on omega h for an undamped oscillation: 2 for symplectic Euler,
-/// central difference and explicit variational; 2 sqrt 2 for RK4; 0 for schemes that grow at any
-/// step (explicit Euler, RK2, Heun); infinity for the unconditionally stable implicit schemes.
-double stability_limit(std::string_view scheme, const IntegratorParams& params);
-
-/// Names of the registered schemes, in registration order.
-std::vector<std::string_view> integrator_names();
-/// A new integrator of a registered scheme; throws InputError for an unknown name.
-std::unique_ptr<Integrator> create_integrator(std::string_view name, const IntegratorParams& params);
 
 }  // namespace inertia

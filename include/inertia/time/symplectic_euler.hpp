@@ -1,7 +1,6 @@
 #pragma once
 /// \file symplectic_euler.hpp
-/// Symplectic (semi-implicit) Euler (SOFA EulerExplicitSolver's default, symplectic = true;
-/// spec/integrators.md item 2):
+/// Symplectic (semi-implicit) Euler (SOFA EulerExplicitSolver's default, symplectic = true):
 ///   a_n     = M^{-1} (f(t_n, x_n, v_n) - C v_n),   C = alpha_M M + alpha_K K(x_n),
 ///   v_{n+1} = v_n + h a_n,
 ///   x_{n+1} = x_n + h v_{n+1}.
@@ -10,12 +9,11 @@
 /// a modified quadratic energy of a linear undamped system). acceleration() is the last a_n.
 /// Constrained DOFs follow their prescribed motion g(t).
 
-#include <memory>
-
-#include "inertia/time/integrator.hpp"
+#include "inertia/time/scheme.hpp"
 
 namespace inertia {
 
-std::unique_ptr<Integrator> make_symplectic_euler(const IntegratorParams& params);
+/// No options.
+Scheme configure_symplectic_euler(const OptionMap& options);
 
 }  // namespace inertia

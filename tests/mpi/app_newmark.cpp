@@ -44,7 +44,7 @@ Simulation start(const std::string& yaml) {
     for (PetscInt i = 0; i < v.size(); ++i) v[i] = iv.value[i % 3];
   }
   s.apply_constraints(0.0, r.state.u, r.state.v, nullptr);
-  r.integrator = create_integrator(c.integrator, c.params);
+  r.integrator = c.scheme.create();
   r.integrator->initialize(s, r.state);
   return r;
 }

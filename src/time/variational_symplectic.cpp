@@ -1,5 +1,7 @@
-// variational_symplectic (implicit): see implicit_schemes.hpp for the recurrence.
-#include "inertia/time/implicit_schemes.hpp"
+// variational_symplectic, implicit and explicit: see variational_symplectic.hpp.
+#include "inertia/time/variational_symplectic.hpp"
+
+#include "explicit_forces.hpp"
 #include "inertia/time/newton.hpp"
 
 namespace inertia {
@@ -120,10 +122,55 @@ class VariationalSymplecticImplicit final : public Integrator {
   std::unique_ptr<NewtonSolver> newton_;
 };
 
+class VariationalSymplecticExplicit final : public Integrator {
+ public:
+  std::string_view name() const override { return "variational_symplectic"; }
+
+  StepStats initialize(MechanicalSystem& system, State&) override {
+    forces_.allocate(system);
+    p_ = system.create_vector();
+    return {};
+  }
+
+  StepStats step(MechanicalSystem& system, State& state, double h) override {
+    const double t1 = state.time + h;
+    system.mult_mass(state.v, p_);  // p_n = M v_n
+    // v_{n+1} = M^{-1} (p_n + h (f(t_n, x_n, v_n) - C v_n)): on the free DOFs the spec's
+    // M^{-1} (p_n + h f - h alpha_K K v_n) - h alpha_M v_n (see explicit_forces.hpp). Solved in
+    // place: v_n is the initial guess; the constrained DOFs hold g'(t_{n+1}).
+    Vec r = forces_.net_force(system, state.time, state.u, state.v);
+    INERTIA_PETSC(VecAYPX(r, h, p_));
+    system.apply_constraints(t1, nullptr, state.v, nullptr);
+    const SolveReport report = system.solve(1.0, 0.0, r, state.v);
+    INERTIA_PETSC(VecAXPY(state.u, h, state.v));  // x_n + h v_{n+1}
+    state.time = t1;
+    ++state.step;
+    system.apply_constraints(t1, state.u, state.v, nullptr);
+    return {report.iterations, 0};
+  }
+
+ private:
+  explicit_detail::ExplicitForces forces_;
+  petsc::Vector p_;  ///< M v_n
+};
+
 }  // namespace
 
-std::unique_ptr<Integrator> make_variational_symplectic_implicit(const IntegratorParams& params) {
-  return std::make_unique<VariationalSymplecticImplicit>(params.variational_symplectic);
+Scheme configure_variational_symplectic(const OptionMap& options) {
+  options.expect_keys({"explicit", "newton_tolerance", "max_newton_steps"});
+  VariationalSymplecticParams p;
+  p.explicit_integration = options.boolean_or("explicit", p.explicit_integration);
+  p.newton_tolerance =
+      options.number_in("newton_tolerance", p.newton_tolerance, 0.0, 1.0, true, true);
+  p.max_newton_steps =
+      static_cast<int>(options.integer_in("max_newton_steps", p.max_newton_steps, 1, 1000));
+  if (p.explicit_integration)
+    return Scheme("variational_symplectic",
+                  {.kind = SchemeKind::explicit_scheme, .stability_limit = 2.0}, "explicit", p,
+                  [] { return std::make_unique<VariationalSymplecticExplicit>(); });
+  return Scheme("variational_symplectic", {.kind = SchemeKind::implicit_scheme, .newton = true},
+                "implicit", p,
+                [p] { return std::make_unique<VariationalSymplecticImplicit>(p); });
 }
 
 }  // namespace inertia

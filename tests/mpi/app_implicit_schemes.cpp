@@ -11,7 +11,9 @@
 #include "inertia/app/case_file.hpp"
 #include "inertia/app/model.hpp"
 #include "inertia/parallel/session.hpp"
+#include "inertia/time/euler_implicit.hpp"
 #include "inertia/time/integrator.hpp"
+#include "inertia/time/newmark.hpp"
 
 #include "../support/test_model.hpp"
 
@@ -45,7 +47,7 @@ std::unique_ptr<Simulation> start(const std::string& yaml, const std::string& fi
     for (PetscInt i = 0; i < v.size(); ++i) v[i] = iv.value[i % 3];
   }
   s.apply_constraints(0.0, sim->state.u, sim->state.v, nullptr);
-  sim->integrator = create_integrator(sim->c.integrator, sim->c.params);
+  sim->integrator = sim->c.scheme.create();
   sim->integrator->initialize(s, sim->state);
   return sim;
 }
@@ -82,7 +84,7 @@ TEST_P(ImplicitRecurrence, EveryStepEqualsTheSchemesScalarRecurrence) {
   MechanicalSystem& s = sim->system();
   const PetscInt dof = dof_near(s, {0, -1, 0}, 1);
   const double m = mass, k = k_spring, f = -mass * gravity, c = alpha_m * m + alpha_k * k;
-  const auto& p = sim->c.params;
+  const Scheme& p = sim->c.scheme;
   Scalar x;
   x.a = (f - c * x.v - k * x.u) / m;
   x.p = m * x.v;
@@ -90,27 +92,27 @@ TEST_P(ImplicitRecurrence, EveryStepEqualsTheSchemesScalarRecurrence) {
   for (int n = 0; n < steps; ++n) {
     sim->step();
     if (scheme == "newmark") {
-      const double beta = p.newmark.beta, gamma = p.newmark.gamma;
+      const double beta = p.params<NewmarkParams>().beta, gamma = p.params<NewmarkParams>().gamma;
       const double us = x.u + h * x.v + h * h * (0.5 - beta) * x.a;
       const double vs = x.v + h * (1 - gamma) * x.a;
       x.a = (f - c * vs - k * us) / (m + h * gamma * c + h * h * beta * k);
       x.u = us + h * h * beta * x.a;
       x.v = vs + h * gamma * x.a;
-    } else if (scheme == "euler_implicit" && p.euler_implicit.newton) {
+    } else if (scheme == "euler_implicit" && p.params<EulerImplicitParams>().newton) {
       // fully implicit: m (v+ - v) = h (f - k (u + h v+) - c v+)
       const double v1 = (m * x.v + h * (f - k * x.u)) / (m + h * c + h * h * k);
       x.u += h * v1;
       x.v = v1;
-    } else if (scheme == "euler_implicit" && p.euler_implicit.first_order) {
+    } else if (scheme == "euler_implicit" && p.params<EulerImplicitParams>().first_order) {
       const double v1 = (f - k * x.u) / (m + h * k);
       x.u += h * v1;
       x.v = v1;
     } else if (scheme == "euler_implicit") {
-      const double tau = p.euler_implicit.trapezoidal ? 0.5 : 1.0;
+      const double tau = p.params<EulerImplicitParams>().trapezoidal ? 0.5 : 1.0;
       const double A = (1 + tau * h * alpha_m) * m + tau * h * (tau * h + alpha_k) * k;
       const double b = h * (f - k * x.u - alpha_m * m * x.v - (tau * h + alpha_k) * k * x.v);
       const double v1 = x.v + b / A;
-      x.u += p.euler_implicit.trapezoidal ? 0.5 * h * (x.v + v1) : h * v1;
+      x.u += p.params<EulerImplicitParams>().trapezoidal ? 0.5 * h * (x.v + v1) : h * v1;
       x.v = v1;
     } else if (scheme == "variational_symplectic") {
       const double r = (f - k * x.u + 2 * x.p / h) /

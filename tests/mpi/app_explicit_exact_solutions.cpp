@@ -39,7 +39,7 @@ std::unique_ptr<Simulation> start(const std::string& yaml) {
   sim->state.u = s.create_vector();
   sim->state.v = s.create_vector();
   s.apply_constraints(0.0, sim->state.u, sim->state.v, nullptr);
-  sim->integrator = create_integrator(sim->c.integrator, sim->c.params);
+  sim->integrator = sim->c.scheme.create();
   sim->integrator->initialize(s, sim->state);
   return sim;
 }
@@ -64,7 +64,7 @@ double dalembert_tip(double sigma, double t) {
   return sigma * (tau <= 2 ? tau : 4 - tau);
 }
 
-/// A chain of n masses between fixed ends (see app_mass_spring.cpp), k = 400, m = 0.25.
+/// A chain of n masses between fixed ends (see app_implicit_schemes.cpp), k = 400, m = 0.25.
 std::string chain_case(int n, const std::string& time) {
   const std::string file = test::chain_mesh(n, "xchain");
   return "mesh: {file: " + file + "}\n"

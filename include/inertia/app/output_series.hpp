@@ -1,0 +1,56 @@
+#pragma once
+/// \file output_series.hpp
+/// The ParaView series of a run: this rank's piece of the mesh (its element cells, and the faces
+/// of cloth surfaces whose edges are springs, so ParaView shows the surface) and the point and
+/// cell fields the case's output.fields asks for, written as one frame of a VtkSeriesWriter.
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "inertia/app/case_file.hpp"
+#include "inertia/assembly/assembler.hpp"
+#include "inertia/io/vtk_writer.hpp"
+#include "inertia/time/integrator.hpp"
+
+namespace inertia {
+
+class OutputSeries {
+ public:
+  /// Collective. Starts the series <output.directory>/<case>.pvd, or with `resume_up_to` (a
+  /// restart) continues it after that time.
+  OutputSeries(MPI_Comm comm, const CaseFile& c, const MechanicalSystem& system,
+               std::optional<double> resume_up_to);
+
+  /// Collective. Writes one frame at state.time: u, v, the scheme's acceleration (null: none)
+  /// and the stress fields of u.
+  void write(const State& state, Vec acceleration);
+  /// Marks the series as incomplete (rank 0; never throws).
+  void mark_failed(const std::string& reason) { writer_.mark_failed(reason); }
+
+  int frames() const { return writer_.steps_written(); }
+  std::int64_t bytes() const { return bytes_; }  ///< written so far by this run, all ranks
+  const std::filesystem::path& pvd_path() const { return writer_.pvd_path(); }
+
+ private:
+  void add_point_field(const char* name, Vec x);
+
+  const CaseFile& case_;
+  const MechanicalSystem& system_;
+  io::VtkSeriesWriter writer_;
+  // This rank's piece: cells (local indices) and their nodes in VTK order, rank and region tag.
+  std::vector<std::int64_t> cells_;
+  std::vector<CellType> types_;
+  std::vector<std::int64_t> offsets_{0}, nodes_;
+  std::vector<std::int32_t> rank_, region_;
+  // Per-frame scratch, sized once.
+  CellStress stress_;
+  std::vector<std::vector<double>> point_values_;
+  std::vector<io::Field> point_fields_, cell_fields_;
+  std::vector<double> von_mises_, stress_values_, strain_values_;
+  std::int64_t bytes_ = 0;
+};
+
+}  // namespace inertia

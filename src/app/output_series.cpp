@@ -1,0 +1,69 @@
+#include "inertia/app/output_series.hpp"
+
+#include "inertia/parallel/session.hpp"
+
+namespace inertia {
+
+OutputSeries::OutputSeries(MPI_Comm comm, const CaseFile& c, const MechanicalSystem& system,
+                           std::optional<double> resume_up_to)
+    : case_(c), system_(system), writer_(comm, c.output_directory, c.name, resume_up_to) {
+  const LocalMesh& lm = system.mesh();
+  std::vector<char> shown_faces(lm.regions.size(), 0);
+  for (const auto& sp : c.springs)
+    if (sp.edges_of_surface)
+      for (std::size_t r = 0; r < lm.regions.size(); ++r)
+        if (lm.regions[r].name == sp.region) shown_faces[r] = 1;
+  const int rank = rank_of(comm);
+  for (std::int64_t k = 0; k < lm.num_cells(); ++k) {
+    const bool face = info(lm.cell_types[k]).dim == 2 && lm.cell_regions[k] >= 0 &&
+                      shown_faces[lm.cell_regions[k]];
+    if (!lm.cell_is_element[k] && !face) continue;
+    cells_.push_back(k);
+    types_.push_back(lm.cell_types[k]);
+    for (auto n : lm.nodes_of(k)) nodes_.push_back(n);
+    offsets_.push_back(static_cast<std::int64_t>(nodes_.size()));
+    rank_.push_back(rank);
+    region_.push_back(lm.regions[lm.cell_regions[k]].tag);
+  }
+  point_values_.resize(3);
+}
+
+void OutputSeries::add_point_field(const char* name, Vec x) {
+  if (!x || !case_.has_field(name)) return;
+  std::vector<double>& values = point_values_[point_fields_.size()];
+  {
+    petsc::GhostedRead local(x);
+    values.assign(local.span().begin(), local.span().end());
+  }
+  point_fields_.push_back({name, 3, values, {}});
+}
+
+void OutputSeries::write(const State& state, Vec acceleration) {
+  point_fields_.clear();
+  cell_fields_.clear();
+  add_point_field("displacement", state.u);
+  add_point_field("velocity", state.v);
+  add_point_field("acceleration", acceleration);
+  const bool stresses =
+      case_.has_field("von_mises") || case_.has_field("stress") || case_.has_field("strain");
+  if (stresses) {
+    system_.assembler().cell_stress(state.u, stress_);
+    von_mises_.clear();
+    stress_values_.clear();
+    strain_values_.clear();
+    for (auto k : cells_) {
+      von_mises_.push_back(stress_.von_mises[k]);
+      stress_values_.insert(stress_values_.end(), &stress_.stress[6 * k], &stress_.stress[6 * k] + 6);
+      strain_values_.insert(strain_values_.end(), &stress_.strain[6 * k], &stress_.strain[6 * k] + 6);
+    }
+  }
+  if (case_.has_field("von_mises")) cell_fields_.push_back({"von_mises", 1, von_mises_, {}});
+  if (case_.has_field("stress")) cell_fields_.push_back({"stress", 6, stress_values_, {}});
+  if (case_.has_field("strain")) cell_fields_.push_back({"strain", 6, strain_values_, {}});
+  if (case_.has_field("rank")) cell_fields_.push_back({"rank", 1, {}, rank_});
+  if (case_.has_field("region")) cell_fields_.push_back({"region", 1, {}, region_});
+  const io::PieceMesh piece{system_.mesh().coords, types_, offsets_, nodes_};
+  bytes_ += writer_.write(state.time, piece, point_fields_, cell_fields_);
+}
+
+}  // namespace inertia
