@@ -554,6 +554,36 @@ TEST(CaseFile, AcceptsEverySchemeOfTheSpec) {
   }
 }
 
+TEST(CaseFileErrors, SchemeOptionConflictsAreFoundByTheCaseCheckWithTheirLine) {
+  // Found when the case is read (so by --check), not when the run creates the integrator.
+  expect_message(parse_error(with_time("  integrator: euler_implicit\n  dt: 1\n  steps: 1\n"
+                                       "  euler_implicit: {trapezoidal: true, newton: true}\n")),
+                 9, "time.euler_implicit.newton", {"trapezoidal"});
+  expect_message(parse_error(with_time("  integrator: euler_implicit\n  dt: 1\n  steps: 1\n"
+                                       "  euler_implicit: {trapezoidal: true, first_order: true}\n")),
+                 9, "time.euler_implicit.first_order", {"trapezoidal"});
+  // The options of a scheme that is not the chosen one are validated too.
+  expect_message(parse_error(with_time("  dt: 1\n  steps: 1\n  euler_implicit:\n"
+                                       "    newton: true\n    first_order: true\n")),
+                 9, "time.euler_implicit.newton");
+}
+
+TEST(CaseFileErrors, EverySchemeSectionRejectsUnknownKeys) {
+  for (const auto& e : scheme_entries()) {
+    SCOPED_TRACE(std::string(e.name));
+    const std::string section = std::string(e.name);
+    expect_message(parse_error(with_time("  dt: 1\n  steps: 1\n  " + section + ": {bogus: 1}\n")),
+                   8, "time." + section, {"bogus"});
+  }
+}
+
+TEST(CaseFileErrors, FirstOrderImplicitEulerRefusesRayleighDampingAtTheCaseCheck) {
+  expect_message(parse_error(with_time("  integrator: euler_implicit\n  dt: 1\n  steps: 1\n"
+                                       "  euler_implicit: {first_order: true}\n"
+                                       "  rayleigh: {mass: 1}\n")),
+                 10, "time.rayleigh", {"first_order"});
+}
+
 TEST(CaseFileErrors, AutomaticStepNeedsAConditionallyStableScheme) {
   const auto msg = parse_error(with_time("  integrator: newmark\n  dt: auto\n  steps: 1\n"));
   expect_message(msg, 7, "time.dt", {"auto", "newmark"});
