@@ -442,7 +442,7 @@ void parse_output(const Node& n, CaseFile& c) {
       const Node q = p.at(i);
       q.expect_map({"name", "point"});
       if (!q.has("name") || !q.has("point")) q.fail("a probe needs 'name' and 'point'");
-      CaseProbe probe{q["name"].text(), q["point"].vec3()};
+      CaseProbe probe{q["name"].text(), q["point"].vec3(), q["point"].origin()};
       if (probe.name.empty() || probe.name.find_first_of(", \t\"") != std::string::npos)
         q["name"].fail("must be a non-empty name without commas, spaces or quotes");
       if (!names.insert(probe.name).second) q["name"].fail(cat("duplicate probe '", probe.name, "'"));

@@ -1,120 +1,218 @@
 #include "inertia/app/histories.hpp"
 
-#include <cstdlib>
-#include <fstream>
-
+#include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <ostream>
+#include <string_view>
 
 #include "inertia/parallel/session.hpp"
 
 namespace inertia {
 
+namespace {
+
+/// Splits text into lines; a last fragment without its newline (a row cut by a kill) is dropped.
+std::vector<std::string_view> complete_lines(std::string_view text) {
+  std::vector<std::string_view> lines;
+  for (std::size_t start = 0, end; (end = text.find('\n', start)) != std::string_view::npos;
+       start = end + 1)
+    lines.push_back(text.substr(start, end - start));
+  return lines;
+}
+
+/// The step of a complete row of `fields` fields, or nothing for a damaged row.
+std::optional<std::int64_t> row_step(std::string_view line, std::size_t fields) {
+  if (line.empty() || static_cast<std::size_t>(std::count(line.begin(), line.end(), ',')) + 1 != fields)
+    return std::nullopt;
+  std::int64_t step = 0;
+  const auto comma = line.find(',');
+  const auto [end, ec] = std::from_chars(line.data(), line.data() + comma, step);
+  if (ec != std::errc() || end != line.data() + comma) return std::nullopt;
+  for (std::size_t start = 0, next; start <= line.size(); start = next + 1) {  // no empty field
+    next = std::min(line.find(',', start), line.size());
+    if (next == start) return std::nullopt;
+  }
+  return step;
+}
+
+/// The kept part of an existing history for a restart after step `resume_after`: the comments
+/// and the header, and the complete rows up to that step in increasing step order.
+std::string kept_history(const std::filesystem::path& path, const std::string& header,
+                         std::size_t fields, std::int64_t resume_after) {
+  const std::string text = read_file(path);
+  std::string kept;
+  bool seen_header = false;
+  std::int64_t last = -1;
+  for (std::string_view line : complete_lines(text)) {
+    if (line.rfind("# INCOMPLETE", 0) == 0) continue;
+    if (!seen_header) {
+      if (line == header)
+        seen_header = true;
+      else if (line.empty() || line[0] != '#')
+        throw InputError(cat(path.string(), ": its columns differ from this case's (", header,
+                             "); cannot continue it after a restart"));
+      kept.append(line).push_back('\n');
+      continue;
+    }
+    if (line.empty() || line[0] == '#') continue;
+    const auto step = row_step(line, fields);
+    if (step && *step > last && *step <= resume_after) {
+      kept.append(line).push_back('\n');
+      last = *step;
+    }
+  }
+  if (!seen_header)
+    throw InputError(cat(path.string(), ": no header line; cannot continue it after a restart"));
+  return kept;
+}
+
+}  // namespace
+
 CsvFile::CsvFile(MPI_Comm comm, const std::filesystem::path& path,
                  const std::string& header_comment, const std::vector<std::string>& columns,
-                 std::int64_t resume_after) {
+                 std::int64_t resume_after)
+    : comm_(comm), fields_(columns.size() + 2) {
   run_on_root(comm, [&] {
     std::string header = "step,time";
     for (const auto& c : columns) header += "," + c;
     if (resume_after >= 0 && std::filesystem::exists(path)) {
-      // Keep the comments and the rows up to the restart step; drop failure markers and the
-      // rows of steps that will be computed again.
-      std::ifstream in(path);
-      std::string line, kept;
-      bool seen_header = false;
-      while (std::getline(in, line)) {
-        if (line.rfind("# INCOMPLETE", 0) == 0) continue;
-        if (!seen_header) {
-          if (line == header) seen_header = true;
-          else if (line.empty() || line[0] != '#')
-            throw InputError(cat(path.string(), ": its columns differ from this case's (",
-                                 header, "); cannot continue it after a restart"));
-          kept += line + "\n";
-          continue;
-        }
-        if (line.empty() || line[0] == '#') continue;
-        const std::int64_t step = std::strtoll(line.c_str(), nullptr, 10);
-        if (step <= resume_after) kept += line + "\n";
-      }
-      if (!seen_header)
-        throw InputError(cat(path.string(), ": no header line; cannot continue it after a restart"));
-      const std::filesystem::path tmp = path.string() + ".tmp";
-      {
-        std::ofstream out(tmp);
-        out << kept;
-        if (!out) throw InputError(cat(tmp.string(), ": cannot write"));
-      }
-      std::filesystem::rename(tmp, path);
-      file_.reset(std::fopen(path.c_str(), "a"));
-      if (!file_) throw InputError(cat(path.string(), ": cannot open for writing"));
+      write_file_atomically(path, kept_history(path, header, fields_, resume_after));
+      file_ = OutputFile(path, OutputFile::Mode::append);
       return;
     }
-    file_.reset(std::fopen(path.c_str(), "w"));
-    if (!file_) throw InputError(cat(path.string(), ": cannot open for writing"));
-    if (!header_comment.empty()) std::fprintf(file_.get(), "%s", header_comment.c_str());
-    std::fprintf(file_.get(), "step,time");
-    for (const auto& c : columns) std::fprintf(file_.get(), ",%s", c.c_str());
-    std::fprintf(file_.get(), "\n");
+    file_ = OutputFile(path, OutputFile::Mode::truncate);
+    file_.write(header_comment + header + "\n");
   });
 }
 
-void CsvFile::row(std::int64_t step, double time, const std::vector<double>& values) {
+void CsvFile::row(std::int64_t step, double time, std::span<const double> values) {
   if (!file_) return;
-  std::fprintf(file_.get(), "%lld,%.17g", static_cast<long long>(step), time);
-  for (double v : values) std::fprintf(file_.get(), ",%.17g", v);
-  std::fputc('\n', file_.get());
+  char number[32];
+  auto append = [&](auto value, auto... format) {
+    const auto [end, ec] = std::to_chars(number, number + sizeof number, value, format...);
+    buffer_.append(number, end);
+  };
+  append(step);
+  buffer_.push_back(',');
+  append(time, std::chars_format::general, 17);
+  for (double v : values) {
+    buffer_.push_back(',');
+    append(v, std::chars_format::general, 17);
+  }
+  buffer_.push_back('\n');
+  constexpr std::size_t automatic_write = 1 << 20;
+  if (buffer_.size() >= automatic_write) write_buffer();
+}
+
+void CsvFile::write_buffer() {
+  if (!file_ || buffer_.empty()) return;
+  if (error_.empty()) {
+    try {
+      file_.write(buffer_);
+    } catch (const IoError& e) {
+      error_ = e.what();
+    }
+  }
+  buffer_.clear();
 }
 
 void CsvFile::flush() {
-  if (file_) std::fflush(file_.get());
+  if (comm_ == MPI_COMM_NULL) return;
+  run_on_root(comm_, [&] {
+    write_buffer();
+    if (!error_.empty()) throw IoError(error_);
+  });
 }
 
-void CsvFile::mark_failed(const std::string& reason) {
+void CsvFile::mark_failed(const std::string& reason) noexcept {
   if (!file_) return;
   std::string line = reason;
   for (auto& ch : line)
     if (ch == '\n') ch = ' ';
-  std::fprintf(file_.get(), "# INCOMPLETE: the run failed after the last row: %s\n", line.c_str());
-  std::fflush(file_.get());
+  buffer_ += "# INCOMPLETE: the run failed after the last row: " + line + "\n";
+  write_buffer();
 }
 
-Probes::Probes(const MechanicalSystem& system, const std::vector<CaseProbe>& probes,
-               const std::filesystem::path& path, std::ostream& log, std::int64_t resume_after)
-    : comm_(system.comm()) {
+namespace {
+
+/// The largest distance from owned node `node` to another node of the element cells around it.
+double element_size_at(const LocalMesh& mesh, std::int32_t node) {
+  double size = 0;
+  const double* x = &mesh.coords[3 * node];
+  for (std::int64_t c = 0; c < mesh.num_cells(); ++c) {
+    if (!mesh.cell_is_element[c]) continue;
+    const auto nodes = mesh.nodes_of(c);
+    if (std::find(nodes.begin(), nodes.end(), node) == nodes.end()) continue;
+    for (auto n : nodes) {
+      const double* y = &mesh.coords[3 * n];
+      size = std::max(size, std::hypot(y[0] - x[0], y[1] - x[1], y[2] - x[2]));
+    }
+  }
+  return size;
+}
+
+}  // namespace
+
+ProbeSites locate_probes(const MechanicalSystem& system, const std::vector<CaseProbe>& probes,
+                         const std::string& case_path) {
+  const MPI_Comm comm = system.comm();
   const LocalMesh& mesh = system.mesh();
-  std::vector<std::string> columns;
-  std::string comment;
+  ProbeSites sites;
   for (const auto& p : probes) {
-    // Nearest owned node on this rank, then the nearest over ranks (ties: lowest rank).
+    // Nearest owned node on this rank, then the nearest over ranks (ties: lowest rank). The
+    // distance is computed without overflow (hypot), so a point however far is measured.
     struct {
       double distance;
       int rank;
-    } mine{std::numeric_limits<double>::max(), rank_of(comm_)}, best{};
+    } mine{std::numeric_limits<double>::infinity(), rank_of(comm)}, best{};
     std::int32_t node = -1;
     for (std::int32_t n = 0; n < mesh.num_owned; ++n) {
-      double d = 0;
-      for (int i = 0; i < 3; ++i) d += std::pow(mesh.coords[3 * n + i] - p.point[i], 2);
-      if (d < mine.distance) mine.distance = d, node = n;
+      const double* x = &mesh.coords[3 * n];
+      const double d = std::hypot(x[0] - p.point[0], x[1] - p.point[1], x[2] - p.point[2]);
+      if (node < 0 || d < mine.distance) mine.distance = d, node = n;
     }
-    INERTIA_MPI(MPI_Allreduce(&mine, &best, 1, MPI_DOUBLE_INT, MPI_MINLOC, comm_));
-    const bool owner = best.rank == rank_of(comm_);
-    owned_dof_.push_back(owner ? 3 * node : -1);
-    double where[4] = {0, 0, 0, 0};
+    INERTIA_MPI(MPI_Allreduce(&mine, &best, 1, MPI_DOUBLE_INT, MPI_MINLOC, comm));
+    const bool owner = best.rank == rank_of(comm) && node >= 0;
+    // where: the node's position, its tag, and the size of the elements around it.
+    double where[5] = {0, 0, 0, 0, 0};
     if (owner) {
       for (int i = 0; i < 3; ++i) where[i] = mesh.coords[3 * node + i];
       where[3] = static_cast<double>(mesh.node_tags[node]);
+      where[4] = element_size_at(mesh, node);
     }
-    INERTIA_MPI(MPI_Bcast(where, 4, MPI_DOUBLE, best.rank, comm_));
-    const std::string line =
-        cat("probe ", p.name, ": node ", static_cast<long long>(where[3]), " at (", where[0], ", ",
-            where[1], ", ", where[2], "), distance ", std::sqrt(best.distance), " from (",
-            p.point[0], ", ", p.point[1], ", ", p.point[2], ")");
-    log << "  " << line << "\n";
-    comment += "# " + line + "\n";
-    for (const char* q : {"ux", "uy", "uz", "vx", "vy", "vz"}) columns.push_back(p.name + "." + q);
+    INERTIA_MPI(MPI_Bcast(where, 5, MPI_DOUBLE, best.rank, comm));
+    const std::string from = cat("(", p.point[0], ", ", p.point[1], ", ", p.point[2], ")");
+    const std::string at = cat("node ", static_cast<long long>(where[3]), " at (", where[0], ", ",
+                               where[1], ", ", where[2], ")");
+    // A point beyond the elements around its nearest node is outside the mesh.
+    if (!(best.distance <= where[4]))
+      throw InputError(cat(case_path, p.origin.line ? cat(":", p.origin.line) : std::string(), ": ",
+                           p.origin.key.empty() ? "output.probes" : p.origin.key, ": probe ",
+                           p.name, " at ", from, " is outside the mesh: its nearest ", at, " is ",
+                           best.distance, " away, more than the size of the elements there (",
+                           where[4], ")"));
+    sites.names.push_back(p.name);
+    sites.owned_dof.push_back(owner ? 3 * node : -1);
+    sites.descriptions.push_back(
+        cat("probe ", p.name, ": ", at, ", distance ", best.distance, " from ", from));
   }
-  values_.resize(6 * probes.size());
+  return sites;
+}
+
+Probes::Probes(MPI_Comm comm, ProbeSites sites, const std::filesystem::path& path,
+               std::int64_t resume_after)
+    : comm_(comm), owned_dof_(std::move(sites.owned_dof)) {
+  std::vector<std::string> columns;
+  std::string comment;
+  for (std::size_t p = 0; p < sites.names.size(); ++p) {
+    comment += "# " + sites.descriptions[p] + "\n";
+    for (const char* q : {"ux", "uy", "uz", "vx", "vy", "vz"})
+      columns.push_back(sites.names[p] + "." + q);
+  }
+  values_.resize(6 * sites.names.size());
   sums_.resize(values_.size());
   file_ = CsvFile(comm_, path, comment, columns, resume_after);
 }
@@ -211,9 +309,10 @@ void EnergyHistory::write(MechanicalSystem& system, const State& state) {
   const double kinetic = system.kinetic_energy(state.v);
   const double strain = system.strain_energy(state.u);
   total_ = kinetic + strain - external_work_ + dissipation_;
-  std::vector<double> row{kinetic, strain, external_work_, dissipation_, total_};
-  if (integrator_.has_hamiltonian()) row.push_back(integrator_.hamiltonian(system, state));
-  file_.row(state.step, state.time, row);
+  row_ = {kinetic, strain, external_work_, dissipation_, total_, 0.0};
+  const std::size_t n = integrator_.has_hamiltonian() ? 6 : 5;
+  if (n == 6) row_[5] = integrator_.hamiltonian(system, state);
+  file_.row(state.step, state.time, std::span<const double>(row_.data(), n));
 }
 
 }  // namespace inertia

@@ -1,8 +1,9 @@
 #include "inertia/app/phases.hpp"
 
-#include <fstream>
+#include <sstream>
 
 #include "inertia/core/error.hpp"
+#include "inertia/core/files.hpp"
 #include "inertia/parallel/session.hpp"
 
 namespace inertia {
@@ -14,16 +15,12 @@ void Phases::write_csv(MPI_Comm comm, const std::filesystem::path& path, double 
   INERTIA_MPI(MPI_Allreduce(local.data(), global.data(), static_cast<int>(local.size()), MPI_DOUBLE,
                             MPI_MAX, comm));
   run_on_root(comm, [&] {
-    const std::filesystem::path tmp = path.string() + ".tmp";
-    {
-      std::ofstream out(tmp);
-      out << "phase,seconds,calls\n" << std::setprecision(9);
-      for (std::size_t i = 0; i < entries_.size(); ++i)
-        out << entries_[i].name << "," << global[i] << "," << entries_[i].calls << "\n";
-      out << "total," << global.back() << ",1\n";
-      if (!out) throw InputError(cat(path.string(), ": cannot write"));
-    }
-    std::filesystem::rename(tmp, path);
+    std::ostringstream out;
+    out << "phase,seconds,calls\n" << std::setprecision(9);
+    for (std::size_t i = 0; i < entries_.size(); ++i)
+      out << entries_[i].name << "," << global[i] << "," << entries_[i].calls << "\n";
+    out << "total," << global.back() << ",1\n";
+    write_file_atomically(path, out.str());
   });
 }
 

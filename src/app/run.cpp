@@ -2,7 +2,9 @@
 
 #include <petscsys.h>
 
+#include <csignal>
 #include <cmath>
+#include <cstring>
 #include <iomanip>
 #include <iostream>
 #include <iterator>
@@ -114,6 +116,44 @@ void insert_case_options(const std::string& options) {
   }
 }
 
+/// SIGTERM (a batch system's time limit) and SIGINT (Ctrl-C) while the object lives: the first
+/// is remembered, and the time loop stops after the current step, on every rank at the same step
+/// (the flag is combined with the step's finiteness check). A second signal is not caught.
+class InterruptGuard {
+ public:
+  InterruptGuard() {
+    struct sigaction action {};
+    action.sa_handler = &InterruptGuard::on_signal;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART | SA_RESETHAND;
+    sigaction(SIGTERM, &action, &previous_term_);
+    sigaction(SIGINT, &action, &previous_int_);
+  }
+  InterruptGuard(const InterruptGuard&) = delete;
+  InterruptGuard& operator=(const InterruptGuard&) = delete;
+  ~InterruptGuard() {
+    sigaction(SIGTERM, &previous_term_, nullptr);
+    sigaction(SIGINT, &previous_int_, nullptr);
+  }
+  /// The signal received on this rank, 0 if none.
+  static int received() { return received_; }
+
+ private:
+  static void on_signal(int signal) { received_ = signal; }
+  static inline volatile std::sig_atomic_t received_ = 0;
+  struct sigaction previous_term_ {}, previous_int_ {};
+};
+
+/// The run was stopped by a signal after a complete step; the exit status is 128 + signal.
+class Interrupted : public Error {
+ public:
+  Interrupted(int signal, const std::string& what) : Error(what), signal_(signal) {}
+  int signal() const { return signal_; }
+
+ private:
+  int signal_;
+};
+
 /// One run of a case, phase by phase (deal.II step-18's TopLevel::run() is the model): each
 /// phase is a member function, the state they share is the object's.
 class Run {
@@ -150,7 +190,7 @@ class Run {
     model_ = build_model(comm_, c_, &phases_);
   }
 
-  /// Logs the case, the mesh, its regions, the materials and the partition.
+  /// Logs the case, the mesh, its regions, the materials and the partition; locates the probes.
   void describe() {
     const int nranks = size_of(comm_);
     const LocalMesh& lm = system().mesh();
@@ -179,6 +219,8 @@ class Run {
       log_ << std::setw(16) << r << std::setw(10) << p.elements_per_rank[r] << std::setw(10)
            << p.owned_nodes_per_rank[r] << std::setw(10) << p.ghost_nodes_per_rank[r]
            << std::setw(10) << 3 * p.owned_nodes_per_rank[r] << "\n";
+    probe_sites_ = locate_probes(system(), c_.probes, c_.path.string());
+    for (const auto& line : probe_sites_.descriptions) log_ << "  " << line << "\n";
   }
 
   /// Estimates the highest frequency, sets dt (dt: auto) or checks it against the scheme's
@@ -327,8 +369,9 @@ class Run {
           comm_, c_, system(),
           resume_ ? std::optional<double>(state_.time + 0.5 * c_.dt) : std::nullopt);
     if (!c_.probes.empty())
-      probes_ = std::make_unique<Probes>(system(), c_.probes, c_.output_directory / "probes.csv",
-                                         log_, resume_ ? state_.step : -1);
+      probes_ = std::make_unique<Probes>(comm_, std::move(probe_sites_),
+                                         c_.output_directory / "probes.csv",
+                                         resume_ ? state_.step : -1);
     if (c_.energy)
       energy_ = std::make_unique<EnergyHistory>(system(), state_, *integrator_,
                                                 c_.output_directory / "energy.csv",
@@ -358,6 +401,7 @@ class Run {
                                                     checkpoint_vectors(), c_.checkpoint_keep);
     checkpoint_bytes_ += bytes;
     ++checkpoints_;
+    last_checkpoint_step_ = state_.step;
   }
 
   void flush_histories() {
@@ -366,7 +410,8 @@ class Run {
   }
 
   /// Every step from the current one to the last, with its outputs; a failure marks the
-  /// written files INCOMPLETE with the reason before it propagates.
+  /// written files INCOMPLETE with the reason before it propagates, and a signal stops the loop
+  /// after a complete step (stop()).
   void time_loop() {
     log_ << "\n";
     // An explicit step of a linear model has nothing that can fail and be retried: no snapshots.
@@ -376,30 +421,76 @@ class Run {
     loop_start_ = MPI_Wtime();
     first_step_ = state_.step;
     if (first_step_ >= nsteps_) log_ << "nothing to do: the checkpoint is at or after the last step\n";
+    int signal = 0;
     try {
-      while (state_.step < nsteps_) {
-        advance(steps);
+      while (state_.step < nsteps_ && !signal) {
+        activity_ = Activity::step;
+        signal = advance(steps);
+        activity_ = Activity::output;
         if (series_ && state_.step % c_.output_every == 0) write_frame();
+        activity_ = Activity::checkpoint;
         if (c_.checkpoint_every > 0 &&
             (state_.step % c_.checkpoint_every == 0 || state_.step == nsteps_))
           write_checkpoint();
+        activity_ = Activity::output;
         report_progress();
       }
+      activity_ = Activity::output;
+      flush_histories();
+      if (signal) stop(signal);
+    } catch (const Interrupted&) {
+      throw;
     } catch (const Error& e) {
       // Keep what was written (every listed step is complete) but mark it as a failed run.
-      const std::string reason =
-          cat("step ", state_.step + 1, ", t = ", state_.time + c_.dt, ": ", e.what());
-      if (series_) series_->mark_failed(reason);
-      if (energy_) energy_->mark_failed(reason);
-      if (probes_) probes_->mark_failed(reason);
+      const std::string reason = cat(activity(), ": ", e.what());
+      mark_failed(reason);
       if (dynamic_cast<const SolverError*>(&e)) throw SolverError(reason);
       throw;
     }
-    flush_histories();
   }
 
-  /// One step with its velocity damping, finiteness check and history rows.
-  void advance(StepController& steps) {
+  /// What the loop was doing, for the INCOMPLETE marks.
+  std::string activity() const {
+    switch (activity_) {
+      case Activity::step:
+        return cat("step ", state_.step + 1, ", t = ", state_.time + c_.dt);
+      case Activity::checkpoint:
+        return cat("checkpoint of step ", state_.step, ", t = ", state_.time);
+      case Activity::output:
+        break;
+    }
+    return cat("output of step ", state_.step, ", t = ", state_.time);
+  }
+
+  void mark_failed(const std::string& reason) {
+    if (series_) series_->mark_failed(reason);
+    if (energy_) energy_->mark_failed(reason);
+    if (probes_) probes_->mark_failed(reason);
+  }
+
+  /// After a signal: a checkpoint of this step (if checkpoints are on), the files marked
+  /// INCOMPLETE after their last complete step, and Interrupted for the exit status.
+  void stop(int signal) {
+    std::string checkpoint = "no checkpoint (output.checkpoint is off)";
+    if (checkpointer_ && c_.checkpoint_every > 0) {
+      if (last_checkpoint_step_ != state_.step) {
+        activity_ = Activity::checkpoint;
+        write_checkpoint();
+      }
+      checkpoint = cat("checkpoint of step ", state_.step, " in ", c_.checkpoint_directory.string(),
+                       " (continue with --restart)");
+    }
+    const char* abbrev = sigabbrev_np(signal);
+    const std::string what =
+        cat("interrupted by ", abbrev ? cat("SIG", abbrev) : cat("signal ", signal), " after step ",
+            state_.step, " of ", nsteps_, " (t = ", state_.time, "); ", checkpoint);
+    mark_failed(what);
+    throw Interrupted(signal, what);
+  }
+
+  /// One step with its velocity damping, finiteness check and history rows. Returns the signal
+  /// received by any rank (0: none), agreed on every rank.
+  int advance(StepController& steps) {
     Phases::Scope scope(phases_, "time loop");
     if (energy_) energy_->before_step(system(), state_);
     stats_ = steps.advance(system(), *integrator_, state_, c_.dt);
@@ -413,13 +504,20 @@ class Run {
       system().apply_constraints(state_.time, nullptr, state_.v, nullptr);
       if (energy_) removed = before - system().kinetic_energy(state_.v);
     }
-    PetscReal unorm = 0;
-    INERTIA_PETSC(VecNorm(state_.u, NORM_INFINITY, &unorm));
-    if (!std::isfinite(unorm))
+    // One reduction for both: is u finite everywhere, and did a rank receive a signal?
+    int local[2] = {0, InterruptGuard::received()}, global[2] = {0, 0};
+    {
+      petsc::ConstArray u(state_.u);
+      for (double x : u.span())
+        if (!std::isfinite(x)) local[0] = 1;
+    }
+    INERTIA_MPI(MPI_Allreduce(local, global, 2, MPI_INT, MPI_MAX, comm_));
+    if (global[0])
       throw SolverError(cat("the solution is not finite at step ", state_.step, ", t = ",
                             state_.time, "; reduce dt or check the loads and constraints"));
     if (energy_) energy_->after_step(system(), state_, c_.dt, removed);
     if (probes_) probes_->record(state_);
+    return global[1];
   }
 
   /// The progress line, about ten times per run and at the last step.
@@ -479,11 +577,13 @@ class Run {
   std::unique_ptr<io::Checkpointer> checkpointer_;
   std::optional<EnergyResume> resume_;
   std::unique_ptr<OutputSeries> series_;
+  ProbeSites probe_sites_;
   std::unique_ptr<Probes> probes_;
   std::unique_ptr<EnergyHistory> energy_;
   double loop_start_ = 0;
   std::int64_t first_step_ = 0, linear_its_ = 0, newton_its_ = 0;
-  std::int64_t checkpoint_bytes_ = 0, checkpoints_ = 0;
+  std::int64_t checkpoint_bytes_ = 0, checkpoints_ = 0, last_checkpoint_step_ = -1;
+  enum class Activity { step, output, checkpoint } activity_ = Activity::step;
 };
 
 }  // namespace
@@ -495,7 +595,11 @@ int run_main(int argc, char** argv) {
   try {
     Session session(&argc, &argv, args.petsc);
     rank = rank_of(PETSC_COMM_WORLD);
+    const InterruptGuard interrupts;
     return Run(PETSC_COMM_WORLD, args).run();
+  } catch (const Interrupted& e) {
+    if (rank == 0) std::cerr << "inertia: error: " << e.what() << std::endl;
+    return 128 + e.signal();
   } catch (const std::exception& e) {
     if (rank == 0) std::cerr << "inertia: error: " << e.what() << std::endl;
     return 1;

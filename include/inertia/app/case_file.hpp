@@ -65,6 +65,7 @@ struct CaseAmplitude {
 struct CaseProbe {
   std::string name;
   std::array<double, 3> point{0, 0, 0};
+  Origin origin;
 };
 
 struct CaseInitialVelocity {

@@ -6,42 +6,68 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "inertia/app/case_file.hpp"
+#include "inertia/core/files.hpp"
 #include "inertia/time/integrator.hpp"
 
 namespace inertia {
 
-/// A CSV file written by rank 0 (other ranks hold a closed one). Rows are flushed at flush().
+/// A CSV history written by rank 0 (the other ranks hold no file). Rows are formatted into a
+/// buffer and reach the file whole, at flush() (or when the buffer is large), so a kill cuts at
+/// most the last row. Every write is checked: a failure (a full disk) is an IoError
+/// "<file>: <reason>", raised on every rank by the next flush().
 class CsvFile {
  public:
   CsvFile() = default;
-  /// Rank 0 opens `path` for writing; throws InputError if it cannot. With resume_after >= 0
-  /// (a restart at that step) an existing file with the same columns is continued instead: its
-  /// rows after that step and any INCOMPLETE marker are dropped (rewritten atomically).
+  /// Collective. Rank 0 creates `path` with its header. With resume_after >= 0 (a restart at that
+  /// step) an existing file with the same columns is continued instead: only its complete rows
+  /// (newline-terminated, every field present) up to that step are kept, markers dropped
+  /// (rewritten atomically). Throws InputError or IoError on every rank.
   CsvFile(MPI_Comm comm, const std::filesystem::path& path, const std::string& header_comment,
           const std::vector<std::string>& columns, std::int64_t resume_after = -1);
-  void row(std::int64_t step, double time, const std::vector<double>& values);
+  /// Appends a row (rank 0; a no-op elsewhere). Allocates nothing once the buffer has grown.
+  void row(std::int64_t step, double time, std::span<const double> values);
+  /// Collective. Writes the buffered rows; throws IoError on every rank if rank 0 could not
+  /// write them (now or at an earlier automatic write).
   void flush();
-  /// Appends "# INCOMPLETE: ..." so a truncated history is not mistaken for a finished run.
-  void mark_failed(const std::string& reason);
+  /// Rank 0: writes the buffered rows and "# INCOMPLETE: ...", so a truncated history is not
+  /// mistaken for a finished run. Best effort (the disk may be full): never throws.
+  void mark_failed(const std::string& reason) noexcept;
 
  private:
-  struct Closer {
-    void operator()(std::FILE* f) const { std::fclose(f); }
-  };
-  std::unique_ptr<std::FILE, Closer> file_;
+  void write_buffer();  ///< rank 0: buffer_ to the file; a failure is kept in error_
+
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  OutputFile file_;     ///< rank 0 only
+  std::string buffer_;  ///< formatted rows not yet written
+  std::string error_;   ///< rank 0: the first write failure, raised by flush()
+  std::size_t fields_ = 0;
 };
 
-/// Probes: the mesh node nearest each probe point (ties: lowest rank); u and v every step.
+/// Where the probes read: the mesh node nearest each probe point (ties: lowest rank).
+struct ProbeSites {
+  std::vector<std::string> names;
+  std::vector<PetscInt> owned_dof;         ///< first owned DOF of each probe's node, or -1
+  std::vector<std::string> descriptions;   ///< "probe tip: node 478 at (...), distance ..."
+};
+
+/// Collective. Locates the probes of a case. Throws InputError (naming `case_path`, the probe's
+/// line and its point) for a probe outside the mesh: farther from its nearest node than the
+/// elements around that node reach (distances are computed without overflow).
+ProbeSites locate_probes(const MechanicalSystem& system, const std::vector<CaseProbe>& probes,
+                         const std::string& case_path);
+
+/// Probes: u and v at the probe sites, every step (probes.csv).
 class Probes {
  public:
-  /// Collective. Locates the nodes; `log` gets one line per probe (rank 0).
-  /// resume_after >= 0: continue an existing file after that step (restart).
-  Probes(const MechanicalSystem& system, const std::vector<CaseProbe>& probes,
-         const std::filesystem::path& path, std::ostream& log, std::int64_t resume_after = -1);
+  /// Collective. Starts probes.csv at `path` (its header comments describe the sites), or with
+  /// resume_after >= 0 continues an existing file after that step (restart).
+  Probes(MPI_Comm comm, ProbeSites sites, const std::filesystem::path& path,
+         std::int64_t resume_after = -1);
   /// Collective. Appends a row.
   void record(const State& state);
   void flush() { file_.flush(); }
@@ -88,6 +114,7 @@ class EnergyHistory {
   petsc::Vector u_prev_, v_prev_, f_prev_, f_now_, work_;
   bool reactions_ = false;  ///< prescribed motion and an acceleration: count reaction work
   double external_work_ = 0, dissipation_ = 0, total_ = 0;
+  std::array<double, 6> row_{};
   CsvFile file_;
 };
 

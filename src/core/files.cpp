@@ -1,0 +1,85 @@
+#include "inertia/core/files.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <utility>
+
+namespace inertia {
+
+void throw_io_error(const std::filesystem::path& path, int error_number) {
+  throw IoError(cat(path.string(), ": ", std::strerror(error_number)));
+}
+
+OutputFile::OutputFile(const std::filesystem::path& path, Mode mode) : path_(path) {
+  const int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (mode == Mode::append ? O_APPEND : O_TRUNC);
+  fd_ = ::open(path.c_str(), flags, 0644);
+  if (fd_ < 0) throw_io_error(path, errno);
+}
+
+OutputFile::OutputFile(OutputFile&& o) noexcept
+    : path_(std::move(o.path_)), fd_(std::exchange(o.fd_, -1)) {}
+
+OutputFile& OutputFile::operator=(OutputFile&& o) noexcept {
+  if (this != &o) {
+    if (fd_ >= 0) ::close(fd_);
+    path_ = std::move(o.path_);
+    fd_ = std::exchange(o.fd_, -1);
+  }
+  return *this;
+}
+
+OutputFile::~OutputFile() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+void OutputFile::write(std::string_view data) {
+  INERTIA_ASSERT(fd_ >= 0);
+  while (!data.empty()) {
+    const ssize_t n = ::write(fd_, data.data(), data.size());
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      throw_io_error(path_, errno);
+    }
+    data.remove_prefix(static_cast<std::size_t>(n));
+  }
+}
+
+void OutputFile::sync() {
+  INERTIA_ASSERT(fd_ >= 0);
+  if (::fsync(fd_) != 0 && errno != EINVAL && errno != EROFS) throw_io_error(path_, errno);
+}
+
+void OutputFile::close() {
+  if (fd_ < 0) return;
+  const int fd = std::exchange(fd_, -1);
+  if (::close(fd) != 0 && errno != EINTR) throw_io_error(path_, errno);
+}
+
+void write_file_atomically(const std::filesystem::path& path, std::string_view content) {
+  const std::filesystem::path tmp = path.string() + ".tmp";
+  {
+    OutputFile out(tmp, OutputFile::Mode::truncate);
+    out.write(content);
+    out.sync();
+    out.close();
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) throw_io_error(path, ec.value());
+}
+
+std::string read_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw_io_error(path, errno ? errno : ENOENT);
+  std::ostringstream content;
+  content << in.rdbuf();
+  if (in.bad()) throw_io_error(path, errno ? errno : EIO);
+  return content.str();
+}
+
+}  // namespace inertia
