@@ -2,6 +2,9 @@
 
 #include <petscsys.h>
 
+#include <unistd.h>
+
+#include <cerrno>
 #include <csignal>
 #include <cmath>
 #include <cstring>
@@ -116,6 +119,44 @@ void insert_case_options(const std::string& options) {
   }
 }
 
+/// Creates `directory` if missing and checks that files can be created in it; throws InputError
+/// naming it and the reason.
+void prepare_directory(const std::filesystem::path& directory, const char* what) {
+  std::error_code ec;
+  std::filesystem::create_directories(directory, ec);
+  if (!std::filesystem::is_directory(directory))
+    throw InputError(cat(directory.string(), ": cannot create the ", what,
+                         ec ? cat(" (", ec.message(), ")") : std::string()));
+  if (::access(directory.c_str(), W_OK | X_OK) != 0)
+    throw InputError(cat(directory.string(), ": cannot write in the ", what, " (",
+                         std::strerror(errno), ")"));
+}
+
+/// Collective. Reads the solver options the way the run's solvers will (KSP, PC and SNES with no
+/// prefix: GAMG as the default preconditioner; the mass solves' "mass_" prefix: Jacobi), so an
+/// unknown type (-ksp_type foo) or a malformed value (-ksp_rtol abc) is a one-line configuration
+/// error now, at --check, instead of a failed solve in the first step.
+void check_solver_options(MPI_Comm comm) {
+  try {
+    petsc::Snes snes;
+    INERTIA_PETSC(SNESCreate(comm, snes.out()));
+    KSP ksp;
+    INERTIA_PETSC(SNESGetKSP(snes, &ksp));
+    PC pc;
+    INERTIA_PETSC(KSPGetPC(ksp, &pc));
+    INERTIA_PETSC(PCSetType(pc, PCGAMG));
+    INERTIA_PETSC(SNESSetFromOptions(snes));
+    petsc::Ksp mass;
+    INERTIA_PETSC(KSPCreate(comm, mass.out()));
+    INERTIA_PETSC(KSPSetOptionsPrefix(mass, "mass_"));
+    INERTIA_PETSC(KSPGetPC(mass, &pc));
+    INERTIA_PETSC(PCSetType(pc, PCJACOBI));
+    INERTIA_PETSC(KSPSetFromOptions(mass));
+  } catch (const SolverError& e) {
+    throw InputError(cat("PETSc options (case file's petsc: or the command line): ", e.what()));
+  }
+}
+
 /// SIGTERM (a batch system's time limit) and SIGINT (Ctrl-C) while the object lives: the first
 /// is remembered, and the time loop stops after the current step, on every rank at the same step
 /// (the flag is combined with the step's finiteness check). A second signal is not caught.
@@ -187,6 +228,7 @@ class Run {
   void build() {
     run_collectively(comm_, [&] { c_ = load_case(args_.case_file); });
     insert_case_options(c_.petsc_options);
+    check_solver_options(comm_);
     model_ = build_model(comm_, c_, &phases_);
   }
 
@@ -292,11 +334,11 @@ class Run {
   /// Creates the output directory, the initial state (u = 0, the initial velocities, the
   /// prescribed motion at t = 0) and the integrator, which completes it (a_0, ...).
   void initialize() {
+    // The directories the run writes to exist and are writable before any work is done (not
+    // found at the first checkpoint, hours in).
     run_on_root(comm_, [&] {
-      std::error_code ec;
-      std::filesystem::create_directories(c_.output_directory, ec);
-      if (!std::filesystem::is_directory(c_.output_directory))
-        throw InputError(cat(c_.output_directory.string(), ": cannot create the output directory"));
+      prepare_directory(c_.output_directory, "output directory");
+      if (c_.checkpoint_every > 0) prepare_directory(c_.checkpoint_directory, "checkpoint directory");
     });
     log_ << "output    " << c_.output_directory.string() << "\n";
     const LocalMesh& lm = system().mesh();
