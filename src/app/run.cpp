@@ -371,36 +371,33 @@ class Run {
     return vectors;
   }
 
-  /// --restart: the state, the step and the energy sums of the newest complete checkpoint.
+  /// --restart: the state, the step and the energy sums of the newest usable checkpoint (a
+  /// damaged newer one is skipped, and the log says why).
   void restore_checkpoint() {
     Phases::Scope scope(phases_, "checkpoint");
-    const std::filesystem::path file = io::find_checkpoint(comm_, *args_.restart);
     io::CheckpointAttributes a;
     a.reals = {{"time", 0.0}, {"dt", 0.0}, {"energy.external_work", 0.0}, {"energy.dissipation", 0.0}};
     a.integers = {{"step", 0}};
     a.strings = {{"integrator", ""}};
-    checkpointer_->read(file, {}, a);  // attributes first: check them before the datasets
-    run_collectively(comm_, [&] {
-      INERTIA_CHECK(a.strings["integrator"] == c_.scheme.name(), InputError, file.string(),
-                    ": written by the ", a.strings["integrator"], " integrator, but ",
-                    c_.path.string(), " uses ", c_.scheme.name());
-      const double dt = a.reals["dt"];
-      if (c_.dt_auto) {
-        c_.dt = dt;
-      } else {
-        INERTIA_CHECK(std::abs(c_.dt - dt) <= 1e-12 * dt, InputError, c_.path.string(),
-                      ": time.dt ", c_.dt, " differs from the checkpoint's ", dt, " (",
-                      file.string(), ")");
-      }
-    });
-    io::CheckpointAttributes none;
-    checkpointer_->read(file, checkpoint_vectors(), none);
+    // A checkpoint of another case is refused before its vectors are read.
+    auto same_case = [&](const io::CheckpointAttributes& read) {
+      const std::string& integrator = read.strings.at("integrator");
+      INERTIA_CHECK(integrator == c_.scheme.name(), InputError, "it was written by the ",
+                    integrator, " integrator, but ", c_.path.string(), " uses ", c_.scheme.name());
+      const double dt = read.reals.at("dt");
+      INERTIA_CHECK(c_.dt_auto || std::abs(c_.dt - dt) <= 1e-12 * dt, InputError, "time.dt ",
+                    c_.dt, " of ", c_.path.string(), " differs from the checkpoint's ", dt);
+    };
+    const io::Restored restored =
+        checkpointer_->restore(*args_.restart, checkpoint_vectors(), a, same_case);
+    for (const auto& why : restored.skipped) log_ << "restart   skipped " << why << "\n";
+    if (c_.dt_auto) c_.dt = a.reals["dt"];
     state_.time = a.reals["time"];
     state_.step = a.integers["step"];
     nsteps_ = c_.num_steps();
     resume_ = EnergyResume{state_.step, a.reals["energy.external_work"],
                            a.reals["energy.dissipation"]};
-    log_ << "restart   from " << file.string() << ": step " << state_.step << ", t = "
+    log_ << "restart   from " << restored.file.string() << ": step " << state_.step << ", t = "
          << state_.time << "; continuing to step " << nsteps_ << "\n";
   }
 

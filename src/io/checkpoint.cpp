@@ -1,11 +1,17 @@
 #include "inertia/io/checkpoint.hpp"
 
+#include <hdf5.h>
 #include <petscviewerhdf5.h>
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <regex>
 
+#include "inertia/core/files.hpp"
 #include "inertia/core/text.hpp"
 #include "inertia/parallel/session.hpp"
 
@@ -35,6 +41,55 @@ std::vector<std::pair<std::int64_t, fs::path>> checkpoints_in(const fs::path& di
   std::sort(out.begin(), out.end());
   return out;
 }
+
+/// HDF5's automatic printing of its error stack, off for the scope of the object (our errors say
+/// what went wrong in one line).
+class QuietHdf5 {
+ public:
+  QuietHdf5() {
+    H5Eget_auto2(H5E_DEFAULT, &function_, &data_);
+    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  }
+  QuietHdf5(const QuietHdf5&) = delete;
+  QuietHdf5& operator=(const QuietHdf5&) = delete;
+  ~QuietHdf5() { H5Eset_auto2(H5E_DEFAULT, function_, data_); }
+
+ private:
+  H5E_auto2_t function_ = nullptr;
+  void* data_ = nullptr;
+};
+
+/// The system error behind the failure on HDF5's error stack ("errno = 28" in a message of its
+/// file driver), or 0.
+int hdf5_errno() {
+  int found = 0;
+  auto visit = [](unsigned, const H5E_error2_t* e, void* data) -> herr_t {
+    if (e->desc) {
+      const char* at = std::strstr(e->desc, "errno = ");
+      if (at) *static_cast<int*>(data) = std::atoi(at + 8);
+    }
+    return 0;
+  };
+  H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, visit, &found);
+  return found;
+}
+
+/// Collective. A checksum of a vector's values that does not depend on how it is distributed:
+/// sum over entries (mod 2^64) of the value's bit pattern times (2 i + 1), i its global index.
+std::int64_t checksum(MPI_Comm comm, Vec x) {
+  PetscInt begin = 0, end = 0;
+  INERTIA_PETSC(VecGetOwnershipRange(x, &begin, &end));
+  std::uint64_t local = 0, global = 0;
+  {
+    petsc::ConstArray a(x);
+    for (PetscInt i = 0; i < a.size(); ++i)
+      local += std::bit_cast<std::uint64_t>(a[i]) * (2 * static_cast<std::uint64_t>(begin + i) + 1);
+  }
+  INERTIA_MPI(MPI_Allreduce(&local, &global, 1, MPI_UINT64_T, MPI_SUM, comm));
+  return std::bit_cast<std::int64_t>(global);
+}
+
+constexpr const char* complete_attribute = "checkpoint_complete";
 
 /// Broadcasts a string from rank 0.
 std::string broadcast(MPI_Comm comm, std::string s) {
@@ -88,7 +143,9 @@ std::pair<fs::path, std::int64_t> Checkpointer::write(const fs::path& directory,
                   ": cannot create the checkpoint directory");
     fs::remove(tmp, ec);
   });
+  const QuietHdf5 quiet;
   run_collectively(comm_, [&] {
+   try {
     Viewer viewer;
     INERTIA_PETSC(PetscViewerHDF5Open(comm_, tmp.c_str(), FILE_MODE_WRITE, viewer.out()));
     for (const auto& [name, v] : vectors) {
@@ -96,6 +153,9 @@ std::pair<fs::path, std::int64_t> Checkpointer::write(const fs::path& directory,
       INERTIA_PETSC(VecScatterEnd(scatter_, v, natural_, INSERT_VALUES, SCATTER_FORWARD));
       INERTIA_PETSC(PetscObjectSetName(reinterpret_cast<PetscObject>(natural_.get()), name.c_str()));
       INERTIA_PETSC(VecView(natural_, viewer));
+      const long sum = checksum(comm_, natural_);
+      INERTIA_PETSC(PetscViewerHDF5WriteAttribute(viewer, "/", ("checksum." + name).c_str(),
+                                                  PETSC_LONG, &sum));
     }
     const long nodes = static_cast<long>(num_global_nodes_);
     INERTIA_PETSC(PetscViewerHDF5WriteAttribute(viewer, "/", "num_global_nodes", PETSC_LONG, &nodes));
@@ -107,7 +167,15 @@ std::pair<fs::path, std::int64_t> Checkpointer::write(const fs::path& directory,
     }
     for (const auto& [name, x] : attributes.strings)
       INERTIA_PETSC(PetscViewerHDF5WriteAttribute(viewer, "/", name.c_str(), PETSC_STRING, x.c_str()));
-  });  // the viewer is closed (collectively) before the rename
+    const long complete = 1;
+    INERTIA_PETSC(PetscViewerHDF5WriteAttribute(viewer, "/", complete_attribute, PETSC_LONG, &complete));
+    // Closed here, checked: HDF5 may write its metadata only now (a full disk shows here).
+    INERTIA_PETSC(PetscViewerDestroy(viewer.in_place()));
+   } catch (const SolverError&) {
+    if (const int error = hdf5_errno()) throw_io_error(tmp, error);
+    throw;
+   }
+  });  // the file is complete and closed on every rank before the rename
   std::int64_t bytes = 0;
   run_on_root(comm_, [&] {
     bytes = static_cast<std::int64_t>(fs::file_size(tmp));
@@ -121,63 +189,101 @@ std::pair<fs::path, std::int64_t> Checkpointer::write(const fs::path& directory,
 }
 
 void Checkpointer::read(const fs::path& file, const NamedVectors& vectors,
-                        CheckpointAttributes& attributes) {
+                        CheckpointAttributes& attributes,
+                        const std::function<void(const CheckpointAttributes&)>& check) {
+  const QuietHdf5 quiet;
+  Viewer viewer;
+  // Damage: the file cannot be opened, or lacks what a complete checkpoint has, or its data do
+  // not match their checksums. Every rank learns it (as an InputError, the kind that crosses
+  // run_collectively) and raises DamagedCheckpoint.
+  auto damaged = [&](auto&& f) {
+    try {
+      run_collectively(comm_, [&] {
+        try {
+          f();
+        } catch (const Error& e) {
+          throw InputError(cat(file.string(), ": cannot restart from this checkpoint: it is damaged (",
+                               e.what(), ")"));
+        }
+      });
+    } catch (const InputError& e) {
+      throw DamagedCheckpoint(e.what());
+    }
+  };
+  auto require = [&](const std::string& name) {
+    PetscBool has = PETSC_FALSE;
+    INERTIA_PETSC(PetscViewerHDF5HasAttribute(viewer, "/", name.c_str(), &has));
+    INERTIA_CHECK(has, Error, "no attribute '", name, "'");
+  };
+  long nodes = -1;
+  damaged([&] {
+    try {
+      INERTIA_PETSC(PetscViewerHDF5Open(comm_, file.c_str(), FILE_MODE_READ, viewer.out()));
+    } catch (const SolverError&) {
+      throw Error("HDF5 cannot open it: truncated, overwritten or not an HDF5 file");
+    }
+    require(complete_attribute);
+    require("num_global_nodes");
+    INERTIA_PETSC(PetscViewerHDF5ReadAttribute(viewer, "/", "num_global_nodes", PETSC_LONG,
+                                               nullptr, &nodes));
+    for (auto& [name, x] : attributes.reals) {
+      require(name);
+      INERTIA_PETSC(PetscViewerHDF5ReadAttribute(viewer, "/", name.c_str(), PETSC_DOUBLE, nullptr, &x));
+    }
+    for (auto& [name, x] : attributes.integers) {
+      require(name);
+      long value = 0;
+      INERTIA_PETSC(PetscViewerHDF5ReadAttribute(viewer, "/", name.c_str(), PETSC_LONG, nullptr, &value));
+      x = value;
+    }
+    for (auto& [name, x] : attributes.strings) {
+      require(name);
+      char* value = nullptr;
+      INERTIA_PETSC(PetscViewerHDF5ReadAttribute(viewer, "/", name.c_str(), PETSC_STRING, nullptr, &value));
+      x = value;
+      INERTIA_PETSC(PetscFree(value));
+    }
+  });
+  // Another case: not damage, and no older checkpoint of the same directory would do.
   run_collectively(comm_, [&] {
     try {
-      Viewer viewer;
-      INERTIA_PETSC(PetscViewerHDF5Open(comm_, file.c_str(), FILE_MODE_READ, viewer.out()));
-      auto require = [&](const std::string& name) {
-        PetscBool has = PETSC_FALSE;
-        INERTIA_PETSC(PetscViewerHDF5HasAttribute(viewer, "/", name.c_str(), &has));
-        INERTIA_CHECK(has, InputError, "it has no attribute '", name, "'");
-      };
-      long nodes = -1;
-      require("num_global_nodes");
-      INERTIA_PETSC(PetscViewerHDF5ReadAttribute(viewer, "/", "num_global_nodes", PETSC_LONG,
-                                                 nullptr, &nodes));
       INERTIA_CHECK(nodes == num_global_nodes_, InputError, "it holds ", nodes,
                     " nodes but this case's mesh has ", num_global_nodes_);
-      for (auto& [name, x] : attributes.reals) {
-        require(name);
-        INERTIA_PETSC(PetscViewerHDF5ReadAttribute(viewer, "/", name.c_str(), PETSC_DOUBLE, nullptr, &x));
-      }
-      for (auto& [name, x] : attributes.integers) {
-        require(name);
-        long value = 0;
-        INERTIA_PETSC(PetscViewerHDF5ReadAttribute(viewer, "/", name.c_str(), PETSC_LONG, nullptr, &value));
-        x = value;
-      }
-      for (auto& [name, x] : attributes.strings) {
-        require(name);
-        char* value = nullptr;
-        INERTIA_PETSC(PetscViewerHDF5ReadAttribute(viewer, "/", name.c_str(), PETSC_STRING, nullptr, &value));
-        x = value;
-        INERTIA_PETSC(PetscFree(value));
-      }
-      for (const auto& [name, v] : vectors) {
-        PetscBool has = PETSC_FALSE;
-        INERTIA_PETSC(PetscViewerHDF5HasDataset(viewer, cat("/", name).c_str(), &has));
-        INERTIA_CHECK(has, InputError, "it has no dataset '", name, "'");
-        INERTIA_PETSC(PetscObjectSetName(reinterpret_cast<PetscObject>(natural_.get()), name.c_str()));
-        INERTIA_PETSC(VecLoad(natural_, viewer));
-        INERTIA_PETSC(VecScatterBegin(scatter_, natural_, v, INSERT_VALUES, SCATTER_REVERSE));
-        INERTIA_PETSC(VecScatterEnd(scatter_, natural_, v, INSERT_VALUES, SCATTER_REVERSE));
-      }
-    } catch (const Error& e) {
+      if (check) check(attributes);
+    } catch (const InputError& e) {
       throw InputError(cat(file.string(), ": cannot restart from this checkpoint: ", e.what()));
+    }
+  });
+  damaged([&] {
+    for (const auto& [name, v] : vectors) {
+      PetscBool has = PETSC_FALSE;
+      INERTIA_PETSC(PetscViewerHDF5HasDataset(viewer, cat("/", name).c_str(), &has));
+      INERTIA_CHECK(has, Error, "no dataset '", name, "'");
+      require("checksum." + name);
+      long expected = 0;
+      INERTIA_PETSC(PetscViewerHDF5ReadAttribute(viewer, "/", ("checksum." + name).c_str(),
+                                                 PETSC_LONG, nullptr, &expected));
+      INERTIA_PETSC(PetscObjectSetName(reinterpret_cast<PetscObject>(natural_.get()), name.c_str()));
+      INERTIA_PETSC(VecLoad(natural_, viewer));
+      INERTIA_CHECK(checksum(comm_, natural_) == expected, Error, "the values of '", name,
+                    "' do not match their checksum");
+      INERTIA_PETSC(VecScatterBegin(scatter_, natural_, v, INSERT_VALUES, SCATTER_REVERSE));
+      INERTIA_PETSC(VecScatterEnd(scatter_, natural_, v, INSERT_VALUES, SCATTER_REVERSE));
     }
   });
 }
 
-fs::path find_checkpoint(MPI_Comm comm, const fs::path& path) {
-  std::string found;
-  run_collectively(comm, [&] {
-    if (rank_of(comm) != 0) return;
+Restored Checkpointer::restore(const fs::path& path, const NamedVectors& vectors,
+                               CheckpointAttributes& attributes,
+                               const std::function<void(const CheckpointAttributes&)>& check) {
+  // Candidates, newest first (rank 0 looks; every rank gets the list).
+  std::string list;
+  run_on_root(comm_, [&] {
     std::error_code ec;
     if (fs::is_regular_file(path, ec)) {
       INERTIA_CHECK(step_of(path) >= 0, InputError, path.string(),
                     ": not a checkpoint file (expected checkpoint_NNNNNNNNN.h5)");
-      found = path.string();
+      list = path.string() + '\n';
       return;
     }
     INERTIA_CHECK(fs::is_directory(path, ec), InputError, path.string(),
@@ -186,9 +292,27 @@ fs::path find_checkpoint(MPI_Comm comm, const fs::path& path) {
     if (all.empty()) all = checkpoints_in(path / "checkpoints");
     INERTIA_CHECK(!all.empty(), InputError, path.string(),
                   ": no complete checkpoint (checkpoint_NNNNNNNNN.h5) in it or in its checkpoints/");
-    found = all.back().second.string();
+    for (auto it = all.rbegin(); it != all.rend(); ++it) list += it->second.string() + '\n';
   });
-  return broadcast(comm, found);
+  list = broadcast(comm_, list);
+  Restored restored;
+  for (std::size_t start = 0, end; (end = list.find('\n', start)) != std::string::npos;
+       start = end + 1) {
+    const fs::path file = list.substr(start, end - start);
+    try {
+      read(file, vectors, attributes, check);
+      restored.file = file;
+      return restored;
+    } catch (const DamagedCheckpoint& e) {
+      if (list.find('\n', end + 1) == std::string::npos)  // the last candidate
+        throw InputError(restored.skipped.empty()
+                             ? std::string(e.what())
+                             : cat(e.what(), "; and every newer checkpoint of ", path.string(),
+                                   " is damaged too"));
+      restored.skipped.push_back(e.what());
+    }
+  }
+  throw InternalError("Checkpointer::restore: no candidate");
 }
 
 }  // namespace inertia::io

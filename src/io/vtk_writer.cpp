@@ -1,5 +1,6 @@
 #include "inertia/io/vtk_writer.hpp"
 
+#include <cerrno>
 #include <cstdlib>
 
 #include <iterator>
@@ -14,8 +15,10 @@
 #include <vtkCellData.h>
 #include <vtkCommand.h>
 #include <vtkDoubleArray.h>
+#include <vtkErrorCode.h>
 #include <vtkIdTypeArray.h>
 #include <vtkIntArray.h>
+#include <vtkLogger.h>
 #include <vtkNew.h>
 #include <vtkPointData.h>
 #include <vtkPoints.h>
@@ -30,6 +33,7 @@
 #include <system_error>
 
 #include "inertia/core/error.hpp"
+#include "inertia/core/files.hpp"
 #include "inertia/parallel/session.hpp"
 
 namespace inertia::io {
@@ -88,47 +92,17 @@ std::string zero_padded(int value, int width) {
   return digits;
 }
 
-/// Writes `text` to `path` through `path`.tmp, fsync and rename, so that readers see either the
-/// old or the new file, never a partial one.
-void write_atomically(const fs::path& path, const std::string& text) {
-  fs::path tmp = path;
-  tmp += ".tmp";
-  std::FILE* file = std::fopen(tmp.c_str(), "wb");
-  INERTIA_CHECK(file, Error, "cannot write ", tmp.string(), ": ",
-                std::generic_category().message(errno));
-  bool ok = std::fwrite(text.data(), 1, text.size(), file) == text.size();
-  ok = std::fflush(file) == 0 && ok;
-  ok = ::fsync(::fileno(file)) == 0 && ok;
-  int saved_errno = errno;
-  ok = std::fclose(file) == 0 && ok;
-  if (!ok) {
-    std::error_code ignored;
-    fs::remove(tmp, ignored);
-    throw Error(
-        cat("cannot write ", tmp.string(), ": ", std::generic_category().message(saved_errno)));
-  }
-  std::error_code ec;
-  fs::rename(tmp, path, ec);
-  INERTIA_CHECK(!ec, Error, "cannot rename ", tmp.string(), " to ", path.string(), ": ",
-                ec.message());
-}
-
 /// Writes `text` to `path` plainly (the .pvtu: only referenced once complete).
 void write_file(const fs::path& path, const std::string& text) {
-  std::FILE* file = std::fopen(path.c_str(), "wb");
-  INERTIA_CHECK(file, Error, "cannot write ", path.string(), ": ",
-                std::generic_category().message(errno));
-  bool ok = std::fwrite(text.data(), 1, text.size(), file) == text.size();
-  int saved_errno = errno;
-  ok = std::fclose(file) == 0 && ok;
-  INERTIA_CHECK(ok, Error, "cannot write ", path.string(), ": ",
-                std::generic_category().message(saved_errno));
+  OutputFile file(path, OutputFile::Mode::truncate);
+  file.write(text);
+  file.close();
 }
 
 std::int64_t size_of_file(const fs::path& path) {
   std::error_code ec;
   auto size = fs::file_size(path, ec);
-  INERTIA_CHECK(!ec, Error, "cannot stat ", path.string(), ": ", ec.message());
+  if (ec) throw_io_error(path, ec.value());
   return static_cast<std::int64_t>(size);
 }
 
@@ -258,10 +232,17 @@ void write_piece(const fs::path& path, const PieceMesh& mesh, std::span<const Fi
   writer->SetCompressorTypeToZLib();
   writer->SetHeaderTypeToUInt64();  // blocks over 4 GiB
   writer->SetIdTypeToInt64();
+  errno = 0;
   const int ok = writer->Write();
-  if (!ok || writer->GetErrorCode() != 0 || !vtk_error.empty()) {
-    std::string why = trim(vtk_error);
-    throw Error(cat("cannot write VTK piece ", path.string(), why.empty() ? "" : ": ", why));
+  const unsigned long code = writer->GetErrorCode();
+  if (!ok || code != 0 || !vtk_error.empty()) {
+    // The system's reason when VTK has one (its error codes below FirstVTKErrorCode are errno
+    // values; a full disk is OutOfDiskSpaceError), else VTK's own message.
+    if (code == vtkErrorCode::OutOfDiskSpaceError) throw_io_error(path, ENOSPC);
+    if (code > 0 && code < vtkErrorCode::FirstVTKErrorCode) throw_io_error(path, static_cast<int>(code));
+    if (errno == ENOSPC || errno == EDQUOT || errno == EIO) throw_io_error(path, errno);
+    const std::string why = trim(vtk_error);
+    throw IoError(cat(path.string(), ": VTK could not write it", why.empty() ? "" : ": ", why));
   }
 }
 
@@ -316,6 +297,10 @@ bool same_on_all_ranks(MPI_Comm comm, std::string text) {
 VtkSeriesWriter::VtkSeriesWriter(MPI_Comm comm, std::filesystem::path directory, std::string name,
                                  std::optional<double> resume_up_to)
     : comm_(comm), directory_(std::move(directory)), name_(std::move(name)) {
+  // VTK's own error printing (several coloured log lines per rank) is off: the writer's error
+  // observer keeps the message and write_piece() reports one line with the reason.
+  vtkObject::GlobalWarningDisplayOff();
+  vtkLogger::SetStderrVerbosity(vtkLogger::VERBOSITY_OFF);
   run_collectively(comm_, [&] {
     INERTIA_CHECK(
         !name_.empty() && name_.find('/') == std::string::npos && name_ != "." && name_ != "..",
@@ -390,13 +375,23 @@ std::int64_t VtkSeriesWriter::write(double time, const PieceMesh& mesh,
   run_on_root(comm_, [&] {
     std::error_code ec;
     fs::create_directories(piece_dir, ec);
-    INERTIA_CHECK(!ec, Error, "cannot create directory ", piece_dir.string(), ": ", ec.message());
+    if (ec) throw_io_error(piece_dir, ec.value());
   });
   std::int64_t bytes = 0;
-  run_collectively(comm_, [&] {
-    write_piece(piece, mesh, point_data, point_types, cell_data, cell_types);
-    bytes = size_of_file(piece);
-  });
+  try {
+    run_collectively(comm_, [&] {
+      write_piece(piece, mesh, point_data, point_types, cell_data, cell_types);
+      bytes = size_of_file(piece);
+    });
+  } catch (const Error&) {
+    // The failed step is not in the series: its pieces go (a full disk gets the space back for
+    // the INCOMPLETE marks).
+    if (rank == 0) {
+      std::error_code ignored;
+      fs::remove_all(piece_dir, ignored);
+    }
+    throw;
+  }
 
   // 2. Only complete steps get a .pvtu, and only steps with a .pvtu enter the .pvd.
   run_on_root(comm_, [&] {
@@ -458,7 +453,7 @@ void VtkSeriesWriter::write_pvd() const {
     out += cat("    <DataSet timestep=\"", format_time(time), "\" group=\"\" part=\"0\" file=\"",
                xml_escape(file), "\"/>\n");
   out += "  </Collection>\n</VTKFile>\n";
-  write_atomically(pvd_, out);
+  write_file_atomically(pvd_, out);
 }
 
 }  // namespace inertia::io

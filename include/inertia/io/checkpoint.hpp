@@ -7,10 +7,14 @@
 /// Files: <directory>/checkpoint_NNNNNNNNN.h5 (NNN = the step). Each is written under a temporary
 /// name and renamed once every rank has closed it, so a run killed at any moment (even SIGKILL
 /// mid-write) leaves the previous checkpoints complete; the oldest beyond `keep` are removed only
-/// after the new one is in place.
+/// after the new one is in place. Each vector is stored with a checksum of its values (an
+/// order-independent sum of their bit patterns weighted by position, so the same on any rank
+/// count) and the file ends with a completion attribute, so a file damaged on disk later is
+/// recognised before its data are used.
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <span>
 #include <string>
@@ -30,6 +34,19 @@ struct CheckpointAttributes {
 
 using NamedVectors = std::vector<std::pair<std::string, Vec>>;
 
+/// A checkpoint that cannot be used as it is on disk (truncated, overwritten, an attribute or a
+/// dataset missing, a checksum that does not match): a restart from a directory skips it.
+class DamagedCheckpoint : public InputError {
+ public:
+  using InputError::InputError;
+};
+
+/// What restore() used.
+struct Restored {
+  std::filesystem::path file;
+  std::vector<std::string> skipped;  ///< "<file>: <why>" for each newer damaged checkpoint
+};
+
 class Checkpointer {
  public:
   /// Collective. `natural_ids[i]` is the natural index of owned node i (owned DOFs 3 i .. 3 i + 2
@@ -44,12 +61,23 @@ class Checkpointer {
                                                        const CheckpointAttributes& attributes,
                                                        const NamedVectors& vectors, int keep);
 
-  /// Collective. Reads the vectors named in `vectors` (into those Vecs, in this run's layout)
-  /// and the attributes named by the keys of `attributes` (into their values). Throws
-  /// InputError naming the file for a missing or unreadable dataset or attribute, or a
-  /// checkpoint of another mesh (different node count).
+  /// Collective. Reads the attributes named by the keys of `attributes` (into their values),
+  /// calls `check(attributes)`, then reads the vectors named in `vectors` (into those Vecs, in
+  /// this run's layout) and verifies their checksums. Throws DamagedCheckpoint naming the file
+  /// for a file that cannot be opened or lacks an attribute or dataset or whose data do not match
+  /// their checksums, InputError for a checkpoint of another mesh (another node count), and
+  /// whatever `check` throws (a checkpoint of another case). HDF5 prints nothing meanwhile.
   void read(const std::filesystem::path& file, const NamedVectors& vectors,
-            CheckpointAttributes& attributes);
+            CheckpointAttributes& attributes,
+            const std::function<void(const CheckpointAttributes&)>& check = {});
+
+  /// Collective. Restores from `path`: a checkpoint file, or a directory (or an output directory
+  /// holding checkpoints/) whose checkpoints are tried newest first, a damaged one being skipped
+  /// for the next older (see read()). Throws InputError if there is none, if an explicit file or
+  /// every checkpoint of the directory is damaged, or if `check` refuses one.
+  Restored restore(const std::filesystem::path& path, const NamedVectors& vectors,
+                   CheckpointAttributes& attributes,
+                   const std::function<void(const CheckpointAttributes&)>& check);
 
  private:
   MPI_Comm comm_;
@@ -58,9 +86,6 @@ class Checkpointer {
   petsc::VecScatterHandle scatter_;  ///< layout -> natural
 };
 
-/// Collective. The newest complete checkpoint in `path` (a checkpoint directory, an output
-/// directory holding checkpoints/, or a checkpoint file itself). Throws InputError if none.
-std::filesystem::path find_checkpoint(MPI_Comm comm, const std::filesystem::path& path);
 
 /// The name of the checkpoint of a step: checkpoint_NNNNNNNNN.h5.
 std::string checkpoint_name(std::int64_t step);
