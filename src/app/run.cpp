@@ -62,6 +62,14 @@ Exit status: 0 on success, 1 on bad input or a failed solve (one line on stderr)
   return out.str();
 }
 
+/// "inertia: error: <what>" on stderr in one write, so that no other output (mpiexec's) can
+/// come between its parts.
+void report_error(const std::string& what) {
+  const std::string line = "inertia: error: " + what + "\n";
+  std::fwrite(line.data(), 1, line.size(), stderr);
+  std::fflush(stderr);
+}
+
 /// Parses the command line. Returns an exit status when there is nothing to run (--help,
 /// --version, a usage error, printed here).
 std::optional<int> parse_arguments(int argc, char** argv, Arguments& args) {
@@ -69,7 +77,7 @@ std::optional<int> parse_arguments(int argc, char** argv, Arguments& args) {
     const std::string a = argv[i];
     if (a == "--restart") {
       if (i + 1 >= argc) {
-        std::cerr << "inertia: error: --restart needs a checkpoint directory or file\n";
+        report_error("--restart needs a checkpoint directory or file");
         return 1;
       }
       args.restart = argv[++i];
@@ -86,13 +94,13 @@ std::optional<int> parse_arguments(int argc, char** argv, Arguments& args) {
     } else if (!a.empty() && a[0] != '-') {
       args.case_file = a;
     } else {
-      std::cerr << "inertia: error: expected a case file before PETSc options, got '" << a
-                << "' (see inertia --help)\n";
+      report_error(cat("expected a case file before PETSc options, got '", a,
+                       "' (see inertia --help)"));
       return 1;
     }
   }
   if (args.case_file.empty()) {
-    std::cerr << "inertia: error: no case file given (see inertia --help)\n";
+    report_error("no case file given (see inertia --help)");
     return 1;
   }
   return std::nullopt;
@@ -630,17 +638,25 @@ class Run {
 int run_main(int argc, char** argv) {
   Arguments args;
   if (const auto status = parse_arguments(argc, argv, args)) return *status;
-  int rank = 0;  // until MPI is up, every rank reports its own failure
+  std::optional<Session> session;
   try {
-    Session session(&argc, &argv, args.petsc);
-    rank = rank_of(PETSC_COMM_WORLD);
+    session.emplace(&argc, &argv, args.petsc);
+  } catch (const std::exception& e) {
+    report_error(e.what());  // MPI or PETSc did not start: every process says so
+    return 1;
+  }
+  // Errors are the same on every rank (they fail collectively) and are printed once, by rank 0,
+  // while MPI is still up: a rank that exits non-zero first makes mpiexec abort the job, which
+  // must not take the line with it.
+  const bool root = rank_of(PETSC_COMM_WORLD) == 0;
+  try {
     const InterruptGuard interrupts;
     return Run(PETSC_COMM_WORLD, args).run();
   } catch (const Interrupted& e) {
-    if (rank == 0) std::cerr << "inertia: error: " << e.what() << std::endl;
+    if (root) report_error(e.what());
     return 128 + e.signal();
   } catch (const std::exception& e) {
-    if (rank == 0) std::cerr << "inertia: error: " << e.what() << std::endl;
+    if (root) report_error(e.what());
     return 1;
   }
 }

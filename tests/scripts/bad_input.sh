@@ -407,6 +407,53 @@ box_case >"$dir/case.yaml"
 expect_error diverging_solve_cmdline '(linear solve|KSP|diverge|converge)' case.yaml \
   -ksp_type cg -pc_type none -ksp_max_it 1 -ksp_rtol 1e-14 -ksp_error_if_not_converged
 
+# ------------------------------------------------------------------------------------------------
+# Mistakes found at set-up (and by --check), not in the time loop
+# ------------------------------------------------------------------------------------------------
+
+probe_case() {  # probe_case POINT: the box case with one probe at POINT
+  printf '%s\n' "$box_mesh" "$box_material" "$box_bcs" "$time_ok" \
+    "output: {directory: out, every: 1, probes: [{name: far, point: $1}]}"
+}
+
+new_case far_probe  # the squared distance overflowed and coords[-1] was read (ASan)
+probe_case '[0, 0, 1.0e200]' >"$dir/case.yaml"
+expect_error far_probe "case\.yaml:[0-9]+:.*output\.probes\[0\]\.point.*outside the mesh"
+
+new_case far_probe_check
+probe_case '[0, 0, 1.0e200]' >"$dir/case.yaml"
+expect_error far_probe_check "case\.yaml:[0-9]+:.*outside the mesh" --check case.yaml
+
+new_case probe_beyond_the_end  # 0.72 m beyond the end of the 1 m bar: was snapped to a node
+probe_case '[1.72, 0.05, 0.05]' >"$dir/case.yaml"
+expect_error probe_beyond_the_end "case\.yaml:[0-9]+:.*probe far .*outside the mesh"
+
+new_case petsc_unknown_type  # was: every step halved three times, then 'step 1 failed'
+{ box_case; echo 'petsc: "-ksp_type foo"'; } >"$dir/case.yaml"
+expect_error petsc_unknown_type "PETSc options.*KSP type foo"
+
+new_case petsc_unknown_type_check
+box_case >"$dir/case.yaml"
+expect_error petsc_unknown_type_check "PETSc options.*PC type bar" --check case.yaml -pc_type bar
+
+new_case petsc_malformed_value
+box_case >"$dir/case.yaml"
+expect_error petsc_malformed_value "PETSc options.*abc" case.yaml -ksp_rtol abc
+
+new_case scheme_conflict_check  # was: check OK, then refused by the run without a line number
+printf '%s\n' "$box_mesh" "$box_material" "$box_bcs" \
+  'time: {integrator: euler_implicit, dt: 1.0e-4, steps: 3,' \
+  '       euler_implicit: {trapezoidal: true, newton: true}}' "$output_ok" >"$dir/case.yaml"
+expect_error scheme_conflict_check "case\.yaml:[0-9]+:.*time\.euler_implicit" --check case.yaml
+
+new_case checkpoint_dir_uncreatable  # was: found at the first checkpoint (here after 10^6 steps)
+printf '%s\n' "$box_mesh" "$box_material" "$box_bcs" \
+  'time: {integrator: newmark, dt: 1.0e-4, steps: 1000000}' \
+  'output: {directory: out, every: 0, checkpoint: {every: 1000000, directory: blocker/checkpoints}}' \
+  >"$dir/case.yaml"
+echo "a file, not a directory" >"$dir/blocker"
+expect_error checkpoint_dir_uncreatable "blocker/checkpoints.*checkpoint directory"
+
 finish_cases
 
 # ------------------------------------------------------------------------------------------------
