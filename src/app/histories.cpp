@@ -111,7 +111,7 @@ void CsvFile::write_buffer() {
   if (!file_ || buffer_.empty()) return;
   if (error_.empty()) {
     try {
-      file_.write(buffer_);
+      file_.write_whole(buffer_);
     } catch (const IoError& e) {
       error_ = e.what();
     }
@@ -132,8 +132,16 @@ void CsvFile::mark_failed(const std::string& reason) noexcept {
   std::string line = reason;
   for (auto& ch : line)
     if (ch == '\n') ch = ' ';
-  buffer_ += "# INCOMPLETE: the run failed after the last row: " + line + "\n";
-  write_buffer();
+  const std::string mark = "# INCOMPLETE: the run failed after the last row: " + line + "\n";
+  // After a failed write the file ends at its last complete row (write_whole cut it back), and
+  // the rows not written are dropped: the mark follows the last row on disk.
+  if (!error_.empty()) buffer_.clear();
+  buffer_ += mark;
+  try {
+    file_.write_whole(buffer_);
+  } catch (const IoError&) {
+  }
+  buffer_.clear();
 }
 
 namespace {

@@ -411,6 +411,10 @@ class Run {
 
   /// Opens the VTK series and the histories (continued after a restart) and records step 0.
   void open_outputs() {
+    // Room for the INCOMPLETE marks, should the disk fill (released by mark_failed()).
+    int rank = 0;
+    INERTIA_MPI(MPI_Comm_rank(comm_, &rank));
+    if (rank == 0) reserve_.emplace(c_.output_directory / ".inertia-reserve", 16 << 10);
     if (c_.output_every > 0)
       series_ = std::make_unique<OutputSeries>(
           comm_, c_, system(),
@@ -510,6 +514,7 @@ class Run {
   }
 
   void mark_failed(const std::string& reason) {
+    reserve_.reset();
     if (series_) series_->mark_failed(reason);
     if (energy_) energy_->mark_failed(reason);
     if (probes_) probes_->mark_failed(reason);
@@ -627,6 +632,7 @@ class Run {
   ProbeSites probe_sites_;
   std::unique_ptr<Probes> probes_;
   std::unique_ptr<EnergyHistory> energy_;
+  std::optional<SpaceReserve> reserve_;
   double loop_start_ = 0;
   std::int64_t first_step_ = 0, linear_its_ = 0, newton_its_ = 0;
   std::int64_t checkpoint_bytes_ = 0, checkpoints_ = 0, last_checkpoint_step_ = -1;

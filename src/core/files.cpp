@@ -1,6 +1,7 @@
 #include "inertia/core/files.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -49,6 +50,20 @@ void OutputFile::write(std::string_view data) {
   }
 }
 
+void OutputFile::write_whole(std::string_view data) {
+  INERTIA_ASSERT(fd_ >= 0);
+  struct stat before {};
+  const bool known = ::fstat(fd_, &before) == 0;
+  try {
+    write(data);
+  } catch (const IoError&) {
+    // Best effort (the error is what matters): the file ends where it ended, and so does the
+    // position of the next write (else it would leave a hole of zeros).
+    if (known && ::ftruncate(fd_, before.st_size) == 0) (void)::lseek(fd_, before.st_size, SEEK_SET);
+    throw;
+  }
+}
+
 void OutputFile::sync() {
   INERTIA_ASSERT(fd_ >= 0);
   if (::fsync(fd_) != 0 && errno != EINVAL && errno != EROFS) throw_io_error(path_, errno);
@@ -80,6 +95,31 @@ std::string read_file(const std::filesystem::path& path) {
   content << in.rdbuf();
   if (in.bad()) throw_io_error(path, errno ? errno : EIO);
   return content.str();
+}
+
+SpaceReserve::SpaceReserve(std::filesystem::path path, std::size_t bytes) : path_(std::move(path)) {
+  const int fd = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    path_.clear();
+    return;
+  }
+  // Blocks really allocated (a file of zeros written, where fallocate is not supported).
+  if (::posix_fallocate(fd, 0, static_cast<off_t>(bytes)) != 0) {
+    const std::string zeros(bytes, '\0');
+    if (::write(fd, zeros.data(), zeros.size()) != static_cast<ssize_t>(zeros.size())) {
+      ::close(fd);
+      release();
+      return;
+    }
+  }
+  ::close(fd);
+}
+
+void SpaceReserve::release() noexcept {
+  if (path_.empty()) return;
+  std::error_code ec;
+  std::filesystem::remove(path_, ec);
+  path_.clear();
 }
 
 }  // namespace inertia

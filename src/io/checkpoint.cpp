@@ -59,18 +59,26 @@ class QuietHdf5 {
   void* data_ = nullptr;
 };
 
-/// The system error behind the failure on HDF5's error stack ("errno = 28" in a message of its
-/// file driver), or 0.
-int hdf5_errno() {
-  int found = 0;
+/// What HDF5's error stack says about the last failure: the system's errno where a driver
+/// recorded one (the POSIX drivers do), else the innermost failed call ("H5FD__mpio_write: file
+/// write failed": the MPI-IO driver keeps no errno).
+struct Hdf5Failure {
+  int error_number = 0;
+  std::string innermost;
+};
+
+Hdf5Failure hdf5_failure() {
+  Hdf5Failure found;
   auto visit = [](unsigned, const H5E_error2_t* e, void* data) -> herr_t {
+    auto& f = *static_cast<Hdf5Failure*>(data);
     if (e->desc) {
-      const char* at = std::strstr(e->desc, "errno = ");
-      if (at) *static_cast<int*>(data) = std::atoi(at + 8);
+      if (const char* at = std::strstr(e->desc, "errno = ")) f.error_number = std::atoi(at + 8);
+      if (f.innermost.empty())
+        f.innermost = std::string(e->func_name ? e->func_name : "?") + ": " + e->desc;
     }
     return 0;
   };
-  H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, visit, &found);
+  H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, visit, &found);
   return found;
 }
 
@@ -131,6 +139,25 @@ Checkpointer::Checkpointer(MPI_Comm comm, std::span<const std::int64_t> natural_
   INERTIA_PETSC(VecScatterCreate(layout, from_is, natural_, to_is, scatter_.out()));
 }
 
+void Checkpointer::ensure_room(const fs::path& directory, const fs::path& file,
+                               std::size_t num_vectors) const {
+  // The previous checkpoint's size, or the data plus HDF5's metadata for the first one; a
+  // quarter more for what the rest of the run writes meanwhile.
+  const auto estimate = static_cast<std::uint64_t>(
+      std::max<std::int64_t>(last_bytes_, 24 * num_global_nodes_ * static_cast<std::int64_t>(num_vectors) +
+                                              (16 << 10)));
+  const std::uint64_t needed = estimate + estimate / 4;
+  std::error_code ec;
+  const fs::space_info space = fs::space(directory, ec);
+  // Where the file system cannot say, nothing is refused.
+  unsigned long long available = ec ? ~0ull : static_cast<unsigned long long>(space.available);
+  INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &available, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, comm_));
+  if (available < needed)
+    throw IoError(file.string() + ": " + std::strerror(ENOSPC) + " (the checkpoint needs about " +
+                  std::to_string(needed >> 10) + " KiB, " + std::to_string(available >> 10) +
+                  " KiB are free)");
+}
+
 std::pair<fs::path, std::int64_t> Checkpointer::write(const fs::path& directory, std::int64_t step,
                                                       const CheckpointAttributes& attributes,
                                                       const NamedVectors& vectors, int keep) {
@@ -143,20 +170,39 @@ std::pair<fs::path, std::int64_t> Checkpointer::write(const fs::path& directory,
                   ": cannot create the checkpoint directory");
     fs::remove(tmp, ec);
   });
+  ensure_room(directory, tmp, vectors.size());
   const QuietHdf5 quiet;
-  run_collectively(comm_, [&] {
-   try {
-    Viewer viewer;
-    INERTIA_PETSC(PetscViewerHDF5Open(comm_, tmp.c_str(), FILE_MODE_WRITE, viewer.out()));
-    for (const auto& [name, v] : vectors) {
-      INERTIA_PETSC(VecScatterBegin(scatter_, v, natural_, INSERT_VALUES, SCATTER_FORWARD));
-      INERTIA_PETSC(VecScatterEnd(scatter_, v, natural_, INSERT_VALUES, SCATTER_FORWARD));
-      INERTIA_PETSC(PetscObjectSetName(reinterpret_cast<PetscObject>(natural_.get()), name.c_str()));
-      INERTIA_PETSC(VecView(natural_, viewer));
-      const long sum = checksum(comm_, natural_);
+  // Each collective HDF5 operation is one agreed step: a rank whose write fails (a full disk
+  // need not fail every rank at the same byte) tells the others before anyone enters the next
+  // collective operation, so nobody waits for a rank that gave up. On failure the viewer is
+  // destroyed by every rank (collectively) and the temporary file never becomes a checkpoint.
+  Viewer viewer;
+  auto agreed = [&](auto&& f) {
+    run_collectively(comm_, [&] {
+      try {
+        f();
+      } catch (const SolverError&) {
+        const Hdf5Failure failure = hdf5_failure();
+        if (failure.error_number) throw_io_error(tmp, failure.error_number);
+        if (failure.innermost.find("write failed") != std::string::npos)
+          throw IoError(tmp.string() + ": the write failed (HDF5 " + failure.innermost + ")");
+        throw;
+      }
+    });
+  };
+  agreed([&] { INERTIA_PETSC(PetscViewerHDF5Open(comm_, tmp.c_str(), FILE_MODE_WRITE, viewer.out())); });
+  for (const auto& [name, v] : vectors) {
+    INERTIA_PETSC(VecScatterBegin(scatter_, v, natural_, INSERT_VALUES, SCATTER_FORWARD));
+    INERTIA_PETSC(VecScatterEnd(scatter_, v, natural_, INSERT_VALUES, SCATTER_FORWARD));
+    INERTIA_PETSC(PetscObjectSetName(reinterpret_cast<PetscObject>(natural_.get()), name.c_str()));
+    agreed([&] { INERTIA_PETSC(VecView(natural_, viewer)); });
+    const long sum = checksum(comm_, natural_);
+    agreed([&] {
       INERTIA_PETSC(PetscViewerHDF5WriteAttribute(viewer, "/", ("checksum." + name).c_str(),
                                                   PETSC_LONG, &sum));
-    }
+    });
+  }
+  agreed([&] {
     const long nodes = static_cast<long>(num_global_nodes_);
     INERTIA_PETSC(PetscViewerHDF5WriteAttribute(viewer, "/", "num_global_nodes", PETSC_LONG, &nodes));
     for (const auto& [name, x] : attributes.reals)
@@ -169,13 +215,9 @@ std::pair<fs::path, std::int64_t> Checkpointer::write(const fs::path& directory,
       INERTIA_PETSC(PetscViewerHDF5WriteAttribute(viewer, "/", name.c_str(), PETSC_STRING, x.c_str()));
     const long complete = 1;
     INERTIA_PETSC(PetscViewerHDF5WriteAttribute(viewer, "/", complete_attribute, PETSC_LONG, &complete));
-    // Closed here, checked: HDF5 may write its metadata only now (a full disk shows here).
-    INERTIA_PETSC(PetscViewerDestroy(viewer.in_place()));
-   } catch (const SolverError&) {
-    if (const int error = hdf5_errno()) throw_io_error(tmp, error);
-    throw;
-   }
-  });  // the file is complete and closed on every rank before the rename
+  });
+  // Closed here, checked: HDF5 may write its metadata only now (a full disk shows here).
+  agreed([&] { INERTIA_PETSC(PetscViewerDestroy(viewer.in_place())); });
   std::int64_t bytes = 0;
   run_on_root(comm_, [&] {
     bytes = static_cast<std::int64_t>(fs::file_size(tmp));
@@ -185,6 +227,7 @@ std::pair<fs::path, std::int64_t> Checkpointer::write(const fs::path& directory,
     for (std::ptrdiff_t i = 0; i < excess; ++i) fs::remove(all[i].second);
   });
   INERTIA_MPI(MPI_Bcast(&bytes, 1, MPI_INT64_T, 0, comm_));
+  last_bytes_ = bytes;
   return {file, bytes};
 }
 

@@ -2,7 +2,8 @@
  * files under the directory INERTIA_FULL_DIR succeed until INERTIA_FULL_BYTES bytes have been
  * written there by this process, then fail with ENOSPC (a write that would cross the budget
  * writes what fits, like a real full disk). Used where the machine cannot mount a small tmpfs;
- * every process of an MPI run counts its own bytes. */
+ * every process of an MPI run counts its own bytes. statvfs() of a path there reports the bytes
+ * left as the free space, unless INERTIA_FULL_SPACE=real (then the writes fail unannounced). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -10,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statvfs.h>
 #include <sys/types.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -17,13 +19,17 @@
 static long long budget = -1; /* bytes left; -1: not configured yet */
 static const char* dir = NULL;
 
-static int watched(int fd) {
+static void configure(void) {
   if (!dir) {
     dir = getenv("INERTIA_FULL_DIR");
     const char* bytes = getenv("INERTIA_FULL_BYTES");
     budget = bytes ? atoll(bytes) : 0;
     if (!dir) dir = "";
   }
+}
+
+static int watched(int fd) {
+  configure();
   if (!*dir || fd < 3) return 0;
   char link[64], target[PATH_MAX];
   snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
@@ -78,4 +84,23 @@ ssize_t writev(int fd, const struct iovec* iov, int iovcnt) {
     if ((size_t)n < iov[i].iov_len) break;
   }
   return total;
+}
+
+int statvfs(const char* path, struct statvfs* buf) {
+  static int (*real)(const char*, struct statvfs*) = NULL;
+  if (!real) real = (int (*)(const char*, struct statvfs*))dlsym(RTLD_NEXT, "statvfs");
+  const int status = real(path, buf);
+  configure();
+  const char* space = getenv("INERTIA_FULL_SPACE");
+  char resolved[PATH_MAX];
+  if (status == 0 && *dir && !(space && strcmp(space, "real") == 0) && realpath(path, resolved) &&
+      strncmp(resolved, dir, strlen(dir)) == 0) {
+    const unsigned long unit = buf->f_frsize ? buf->f_frsize : 1;
+    buf->f_bavail = buf->f_bfree = budget > 0 ? (fsblkcnt_t)(budget / (long long)unit) : 0;
+  }
+  return status;
+}
+
+int statvfs64(const char* path, struct statvfs64* buf) {
+  return statvfs(path, (struct statvfs*)buf);
 }

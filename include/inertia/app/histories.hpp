@@ -19,7 +19,8 @@ namespace inertia {
 /// A CSV history written by rank 0 (the other ranks hold no file). Rows are formatted into a
 /// buffer and reach the file whole, at flush() (or when the buffer is large), so a kill cuts at
 /// most the last row. Every write is checked: a failure (a full disk) is an IoError
-/// "<file>: <reason>", raised on every rank by the next flush().
+/// "<file>: <reason>", raised on every rank by the next flush(), and the file is cut back to its
+/// last complete row.
 class CsvFile {
  public:
   CsvFile() = default;

@@ -38,6 +38,9 @@ class OutputFile {
 
   /// Writes all of `data` (retrying short writes); throws IoError.
   void write(std::string_view data);
+  /// Writes all of `data` or nothing: after a failure (a full disk) the file is cut back to its
+  /// size before the call, so it never ends with a part of `data`. Throws IoError.
+  void write_whole(std::string_view data);
   /// Flushes the data to the device (fsync); throws IoError.
   void sync();
   /// Closes; throws IoError if the close reports a failure. Idempotent.
@@ -57,5 +60,22 @@ void write_file_atomically(const std::filesystem::path& path, std::string_view c
 
 /// The whole content of a file; throws IoError.
 std::string read_file(const std::filesystem::path& path);
+
+/// A few KiB of disk kept aside in a hidden file for the last words of a failing run: when the
+/// disk fills, release() frees them so that the INCOMPLETE marks of the histories and the
+/// series still fit. Best effort: creating the reserve where it cannot be made is not an error.
+/// The destructor removes the file.
+class SpaceReserve {
+ public:
+  SpaceReserve() = default;
+  SpaceReserve(std::filesystem::path path, std::size_t bytes);
+  SpaceReserve(const SpaceReserve&) = delete;
+  SpaceReserve& operator=(const SpaceReserve&) = delete;
+  ~SpaceReserve() { release(); }
+  void release() noexcept;
+
+ private:
+  std::filesystem::path path_;
+};
 
 }  // namespace inertia

@@ -56,6 +56,11 @@ class Checkpointer {
 
   /// Collective. Writes `vectors` and `attributes` to directory/checkpoint_<step>.h5 (atomically,
   /// see above) and removes all but the newest `keep` checkpoints. Returns the file and its size.
+  /// Before writing, every rank checks that the directory's file system has room for it (the
+  /// size of the previous checkpoint, or an estimate for the first one): HDF5 cannot be trusted
+  /// to fail on every rank alike when the disk fills in the middle of a collective write (one
+  /// rank may wait for ever in its flush), so a checkpoint that would not fit is refused before
+  /// it starts, with the system's reason ("No space left on device") on every rank.
   std::pair<std::filesystem::path, std::int64_t> write(const std::filesystem::path& directory,
                                                        std::int64_t step,
                                                        const CheckpointAttributes& attributes,
@@ -82,6 +87,12 @@ class Checkpointer {
  private:
   MPI_Comm comm_;
   std::int64_t num_global_nodes_;
+  std::int64_t last_bytes_ = 0;  ///< size of the last checkpoint written
+
+  /// Collective: throws IoError "<file>: No space left on device (...)" on every rank if some
+  /// rank's file system lacks room for the checkpoint.
+  void ensure_room(const std::filesystem::path& directory, const std::filesystem::path& file,
+                   std::size_t num_vectors) const;
   petsc::Vector natural_;   ///< natural-order vector, block size 3
   petsc::VecScatterHandle scatter_;  ///< layout -> natural
 };
