@@ -117,4 +117,16 @@ std::vector<int> partition_cells(const MeshData& mesh, std::span<const std::int6
   return part;
 }
 
+CellPartition partition_elements(const MeshData& mesh, const std::vector<char>& is_element,
+                                 int num_parts, Partitioner method) {
+  INERTIA_CHECK(static_cast<std::int64_t>(is_element.size()) == mesh.num_cells(), InternalError,
+                "partition_elements: is_element has the wrong size");
+  CellPartition p;
+  p.method = method;
+  for (std::int64_t c = 0; c < mesh.num_cells(); ++c)
+    if (is_element[c]) p.elements.push_back(c);
+  p.part = partition_cells(mesh, p.elements, num_parts, method, &p.quality);
+  return p;
+}
+
 }  // namespace inertia
