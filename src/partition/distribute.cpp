@@ -1,7 +1,16 @@
+/// \file distribute.cpp
+/// distribute(): rank 0 places the cells and nodes of the partitioned serial mesh, numbers the
+/// nodes so each rank owns a contiguous range and builds each rank's share (the LocalMesh that
+/// rank will hold, less what every rank holds alike); one broadcast sends the common facts, one
+/// scatter the shares, and every rank unpacks its own.
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <numeric>
+#include <span>
+#include <tuple>
+#include <type_traits>
 
 #include "inertia/core/error.hpp"
 #include "inertia/parallel/session.hpp"
@@ -11,80 +20,432 @@ namespace inertia {
 
 namespace {
 
-/// One rank's share as two flat buffers (integers and doubles); see pack() for the layout.
-struct Message {
-  std::vector<std::int64_t> ints;
-  std::vector<double> reals;
+// ---- Serialisation ----------------------------------------------------------------------------
+// Messages are lists of fields (std::tie of members) copied bytewise into buffers of 8-byte
+// words, the unit of the scatter and the broadcast. Vectors and strings are preceded by their
+// size; vectors of trivially copyable values are copied in one piece.
+
+using Word = std::uint64_t;
+
+template <typename T>
+concept Bytewise = std::is_trivially_copyable_v<T>;
+
+/// Counts the bytes that writing a message takes.
+struct ByteCounter {
+  std::size_t bytes = 0;
+  void write(const void*, std::size_t n) { bytes += n; }
 };
+
+/// Writes a message into memory sized with a ByteCounter.
+struct ByteWriter {
+  std::byte* out;
+  void write(const void* p, std::size_t n) {
+    if (n) std::memcpy(out, p, n);
+    out += n;
+  }
+};
+
+/// Reads a message in the order it was written.
+struct ByteReader {
+  const std::byte* in;
+  const std::byte* end;
+  void read(void* p, std::size_t n) {
+    INERTIA_ASSERT(n <= static_cast<std::size_t>(end - in));
+    if (n) std::memcpy(p, in, n);
+    in += n;
+  }
+};
+
+template <typename Sink, Bytewise T>
+void put(Sink& s, const T& value) {
+  s.write(&value, sizeof(T));
+}
+template <typename Sink>
+void put(Sink& s, const std::string& text) {
+  put(s, text.size());
+  s.write(text.data(), text.size());
+}
+template <typename Sink>
+void put(Sink& s, const Region& r) {
+  put(s, r.name);
+  put(s, r.dim);
+  put(s, r.tag);
+}
+template <typename Sink, typename T>
+void put(Sink& s, const std::vector<T>& v) {
+  put(s, v.size());
+  if constexpr (Bytewise<T>)
+    s.write(v.data(), v.size() * sizeof(T));
+  else
+    for (const auto& x : v) put(s, x);
+}
+
+template <Bytewise T>
+void get(ByteReader& r, T& value) {
+  r.read(&value, sizeof(T));
+}
+void get(ByteReader& r, std::string& text) {
+  std::size_t n = 0;
+  get(r, n);
+  text.resize(n);
+  r.read(text.data(), n);
+}
+void get(ByteReader& r, Region& region) {
+  get(r, region.name);
+  get(r, region.dim);
+  get(r, region.tag);
+}
+template <typename T>
+void get(ByteReader& r, std::vector<T>& v) {
+  std::size_t n = 0;
+  get(r, n);
+  if constexpr (Bytewise<T>) {
+    INERTIA_ASSERT(n <= static_cast<std::size_t>(r.end - r.in) / sizeof(T));
+    v.resize(n);
+    r.read(v.data(), n * sizeof(T));
+  } else {
+    v.resize(n);
+    for (auto& x : v) get(r, x);
+  }
+}
+
+/// Writes every field of a message (a tuple of references) to `s`.
+template <typename Sink, typename Fields>
+void pack(Sink& s, const Fields& fields) {
+  std::apply([&](const auto&... f) { (put(s, f), ...); }, fields);
+}
+
+/// Reads every field of a message from words written by pack().
+template <typename Fields>
+void unpack(std::span<const Word> words, Fields fields) {
+  const auto* begin = reinterpret_cast<const std::byte*>(words.data());
+  ByteReader r{begin, begin + words.size_bytes()};
+  std::apply([&](auto&... f) { (get(r, f), ...); }, fields);
+  INERTIA_ASSERT(static_cast<std::size_t>(r.end - r.in) < sizeof(Word));  // only the padding
+}
+
+/// Number of words a message takes.
+template <typename Fields>
+std::size_t packed_words(const Fields& fields) {
+  ByteCounter counter;
+  pack(counter, fields);
+  return (counter.bytes + sizeof(Word) - 1) / sizeof(Word);
+}
+
+/// Packs a message into `words` words at `out` (as counted by packed_words).
+template <typename Fields>
+void pack_into(Word* out, std::size_t words, const Fields& fields) {
+  if (words > 0) out[words - 1] = 0;  // the padding
+  ByteWriter writer{reinterpret_cast<std::byte*>(out)};
+  pack(writer, fields);
+}
+
+// ---- The messages -----------------------------------------------------------------------------
+
+/// A rank's share: the fields of its LocalMesh that differ between ranks (the scatter).
+template <typename Mesh>
+auto share_fields(Mesh& m) {
+  return std::tie(m.node_begin, m.num_owned, m.ghosts, m.coords, m.node_tags, m.natural_ids,
+                  m.cell_types, m.cell_offsets, m.cell_nodes, m.cell_regions, m.cell_tags,
+                  m.cell_is_element, m.region_owned_nodes);
+}
+
+/// What every rank holds alike (the broadcast).
+struct CommonFacts {
+  std::int64_t num_global_nodes = 0;
+  std::vector<Region> regions;
+  std::vector<std::int64_t> region_node_counts;
+  PartitionSummary summary;
+};
+
+template <typename Facts>
+auto fact_fields(Facts& f) {
+  auto& s = f.summary;
+  return std::tie(f.num_global_nodes, f.regions, f.region_node_counts, s.method, s.quality,
+                  s.elements_per_rank, s.owned_nodes_per_rank, s.ghost_nodes_per_rank,
+                  s.dropped_cells);
+}
+
+// ---- Rank 0: placement, numbering, shares -----------------------------------------------------
+
+/// Where the cells and nodes go.
+struct Placement {
+  std::vector<int> cell_rank;   ///< per mesh cell; -1 if dropped
+  std::vector<int> node_owner;  ///< per mesh node; the number of ranks if in no element
+  std::vector<std::vector<std::int64_t>> cells_of;  ///< per rank: its cells in mesh order
+  std::int64_t dropped = 0;  ///< lower-dimensional cells with a node in no element
+};
+
+/// Element cells go to their part, and a node to the lowest rank among its element cells. Other
+/// cells go with the owner of their first node if all their nodes are element nodes, else are
+/// dropped.
+Placement place_cells_and_nodes(const MeshData& mesh, const std::vector<char>& is_element,
+                                const CellPartition& partition, int size) {
+  Placement pl;
+  pl.node_owner.assign(static_cast<std::size_t>(mesh.num_nodes()), size);
+  pl.cell_rank.assign(static_cast<std::size_t>(mesh.num_cells()), -1);
+  for (std::size_t e = 0; e < partition.elements.size(); ++e) {
+    const std::int64_t c = partition.elements[e];
+    pl.cell_rank[c] = partition.part[e];
+    for (auto n : mesh.nodes_of(c))
+      pl.node_owner[n] = std::min(pl.node_owner[n], partition.part[e]);
+  }
+  for (std::int64_t c = 0; c < mesh.num_cells(); ++c) {
+    if (is_element[c]) continue;
+    const auto nodes = mesh.nodes_of(c);
+    if (std::all_of(nodes.begin(), nodes.end(), [&](auto n) { return pl.node_owner[n] < size; }))
+      pl.cell_rank[c] = pl.node_owner[nodes[0]];
+    else
+      ++pl.dropped;
+  }
+  pl.cells_of.resize(static_cast<std::size_t>(size));
+  for (std::int64_t c = 0; c < mesh.num_cells(); ++c)
+    if (pl.cell_rank[c] >= 0) pl.cells_of[pl.cell_rank[c]].push_back(c);
+  return pl;
+}
+
+/// The global node numbering of the kept nodes (those in an element).
+struct Numbering {
+  std::vector<std::int64_t> begin;    ///< rank p owns the new ids [begin[p], begin[p + 1])
+  std::vector<std::int64_t> new_id;   ///< per mesh node; -1 if not kept
+  std::vector<std::int64_t> natural;  ///< per mesh node: its index among the kept nodes
+  std::vector<std::int64_t> old_of;   ///< per new id: the mesh node
+};
+
+/// New ids: contiguous per owner, file order within an owner. Natural ids: file order of the
+/// kept nodes (independent of the number of ranks; checkpoints are written in this order).
+Numbering number_nodes(const std::vector<int>& owner, int size) {
+  const auto nn = static_cast<std::int64_t>(owner.size());
+  Numbering num;
+  num.begin.assign(static_cast<std::size_t>(size) + 1, 0);
+  for (std::int64_t n = 0; n < nn; ++n)
+    if (owner[n] < size) ++num.begin[owner[n] + 1];
+  std::partial_sum(num.begin.begin(), num.begin.end(), num.begin.begin());
+  num.new_id.assign(static_cast<std::size_t>(nn), -1);
+  num.natural.assign(static_cast<std::size_t>(nn), -1);
+  num.old_of.resize(static_cast<std::size_t>(num.begin[size]));
+  std::vector<std::int64_t> next(num.begin.begin(), num.begin.end() - 1);
+  std::int64_t next_natural = 0;
+  for (std::int64_t n = 0; n < nn; ++n) {
+    if (owner[n] == size) continue;
+    num.new_id[n] = next[owner[n]]++;
+    num.natural[n] = next_natural++;
+    num.old_of[num.new_id[n]] = n;
+  }
+  return num;
+}
+
+/// Per region: the new ids of the nodes of its kept cells, sorted and unique.
+std::vector<std::vector<std::int64_t>> region_node_sets(const MeshData& mesh, const Placement& pl,
+                                                        const Numbering& num) {
+  std::vector<std::vector<std::int64_t>> sets(mesh.regions.size());
+  for (std::int64_t c = 0; c < mesh.num_cells(); ++c) {
+    if (pl.cell_rank[c] < 0 || mesh.cell_regions[c] < 0) continue;
+    auto& set = sets[mesh.cell_regions[c]];
+    for (auto n : mesh.nodes_of(c)) set.push_back(num.new_id[n]);
+  }
+  for (auto& set : sets) {
+    std::sort(set.begin(), set.end());
+    set.erase(std::unique(set.begin(), set.end()), set.end());
+  }
+  return sets;
+}
+
+/// What rank 0 knows once cells and nodes are placed and numbered.
+struct Layout {
+  const MeshData& mesh;
+  const std::vector<char>& is_element;
+  Placement placement;
+  Numbering numbering;
+  std::vector<std::vector<std::int64_t>> region_nodes;  ///< region_node_sets()
+};
+
+/// Rank p's nodes: the owned range, then the ghosts (nodes of its cells owned elsewhere, sorted),
+/// with their coordinates and tags, and the natural ids of the owned ones.
+void add_nodes(const Layout& lay, int p, LocalMesh& share) {
+  const MeshData& mesh = lay.mesh;
+  const Numbering& num = lay.numbering;
+  share.node_begin = num.begin[p];
+  share.num_owned = static_cast<std::int32_t>(num.begin[p + 1] - num.begin[p]);
+  for (auto c : lay.placement.cells_of[p])
+    for (auto n : mesh.nodes_of(c))
+      if (lay.placement.node_owner[n] != p) share.ghosts.push_back(num.new_id[n]);
+  std::sort(share.ghosts.begin(), share.ghosts.end());
+  share.ghosts.erase(std::unique(share.ghosts.begin(), share.ghosts.end()), share.ghosts.end());
+  share.ghosts.shrink_to_fit();
+
+  const std::size_t num_local = share.num_owned + share.ghosts.size();
+  share.node_tags.reserve(num_local);
+  share.coords.reserve(3 * num_local);
+  share.natural_ids.reserve(share.num_owned);
+  auto add_node = [&](std::int64_t g) {
+    const std::int64_t old = num.old_of[g];
+    share.node_tags.push_back(mesh.node_tags[old]);
+    share.coords.insert(share.coords.end(), &mesh.coords[3 * old], &mesh.coords[3 * old] + 3);
+  };
+  for (std::int64_t g = num.begin[p]; g < num.begin[p + 1]; ++g) {
+    add_node(g);
+    share.natural_ids.push_back(num.natural[num.old_of[g]]);
+  }
+  for (auto g : share.ghosts) add_node(g);
+}
+
+/// The local index of global node g in a share whose nodes are set (add_nodes).
+std::int64_t local_index(const LocalMesh& share, std::int64_t g) {
+  if (g >= share.node_begin && g < share.node_begin + share.num_owned) return g - share.node_begin;
+  const auto it = std::lower_bound(share.ghosts.begin(), share.ghosts.end(), g);
+  return share.num_owned + (it - share.ghosts.begin());
+}
+
+/// Rank p's cells in mesh order, their nodes as local indices.
+void add_cells(const Layout& lay, int p, LocalMesh& share) {
+  const MeshData& mesh = lay.mesh;
+  const auto& cells = lay.placement.cells_of[p];
+  std::size_t num_nodes = 0;
+  for (auto c : cells) num_nodes += mesh.nodes_of(c).size();
+  share.cell_types.reserve(cells.size());
+  share.cell_offsets.reserve(cells.size() + 1);
+  share.cell_nodes.reserve(num_nodes);
+  share.cell_regions.reserve(cells.size());
+  share.cell_tags.reserve(cells.size());
+  share.cell_is_element.reserve(cells.size());
+  for (auto c : cells) {
+    share.cell_types.push_back(mesh.cell_types[c]);
+    for (auto n : mesh.nodes_of(c))
+      share.cell_nodes.push_back(local_index(share, lay.numbering.new_id[n]));
+    share.cell_offsets.push_back(static_cast<std::int64_t>(share.cell_nodes.size()));
+    share.cell_regions.push_back(mesh.cell_regions[c]);
+    share.cell_tags.push_back(mesh.cell_tags[c]);
+    share.cell_is_element.push_back(lay.is_element[c]);
+  }
+}
+
+/// Per region: rank p's owned nodes in it (local indices, sorted).
+void add_region_nodes(const Layout& lay, int p, LocalMesh& share) {
+  const std::int64_t begin = lay.numbering.begin[p], end = lay.numbering.begin[p + 1];
+  for (const auto& set : lay.region_nodes) {
+    const auto lo = std::lower_bound(set.begin(), set.end(), begin);
+    const auto hi = std::lower_bound(set.begin(), set.end(), end);
+    auto& owned = share.region_owned_nodes.emplace_back();
+    owned.reserve(static_cast<std::size_t>(hi - lo));
+    for (auto it = lo; it != hi; ++it) owned.push_back(static_cast<std::int32_t>(*it - begin));
+  }
+}
+
+/// Every rank's share: nodes, cells, region node sets.
+std::vector<LocalMesh> build_shares(const Layout& lay, int size) {
+  std::vector<LocalMesh> shares(static_cast<std::size_t>(size));
+  for (int p = 0; p < size; ++p) {
+    add_nodes(lay, p, shares[p]);
+    add_cells(lay, p, shares[p]);
+    add_region_nodes(lay, p, shares[p]);
+  }
+  return shares;
+}
+
+/// The facts every rank gets: node count, regions and their node counts, the summary.
+CommonFacts common_facts(const Layout& lay, const CellPartition& partition,
+                         const std::vector<LocalMesh>& shares) {
+  CommonFacts facts;
+  facts.num_global_nodes = lay.numbering.begin.back();
+  facts.regions = lay.mesh.regions;
+  for (const auto& set : lay.region_nodes)
+    facts.region_node_counts.push_back(static_cast<std::int64_t>(set.size()));
+  PartitionSummary& s = facts.summary;
+  s.method = partition.method == Partitioner::metis ? "metis" : "block";
+  s.quality = partition.quality;
+  s.dropped_cells = lay.placement.dropped;
+  for (const auto& share : shares) {
+    const auto& element = share.cell_is_element;
+    s.elements_per_rank.push_back(
+        std::count_if(element.begin(), element.end(), [](char e) { return e != 0; }));
+    s.owned_nodes_per_rank.push_back(share.num_owned);
+    s.ghost_nodes_per_rank.push_back(static_cast<std::int64_t>(share.ghosts.size()));
+  }
+  return facts;
+}
+
+// ---- Moving the data --------------------------------------------------------------------------
 
 int checked_count(std::size_t n) {
   INERTIA_CHECK(n <= static_cast<std::size_t>(std::numeric_limits<int>::max()), Error,
-                "mesh too large to scatter from rank 0 in one message (", n, " values)");
+                "mesh too large to scatter from rank 0 in one message (", n, " words)");
   return static_cast<int>(n);
 }
 
-/// Scatters variable-length buffers from rank 0 (one per rank) and returns this rank's.
-template <typename T>
-std::vector<T> scatter(MPI_Comm comm, const std::vector<std::vector<T>>& parts, MPI_Datatype type) {
-  const int size = size_of(comm), rank = rank_of(comm);
-  std::vector<int> counts(size), displs(size);
-  std::vector<T> flat;
-  if (rank == 0) {
-    std::size_t total = 0;
-    for (int p = 0; p < size; ++p) {
-      counts[p] = checked_count(parts[p].size());
-      displs[p] = checked_count(total);
-      total += parts[p].size();
-    }
-    flat.reserve(total);
-    for (const auto& part : parts) flat.insert(flat.end(), part.begin(), part.end());
+/// Rank 0's send buffer: every rank's packed share, rank after rank.
+struct SendBuffer {
+  std::unique_ptr<Word[]> words;
+  std::vector<int> counts, displs;  ///< per rank, in words
+};
+
+/// Packs the shares into one buffer, releasing each share once it is packed.
+SendBuffer pack_shares(std::vector<LocalMesh>& shares) {
+  SendBuffer send;
+  std::size_t total = 0;
+  for (const auto& share : shares) {
+    const std::size_t words = packed_words(share_fields(share));
+    send.counts.push_back(checked_count(words));
+    send.displs.push_back(checked_count(total));
+    total += words;
   }
-  int mine = 0;
-  INERTIA_MPI(MPI_Scatter(counts.data(), 1, MPI_INT, &mine, 1, MPI_INT, 0, comm));
-  std::vector<T> out(static_cast<std::size_t>(mine));
-  INERTIA_MPI(MPI_Scatterv(flat.data(), counts.data(), displs.data(), type, out.data(), mine, type,
-                           0, comm));
-  return out;
+  send.words = std::make_unique_for_overwrite<Word[]>(total);
+  for (std::size_t p = 0; p < shares.size(); ++p) {
+    pack_into(send.words.get() + send.displs[p], send.counts[p], share_fields(shares[p]));
+    shares[p] = LocalMesh{};
+  }
+  return send;
 }
 
-void broadcast_regions(MPI_Comm comm, std::vector<Region>& regions) {
-  std::string names;
-  std::vector<std::int64_t> meta;
-  for (const auto& r : regions) {
-    names += r.name;
-    names.push_back('\0');
-    meta.insert(meta.end(), {r.dim, r.tag});
+/// Rank 0's whole part: checks, places and numbers the nodes, builds and packs the shares.
+SendBuffer pack_on_root(const MeshData& mesh, const std::vector<char>& is_element,
+                        const CellPartition& partition, int size, CommonFacts& facts) {
+  INERTIA_CHECK(static_cast<std::int64_t>(is_element.size()) == mesh.num_cells() &&
+                    partition.part.size() == partition.elements.size(),
+                InternalError, "distribute: is_element or the partition has the wrong size");
+  std::vector<LocalMesh> shares;
+  {
+    Layout lay{mesh, is_element, place_cells_and_nodes(mesh, is_element, partition, size)};
+    lay.numbering = number_nodes(lay.placement.node_owner, size);
+    lay.region_nodes = region_node_sets(mesh, lay.placement, lay.numbering);
+    shares = build_shares(lay, size);
+    facts = common_facts(lay, partition, shares);
   }
-  std::int64_t sizes[2] = {static_cast<std::int64_t>(names.size()),
-                           static_cast<std::int64_t>(meta.size())};
-  INERTIA_MPI(MPI_Bcast(sizes, 2, MPI_INT64_T, 0, comm));
-  names.resize(sizes[0]);
-  meta.resize(sizes[1]);
-  INERTIA_MPI(MPI_Bcast(names.data(), static_cast<int>(sizes[0]), MPI_CHAR, 0, comm));
-  INERTIA_MPI(MPI_Bcast(meta.data(), static_cast<int>(sizes[1]), MPI_INT64_T, 0, comm));
-  regions.clear();
-  std::size_t pos = 0;
-  for (std::size_t r = 0; r < meta.size() / 2; ++r) {
-    const std::size_t end = names.find('\0', pos);
-    regions.push_back({names.substr(pos, end - pos), static_cast<int>(meta[2 * r]),
-                       static_cast<int>(meta[2 * r + 1])});
-    pos = end + 1;
-  }
+  return pack_shares(shares);
+}
+
+/// Collective. Rank 0's facts, on every rank.
+void broadcast(MPI_Comm comm, CommonFacts& facts) {
+  const bool root = rank_of(comm) == 0;
+  std::uint64_t num_words = root ? packed_words(fact_fields(facts)) : 0;
+  INERTIA_MPI(MPI_Bcast(&num_words, 1, MPI_UINT64_T, 0, comm));
+  std::vector<Word> words(num_words);
+  if (root) pack_into(words.data(), words.size(), fact_fields(facts));
+  INERTIA_MPI(MPI_Bcast(words.data(), checked_count(words.size()), MPI_UINT64_T, 0, comm));
+  if (!root) unpack(words, fact_fields(facts));
+}
+
+/// Collective. Each rank's words of rank 0's buffer (freed on return).
+std::vector<Word> scatter(MPI_Comm comm, SendBuffer send) {
+  int mine = 0;
+  INERTIA_MPI(MPI_Scatter(send.counts.data(), 1, MPI_INT, &mine, 1, MPI_INT, 0, comm));
+  std::vector<Word> words(static_cast<std::size_t>(mine));
+  INERTIA_MPI(MPI_Scatterv(send.words.get(), send.counts.data(), send.displs.data(), MPI_UINT64_T,
+                           words.data(), mine, MPI_UINT64_T, 0, comm));
+  return words;
+}
+
+/// This rank's LocalMesh: its unpacked share and the common facts.
+LocalMesh unpack_local_mesh(const std::vector<Word>& words, const CommonFacts& facts) {
+  LocalMesh local;
+  unpack(words, share_fields(local));
+  local.num_global_nodes = facts.num_global_nodes;
+  local.regions = facts.regions;
+  local.region_node_counts = facts.region_node_counts;
+  return local;
 }
 
 }  // namespace
-
-CellPartition partition_elements(const MeshData& mesh, const std::vector<char>& is_element,
-                                 int num_parts, Partitioner method) {
-  INERTIA_CHECK(static_cast<std::int64_t>(is_element.size()) == mesh.num_cells(), InternalError,
-                "partition_elements: is_element has the wrong size");
-  CellPartition p;
-  p.method = method;
-  for (std::int64_t c = 0; c < mesh.num_cells(); ++c)
-    if (is_element[c]) p.elements.push_back(c);
-  p.part = partition_cells(mesh, p.elements, num_parts, method, &p.quality);
-  return p;
-}
 
 LocalMesh distribute(MPI_Comm comm, const MeshData& mesh, const std::vector<char>& is_element,
                      Partitioner method, PartitionSummary* summary) {
@@ -95,208 +456,13 @@ LocalMesh distribute(MPI_Comm comm, const MeshData& mesh, const std::vector<char
 
 LocalMesh distribute(MPI_Comm comm, const MeshData& mesh, const std::vector<char>& is_element,
                      const CellPartition& partition, PartitionSummary* summary) {
-  const int size = size_of(comm), rank = rank_of(comm);
-  std::vector<Message> messages;
-  std::vector<std::int64_t> header;  // rank-0 summary, broadcast below
-  std::vector<Region> regions;
-  std::vector<std::int64_t> region_counts;
-
-  run_on_root(comm, [&] {
-    INERTIA_CHECK(static_cast<std::int64_t>(is_element.size()) == mesh.num_cells() &&
-                      partition.part.size() == partition.elements.size(),
-                  InternalError, "distribute: is_element or the partition has the wrong size");
-    const std::vector<std::int64_t>& elements = partition.elements;
-    const std::vector<int>& part = partition.part;
-    const PartitionQuality& quality = partition.quality;
-    const Partitioner method = partition.method;
-
-    // Owner of a node: the lowest rank among the element cells that contain it.
-    const std::int64_t nn = mesh.num_nodes();
-    std::vector<int> owner(static_cast<std::size_t>(nn), size);
-    std::vector<int> cell_rank(static_cast<std::size_t>(mesh.num_cells()), -1);
-    for (std::size_t e = 0; e < elements.size(); ++e) {
-      cell_rank[elements[e]] = part[e];
-      for (auto n : mesh.nodes_of(elements[e])) owner[n] = std::min(owner[n], part[e]);
-    }
-    // Other cells go with the owner of their first node, if all their nodes are element nodes.
-    std::int64_t dropped = 0;
-    for (std::int64_t c = 0; c < mesh.num_cells(); ++c) {
-      if (is_element[c]) continue;
-      const auto nodes = mesh.nodes_of(c);
-      const bool attached =
-          std::all_of(nodes.begin(), nodes.end(), [&](auto n) { return owner[n] < size; });
-      if (attached)
-        cell_rank[c] = owner[nodes[0]];
-      else
-        ++dropped;
-    }
-    // New global numbering: contiguous per owner, file order within an owner.
-    std::vector<std::int64_t> begin(static_cast<std::size_t>(size) + 1, 0);
-    for (std::int64_t n = 0; n < nn; ++n)
-      if (owner[n] < size) ++begin[owner[n] + 1];
-    std::partial_sum(begin.begin(), begin.end(), begin.begin());
-    std::vector<std::int64_t> new_id(static_cast<std::size_t>(nn), -1);
-    {
-      std::vector<std::int64_t> next(begin.begin(), begin.end() - 1);
-      for (std::int64_t n = 0; n < nn; ++n)
-        if (owner[n] < size) new_id[n] = next[owner[n]]++;
-    }
-    // Region node sets (new global ids, sorted, unique).
-    const auto nregions = mesh.regions.size();
-    std::vector<std::vector<std::int64_t>> region_nodes(nregions);
-    for (std::int64_t c = 0; c < mesh.num_cells(); ++c) {
-      if (cell_rank[c] < 0 || mesh.cell_regions[c] < 0) continue;
-      auto& list = region_nodes[mesh.cell_regions[c]];
-      for (auto n : mesh.nodes_of(c)) list.push_back(new_id[n]);
-    }
-    for (auto& list : region_nodes) {
-      std::sort(list.begin(), list.end());
-      list.erase(std::unique(list.begin(), list.end()), list.end());
-      region_counts.push_back(static_cast<std::int64_t>(list.size()));
-    }
-    // Natural id: the node's index among the kept nodes in file order (independent of the
-    // number of ranks; checkpoints are written in this order).
-    std::vector<std::int64_t> natural(static_cast<std::size_t>(nn), -1);
-    {
-      std::int64_t next = 0;
-      for (std::int64_t n = 0; n < nn; ++n)
-        if (owner[n] < size) natural[n] = next++;
-    }
-    // The old index of each new global node, to look up coordinates and tags.
-    std::vector<std::int64_t> old_of(static_cast<std::size_t>(begin[size]));
-    for (std::int64_t n = 0; n < nn; ++n)
-      if (new_id[n] >= 0) old_of[new_id[n]] = n;
-
-    // Cells per rank.
-    std::vector<std::vector<std::int64_t>> cells_of(size);
-    for (std::int64_t c = 0; c < mesh.num_cells(); ++c)
-      if (cell_rank[c] >= 0) cells_of[cell_rank[c]].push_back(c);
-
-    messages.resize(size);
-    header = {begin[size], static_cast<std::int64_t>(method == Partitioner::metis), quality.edge_cut,
-              dropped};
-    std::int64_t imbalance_bits;
-    static_assert(sizeof(double) == sizeof(std::int64_t));
-    std::memcpy(&imbalance_bits, &quality.imbalance, sizeof(double));
-    header.push_back(imbalance_bits);
-    for (int p = 0; p < size; ++p) {
-      // Ghosts: referenced nodes owned by another rank.
-      std::vector<std::int64_t> ghosts;
-      std::int64_t num_elements = 0;
-      for (auto c : cells_of[p]) {
-        num_elements += is_element[c] ? 1 : 0;
-        for (auto n : mesh.nodes_of(c))
-          if (owner[n] != p) ghosts.push_back(new_id[n]);
-      }
-      std::sort(ghosts.begin(), ghosts.end());
-      ghosts.erase(std::unique(ghosts.begin(), ghosts.end()), ghosts.end());
-      const std::int64_t num_owned = begin[p + 1] - begin[p];
-      auto local_of = [&](std::int64_t old) {
-        const std::int64_t g = new_id[old];
-        if (g >= begin[p] && g < begin[p + 1]) return g - begin[p];
-        return num_owned + (std::lower_bound(ghosts.begin(), ghosts.end(), g) - ghosts.begin());
-      };
-      auto& ints = messages[p].ints;
-      auto& reals = messages[p].reals;
-      ints = {num_owned, begin[p], static_cast<std::int64_t>(ghosts.size())};
-      ints.insert(ints.end(), ghosts.begin(), ghosts.end());
-      auto add_node = [&](std::int64_t g) {
-        const std::int64_t old = old_of[g];
-        ints.push_back(mesh.node_tags[old]);
-        reals.insert(reals.end(), &mesh.coords[3 * old], &mesh.coords[3 * old] + 3);
-      };
-      for (std::int64_t g = begin[p]; g < begin[p + 1]; ++g) add_node(g);
-      for (auto g : ghosts) add_node(g);
-      for (std::int64_t g = begin[p]; g < begin[p + 1]; ++g) ints.push_back(natural[old_of[g]]);
-      ints.push_back(static_cast<std::int64_t>(cells_of[p].size()));
-      for (auto c : cells_of[p]) {
-        const auto nodes = mesh.nodes_of(c);
-        ints.insert(ints.end(), {static_cast<std::int64_t>(mesh.cell_types[c]),
-                                 mesh.cell_regions[c], mesh.cell_tags[c],
-                                 static_cast<std::int64_t>(is_element[c])});
-        for (auto n : nodes) ints.push_back(local_of(n));
-      }
-      for (const auto& list : region_nodes) {
-        auto lo = std::lower_bound(list.begin(), list.end(), begin[p]);
-        auto hi = std::lower_bound(list.begin(), list.end(), begin[p + 1]);
-        ints.push_back(hi - lo);
-        for (auto it = lo; it != hi; ++it) ints.push_back(*it - begin[p]);
-      }
-      header.insert(header.end(), {num_elements, num_owned, static_cast<std::int64_t>(ghosts.size())});
-    }
-    regions = mesh.regions;
-  });
-
-  // Global facts, then each rank's share.
-  std::int64_t header_size = static_cast<std::int64_t>(header.size());
-  INERTIA_MPI(MPI_Bcast(&header_size, 1, MPI_INT64_T, 0, comm));
-  header.resize(header_size);
-  INERTIA_MPI(MPI_Bcast(header.data(), static_cast<int>(header_size), MPI_INT64_T, 0, comm));
-  broadcast_regions(comm, regions);
-  region_counts.resize(regions.size());
-  INERTIA_MPI(MPI_Bcast(region_counts.data(), static_cast<int>(region_counts.size()), MPI_INT64_T,
-                        0, comm));
-
-  std::vector<std::vector<std::int64_t>> int_parts;
-  std::vector<std::vector<double>> real_parts;
-  if (rank == 0)
-    for (auto& m : messages) {
-      int_parts.push_back(std::move(m.ints));
-      real_parts.push_back(std::move(m.reals));
-    }
-  const std::vector<std::int64_t> ints = scatter(comm, int_parts, MPI_INT64_T);
-  std::vector<double> reals = scatter(comm, real_parts, MPI_DOUBLE);
-  int_parts.clear();
-  real_parts.clear();
-
-  LocalMesh local;
-  local.num_global_nodes = header[0];
-  std::size_t pos = 0;
-  auto next = [&] { return ints.at(pos++); };
-  local.num_owned = static_cast<std::int32_t>(next());
-  local.node_begin = next();
-  local.ghosts.resize(static_cast<std::size_t>(next()));
-  for (auto& g : local.ghosts) g = next();
-  const std::int64_t num_local = local.num_owned + static_cast<std::int64_t>(local.ghosts.size());
-  local.node_tags.resize(static_cast<std::size_t>(num_local));
-  for (auto& t : local.node_tags) t = next();
-  local.natural_ids.resize(static_cast<std::size_t>(local.num_owned));
-  for (auto& t : local.natural_ids) t = next();
-  local.coords = std::move(reals);
-  const std::int64_t ncells = next();
-  local.cell_types.reserve(ncells);
-  for (std::int64_t c = 0; c < ncells; ++c) {
-    const auto type = static_cast<CellType>(next());
-    local.cell_types.push_back(type);
-    local.cell_regions.push_back(static_cast<std::int32_t>(next()));
-    local.cell_tags.push_back(next());
-    local.cell_is_element.push_back(static_cast<char>(next()));
-    for (int i = 0; i < info(type).num_nodes; ++i) local.cell_nodes.push_back(next());
-    local.cell_offsets.push_back(static_cast<std::int64_t>(local.cell_nodes.size()));
-  }
-  local.regions = regions;
-  local.region_node_counts = region_counts;
-  local.region_owned_nodes.resize(regions.size());
-  for (auto& list : local.region_owned_nodes) {
-    list.resize(static_cast<std::size_t>(next()));
-    for (auto& n : list) n = static_cast<std::int32_t>(next());
-  }
-  INERTIA_ASSERT(pos == ints.size());
-
-  if (summary) {
-    summary->method = header[1] ? "metis" : "block";
-    summary->quality.edge_cut = header[2];
-    summary->dropped_cells = header[3];
-    std::memcpy(&summary->quality.imbalance, &header[4], sizeof(double));
-    summary->elements_per_rank.clear();
-    summary->owned_nodes_per_rank.clear();
-    summary->ghost_nodes_per_rank.clear();
-    for (int p = 0; p < size; ++p) {
-      summary->elements_per_rank.push_back(header[5 + 3 * p]);
-      summary->owned_nodes_per_rank.push_back(header[6 + 3 * p]);
-      summary->ghost_nodes_per_rank.push_back(header[7 + 3 * p]);
-    }
-  }
+  CommonFacts facts;
+  SendBuffer send;
+  run_on_root(comm,
+              [&] { send = pack_on_root(mesh, is_element, partition, size_of(comm), facts); });
+  broadcast(comm, facts);
+  LocalMesh local = unpack_local_mesh(scatter(comm, std::move(send)), facts);
+  if (summary) *summary = std::move(facts.summary);
   return local;
 }
 
