@@ -42,7 +42,8 @@ PetscInt references(PetscObject o) {
   return n;
 }
 
-/// The local form's reference count: raised by VecGhostGetLocalForm, lowered by the restore.
+/// The local form's reference count: raised by VecGhostGetLocalForm, lowered by the restore. Paired
+/// by hand on purpose: it observes the guards from outside.
 PetscInt local_form_references(Vec v) {
   Vec l = nullptr;
   INERTIA_PETSC(VecGhostGetLocalForm(v, &l));
