@@ -74,10 +74,10 @@ petsc::Vector Assembler::create_vector() const {
   INERTIA_PETSC(VecCreateGhostBlock(comm_, 3, num_owned_dofs(), num_global_dofs(),
                                     static_cast<PetscInt>(ghost_nodes_.size()), ghost_nodes_.data(),
                                     v.out()));
-  Vec local;
-  INERTIA_PETSC(VecGhostGetLocalForm(v, &local));
-  INERTIA_PETSC(VecZeroEntries(local));  // owned and ghost parts
-  INERTIA_PETSC(VecGhostRestoreLocalForm(v, &local));
+  {
+    petsc::LocalForm local(v);
+    INERTIA_PETSC(VecZeroEntries(local.get()));  // owned and ghost parts
+  }
   return v;
 }
 
@@ -169,35 +169,8 @@ fe::Lame lame_of(const ElasticMaterial& m) { return {m.lambda(), m.mu()}; }
 
 }  // namespace
 
-namespace {
-
-/// Read access to the local form (owned + ghosts) of a ghosted vector, ghosts updated first.
-class GhostedRead {
- public:
-  explicit GhostedRead(Vec v) : v_(v) {
-    INERTIA_PETSC(VecGhostUpdateBegin(v_, INSERT_VALUES, SCATTER_FORWARD));
-    INERTIA_PETSC(VecGhostUpdateEnd(v_, INSERT_VALUES, SCATTER_FORWARD));
-    INERTIA_PETSC(VecGhostGetLocalForm(v_, &local_));
-    INERTIA_PETSC(VecGetArrayRead(local_, &data_));
-  }
-  GhostedRead(const GhostedRead&) = delete;
-  GhostedRead& operator=(const GhostedRead&) = delete;
-  ~GhostedRead() {
-    (void)VecRestoreArrayRead(local_, &data_);
-    (void)VecGhostRestoreLocalForm(v_, &local_);
-  }
-  const PetscScalar* data() const { return data_; }
-
- private:
-  Vec v_;
-  Vec local_ = nullptr;
-  const PetscScalar* data_ = nullptr;
-};
-
-}  // namespace
-
 void Assembler::assemble_tangent(Vec u, Mat K) const {
-  GhostedRead ul(u);
+  petsc::GhostedRead ul(u);
   std::size_t spring = 0;  // pattern_cells_ and spring_cells_ are both in increasing cell order
   assemble_matrix(K, [&](std::int64_t c, CellType t, auto x, auto Ke) {
     const int m = elements_.cell_material[c];
@@ -226,7 +199,7 @@ void Assembler::assemble_tangent(Vec u, Mat K) const {
 }
 
 void Assembler::assemble_dashpot(Vec u, Mat B) const {
-  GhostedRead ul(u);
+  petsc::GhostedRead ul(u);
   assemble_matrix(B, [&](std::int64_t c, CellType, auto, auto Be) {
     const int s = elements_.cell_spring[c];
     if (s < 0 || elements_.springs[s].damping <= 0) return;
@@ -245,7 +218,7 @@ void Assembler::assemble_consistent_mass(Mat M) const {
 
 void Assembler::add_nonlinear_forces(Vec u, Vec v, Vec f_int, Vec f_dashpot) const {
   if (!has_springs_ && !has_nonlinear_solids_) return;
-  GhostedRead ul(u);
+  petsc::GhostedRead ul(u);
   std::size_t k = 0;
   if (f_int) add_cell_vectors(f_int, [&](std::int64_t c, CellType t, auto x, auto fe_vec) {
     const int m = elements_.cell_material[c];
@@ -269,7 +242,7 @@ void Assembler::add_nonlinear_forces(Vec u, Vec v, Vec f_int, Vec f_dashpot) con
   });
   if (!f_dashpot || !has_dashpots_) return;
   k = 0;
-  GhostedRead vl(v);
+  petsc::GhostedRead vl(v);
   add_cell_vectors(f_dashpot, [&](std::int64_t c, CellType, auto, auto fe_vec) {
     const int s = elements_.cell_spring[c];
     if (s < 0 || elements_.springs[s].damping <= 0) return false;
@@ -285,7 +258,7 @@ void Assembler::add_nonlinear_forces(Vec u, Vec v, Vec f_int, Vec f_dashpot) con
 double Assembler::nonlinear_energy(Vec u) const {
   double local = 0;
   if (has_springs_ || has_nonlinear_solids_) {
-    GhostedRead ul(u);
+    petsc::GhostedRead ul(u);
     for (std::size_t k = 0; k < spring_cells_.size(); ++k) {
       const std::int64_t c = spring_cells_[k];
       double x0[3], x1[3];
@@ -320,12 +293,10 @@ void Assembler::add_cell_vectors(Vec f, Kernel&& kernel) const {
   // Accumulate into the local form (owned + ghosts), then sum the ghost parts into their owners.
   if (!scratch_) scratch_ = create_vector();
   Vec contribution = scratch_;
-  Vec local;
-  INERTIA_PETSC(VecGhostGetLocalForm(contribution, &local));
-  INERTIA_PETSC(VecZeroEntries(local));  // owned and ghost parts
   std::exception_ptr error;  // see assemble_matrix
   {
-    petsc::Array lf(local);
+    petsc::GhostedArray lf(contribution);
+    std::ranges::fill(lf.span(), 0.0);  // owned and ghost parts
     double x[max_dofs], fe_vec[max_dofs];
     for (std::int64_t c = 0; c < mesh_.num_cells(); ++c) {
       const CellType t = mesh_.cell_types[c];
@@ -342,8 +313,7 @@ void Assembler::add_cell_vectors(Vec f, Kernel&& kernel) const {
       for (std::size_t a = 0; a < nodes.size(); ++a)
         for (int i = 0; i < 3; ++i) lf[static_cast<PetscInt>(3 * nodes[a] + i)] += fe_vec[3 * a + i];
     }
-  }
-  INERTIA_PETSC(VecGhostRestoreLocalForm(contribution, &local));
+  }  // local form restored before the reverse update
   INERTIA_PETSC(VecGhostUpdateBegin(contribution, ADD_VALUES, SCATTER_REVERSE));
   INERTIA_PETSC(VecGhostUpdateEnd(contribution, ADD_VALUES, SCATTER_REVERSE));
   rethrow_collectively(comm_, error);
@@ -396,12 +366,8 @@ void Assembler::cell_stress(Vec u, CellStress& out) const {
   out.strain.assign(6 * ncells, 0.0);
   out.stress.assign(6 * ncells, 0.0);
   out.von_mises.assign(ncells, 0.0);
-  INERTIA_PETSC(VecGhostUpdateBegin(u, INSERT_VALUES, SCATTER_FORWARD));
-  INERTIA_PETSC(VecGhostUpdateEnd(u, INSERT_VALUES, SCATTER_FORWARD));
-  Vec local;
-  INERTIA_PETSC(VecGhostGetLocalForm(u, &local));
   {
-    petsc::ConstArray ul(local);
+    petsc::GhostedRead ul(u);
     double x[max_dofs], ue[max_dofs];
     for (auto c : solid_cells_) {
       const CellType t = mesh_.cell_types[c];
@@ -428,7 +394,6 @@ void Assembler::cell_stress(Vec u, CellStress& out) const {
       out.von_mises[c] = fe::von_mises(&out.stress[6 * c]);
     }
   }
-  INERTIA_PETSC(VecGhostRestoreLocalForm(u, &local));
 }
 
 void Assembler::attach_rigid_body_modes(Mat A, Vec u) const {

@@ -539,13 +539,6 @@ PetscErrorCode shell_mult(Mat A, Vec x, Vec y) {
   PetscFunctionReturn(0);
 }
 
-/// Local form of a ghosted vector, or null if v is not ghosted.
-Vec local_form(Vec v) {
-  Vec l = nullptr;
-  INERTIA_PETSC(VecGhostGetLocalForm(v, &l));
-  return l;
-}
-
 }  // namespace
 
 MatrixFreeElasticity::MatrixFreeElasticity(MPI_Comm comm, const LocalMesh& mesh,
@@ -706,45 +699,33 @@ void MatrixFreeElasticity::apply(const double* x, double* y, bool interior) cons
 }
 
 void MatrixFreeElasticity::mult(Vec x, Vec y) const {
-  // x: its ghosted local form (ghosts updated while the interior elements run), or a copy.
-  Vec xl = local_form(x);
-  Vec xg = x;
-  if (!xl) {
-    INERTIA_PETSC(VecGhostRestoreLocalForm(x, &xl));
-    INERTIA_PETSC(VecCopy(x, x_ghosted_));
-    xg = x_ghosted_;
-    xl = local_form(xg);
-  }
-  Vec yl = local_form(y);
+  // x: its ghosted local form (ghosts updated while the interior elements run), or a copy; y: its
+  // local form, or y_ghosted_'s. A plain (not ghosted) vector has no local form (get() is null).
   Vec yg = y;
-  if (!yl) {
-    INERTIA_PETSC(VecGhostRestoreLocalForm(y, &yl));
-    yg = y_ghosted_;
-    yl = local_form(yg);
-  }
-  INERTIA_PETSC(VecZeroEntries(yl));
-  INERTIA_PETSC(VecGhostUpdateBegin(xg, INSERT_VALUES, SCATTER_FORWARD));
   {
-    const double* xa = nullptr;
-    double* ya = nullptr;
-    INERTIA_PETSC(VecGetArrayRead(xl, &xa));
-    INERTIA_PETSC(VecGetArray(yl, &ya));
-    apply(xa, ya, true);  // owned nodes only: the ghosts of x are not needed yet
-    INERTIA_PETSC(VecRestoreArrayRead(xl, &xa));
-    INERTIA_PETSC(VecRestoreArray(yl, &ya));
-  }
-  INERTIA_PETSC(VecGhostUpdateEnd(xg, INSERT_VALUES, SCATTER_FORWARD));
-  {
-    const double* xa = nullptr;
-    double* ya = nullptr;
-    INERTIA_PETSC(VecGetArrayRead(xl, &xa));
-    INERTIA_PETSC(VecGetArray(yl, &ya));
-    apply(xa, ya, false);
-    INERTIA_PETSC(VecRestoreArrayRead(xl, &xa));
-    INERTIA_PETSC(VecRestoreArray(yl, &ya));
-  }
-  INERTIA_PETSC(VecGhostRestoreLocalForm(xg, &xl));
-  INERTIA_PETSC(VecGhostRestoreLocalForm(yg, &yl));
+    petsc::LocalForm xl(x);
+    if (!xl) {
+      INERTIA_PETSC(VecCopy(x, x_ghosted_));
+      xl = petsc::LocalForm(x_ghosted_);
+    }
+    petsc::LocalForm yl(y);
+    if (!yl) yl = petsc::LocalForm(y_ghosted_);
+    const Vec xg = xl.global();
+    yg = yl.global();
+    INERTIA_PETSC(VecZeroEntries(yl.get()));
+    INERTIA_PETSC(VecGhostUpdateBegin(xg, INSERT_VALUES, SCATTER_FORWARD));
+    {
+      petsc::ConstArray xa(xl.get());
+      petsc::Array ya(yl.get());
+      apply(xa.data(), ya.data(), true);  // owned nodes only: the ghosts of x are not needed yet
+    }
+    INERTIA_PETSC(VecGhostUpdateEnd(xg, INSERT_VALUES, SCATTER_FORWARD));
+    {
+      petsc::ConstArray xa(xl.get());
+      petsc::Array ya(yl.get());
+      apply(xa.data(), ya.data(), false);
+    }
+  }  // local forms restored before the reverse update
   INERTIA_PETSC(VecGhostUpdateBegin(yg, ADD_VALUES, SCATTER_REVERSE));
   INERTIA_PETSC(VecGhostUpdateEnd(yg, ADD_VALUES, SCATTER_REVERSE));
   if (yg != y) INERTIA_PETSC(VecCopy(yg, y));

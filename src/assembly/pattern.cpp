@@ -31,7 +31,10 @@ PetscErrorCode destroy_arrays(void* p) {
 }
 
 /// The diagonal and off-diagonal parts' values of a matrix of create_matrix (off: null on one
-/// rank).
+/// rank), borrowed for the scope of the object: a guard like petsc.hpp's vector guards (checked
+/// Gets in the constructor, Restores in the destructor, errors ignored: destructors never throw).
+/// It stays here rather than in petsc.hpp because it knows create_matrix's layouts (AIJ or
+/// BAIJ(3), sequential or the MPI diagonal/off-diagonal split) and has no other user.
 class MatrixValues {
  public:
   MatrixValues(Mat A, bool parallel) {

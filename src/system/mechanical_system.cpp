@@ -1,8 +1,5 @@
 #include "inertia/system/mechanical_system.hpp"
 
-// PetscObjectStateGet (declared in this header in PETSc 3.18; public from 3.19).
-#include <petsc/private/petscimpl.h>
-
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -120,6 +117,9 @@ MechanicalSystem::MechanicalSystem(MPI_Comm comm, LocalMesh mesh, ProblemSpec sp
       }
     }
   }
+  // Storage of external_minus_internal, sized once here so that the explicit steps allocate none.
+  load_amplitudes_.assign(loads_.size(), 0.0);
+  load_arrays_.reserve(loads_.size());
 
   // Constrained DOFs: later conditions override earlier ones on shared DOFs.
   std::map<PetscInt, std::pair<double, int>> constrained;  // owned local DOF -> (value, amplitude)
@@ -246,38 +246,40 @@ void MechanicalSystem::external_minus_internal(double t, Vec u, Vec f, Vec scale
   // Remember K u: the energy history's strain energy at this u then costs a dot product, not
   // a second product with K (explicit schemes evaluate the force at the u they end on).
   ku_.u = u;
-  INERTIA_PETSC(PetscObjectStateGet(reinterpret_cast<PetscObject>(u), &ku_.u_state));
-  INERTIA_PETSC(PetscObjectStateGet(reinterpret_cast<PetscObject>(work2_.get()), &ku_.ku_state));
-  // f = (sum of amplitude x load - K u) [x scale] in one pass.
-  std::vector<std::pair<double, const PetscScalar*>> terms;
-  for (const auto& [amplitude, load] : loads_) {
-    const PetscScalar* l = nullptr;
-    INERTIA_PETSC(VecGetArrayRead(load, &l));
-    terms.emplace_back(spec_.amplitudes[amplitude].value(t), l);
-  }
+  ku_.u_state = petsc::object_state(u);
+  ku_.ku_state = petsc::object_state(work2_);
+  // f = (sum of amplitude x load - K u) [x scale] in one pass. Each step: no allocation (the
+  // loads' views go into load_arrays_, reserved in the constructor), and every view is given back
+  // when this function returns or throws.
+  for (std::size_t j = 0; j < loads_.size(); ++j)
+    load_amplitudes_[j] = spec_.amplitudes[loads_[j].first].value(t);
+  struct Release {
+    std::vector<petsc::ConstArray>& arrays;
+    ~Release() { arrays.clear(); }  // restores the loads' arrays; keeps the capacity
+  } release{load_arrays_};
+  for (const auto& load : loads_) load_arrays_.emplace_back(load.second);
   {
     petsc::ConstArray ku(work2_);
     petsc::Array fa(f);
     const PetscInt n = fa.size();
-    double* __restrict out = fa.span().data();
-    const double* __restrict k = ku.span().data();
-    const double a0 = terms.empty() ? 0.0 : terms[0].first;
-    const double* __restrict l0 = terms.empty() ? k : terms[0].second;
+    double* __restrict out = fa.data();
+    const double* __restrict k = ku.data();
+    const std::size_t nloads = load_arrays_.size();
+    const double a0 = nloads == 0 ? 0.0 : load_amplitudes_[0];
+    const double* __restrict l0 = nloads == 0 ? k : load_arrays_[0].data();
     // The first load with K u (vectorised), then any further loads.
     for (PetscInt i = 0; i < n; ++i) out[i] = a0 * l0[i] - k[i];
-    for (std::size_t t = 1; t < terms.size(); ++t) {
-      const double a = terms[t].first;
-      const double* __restrict l = terms[t].second;
+    for (std::size_t j = 1; j < nloads; ++j) {
+      const double a = load_amplitudes_[j];
+      const double* __restrict l = load_arrays_[j].data();
       for (PetscInt i = 0; i < n; ++i) out[i] += a * l[i];
     }
     if (scale) {
       petsc::ConstArray sa(scale);
-      const double* __restrict s = sa.span().data();
+      const double* __restrict s = sa.data();
       for (PetscInt i = 0; i < n; ++i) out[i] *= s[i];
     }
   }
-  for (std::size_t k = 0; k < terms.size(); ++k)
-    INERTIA_PETSC(VecRestoreArrayRead(loads_[k].second, &terms[k].second));
 }
 
 void MechanicalSystem::force(double t, Vec u, Vec v, Vec f) const {
@@ -508,9 +510,8 @@ double MechanicalSystem::kinetic_energy(Vec v) const {
 
 double MechanicalSystem::strain_energy(Vec u) const {
   PetscScalar dot = 0;
-  PetscObjectState u_state = 0, ku_state = 0;
-  INERTIA_PETSC(PetscObjectStateGet(reinterpret_cast<PetscObject>(u), &u_state));
-  INERTIA_PETSC(PetscObjectStateGet(reinterpret_cast<PetscObject>(work2_.get()), &ku_state));
+  const PetscObjectState u_state = petsc::object_state(u);
+  const PetscObjectState ku_state = petsc::object_state(work2_);
   if (u == ku_.u && u_state == ku_.u_state && ku_state == ku_.ku_state) {
     INERTIA_PETSC(VecDot(u, work2_, &dot));  // K u is still in work2_ (see force())
   } else {

@@ -154,6 +154,11 @@ class MechanicalSystem {
   petsc::Vector lumped_mass_;
   petsc::Vector inverse_mass_;  ///< 1 / lumped mass on the free DOFs, 0 on the constrained ones
   std::vector<std::pair<int, petsc::Vector>> loads_;  ///< (amplitude, load vector)
+  /// external_minus_internal's per-step storage (sized in the constructor; no allocation per
+  /// step): each load's amplitude value, and the loads' borrowed arrays while it runs (empty
+  /// otherwise).
+  mutable std::vector<double> load_amplitudes_;
+  mutable std::vector<petsc::ConstArray> load_arrays_;
   std::vector<PetscInt> constrained_;                 ///< owned constrained DOFs, global, sorted
   struct Prescribed {
     PetscInt local;  ///< owned local DOF index
