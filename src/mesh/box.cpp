@@ -2,8 +2,14 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <optional>
+#include <string>
 
 #include "inertia/core/error.hpp"
+#include "inertia/core/limits.hpp"
 #include "inertia/mesh/topology.hpp"
 
 namespace inertia {
@@ -20,6 +26,21 @@ double orientation(const MeshData& m, const std::int64_t* n) {
          a[0][2] * (a[1][0] * a[2][1] - a[1][1] * a[2][0]);
 }
 
+/// Grid points per cell edge (a fine grid for the midpoints of tet10).
+std::int64_t points_per_edge(const BoxSpec& spec) {
+  return spec.element == CellType::tet10 ? 2 : 1;
+}
+
+/// Volume cells per hex cell (6 tetrahedra in the Kuhn split).
+std::int64_t cells_per_hex(const BoxSpec& spec) { return spec.element == CellType::hex8 ? 1 : 6; }
+
+/// Bytes in GiB with one decimal, for messages.
+std::string gib(std::uint64_t bytes) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f", static_cast<double>(bytes) / (1024.0 * 1024 * 1024));
+  return text;
+}
+
 }  // namespace
 
 MeshData generate_box(const BoxSpec& spec) {
@@ -28,25 +49,83 @@ MeshData generate_box(const BoxSpec& spec) {
   return m;
 }
 
-MeshData generate_box_block(const BoxSpec& spec, std::array<std::int64_t, 3> first,
-                            std::array<std::int64_t, 3> last) {
+void check_box_spec(const BoxSpec& spec) {
   for (int d = 0; d < 3; ++d) {
     INERTIA_CHECK(spec.cells[d] > 0, InputError, "mesh.box.cells: every count must be positive");
     INERTIA_CHECK(spec.upper[d] > spec.lower[d], InputError,
                   "mesh.box: upper must exceed lower in every direction");
+    INERTIA_CHECK(std::isfinite(spec.upper[d] - spec.lower[d]), InputError,
+                  "mesh.box: lower and upper must be finite, and so must upper - lower");
   }
   INERTIA_CHECK(spec.element == CellType::hex8 || spec.element == CellType::tet4 ||
                     spec.element == CellType::tet10,
                 InputError, "mesh.box.element: must be hex8, tet4 or tet10");
+  // The point count, without overflow. Everything else the generator computes is smaller once it
+  // is bounded: hex cells < points, volume cells <= 6 hex cells, face tags < 7 volume cells.
+  const std::int64_t r = points_per_edge(spec);
+  std::optional<std::int64_t> points = 1;
+  for (int d = 0; d < 3; ++d)
+    points = checked_mul(points, checked_add(checked_mul(r, spec.cells[d]), 1));
+  INERTIA_CHECK(points && *points <= max_box_points, InputError,
+                "mesh.box.cells: too many cells: ", spec.cells[0], " x ", spec.cells[1], " x ",
+                spec.cells[2], " ", info(spec.element).name, " cells make ",
+                points ? cat(*points) : std::string("more than 2^63"),
+                " points, more than the 2^40 = ", max_box_points, " a box may have");
+}
+
+BoxBlockSize box_block_size(const BoxSpec& spec, std::array<std::int64_t, 3> first,
+                            std::array<std::int64_t, 3> last) {
+  const std::int64_t r = points_per_edge(spec);
+  BoxBlockSize size{1, cells_per_hex(spec)};
+  for (int d = 0; d < 3; ++d) {
+    INERTIA_CHECK(0 <= first[d] && first[d] < last[d] && last[d] <= spec.cells[d], InternalError,
+                  "box_block_size: bad cell range");
+    size.points *= r * (last[d] - first[d]) + 1;  // no overflow: at most the box's points
+    size.cells *= last[d] - first[d];
+  }
+  return size;
+}
+
+std::uint64_t box_block_bytes(const BoxSpec& spec, const BoxBlockSize& size) {
+  // Per point: MeshData coordinates and tags (32 B); distribute_box's global ids and local
+  // indices (16 B); LocalMesh coordinates, tags and natural ids (40 B).
+  constexpr std::uint64_t per_point = 88;
+  // Per cell, in MeshData and again in LocalMesh: type, offset, region, tag (21 B) and its nodes
+  // (8 B each); and LocalMesh's element flag.
+  const std::uint64_t per_cell =
+      2 * (21 + 8 * static_cast<std::uint64_t>(info(spec.element).num_nodes)) + 1;
+  return per_point * static_cast<std::uint64_t>(size.points) +
+         per_cell * static_cast<std::uint64_t>(size.cells);
+}
+
+void check_box_block(const BoxSpec& spec, std::array<std::int64_t, 3> first,
+                     std::array<std::int64_t, 3> last, std::uint64_t memory_bytes,
+                     std::uint64_t extra_bytes) {
+  const BoxBlockSize size = box_block_size(spec, first, last);
+  constexpr std::int64_t max_index = std::numeric_limits<std::int32_t>::max();
+  constexpr std::int64_t max_points = max_index / 3;  // 3 degrees of freedom per point
+  INERTIA_CHECK(size.points <= max_points && size.cells <= max_index, InputError,
+                "mesh.box.cells: too many cells for one rank: its block of ", size.points,
+                " points (", 3 * size.points, " degrees of freedom) and ", size.cells,
+                " cells is more than 32-bit local indices allow (", max_points, " points, ",
+                max_index, " cells); use more ranks or fewer cells");
+  if (memory_bytes == 0) return;
+  const std::uint64_t bytes = box_block_bytes(spec, size) + extra_bytes;
+  INERTIA_CHECK(bytes <= memory_bytes, InputError,
+                "mesh.box.cells: too many cells for one rank: its block of ", size.points,
+                " points and ", size.cells, " cells needs at least ", gib(bytes),
+                " GiB for the mesh alone, more than the ", gib(memory_bytes),
+                " GiB this process may use; use more ranks or fewer cells");
+}
+
+MeshData generate_box_block(const BoxSpec& spec, std::array<std::int64_t, 3> first,
+                            std::array<std::int64_t, 3> last) {
+  check_box_spec(spec);
+  check_box_block(spec, first, last, memory_limit_bytes());
   const bool quadratic = spec.element == CellType::tet10;
   const int r = quadratic ? 2 : 1;  // grid points per cell edge (fine grid for midpoints)
   const std::array<std::int64_t, 3> np{r * spec.cells[0] + 1, r * spec.cells[1] + 1,
                                        r * spec.cells[2] + 1};
-  INERTIA_CHECK(np[0] * np[1] * np[2] < (std::int64_t{1} << 40), InputError,
-                "mesh.box.cells: too many cells");
-  for (int d = 0; d < 3; ++d)
-    INERTIA_CHECK(0 <= first[d] && first[d] < last[d] && last[d] <= spec.cells[d], InternalError,
-                  "generate_box_block: bad cell range");
   // The block's points: fine-grid indices lo..hi (inclusive) per direction.
   const std::array<std::int64_t, 3> lo{r * first[0], r * first[1], r * first[2]};
   const std::array<std::int64_t, 3> bn{r * (last[0] - first[0]) + 1, r * (last[1] - first[1]) + 1,

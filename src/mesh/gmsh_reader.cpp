@@ -10,6 +10,12 @@
 ///   binary items have exact sizes), every tag is looked up through NodeIndex (a dense array for
 ///   the usual near-contiguous tags with a hash map behind it, never an unchecked array index), and
 ///   every failure is an InputError "<file>: <what> (line N)" (ASCII) or "(byte N)" (binary).
+/// - Counts must agree with the data that follows. ASCII is read line by line (see open_line):
+///   every line holds exactly the fields of its kind (an element line: tag, type, tag count, the
+///   tags, the type's nodes), so a number too many or too few is an error naming its line instead
+///   of shifting the numbers after it into other elements. Section end markers must be alone on
+///   their line, where the counts say; after binary data, right after its line break (no byte the
+///   counts do not cover is skipped, white space included).
 /// - Cells keep file node indices while parsing; at the end cells outside any physical group are
 ///   dropped (when the file has groups), unused nodes are dropped and indices compacted.
 /// - Element types: those of cell_type_table are stored (in VTK order; tet10 faces are tri6).
@@ -147,6 +153,15 @@ class NodeIndex {
 bool is_space(char c) {
   return c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == '\f' || c == '\v';
 }
+/// White space inside a line.
+bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
+
+/// "a node line", "an element line".
+std::string with_article(std::string_view what) {
+  const bool vowel =
+      !what.empty() && std::string_view("aeiou").find(what[0]) != std::string_view::npos;
+  return cat(vowel ? "an " : "a ", what);
+}
 
 /// A short printable excerpt of file text for messages (keeps what() on one line).
 std::string printable(std::string_view s) {
@@ -170,7 +185,8 @@ class GmshParser {
       : name_(std::move(file_name)),
         begin_(text.data()),
         p_(text.data()),
-        end_(text.data() + text.size()) {}
+        end_(text.data() + text.size()),
+        line_begin_(text.data()) {}
 
   MeshData parse();
 
@@ -193,18 +209,94 @@ class GmshParser {
       fail(cat("declared ", what, " count ", count, " is more than the rest of the file can hold"));
   }
 
-  // ---- ASCII ----
-  /// Skips white space, counting lines. False at end of file.
-  bool skip_space() {
+  // ---- ASCII: one line at a time ----
+  // The ASCII parts of a file are read line by line. open_line() moves to the next non-blank line
+  // and says what kind of line it is and how many fields it has; the fields are read from it
+  // (a field never runs on into the next line); close_line() checks that nothing is left on it. A
+  // line with more or fewer fields than its kind has is an error naming the line, so one number
+  // too many (or too few) cannot shift the lines after it into a file that still parses. The hot
+  // path looks at each byte once: the line's end is the '\n' where the fields stop, never searched
+  // for ahead (only error messages look at the whole line).
+
+  /// Moves to the first character of the next non-blank line, counting lines; false at the end of
+  /// the file. The current line must be closed (p_ at its end).
+  bool next_line() {
     while (p_ < end_) {
       const char c = *p_;
-      if (c == '\n')
+      if (c == '\n') {
         ++line_;
-      else if (!is_space(c))
+      } else if (!is_space(c)) {
+        line_begin_ = p_;
         return true;
+      }
       ++p_;
     }
+    line_begin_ = p_;
     return false;
+  }
+  /// Opens the next line, a line of `what` with `fields` fields (0 if its first fields tell, see
+  /// expect_fields). A section marker there means the section ends before its counts say.
+  void open_line(std::string_view what, std::uint64_t fields) {
+    if (!next_line() || *p_ == '$') [[unlikely]]
+      fail_open(what);
+    line_what_ = what;
+    line_fields_ = fields;
+  }
+  [[noreturn, gnu::cold, gnu::noinline]] void fail_open(std::string_view what) const {
+    if (p_ == end_) fail(cat("unexpected end of file, expected ", with_article(what), " line"));
+    fail(cat("expected ", with_article(what), " line, found '", printable(line_text()),
+             "' (the section ends before its counts say)"));
+  }
+  /// Sets the number of fields of the current line, once its first fields have told it.
+  void expect_fields(std::uint64_t fields) { line_fields_ = fields; }
+  /// Fails unless the rest of the current line is blank.
+  void close_line() {
+    if (skip_blanks()) [[unlikely]]
+      fail_fields("");
+  }
+  /// Skips blanks inside the current line; false at its end.
+  bool skip_blanks() {
+    while (p_ < end_ && is_blank(*p_)) ++p_;
+    return p_ < end_ && *p_ != '\n';
+  }
+  /// The end of the current line (its '\n' or the end of the file), for messages.
+  const char* line_end() const {
+    const void* nl = std::memchr(line_begin_, '\n', static_cast<std::size_t>(end_ - line_begin_));
+    return nl ? static_cast<const char*>(nl) : end_;
+  }
+  /// The current line from its first field, without trailing blanks.
+  std::string_view line_text() const {
+    const char* e = line_end();
+    while (e > line_begin_ && is_space(e[-1])) --e;
+    return {line_begin_, static_cast<std::size_t>(e - line_begin_)};
+  }
+  /// Fields on the current line, blank-separated; a quoted name (spaces and all) is one field.
+  std::uint64_t fields_on_line() const {
+    const char* e = line_end();
+    std::uint64_t n = 0;
+    for (const char* q = line_begin_; q < e;) {
+      if (is_space(*q)) {
+        ++q;
+        continue;
+      }
+      ++n;
+      if (*q == '"') {
+        const char* close = std::find(q + 1, e, '"');
+        q = close < e ? close + 1 : e;
+      } else {
+        while (q < e && !is_space(*q)) ++q;
+      }
+    }
+    return n;
+  }
+  /// The current line has too many fields, or too few for reading `missing`.
+  [[noreturn, gnu::cold, gnu::noinline]] void fail_fields(std::string_view missing) const {
+    const std::uint64_t have = fields_on_line();
+    if (line_fields_ > 0 && have != line_fields_)
+      fail(cat(line_what_, " line has ", have, have == 1 ? " field" : " fields", ", expected ",
+               line_fields_));
+    if (!missing.empty()) fail(cat(line_what_, " line ends before its ", missing));
+    fail(cat("unexpected '", printable(peek_token()), "' at the end of the ", line_what_, " line"));
   }
   std::string_view peek_token() const {
     const char* q = p_;
@@ -212,22 +304,26 @@ class GmshParser {
     return {p_, static_cast<std::size_t>(q - p_)};
   }
   std::string_view token(std::string_view what) {
-    if (!skip_space()) fail(cat("unexpected end of file, expected ", what));
+    if (!skip_blanks()) fail_fields(what);
     const std::string_view t = peek_token();
     p_ += t.size();
     return t;
   }
   std::int64_t integer(std::string_view what) {
-    if (!skip_space()) fail(cat("unexpected end of file, expected ", what));
+    if (!skip_blanks()) [[unlikely]]
+      fail_fields(what);
     std::int64_t v = 0;
     const auto [q, ec] = std::from_chars(p_, end_, v);
-    if (ec != std::errc{} || (q < end_ && !is_space(*q))) {
-      if (ec == std::errc::result_out_of_range)
-        fail(cat(what, " '", printable(peek_token()), "' is out of range"));
-      fail(cat("expected ", what, ", found '", printable(peek_token()), "'"));
-    }
+    if (ec != std::errc{} || (q < end_ && !is_space(*q))) [[unlikely]]
+      fail_integer(what, ec);
     p_ = q;
     return v;
+  }
+  [[noreturn, gnu::cold, gnu::noinline]] void fail_integer(std::string_view what,
+                                                           std::errc ec) const {
+    if (ec == std::errc::result_out_of_range)
+      fail(cat(what, " '", printable(peek_token()), "' is out of range"));
+    fail(cat("expected ", what, ", found '", printable(peek_token()), "'"));
   }
   /// An integer in [min, max].
   std::int64_t integer_in(std::string_view what, std::int64_t min, std::int64_t max) {
@@ -245,30 +341,49 @@ class GmshParser {
         integer_in(what, std::numeric_limits<int>::min(), std::numeric_limits<int>::max()));
   }
   double real(std::string_view what) {
-    if (!skip_space()) fail(cat("unexpected end of file, expected ", what));
+    if (!skip_blanks()) [[unlikely]]
+      fail_fields(what);
     const char* s = p_;
     if (*s == '+' && s + 1 < end_ && s[1] != '-' && s[1] != '+') ++s;  // from_chars rejects '+'
     double v = 0;
     const auto [q, ec] = std::from_chars(s, end_, v);
-    if (ec != std::errc{} || (q < end_ && !is_space(*q)) || !std::isfinite(v))
+    if (ec != std::errc{} || (q < end_ && !is_space(*q)) || !std::isfinite(v)) [[unlikely]]
       fail(cat("expected a finite ", what, ", found '", printable(peek_token()), "'"));
     p_ = q;
     return v;
   }
-  void expect_end(std::string_view section) {
+  /// The section's end marker, alone on its line. After binary data (`after_binary`) it must come
+  /// right after the data's line break: bytes the counts do not account for are never skipped,
+  /// not even blank ones. Otherwise it must be the next non-blank line.
+  void expect_end(std::string_view section, bool after_binary) {
     const std::string wanted = cat("$End", section);
-    const std::string_view t = token(wanted);
-    if (t != wanted) fail(cat("expected ", wanted, ", found '", printable(t), "'"));
+    if (after_binary) {
+      const char* data_end = p_;
+      if (remaining() < 2 || p_[0] != '\n' || p_[1] != '$' || !next_line() ||
+          peek_token() != wanted) {
+        p_ = data_end;
+        fail(cat("expected ", wanted, " right after the binary data, found '",
+                 printable(std::string_view(p_, remaining())), "'"));
+      }
+    } else {
+      if (!next_line()) fail(cat("unexpected end of file, expected ", wanted));
+      if (peek_token() != wanted)
+        fail(cat("expected ", wanted, ", found '", printable(line_text()), "'",
+                 *p_ == '$' ? "" : " (the section holds more than its counts say)"));
+    }
+    p_ += wanted.size();
+    line_what_ = "section end";
+    line_fields_ = 1;
+    close_line();
   }
-  /// Skips the line break between an ASCII header and binary data (exactly one, so that binary
-  /// data starting with a white-space byte is not eaten).
+  /// Moves past the line break that ends an ASCII line before binary data (exactly that one, so
+  /// that binary data starting with a white-space byte is not eaten).
   void begin_binary() {
-    if (p_ < end_ && *p_ == '\r') ++p_;
     if (p_ >= end_ || *p_ != '\n') fail("expected a line break before binary data");
     ++p_;
     ++line_;
   }
-  /// Skips an unknown section up to its $End line.
+  /// Skips an unknown section up to its $End line (the marker alone on a line).
   void skip_section(std::string_view name) {
     const std::string marker = cat("$End", name);
     const std::string_view rest(p_, static_cast<std::size_t>(end_ - p_));
@@ -277,15 +392,20 @@ class GmshParser {
       at = rest.find(marker, at);
       if (at == std::string_view::npos)
         fail(cat("section $", printable(name), " has no ", printable(marker)));
-      const bool line_start = at == 0 || rest[at - 1] == '\n' || rest[at - 1] == '\r';
-      const std::size_t after = at + marker.size();
-      if (line_start && (after == rest.size() || is_space(rest[after]))) break;
+      const bool line_start = at == 0 || rest[at - 1] == '\n';
+      std::size_t after = at + marker.size();
+      while (after < rest.size() && rest[after] != '\n' && is_space(rest[after])) ++after;
+      if (line_start && (after == rest.size() || rest[after] == '\n')) break;
       at += 1;
     }
     if (!binary_) line_ += std::count(p_, p_ + at, '\n');
-    p_ += at + marker.size();
+    p_ += at;
+    next_line();  // the marker's line
+    p_ += marker.size();
+    line_what_ = "section end";
+    line_fields_ = 1;
+    close_line();
   }
-
   // ---- binary ----
   void need(std::uint64_t bytes, std::string_view what) const {
     if (bytes > remaining()) fail(cat("file ends inside ", what));
@@ -326,7 +446,7 @@ class GmshParser {
   void read_nodes_v4();
   void read_elements_v2();
   void read_elements_v4();
-  MeshData finish();
+  [[gnu::noinline]] MeshData finish();  // (inlined into parse(), it runs 3% slower)
 
   // ---- shared element handling ----
   void add_node(std::int64_t tag, const double* xyz);
@@ -347,6 +467,9 @@ class GmshParser {
   const char* p_;
   const char* end_;
   std::int64_t line_ = 1;
+  const char* line_begin_;                // the current ASCII line: its first field
+  std::string_view line_what_ = "first";  // what the current line is, for messages
+  std::uint64_t line_fields_ = 0;         // how many fields it has (0: not known yet)
   bool binary_ = false;
   int version_ = 0;  // 2 or 4
   int size_bytes_ = 8;
@@ -368,14 +491,21 @@ class GmshParser {
 
 MeshData GmshParser::parse() {
   if (begin_ == end_) fail("empty file, not a Gmsh MSH file");
-  if (!skip_space() || peek_token() != "$MeshFormat")
+  if (!next_line() || peek_token() != "$MeshFormat")
     fail("not a Gmsh MSH file (it does not start with $MeshFormat)");
+  line_what_ = "section header";
+  line_fields_ = 1;
   p_ += std::string_view("$MeshFormat").size();
+  close_line();
   read_mesh_format();
-  while (skip_space()) {
-    const std::string_view t = token("a section");
+  while (next_line()) {
+    line_what_ = "section header";
+    line_fields_ = 1;
+    const std::string_view t = peek_token();
     if (t.size() < 2 || t[0] != '$')
       fail(cat("expected a section header such as $Nodes, found '", printable(t), "'"));
+    p_ += t.size();
+    close_line();
     const std::string_view section = t.substr(1);
     if (section == "MeshFormat") {
       fail("second $MeshFormat section");
@@ -409,7 +539,8 @@ MeshData GmshParser::parse() {
 }
 
 void GmshParser::read_mesh_format() {
-  const std::string_view version = token("the MSH version");
+  open_line("format", 3);  // version file-type data-size
+  const std::string_view version = token("MSH version");
   double v = 0;
   const auto [q, ec] = std::from_chars(version.data(), version.data() + version.size(), v);
   if (ec != std::errc{} || q != version.data() + version.size())
@@ -425,6 +556,7 @@ void GmshParser::read_mesh_format() {
   }
   const std::int64_t file_type = integer_in("file type", 0, 1);
   const std::int64_t data_size = integer("data size");
+  close_line();
   if (file_type == 1) {
     if (version_ == 2 && data_size != 8)
       fail(cat("unsupported data size ", data_size, " (binary MSH 2.2 needs 8)"));
@@ -439,17 +571,21 @@ void GmshParser::read_mesh_format() {
       fail("binary file written on a machine of the other byte order; save it on this one");
     if (one != 1) fail("bad binary endianness marker (not a valid binary MSH file)");
   }
-  expect_end("MeshFormat");
+  expect_end("MeshFormat", binary_);
 }
 
-void GmshParser::read_physical_names() {
+void GmshParser::read_physical_names() {  // ASCII in binary files too
+  open_line("physical name count", 1);
   const std::uint64_t n = count("number of physical names");
+  close_line();
   check_fits(n, 6, "physical name");
   std::set<EntityKey> named;
   for (std::uint64_t i = 0; i < n; ++i) {
+    open_line("physical name", 3);  // dim tag "name"
     const int dim = static_cast<int>(integer_in("physical group dimension", 0, 3));
     const int tag = int32("physical tag");
-    if (!skip_space() || *p_ != '"') fail("expected a quoted physical name");
+    if (!skip_blanks()) fail_fields("name");
+    if (*p_ != '"') fail("expected a quoted physical name");
     const char* s = ++p_;
     while (p_ < end_ && *p_ != '"' && *p_ != '\n') ++p_;
     if (p_ >= end_ || *p_ != '"') fail("physical name without closing quote");
@@ -458,14 +594,19 @@ void GmshParser::read_physical_names() {
       fail(cat("second name for physical group (dim ", dim, ", tag ", tag, ")"));
     physical_names_.emplace_back(key, std::string(s, p_));
     ++p_;
+    close_line();
   }
-  expect_end("PhysicalNames");
+  expect_end("PhysicalNames", false);
 }
 
 void GmshParser::read_entities() {
-  if (binary_) begin_binary();
+  if (binary_)
+    begin_binary();
+  else
+    open_line("entity count", 4);
   std::array<std::uint64_t, 4> n{};
   for (int d = 0; d < 4; ++d) n[d] = size_field("number of entities");
+  if (!binary_) close_line();
   const std::uint64_t min_point = binary_ ? 4 + 24 + size_bytes_ : 10;
   const std::uint64_t min_other = binary_ ? 4 + 48 + 2 * size_bytes_ : 18;
   check_fits(n[0], min_point, "point entity");
@@ -473,7 +614,11 @@ void GmshParser::read_entities() {
   check_fits(n[2], min_other, "surface entity");
   check_fits(n[3], min_other, "volume entity");
   for (int d = 0; d < 4; ++d) {
+    // ASCII: tag x y z num-physicals physicals... (points), or tag min-x min-y min-z max-x max-y
+    // max-z num-physicals physicals... num-bounding bounding-tags...
+    const std::uint64_t fixed_fields = d == 0 ? 5 : 9;
     for (std::uint64_t i = 0; i < n[d]; ++i) {
+      if (!binary_) open_line("entity", fixed_fields);
       const int tag = int_field("entity tag");
       const int num_coords = d == 0 ? 3 : 6;
       if (binary_) {
@@ -484,21 +629,25 @@ void GmshParser::read_entities() {
       }
       const std::uint64_t num_physicals = size_field("number of physical tags");
       check_fits(num_physicals, binary_ ? 4 : 2, "physical tag");
+      if (!binary_) expect_fields(fixed_fields + num_physicals);
       std::vector<int> physicals(num_physicals);
       for (auto& ph : physicals) ph = int_field("physical tag");
       if (d > 0) {
         const std::uint64_t num_bounding = size_field("number of bounding entities");
         check_fits(num_bounding, binary_ ? 4 : 2, "bounding entity");
-        if (binary_)
+        if (binary_) {
           p_ += 4 * num_bounding;
-        else
+        } else {
+          expect_fields(fixed_fields + num_physicals + num_bounding);
           for (std::uint64_t k = 0; k < num_bounding; ++k) int32("bounding entity tag");
+        }
       }
+      if (!binary_) close_line();
       if (!entity_physicals_.emplace(EntityKey{d, tag}, std::move(physicals)).second)
         fail(cat("duplicate entity (dim ", d, ", tag ", tag, ") in $Entities"));
     }
   }
-  expect_end("Entities");
+  expect_end("Entities", binary_);
 }
 
 void GmshParser::add_node(std::int64_t tag, const double* xyz) {
@@ -511,7 +660,9 @@ void GmshParser::add_node(std::int64_t tag, const double* xyz) {
 }
 
 void GmshParser::read_nodes_v2() {
+  open_line("node count", 1);  // ASCII in binary files too
   const std::uint64_t n = count("number of nodes");
+  close_line();
   check_fits(n, binary_ ? 28 : 8, "node");
   node_index_.reset(n);
   coords_.reserve(3 * n);
@@ -528,20 +679,26 @@ void GmshParser::read_nodes_v2() {
         if (!std::isfinite(c)) fail(cat("node ", tag, " has a non-finite coordinate"));
       add_node(tag, x.data());
     } else {
+      open_line("node", 4);  // tag x y z
       const std::int64_t tag = integer("node tag");
       for (auto& c : x) c = real("node coordinate");
+      close_line();
       add_node(tag, x.data());
     }
   }
-  expect_end("Nodes");
+  expect_end("Nodes", binary_);
 }
 
 void GmshParser::read_nodes_v4() {
-  if (binary_) begin_binary();
+  if (binary_)
+    begin_binary();
+  else
+    open_line("$Nodes header", 4);
   const std::uint64_t num_blocks = size_field("number of node blocks");
   const std::uint64_t n = size_field("number of nodes");
   size_field("minimum node tag");
   size_field("maximum node tag");
+  if (!binary_) close_line();
   check_fits(n, binary_ ? size_bytes_ + 24 : 8, "node");
   check_fits(num_blocks, binary_ ? 12 + size_bytes_ : 8, "node block");
   node_index_.reset(n);
@@ -550,6 +707,7 @@ void GmshParser::read_nodes_v4() {
   std::uint64_t total = 0;
   std::array<double, 3> x{};
   for (std::uint64_t b = 0; b < num_blocks; ++b) {
+    if (!binary_) open_line("node block header", 4);
     const int dim = int_field("entity dimension");
     if (dim < 0 || dim > 3) fail(cat("bad entity dimension ", dim, " in a node block"));
     int_field("entity tag");
@@ -557,6 +715,7 @@ void GmshParser::read_nodes_v4() {
     if (parametric != 0 && parametric != 1) fail(cat("bad parametric flag ", parametric));
     const std::uint64_t in_block = size_field("number of nodes in block");
     if (in_block > n - total) fail(cat("node blocks hold more nodes than the declared ", n));
+    if (!binary_) close_line();
     const int values = 3 + (parametric ? dim : 0);  // x y z, then u (v (w))
     const std::size_t first = node_tags_.size();
     if (binary_) {
@@ -575,16 +734,22 @@ void GmshParser::read_nodes_v4() {
       }
     } else {
       check_fits(in_block, 2 * (1 + values), "node");
-      for (std::uint64_t i = 0; i < in_block; ++i) add_node(integer("node tag"), x.data());
       for (std::uint64_t i = 0; i < in_block; ++i) {
+        open_line("node tag", 1);
+        add_node(integer("node tag"), x.data());
+        close_line();
+      }
+      for (std::uint64_t i = 0; i < in_block; ++i) {
+        open_line("node coordinates", static_cast<std::uint64_t>(values));
         for (int k = 0; k < 3; ++k) coords_[3 * (first + i) + k] = real("node coordinate");
         for (int k = 3; k < values; ++k) real("parametric coordinate");
+        close_line();
       }
     }
     total += in_block;
   }
   if (total != n) fail(cat("$Nodes declares ", n, " nodes but its blocks hold ", total));
-  expect_end("Nodes");
+  expect_end("Nodes", binary_);
 }
 
 int GmshParser::group_id(int dim, int physical_tag) {
@@ -646,7 +811,9 @@ void GmshParser::add_element(const Storage& s, std::int64_t element_tag, const I
 }
 
 void GmshParser::read_elements_v2() {
+  open_line("element count", 1);  // ASCII in binary files too
   const std::uint64_t n = count("number of elements");
+  close_line();
   check_fits(n, 8, "element");  // ASCII: 4 numbers; binary: a tag and a node at least
   cells_.cell_types.reserve(n);
   cells_.cell_tags.reserve(n);
@@ -667,12 +834,14 @@ void GmshParser::read_elements_v2() {
   };
   if (!binary_) {
     for (std::uint64_t i = 0; i < n; ++i) {
+      open_line("element", 0);  // tag type num-tags tags... nodes...
       const std::int64_t tag = integer("element tag");
       const std::int64_t type_id = integer("element type");
       const GmshType* type = find_gmsh_type(type_id);
       if (!type) fail(cat("unknown Gmsh element type ", type_id, " (element tag ", tag, ")"));
       const std::uint64_t num_tags = count("number of element tags");
       check_fits(num_tags, 2, "element tag");
+      expect_fields(3 + num_tags + type->num_nodes);
       std::int64_t physical = 0;
       for (std::uint64_t k = 0; k < num_tags; ++k) {
         const int t = int32("element tag");
@@ -682,6 +851,7 @@ void GmshParser::read_elements_v2() {
       if (physical != 0) groups.push_back(group_id(type->dim, static_cast<int>(physical)));
       decide(*type, tag, groups.empty() ? -1 : groups[0]);
       for (int k = 0; k < type->num_nodes; ++k) nodes[k] = node_index(integer("node tag"), tag);
+      close_line();
       add_element(storage, tag, nodes.data(), groups, type->dim);
     }
   } else {
@@ -718,15 +888,19 @@ void GmshParser::read_elements_v2() {
       total += following;
     }
   }
-  expect_end("Elements");
+  expect_end("Elements", binary_);
 }
 
 void GmshParser::read_elements_v4() {
-  if (binary_) begin_binary();
+  if (binary_)
+    begin_binary();
+  else
+    open_line("$Elements header", 4);
   const std::uint64_t num_blocks = size_field("number of element blocks");
   const std::uint64_t n = size_field("number of elements");
   size_field("minimum element tag");
   size_field("maximum element tag");
+  if (!binary_) close_line();
   check_fits(n, binary_ ? 2 * size_bytes_ : 4, "element");
   check_fits(num_blocks, binary_ ? 12 + size_bytes_ : 8, "element block");
   cells_.cell_types.reserve(n);
@@ -737,18 +911,23 @@ void GmshParser::read_elements_v4() {
   std::vector<int> groups;
   std::uint64_t total = 0;
   for (std::uint64_t b = 0; b < num_blocks; ++b) {
+    if (!binary_) open_line("element block header", 4);
     const int dim = int_field("entity dimension");
     if (dim < 0 || dim > 3) fail(cat("bad entity dimension ", dim, " in an element block"));
     const int entity = int_field("entity tag");
     const int type_id = int_field("element type");
     const std::uint64_t in_block = size_field("number of elements in block");
     if (in_block > n - total) fail(cat("element blocks hold more elements than the declared ", n));
+    if (!binary_) close_line();
     const GmshType* type = find_gmsh_type(type_id);
-    if (!type) {
+    if (!type) {  // name the first element of the block (its tag starts the next line)
       std::int64_t tag = -1;
-      if (in_block > 0 &&
-          (binary_ ? remaining() >= static_cast<std::uint64_t>(size_bytes_) : skip_space()))
-        tag = binary_ ? tag_value(raw_size(), "element tag") : integer("element tag");
+      if (in_block > 0 && binary_ && remaining() >= static_cast<std::uint64_t>(size_bytes_))
+        tag = tag_value(raw_size(), "element tag");
+      if (in_block > 0 && !binary_) {
+        open_line("element", 0);
+        tag = integer("element tag");
+      }
       fail(cat("unknown Gmsh element type ", type_id, " (element tag ", tag, ")"));
     }
     if (type->dim != dim)
@@ -764,22 +943,28 @@ void GmshParser::read_elements_v4() {
     const std::uint64_t fields = 1 + type->num_nodes;
     check_fits(in_block, binary_ ? fields * size_bytes_ : 2 * fields, "element");
     Storage storage;
-    for (std::uint64_t e = 0; e < in_block; ++e) {
-      const std::int64_t tag =
-          binary_ ? tag_value(raw_size(), "element tag") : integer("element tag");
-      if (e == 0) storage = storage_for(*type, tag, groups.empty() ? -1 : groups[0]);
-      if (binary_) {
+    if (binary_) {
+      for (std::uint64_t e = 0; e < in_block; ++e) {
+        const std::int64_t tag = tag_value(raw_size(), "element tag");
+        if (e == 0) storage = storage_for(*type, tag, groups.empty() ? -1 : groups[0]);
         for (int k = 0; k < type->num_nodes; ++k)
           nodes[k] = node_index(tag_value(raw_size(), "node tag"), tag);
-      } else {
-        for (int k = 0; k < type->num_nodes; ++k) nodes[k] = node_index(integer("node tag"), tag);
+        add_element(storage, tag, nodes.data(), groups, dim);
       }
-      add_element(storage, tag, nodes.data(), groups, dim);
+    } else {
+      for (std::uint64_t e = 0; e < in_block; ++e) {
+        open_line("element", fields);  // tag nodes...
+        const std::int64_t tag = integer("element tag");
+        if (e == 0) storage = storage_for(*type, tag, groups.empty() ? -1 : groups[0]);
+        for (int k = 0; k < type->num_nodes; ++k) nodes[k] = node_index(integer("node tag"), tag);
+        close_line();
+        add_element(storage, tag, nodes.data(), groups, dim);
+      }
     }
     total += in_block;
   }
   if (total != n) fail(cat("$Elements declares ", n, " elements but its blocks hold ", total));
-  expect_end("Elements");
+  expect_end("Elements", binary_);
 }
 
 MeshData GmshParser::finish() {
@@ -886,7 +1071,11 @@ std::string read_whole_file(const std::filesystem::path& file) {
 
 MeshData read_gmsh(const std::filesystem::path& file) {
   const std::string text = read_whole_file(file);
-  GmshParser parser(file.string(), text);
+  return parse_gmsh(text, file.string());
+}
+
+MeshData parse_gmsh(std::string_view text, const std::string& file_name) {
+  GmshParser parser(file_name, text);
   return parser.parse();
 }
 

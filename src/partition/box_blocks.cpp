@@ -1,7 +1,10 @@
+#include <petscsys.h>
+
 #include <algorithm>
 #include <numeric>
 
 #include "inertia/core/error.hpp"
+#include "inertia/core/limits.hpp"
 #include "inertia/mesh/box.hpp"
 #include "inertia/parallel/session.hpp"
 #include "inertia/partition/partition.hpp"
@@ -32,12 +35,20 @@ LocalMesh distribute_box(MPI_Comm comm, const BoxSpec& spec,
                          const std::function<std::vector<char>(const MeshData&)>& elements_of,
                          PartitionSummary* summary) {
   const int size = size_of(comm), rank = rank_of(comm);
+  // Before anything is computed from the counts: the box's points fit (checked without
+  // overflow); every product below is bounded by them.
+  check_box_spec(spec);
   const auto grid_opt = box_process_grid(spec.cells, size);
   INERTIA_CHECK(grid_opt.has_value(), InternalError, "distribute_box: no process grid fits");
   const std::array<int, 3> grid = *grid_opt;
   const std::int64_t r = spec.element == CellType::tet10 ? 2 : 1;
   std::array<std::int64_t, 3> points{};  // fine-grid points per direction
   for (int d = 0; d < 3; ++d) points[d] = r * spec.cells[d] + 1;
+  const std::int64_t total_points = points[0] * points[1] * points[2];
+  INERTIA_CHECK(total_points <= PETSC_MAX_INT / 3, InputError,
+                "mesh.box.cells: too many cells: ", total_points, " points make ", 3 * total_points,
+                " degrees of freedom, more than ", 8 * sizeof(PetscInt),
+                "-bit PETSc indices allow (", PETSC_MAX_INT, ")");
 
   // Per direction and block: the cell range and the owned fine-grid points (the points of its
   // cells "from below"; the last block also owns the upper boundary).
@@ -45,25 +56,40 @@ LocalMesh distribute_box(MPI_Comm comm, const BoxSpec& spec,
   // it gets fewer cells when the split is uneven).
   auto first_cell = [&](int d, std::int64_t q) {
     if (q >= grid[d]) return spec.cells[d];
-    return q * (r * spec.cells[d] + 1) / (r * grid[d]);
+    // q * points can exceed int64 (2^31 ranks times 2^40 points); the quotient cannot
+    return static_cast<std::int64_t>(static_cast<__int128>(q) * points[d] / (r * grid[d]));
   };
   auto owned_begin = [&](int d, std::int64_t q) { return r * first_cell(d, q); };
   auto owned_end = [&](int d, std::int64_t q) {
     return q == grid[d] - 1 ? points[d] : r * first_cell(d, q + 1);
   };
+  auto block_coords = [&](int p) {
+    return std::array<int, 3>{p % grid[0], (p / grid[0]) % grid[1], p / (grid[0] * grid[1])};
+  };
+  // Every rank's block must fit one rank: checked here for all of them, on every rank (the same
+  // answer everywhere, no communication), before anything is allocated.
+  {
+    const std::uint64_t memory = memory_limit_bytes();
+    const std::uint64_t tables =
+        4 * static_cast<std::uint64_t>(points[0] + points[1] + points[2]) +
+        8 * static_cast<std::uint64_t>(size + 1);  // block_of_point, offset
+    for (int p = 0; p < size; ++p) {
+      const auto q = block_coords(p);
+      std::array<std::int64_t, 3> first{}, last{};
+      for (int d = 0; d < 3; ++d) first[d] = first_cell(d, q[d]), last[d] = first_cell(d, q[d] + 1);
+      check_box_block(spec, first, last, memory, tables);
+    }
+  }
   std::array<std::vector<int>, 3> block_of_point;
   for (int d = 0; d < 3; ++d) {
     block_of_point[d].resize(static_cast<std::size_t>(points[d]));
     for (int q = 0; q < grid[d]; ++q)
       for (std::int64_t I = owned_begin(d, q); I < owned_end(d, q); ++I) block_of_point[d][I] = q;
   }
-  auto block_coords = [&](int p) {
-    return std::array<int, 3>{p % grid[0], (p / grid[0]) % grid[1], p / (grid[0] * grid[1])};
-  };
   std::vector<std::int64_t> offset(static_cast<std::size_t>(size) + 1, 0);
   for (int p = 0; p < size; ++p) {
     const auto q = block_coords(p);
-    std::int64_t n = 1;
+    std::int64_t n = 1;  // at most the box's points (checked)
     for (int d = 0; d < 3; ++d) n *= owned_end(d, q[d]) - owned_begin(d, q[d]);
     offset[p + 1] = offset[p] + n;
   }

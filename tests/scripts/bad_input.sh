@@ -317,6 +317,38 @@ write_msh22 "$dir/beam.msh" 3  # the second tet is in volume group "other", whic
 msh_case beam.msh >"$dir/case.yaml"
 expect_error volume_without_material "'other'"
 
+new_case element_line_with_an_extra_field  # balanced by the next line: it lost a tet4 and made a tri3
+write_msh22 "$dir/beam.msh" 1
+sed -i 's/^1 2 2 2 1 1 2 3$/1 2 2 2 1 1 2 3 7/' "$dir/beam.msh"
+msh_case beam.msh >"$dir/case.yaml"
+expect_error element_line_with_an_extra_field 'beam\.msh: element line has 9 fields, expected 8 \(line 20\)'
+
+# ------------------------------------------------------------------------------------------------
+# Boxes too large: refused before anything is allocated (the point count is checked without
+# overflow: 4194304^3 wrapped to 0 in int64), with --check and with a run
+# ------------------------------------------------------------------------------------------------
+
+huge_box_case() {  # huge_box_case CELLS [PARTITIONER]
+  printf '%s\n' 'mesh:' "  box: {lower: [0, 0, 0], upper: [1, 1, 1], cells: $1, element: hex8}" \
+    "  partitioner: ${2:-metis}" "$box_material" "$box_bcs" "$time_ok" "$output_ok"
+}
+
+new_case box_cells_overflow_check
+huge_box_case '[4194303, 4194303, 4194303]' >"$dir/case.yaml"
+expect_error box_cells_overflow_check 'mesh\.box\.cells: too many cells' --check case.yaml
+
+new_case box_cells_overflow
+huge_box_case '[4194303, 4194303, 4194303]' >"$dir/case.yaml"
+expect_error box_cells_overflow 'mesh\.box\.cells: too many cells'
+
+new_case box_too_many_dofs  # 8e9 points: 2.4e10 degrees of freedom, each rank 4e9 points
+huge_box_case '[2000, 2000, 2000]' >"$dir/case.yaml"
+expect_error box_too_many_dofs 'mesh\.box\.cells: too many cells'
+
+new_case box_too_large_for_one_rank  # partitioner block: the whole box is generated on rank 0
+huge_box_case '[1000, 1000, 1000]' block >"$dir/case.yaml"
+expect_error box_too_large_for_one_rank 'mesh\.box\.cells: too many cells for one rank'
+
 # ------------------------------------------------------------------------------------------------
 # Bad case files
 # ------------------------------------------------------------------------------------------------

@@ -635,6 +635,116 @@ TEST(GmshReader, RejectsMalformedAsciiFilesWithOneLineMessages) {
   }
 }
 
+// Each file below has the right number of numbers in every section, but not on the right lines:
+// a reader that takes the section as one stream of numbers reads all of them (in the first case a
+// tet4 is lost and a stray tri3 appears). Every ASCII line must hold exactly its fields.
+TEST(GmshReader, RejectsLinesWithTheWrongNumberOfFields) {
+  TempFiles tmp;
+  const std::vector<BadCase> cases{
+      // MSH 2.2
+      {"element_line_with_an_extra_field_22",
+       replaced(tiny_22, "1 4 2 1 1 10 20 30 40\n2 2 2 5 1 10 20 30\n",
+                "1 2 2 5 1 10 20 30 7\n2 4 2 1 1 10 20 30 40\n"),
+       "element line has 9 fields, expected 8", "(line 19)"},
+      {"element_line_missing_a_field_22",
+       replaced(tiny_22, "1 4 2 1 1 10 20 30 40\n2 2 2 5 1 10 20 30\n",
+                "1 4 2 1 1 10 20 30\n40 2 2 2 5 1 10 20 30\n"),
+       "element line has 8 fields, expected 9", "(line 19)"},
+      {"node_line_with_an_extra_field_22",
+       replaced(tiny_22, "20 1 0 0\n30 0 1 0\n", "20 1 0 0 30\n0 1 0\n"),
+       "node line has 5 fields, expected 4", "(line 12)"},
+      {"physical_name_line_with_an_extra_field_22",
+       replaced(tiny_22, "2 5 \"face\"\n3 1 ", "2 5 \"face\" 3\n1 "),
+       "physical name line has 4 fields, expected 3", "(line 6)"},
+      {"format_line_split_22", replaced(tiny_22, "2.2 0 8\n", "2.2 0\n8\n"),
+       "format line has 2 fields, expected 3", "(line 2)"},
+      {"count_on_the_section_header_22", replaced(tiny_22, "$Nodes\n5\n", "$Nodes 5\n"),
+       "section header line has 2 fields, expected 1", "(line 9)"},
+      {"count_with_the_first_node_22", replaced(tiny_22, "$Nodes\n5\n10 ", "$Nodes\n5 10 "),
+       "node count line has 5 fields, expected 1", "(line 10)"},
+      {"end_marker_after_the_last_node_22",
+       replaced(tiny_22, "99 5 5 5\n$EndNodes", "99 5 5 5 $EndNodes"),
+       "node line has 5 fields, expected 4", "(line 15)"},
+      {"end_marker_after_the_last_name_22",
+       replaced(tiny_22, "\"my solid\"\n$EndPhysicalNames", "\"my solid\" $EndPhysicalNames"),
+       "physical name line has 4 fields, expected 3", "(line 7)"},
+      {"next_header_after_the_end_marker_22",
+       replaced(tiny_22, "$EndNodes\n$Elements\n", "$EndNodes $Elements\n"),
+       "section end line has 2 fields, expected 1", "(line 16)"},
+      // MSH 4.1
+      {"entity_counts_split_41", replaced(tiny_41, "0 0 1 1\n", "0 0\n1 1\n"),
+       "entity count line has 2 fields, expected 4", "(line 5)"},
+      {"entity_line_split_41",
+       replaced(tiny_41, "3 0 0 0 1 1 0 2 5 6 0\n", "3 0 0 0 1 1 0 2 5 6\n0\n"),
+       "entity line has 10 fields, expected 11", "(line 6)"},
+      {"nodes_header_split_41",
+       replaced(tiny_41, "$Nodes\n2 5 1 1000000000000\n", "$Nodes\n2 5\n1 1000000000000\n"),
+       "$Nodes header line has 2 fields, expected 4", "(line 10)"},
+      {"node_block_header_split_41", replaced(tiny_41, "2 3 0 3\n", "2 3 0\n3\n"),
+       "node block header line has 3 fields, expected 4", "(line 11)"},
+      {"node_tags_on_one_line_41",
+       replaced(tiny_41, "1\n1000000000000\n7\n", "1 1000000000000 7\n"),
+       "node tag line has 3 fields, expected 1", "(line 12)"},
+      {"node_coordinates_shifted_41", replaced(tiny_41, "0 0 0\n1 0 0\n", "0 0 0 1\n0 0\n"),
+       "node coordinates line has 4 fields, expected 3", "(line 15)"},
+      {"elements_header_split_41",
+       replaced(tiny_41, "$Elements\n2 2 1 2\n", "$Elements\n2 2\n1 2\n"),
+       "$Elements header line has 2 fields, expected 4", "(line 25)"},
+      {"element_block_header_split_41", replaced(tiny_41, "2 3 2 1\n", "2 3\n2 1\n"),
+       "element block header line has 2 fields, expected 4", "(line 26)"},
+      {"element_line_with_an_extra_field_41",
+       replaced(tiny_41, "1 1 1000000000000 7\n3 1 4 1\n", "1 1 1000000000000 7 3\n1 4 1\n"),
+       "element line has 5 fields, expected 4", "(line 27)"},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.name);
+    const fs::path file = tmp.write(c.name + ".msh", c.text);
+    const std::string message = error_of(file);
+    EXPECT_NE(message.find(c.expected_part), std::string::npos) << message;
+    expect_well_formed_message(message, file);
+    EXPECT_TRUE(message.ends_with(c.where)) << message;
+  }
+}
+
+// Binary data must end exactly where its counts say: the section end marker follows the data's
+// line break directly. Blank bytes there (undeclared data that happens to look like white space)
+// must not be skipped.
+TEST(GmshReader, RejectsBinaryDataThatDoesNotEndWhereItsCountsSay) {
+  TempFiles tmp;
+  auto inserted_before = [](std::string text, const std::string& marker, const std::string& what) {
+    const auto at = text.rfind(marker);
+    EXPECT_NE(at, std::string::npos) << marker;
+    if (at != std::string::npos) text.insert(at, what);
+    return text;
+  };
+  const std::string tiny4 = tiny_41_binary(4);
+  const std::string box22 = slurp(data_file("box_22_bin.msh"));
+  const std::string box41 = slurp(data_file("box_41_bin.msh"));
+  const std::vector<BadCase> cases{
+      {"blank_line_before_end_of_nodes_41", inserted_before(tiny4, "\n$EndNodes", "\n"),
+       "expected $EndNodes right after the binary data", ""},
+      {"blank_field_after_the_last_element_41",
+       inserted_before(tiny4, "\n$EndElements", std::string(8, ' ')),
+       "expected $EndElements right after the binary data", ""},
+      {"blank_byte_before_end_of_entities_41", inserted_before(box41, "\n$EndEntities", "\t"),
+       "expected $EndEntities right after the binary data", ""},
+      {"blank_line_before_end_of_format_41", inserted_before(box41, "\n$EndMeshFormat", "\n"),
+       "expected $EndMeshFormat right after the binary data", ""},
+      {"blank_byte_before_end_of_elements_22", inserted_before(box22, "\n$EndElements", " "),
+       "expected $EndElements right after the binary data", ""},
+      {"blank_line_before_end_of_nodes_22", inserted_before(box22, "\n$EndNodes", "\n"),
+       "expected $EndNodes right after the binary data", ""},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.name);
+    const fs::path file = tmp.write(c.name + ".msh", c.text);
+    const std::string message = error_of(file);
+    EXPECT_NE(message.find(c.expected_part), std::string::npos) << message;
+    expect_well_formed_message(message, file);
+    EXPECT_NE(message.find("(byte "), std::string::npos) << message;
+  }
+}
+
 TEST(GmshReader, RejectsFilesThatAreNotMeshes) {
   TempFiles tmp;
   const std::vector<std::pair<std::string, std::string>> cases{

@@ -15,9 +15,14 @@
 /// - Every count, tag and index read from the file is checked: no declared size is trusted for an
 ///   allocation beyond what the file can hold, and a truncated or garbage file, a node tag that does
 ///   not exist, a negative count or a bad section end gives InputError "<file>: <what> (line N)".
+/// - Counts must agree with the data: ASCII lines hold exactly their fields (a line with one
+///   number too many or too few is an error naming the line), sections end where their counts
+///   say (binary data is followed directly by its line break and the section's end marker).
 /// - Cell nodes are stored in VTK order (tet10 reordered, see cell_type.hpp).
 
 #include <filesystem>
+#include <string>
+#include <string_view>
 
 #include "inertia/mesh/mesh_data.hpp"
 
@@ -25,5 +30,9 @@ namespace inertia {
 
 /// Reads a Gmsh file. Throws InputError with one line naming the file and the problem.
 MeshData read_gmsh(const std::filesystem::path& file);
+
+/// Parses the bytes of a Gmsh file already in memory (`text` need not be null-terminated: nothing
+/// past its end is read); `file_name` names it in messages. Throws like read_gmsh.
+MeshData parse_gmsh(std::string_view text, const std::string& file_name);
 
 }  // namespace inertia
