@@ -488,7 +488,7 @@ CaseFile parse_case(const std::string& text, const std::filesystem::path& file) 
   try {
     root = YAML::Load(text);
   } catch (const YAML::Exception& e) {
-    throw InputError(cat(file_name, ":", e.mark.line + 1, ": YAML syntax error: ", e.msg));
+    throw InputError(cat(file_name, ":", e.mark.line + 1, ": YAML syntax error: ", printable(e.msg)));
   }
   CaseFile c;
   c.path = file;

@@ -74,7 +74,8 @@ class EulerImplicit final : public Integrator {
   }
 
   StepStats newton_step(MechanicalSystem& system, State& state, double h) {
-    const auto [alpha_m, alpha_k] = system.rayleigh();
+    const auto rayleigh = system.rayleigh();
+    const double alpha_m = rayleigh.mass, alpha_k = rayleigh.stiffness;  // captured below
     const double t1 = state.time + h;
     Vec xn = state.u, vn = w_;
     INERTIA_PETSC(VecCopy(state.v, w_));  // v_n

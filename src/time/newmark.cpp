@@ -69,7 +69,8 @@ class Newmark final : public Integrator {
   ///   x(a) = x* + h^2 beta a, v(a) = v* + h gamma a (x*, v* the predictors),
   /// with Jacobian (1 + h gamma alpha_M) M + (h^2 beta + h gamma alpha_K) K + h gamma B.
   StepStats newton_step(MechanicalSystem& system, State& state, double h) {
-    const auto [alpha_m, alpha_k] = system.rayleigh();
+    const auto rayleigh = system.rayleigh();
+    const double alpha_m = rayleigh.mass, alpha_k = rayleigh.stiffness;  // captured below
     const double beta = p_.beta, gamma = p_.gamma, t1 = state.time + h;
     // Predictors into state.u / state.v (the corrections are added after the solve).
     INERTIA_PETSC(VecAXPY(state.u, h, state.v));

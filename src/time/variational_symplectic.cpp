@@ -29,7 +29,8 @@ class VariationalSymplecticImplicit final : public Integrator {
   }
 
   StepStats step(MechanicalSystem& system, State& state, double h) override {
-    const auto [alpha_m, alpha_k] = system.rayleigh();
+    const auto rayleigh = system.rayleigh();
+    const double alpha_m = rayleigh.mass, alpha_k = rayleigh.stiffness;  // captured below
     const double t_mid = state.time + 0.5 * h, t1 = state.time + h;
     const double m = 4 / (h * h) + 4 * alpha_m / h, k = 1 + 4 * alpha_k / h, b = 2 / h;
     // r on constrained DOFs: (g(t_{n+1}) - q_n) / 2, so that x+ = q_n + 2 r = g(t_{n+1}).

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "inertia/app/case_file.hpp"
+#include "inertia/core/text.hpp"
 #include "inertia/core/error.hpp"
 #include "inertia/time/newmark.hpp"
 
@@ -627,6 +628,18 @@ TEST(CaseFileErrors, YamlSyntaxErrorGivesTheLine) {
   const auto tab = parse_error("mesh:\n  box: {cells: [1, 1, 1]}\n materials: x\n");
   expect_message(tab, 0, "");
   EXPECT_TRUE(contains(tab, "case.yaml:3:")) << tab;
+}
+
+TEST(CaseFileErrors, YamlErrorsQuotingControlCharactersStayOnOneLine) {
+  // yaml-cpp quotes the offending character of a bad escape raw (found by fuzz_case_file): a
+  // control character after the backslash is shown escaped, the message stays one line.
+  for (const char* bad : {"\x01", "\x1b", "\x7f"}) {
+    const auto msg = parse_error(mesh_box + materials_all + time_newmark +
+                                 "output: {directory: \"a\\" + std::string(bad) + "\"}\n");
+    expect_message(msg, 0, "", {"YAML", "escape"});
+    for (char c : msg) EXPECT_TRUE(c >= 0x20 && c < 0x7f) << msg;
+    EXPECT_TRUE(contains(msg, printable(bad))) << msg;
+  }
 }
 
 TEST(CaseFileErrors, EmptyOrNonMappingDocument) {

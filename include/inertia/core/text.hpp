@@ -14,6 +14,10 @@ std::size_t edit_distance(std::string_view a, std::string_view b);
 /// " (did you mean 'x'?)" for the closest candidate within a small edit distance, else "".
 std::string did_you_mean(std::string_view word, std::span<const std::string_view> candidates);
 
+/// `text` fit for a one-line message: control characters and bytes outside printable ASCII
+/// as C escapes ("\n", "\x1b").
+std::string printable(std::string_view text);
+
 /// "a, b, c" for messages.
 std::string join(std::span<const std::string_view> words, std::string_view separator = ", ");
 
