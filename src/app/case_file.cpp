@@ -6,8 +6,8 @@
 #include <cmath>
 #include <fstream>
 #include <set>
-#include <utility>
 #include <sstream>
+#include <utility>
 
 #include "inertia/core/text.hpp"
 #include "inertia/mesh/mesh_data.hpp"
@@ -16,7 +16,8 @@ namespace inertia {
 
 namespace {
 
-/// Messages are one line: line breaks inside echoed values (block scalars, quoted "\n") are escaped.
+/// Messages are one line: line breaks inside echoed values (block scalars, quoted "\n") are
+/// escaped.
 std::string one_line(std::string s) {
   for (std::size_t i = 0; (i = s.find_first_of("\r\n", i)) != std::string::npos; i += 2)
     s.replace(i, 1, s[i] == '\n' ? "\\n" : "\\r");
@@ -64,9 +65,9 @@ struct Node {
       const auto k = key_name(kv.first);
       if (std::find(keys.begin(), keys.end(), k) == keys.end()) {
         const int l = kv.first.Mark().line + 1;
-        throw InputError(one_line(cat(*file, ":", l, ": ", key.empty() ? "" : key + ": ",
-                                      "unknown key '", k, "'", did_you_mean(k, keys),
-                                      "; allowed: ", join(keys))));
+        throw InputError(
+            one_line(cat(*file, ":", l, ": ", key.empty() ? "" : key + ": ", "unknown key '", k,
+                         "'", did_you_mean(k, keys), "; allowed: ", join(keys))));
       }
     }
   }
@@ -110,13 +111,15 @@ struct Node {
   std::string choice(const std::vector<std::string_view>& list) const {
     const std::string s = text();
     if (std::find(list.begin(), list.end(), s) == list.end())
-      fail(cat("unknown value '", s, "'", did_you_mean(s, list), "; expected one of: ", join(list)));
+      fail(
+          cat("unknown value '", s, "'", did_you_mean(s, list), "; expected one of: ", join(list)));
     return s;
   }
   std::vector<double> numbers(std::size_t min_size, std::size_t max_size) const {
     if (!node.IsSequence() || node.size() < min_size || node.size() > max_size)
-      fail(min_size == max_size ? cat("expected a list of ", min_size, " numbers")
-                                : cat("expected a list of ", min_size, " to ", max_size, " numbers"));
+      fail(min_size == max_size
+               ? cat("expected a list of ", min_size, " numbers")
+               : cat("expected a list of ", min_size, " to ", max_size, " numbers"));
     std::vector<double> out;
     for (std::size_t i = 0; i < node.size(); ++i) out.push_back(at(i).number());
     return out;
@@ -183,7 +186,7 @@ void parse_mesh(const Node& n, CaseFile& c) {
   }
   if (n.has("partitioner"))
     c.partitioner = n["partitioner"].choice({"metis", "block"}) == "metis" ? Partitioner::metis
-                                                                          : Partitioner::block;
+                                                                           : Partitioner::block;
 }
 
 void parse_materials(const Node& n, CaseFile& c) {
@@ -286,7 +289,8 @@ void parse_boundary_conditions(const Node& n, CaseFile& c) {
       if (!b.has("value")) b.fail("missing key 'value'");
       if (b.has("components")) bc.components = parse_components(b["components"]);
       const auto value = b["value"].numbers(1, 3);
-      const int ncomp = static_cast<int>(std::count(bc.components.begin(), bc.components.end(), true));
+      const int ncomp =
+          static_cast<int>(std::count(bc.components.begin(), bc.components.end(), true));
       if (static_cast<int>(value.size()) != ncomp)
         b["value"].fail(cat("expected ", ncomp, " values, one per component"));
       // value[j] belongs to the j-th listed component (components: [z, x] -> value: [uz, ux]).
@@ -341,9 +345,15 @@ void parse_amplitudes(const Node& n, CaseFile& c) {
 void parse_time(const Node& n, CaseFile& c) {
   // Every registered scheme's options section is allowed (a case switches schemes by one line)
   // and validated by the scheme itself; the chosen one configures the run.
-  std::vector<std::string_view> keys{"integrator",       "dt",       "end_time",
-                                     "steps",            "mass",     "rayleigh",
-                                     "velocity_damping", "allow_unstable", "max_step_halvings",
+  std::vector<std::string_view> keys{"integrator",
+                                     "dt",
+                                     "end_time",
+                                     "steps",
+                                     "mass",
+                                     "rayleigh",
+                                     "velocity_damping",
+                                     "allow_unstable",
+                                     "max_step_halvings",
                                      "operator"};
   for (const auto& e : scheme_entries()) keys.push_back(e.name);
   n.expect_map(keys);
@@ -445,7 +455,8 @@ void parse_output(const Node& n, CaseFile& c) {
       CaseProbe probe{q["name"].text(), q["point"].vec3(), q["point"].origin()};
       if (probe.name.empty() || probe.name.find_first_of(", \t\"") != std::string::npos)
         q["name"].fail("must be a non-empty name without commas, spaces or quotes");
-      if (!names.insert(probe.name).second) q["name"].fail(cat("duplicate probe '", probe.name, "'"));
+      if (!names.insert(probe.name).second)
+        q["name"].fail(cat("duplicate probe '", probe.name, "'"));
       c.probes.push_back(probe);
     }
   }
@@ -488,7 +499,8 @@ CaseFile parse_case(const std::string& text, const std::filesystem::path& file) 
   try {
     root = YAML::Load(text);
   } catch (const YAML::Exception& e) {
-    throw InputError(cat(file_name, ":", e.mark.line + 1, ": YAML syntax error: ", printable(e.msg)));
+    throw InputError(
+        cat(file_name, ":", e.mark.line + 1, ": YAML syntax error: ", printable(e.msg)));
   }
   CaseFile c;
   c.path = file;
@@ -546,14 +558,15 @@ CaseFile parse_case(const std::string& text, const std::filesystem::path& file) 
     if (name.empty() || c.amplitudes.count(name)) return;
     std::vector<std::string_view> known;
     for (const auto& [k, v] : c.amplitudes) known.push_back(k);
-    throw InputError(one_line(cat(file_name, ":", line, ": ", key, ": unknown amplitude '", name,
-                                  "'", did_you_mean(name, known),
-                                  known.empty() ? "; no amplitudes are defined"
-                                                : "; defined: " + join(known))));
+    throw InputError(
+        one_line(cat(file_name, ":", line, ": ", key, ": unknown amplitude '", name, "'",
+                     did_you_mean(name, known),
+                     known.empty() ? "; no amplitudes are defined" : "; defined: " + join(known))));
   };
   for (const auto& bc : c.boundary_conditions)
     check_amplitude(bc.amplitude, bc.origin.key + ".amplitude", bc.origin.line);
-  if (top.has("gravity")) check_amplitude(c.gravity_amplitude, "gravity.amplitude", top["gravity"].line());
+  if (top.has("gravity"))
+    check_amplitude(c.gravity_amplitude, "gravity.amplitude", top["gravity"].line());
   return c;
 }
 
@@ -572,20 +585,20 @@ int region_index(const CaseFile& c, const std::vector<Region>& regions, const st
   for (std::size_t r = 0; r < regions.size(); ++r)
     if (regions[r].name == name) {
       if (want_dim >= 0 && regions[r].dim != want_dim)
-        throw InputError(one_line(cat(c.path.string(), ":", origin.line, ": ", origin.key,
-                                      ": region '", name, "' has dimension ", regions[r].dim,
-                                      ", expected ", want_dim,
-                                      want_dim == 3   ? " (a volume)"
-                                      : want_dim == 2 ? " (a surface)"
-                                      : want_dim == 1 ? " (lines)"
-                                                      : " (points)")));
+        throw InputError(
+            one_line(cat(c.path.string(), ":", origin.line, ": ", origin.key, ": region '", name,
+                         "' has dimension ", regions[r].dim, ", expected ", want_dim,
+                         want_dim == 3   ? " (a volume)"
+                         : want_dim == 2 ? " (a surface)"
+                         : want_dim == 1 ? " (lines)"
+                                         : " (points)")));
       return static_cast<int>(r);
     }
   std::vector<std::string_view> known;
   for (const auto& r : regions) known.push_back(r.name);
-  throw InputError(one_line(cat(c.path.string(), ":", origin.line, ": ", origin.key,
-                                ": unknown region '", name, "'", did_you_mean(name, known),
-                                "; the mesh has: ", join(known))));
+  throw InputError(
+      one_line(cat(c.path.string(), ":", origin.line, ": ", origin.key, ": unknown region '", name,
+                   "'", did_you_mean(name, known), "; the mesh has: ", join(known))));
 }
 
 }  // namespace
@@ -649,18 +662,18 @@ ProblemSpec resolve_problem(const CaseFile& c, const std::vector<Region>& region
                               amp(bc.amplitude)});
         break;
       case T::force:
-        spec.loads.push_back(
-            {Load::Kind::force, region_index(c, regions, bc.region, o, -1), bc.value,
-             amp(bc.amplitude)});
+        spec.loads.push_back({Load::Kind::force, region_index(c, regions, bc.region, o, -1),
+                              bc.value, amp(bc.amplitude)});
         break;
     }
   }
-  if (c.gravity) spec.loads.push_back({Load::Kind::gravity, -1, *c.gravity, amp(c.gravity_amplitude)});
+  if (c.gravity)
+    spec.loads.push_back({Load::Kind::gravity, -1, *c.gravity, amp(c.gravity_amplitude)});
   for (const auto& iv : c.initial_velocity)
     spec.initial_velocity.push_back(
-        {iv.region.empty() ? -1
-                           : region_index(c, regions, iv.region,
-                                          {iv.origin.line, iv.origin.key + ".region"}, -1),
+        {iv.region.empty()
+             ? -1
+             : region_index(c, regions, iv.region, {iv.origin.line, iv.origin.key + ".region"}, -1),
          iv.value});
   spec.mass = c.mass;
   spec.matrix_free = c.matrix_free;

@@ -25,7 +25,8 @@ std::vector<std::string_view> complete_lines(std::string_view text) {
 
 /// The step of a complete row of `fields` fields, or nothing for a damaged row.
 std::optional<std::int64_t> row_step(std::string_view line, std::size_t fields) {
-  if (line.empty() || static_cast<std::size_t>(std::count(line.begin(), line.end(), ',')) + 1 != fields)
+  if (line.empty() ||
+      static_cast<std::size_t>(std::count(line.begin(), line.end(), ',')) + 1 != fields)
     return std::nullopt;
   std::int64_t step = 0;
   const auto comma = line.find(',');
@@ -237,8 +238,8 @@ void Probes::record(const State& state) {
       }
     }
   }
-  INERTIA_MPI(MPI_Reduce(values_.data(), sums_.data(), static_cast<int>(values_.size()),
-                         MPI_DOUBLE, MPI_SUM, 0, comm_));
+  INERTIA_MPI(MPI_Reduce(values_.data(), sums_.data(), static_cast<int>(values_.size()), MPI_DOUBLE,
+                         MPI_SUM, 0, comm_));
   file_.row(state.step, state.time, sums_);
 }
 
@@ -253,9 +254,8 @@ std::vector<std::string> energy_columns(const Integrator& integrator) {
 
 }  // namespace
 
-EnergyHistory::EnergyHistory(MechanicalSystem& system, const State& state,
-                             Integrator& integrator, const std::filesystem::path& path,
-                             const EnergyResume* resume)
+EnergyHistory::EnergyHistory(MechanicalSystem& system, const State& state, Integrator& integrator,
+                             const std::filesystem::path& path, const EnergyResume* resume)
     : integrator_(integrator),
       u_prev_(system.create_vector()),
       v_prev_(system.create_vector()),

@@ -38,7 +38,8 @@ namespace {
 void check_volumes_have_materials(const CaseFile& c, const MeshData& mesh) {
   std::vector<char> used(mesh.regions.size(), 0), has_material(mesh.regions.size(), 0);
   for (std::int64_t k = 0; k < mesh.num_cells(); ++k)
-    if (info(mesh.cell_types[k]).dim == 3 && mesh.cell_regions[k] >= 0) used[mesh.cell_regions[k]] = 1;
+    if (info(mesh.cell_types[k]).dim == 3 && mesh.cell_regions[k] >= 0)
+      used[mesh.cell_regions[k]] = 1;
   for (const auto& m : c.materials) {
     const int r = mesh.find_region(m.region);
     if (r >= 0) has_material[r] = 1;
@@ -100,7 +101,8 @@ Model build_model(MPI_Comm comm, const CaseFile& c, Phases* phases) {
           &model.partition);
     }
     std::int64_t counts[2] = {0, 0};  // volume cells, boundary faces
-    for (std::int64_t k = 0; k < local.num_cells(); ++k) ++counts[info(local.cell_types[k]).dim == 3 ? 0 : 1];
+    for (std::int64_t k = 0; k < local.num_cells(); ++k)
+      ++counts[info(local.cell_types[k]).dim == 3 ? 0 : 1];
     INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, counts, 2, MPI_INT64_T, MPI_SUM, comm));
     std::int64_t elements = 0;
     for (auto e : model.partition.elements_per_rank) elements += e;
@@ -108,9 +110,9 @@ Model build_model(MPI_Comm comm, const CaseFile& c, Phases* phases) {
     const CellType face = c.box->element == CellType::hex8   ? CellType::quad4
                           : c.box->element == CellType::tet4 ? CellType::tri3
                                                              : CellType::tri6;
-    model.mesh_summary = cat(local.num_global_nodes, " nodes, ", counts[0], " ",
-                             info(c.box->element).name, ", ", counts[1], " ", info(face).name,
-                             " (generated in parallel)");
+    model.mesh_summary =
+        cat(local.num_global_nodes, " nodes, ", counts[0], " ", info(c.box->element).name, ", ",
+            counts[1], " ", info(face).name, " (generated in parallel)");
   } else {
     local = read_and_distribute(comm, c, ph, model);
   }

@@ -53,8 +53,10 @@ void OutputSeries::write(const State& state, Vec acceleration) {
     strain_values_.clear();
     for (auto k : cells_) {
       von_mises_.push_back(stress_.von_mises[k]);
-      stress_values_.insert(stress_values_.end(), &stress_.stress[6 * k], &stress_.stress[6 * k] + 6);
-      strain_values_.insert(strain_values_.end(), &stress_.strain[6 * k], &stress_.strain[6 * k] + 6);
+      stress_values_.insert(stress_values_.end(), &stress_.stress[6 * k],
+                            &stress_.stress[6 * k] + 6);
+      strain_values_.insert(strain_values_.end(), &stress_.strain[6 * k],
+                            &stress_.strain[6 * k] + 6);
     }
   }
   if (case_.has_field("von_mises")) cell_fields_.push_back({"von_mises", 1, von_mises_, {}});

@@ -1,12 +1,11 @@
 #include "inertia/app/run.hpp"
 
 #include <petscsys.h>
-
 #include <unistd.h>
 
 #include <cerrno>
-#include <csignal>
 #include <cmath>
+#include <csignal>
 #include <cstring>
 #include <iomanip>
 #include <iostream>
@@ -94,8 +93,8 @@ std::optional<int> parse_arguments(int argc, char** argv, Arguments& args) {
     } else if (!a.empty() && a[0] != '-') {
       args.case_file = a;
     } else {
-      report_error(cat("expected a case file before PETSc options, got '", a,
-                       "' (see inertia --help)"));
+      report_error(
+          cat("expected a case file before PETSc options, got '", a, "' (see inertia --help)"));
       return 1;
     }
   }
@@ -136,8 +135,8 @@ void prepare_directory(const std::filesystem::path& directory, const char* what)
     throw InputError(cat(directory.string(), ": cannot create the ", what,
                          ec ? cat(" (", ec.message(), ")") : std::string()));
   if (::access(directory.c_str(), W_OK | X_OK) != 0)
-    throw InputError(cat(directory.string(), ": cannot write in the ", what, " (",
-                         std::strerror(errno), ")"));
+    throw InputError(
+        cat(directory.string(), ": cannot write in the ", what, " (", std::strerror(errno), ")"));
 }
 
 /// Collective. Reads the solver options the way the run's solvers will (KSP, PC and SNES with no
@@ -190,7 +189,8 @@ class InterruptGuard {
  private:
   static void on_signal(int signal) { received_ = signal; }
   static inline volatile std::sig_atomic_t received_ = 0;
-  struct sigaction previous_term_ {}, previous_int_ {};
+  struct sigaction previous_term_ {
+  }, previous_int_{};
 };
 
 /// The run was stopped by a signal after a complete step; the exit status is 128 + signal.
@@ -247,7 +247,8 @@ class Run {
     log_ << "inertia " << INERTIA_VERSION << ": case " << c_.path.string() << " on " << nranks
          << (nranks == 1 ? " rank\n" : " ranks\n");
     log_ << "mesh      "
-         << (c_.mesh_file ? c_.mesh_file->lexically_normal().string() : std::string("box generator"))
+         << (c_.mesh_file ? c_.mesh_file->lexically_normal().string()
+                          : std::string("box generator"))
          << "\n";
     if (rank_of(comm_) == 0) log_ << "          " << model_.mesh_summary << "\n";
     log_ << "regions  ";
@@ -287,20 +288,21 @@ class Run {
     const double omega = frequency_.power;
     log_ << "frequency highest ~" << omega << " rad/s (" << frequency_.iterations
          << " power iterations; "
-         << (frequency_.bound > 0 ? cat("lumped-mass Gershgorin bound ", frequency_.bound, " rad/s)")
-                                  : std::string("no Gershgorin bound: matrix-free K)"))
+         << (frequency_.bound > 0
+                 ? cat("lumped-mass Gershgorin bound ", frequency_.bound, " rad/s)")
+                 : std::string("no Gershgorin bound: matrix-free K)"))
          << "\n";
     // The stable step of the chosen scheme, or of central difference for the others.
-    const Scheme& reference =
-        scheme.conditionally_stable() ? scheme : central_difference_;
+    const Scheme& reference = scheme.conditionally_stable() ? scheme : central_difference_;
     const double limit = reference.stability_limit();
     const double stable_dt = omega > 0 ? limit / omega : INFINITY;
     log_ << "          stable step of " << reference.name() << ": dt <= " << limit
          << "/omega = " << stable_dt << " s"
-         << (scheme.conditionally_stable() ? "" : cat(" (", scheme.name(),
-                                                      scheme.stability_limit() > 0
-                                                          ? " is unconditionally stable)"
-                                                          : " is unstable at any step)"))
+         << (scheme.conditionally_stable()
+                 ? ""
+                 : cat(" (", scheme.name(),
+                       scheme.stability_limit() > 0 ? " is unconditionally stable)"
+                                                    : " is unstable at any step)"))
          << "\n";
     if (c_.dt_auto) {
       constexpr double safety = 0.9;
@@ -313,9 +315,9 @@ class Run {
       log_ << "          dt: auto = " << c_.dt << " s (safety factor " << safety
            << " on the stable step)\n";
     } else if (scheme.conditionally_stable() && c_.dt > stable_dt) {
-      const std::string what = cat("time.dt: ", c_.dt, " s exceeds the stable step of ",
-                                   scheme.name(), ", ", stable_dt, " s (omega_max ~ ", omega,
-                                   " rad/s, omega h = ", c_.dt * omega, " > ", limit, ")");
+      const std::string what =
+          cat("time.dt: ", c_.dt, " s exceeds the stable step of ", scheme.name(), ", ", stable_dt,
+              " s (omega_max ~ ", omega, " rad/s, omega h = ", c_.dt * omega, " > ", limit, ")");
       if (!c_.allow_unstable)
         throw InputError(cat(c_.path.string(), ": ", what,
                              "; use a smaller dt, dt: auto, or time.allow_unstable: true"));
@@ -329,8 +331,8 @@ class Run {
     nsteps_ = c_.num_steps();
     log_ << "time      " << scheme.name();
     if (!scheme.options_text().empty()) log_ << " (" << scheme.options_text() << ")";
-    log_ << ", dt " << c_.dt << ", " << nsteps_ << " steps to t = "
-         << c_.dt * static_cast<double>(nsteps_) << ", "
+    log_ << ", dt " << c_.dt << ", " << nsteps_
+         << " steps to t = " << c_.dt * static_cast<double>(nsteps_) << ", "
          << (c_.mass == MassTreatment::lumped ? "lumped" : "consistent") << " mass, rayleigh "
          << c_.rayleigh.mass << " / " << c_.rayleigh.stiffness;
     if (c_.velocity_damping > 0) log_ << ", velocity damping " << c_.velocity_damping;
@@ -346,7 +348,8 @@ class Run {
     // found at the first checkpoint, hours in).
     run_on_root(comm_, [&] {
       prepare_directory(c_.output_directory, "output directory");
-      if (c_.checkpoint_every > 0) prepare_directory(c_.checkpoint_directory, "checkpoint directory");
+      if (c_.checkpoint_every > 0)
+        prepare_directory(c_.checkpoint_directory, "checkpoint directory");
     });
     log_ << "output    " << c_.output_directory.string() << "\n";
     const LocalMesh& lm = system().mesh();
@@ -367,8 +370,8 @@ class Run {
     stats_ = integrator_->initialize(system(), state_);
     linear_its_ = stats_.linear_iterations;
     if (c_.checkpoint_every > 0 || args_.restart)
-      checkpointer_ = std::make_unique<io::Checkpointer>(comm_, lm.natural_ids, lm.num_global_nodes,
-                                                         state_.u);
+      checkpointer_ =
+          std::make_unique<io::Checkpointer>(comm_, lm.natural_ids, lm.num_global_nodes, state_.u);
   }
 
   /// The vectors of a checkpoint: u, v, the scheme's own state and its solver guesses.
@@ -384,7 +387,8 @@ class Run {
   void restore_checkpoint() {
     Phases::Scope scope(phases_, "checkpoint");
     io::CheckpointAttributes a;
-    a.reals = {{"time", 0.0}, {"dt", 0.0}, {"energy.external_work", 0.0}, {"energy.dissipation", 0.0}};
+    a.reals = {
+        {"time", 0.0}, {"dt", 0.0}, {"energy.external_work", 0.0}, {"energy.dissipation", 0.0}};
     a.integers = {{"step", 0}};
     a.strings = {{"integrator", ""}};
     // A checkpoint of another case is refused before its vectors are read.
@@ -393,8 +397,8 @@ class Run {
       INERTIA_CHECK(integrator == c_.scheme.name(), InputError, "it was written by the ",
                     integrator, " integrator, but ", c_.path.string(), " uses ", c_.scheme.name());
       const double dt = read.reals.at("dt");
-      INERTIA_CHECK(c_.dt_auto || std::abs(c_.dt - dt) <= 1e-12 * dt, InputError, "time.dt ",
-                    c_.dt, " of ", c_.path.string(), " differs from the checkpoint's ", dt);
+      INERTIA_CHECK(c_.dt_auto || std::abs(c_.dt - dt) <= 1e-12 * dt, InputError, "time.dt ", c_.dt,
+                    " of ", c_.path.string(), " differs from the checkpoint's ", dt);
     };
     const io::Restored restored =
         checkpointer_->restore(*args_.restart, checkpoint_vectors(), a, same_case);
@@ -403,10 +407,10 @@ class Run {
     state_.time = a.reals["time"];
     state_.step = a.integers["step"];
     nsteps_ = c_.num_steps();
-    resume_ = EnergyResume{state_.step, a.reals["energy.external_work"],
-                           a.reals["energy.dissipation"]};
-    log_ << "restart   from " << restored.file.string() << ": step " << state_.step << ", t = "
-         << state_.time << "; continuing to step " << nsteps_ << "\n";
+    resume_ =
+        EnergyResume{state_.step, a.reals["energy.external_work"], a.reals["energy.dissipation"]};
+    log_ << "restart   from " << restored.file.string() << ": step " << state_.step
+         << ", t = " << state_.time << "; continuing to step " << nsteps_ << "\n";
   }
 
   /// Opens the VTK series and the histories (continued after a restart) and records step 0.
@@ -420,9 +424,9 @@ class Run {
           comm_, c_, system(),
           resume_ ? std::optional<double>(state_.time + 0.5 * c_.dt) : std::nullopt);
     if (!c_.probes.empty())
-      probes_ = std::make_unique<Probes>(comm_, std::move(probe_sites_),
-                                         c_.output_directory / "probes.csv",
-                                         resume_ ? state_.step : -1);
+      probes_ =
+          std::make_unique<Probes>(comm_, std::move(probe_sites_),
+                                   c_.output_directory / "probes.csv", resume_ ? state_.step : -1);
     if (c_.energy)
       energy_ = std::make_unique<EnergyHistory>(system(), state_, *integrator_,
                                                 c_.output_directory / "energy.csv",
@@ -466,12 +470,13 @@ class Run {
   void time_loop() {
     log_ << "\n";
     // An explicit step of a linear model has nothing that can fail and be retried: no snapshots.
-    const int halvings =
-        c_.scheme.is_explicit() && system().is_linear() ? 0 : c_.max_step_halvings;
-    StepController steps(halvings, [&](const std::string& what) { log_ << "retry     " << what << "\n"; });
+    const int halvings = c_.scheme.is_explicit() && system().is_linear() ? 0 : c_.max_step_halvings;
+    StepController steps(halvings,
+                         [&](const std::string& what) { log_ << "retry     " << what << "\n"; });
     loop_start_ = MPI_Wtime();
     first_step_ = state_.step;
-    if (first_step_ >= nsteps_) log_ << "nothing to do: the checkpoint is at or after the last step\n";
+    if (first_step_ >= nsteps_)
+      log_ << "nothing to do: the checkpoint is at or after the last step\n";
     int signal = 0;
     try {
       while (state_.step < nsteps_ && !signal) {
@@ -578,10 +583,11 @@ class Run {
     const std::int64_t every = std::max<std::int64_t>(1, todo / 10);
     if (done % every != 0 && state_.step != nsteps_) return;
     const double wall = MPI_Wtime() - loop_start_;
-    const double left = wall / static_cast<double>(done) * static_cast<double>(nsteps_ - state_.step);
+    const double left =
+        wall / static_cast<double>(done) * static_cast<double>(nsteps_ - state_.step);
     log_ << "step " << std::setw(7) << state_.step << "/" << nsteps_ << "  t " << std::setw(11)
-         << state_.time << "  wall " << std::setw(8) << std::setprecision(3) << wall
-         << " s  left " << std::setw(8) << left << " s  ksp its " << stats_.linear_iterations
+         << state_.time << "  wall " << std::setw(8) << std::setprecision(3) << wall << " s  left "
+         << std::setw(8) << left << " s  ksp its " << stats_.linear_iterations
          << std::setprecision(6);
     if (!stats_.nonlinear_reason.empty())
       log_ << "  newton its " << stats_.nonlinear_iterations << " (" << stats_.nonlinear_reason

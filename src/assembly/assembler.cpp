@@ -2,13 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <exception>
 #include <limits>
 
 #include "inertia/fe/element.hpp"
 #include "inertia/fe/spring.hpp"
 #include "inertia/parallel/session.hpp"
-
-#include <exception>
 
 namespace inertia {
 
@@ -87,8 +86,7 @@ void Assembler::gather_coords(std::int64_t c, double* x) const {
     for (int i = 0; i < 3; ++i) x[3 * a + i] = mesh_.coords[3 * nodes[a] + i];
 }
 
-void Assembler::spring_ends(std::int64_t c, const PetscScalar* u, double* x0,
-                            double* x1) const {
+void Assembler::spring_ends(std::int64_t c, const PetscScalar* u, double* x0, double* x1) const {
   const auto nodes = mesh_.nodes_of(c);
   for (int i = 0; i < 3; ++i) {
     x0[i] = mesh_.coords[3 * nodes[0] + i] + u[3 * nodes[0] + i];
@@ -102,9 +100,9 @@ std::exception_ptr Assembler::element_error(std::int64_t c, const std::exception
   double centre[3] = {0, 0, 0};
   for (int a = 0; a < nc; ++a)
     for (int i = 0; i < 3; ++i) centre[i] += mesh_.coords[3 * nodes[a] + i] / nc;
-  return std::make_exception_ptr(SolverError(
-      cat("element ", mesh_.cell_tags[c], " (", info(mesh_.cell_types[c]).name, ") at (",
-          centre[0], ", ", centre[1], ", ", centre[2], "): ", e.what())));
+  return std::make_exception_ptr(
+      SolverError(cat("element ", mesh_.cell_tags[c], " (", info(mesh_.cell_types[c]).name,
+                      ") at (", centre[0], ", ", centre[1], ", ", centre[2], "): ", e.what())));
 }
 
 /// Fills the value array cell by cell (kernel(c, type, x, Ke) writes the (3n)^2 entries of cell c,
@@ -220,26 +218,27 @@ void Assembler::add_nonlinear_forces(Vec u, Vec v, Vec f_int, Vec f_dashpot) con
   if (!has_springs_ && !has_nonlinear_solids_) return;
   petsc::GhostedRead ul(u);
   std::size_t k = 0;
-  if (f_int) add_cell_vectors(f_int, [&](std::int64_t c, CellType t, auto x, auto fe_vec) {
-    const int m = elements_.cell_material[c];
-    if (m >= 0 && !elements_.materials[m].is_linear()) {
-      double ue[max_dofs];
-      const auto nodes = mesh_.nodes_of(c);
-      for (std::size_t a = 0; a < nodes.size(); ++a)
-        for (int i = 0; i < 3; ++i) ue[3 * a + i] = ul.data()[3 * nodes[a] + i];
-      const auto& mat = elements_.materials[m];
-      fe::hyperelastic_force_tangent(t, x, std::span<const double>(ue, x.size()), mat.model,
-                                     lame_of(mat), fe_vec, {});
+  if (f_int)
+    add_cell_vectors(f_int, [&](std::int64_t c, CellType t, auto x, auto fe_vec) {
+      const int m = elements_.cell_material[c];
+      if (m >= 0 && !elements_.materials[m].is_linear()) {
+        double ue[max_dofs];
+        const auto nodes = mesh_.nodes_of(c);
+        for (std::size_t a = 0; a < nodes.size(); ++a)
+          for (int i = 0; i < 3; ++i) ue[3 * a + i] = ul.data()[3 * nodes[a] + i];
+        const auto& mat = elements_.materials[m];
+        fe::hyperelastic_force_tangent(t, x, std::span<const double>(ue, x.size()), mat.model,
+                                       lame_of(mat), fe_vec, {});
+        return true;
+      }
+      if (elements_.cell_spring[c] < 0) return false;
+      while (spring_cells_[k] != c) ++k;
+      double x0[3], x1[3];
+      spring_ends(c, ul.data(), x0, x1);
+      fe::spring_force(x0, x1, elements_.springs[elements_.cell_spring[c]].stiffness,
+                       rest_lengths_[k], fe_vec.data());
       return true;
-    }
-    if (elements_.cell_spring[c] < 0) return false;
-    while (spring_cells_[k] != c) ++k;
-    double x0[3], x1[3];
-    spring_ends(c, ul.data(), x0, x1);
-    fe::spring_force(x0, x1, elements_.springs[elements_.cell_spring[c]].stiffness,
-                     rest_lengths_[k], fe_vec.data());
-    return true;
-  });
+    });
   if (!f_dashpot || !has_dashpots_) return;
   k = 0;
   petsc::GhostedRead vl(v);
@@ -311,7 +310,8 @@ void Assembler::add_cell_vectors(Vec f, Kernel&& kernel) const {
       }
       const auto nodes = mesh_.nodes_of(c);
       for (std::size_t a = 0; a < nodes.size(); ++a)
-        for (int i = 0; i < 3; ++i) lf[static_cast<PetscInt>(3 * nodes[a] + i)] += fe_vec[3 * a + i];
+        for (int i = 0; i < 3; ++i)
+          lf[static_cast<PetscInt>(3 * nodes[a] + i)] += fe_vec[3 * a + i];
     }
   }  // local form restored before the reverse update
   INERTIA_PETSC(VecGhostUpdateBegin(contribution, ADD_VALUES, SCATTER_REVERSE));
@@ -388,7 +388,8 @@ void Assembler::cell_stress(Vec u, CellStress& out) const {
                                          &out.strain[6 * c], &out.stress[6 * c]);
         } catch (const SolverError&) {
           for (int i = 0; i < 6; ++i)  // inverted: no meaningful stress
-            out.strain[6 * c + i] = out.stress[6 * c + i] = std::numeric_limits<double>::quiet_NaN();
+            out.strain[6 * c + i] = out.stress[6 * c + i] =
+                std::numeric_limits<double>::quiet_NaN();
         }
       }
       out.von_mises[c] = fe::von_mises(&out.stress[6 * c]);

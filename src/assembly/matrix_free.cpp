@@ -17,8 +17,8 @@ namespace {
 
 constexpr int W = 8;  // lanes per batch (must match MatrixFreeElasticity::lanes)
 constexpr int hex_nodes = 8, hex_points = 8;
-constexpr int hex_stride = 9 * hex_points + 1;  // G per point, then lambda / mu
-constexpr int tet_nodes = 4, tet_stride = 9 + 1;  // G_1..G_3, then lambda / mu
+constexpr int hex_stride = 9 * hex_points + 1;               // G per point, then lambda / mu
+constexpr int tet_nodes = 4, tet_stride = 9 + 1;             // G_1..G_3, then lambda / mu
 constexpr int pair_nodes = 5, pair_stride = 2 * tet_stride;  // two tets sharing a face
 
 /// Eight doubles, one per lane of a batch (AVX-512: one register; elsewhere the compiler splits
@@ -128,8 +128,8 @@ INERTIA_MF_INLINE void hex_gradient_transpose(const T* Px, const T* Py, const T*
 /// summed over the points that share a derivative value (the transposes of hex_gradient's).
 /// pf: the data to prefetch (into L2) meanwhile, one cache line per stored row.
 INERTIA_MF_INLINE void hex_quadrature(const double* g, const v8d (*Dx)[4], const v8d (*Dy)[4],
-                                      const v8d (*Dz)[4], v8d (*Px)[4], v8d (*Py)[4],
-                                      v8d (*Pz)[4], const double* pf) {
+                                      const v8d (*Dz)[4], v8d (*Px)[4], v8d (*Py)[4], v8d (*Pz)[4],
+                                      const double* pf) {
   const v8d ratio = *reinterpret_cast<const v8du*>(g + 9 * hex_points * W);
   __builtin_prefetch(pf + 9 * hex_points * W, 0, 2);
   for (int r = 0; r < 2; ++r)
@@ -154,13 +154,22 @@ INERTIA_MF_INLINE void hex_quadrature(const double* g, const v8d (*Dx)[4], const
           v8d& ax = Px[i][q + 2 * r];
           v8d& ay = Py[i][p + 2 * r];
           v8d& az = Pz[i][p + 2 * q];
-          if (p == 0) ax = S[i][0] * G[0]; else ax += S[i][0] * G[0];
+          if (p == 0)
+            ax = S[i][0] * G[0];
+          else
+            ax += S[i][0] * G[0];
           ax += S[i][1] * G[1];
           ax += S[i][2] * G[2];
-          if (q == 0) ay = S[i][0] * G[3]; else ay += S[i][0] * G[3];
+          if (q == 0)
+            ay = S[i][0] * G[3];
+          else
+            ay += S[i][0] * G[3];
           ay += S[i][1] * G[4];
           ay += S[i][2] * G[5];
-          if (r == 0) az = S[i][0] * G[6]; else az += S[i][0] * G[6];
+          if (r == 0)
+            az = S[i][0] * G[6];
+          else
+            az += S[i][0] * G[6];
           az += S[i][1] * G[7];
           az += S[i][2] * G[8];
         }
@@ -208,8 +217,8 @@ INERTIA_MF_INLINE void tet_pair_element(const double* g, const v8d (*u)[3], v8d 
 }
 
 /// The data of batch b + ahead to prefetch, or batch b's own near the end.
-INERTIA_MF_INLINE const double* prefetch_target(const double* g, std::int64_t b,
-                                                std::int64_t count, int ahead, int stride) {
+INERTIA_MF_INLINE const double* prefetch_target(const double* g, std::int64_t b, std::int64_t count,
+                                                int ahead, int stride) {
   return b + ahead < count ? g + ahead * stride * W : g;
 }
 
@@ -252,8 +261,8 @@ INERTIA_MF_INLINE void load3_avx512(const std::int32_t* nb, const double* x, v8d
 
 /// y[nb[l] + 0, 1, 2] += fx, fy, fz[l], lane after lane: (x, y) of each lane interleaved and
 /// stored with z, then per lane a 2-wide and a 1-wide read-modify-write.
-INERTIA_MF_INLINE void add3_avx512(const std::int32_t* nb, double* y, const v8d& fx,
-                                   const v8d& fy, const v8d& fz) {
+INERTIA_MF_INLINE void add3_avx512(const std::int32_t* nb, double* y, const v8d& fx, const v8d& fy,
+                                   const v8d& fz) {
   alignas(64) double xy[2 * W], z[W];
   _mm512_store_pd(xy, _mm512_unpacklo_pd((__m512d)fx, (__m512d)fy));      // lanes 0, 2, 4, 6
   _mm512_store_pd(xy + W, _mm512_unpackhi_pd((__m512d)fx, (__m512d)fy));  // lanes 1, 3, 5, 7
@@ -265,8 +274,8 @@ INERTIA_MF_INLINE void add3_avx512(const std::int32_t* nb, double* y, const v8d&
   }
 }
 
-void hex_batches_avx512(std::int64_t count, const std::int32_t* nodes, const double* data,
-                        double s, double s2, const double* x, double* y) {
+void hex_batches_avx512(std::int64_t count, const std::int32_t* nodes, const double* data, double s,
+                        double s2, const double* x, double* y) {
   for (std::int64_t b = 0; b < count; ++b) {
     const std::int32_t* nb = nodes + b * hex_nodes * W;
     const double* g = data + b * hex_stride * W;
@@ -302,9 +311,9 @@ void tet_batches_avx512(std::int64_t count, const std::int32_t* nodes, const dou
 #pragma GCC pop_options
 
 /// The same without AVX-512: scalar gathers and scatters.
-__attribute__((target_clones("avx2", "default")))
-void hex_batches_generic(std::int64_t count, const std::int32_t* nodes, const double* data,
-                         double s, double s2, const double* x, double* y) {
+__attribute__((target_clones("avx2", "default"))) void hex_batches_generic(
+    std::int64_t count, const std::int32_t* nodes, const double* data, double s, double s2,
+    const double* x, double* y) {
   for (std::int64_t b = 0; b < count; ++b) {
     const std::int32_t* nb = nodes + b * hex_nodes * W;
     const double* g = data + b * hex_stride * W;
@@ -327,7 +336,7 @@ void hex_batches_generic(std::int64_t count, const std::int32_t* nodes, const do
 
 template <int NN, int Stride, void (*Element)(const double*, const v8d (*)[3], v8d (*)[3])>
 INERTIA_MF_INLINE void tet_batches_scalar(std::int64_t count, const std::int32_t* nodes,
-                                           const double* data, const double* x, double* y) {
+                                          const double* data, const double* x, double* y) {
   for (std::int64_t b = 0; b < count; ++b) {
     const std::int32_t* nb = nodes + b * NN * W;
     const double* g = data + b * Stride * W;
@@ -342,15 +351,13 @@ INERTIA_MF_INLINE void tet_batches_scalar(std::int64_t count, const std::int32_t
   }
 }
 
-__attribute__((target_clones("avx2", "default")))
-void tet_batches_generic(std::int64_t count, const std::int32_t* nodes, const double* data,
-                         const double* x, double* y) {
+__attribute__((target_clones("avx2", "default"))) void tet_batches_generic(
+    std::int64_t count, const std::int32_t* nodes, const double* data, const double* x, double* y) {
   tet_batches_scalar<tet_nodes, tet_stride, tet_element>(count, nodes, data, x, y);
 }
 
-__attribute__((target_clones("avx2", "default")))
-void tet_pair_batches_generic(std::int64_t count, const std::int32_t* nodes, const double* data,
-                              const double* x, double* y) {
+__attribute__((target_clones("avx2", "default"))) void tet_pair_batches_generic(
+    std::int64_t count, const std::int32_t* nodes, const double* data, const double* x, double* y) {
   tet_batches_scalar<pair_nodes, pair_stride, tet_pair_element>(count, nodes, data, x, y);
 }
 
@@ -363,8 +370,8 @@ bool have_avx512() {
 
 /// hex8 node order and stiffness rule, checked against the sum factorisation.
 struct HexReference {
-  std::array<int, hex_nodes> corner{};  ///< lexicographic corner of mesh node a
-  std::array<int, hex_points> point{};  ///< lexicographic index of rule point q
+  std::array<int, hex_nodes> corner{};                  ///< lexicographic corner of mesh node a
+  std::array<int, hex_points> point{};                  ///< lexicographic index of rule point q
   std::array<double, hex_points * hex_nodes * 3> dN{};  ///< [q][a][k], rule order
   std::array<double, hex_points> weights{};
   double s = 0;  ///< the Gauss coordinate: points at +-s
@@ -409,8 +416,8 @@ const HexReference& hex_reference() {
         const int p = h.point[q], px = p & 1, py = p >> 1 & 1, pz = p >> 2 & 1;
         const double got[3] = {Dx[py + 2 * pz] / 8, Dy[px + 2 * pz] / 8, Dz[px + 2 * py] / 8};
         for (int k = 0; k < 3; ++k)
-          INERTIA_CHECK(std::abs(got[k] - h.dN[(q * hex_nodes + a) * 3 + k]) < 1e-14,
-                        InternalError, "hex8 sum factorisation disagrees with shape_gradients");
+          INERTIA_CHECK(std::abs(got[k] - h.dN[(q * hex_nodes + a) * 3 + k]) < 1e-14, InternalError,
+                        "hex8 sum factorisation disagrees with shape_gradients");
       }
     }
     return h;
@@ -420,7 +427,7 @@ const HexReference& hex_reference() {
 
 /// tet4 reference gradients (constant); node 0's is minus the sum of the others'.
 const std::array<double, tet_nodes * 3>& tet_reference() {
-  static const std::array<double, tet_nodes * 3> dN = [] {
+  static const std::array<double, tet_nodes* 3> dN = [] {
     std::array<double, tet_nodes * 3> d{};
     constexpr double origin[3] = {0, 0, 0};
     fe::shape_gradients(CellType::tet4, origin, d.data());
@@ -552,18 +559,21 @@ MatrixFreeElasticity::MatrixFreeElasticity(MPI_Comm comm, const LocalMesh& mesh,
       if (!mesh_.cell_is_element[c]) continue;
       const CellType t = mesh_.cell_types[c];
       const int m = c < static_cast<std::int64_t>(elements.cell_material.size())
-                        ? elements.cell_material[c] : -1;
+                        ? elements.cell_material[c]
+                        : -1;
       const bool solid = m >= 0 && elements.materials[m].is_linear() &&
                          (t == CellType::hex8 || t == CellType::tet4);
-      INERTIA_CHECK(solid && elements.cell_spring[c] < 0 && !elements.cell_point[c], InputError,
-                    "time.operator: matrix_free covers linear-elastic hex8 and tet4 solids only; cell ",
-                    mesh_.cell_tags[c], " is a ", info(t).name,
-                    m >= 0 && !elements.materials[m].is_linear() ? " with a nonlinear material"
-                    : m < 0 ? " without a linear-elastic material (a spring or point mass)" : "",
-                    "; use time.operator: assembled");
+      INERTIA_CHECK(
+          solid && elements.cell_spring[c] < 0 && !elements.cell_point[c], InputError,
+          "time.operator: matrix_free covers linear-elastic hex8 and tet4 solids only; cell ",
+          mesh_.cell_tags[c], " is a ", info(t).name,
+          m >= 0 && !elements.materials[m].is_linear() ? " with a nonlinear material"
+          : m < 0 ? " without a linear-elastic material (a spring or point mass)"
+                  : "",
+          "; use time.operator: assembled");
       const auto nodes = mesh_.nodes_of(c);
-      const bool interior = std::all_of(nodes.begin(), nodes.end(),
-                                        [&](auto n) { return n < mesh_.num_owned; });
+      const bool interior =
+          std::all_of(nodes.begin(), nodes.end(), [&](auto n) { return n < mesh_.num_owned; });
       (t == CellType::hex8 ? hex : tet)[interior ? 0 : 1].push_back(c);
     }
     for (int k = 0; k < 2; ++k) {
@@ -618,9 +628,8 @@ void MatrixFreeElasticity::add_batches(const std::vector<std::array<std::int64_t
     }
     return nn;
   };
-  const std::vector<std::int64_t> order =
-      conflict_free_batches(static_cast<std::int64_t>(items.size()), nodes_of,
-                            mesh_.num_local_nodes());
+  const std::vector<std::int64_t> order = conflict_free_batches(
+      static_cast<std::int64_t>(items.size()), nodes_of, mesh_.num_local_nodes());
   out.count = static_cast<std::int64_t>(order.size() / W);
   out.nodes.assign(static_cast<std::size_t>(out.count * nn * W), 0);
   out.data.assign(static_cast<std::size_t>(out.count * stride * W), 0.0);
@@ -651,8 +660,7 @@ void MatrixFreeElasticity::add_batches(const std::vector<std::array<std::int64_t
             for (int i = 0; i < 3; ++i)
               for (int j = 0; j < 3; ++j) J[3 * i + j] += x[3 * a + i] * d[3 * a + j];
           const double s = ref.weights[q] * fe::inverse3(J, Ji) * mat.mu();
-          INERTIA_CHECK(s > 0, InputError, "time.operator: matrix_free: cell ",
-                        mesh_.cell_tags[c],
+          INERTIA_CHECK(s > 0, InputError, "time.operator: matrix_free: cell ", mesh_.cell_tags[c],
                         " is inverted or degenerate (det J <= 0 at a quadrature point)");
           const double scale = std::sqrt(s) / 8;
           for (int j = 0; j < 9; ++j) g[(9 * ref.point[q] + j) * W + l] = Ji[j] * scale;
@@ -669,8 +677,8 @@ void MatrixFreeElasticity::add_batches(const std::vector<std::array<std::int64_t
       // The face nodes: 1..3 for a single tet, c1..c3 for a pair.
       for (int f = 0; f < 3; ++f) {
         const std::int64_t node = kind == Kind::tet4 ? nodes[f + 1] : nodes[f];
-        const int a = static_cast<int>(
-            std::find(cell_nodes.begin(), cell_nodes.end(), node) - cell_nodes.begin());
+        const int a = static_cast<int>(std::find(cell_nodes.begin(), cell_nodes.end(), node) -
+                                       cell_nodes.begin());
         for (int j = 0; j < 3; ++j) gh[(3 * f + j) * W + l] = scale * G[3 * a + j];
       }
     }
@@ -689,8 +697,8 @@ void MatrixFreeElasticity::apply(const double* x, double* y, bool interior) cons
       tet_batches_avx512<pair_nodes, pair_stride, tet_pair_element>(p.count, p.nodes.data(),
                                                                     p.data.data(), x, y);
     if (t.count)
-      tet_batches_avx512<tet_nodes, tet_stride, tet_element>(t.count, t.nodes.data(),
-                                                             t.data.data(), x, y);
+      tet_batches_avx512<tet_nodes, tet_stride, tet_element>(t.count, t.nodes.data(), t.data.data(),
+                                                             x, y);
   } else {
     if (h.count) hex_batches_generic(h.count, h.nodes.data(), h.data.data(), s, s2, x, y);
     if (p.count) tet_pair_batches_generic(p.count, p.nodes.data(), p.data.data(), x, y);
@@ -736,7 +744,8 @@ petsc::Matrix MatrixFreeElasticity::create_shell() const {
   INERTIA_PETSC(VecGetLocalSize(x_ghosted_, &n));
   INERTIA_PETSC(VecGetSize(x_ghosted_, &N));
   petsc::Matrix A;
-  INERTIA_PETSC(MatCreateShell(comm_, n, n, N, N, const_cast<MatrixFreeElasticity*>(this), A.out()));
+  INERTIA_PETSC(
+      MatCreateShell(comm_, n, n, N, N, const_cast<MatrixFreeElasticity*>(this), A.out()));
   INERTIA_PETSC(MatShellSetOperation(A, MATOP_MULT, reinterpret_cast<void (*)(void)>(shell_mult)));
   INERTIA_PETSC(MatSetBlockSize(A, 3));
   return A;

@@ -39,8 +39,8 @@ class MatrixValues {
  public:
   MatrixValues(Mat A, bool parallel) {
     PetscBool baij = PETSC_FALSE;
-    INERTIA_PETSC(PetscObjectTypeCompareAny(reinterpret_cast<PetscObject>(A), &baij,
-                                            MATSEQBAIJ, MATMPIBAIJ, ""));
+    INERTIA_PETSC(PetscObjectTypeCompareAny(reinterpret_cast<PetscObject>(A), &baij, MATSEQBAIJ,
+                                            MATMPIBAIJ, ""));
     blocked_ = baij;
     diag_ = A;
     if (parallel && blocked_) INERTIA_PETSC(MatMPIBAIJGetSeqBAIJ(A, &diag_, &off_, nullptr));
@@ -167,8 +167,8 @@ void Assembler::build_owned_rows() {
   std::vector<std::int64_t> words(static_cast<std::size_t>(size), 0);
   for (std::int32_t r = no; r < nl; ++r) {
     const std::int64_t g = mesh_.global_node(r);
-    const int owner = static_cast<int>(std::upper_bound(begins.begin(), begins.end(), g) -
-                                       begins.begin()) - 1;
+    const int owner =
+        static_cast<int>(std::upper_bound(begins.begin(), begins.end(), g) - begins.begin()) - 1;
     if (sends_.empty() || sends_.back().rank != owner) {
       sends_.push_back({owner, 9 * block_ptr_[r], 0});
       out.emplace_back();
@@ -178,7 +178,8 @@ void Assembler::build_owned_rows() {
     auto& o = out.back();
     o.push_back(g);
     o.push_back(nb);
-    for (auto b = block_ptr_[r]; b < block_ptr_[r + 1]; ++b) o.push_back(mesh_.global_node(block_cols_[b]));
+    for (auto b = block_ptr_[r]; b < block_ptr_[r + 1]; ++b)
+      o.push_back(mesh_.global_node(block_cols_[b]));
     words[owner] = static_cast<std::int64_t>(o.size());
   }
   std::vector<std::int64_t> incoming(static_cast<std::size_t>(size), 0);
@@ -238,7 +239,8 @@ void Assembler::build_owned_rows() {
       owned_extended_[r] = 1;
       for (auto b = block_ptr_[r]; b < block_ptr_[r + 1]; ++b)
         owned_index_[b] = static_cast<std::int32_t>(
-            std::lower_bound(row.begin(), row.end(), mesh_.global_node(block_cols_[b])) - row.begin());
+            std::lower_bound(row.begin(), row.end(), mesh_.global_node(block_cols_[b])) -
+            row.begin());
     }
     const auto left = std::lower_bound(row.begin(), row.end(), static_cast<PetscInt>(first));
     const auto right = std::lower_bound(left, row.end(), static_cast<PetscInt>(last));
@@ -264,7 +266,8 @@ void Assembler::build_owned_rows() {
       received_rows_.push_back(r);
       for (std::int64_t b = 0; b < nb; ++b)
         received_index_.push_back(static_cast<std::int32_t>(
-            std::lower_bound(row_begin, row_end, static_cast<PetscInt>(in[m][k + 2 + b])) - row_begin));
+            std::lower_bound(row_begin, row_end, static_cast<PetscInt>(in[m][k + 2 + b])) -
+            row_begin));
       received_ptr_.push_back(static_cast<std::int64_t>(received_index_.size()));
       msg.count += 9 * nb;
       k += 2 + static_cast<std::size_t>(nb);
@@ -309,12 +312,14 @@ petsc::Matrix Assembler::create_matrix(MatrixFormat format) const {
     // BAIJ: PETSc allocates exactly from the block CSR pattern (global block columns).
     petsc::Matrix A;
     INERTIA_PETSC(MatCreate(comm_, A.out()));
-    INERTIA_PETSC(MatSetSizes(A, num_owned_dofs(), num_owned_dofs(), num_global_dofs(),
-                              num_global_dofs()));
+    INERTIA_PETSC(
+        MatSetSizes(A, num_owned_dofs(), num_owned_dofs(), num_global_dofs(), num_global_dofs()));
     INERTIA_PETSC(MatSetType(A, MATBAIJ));
     INERTIA_PETSC(MatSetBlockSize(A, 3));
-    INERTIA_PETSC(MatSeqBAIJSetPreallocationCSR(A, 3, owned_ptr_.data(), owned_cols_.data(), nullptr));
-    INERTIA_PETSC(MatMPIBAIJSetPreallocationCSR(A, 3, owned_ptr_.data(), owned_cols_.data(), nullptr));
+    INERTIA_PETSC(
+        MatSeqBAIJSetPreallocationCSR(A, 3, owned_ptr_.data(), owned_cols_.data(), nullptr));
+    INERTIA_PETSC(
+        MatMPIBAIJSetPreallocationCSR(A, 3, owned_ptr_.data(), owned_cols_.data(), nullptr));
     finish_matrix(A, l2g_, rigid_body_modes_);
     PetscLogEventEnd(event, 0, 0, 0, 0);
     return A;
@@ -337,8 +342,10 @@ petsc::Matrix Assembler::create_matrix(MatrixFormat format) const {
         const PetscInt g = owned_cols_[b];
         const bool diag = g >= first && g < first + no;
         for (int j = 0; j < 3; ++j) {
-          if (diag) a.diag_cols[d++] = 3 * (g - first) + j;
-          else a.off_cols[o++] = 3 * g + j;
+          if (diag)
+            a.diag_cols[d++] = 3 * (g - first) + j;
+          else
+            a.off_cols[o++] = 3 * g + j;
         }
       }
     }
@@ -422,15 +429,15 @@ void Assembler::set_matrix_values(Mat A) const {
         if (off) std::fill(off + off_ptr_[3 * r], off + off_ptr_[3 * r + 3], 0.0);
       }
       for (std::int64_t k = 0; k < nb; ++k) {
-        const auto f = owned_extended_[r] ? owned_index_[block_ptr_[r] + k]
-                                          : static_cast<std::int32_t>(k);
+        const auto f =
+            owned_extended_[r] ? owned_index_[block_ptr_[r] + k] : static_cast<std::int32_t>(k);
         const Block d = at(r, f);
         for (int i = 0; i < 3; ++i)
           for (int j = 0; j < 3; ++j) d.p[i * d.si + j * d.sj] = src[3 * nb * i + 3 * k + j];
       }
     }
-    INERTIA_MPI(MPI_Waitall(static_cast<int>(requests.size()), requests.data(),
-                            MPI_STATUSES_IGNORE));
+    INERTIA_MPI(
+        MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE));
     const PetscScalar* src = received_values_.data();
     for (std::size_t q = 0; q < received_rows_.size(); ++q) {
       const std::int32_t r = received_rows_[q];

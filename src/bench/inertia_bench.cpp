@@ -1,12 +1,13 @@
-// inertia-bench: the performance figures of the README ("Large runs"), measured in one run on one problem size, as
-// `name value unit` lines on rank 0 (lines starting with '#' are comments). See usage below.
+// inertia-bench: the performance figures of the README ("Large runs"), measured in one run on one
+// problem size, as `name value unit` lines on rank 0 (lines starting with '#' are comments). See
+// usage below.
 //
 // Every timing is the wall time (MPI_Wtime) of the slowest rank, after an MPI_Barrier; a figure
 // is the median of several such samples unless its comment line says otherwise. Nothing here
 // asserts on speed: the test (ctest -L bench) only checks that the program runs and that its
 // output is well formed.
-#include <petscksp.h>
 #include <malloc.h>
+#include <petscksp.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -119,12 +120,14 @@ double median(std::vector<double> v) {
 template <typename F>
 double per_call(MPI_Comm comm, int samples, double min_seconds, F&& f, int* batch_out = nullptr) {
   const double first = timed(comm, f);  // warm-up; also calibrates the batch
-  const int batch = first > 0 ? static_cast<int>(std::clamp(std::ceil(min_seconds / first), 1.0, 1e5)) : 1;
+  const int batch =
+      first > 0 ? static_cast<int>(std::clamp(std::ceil(min_seconds / first), 1.0, 1e5)) : 1;
   std::vector<double> t;
   for (int s = 0; s < samples; ++s)
-    t.push_back(timed(comm, [&] {
-                  for (int b = 0; b < batch; ++b) f();
-                }) /
+    t.push_back(timed(comm,
+                      [&] {
+                        for (int b = 0; b < batch; ++b) f();
+                      }) /
                 batch);
   if (batch_out) *batch_out = batch;
   return median(t);
@@ -254,8 +257,8 @@ std::vector<std::pair<std::string, double>> phase_seconds(MPI_Comm comm, const P
   static int counter = 0;
   int pid = static_cast<int>(getpid());
   INERTIA_MPI(MPI_Bcast(&pid, 1, MPI_INT, 0, comm));
-  const std::filesystem::path path = std::filesystem::temp_directory_path() /
-                                     cat("inertia-bench-", pid, "-", counter++, ".csv");
+  const std::filesystem::path path =
+      std::filesystem::temp_directory_path() / cat("inertia-bench-", pid, "-", counter++, ".csv");
   phases.write_csv(comm, path, 0.0);
   std::vector<std::pair<std::string, double>> out;
   if (rank_of(comm) == 0) {
@@ -342,8 +345,8 @@ MatMultResult matmult(MPI_Comm comm, Mat A, const Options& o) {
   petsc::Vector x, y;
   INERTIA_PETSC(MatCreateVecs(A, x.out(), y.out()));
   INERTIA_PETSC(VecSet(x, 1.0));
-  r.seconds = per_call(comm, o.repeat, o.min_sample_seconds,
-                       [&] { INERTIA_PETSC(MatMult(A, x, y)); }, &r.batch);
+  r.seconds = per_call(
+      comm, o.repeat, o.min_sample_seconds, [&] { INERTIA_PETSC(MatMult(A, x, y)); }, &r.batch);
   return r;
 }
 
@@ -388,7 +391,8 @@ ExplicitResult explicit_steps(MPI_Comm comm, MechanicalSystem& system, double dt
   petsc::Vector x = system.create_vector(), y = system.create_vector();
   INERTIA_PETSC(VecSet(x, 1.0));
   if (system.matrix_free())
-    r.product_bytes = sum_over_ranks(comm, static_cast<double>(system.matrix_free()->bytes_per_product()));
+    r.product_bytes =
+        sum_over_ranks(comm, static_cast<double>(system.matrix_free()->bytes_per_product()));
   State state;
   state.u = system.create_vector();
   state.v = system.create_vector();
@@ -401,13 +405,15 @@ ExplicitResult explicit_steps(MPI_Comm comm, MechanicalSystem& system, double dt
   // machine's drift between two separate series.
   std::vector<double> t_step, t_product;
   for (int s = 0; s < o.repeat; ++s) {
-    t_product.push_back(timed(comm, [&] {
-                          for (int k = 0; k < o.steps; ++k) system.mult_stiffness(x, y);
-                        }) /
+    t_product.push_back(timed(comm,
+                              [&] {
+                                for (int k = 0; k < o.steps; ++k) system.mult_stiffness(x, y);
+                              }) /
                         o.steps);
-    t_step.push_back(timed(comm, [&] {
-                       for (int k = 0; k < o.steps; ++k) integrator->step(system, state, dt);
-                     }) /
+    t_step.push_back(timed(comm,
+                           [&] {
+                             for (int k = 0; k < o.steps; ++k) integrator->step(system, state, dt);
+                           }) /
                      o.steps);
   }
   r.step_seconds = median(t_step);
@@ -456,9 +462,11 @@ void report_assembly(Report& out, const std::string& element, double seconds, st
   out.value(cat("assembly_", element, "_ns_per_cell"), 1e9 * seconds / static_cast<double>(cells),
             "ns/cell");
   if (const double ref = dolfinx_cells_per_second(element, ranks); ref > 0) {
-    out.comment(cat("assembly_", element, "_speedup_vs_dolfinx: against the README's dolfinx 0.5 "
-                    "reference rate ", std::round(ref), " cells/s (69^3 grid, this machine, ",
-                    ranks, ranks == 1 ? " rank" : " ranks",
+    out.comment(cat("assembly_", element,
+                    "_speedup_vs_dolfinx: against the README's dolfinx 0.5 "
+                    "reference rate ",
+                    std::round(ref), " cells/s (69^3 grid, this machine, ", ranks,
+                    ranks == 1 ? " rank" : " ranks",
                     ") taken as size-independent; dolfinx is not run here",
                     element == "hex8" ? "; dolfinx used its default 27-point rule for Q1 hexes, "
                                         "inertia 2x2x2 (notes/performance.md: dolfinx with 8 "
@@ -498,13 +506,16 @@ int bench(const Options& o) {
 
   // --- Model A: central difference, lumped mass. Setup, assembly, MatMult, explicit step.
   {
-    out.comment(cat("setup: build_model (mesh, partition, distribution, MechanicalSystem: K, "
-                    "lumped mass, loads) of the ", primary,
-                    " central-difference lumped-mass case, timed once; setup_<phase>_seconds: "
-                    "the phases build_model reports (a box generated on every rank has no "
-                    "separate partition and distribute phases); memory_per_dof: heap the model "
-                    "holds (mallinfo2), summed over ranks"));
-    const CaseFile c = parse(comm, case_text(primary, o.cells, "central_difference", "lumped", "auto"));
+    out.comment(
+        cat("setup: build_model (mesh, partition, distribution, MechanicalSystem: K, "
+            "lumped mass, loads) of the ",
+            primary,
+            " central-difference lumped-mass case, timed once; setup_<phase>_seconds: "
+            "the phases build_model reports (a box generated on every rank has no "
+            "separate partition and distribute phases); memory_per_dof: heap the model "
+            "holds (mallinfo2), summed over ranks"));
+    const CaseFile c =
+        parse(comm, case_text(primary, o.cells, "central_difference", "lumped", "auto"));
     Built b = build(comm, c);
     const double peak_setup = sum_over_ranks(comm, peak_rss_bytes());
     MechanicalSystem& system = *b.model.system;
@@ -516,15 +527,15 @@ int bench(const Options& o) {
     {
       double t_assembly = 0;
       petsc::Matrix K = assemble(comm, system, o, t_assembly);
-      out.comment(cat("assembly: Assembler::assemble_stiffness (element kernels + "
-                      "copy into the matrix's CSR arrays) into an AIJ matrix from Assembler::create_matrix, ", b.cells,
-                      " cells, after one warm-up call"));
+      out.comment(cat(
+          "assembly: Assembler::assemble_stiffness (element kernels + "
+          "copy into the matrix's CSR arrays) into an AIJ matrix from Assembler::create_matrix, ",
+          b.cells, " cells, after one warm-up call"));
       report_assembly(out, primary, t_assembly, b.cells, ranks);
       {
         petsc::Vector m = system.create_vector();
-        const double t = per_call(comm, o.repeat, 0.0, [&] {
-          system.assembler().assemble_lumped_mass(m);
-        });
+        const double t =
+            per_call(comm, o.repeat, 0.0, [&] { system.assembler().assemble_lumped_mass(m); });
         out.value(cat("assembly_", primary, "_lumped_mass_seconds"), t, "s");
       }
 
@@ -555,13 +566,14 @@ int bench(const Options& o) {
       INERTIA_PETSC(MatGetBlockSize(baij, &bbs));
       matmult_aij_bandwidth = ra.bytes / ra.seconds / 1e9;
       out.comment(cat("matmult: y = K x, K from create_matrix (", type, ", block size ", bs,
-                      ") and the same K as ", k_is_baij ? "AIJ (MatConvert" : "BAIJ (create_matrix(blocked) + assembly",
+                      ") and the same K as ",
+                      k_is_baij ? "AIJ (MatConvert" : "BAIJ (create_matrix(blocked) + assembly",
                       ", block size ", bbs, ", ", t_convert,
-                      " s, relative difference of the products ", convert_error,
-                      "); ",
+                      " s, relative difference of the products ", convert_error, "); ",
                       static_cast<long long>(ra.nonzeros), " nonzeros, ", ra.nonzeros / dofs,
                       " per row; bandwidth = bytes / time, bytes = 8 per nonzero + ",
-                      sizeof(PetscInt), " per nonzero (AIJ) or per block (BAIJ) + row pointers + "
+                      sizeof(PetscInt),
+                      " per nonzero (AIJ) or per block (BAIJ) + row pointers + "
                       "x read and y written once"));
       out.value("matmult_aij_seconds", ra.seconds, "s");
       out.value("matmult_aij_bytes_per_nonzero", ra.bytes / ra.nonzeros, "B");
@@ -582,8 +594,8 @@ int bench(const Options& o) {
     u_norm_assembled = r.u_norm;
     out.comment(cat("explicit: central_difference, lumped mass, dt = 0.9 x stable step = ", dt,
                     " s (dt: auto; 50 power iterations), from rest under the load; ", o.steps,
-                    " steps per sample after one warm-up step; the system's K is ",
-                    r.operator_type, "; explicit_operator_product: MechanicalSystem::"
+                    " steps per sample after one warm-up step; the system's K is ", r.operator_type,
+                    "; explicit_operator_product: MechanicalSystem::"
                     "mult_stiffness with that K"));
     out.value("explicit_stable_dt", stable_dt, "s");
     out.value("explicit_stable_dt_estimate_seconds", t_freq, "s");
@@ -596,17 +608,20 @@ int bench(const Options& o) {
   // --- Model B: the same case with time.operator: matrix_free.
   {
     std::string why;
-    const auto r = explicit_case(
-        comm, case_text(primary, o.cells, "central_difference", "lumped", "auto",
-                        "  operator: matrix_free\n"),
-        0.9 * stable_dt, o, why);
+    const auto r = explicit_case(comm,
+                                 case_text(primary, o.cells, "central_difference", "lumped", "auto",
+                                           "  operator: matrix_free\n"),
+                                 0.9 * stable_dt, o, why);
     if (!r) {
       out.comment(cat("explicit_step_matrix_free: not available (", why, ")"));
     } else {
-      out.comment(cat("explicit matrix-free: the same case with time.operator: matrix_free (own "
-                      "model; operator ", r->operator_type, "), same dt and steps; "
-                      "matmult_matrix_free: one product K x, bandwidth from the kernel's own byte "
-                      "count (element data + indices + vectors)"));
+      out.comment(
+          cat("explicit matrix-free: the same case with time.operator: matrix_free (own "
+              "model; operator ",
+              r->operator_type,
+              "), same dt and steps; "
+              "matmult_matrix_free: one product K x, bandwidth from the kernel's own byte "
+              "count (element data + indices + vectors)"));
       out.value("setup_matrix_free_seconds", r->setup_seconds, "s");
       out.value("matmult_matrix_free_seconds", r->product_seconds, "s");
       if (r->product_bytes > 0)
@@ -616,8 +631,9 @@ int bench(const Options& o) {
       out.value("explicit_step_matrix_free_ns_per_dof", 1e9 * r->step_seconds / dofs, "ns/DOF");
       out.value("explicit_step_matrix_free_speedup_vs_assembled",
                 explicit_assembled / r->step_seconds, "x");
-      out.comment("explicit_matrix_free_relative_difference: | ||u_mf|| - ||u_assembled|| | / "
-                  "||u_assembled|| after the same steps from the same state (a sanity check)");
+      out.comment(
+          "explicit_matrix_free_relative_difference: | ||u_mf|| - ||u_assembled|| | / "
+          "||u_assembled|| after the same steps from the same state (a sanity check)");
       out.value("explicit_matrix_free_relative_difference",
                 std::abs(r->u_norm - u_norm_assembled) / u_norm_assembled, "ratio");
     }
@@ -626,12 +642,13 @@ int bench(const Options& o) {
   // --- Model C: Newmark, consistent mass. Implicit steps.
   {
     const double dt = 10 * stable_dt;
-    out.comment(cat("implicit: newmark (beta 1/4, gamma 1/2), consistent mass, dt = 10 x the "
-                    "explicit stable step (lumped mass) = ", dt, " s, from rest under the load; ",
-                    o.implicit_steps, " steps per sample, ", samples_long,
-                    " samples; MechanicalSystem::solve (CG + GAMG, rtol 1e-10 unless -ksp_rtol is "
-                    "given); the first step (operator fill + GAMG setup) is reported apart; "
-                    "pc_setup: time in PETSc's PCSetUp event during it (max over ranks)"));
+    out.comment(cat(
+        "implicit: newmark (beta 1/4, gamma 1/2), consistent mass, dt = 10 x the "
+        "explicit stable step (lumped mass) = ",
+        dt, " s, from rest under the load; ", o.implicit_steps, " steps per sample, ", samples_long,
+        " samples; MechanicalSystem::solve (CG + GAMG, rtol 1e-10 unless -ksp_rtol is "
+        "given); the first step (operator fill + GAMG setup) is reported apart; "
+        "pc_setup: time in PETSc's PCSetUp event during it (max over ranks)"));
     const CaseFile c = parse(comm, case_text(primary, o.cells, "newmark", "consistent", cat(dt)));
     const double heap_before = heap_in_use_bytes();
     Built b = build(comm, c);
@@ -639,9 +656,8 @@ int bench(const Options& o) {
     out.value("setup_newmark_consistent_seconds", b.seconds, "s");
     {
       petsc::Matrix M = system.assembler().create_matrix();
-      const double t = per_call(comm, o.repeat, 0.0, [&] {
-        system.assembler().assemble_consistent_mass(M);
-      });
+      const double t =
+          per_call(comm, o.repeat, 0.0, [&] { system.assembler().assemble_consistent_mass(M); });
       out.value(cat("assembly_", primary, "_consistent_mass_seconds"), t, "s");
     }
     {
@@ -660,10 +676,11 @@ int bench(const Options& o) {
       std::vector<double> t;
       std::int64_t iterations = 0;
       for (int s = 0; s < samples_long; ++s)
-        t.push_back(timed(comm, [&] {
-                      for (int k = 0; k < o.implicit_steps; ++k)
-                        iterations += integrator->step(system, state, dt).linear_iterations;
-                    }) /
+        t.push_back(timed(comm,
+                          [&] {
+                            for (int k = 0; k < o.implicit_steps; ++k)
+                              iterations += integrator->step(system, state, dt).linear_iterations;
+                          }) /
                     o.implicit_steps);
       out.value("implicit_newmark_initialize_seconds", t_init, "s");
       out.value("implicit_newmark_first_step_seconds", t_first, "s");
@@ -673,8 +690,9 @@ int bench(const Options& o) {
       out.value("implicit_newmark_iterations_per_step",
                 static_cast<double>(iterations) / (samples_long * o.implicit_steps), "iterations");
       out.value("implicit_step_over_explicit_step", median(t) / explicit_assembled, "x");
-      out.comment("implicit_newmark_memory_per_dof: heap held after the first step (model, "
-                  "integrator, operator, GAMG; mallinfo2), summed over ranks");
+      out.comment(
+          "implicit_newmark_memory_per_dof: heap held after the first step (model, "
+          "integrator, operator, GAMG; mallinfo2), summed over ranks");
       out.value("implicit_newmark_memory_per_dof", run_memory / dofs, "B/DOF");
     }
   }
@@ -682,7 +700,6 @@ int bench(const Options& o) {
   // --- Model D: static solve K u = f (its own model, so that one GAMG hierarchy at a time is in
   // memory), lumped mass (no M needed).
   {
-
     // Static solve K u = f: CG + GAMG with the rigid-body near-null space.
     if (o.skip_static) {
       out.comment("static: skipped (--skip-static)");
@@ -710,14 +727,17 @@ int bench(const Options& o) {
         t.push_back(timed(comm, [&] { again = system.solve(0.0, 1.0, f, u); }));
       }
       const double t_solve = median(t);
-      out.comment(cat("static: MechanicalSystem::solve(0, 1, f, u) on a model of its own "
-                      "(integrator static, lumped mass; setup ", b.seconds, " s): CG + "
-                      "GAMG, rigid-body near-null space, rtol ",
-                      user_rtol ? "from the command line" : "1e-8",
-                      ", zero initial guess; first_solve: the first call (operator fill + GAMG "
-                      "setup + solve); setup: time in PETSc's PCSetUp event during it (max over "
-                      "ranks); solve: median of ", samples_long,
-                      " repeated solves with the same preconditioner"));
+      out.comment(
+          cat("static: MechanicalSystem::solve(0, 1, f, u) on a model of its own "
+              "(integrator static, lumped mass; setup ",
+              b.seconds,
+              " s): CG + "
+              "GAMG, rigid-body near-null space, rtol ",
+              user_rtol ? "from the command line" : "1e-8",
+              ", zero initial guess; first_solve: the first call (operator fill + GAMG "
+              "setup + solve); setup: time in PETSc's PCSetUp event during it (max over "
+              "ranks); solve: median of ",
+              samples_long, " repeated solves with the same preconditioner"));
       out.value("static_gamg_first_solve_seconds", t_first, "s");
       out.value("static_gamg_setup_seconds", std::isnan(pc_setup) ? t_first - t_solve : pc_setup,
                 "s");
@@ -746,9 +766,10 @@ int bench(const Options& o) {
 
   // --- Memory: before STREAM, whose arrays would dominate at small sizes.
   const double peak = sum_over_ranks(comm, peak_rss_bytes());
-  out.comment("peak_memory: getrusage ru_maxrss summed over ranks, over every section above "
-              "(one model at a time; transients included); setup_peak_memory_per_dof: the same "
-              "right after the first setup");
+  out.comment(
+      "peak_memory: getrusage ru_maxrss summed over ranks, over every section above "
+      "(one model at a time; transients included); setup_peak_memory_per_dof: the same "
+      "right after the first setup");
   out.value("peak_memory_per_dof", peak / dofs, "B/DOF");
   out.value("peak_memory", peak / 1e9, "GB");
 
@@ -812,8 +833,10 @@ int main(int argc, char** argv) {
       o.stream_size = positive(next("a number of doubles")), stream_given = true;
     } else if (a == "--element") {
       const std::string e = next("hex8, tet4 or both");
-      if (e == "both") o.elements = {"hex8", "tet4"};
-      else if (e == "hex8" || e == "tet4") o.elements = {e};
+      if (e == "both")
+        o.elements = {"hex8", "tet4"};
+      else if (e == "hex8" || e == "tet4")
+        o.elements = {e};
       else {
         std::cerr << "inertia-bench: error: --element: expected hex8, tet4 or both, got '" << e
                   << "'\n";

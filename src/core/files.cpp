@@ -59,7 +59,8 @@ void OutputFile::write_whole(std::string_view data) {
   } catch (const IoError&) {
     // Best effort (the error is what matters): the file ends where it ended, and so does the
     // position of the next write (else it would leave a hole of zeros).
-    if (known && ::ftruncate(fd_, before.st_size) == 0) (void)::lseek(fd_, before.st_size, SEEK_SET);
+    if (known && ::ftruncate(fd_, before.st_size) == 0)
+      (void)::lseek(fd_, before.st_size, SEEK_SET);
     throw;
   }
 }

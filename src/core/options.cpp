@@ -49,7 +49,8 @@ std::int64_t OptionMap::integer_in(std::string_view key, std::int64_t fallback, 
 }
 
 bool OptionList::has(std::string_view key) const {
-  return std::any_of(values_.begin(), values_.end(), [&](const auto& kv) { return kv.first == key; });
+  return std::any_of(values_.begin(), values_.end(),
+                     [&](const auto& kv) { return kv.first == key; });
 }
 
 void OptionList::expect_keys(std::initializer_list<std::string_view> allowed) const {

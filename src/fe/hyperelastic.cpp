@@ -274,8 +274,8 @@ inline void deformation_gradient(const double* u, const double (*g)[3], double* 
 /// triangle K_ab,ik += sum_L T[a][i][3k+L] g_bL (27 n(n+1)/2), mirrored at the end; A's major
 /// symmetry makes K symmetric, and forming half of it makes it so exactly.
 template <int NN, int NQ>
-double element_kernel(const Tabulation& tab, const double* X, const double* u, const MaterialLaw& model,
-                      Lame lame, double* f, double* K) {
+double element_kernel(const Tabulation& tab, const double* X, const double* u,
+                      const MaterialLaw& model, Lame lame, double* f, double* K) {
   constexpr int nd = 3 * NN;
   INERTIA_ASSERT(tab.rule.num_points == NQ && tab.num_nodes == NN);
   if (f)
@@ -341,7 +341,8 @@ namespace {
 
 constexpr MaterialLaw laws[] = {
     {"linear_elastic", true, "small-strain linear elasticity (Hooke)", linear_elastic},
-    {"corotational", false, "corotated linear elasticity (the rotation of F removed)", corotational},
+    {"corotational", false, "corotated linear elasticity (the rotation of F removed)",
+     corotational},
     {"saint_venant_kirchhoff", false, "St. Venant-Kirchhoff: PK2 = lambda tr(E) I + 2 mu E",
      saint_venant_kirchhoff},
     {"neo_hookean", false, "compressible Neo-Hookean", neo_hookean},
@@ -425,7 +426,8 @@ double hyperelastic_energy(CellType t, std::span<const double> X, std::span<cons
 }
 
 void hyperelastic_strain_stress(CellType t, std::span<const double> X, std::span<const double> u,
-                                const MaterialLaw& model, Lame lame, double* strain, double* stress) {
+                                const MaterialLaw& model, Lame lame, double* strain,
+                                double* stress) {
   const Tabulation& tab = tabulation(t);
   const int n = tab.num_nodes;
   require_size("hyperelastic_strain_stress: X", X.size(), 3 * n);

@@ -56,8 +56,8 @@ void spring_tangent(const double* x0, const double* x1, double k, double l0, dou
   expand(D, K);
 }
 
-void dashpot_force(const double* x0, const double* x1, const double* v0, const double* v1,
-                   double c, double* g) {
+void dashpot_force(const double* x0, const double* x1, const double* v0, const double* v1, double c,
+                   double* g) {
   double n[3];
   axis(x0, x1, n);
   double rate = 0;

@@ -37,7 +37,8 @@ std::vector<std::pair<std::int64_t, fs::path>> checkpoints_in(const fs::path& di
   std::vector<std::pair<std::int64_t, fs::path>> out;
   std::error_code ec;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
-    if (const auto s = step_of(it->path()); s >= 0 && it->is_regular_file()) out.emplace_back(s, it->path());
+    if (const auto s = step_of(it->path()); s >= 0 && it->is_regular_file())
+      out.emplace_back(s, it->path());
   std::sort(out.begin(), out.end());
   return out;
 }
@@ -143,9 +144,8 @@ void Checkpointer::ensure_room(const fs::path& directory, const fs::path& file,
                                std::size_t num_vectors) const {
   // The previous checkpoint's size, or the data plus HDF5's metadata for the first one; a
   // quarter more for what the rest of the run writes meanwhile.
-  const auto estimate = static_cast<std::uint64_t>(
-      std::max<std::int64_t>(last_bytes_, 24 * num_global_nodes_ * static_cast<std::int64_t>(num_vectors) +
-                                              (16 << 10)));
+  const auto estimate = static_cast<std::uint64_t>(std::max<std::int64_t>(
+      last_bytes_, 24 * num_global_nodes_ * static_cast<std::int64_t>(num_vectors) + (16 << 10)));
   const std::uint64_t needed = estimate + estimate / 4;
   std::error_code ec;
   const fs::space_info space = fs::space(directory, ec);
@@ -190,7 +190,9 @@ std::pair<fs::path, std::int64_t> Checkpointer::write(const fs::path& directory,
       }
     });
   };
-  agreed([&] { INERTIA_PETSC(PetscViewerHDF5Open(comm_, tmp.c_str(), FILE_MODE_WRITE, viewer.out())); });
+  agreed([&] {
+    INERTIA_PETSC(PetscViewerHDF5Open(comm_, tmp.c_str(), FILE_MODE_WRITE, viewer.out()));
+  });
   for (const auto& [name, v] : vectors) {
     INERTIA_PETSC(VecScatterBegin(scatter_, v, natural_, INSERT_VALUES, SCATTER_FORWARD));
     INERTIA_PETSC(VecScatterEnd(scatter_, v, natural_, INSERT_VALUES, SCATTER_FORWARD));
@@ -204,7 +206,8 @@ std::pair<fs::path, std::int64_t> Checkpointer::write(const fs::path& directory,
   }
   agreed([&] {
     const long nodes = static_cast<long>(num_global_nodes_);
-    INERTIA_PETSC(PetscViewerHDF5WriteAttribute(viewer, "/", "num_global_nodes", PETSC_LONG, &nodes));
+    INERTIA_PETSC(
+        PetscViewerHDF5WriteAttribute(viewer, "/", "num_global_nodes", PETSC_LONG, &nodes));
     for (const auto& [name, x] : attributes.reals)
       INERTIA_PETSC(PetscViewerHDF5WriteAttribute(viewer, "/", name.c_str(), PETSC_DOUBLE, &x));
     for (const auto& [name, x] : attributes.integers) {
@@ -212,9 +215,11 @@ std::pair<fs::path, std::int64_t> Checkpointer::write(const fs::path& directory,
       INERTIA_PETSC(PetscViewerHDF5WriteAttribute(viewer, "/", name.c_str(), PETSC_LONG, &value));
     }
     for (const auto& [name, x] : attributes.strings)
-      INERTIA_PETSC(PetscViewerHDF5WriteAttribute(viewer, "/", name.c_str(), PETSC_STRING, x.c_str()));
+      INERTIA_PETSC(
+          PetscViewerHDF5WriteAttribute(viewer, "/", name.c_str(), PETSC_STRING, x.c_str()));
     const long complete = 1;
-    INERTIA_PETSC(PetscViewerHDF5WriteAttribute(viewer, "/", complete_attribute, PETSC_LONG, &complete));
+    INERTIA_PETSC(
+        PetscViewerHDF5WriteAttribute(viewer, "/", complete_attribute, PETSC_LONG, &complete));
   });
   // Closed here, checked: HDF5 may write its metadata only now (a full disk shows here).
   agreed([&] { INERTIA_PETSC(PetscViewerDestroy(viewer.in_place())); });
@@ -245,8 +250,9 @@ void Checkpointer::read(const fs::path& file, const NamedVectors& vectors,
         try {
           f();
         } catch (const Error& e) {
-          throw InputError(cat(file.string(), ": cannot restart from this checkpoint: it is damaged (",
-                               e.what(), ")"));
+          throw InputError(cat(file.string(),
+                               ": cannot restart from this checkpoint: it is damaged (", e.what(),
+                               ")"));
         }
       });
     } catch (const InputError& e) {
@@ -267,22 +273,25 @@ void Checkpointer::read(const fs::path& file, const NamedVectors& vectors,
     }
     require(complete_attribute);
     require("num_global_nodes");
-    INERTIA_PETSC(PetscViewerHDF5ReadAttribute(viewer, "/", "num_global_nodes", PETSC_LONG,
-                                               nullptr, &nodes));
+    INERTIA_PETSC(
+        PetscViewerHDF5ReadAttribute(viewer, "/", "num_global_nodes", PETSC_LONG, nullptr, &nodes));
     for (auto& [name, x] : attributes.reals) {
       require(name);
-      INERTIA_PETSC(PetscViewerHDF5ReadAttribute(viewer, "/", name.c_str(), PETSC_DOUBLE, nullptr, &x));
+      INERTIA_PETSC(
+          PetscViewerHDF5ReadAttribute(viewer, "/", name.c_str(), PETSC_DOUBLE, nullptr, &x));
     }
     for (auto& [name, x] : attributes.integers) {
       require(name);
       long value = 0;
-      INERTIA_PETSC(PetscViewerHDF5ReadAttribute(viewer, "/", name.c_str(), PETSC_LONG, nullptr, &value));
+      INERTIA_PETSC(
+          PetscViewerHDF5ReadAttribute(viewer, "/", name.c_str(), PETSC_LONG, nullptr, &value));
       x = value;
     }
     for (auto& [name, x] : attributes.strings) {
       require(name);
       char* value = nullptr;
-      INERTIA_PETSC(PetscViewerHDF5ReadAttribute(viewer, "/", name.c_str(), PETSC_STRING, nullptr, &value));
+      INERTIA_PETSC(
+          PetscViewerHDF5ReadAttribute(viewer, "/", name.c_str(), PETSC_STRING, nullptr, &value));
       x = value;
       INERTIA_PETSC(PetscFree(value));
     }
@@ -306,7 +315,8 @@ void Checkpointer::read(const fs::path& file, const NamedVectors& vectors,
       long expected = 0;
       INERTIA_PETSC(PetscViewerHDF5ReadAttribute(viewer, "/", ("checksum." + name).c_str(),
                                                  PETSC_LONG, nullptr, &expected));
-      INERTIA_PETSC(PetscObjectSetName(reinterpret_cast<PetscObject>(natural_.get()), name.c_str()));
+      INERTIA_PETSC(
+          PetscObjectSetName(reinterpret_cast<PetscObject>(natural_.get()), name.c_str()));
       INERTIA_PETSC(VecLoad(natural_, viewer));
       INERTIA_CHECK(checksum(comm_, natural_) == expected, Error, "the values of '", name,
                     "' do not match their checksum");
@@ -333,8 +343,9 @@ Restored Checkpointer::restore(const fs::path& path, const NamedVectors& vectors
                   ": no such checkpoint file or directory");
     auto all = checkpoints_in(path);
     if (all.empty()) all = checkpoints_in(path / "checkpoints");
-    INERTIA_CHECK(!all.empty(), InputError, path.string(),
-                  ": no complete checkpoint (checkpoint_NNNNNNNNN.h5) in it or in its checkpoints/");
+    INERTIA_CHECK(
+        !all.empty(), InputError, path.string(),
+        ": no complete checkpoint (checkpoint_NNNNNNNNN.h5) in it or in its checkpoints/");
     for (auto it = all.rbegin(); it != all.rend(); ++it) list += it->second.string() + '\n';
   });
   list = broadcast(comm_, list);

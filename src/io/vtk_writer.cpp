@@ -1,14 +1,5 @@
 #include "inertia/io/vtk_writer.hpp"
 
-#include <cerrno>
-#include <cstdlib>
-
-#include <iterator>
-
-#include <fstream>
-
-#include <regex>
-
 #include <unistd.h>
 #include <vtkCallbackCommand.h>
 #include <vtkCellArray.h>
@@ -27,8 +18,13 @@
 #include <vtkXMLUnstructuredGridWriter.h>
 
 #include <bit>
+#include <cerrno>
 #include <charconv>
 #include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <regex>
 #include <string_view>
 #include <system_error>
 
@@ -239,7 +235,8 @@ void write_piece(const fs::path& path, const PieceMesh& mesh, std::span<const Fi
     // The system's reason when VTK has one (its error codes below FirstVTKErrorCode are errno
     // values; a full disk is OutOfDiskSpaceError), else VTK's own message.
     if (code == vtkErrorCode::OutOfDiskSpaceError) throw_io_error(path, ENOSPC);
-    if (code > 0 && code < vtkErrorCode::FirstVTKErrorCode) throw_io_error(path, static_cast<int>(code));
+    if (code > 0 && code < vtkErrorCode::FirstVTKErrorCode)
+      throw_io_error(path, static_cast<int>(code));
     if (errno == ENOSPC || errno == EDQUOT || errno == EIO) throw_io_error(path, errno);
     const std::string why = trim(vtk_error);
     throw IoError(cat(path.string(), ": VTK could not write it", why.empty() ? "" : ": ", why));

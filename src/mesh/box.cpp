@@ -140,10 +140,10 @@ MeshData generate_box_block(const BoxSpec& spec, std::array<std::int64_t, 3> fir
         for (int d = 0; d < 3; ++d) {
           // Exact end points: bounds are reproduced bit for bit.
           const std::int64_t n = np[d] - 1;
-          x[d] = ijk[d] == n ? spec.upper[d]
-                             : spec.lower[d] + (spec.upper[d] - spec.lower[d]) *
-                                                   static_cast<double>(ijk[d]) /
-                                                   static_cast<double>(n);
+          x[d] = ijk[d] == n
+                     ? spec.upper[d]
+                     : spec.lower[d] + (spec.upper[d] - spec.lower[d]) *
+                                           static_cast<double>(ijk[d]) / static_cast<double>(n);
         }
         m.add_node(x[0], x[1], x[2], i + np[0] * (j + np[1] * k) + 1);  // tag: global index + 1
       }

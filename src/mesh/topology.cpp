@@ -12,8 +12,7 @@ namespace {
 
 constexpr FaceTable tet_faces{4, {{0, 2, 1, -1}, {0, 1, 3, -1}, {1, 2, 3, -1}, {0, 3, 2, -1}}};
 constexpr FaceTable hex_faces{
-    6,
-    {{0, 3, 2, 1}, {4, 5, 6, 7}, {0, 1, 5, 4}, {3, 7, 6, 2}, {0, 4, 7, 3}, {1, 2, 6, 5}}};
+    6, {{0, 3, 2, 1}, {4, 5, 6, 7}, {0, 1, 5, 4}, {3, 7, 6, 2}, {0, 4, 7, 3}, {1, 2, 6, 5}}};
 constexpr FaceTable no_faces{0, {}};
 
 /// VTK tet10 node on the edge between corners a and b.

@@ -131,9 +131,10 @@ LocalMesh distribute_box(MPI_Comm comm, const BoxSpec& spec,
   std::sort(local.ghosts.begin(), local.ghosts.end());
   local.ghosts.erase(std::unique(local.ghosts.begin(), local.ghosts.end()), local.ghosts.end());
   auto local_of = [&](std::int64_t g) -> std::int64_t {
-    if (g >= local.node_begin && g < local.node_begin + local.num_owned) return g - local.node_begin;
-    return local.num_owned + (std::lower_bound(local.ghosts.begin(), local.ghosts.end(), g) -
-                              local.ghosts.begin());
+    if (g >= local.node_begin && g < local.node_begin + local.num_owned)
+      return g - local.node_begin;
+    return local.num_owned +
+           (std::lower_bound(local.ghosts.begin(), local.ghosts.end(), g) - local.ghosts.begin());
   };
   const std::int64_t num_local = local.num_owned + static_cast<std::int64_t>(local.ghosts.size());
   local.coords.resize(static_cast<std::size_t>(3 * num_local));
@@ -179,10 +180,9 @@ LocalMesh distribute_box(MPI_Comm comm, const BoxSpec& spec,
     summary->method = cat("box blocks ", grid[0], "x", grid[1], "x", grid[2],
                           " (each rank generates its own cells)");
     const std::int64_t per_face = spec.element == CellType::hex8 ? 1 : 2;
-    summary->quality.edge_cut =
-        per_face * ((grid[0] - 1) * spec.cells[1] * spec.cells[2] +
-                    (grid[1] - 1) * spec.cells[0] * spec.cells[2] +
-                    (grid[2] - 1) * spec.cells[0] * spec.cells[1]);
+    summary->quality.edge_cut = per_face * ((grid[0] - 1) * spec.cells[1] * spec.cells[2] +
+                                            (grid[1] - 1) * spec.cells[0] * spec.cells[2] +
+                                            (grid[2] - 1) * spec.cells[0] * spec.cells[1]);
     std::int64_t mine[3] = {num_elements, local.num_owned,
                             static_cast<std::int64_t>(local.ghosts.size())};
     std::vector<std::int64_t> all(3 * static_cast<std::size_t>(size));

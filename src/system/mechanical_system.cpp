@@ -34,9 +34,7 @@ ElementAssignment element_assignment(const LocalMesh& mesh, const ProblemSpec& s
   return e;
 }
 
-const char* ksp_reason_name(KSPConvergedReason reason) {
-  return KSPConvergedReasons[reason];
-}
+const char* ksp_reason_name(KSPConvergedReason reason) { return KSPConvergedReasons[reason]; }
 
 }  // namespace
 
@@ -355,7 +353,8 @@ petsc::Matrix MechanicalSystem::create_operator() const {
 }
 
 double MechanicalSystem::fill_operator(double m, double k, double b, Mat A) const {
-  // All matrices share one pattern (Assembler::create_matrix), so the copies and sums keep the structure.
+  // All matrices share one pattern (Assembler::create_matrix), so the copies and sums keep the
+  // structure.
   if (M_) {
     INERTIA_PETSC(MatCopy(M_, A, SAME_NONZERO_PATTERN));
     INERTIA_PETSC(MatScale(A, m));
@@ -425,8 +424,8 @@ MechanicalSystem::Solver& MechanicalSystem::solver(double m, double k, double b)
   INERTIA_PETSC(KSPSetFromOptions(s.ksp));
   // The previous solution is a good initial guess, except for direct solves.
   PetscBool preonly = PETSC_FALSE;
-  INERTIA_PETSC(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(s.ksp.get()), KSPPREONLY,
-                                       &preonly));
+  INERTIA_PETSC(
+      PetscObjectTypeCompare(reinterpret_cast<PetscObject>(s.ksp.get()), KSPPREONLY, &preonly));
   INERTIA_PETSC(KSPSetInitialGuessNonzero(s.ksp, preonly ? PETSC_FALSE : PETSC_TRUE));
   INERTIA_PETSC(KSPSetUp(s.ksp));
   return solvers_.emplace(key, std::move(s)).first->second;

@@ -8,8 +8,8 @@ namespace inertia {
 FrequencyEstimate estimate_highest_frequency(MechanicalSystem& system, int iterations,
                                              bool lumped) {
   FrequencyEstimate e;
-  petsc::Vector m = system.create_vector(), x = system.create_vector(),
-                y = system.create_vector(), z = system.create_vector();
+  petsc::Vector m = system.create_vector(), x = system.create_vector(), y = system.create_vector(),
+                z = system.create_vector();
   // Gershgorin bound on D K D with D = m^{-1/2} on the free DOFs (constrained rows removed).
   system.lumped_masses(m);
   petsc::Vector ml = petsc::duplicate(m);

@@ -69,9 +69,7 @@ class CentralDifference final : public Integrator {
     return {iterations, 0};
   }
 
-  Vec acceleration() const override {
-    return acceleration_is_a_ ? a_.get() : acceleration_.get();
-  }
+  Vec acceleration() const override { return acceleration_is_a_ ? a_.get() : acceleration_.get(); }
   void scale_velocity(double factor, State& state) override {
     INERTIA_PETSC(VecScale(state.v, factor));
     INERTIA_PETSC(VecScale(v_half_, factor));
@@ -110,8 +108,7 @@ Scheme configure_central_difference(const OptionMap& options) {
   options.expect_keys({"half_step_start"});
   CentralDifferenceParams p;
   p.half_step_start = options.boolean_or("half_step_start", p.half_step_start);
-  return Scheme("central_difference",
-                {.kind = SchemeKind::explicit_scheme, .stability_limit = 2.0},
+  return Scheme("central_difference", {.kind = SchemeKind::explicit_scheme, .stability_limit = 2.0},
                 p.half_step_start ? "" : "SOFA start", p,
                 [p] { return std::make_unique<CentralDifference>(p); });
 }

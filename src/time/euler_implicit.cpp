@@ -122,8 +122,9 @@ Scheme configure_euler_implicit(const OptionMap& options) {
   p.first_order = options.boolean_or("first_order", p.first_order);
   p.newton = options.boolean_or("newton", p.newton);
   if (p.newton && (p.trapezoidal || p.first_order))
-    options.fail("newton", "newton: true solves plain backward Euler; it cannot be combined with "
-                           "trapezoidal or first_order");
+    options.fail("newton",
+                 "newton: true solves plain backward Euler; it cannot be combined with "
+                 "trapezoidal or first_order");
   if (p.trapezoidal && p.first_order)
     options.fail("first_order", "trapezoidal and first_order cannot be combined");
   Scheme::Traits traits{.kind = SchemeKind::implicit_scheme, .newton = p.newton};

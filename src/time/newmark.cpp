@@ -52,8 +52,8 @@ class Newmark final : public Integrator {
     // Solve for a_{n+1} (initial guess a_n; constrained DOFs prescribed).
     INERTIA_PETSC(VecCopy(a_, w_));  // keep a_n
     system.apply_constraints(t1, nullptr, nullptr, a_);
-    const SolveReport r = system.solve(1 + h * gamma * alpha_m, h * h * beta + h * gamma * alpha_k,
-                                       rhs_, a_);
+    const SolveReport r =
+        system.solve(1 + h * gamma * alpha_m, h * h * beta + h * gamma * alpha_k, rhs_, a_);
     // x += h v_n + h^2 (1/2 - beta) a_n + h^2 beta a_{n+1};  v += h (1-gamma) a_n + h gamma a_{n+1}
     INERTIA_PETSC(VecAXPBYPCZ(state.u, h * h * (0.5 - beta), h * h * beta, 1.0, w_, a_));
     INERTIA_PETSC(VecAXPY(state.u, h, state.v));

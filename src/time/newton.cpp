@@ -136,7 +136,8 @@ NewtonReport NewtonSolver::solve(const Problem& problem, Vec y) {
   INERTIA_PETSC(SNESGetLinearSolveIterations(snes_, &report.linear_iterations));
   const PetscReal* history = nullptr;
   PetscInt length = 0;
-  INERTIA_PETSC(SNESGetConvergenceHistory(snes_, const_cast<PetscReal**>(&history), nullptr, &length));
+  INERTIA_PETSC(
+      SNESGetConvergenceHistory(snes_, const_cast<PetscReal**>(&history), nullptr, &length));
   report.residuals.assign(history, history + length);
   last_ = report;
   if (report.reason < 0)

@@ -16,10 +16,12 @@ namespace {
 
 /// One line per scheme: name, summary for --help, the function that reads its options.
 constexpr SchemeEntry registry[] = {
-    {"newmark", "implicit, 2nd order, unconditionally stable (beta 1/4, gamma 1/2)", configure_newmark},
+    {"newmark", "implicit, 2nd order, unconditionally stable (beta 1/4, gamma 1/2)",
+     configure_newmark},
     {"euler_explicit", "explicit Euler, 1st order, unstable for undamped oscillations (teaching)",
      configure_euler_explicit},
-    {"symplectic_euler", "explicit, 1st order, stable for omega h <= 2", configure_symplectic_euler},
+    {"symplectic_euler", "explicit, 1st order, stable for omega h <= 2",
+     configure_symplectic_euler},
     {"central_difference", "explicit leap-frog, 2nd order, stable for omega h <= 2",
      configure_central_difference},
     {"rk2", "explicit midpoint Runge-Kutta, 2nd order, grows slowly when undamped", configure_rk2},
@@ -27,10 +29,12 @@ constexpr SchemeEntry registry[] = {
      configure_heun},
     {"rk4", "explicit classical Runge-Kutta, 4th order, stable for omega h <= 2.83", configure_rk4},
     {"variational_symplectic",
-     "Kharevych et al. 2006: implicit midpoint (2nd order), or explicit: true", configure_variational_symplectic},
+     "Kharevych et al. 2006: implicit midpoint (2nd order), or explicit: true",
+     configure_variational_symplectic},
     {"euler_implicit", "Baraff-Witkin implicit Euler, 1st order (trapezoidal: 2nd), stable",
      configure_euler_implicit},
-    {"static", "Newton per load step; loads without an amplitude ramp over the run", configure_static},
+    {"static", "Newton per load step; loads without an amplitude ramp over the run",
+     configure_static},
 };
 
 }  // namespace
@@ -52,8 +56,8 @@ std::vector<std::string_view> integrator_names() {
 Scheme configure_scheme(std::string_view name, const OptionMap& options) {
   if (const SchemeEntry* e = find_scheme(name)) return e->configure(options);
   const auto names = integrator_names();
-  throw InputError(cat("time.integrator: unknown integrator '", name, "'", did_you_mean(name, names),
-                       "; known: ", join(names)));
+  throw InputError(cat("time.integrator: unknown integrator '", name, "'",
+                       did_you_mean(name, names), "; known: ", join(names)));
 }
 
 }  // namespace inertia

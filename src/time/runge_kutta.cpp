@@ -54,7 +54,8 @@ class ExplicitRungeKutta final : public Integrator {
       Vec v = state.v;
       if (i > 0) {
         // X_i = x_n + h sum_j a_ij V_j (V_1 = v_n); V_i = v_n + h sum_j a_ij A_j
-        combine(x_, state.u, h, t_.a[i], i, [&](int j) { return j == 0 ? state.v.get() : v_[j].get(); });
+        combine(x_, state.u, h, t_.a[i], i,
+                [&](int j) { return j == 0 ? state.v.get() : v_[j].get(); });
         combine(v_[i], state.v, h, t_.a[i], i, [&](int j) { return a_[j].get(); });
         system.apply_constraints(ti, x_, v_[i], nullptr);
         x = x_, v = v_[i];
@@ -65,7 +66,8 @@ class ExplicitRungeKutta final : public Integrator {
       iterations += forces_.acceleration(system, ti, x, v, a_[i]);
     }
     // x_{n+1} = x_n + h sum_i b_i V_i (before v changes: V_1 is v_n), v_{n+1} = v_n + h sum b_i A_i
-    combine(state.u, nullptr, h, t_.b, s, [&](int j) { return j == 0 ? state.v.get() : v_[j].get(); });
+    combine(state.u, nullptr, h, t_.b, s,
+            [&](int j) { return j == 0 ? state.v.get() : v_[j].get(); });
     combine(state.v, nullptr, h, t_.b, s, [&](int j) { return a_[j].get(); });
     state.time += h;
     ++state.step;

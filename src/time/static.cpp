@@ -56,7 +56,8 @@ class Static final : public Integrator {
 Scheme configure_static(const OptionMap& options) {
   options.expect_keys({});
   return Scheme("static",
-                {.kind = SchemeKind::static_solve, .newton = true,
+                {.kind = SchemeKind::static_solve,
+                 .newton = true,
                  .refuses_damping = "the static integrator"},
                 "", {}, [] { return std::make_unique<Static>(); });
 }

@@ -170,8 +170,7 @@ Scheme configure_variational_symplectic(const OptionMap& options) {
                   {.kind = SchemeKind::explicit_scheme, .stability_limit = 2.0}, "explicit", p,
                   [] { return std::make_unique<VariationalSymplecticExplicit>(); });
   return Scheme("variational_symplectic", {.kind = SchemeKind::implicit_scheme, .newton = true},
-                "implicit", p,
-                [p] { return std::make_unique<VariationalSymplecticImplicit>(p); });
+                "implicit", p, [p] { return std::make_unique<VariationalSymplecticImplicit>(p); });
 }
 
 }  // namespace inertia

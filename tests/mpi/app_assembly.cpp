@@ -123,10 +123,10 @@ TEST_P(AssemblyInvariance, KxAndMxDoNotDependOnTheNumberOfRanksOrThePartitioner)
   EXPECT_LT(mx, 1e-13) << element << " " << partitioner;
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    EveryElementAndPartitioner, AssemblyInvariance,
-    testing::Combine(testing::Values("hex8", "tet4", "tet10"), testing::Values("metis", "block"),
-                     testing::Values("consistent", "lumped")));
+INSTANTIATE_TEST_SUITE_P(EveryElementAndPartitioner, AssemblyInvariance,
+                         testing::Combine(testing::Values("hex8", "tet4", "tet10"),
+                                          testing::Values("metis", "block"),
+                                          testing::Values("consistent", "lumped")));
 
 TEST(Assembly, TotalMassIsDensityTimesVolumeForEveryElementAndMassTreatment) {
   for (const char* element : {"hex8", "tet4", "tet10"})

@@ -8,13 +8,12 @@
 #include <fstream>
 #include <numbers>
 
+#include "../support/test_model.hpp"
 #include "inertia/app/case_file.hpp"
 #include "inertia/app/model.hpp"
 #include "inertia/parallel/session.hpp"
 #include "inertia/system/spectrum.hpp"
 #include "inertia/time/integrator.hpp"
-
-#include "../support/test_model.hpp"
 
 using namespace inertia;
 using test::dof_near;
@@ -54,7 +53,8 @@ std::string bar_case(const std::string& time) {
          "  - {region: all, type: fixed, components: [y, z]}\n"
          "  - {region: xmin, type: fixed, components: [x]}\n"
          "  - {region: xmax, type: traction, value: [0.001, 0, 0]}\n"
-         "time: {" + time + "}\n";
+         "time: {" +
+         time + "}\n";
 }
 
 /// d'Alembert: tip displacement of the fixed-free bar (c = E = 1, L = 1) under a sudden end
@@ -67,12 +67,14 @@ double dalembert_tip(double sigma, double t) {
 /// A chain of n masses between fixed ends (see app_implicit_schemes.cpp), k = 400, m = 0.25.
 std::string chain_case(int n, const std::string& time) {
   const std::string file = test::chain_mesh(n, "xchain");
-  return "mesh: {file: " + file + "}\n"
+  return "mesh: {file: " + file +
+         "}\n"
          "springs: [{region: springs, stiffness: 400.0}]\n"
          "point_masses: [{region: beads, mass: 0.25}]\n"
          "boundary_conditions: [{region: ends, type: fixed}, "
          "{region: beads, type: fixed, components: [y, z]}]\n"
-         "time: {" + time + "}\n";
+         "time: {" +
+         time + "}\n";
 }
 
 double chain_omega_max(int n) {
@@ -82,14 +84,14 @@ double chain_omega_max(int n) {
 }  // namespace
 
 TEST(CentralDifference, ReproducesDAlembertAtCourantNumberOne) {
-  auto sim = start(bar_case(
-      "integrator: central_difference, mass: lumped, dt: 0.1, steps: 80"));
+  auto sim = start(bar_case("integrator: central_difference, mass: lumped, dt: 0.1, steps: 80"));
   MechanicalSystem& s = sim->system();
   const PetscInt tip = dof_near(s, {1, 0, 0}, 0);
   double worst = 0;
   for (int n = 1; n <= 80; ++n) {
     sim->integrator->step(s, sim->state, 0.1);
-    worst = std::max(worst, std::abs(global_value(sim->state.u, tip) - dalembert_tip(0.001, 0.1 * n)));
+    worst =
+        std::max(worst, std::abs(global_value(sim->state.u, tip) - dalembert_tip(0.001, 0.1 * n)));
   }
   if (rank_of(MPI_COMM_WORLD) == 0)
     std::printf("  tip vs d'Alembert over two periods: max difference %.3e (peak 2e-3)\n", worst);
@@ -103,8 +105,8 @@ class ChainStability : public testing::TestWithParam<std::pair<const char*, doub
 double energy_growth(const char* scheme, double omega_h) {
   const int n = 9;
   const double h = omega_h / chain_omega_max(n);
-  auto sim = start(chain_case(n, std::string("integrator: ") + scheme + ", mass: lumped, dt: " +
-                                     number(h) + ", steps: 3000"));
+  auto sim = start(chain_case(n, std::string("integrator: ") + scheme +
+                                     ", mass: lumped, dt: " + number(h) + ", steps: 3000"));
   MechanicalSystem& s = sim->system();
   // Every mode: a velocity alternating in sign along the chain excites the highest one most;
   // small, so that even the large transient amplitudes near the limit keep the springs far from
@@ -150,7 +152,8 @@ INSTANTIATE_TEST_SUITE_P(ConditionallyStable, ChainStability,
 TEST(StableStep, EstimateApproachesTheExactHighestFrequencyOfTwoMeshes) {
   // Spring chain: omega_max = 2 sqrt(k/m) sin(n pi / (2 (n + 1))).
   const int n = 9;
-  auto chain = start(chain_case(n, "integrator: symplectic_euler, mass: lumped, dt: 0.001, steps: 1"));
+  auto chain =
+      start(chain_case(n, "integrator: symplectic_euler, mass: lumped, dt: 0.001, steps: 1"));
   const FrequencyEstimate e1 = estimate_highest_frequency(chain->system(), 50);
   // Lateral-fixed fixed-free bar of N = 10 lumped hex8 cells (c = 1, dx = 0.1): the chain with
   // a half mass at the free end, omega_j = (2 c/dx) sin((2j - 1) pi / (4 N)).
@@ -158,8 +161,10 @@ TEST(StableStep, EstimateApproachesTheExactHighestFrequencyOfTwoMeshes) {
   const FrequencyEstimate e2 = estimate_highest_frequency(bar->system(), 50);
   const double exact1 = chain_omega_max(n), exact2 = 20 * std::sin(19 * std::numbers::pi / 40);
   if (rank_of(MPI_COMM_WORLD) == 0) {
-    std::printf("  spring chain: exact %.6f, power %.6f, bound %.6f rad/s\n", exact1, e1.power, e1.bound);
-    std::printf("  hex8 bar:     exact %.6f, power %.6f, bound %.6f rad/s\n", exact2, e2.power, e2.bound);
+    std::printf("  spring chain: exact %.6f, power %.6f, bound %.6f rad/s\n", exact1, e1.power,
+                e1.bound);
+    std::printf("  hex8 bar:     exact %.6f, power %.6f, bound %.6f rad/s\n", exact2, e2.power,
+                e2.bound);
   }
   EXPECT_LE(e1.power, exact1 * (1 + 1e-12));
   EXPECT_GT(e1.power, 0.99 * exact1);

@@ -8,13 +8,12 @@
 #include <cmath>
 #include <numbers>
 
+#include "../support/test_model.hpp"
 #include "inertia/app/case_file.hpp"
 #include "inertia/app/model.hpp"
 #include "inertia/parallel/session.hpp"
 #include "inertia/time/integrator.hpp"
 #include "inertia/time/step_control.hpp"
-
-#include "../support/test_model.hpp"
 
 using namespace inertia;
 using test::dof_near;
@@ -50,17 +49,18 @@ StaticRun run_static(MPI_Comm comm, const std::string& yaml) {
 TEST(NeoHookean, UniaxialStretchOfAUnitCubeMatchesTheExactSolution) {
   // mu = lambda = 1: E = 2.5, nu = 0.25. Symmetry planes x = 0, y = 0, z = 0; the face x = 1
   // pulled to x = 1.5; the lateral faces free. Homogeneous: F = diag(1.5, s, s) everywhere.
-  StaticRun r = run_static(
-      MPI_COMM_WORLD,
-      "mesh: {file: " INERTIA_SOURCE_DIR "/meshes/unit_cube_tet.msh}\n"
-      "materials: [{region: cube, model: neo_hookean, density: 1, youngs_modulus: 2.5, "
-      "poissons_ratio: 0.25}]\n"
-      "boundary_conditions:\n"
-      "  - {region: xmin, type: fixed, components: [x]}\n"
-      "  - {region: ymin, type: fixed, components: [y]}\n"
-      "  - {region: zmin, type: fixed, components: [z]}\n"
-      "  - {region: xmax, type: displacement, components: [x], value: [0.5]}\n"
-      "time: {integrator: static, dt: 0.25, steps: 4}\n");
+  StaticRun r =
+      run_static(MPI_COMM_WORLD,
+                 "mesh: {file: " INERTIA_SOURCE_DIR
+                 "/meshes/unit_cube_tet.msh}\n"
+                 "materials: [{region: cube, model: neo_hookean, density: 1, youngs_modulus: 2.5, "
+                 "poissons_ratio: 0.25}]\n"
+                 "boundary_conditions:\n"
+                 "  - {region: xmin, type: fixed, components: [x]}\n"
+                 "  - {region: ymin, type: fixed, components: [y]}\n"
+                 "  - {region: zmin, type: fixed, components: [z]}\n"
+                 "  - {region: xmax, type: displacement, components: [x], value: [0.5]}\n"
+                 "time: {integrator: static, dt: 0.25, steps: 4}\n");
   MechanicalSystem& s = *r.model->system;
   const double lateral = 1 + global_value(r.state.u, dof_near(s, {1, 1, 1}, 1));
   CellStress stress;
@@ -78,9 +78,10 @@ TEST(NeoHookean, UniaxialStretchOfAUnitCubeMatchesTheExactSolution) {
   MPI_Allreduce(&worst, &global_worst, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   MPI_Allreduce(&cells, &global_cells, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   if (rank_of(MPI_COMM_WORLD) == 0)
-    std::printf("  lateral stretch %.10f (exact 0.8988206149), max |sigma - exact| %.2e over %d "
-                "cells\n",
-                lateral, global_worst, global_cells);
+    std::printf(
+        "  lateral stretch %.10f (exact 0.8988206149), max |sigma - exact| %.2e over %d "
+        "cells\n",
+        lateral, global_worst, global_cells);
   EXPECT_NEAR(lateral, 0.8988206149, 1e-8);
   EXPECT_LT(global_worst, 1e-8);
   EXPECT_GT(global_cells, 1000);
@@ -97,13 +98,15 @@ TEST(LargeRotation, KeepsZeroStrainEnergyForTheNonlinearModelsButNotForLinearEla
       R[i][j] = (i == j ? std::cos(angle) : 0.0) + (1 - std::cos(angle)) * n[i] * n[j] +
                 std::sin(angle) * cross;
     }
-  for (const char* model : {"corotational", "saint_venant_kirchhoff", "neo_hookean", "linear_elastic"}) {
+  for (const char* model :
+       {"corotational", "saint_venant_kirchhoff", "neo_hookean", "linear_elastic"}) {
     const CaseFile c = parse_case(
         std::string("mesh: {box: {lower: [0, 0, 0], upper: [1, 0.5, 0.3], cells: [4, 2, 2], "
                     "element: hex8}}\n"
                     "materials: [{region: all, model: ") +
-            model + ", density: 1, youngs_modulus: 100, poissons_ratio: 0.3}]\n"
-                    "time: {integrator: newmark, dt: 1, steps: 1}\n",
+            model +
+            ", density: 1, youngs_modulus: 100, poissons_ratio: 0.3}]\n"
+            "time: {integrator: newmark, dt: 1, steps: 1}\n",
         "rotation.yaml");
     Model m = build_model(MPI_COMM_WORLD, c);
     MechanicalSystem& s = *m.system;
@@ -146,7 +149,8 @@ TEST(LargeDeflection, NewtonConvergesQuadraticallyAndRankCountsAgree) {
       "  {region: xmax, type: traction, value: [0, 0, -2.0e4]}]\n"
       "time: {integrator: static, dt: 0.2, steps: 5}\n";
   StaticRun parallel = run_static(MPI_COMM_WORLD, yaml);
-  const double tip = global_value(parallel.state.u, dof_near(*parallel.model->system, {1, 0.05, 0.05}, 2));
+  const double tip =
+      global_value(parallel.state.u, dof_near(*parallel.model->system, {1, 0.05, 0.05}, 2));
   double serial_tip = 0;
   if (rank_of(MPI_COMM_WORLD) == 0) {
     StaticRun serial = run_static(MPI_COMM_SELF, yaml);
@@ -172,14 +176,13 @@ TEST(LargeDeflection, NewtonConvergesQuadraticallyAndRankCountsAgree) {
     }
   }
   if (rank_of(MPI_COMM_WORLD) == 0)
-    std::printf("  tip deflection %.12f (np = %d), %.12f (np = 1)\n", tip,
-                size_of(MPI_COMM_WORLD), serial_tip);
+    std::printf("  tip deflection %.12f (np = %d), %.12f (np = 1)\n", tip, size_of(MPI_COMM_WORLD),
+                serial_tip);
   EXPECT_GE(quadratic, 2);
   for (const auto& r : parallel.residuals) EXPECT_LE(r.size(), 25u);  // converged, not stalled
   EXPECT_LT(tip, -0.4);  // large: about half the length
   EXPECT_NEAR(tip / serial_tip, 1.0, 1e-8);
 }
-
 
 TEST(InvertedElements, StopTheRunWithTheElementAndTheTimeAfterTheStepHalvings) {
   // A Neo-Hookean block squashed to nothing: no configuration with J > 0 exists at the end.

@@ -8,14 +8,13 @@
 #include <fstream>
 #include <numbers>
 
+#include "../support/test_model.hpp"
 #include "inertia/app/case_file.hpp"
 #include "inertia/app/model.hpp"
 #include "inertia/parallel/session.hpp"
 #include "inertia/time/euler_implicit.hpp"
 #include "inertia/time/integrator.hpp"
 #include "inertia/time/newmark.hpp"
-
-#include "../support/test_model.hpp"
 
 using namespace inertia;
 using test::dof_near;
@@ -54,12 +53,22 @@ std::unique_ptr<Simulation> start(const std::string& yaml, const std::string& fi
 
 /// The hanging mass: spring from the fixed anchor (origin) to the bob at (0, -1, 0).
 std::string hanging_case(const std::string& time, const std::string& extra = "") {
-  return "mesh: {file: " INERTIA_SOURCE_DIR "/tests/data/springs/hanging.msh}\n"
-         "springs: [{region: spring, stiffness: " + number(k_spring) + "}]\n"
-         "point_masses: [{region: bob, mass: " + number(mass) + "}]\n"
-         "boundary_conditions: [{region: anchor, type: fixed}" + extra + "]\n"
-         "gravity: [0, " + number(-gravity) + ", 0]\n"
-         "time: {" + time + "}\n";
+  return "mesh: {file: " INERTIA_SOURCE_DIR
+         "/tests/data/springs/hanging.msh}\n"
+         "springs: [{region: spring, stiffness: " +
+         number(k_spring) +
+         "}]\n"
+         "point_masses: [{region: bob, mass: " +
+         number(mass) +
+         "}]\n"
+         "boundary_conditions: [{region: anchor, type: fixed}" +
+         extra +
+         "]\n"
+         "gravity: [0, " +
+         number(-gravity) +
+         ", 0]\n"
+         "time: {" +
+         time + "}\n";
 }
 
 /// One step of each implicit scheme for m a + c v + k u = f (scalar form of the spec).
@@ -134,25 +143,24 @@ TEST_P(ImplicitRecurrence, EveryStepEqualsTheSchemesScalarRecurrence) {
   EXPECT_GT(scale, 1e-3);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    SchemesAndDamping, ImplicitRecurrence,
-    testing::Combine(testing::Values("newmark"), testing::Values("", ", newmark: {beta: 0.3, gamma: 0.6}"),
-                     testing::Values(0.0, 0.4), testing::Values(0.0, 0.003)));
-INSTANTIATE_TEST_SUITE_P(
-    EulerImplicit, ImplicitRecurrence,
-    testing::Combine(testing::Values("euler_implicit"),
-                     testing::Values("", ", euler_implicit: {trapezoidal: true}",
-                                     ", euler_implicit: {newton: true}"),
-                     testing::Values(0.0, 0.4), testing::Values(0.0, 0.003)));
-INSTANTIATE_TEST_SUITE_P(
-    EulerImplicitFirstOrder, ImplicitRecurrence,
-    testing::Combine(testing::Values("euler_implicit"),
-                     testing::Values(", euler_implicit: {first_order: true}"),
-                     testing::Values(0.0), testing::Values(0.0)));
-INSTANTIATE_TEST_SUITE_P(
-    VariationalImplicit, ImplicitRecurrence,
-    testing::Combine(testing::Values("variational_symplectic"), testing::Values(""),
-                     testing::Values(0.0, 0.4), testing::Values(0.0, 0.003)));
+INSTANTIATE_TEST_SUITE_P(SchemesAndDamping, ImplicitRecurrence,
+                         testing::Combine(testing::Values("newmark"),
+                                          testing::Values("", ", newmark: {beta: 0.3, gamma: 0.6}"),
+                                          testing::Values(0.0, 0.4), testing::Values(0.0, 0.003)));
+INSTANTIATE_TEST_SUITE_P(EulerImplicit, ImplicitRecurrence,
+                         testing::Combine(testing::Values("euler_implicit"),
+                                          testing::Values("",
+                                                          ", euler_implicit: {trapezoidal: true}",
+                                                          ", euler_implicit: {newton: true}"),
+                                          testing::Values(0.0, 0.4), testing::Values(0.0, 0.003)));
+INSTANTIATE_TEST_SUITE_P(EulerImplicitFirstOrder, ImplicitRecurrence,
+                         testing::Combine(testing::Values("euler_implicit"),
+                                          testing::Values(", euler_implicit: {first_order: true}"),
+                                          testing::Values(0.0), testing::Values(0.0)));
+INSTANTIATE_TEST_SUITE_P(VariationalImplicit, ImplicitRecurrence,
+                         testing::Combine(testing::Values("variational_symplectic"),
+                                          testing::Values(""), testing::Values(0.0, 0.4),
+                                          testing::Values(0.0, 0.003)));
 
 TEST(StaticScheme, FollowsTheRampedLoadExactly) {
   // Laterally the spring has no stiffness at its rest length: fix x and z of the bob.
@@ -172,7 +180,8 @@ TEST(StaticScheme, FollowsTheRampedLoadExactly) {
 
 TEST(ImplicitEuler, EnergyDecaysBy1Over1PlusOmegaHSquaredPerStep) {
   const double h = 0.05, omega = std::sqrt(k_spring / mass);
-  auto sim = start("mesh: {file: " INERTIA_SOURCE_DIR "/tests/data/springs/hanging.msh}\n"
+  auto sim = start("mesh: {file: " INERTIA_SOURCE_DIR
+                   "/tests/data/springs/hanging.msh}\n"
                    "springs: [{region: spring, stiffness: 100}]\n"
                    "point_masses: [{region: bob, mass: 2}]\n"
                    "boundary_conditions: [{region: anchor, type: fixed}, "
@@ -197,12 +206,14 @@ namespace {
 /// A chain of n point masses m joined by n + 1 springs k between two fixed ends, along x.
 std::string chain_case(int n, const std::string& time) {
   const std::string file = test::chain_mesh(n, "chain");
-  return "mesh: {file: " + file + "}\n"
+  return "mesh: {file: " + file +
+         "}\n"
          "springs: [{region: springs, stiffness: 400.0}]\n"
          "point_masses: [{region: beads, mass: 0.25}]\n"
          "boundary_conditions: [{region: ends, type: fixed}, "
          "{region: beads, type: fixed, components: [y, z]}]\n"
-         "time: {" + time + "}\n";
+         "time: {" +
+         time + "}\n";
 }
 
 /// Sets the velocity of bead i (x = 0.1 i) to sin(j pi i / (n + 1)): mode j of the chain.
@@ -284,8 +295,10 @@ TEST(SpringChain, RayleighDampingGivesTheModalDampingRatio) {
     b = c;
   }
   ASSERT_GE(peaks.size(), 3u);
-  const double delta = std::log(peaks.front() / peaks.back()) / static_cast<double>(peaks.size() - 1);
-  const double measured = delta / std::sqrt(4 * std::numbers::pi * std::numbers::pi + delta * delta);
+  const double delta =
+      std::log(peaks.front() / peaks.back()) / static_cast<double>(peaks.size() - 1);
+  const double measured =
+      delta / std::sqrt(4 * std::numbers::pi * std::numbers::pi + delta * delta);
   if (rank_of(MPI_COMM_WORLD) == 0)
     std::printf("  damping ratio: measured %.6f, alpha_M/(2 omega) + alpha_K omega/2 = %.6f\n",
                 measured, zeta);
@@ -322,10 +335,10 @@ TEST_P(ImplicitOrder, ConvergesWithTheSchemesOrder) {
   const double omega = std::sqrt(k_spring / mass), T = 2.3 / omega;
   const double exact = mass * gravity / k_spring * (std::cos(omega * T) - 1);
   auto error = [&](int steps) {
-    auto sim = start(hanging_case("integrator: " + scheme + ", dt: " + number(T / steps) +
-                                  ", steps: " + std::to_string(steps) + ", mass: " +
-                                  mass_treatment + options),
-                     "order.yaml");
+    auto sim = start(
+        hanging_case("integrator: " + scheme + ", dt: " + number(T / steps) +
+                     ", steps: " + std::to_string(steps) + ", mass: " + mass_treatment + options),
+        "order.yaml");
     for (int n = 0; n < steps; ++n) sim->step();
     return std::abs(global_value(sim->state.u, dof_near(sim->system(), {0, -1, 0}, 1)) - exact);
   };
@@ -338,25 +351,25 @@ TEST_P(ImplicitOrder, ConvergesWithTheSchemesOrder) {
   EXPECT_NEAR(order2, expected, 0.1);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Schemes, ImplicitOrder,
-    testing::Combine(testing::Values(std::string("newmark")), testing::Values(std::string("")),
-                     testing::Values(2.0), testing::Values("lumped", "consistent")));
+INSTANTIATE_TEST_SUITE_P(Schemes, ImplicitOrder,
+                         testing::Combine(testing::Values(std::string("newmark")),
+                                          testing::Values(std::string("")), testing::Values(2.0),
+                                          testing::Values("lumped", "consistent")));
 INSTANTIATE_TEST_SUITE_P(
     EulerImplicit, ImplicitOrder,
     testing::Combine(testing::Values(std::string("euler_implicit")),
-                     testing::Values(std::string(""), std::string(", euler_implicit: {newton: true}")),
+                     testing::Values(std::string(""),
+                                     std::string(", euler_implicit: {newton: true}")),
                      testing::Values(1.0), testing::Values("lumped", "consistent")));
 INSTANTIATE_TEST_SUITE_P(
     Trapezoidal, ImplicitOrder,
     testing::Combine(testing::Values(std::string("euler_implicit")),
                      testing::Values(std::string(", euler_implicit: {trapezoidal: true}")),
                      testing::Values(2.0), testing::Values("lumped", "consistent")));
-INSTANTIATE_TEST_SUITE_P(
-    Variational, ImplicitOrder,
-    testing::Combine(testing::Values(std::string("variational_symplectic")),
-                     testing::Values(std::string("")), testing::Values(2.0),
-                     testing::Values("lumped", "consistent")));
+INSTANTIATE_TEST_SUITE_P(Variational, ImplicitOrder,
+                         testing::Combine(testing::Values(std::string("variational_symplectic")),
+                                          testing::Values(std::string("")), testing::Values(2.0),
+                                          testing::Values("lumped", "consistent")));
 
 // Newmark and the implicit variational scheme on an undamped linear FE model over 10^4 steps:
 // Newmark keeps kinetic + strain energy, the variational scheme keeps its Hamiltonian, both to
@@ -369,8 +382,8 @@ TEST(LongRuns, NewmarkEnergyAndVariationalHamiltonianStayConstantOver10000Steps)
       "boundary_conditions: [{region: xmin, type: fixed}]\n"
       "initial_conditions: {velocity: [0.1, 0.5, -0.3]}\n";
   for (const char* scheme : {"newmark", "variational_symplectic"}) {
-    auto sim = start(model + "time: {integrator: " + scheme + ", dt: 0.01, steps: 10000}\n",
-                     "long.yaml");
+    auto sim =
+        start(model + "time: {integrator: " + scheme + ", dt: 0.01, steps: 10000}\n", "long.yaml");
     MechanicalSystem& s = sim->system();
     const bool variational = std::string(scheme) == "variational_symplectic";
     auto invariant = [&] {

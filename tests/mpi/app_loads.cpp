@@ -43,7 +43,8 @@ TEST_P(Loads, ResultantsEqualTheAppliedTotals) {
     std::string loads, extra;
     std::array<double, 3> expected;
   } cases[] = {
-      {", {region: xmax, type: traction, value: [1.0, -2.0, 3.0]}", "",
+      {", {region: xmax, type: traction, value: [1.0, -2.0, 3.0]}",
+       "",
        {1.0 * area_xmax, -2.0 * area_xmax, 3.0 * area_xmax}},
       // pressure pushes along the inward normal: on zmax that is -z
       {", {region: zmax, type: pressure, value: 5.0}", "", {0, 0, -5.0 * area_zmax}},
@@ -64,18 +65,18 @@ TEST_P(Loads, ResultantsEqualTheAppliedTotals) {
 INSTANTIATE_TEST_SUITE_P(EveryElement, Loads, testing::Values("hex8", "tet4", "tet10"));
 
 TEST(Loads, AmplitudesScaleTheirLoadsInTime) {
-  const std::string yaml = block_case(
-      "hex8", ", {region: xmax, type: force, value: [0, 0, -4.0], amplitude: pulse}",
-      "amplitudes: {pulse: {type: table, points: [[0, 0], [0.1, 1], [0.2, 0]]}}\n"
-      "gravity: {value: [0, 0, -1.0], amplitude: shake}\n"
-      "amplitudes_unused: 0\n");
+  const std::string yaml =
+      block_case("hex8", ", {region: xmax, type: force, value: [0, 0, -4.0], amplitude: pulse}",
+                 "amplitudes: {pulse: {type: table, points: [[0, 0], [0.1, 1], [0.2, 0]]}}\n"
+                 "gravity: {value: [0, 0, -1.0], amplitude: shake}\n"
+                 "amplitudes_unused: 0\n");
   // unknown key must be rejected (amplitudes_unused), so build the real case without it
   EXPECT_THROW(parse_case(yaml, "loads.yaml"), InputError);
-  const std::string good = block_case(
-      "hex8", ", {region: xmax, type: force, value: [0, 0, -4.0], amplitude: pulse}",
-      "amplitudes: {pulse: {type: table, points: [[0, 0], [0.1, 1], [0.2, 0]]},\n"
-      "             shake: {type: sine, frequency: 2.0, phase: 0.5}}\n"
-      "gravity: {value: [0, 0, -1.0], amplitude: shake}\n");
+  const std::string good =
+      block_case("hex8", ", {region: xmax, type: force, value: [0, 0, -4.0], amplitude: pulse}",
+                 "amplitudes: {pulse: {type: table, points: [[0, 0], [0.1, 1], [0.2, 0]]},\n"
+                 "             shake: {type: sine, frequency: 2.0, phase: 0.5}}\n"
+                 "gravity: {value: [0, 0, -1.0], amplitude: shake}\n");
   Model model = build_model(MPI_COMM_WORLD, parse_case(good, "loads.yaml"));
   const double weight = 4.0 * 2.0 * 0.5 * 0.25;
   for (double t : {0.0, 0.05, 0.1, 0.13, 0.2, 0.7}) {

@@ -3,7 +3,6 @@
 // unstructured cube), with ghosted and plain vectors; the same explicit runs; clear errors where
 // it does not apply.
 
-
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -30,18 +29,25 @@ std::string box_case(const std::string& element, const std::string& op,
     mesh = "{file: " + dir + "unit_cube_tet.msh}";
     volume = "cube", fixed = "xmin", loaded = "xmax";
   } else {
-    mesh = "{box: {lower: [0, 0, 0], upper: [1.0, 0.6, 0.4], cells: [3, 2, 2], element: " +
-           element + "}}";
+    mesh =
+        "{box: {lower: [0, 0, 0], upper: [1.0, 0.6, 0.4], cells: [3, 2, 2], element: " + element +
+        "}}";
     volume = "all", fixed = "xmin", loaded = "xmax";
   }
-  return "mesh: " + mesh + "\n" +
-         "materials: [{region: " + volume +
+  return "mesh: " + mesh + "\n" + "materials: [{region: " + volume +
          ", density: 7.5, youngs_modulus: 210.0, poissons_ratio: 0.3}]\n"
          "boundary_conditions:\n"
-         "  - {region: " + fixed + ", type: fixed}\n"
-         "  - {region: " + loaded + ", type: traction, value: [0.1, -0.2, 0.3]}\n"
-         "time: {integrator: " + integrator + ", dt: 1.0e-3, steps: 40, mass: lumped, "
-         "rayleigh: {mass: 0.5, stiffness: 1.0e-3}, operator: " + op + "}\n";
+         "  - {region: " +
+         fixed +
+         ", type: fixed}\n"
+         "  - {region: " +
+         loaded +
+         ", type: traction, value: [0.1, -0.2, 0.3]}\n"
+         "time: {integrator: " +
+         integrator +
+         ", dt: 1.0e-3, steps: 40, mass: lumped, "
+         "rayleigh: {mass: 0.5, stiffness: 1.0e-3}, operator: " +
+         op + "}\n";
 }
 
 Model model_of(MPI_Comm comm, const std::string& yaml) {

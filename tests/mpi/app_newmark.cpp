@@ -6,12 +6,11 @@
 #include <cmath>
 #include <numbers>
 
+#include "../support/test_model.hpp"
 #include "inertia/app/case_file.hpp"
 #include "inertia/app/model.hpp"
 #include "inertia/parallel/session.hpp"
 #include "inertia/time/integrator.hpp"
-
-#include "../support/test_model.hpp"
 
 using namespace inertia;
 using test::dof_near;
@@ -64,7 +63,8 @@ double euler_bernoulli_omega1(double E, double rho, double h, double L) {
 }
 
 class NewmarkOneDof : public TightSolves,
-                      public testing::WithParamInterface<std::tuple<const char*, double, double>> {};
+                      public testing::WithParamInterface<std::tuple<const char*, double, double>> {
+};
 
 }  // namespace
 
@@ -137,7 +137,7 @@ class NewmarkBeam : public TightSolves {};
 
 TEST_F(NewmarkBeam, ConservesTheEnergyOfAnUndampedFreeVibration) {
   Simulation r = start(beam_case("", "dt: 2.0e-4, steps: 300") +
-                "initial_conditions: {velocity: [0, 0.3, -1.0]}\n");
+                       "initial_conditions: {velocity: [0, 0.3, -1.0]}\n");
   MechanicalSystem& s = *r.model.system;
   const double e0 = s.kinetic_energy(r.state.v) + s.strain_energy(r.state.u);
   double worst = 0, max_strain = 0;
@@ -154,7 +154,8 @@ TEST_F(NewmarkBeam, ConservesTheEnergyOfAnUndampedFreeVibration) {
 TEST_F(NewmarkBeam, ConvergesWithSecondOrderInTheTimeStep) {
   // A stocky block (every mode resolved by the steps below, so the error is in the asymptotic
   // regime) clamped at its base under a sudden lateral traction on top; the top corner's
-  // deflection at t = 3.7 (not a multiple of any period), against a run with 32 times smaller steps.
+  // deflection at t = 3.7 (not a multiple of any period), against a run with 32 times smaller
+  // steps.
   const double T = 3.7;
   auto corner = [&](int steps) {
     const double dt = T / steps;
@@ -163,7 +164,8 @@ TEST_F(NewmarkBeam, ConvergesWithSecondOrderInTheTimeStep) {
         "materials: [{region: all, density: 1.0, youngs_modulus: 1.0, poissons_ratio: 0.3}]\n"
         "boundary_conditions: [{region: zmin, type: fixed},\n"
         "  {region: zmax, type: traction, value: [0.01, 0.002, 0]}]\n"
-        "time: {integrator: newmark, dt: " + number(dt) + ", steps: " + std::to_string(steps) + "}\n");
+        "time: {integrator: newmark, dt: " +
+        number(dt) + ", steps: " + std::to_string(steps) + "}\n");
     MechanicalSystem& s = *r.model.system;
     for (int n = 0; n < steps; ++n) r.integrator->step(s, r.state, dt);
     return global_value(r.state.u, dof_near(s, {1.0, 1.0, 1.0}, 0));
@@ -184,7 +186,7 @@ TEST_F(NewmarkBeam, FirstBendingFrequencyMatchesEulerBernoulliWithinTwoPercent) 
   const double dt = period / 100;
   const int steps = 520;
   Simulation r = start(beam_case(", {region: xmax, type: traction, value: [0, 0, -1.0e6]}",
-                          "dt: " + number(dt) + ", steps: " + std::to_string(steps)));
+                                 "dt: " + number(dt) + ", steps: " + std::to_string(steps)));
   MechanicalSystem& s = *r.model.system;
   const PetscInt dof = dof_near(s, {1.0, 0.025, 0.025}, 2);
   // Static deflection from a direct solve: the response oscillates about it.
@@ -217,9 +219,9 @@ TEST_F(NewmarkBeam, DampedRunUnderGravitySettlesOnTheStaticSolution) {
   const double dt = period / 40;
   const int steps = 240;  // six periods at critical damping of the first mode
   Simulation r = start(beam_case("", "dt: " + number(dt) + ", steps: " + std::to_string(steps) +
-                                  ", rayleigh: {mass: " + std::to_string(2 * omega1) +
-                                  ", stiffness: " + std::to_string(0.1 / omega1) + "}") +
-                "gravity: [0, 0, -9.81]\n");
+                                         ", rayleigh: {mass: " + std::to_string(2 * omega1) +
+                                         ", stiffness: " + std::to_string(0.1 / omega1) + "}") +
+                       "gravity: [0, 0, -9.81]\n");
   MechanicalSystem& s = *r.model.system;
   for (int n = 0; n < steps; ++n) r.integrator->step(s, r.state, dt);
   petsc::Vector f = s.create_vector(), u_static = s.create_vector();

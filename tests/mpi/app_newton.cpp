@@ -5,36 +5,33 @@
 
 #include <cmath>
 
+#include "../support/test_model.hpp"
 #include "inertia/app/case_file.hpp"
 #include "inertia/app/model.hpp"
 #include "inertia/parallel/session.hpp"
 #include "inertia/time/integrator.hpp"
 #include "inertia/time/newton.hpp"
 
-#include "../support/test_model.hpp"
-
 using namespace inertia;
 using test::dof_near;
 using test::global_value;
 using test::number;
 
-namespace {
-
-}  // namespace
+namespace {}  // namespace
 
 TEST(Newton, ConvergesQuadraticallyToTheLargeDeflectionOfASpringVee) {
   // Springs of rest length 0.8 between anchors 2 apart hold a 5 kg bob at the middle; gravity
   // pulls it down to d where 2 k (l - l0) d / l = m g, l = sqrt(1 + d^2).
   const double k = 200, l0 = 0.8, m = 5, g = 9.81;
-  const CaseFile c = parse_case(
-      "mesh: {file: " INERTIA_SOURCE_DIR "/tests/data/springs/vee.msh}\n"
-      "springs: [{region: springs, stiffness: 200, rest_length: 0.8}]\n"
-      "point_masses: [{region: bob, mass: 5}]\n"
-      "boundary_conditions: [{region: anchors, type: fixed}, "
-      "{region: bob, type: fixed, components: [z]}]\n"
-      "gravity: [0, -9.81, 0]\n"
-      "time: {integrator: static, dt: 1, steps: 1}\n",
-      "vee.yaml");
+  const CaseFile c = parse_case("mesh: {file: " INERTIA_SOURCE_DIR
+                                "/tests/data/springs/vee.msh}\n"
+                                "springs: [{region: springs, stiffness: 200, rest_length: 0.8}]\n"
+                                "point_masses: [{region: bob, mass: 5}]\n"
+                                "boundary_conditions: [{region: anchors, type: fixed}, "
+                                "{region: bob, type: fixed, components: [z]}]\n"
+                                "gravity: [0, -9.81, 0]\n"
+                                "time: {integrator: static, dt: 1, steps: 1}\n",
+                                "vee.yaml");
   Model model = build_model(MPI_COMM_WORLD, c);
   MechanicalSystem& s = *model.system;
   PetscOptionsSetValue(nullptr, "-snes_linesearch_type", "basic");  // full Newton steps
@@ -84,15 +81,15 @@ namespace {
 /// measure (max over the last tenth against max over the first tenth).
 std::array<double, 3> pendulum_hamiltonian(double h) {
   const int steps = static_cast<int>(std::lround(5.0 / h));
-  auto c = parse_case(
-      "mesh: {file: " INERTIA_SOURCE_DIR "/tests/data/springs/hanging.msh}\n"
-      "springs: [{region: spring, stiffness: 100}]\n"
-      "point_masses: [{region: bob, mass: 2}]\n"
-      "boundary_conditions: [{region: anchor, type: fixed}, "
-      "{region: bob, type: fixed, components: [z]}]\n"
-      "gravity: [0, -9.81, 0]\n"
-      "time: {integrator: variational_symplectic, dt: 0.005, steps: 1000}\n",
-      "pendulum.yaml");
+  auto c = parse_case("mesh: {file: " INERTIA_SOURCE_DIR
+                      "/tests/data/springs/hanging.msh}\n"
+                      "springs: [{region: spring, stiffness: 100}]\n"
+                      "point_masses: [{region: bob, mass: 2}]\n"
+                      "boundary_conditions: [{region: anchor, type: fixed}, "
+                      "{region: bob, type: fixed, components: [z]}]\n"
+                      "gravity: [0, -9.81, 0]\n"
+                      "time: {integrator: variational_symplectic, dt: 0.005, steps: 1000}\n",
+                      "pendulum.yaml");
   Model model = build_model(MPI_COMM_WORLD, c);
   MechanicalSystem& s = *model.system;
   State state{0.0, 0, s.create_vector(), s.create_vector()};

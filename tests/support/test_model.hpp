@@ -55,8 +55,8 @@ inline PetscInt dof_near(const MechanicalSystem& s, std::array<double, 3> p, int
 /// Collective. Writes (rank 0) a Gmsh file of a chain of n beads at x = 0.1 i between two fixed
 /// ends (physical points "ends", "beads", physical line "springs") and returns its path.
 inline std::string chain_mesh(int n, const std::string& name) {
-  const std::string file = std::string(INERTIA_BINARY_DIR) + "/" + name + "_" +
-                           std::to_string(n) + ".msh";
+  const std::string file =
+      std::string(INERTIA_BINARY_DIR) + "/" + name + "_" + std::to_string(n) + ".msh";
   if (rank_of(MPI_COMM_WORLD) == 0) {
     std::ofstream out(file);
     out << "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$PhysicalNames\n3\n0 1 \"ends\"\n0 2 \"beads\"\n"

@@ -1,6 +1,7 @@
-// The case-file parser and validator (app/case_file.hpp) against the README's "The case file": a full valid
-// case parses into the expected typed values, and every kind of bad input is an InputError of one
-// line that names the file, the line, the key path and, for unknown names, a did-you-mean hint.
+// The case-file parser and validator (app/case_file.hpp) against the README's "The case file": a
+// full valid case parses into the expected typed values, and every kind of bad input is an
+// InputError of one line that names the file, the line, the key path and, for unknown names, a
+// did-you-mean hint.
 
 #include <gtest/gtest.h>
 
@@ -9,8 +10,8 @@
 #include <vector>
 
 #include "inertia/app/case_file.hpp"
-#include "inertia/core/text.hpp"
 #include "inertia/core/error.hpp"
+#include "inertia/core/text.hpp"
 #include "inertia/time/newmark.hpp"
 
 namespace inertia {
@@ -306,12 +307,12 @@ TEST(CaseFile, MeshFileIsRelativeToTheCaseFolder) {
 
 TEST(CaseFile, BoxElementsAndPartitioners) {
   const std::string rest = materials_all + time_newmark;
-  for (auto [name, type] : {std::pair{"hex8", CellType::hex8}, {"tet4", CellType::tet4},
-                            {"tet10", CellType::tet10}}) {
-    const CaseFile c = parse_case(
-        std::string("mesh:\n  box: {upper: [2, 1, 1], cells: [2, 3, 4], element: ") + name +
-            "}\n  partitioner: metis\n" + rest,
-        "case.yaml");
+  for (auto [name, type] :
+       {std::pair{"hex8", CellType::hex8}, {"tet4", CellType::tet4}, {"tet10", CellType::tet10}}) {
+    const CaseFile c =
+        parse_case(std::string("mesh:\n  box: {upper: [2, 1, 1], cells: [2, 3, 4], element: ") +
+                       name + "}\n  partitioner: metis\n" + rest,
+                   "case.yaml");
     ASSERT_TRUE(c.box);
     EXPECT_EQ(c.box->element, type);
     EXPECT_EQ(c.box->cells, (std::array<std::int64_t, 3>{2, 3, 4}));
@@ -340,8 +341,8 @@ TEST(CaseFile, GravityWithAmplitudeAndInitialVelocityPerRegion) {
 }
 
 TEST(CaseFile, StepsFromEndTimeRoundToTheNearestInteger) {
-  const CaseFile c = parse_case(mesh_box + materials_all + "time: {dt: 0.1, end_time: 0.3}\n",
-                                "case.yaml");
+  const CaseFile c =
+      parse_case(mesh_box + materials_all + "time: {dt: 0.1, end_time: 0.3}\n", "case.yaml");
   EXPECT_EQ(c.num_steps(), 3);  // 0.3 / 0.1 = 2.9999999999999996
 }
 
@@ -393,8 +394,8 @@ TEST(CaseFileErrors, UnknownNestedKeysEverywhere) {
       {"mesh:\n  fille: beam.msh\n" + materials_all + time_newmark, 2, "mesh", "fille", "file"},
       {mesh_box + materials_all + "time:\n  dt: 1.0e-4\n  steps: 10\n  integrater: newmark\n", 8,
        "time", "integrater", "integrator"},
-      {mesh_box + materials_all + "time:\n  dt: 1.0e-4\n  steps: 10\n  newmark: {betta: 0.25}\n",
-       8, "time.newmark", "betta", "beta"},
+      {mesh_box + materials_all + "time:\n  dt: 1.0e-4\n  steps: 10\n  newmark: {betta: 0.25}\n", 8,
+       "time.newmark", "betta", "beta"},
       {mesh_box + materials_all + "time:\n  dt: 1.0e-4\n  steps: 10\n  rayleigh: {stifness: 0}\n",
        8, "time.rayleigh", "stifness", "stiffness"},
       {minimal_case() + "output:\n  directory: out\n  probe: []\n", 10, "output", "probe",
@@ -462,31 +463,32 @@ TEST(CaseFileErrors, MaterialValues) {
       {"density: 0, youngs_modulus: 7e10, poissons_ratio: 0.3", "materials[0].density", "> 0"},
       {"density: 2700, youngs_modulus: 0, poissons_ratio: 0.3", "materials[0].youngs_modulus",
        "> 0"},
-      {"density: 2700, youngs_modulus: -7e10, poissons_ratio: 0.3",
-       "materials[0].youngs_modulus", "> 0"},
+      {"density: 2700, youngs_modulus: -7e10, poissons_ratio: 0.3", "materials[0].youngs_modulus",
+       "> 0"},
       {"density: 2700, youngs_modulus: 7e10, poissons_ratio: 0.5", "materials[0].poissons_ratio",
        "0.5"},
       {"density: 2700, youngs_modulus: 7e10, poissons_ratio: 0.7", "materials[0].poissons_ratio",
        "0.5"},
       {"density: 2700, youngs_modulus: 7e10, poissons_ratio: -1", "materials[0].poissons_ratio",
        "-1"},
-      {"density: 2700, youngs_modulus: 7e10, poissons_ratio: -1.5",
-       "materials[0].poissons_ratio", "-1"},
+      {"density: 2700, youngs_modulus: 7e10, poissons_ratio: -1.5", "materials[0].poissons_ratio",
+       "-1"},
       {"density: heavy, youngs_modulus: 7e10, poissons_ratio: 0.3", "materials[0].density",
        "heavy"},
       {"youngs_modulus: 7e10, poissons_ratio: 0.3", "materials[0]", "density"},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.fields);
-    const auto msg = parse_error(mesh_box + "materials:\n  - {region: all, " + c.fields + "}\n" +
-                                 time_newmark);
+    const auto msg =
+        parse_error(mesh_box + "materials:\n  - {region: all, " + c.fields + "}\n" + time_newmark);
     expect_message(msg, 4, c.key, {c.what});
   }
   // Limits that are valid: nu just above -1 and just below 0.5.
   for (const char* nu : {"-0.99", "0.49", "0"}) {
     SCOPED_TRACE(nu);
-    EXPECT_NO_THROW(parse_case(mesh_box + "materials:\n  - {region: all, density: 1, "
-                                          "youngs_modulus: 1, poissons_ratio: " +
+    EXPECT_NO_THROW(parse_case(mesh_box +
+                                   "materials:\n  - {region: all, density: 1, "
+                                   "youngs_modulus: 1, poissons_ratio: " +
                                    nu + "}\n" + time_newmark,
                                "case.yaml"));
   }
@@ -499,10 +501,10 @@ TEST(CaseFile, AcceptsEveryMaterialModel) {
       {"saint_venant_kirchhoff", &fe::material_law("saint_venant_kirchhoff")},
       {"neo_hookean", &fe::material_law("neo_hookean")}};
   for (const auto& [name, model] : models) {
-    const CaseFile c = parse_case(mesh_box + "materials:\n  - {region: all, model: " + name +
-                                      ", density: 1, youngs_modulus: 1, poissons_ratio: 0.3}\n" +
-                                      time_newmark,
-                                  "case.yaml");
+    const CaseFile c =
+        parse_case(mesh_box + "materials:\n  - {region: all, model: " + name +
+                       ", density: 1, youngs_modulus: 1, poissons_ratio: 0.3}\n" + time_newmark,
+                   "case.yaml");
     EXPECT_EQ(&c.materials.at(0).material.model.get(), model) << name;
   }
 }
@@ -544,13 +546,12 @@ TEST(CaseFileErrors, UnknownIntegratorWithHint) {
 }
 
 TEST(CaseFile, AcceptsEverySchemeOfTheSpec) {
-  for (const char* name : {"euler_explicit", "symplectic_euler", "central_difference", "rk2", "heun",
-                           "rk4", "euler_implicit", "newmark", "variational_symplectic",
-                           "static"}) {
+  for (const char* name :
+       {"euler_explicit", "symplectic_euler", "central_difference", "rk2", "heun", "rk4",
+        "euler_implicit", "newmark", "variational_symplectic", "static"}) {
     SCOPED_TRACE(name);
-    const CaseFile c = parse_case(with_time(std::string("  integrator: ") + name +
-                                      "\n  dt: 1\n  steps: 1\n"),
-                                  "case.yaml");
+    const CaseFile c = parse_case(
+        with_time(std::string("  integrator: ") + name + "\n  dt: 1\n  steps: 1\n"), "case.yaml");
     EXPECT_EQ(c.scheme.name(), name);
   }
 }
@@ -560,9 +561,10 @@ TEST(CaseFileErrors, SchemeOptionConflictsAreFoundByTheCaseCheckWithTheirLine) {
   expect_message(parse_error(with_time("  integrator: euler_implicit\n  dt: 1\n  steps: 1\n"
                                        "  euler_implicit: {trapezoidal: true, newton: true}\n")),
                  9, "time.euler_implicit.newton", {"trapezoidal"});
-  expect_message(parse_error(with_time("  integrator: euler_implicit\n  dt: 1\n  steps: 1\n"
-                                       "  euler_implicit: {trapezoidal: true, first_order: true}\n")),
-                 9, "time.euler_implicit.first_order", {"trapezoidal"});
+  expect_message(
+      parse_error(with_time("  integrator: euler_implicit\n  dt: 1\n  steps: 1\n"
+                            "  euler_implicit: {trapezoidal: true, first_order: true}\n")),
+      9, "time.euler_implicit.first_order", {"trapezoidal"});
   // The options of a scheme that is not the chosen one are validated too.
   expect_message(parse_error(with_time("  dt: 1\n  steps: 1\n  euler_implicit:\n"
                                        "    newton: true\n    first_order: true\n")),
@@ -589,7 +591,7 @@ TEST(CaseFileErrors, AutomaticStepNeedsAConditionallyStableScheme) {
   const auto msg = parse_error(with_time("  integrator: newmark\n  dt: auto\n  steps: 1\n"));
   expect_message(msg, 7, "time.dt", {"auto", "newmark"});
   const CaseFile c = parse_case(with_time("  integrator: central_difference\n"
-                                              "  dt: auto\n  end_time: 1\n"),
+                                          "  dt: auto\n  end_time: 1\n"),
                                 "case.yaml");
   EXPECT_TRUE(c.dt_auto);
 }
@@ -656,17 +658,15 @@ TEST(CaseFileErrors, EmptyOrNonMappingDocument) {
 TEST(CaseFileErrors, MeshNeedsExactlyOneOfFileAndBox) {
   const std::string rest = materials_all + time_newmark;
   expect_message(parse_error("mesh: {partitioner: block}\n" + rest), 1, "mesh", {"file", "box"});
-  expect_message(
-      parse_error("mesh:\n  file: a.msh\n  box: {cells: [1, 1, 1]}\n" + rest), 2, "mesh",
-      {"file", "box"});
+  expect_message(parse_error("mesh:\n  file: a.msh\n  box: {cells: [1, 1, 1]}\n" + rest), 2, "mesh",
+                 {"file", "box"});
   expect_message(parse_error("mesh: {file: a.msh, partitioner: scotch}\n" + rest), 1,
                  "mesh.partitioner", {"scotch", "metis"});
 }
 
 TEST(CaseFileErrors, BadBoxCells) {
   const std::string rest = materials_all + time_newmark;
-  for (const char* cells : {"[0, 1, 1]", "[4, -1, 1]", "[4, 1, 1.5]", "[4, 1, x]", "[4, 1]",
-                            "4"}) {
+  for (const char* cells : {"[0, 1, 1]", "[4, -1, 1]", "[4, 1, 1.5]", "[4, 1, x]", "[4, 1]", "4"}) {
     SCOPED_TRACE(cells);
     const auto msg = parse_error(std::string("mesh:\n  box:\n    cells: ") + cells + "\n" + rest);
     expect_message(msg, 3, "mesh.box.cells");
@@ -675,9 +675,8 @@ TEST(CaseFileErrors, BadBoxCells) {
                  {"cells"});
   expect_message(parse_error("mesh:\n  box: {upper: [1, 0, 1], cells: [1, 1, 1]}\n" + rest), 2,
                  "mesh.box", {"upper"});
-  expect_message(
-      parse_error("mesh:\n  box: {cells: [1, 1, 1], element: hex20}\n" + rest), 2,
-      "mesh.box.element", {"hex20"});
+  expect_message(parse_error("mesh:\n  box: {cells: [1, 1, 1], element: hex20}\n" + rest), 2,
+                 "mesh.box.element", {"hex20"});
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -685,12 +684,13 @@ TEST(CaseFileErrors, BadBoxCells) {
 // ---------------------------------------------------------------------------------------------
 
 TEST(CaseFileErrors, UnknownAmplitudeReferencedByALoad) {
-  const auto msg = parse_error(minimal_case() +
-                               "amplitudes:\n"
-                               "  pulse: {type: table, points: [[0, 0], [1, 1]]}\n"
-                               "boundary_conditions:\n"
-                               "  - {region: xmin, type: fixed}\n"
-                               "  - {region: xmax, type: force, value: [0, 0, 1], amplitude: puls}\n");
+  const auto msg =
+      parse_error(minimal_case() +
+                  "amplitudes:\n"
+                  "  pulse: {type: table, points: [[0, 0], [1, 1]]}\n"
+                  "boundary_conditions:\n"
+                  "  - {region: xmin, type: fixed}\n"
+                  "  - {region: xmax, type: force, value: [0, 0, 1], amplitude: puls}\n");
   expect_message(msg, 12, "boundary_conditions[1].amplitude", {"puls", did_you_mean("pulse")});
 
   const auto none = parse_error(minimal_case() + "gravity: {value: [0, 0, -1], amplitude: ramp}\n");
@@ -707,13 +707,14 @@ TEST(CaseFileErrors, TableAmplitudeTimesMustIncrease) {
                                "      - [0.002, 1]\n"
                                "      - [0.001, 0]\n");
   expect_message(msg, 14, "amplitudes.pulse.points[2]", {"increase"});
-  const auto equal = parse_error(minimal_case() +
-                                 "amplitudes:\n  p: {type: table, points: [[0, 0], [0, 1]]}\n");
+  const auto equal =
+      parse_error(minimal_case() + "amplitudes:\n  p: {type: table, points: [[0, 0], [0, 1]]}\n");
   expect_message(equal, 9, "amplitudes.p.points[1]", {"increase"});
   const auto bad_point =
       parse_error(minimal_case() + "amplitudes:\n  p: {type: table, points: [[0, 0, 1]]}\n");
   expect_message(bad_point, 9, "amplitudes.p.points[0]");
-  const auto bad_type = parse_error(minimal_case() + "amplitudes:\n  p: {type: sin, frequency: 1}\n");
+  const auto bad_type =
+      parse_error(minimal_case() + "amplitudes:\n  p: {type: sin, frequency: 1}\n");
   expect_message(bad_type, 9, "amplitudes.p.type", {did_you_mean("sine")});
   const auto bad_freq =
       parse_error(minimal_case() + "amplitudes:\n  p: {type: sine, frequency: -5}\n");
@@ -736,16 +737,15 @@ TEST(CaseFileErrors, BoundaryConditionComponentsAndValues) {
                  "boundary_conditions[0].value", {"1 values"});
   expect_message(bc("{region: xmin, type: displacement, value: [0.1]}"), 9,
                  "boundary_conditions[0].value", {"3 values"});
-  expect_message(bc("{region: xmin, type: displacement}"), 9, "boundary_conditions[0]",
-                 {"value"});
+  expect_message(bc("{region: xmin, type: displacement}"), 9, "boundary_conditions[0]", {"value"});
   expect_message(bc("{region: xmin, type: traction, value: [0, 1]}"), 9,
                  "boundary_conditions[0].value");
   expect_message(bc("{region: xmin, type: pressure, value: [0, 0, 1]}"), 9,
                  "boundary_conditions[0].value");
   expect_message(bc("{region: xmin, type: fixd}"), 9, "boundary_conditions[0].type",
                  {did_you_mean("fixed")});
-  expect_message(bc("{region: xmin, type: fixed, value: [1, 2, 3]}"), 9,
-                 "boundary_conditions[0]", {"value"});
+  expect_message(bc("{region: xmin, type: fixed, value: [1, 2, 3]}"), 9, "boundary_conditions[0]",
+                 {"value"});
   expect_message(bc("{type: fixed}"), 9, "boundary_conditions[0]", {"region"});
 }
 
@@ -756,16 +756,16 @@ TEST(CaseFileErrors, BoundaryConditionComponentsAndValues) {
 TEST(CaseFileErrors, OutputValues) {
   expect_message(parse_error(minimal_case() + "output:\n  fields: [displacement, von_mieses]\n"), 9,
                  "output.fields[1]", {"von_mieses", did_you_mean("von_mises")});
-  expect_message(parse_error(minimal_case() +
-                             "output:\n"
-                             "  probes:\n"
-                             "    - {name: tip, point: [1, 0, 0]}\n"
-                             "    - {name: tip, point: [0, 0, 0]}\n"),
+  expect_message(parse_error(minimal_case() + "output:\n"
+                                              "  probes:\n"
+                                              "    - {name: tip, point: [1, 0, 0]}\n"
+                                              "    - {name: tip, point: [0, 0, 0]}\n"),
                  11, "output.probes[1].name", {"duplicate", "tip"});
   expect_message(parse_error(minimal_case() + "output: {every: -1}\n"), 8, "output.every");
   expect_message(parse_error(minimal_case() + "output: {energy: maybe}\n"), 8, "output.energy");
-  expect_message(parse_error(minimal_case() + "output:\n  probes:\n    - {name: a, point: [0, 0]}\n"),
-                 10, "output.probes[0].point");
+  expect_message(
+      parse_error(minimal_case() + "output:\n  probes:\n    - {name: a, point: [0, 0]}\n"), 10,
+      "output.probes[0].point");
 }
 
 TEST(CaseFileErrors, SectionsOfTheWrongShape) {
@@ -782,17 +782,16 @@ TEST(CaseFileErrors, DuplicateKeysAreRejected) {
   expect_message(parse_error(with_time("  dt: 1\n  steps: 1\n  dt: -1\n")), 8, "time",
                  {"'dt'", "more than once"});
   expect_message(parse_error(minimal_case() + "time: {dt: 2, steps: 1}\n"), 8, "", {"'time'"});
-  expect_message(parse_error(minimal_case() +
-                             "amplitudes:\n"
-                             "  a: {type: sine, frequency: 1}\n"
-                             "  a: {type: sine, frequency: 2}\n"),
+  expect_message(parse_error(minimal_case() + "amplitudes:\n"
+                                              "  a: {type: sine, frequency: 1}\n"
+                                              "  a: {type: sine, frequency: 2}\n"),
                  10, "amplitudes", {"'a'"});
 }
 
 TEST(CaseFileErrors, KeyThatIsNotANameIsAnInputError) {
   expect_message(parse_error(minimal_case() + "[a, b]: 1\n"), 8, "");
-  expect_message(parse_error(minimal_case() + "amplitudes: {[a]: {type: sine, frequency: 1}}\n"),
-                 8, "amplitudes");
+  expect_message(parse_error(minimal_case() + "amplitudes: {[a]: {type: sine, frequency: 1}}\n"), 8,
+                 "amplitudes");
 }
 
 TEST(CaseFileErrors, FileNameAppearsAsGiven) {
@@ -875,7 +874,8 @@ TEST(CaseFileRegions, UnknownRegionNamesTheKnownOnes) {
                  {"unknown region 'xmx'", did_you_mean("xmax"), "all", "xmin", "ymax", "zmax"});
 
   const auto material = resolve_error(
-      mesh_box + "materials:\n  - {region: al, density: 1, youngs_modulus: 1, poissons_ratio: 0}\n" +
+      mesh_box +
+      "materials:\n  - {region: al, density: 1, youngs_modulus: 1, poissons_ratio: 0}\n" +
       time_newmark);
   expect_message(material, 4, "materials[0].region", {"'al'", did_you_mean("all")});
 
@@ -906,12 +906,12 @@ TEST(CaseFileRegions, TractionOnAVolumeRegionIsRejected) {
 }
 
 TEST(CaseFileRegions, TwoMaterialsOnOneRegionAreRejected) {
-  const auto msg = resolve_error(
-      mesh_box +
-      "materials:\n"
-      "  - {region: all, density: 1, youngs_modulus: 1, poissons_ratio: 0.3}\n"
-      "  - {region: all, density: 2, youngs_modulus: 1, poissons_ratio: 0.3}\n" +
-      time_newmark);
+  const auto msg =
+      resolve_error(mesh_box +
+                    "materials:\n"
+                    "  - {region: all, density: 1, youngs_modulus: 1, poissons_ratio: 0.3}\n"
+                    "  - {region: all, density: 2, youngs_modulus: 1, poissons_ratio: 0.3}\n" +
+                    time_newmark);
   expect_message(msg, 5, "materials[1].region", {"all"});
 }
 

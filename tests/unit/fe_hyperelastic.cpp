@@ -381,7 +381,8 @@ TEST(MaterialPoint, CauchyStressIsSymmetricAndGreenLagrangeStrainIsHalfOfCMinusI
 TEST(MaterialPoint, NonPositiveJacobianThrowsInvertedElementForCorotationalAndNeoHookean) {
   // A reflection (det F = -1) has no rotation R with S positive definite, nor a ln J.
   const Mat reflection = diag(-1, 1, 1);
-  for (const MaterialLaw& m : {Law(material_law("corotational")), Law(material_law("neo_hookean"))}) {
+  for (const MaterialLaw& m :
+       {Law(material_law("corotational")), Law(material_law("neo_hookean"))}) {
     Mat P{};
     EXPECT_THROW(material_response(m, lame, reflection.data(), P.data()), InvertedElement)
         << name(m);

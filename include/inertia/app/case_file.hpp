@@ -21,8 +21,8 @@ namespace inertia {
 
 /// Where in the case file a value came from, for messages after parsing.
 struct Origin {
-  int line = 0;         ///< 1-based, 0 if unknown
-  std::string key;      ///< e.g. "boundary_conditions[2].region"
+  int line = 0;     ///< 1-based, 0 if unknown
+  std::string key;  ///< e.g. "boundary_conditions[2].region"
 };
 
 struct CaseMaterial {
@@ -95,9 +95,9 @@ struct CaseFile {
 
   // time
   Scheme scheme = configure_scheme("newmark");  ///< time.integrator with its options
-  double dt = 0;           ///< > 0, or 0 with dt_auto
+  double dt = 0;                                ///< > 0, or 0 with dt_auto
   bool dt_auto = false;
-  double end_time = 0;     ///< end_time or steps (one of them)
+  double end_time = 0;  ///< end_time or steps (one of them)
   std::int64_t steps = 0;
   MassTreatment mass = MassTreatment::consistent;
   RayleighDamping rayleigh;
@@ -110,7 +110,7 @@ struct CaseFile {
   std::filesystem::path output_directory;  ///< resolved against directory
   int output_every = 10;
   std::vector<std::string> fields{"displacement", "velocity", "acceleration", "von_mises",
-                                  "stress", "strain", "rank", "region"};
+                                  "stress",       "strain",   "rank",         "region"};
   std::vector<CaseProbe> probes;
   bool energy = true;
   int checkpoint_every = 0;  ///< output.checkpoint.every: steps between checkpoints (0: none)

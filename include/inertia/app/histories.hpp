@@ -52,8 +52,8 @@ class CsvFile {
 /// Where the probes read: the mesh node nearest each probe point (ties: lowest rank).
 struct ProbeSites {
   std::vector<std::string> names;
-  std::vector<PetscInt> owned_dof;         ///< first owned DOF of each probe's node, or -1
-  std::vector<std::string> descriptions;   ///< "probe tip: node 478 at (...), distance ..."
+  std::vector<PetscInt> owned_dof;        ///< first owned DOF of each probe's node, or -1
+  std::vector<std::string> descriptions;  ///< "probe tip: node 478 at (...), distance ..."
 };
 
 /// Collective. Locates the probes of a case. Throws InputError (naming `case_path`, the probe's

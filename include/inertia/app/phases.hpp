@@ -14,8 +14,8 @@
 
 namespace inertia {
 
-/// Wall-clock phases for the timing table and timings.csv (seconds, max over ranks at the end), mirrored as
-/// PETSc log stages so -log_view shows the same phases.
+/// Wall-clock phases for the timing table and timings.csv (seconds, max over ranks at the end),
+/// mirrored as PETSc log stages so -log_view shows the same phases.
 class Phases {
  public:
   class Scope {
@@ -83,8 +83,8 @@ class Phases {
 };
 
 /// The phases of a run, in the order of timings.csv.
-inline constexpr const char* run_phases[] = {"mesh",       "partition", "distribute",
-                                             "assemble",   "solver setup", "time loop",
-                                             "output",     "checkpoint"};
+inline constexpr const char* run_phases[] = {"mesh",     "partition",    "distribute",
+                                             "assemble", "solver setup", "time loop",
+                                             "output",   "checkpoint"};
 
 }  // namespace inertia

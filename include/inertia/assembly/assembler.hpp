@@ -49,9 +49,9 @@ struct SpringProperties {
 struct ElementAssignment {
   std::vector<int> cell_material;  ///< per local cell: index into materials, or -1
   std::vector<ElasticMaterial> materials;
-  std::vector<int> cell_spring;    ///< per local cell: index into springs, or -1
+  std::vector<int> cell_spring;  ///< per local cell: index into springs, or -1
   std::vector<SpringProperties> springs;
-  std::vector<char> cell_point;    ///< per local cell: needs its nodes' diagonal blocks
+  std::vector<char> cell_point;  ///< per local cell: needs its nodes' diagonal blocks
 };
 
 /// Per-cell strain, stress (6 each, VTK order) and von Mises stress of the local cells (zero for
@@ -148,10 +148,10 @@ class Assembler {
   std::vector<std::int64_t> solid_cells_;
   std::vector<std::int64_t> nonlinear_solid_cells_;
   std::vector<std::int64_t> spring_cells_;
-  std::vector<double> rest_lengths_;         ///< per spring cell (same order as spring_cells_)
+  std::vector<double> rest_lengths_;  ///< per spring cell (same order as spring_cells_)
   bool has_springs_ = false, has_dashpots_ = false, has_nonlinear_solids_ = false;
   petsc::LocalToGlobal l2g_;
-  petsc::Vector coordinates_;                ///< owned node coordinates, block size 3
+  petsc::Vector coordinates_;  ///< owned node coordinates, block size 3
   petsc::NullSpace rigid_body_modes_;
   std::vector<PetscInt> ghost_nodes_;
   // The sparsity pattern and the matrices' storage (pattern.cpp).
@@ -165,30 +165,30 @@ class Assembler {
   /// indices) in global order: the pattern of this rank's elements.
   std::vector<std::int64_t> block_ptr_;
   std::vector<std::int32_t> block_cols_;
-  std::vector<std::int64_t> cell_block_offset_;   ///< per pattern cell: first entry below
-  std::vector<std::int64_t> block_position_;      ///< per (cell, a, b): value index of entry (0, 0)
+  std::vector<std::int64_t> cell_block_offset_;  ///< per pattern cell: first entry below
+  std::vector<std::int64_t> block_position_;     ///< per (cell, a, b): value index of entry (0, 0)
   /// One value per entry of the local rows (row node, row component, column block, column
   /// component: the CSR order of the local pattern), reused by every assembly.
   mutable std::vector<PetscScalar> values_;
   /// Owned rows of the matrix: the local pattern plus the blocks other ranks' ghost rows add.
-  std::vector<PetscInt> owned_ptr_;               ///< per owned node: first block below
-  std::vector<PetscInt> owned_cols_;              ///< global column node of each block, sorted
-  std::vector<std::int32_t> owned_left_;          ///< per owned node: blocks left of the owned columns
-  std::vector<std::int32_t> owned_diag_;          ///< per owned node: blocks in the owned columns
-  std::vector<char> owned_extended_;              ///< per owned node: other ranks add blocks
-  std::vector<std::int32_t> owned_index_;         ///< per local block of an extended row: its index
-  std::vector<PetscInt> diag_ptr_, off_ptr_;      ///< CSR row pointers of the two parts (DOF rows)
+  std::vector<PetscInt> owned_ptr_;           ///< per owned node: first block below
+  std::vector<PetscInt> owned_cols_;          ///< global column node of each block, sorted
+  std::vector<std::int32_t> owned_left_;      ///< per owned node: blocks left of the owned columns
+  std::vector<std::int32_t> owned_diag_;      ///< per owned node: blocks in the owned columns
+  std::vector<char> owned_extended_;          ///< per owned node: other ranks add blocks
+  std::vector<std::int32_t> owned_index_;     ///< per local block of an extended row: its index
+  std::vector<PetscInt> diag_ptr_, off_ptr_;  ///< CSR row pointers of the two parts (DOF rows)
   struct Message {
     int rank;
     std::int64_t begin, count;  ///< in values
   };
-  std::vector<Message> sends_, receives_;         ///< ghost-row values, per neighbour
-  std::vector<std::int32_t> received_rows_;       ///< owned node of each received row
-  std::vector<std::int64_t> received_ptr_;        ///< per received row: first block below
-  std::vector<std::int32_t> received_index_;      ///< per received block: its index in the row
+  std::vector<Message> sends_, receives_;     ///< ghost-row values, per neighbour
+  std::vector<std::int32_t> received_rows_;   ///< owned node of each received row
+  std::vector<std::int64_t> received_ptr_;    ///< per received row: first block below
+  std::vector<std::int32_t> received_index_;  ///< per received block: its index in the row
   mutable std::vector<PetscScalar> received_values_;
-  mutable petsc::Vector scratch_;                 ///< ghosted, reused by add_cell_vectors
-  mutable petsc::Vector deformed_;                ///< X + u, reused by attach_rigid_body_modes
+  mutable petsc::Vector scratch_;   ///< ghosted, reused by add_cell_vectors
+  mutable petsc::Vector deformed_;  ///< X + u, reused by attach_rigid_body_modes
 };
 
 /// Rejects inverted or degenerate 3D cells: throws InputError naming the first bad cell's file tag,

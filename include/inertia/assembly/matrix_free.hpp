@@ -68,9 +68,9 @@ class MatrixFreeElasticity {
     template <class U>
     CacheAligned(const CacheAligned<U>&) {}
     T* allocate(std::size_t n) {
-      return static_cast<T*>(::operator new(n * sizeof(T), std::align_val_t{64}));
+      return static_cast<T*>(::operator new (n * sizeof(T), std::align_val_t{64}));
     }
-    void deallocate(T* p, std::size_t) { ::operator delete(p, std::align_val_t{64}); }
+    void deallocate(T* p, std::size_t) { ::operator delete (p, std::align_val_t{64}); }
     bool operator==(const CacheAligned&) const { return true; }
   };
   struct Batches {

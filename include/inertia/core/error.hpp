@@ -49,15 +49,15 @@ std::string cat(Args&&... args) {
 }  // namespace inertia
 
 /// Throws ErrorType(cat(message...)) when cond is false.
-#define INERTIA_CHECK(cond, ErrorType, ...)                \
-  do {                                                     \
+#define INERTIA_CHECK(cond, ErrorType, ...)                    \
+  do {                                                         \
     if (!(cond)) throw ErrorType(::inertia::cat(__VA_ARGS__)); \
   } while (false)
 
 /// Internal invariant; throws InternalError with the location.
-#define INERTIA_ASSERT(cond)                                                                     \
-  do {                                                                                           \
-    if (!(cond))                                                                                 \
-      throw ::inertia::InternalError(::inertia::cat(__FILE__, ":", __LINE__, ": internal error: ", \
-                                                    #cond));                                     \
+#define INERTIA_ASSERT(cond)                                                     \
+  do {                                                                           \
+    if (!(cond))                                                                 \
+      throw ::inertia::InternalError(                                            \
+          ::inertia::cat(__FILE__, ":", __LINE__, ": internal error: ", #cond)); \
   } while (false)

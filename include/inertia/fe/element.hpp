@@ -19,21 +19,22 @@
 
 namespace inertia::fe {
 
-inline constexpr int max_nodes = 10;       ///< largest node count of a supported cell
-inline constexpr int max_qpoints = 27;     ///< largest quadrature rule used
+inline constexpr int max_nodes = 10;    ///< largest node count of a supported cell
+inline constexpr int max_qpoints = 27;  ///< largest quadrature rule used
 
 /// A quadrature rule on a reference cell: reference coordinates (3 per point, unused ones zero)
 /// and weights summing to the reference measure.
 struct QuadratureRule {
   int num_points = 0;
-  const double* points = nullptr;   ///< 3 per point
+  const double* points = nullptr;  ///< 3 per point
   const double* weights = nullptr;
 };
 
 /// Reference cells: line [-1,1]; tri/tet: unit simplex (0<=xi, sum<=1); quad/hex [-1,1]^d.
 /// Rule exact for polynomials of total degree `degree` (simplices) or per-direction degree
 /// `degree` (tensor cells). Throws InternalError if no such rule is tabulated.
-/// Tabulated: simplices up to degree 5 (positive weights); tensor cells up to degree 5 (3-point Gauss).
+/// Tabulated: simplices up to degree 5 (positive weights); tensor cells up to degree 5 (3-point
+/// Gauss).
 QuadratureRule quadrature(CellType t, int degree);
 
 /// The rule kernels use for the stiffness (exact for affine/parallelepiped geometry):
@@ -88,7 +89,8 @@ void mass_consistent(CellType t, std::span<const double> x, double rho, std::spa
 /// row sums are negative at the corners). Sum of m equals rho * volume in every case.
 void mass_lumped(CellType t, std::span<const double> x, double rho, std::span<double> m);
 
-/// Consistent nodal forces of a body force b (force per volume) over a 3D cell: f[3a+i] = int N_a b_i.
+/// Consistent nodal forces of a body force b (force per volume) over a 3D cell: f[3a+i] = int N_a
+/// b_i.
 void body_force(CellType t, std::span<const double> x, const double* b, std::span<double> f);
 
 /// Consistent nodal forces of a uniform traction t (force per area) on a face (tri3 or quad4, or a
@@ -96,9 +98,9 @@ void body_force(CellType t, std::span<const double> x, const double* b, std::spa
 void face_traction(CellType t, std::span<const double> x, const double* traction,
                    std::span<double> f);
 
-/// Consistent nodal forces of a pressure p on a face (tri3 or quad4): traction = -p n where n is the
-/// face normal given by the right-hand rule on the node order (n = (x1-x0) x (x2-x0) direction for
-/// tri3). Faces are oriented so this normal points out of the body (mesh/orient), so a positive
+/// Consistent nodal forces of a pressure p on a face (tri3 or quad4): traction = -p n where n is
+/// the face normal given by the right-hand rule on the node order (n = (x1-x0) x (x2-x0) direction
+/// for tri3). Faces are oriented so this normal points out of the body (mesh/orient), so a positive
 /// pressure pushes inward. Exact for planar faces; integrated with the face's own rule otherwise.
 void face_pressure(CellType t, std::span<const double> x, double p, std::span<double> f);
 

@@ -132,6 +132,7 @@ double hyperelastic_energy(CellType t, std::span<const double> X, std::span<cons
 /// small-strain model, these are its own small strain sym(F) - I and stress P, so the result equals
 /// strain_stress_linear_elastic's. Throws InvertedElement like the force kernel.
 void hyperelastic_strain_stress(CellType t, std::span<const double> X, std::span<const double> u,
-                                const MaterialLaw& model, Lame lame, double* strain, double* stress);
+                                const MaterialLaw& model, Lame lame, double* strain,
+                                double* stress);
 
 }  // namespace inertia::fe

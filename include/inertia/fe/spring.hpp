@@ -20,8 +20,8 @@ void spring_force(const double* x0, const double* x1, double k, double l0, doubl
 /// Tangent stiffness (6 x 6 row-major).
 void spring_tangent(const double* x0, const double* x1, double k, double l0, double* K);
 /// Dashpot force g (6 values) for velocities v0, v1.
-void dashpot_force(const double* x0, const double* x1, const double* v0, const double* v1,
-                   double c, double* g);
+void dashpot_force(const double* x0, const double* x1, const double* v0, const double* v1, double c,
+                   double* g);
 /// Dashpot matrix (6 x 6 row-major).
 void dashpot_matrix(const double* x0, const double* x1, double c, double* B);
 /// Stored energy.

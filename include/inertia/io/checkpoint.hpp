@@ -93,10 +93,9 @@ class Checkpointer {
   /// rank's file system lacks room for the checkpoint.
   void ensure_room(const std::filesystem::path& directory, const std::filesystem::path& file,
                    std::size_t num_vectors) const;
-  petsc::Vector natural_;   ///< natural-order vector, block size 3
+  petsc::Vector natural_;            ///< natural-order vector, block size 3
   petsc::VecScatterHandle scatter_;  ///< layout -> natural
 };
-
 
 /// The name of the checkpoint of a step: checkpoint_NNNNNNNNN.h5.
 std::string checkpoint_name(std::int64_t step);

@@ -24,10 +24,10 @@ namespace inertia::io {
 
 /// One rank's piece of the mesh: local nodes (owned and ghost) and local cells.
 struct PieceMesh {
-  std::span<const double> coords;             ///< 3 per local node
-  std::span<const CellType> cell_types;       ///< per local cell
-  std::span<const std::int64_t> cell_offsets; ///< CSR, num_cells + 1 entries
-  std::span<const std::int64_t> cell_nodes;   ///< local node indices, VTK order
+  std::span<const double> coords;              ///< 3 per local node
+  std::span<const CellType> cell_types;        ///< per local cell
+  std::span<const std::int64_t> cell_offsets;  ///< CSR, num_cells + 1 entries
+  std::span<const std::int64_t> cell_nodes;    ///< local node indices, VTK order
 };
 
 /// A named array over the piece's points or cells: `components` values per point/cell.
@@ -70,7 +70,7 @@ class VtkSeriesWriter {
   std::filesystem::path pvd_;
   int counter_ = 0;
   std::vector<std::pair<double, std::string>> entries_;  ///< (time, pvtu file name) on rank 0
-  std::string failure_;  ///< non-empty once the run failed
+  std::string failure_;                                  ///< non-empty once the run failed
 };
 
 }  // namespace inertia::io

@@ -23,9 +23,9 @@ struct CellTypeInfo {
   std::string_view name;  ///< as in the case file and messages: "tet10"
   int dim;                ///< topological dimension
   int num_nodes;
-  int num_corners;        ///< vertices (geometric order 1 nodes)
-  int gmsh_id;            ///< Gmsh element type number
-  int vtk_id;             ///< VTK cell type (VTK_TETRA = 10, ...)
+  int num_corners;  ///< vertices (geometric order 1 nodes)
+  int gmsh_id;      ///< Gmsh element type number
+  int vtk_id;       ///< VTK cell type (VTK_TETRA = 10, ...)
   /// internal (VTK) node i is Gmsh node gmsh_node[i]
   std::array<std::uint8_t, 10> gmsh_node;
 };

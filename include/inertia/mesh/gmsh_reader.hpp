@@ -13,8 +13,9 @@
 ///   dimensional than the mesh are kept as line2 by their end nodes. Other types (prisms,
 ///   pyramids, ...) are rejected with their type number and the element tag.
 /// - Every count, tag and index read from the file is checked: no declared size is trusted for an
-///   allocation beyond what the file can hold, and a truncated or garbage file, a node tag that does
-///   not exist, a negative count or a bad section end gives InputError "<file>: <what> (line N)".
+///   allocation beyond what the file can hold, and a truncated or garbage file, a node tag that
+///   does not exist, a negative count or a bad section end gives InputError "<file>: <what> (line
+///   N)".
 /// - Counts must agree with the data: ASCII lines hold exactly their fields (a line with one
 ///   number too many or too few is an error naming the line), sections end where their counts
 ///   say (binary data is followed directly by its line break and the section's end marker).

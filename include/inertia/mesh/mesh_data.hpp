@@ -22,10 +22,11 @@ struct Region {
 /// node order (see cell_type.hpp). A cell that belongs to several physical groups appears once
 /// per group, as Gmsh's MSH 2.2 writer does.
 struct MeshData {
-  std::vector<double> coords;             ///< 3 per node: x, y, z
-  std::vector<std::int64_t> node_tags;    ///< the file's tag of each node (for messages)
+  std::vector<double> coords;           ///< 3 per node: x, y, z
+  std::vector<std::int64_t> node_tags;  ///< the file's tag of each node (for messages)
   std::vector<CellType> cell_types;
-  std::vector<std::int64_t> cell_offsets{0};  ///< cell c's nodes: cell_nodes[offsets[c]..offsets[c+1])
+  std::vector<std::int64_t> cell_offsets{
+      0};  ///< cell c's nodes: cell_nodes[offsets[c]..offsets[c+1])
   std::vector<std::int64_t> cell_nodes;
   std::vector<std::int32_t> cell_regions;  ///< index into regions
   std::vector<std::int64_t> cell_tags;     ///< the file's element tag (for messages)

@@ -31,10 +31,11 @@ namespace inertia {
 
 }  // namespace inertia
 
-#define INERTIA_PETSC(...)                                                          \
-  do {                                                                              \
-    PetscErrorCode inertia_ierr_ = (__VA_ARGS__);                                   \
-    if (inertia_ierr_) ::inertia::throw_petsc_error(inertia_ierr_, #__VA_ARGS__, __FILE__, __LINE__); \
+#define INERTIA_PETSC(...)                                                           \
+  do {                                                                               \
+    PetscErrorCode inertia_ierr_ = (__VA_ARGS__);                                    \
+    if (inertia_ierr_)                                                               \
+      ::inertia::throw_petsc_error(inertia_ierr_, #__VA_ARGS__, __FILE__, __LINE__); \
   } while (false)
 
 namespace inertia::petsc {

@@ -21,8 +21,8 @@ enum class Partitioner { metis, block };
 
 /// Quality of a partition of the element cells.
 struct PartitionQuality {
-  std::int64_t edge_cut = 0;   ///< dual-graph edges (shared faces) between parts
-  double imbalance = 1.0;      ///< largest part / mean part (element cells)
+  std::int64_t edge_cut = 0;  ///< dual-graph edges (shared faces) between parts
+  double imbalance = 1.0;     ///< largest part / mean part (element cells)
 };
 
 /// Assigns each of the `elements` (indices of cells of `mesh`) to one of `num_parts` parts.
@@ -46,8 +46,8 @@ struct LocalMesh {
   std::int64_t node_begin = 0;
   std::int32_t num_owned = 0;
   std::vector<std::int64_t> ghosts;
-  std::vector<double> coords;          ///< 3 per local node
-  std::vector<std::int64_t> node_tags; ///< file tag of each local node (for messages)
+  std::vector<double> coords;           ///< 3 per local node
+  std::vector<std::int64_t> node_tags;  ///< file tag of each local node (for messages)
   /// Per owned node: its index in an ordering independent of the number of ranks (file order of
   /// the kept nodes; lexicographic for the box generator). Checkpoints use it.
   std::vector<std::int64_t> natural_ids;

@@ -52,9 +52,7 @@ class MechanicalSystem {
 
   /// True while every element is linear (no springs, no nonlinear materials): K is constant
   /// and f_int(u) = K u.
-  bool is_linear() const {
-    return !assembler_.has_springs() && !assembler_.has_nonlinear_solids();
-  }
+  bool is_linear() const { return !assembler_.has_springs() && !assembler_.has_nonlinear_solids(); }
   /// True if some spring has a dashpot (then B, the dashpot matrix, is not zero).
   bool has_dashpots() const { return assembler_.has_dashpots(); }
 
@@ -143,13 +141,13 @@ class MechanicalSystem {
   Assembler assembler_;
   std::unique_ptr<MatrixFreeElasticity> matrix_free_;  ///< time.operator: matrix_free
   bool baij_stiffness_ = false;
-  double omega_max_ = 0;  ///< 0: unknown  ///< K_ is BAIJ (explicit schemes, linear model)
+  double omega_max_ = 0;     ///< 0: unknown  ///< K_ is BAIJ (explicit schemes, linear model)
   petsc::Matrix K_;          ///< linear stiffness of the solids (constant; a shell if matrix-free)
   petsc::Matrix K_tangent_;  ///< solids + springs at the linearisation point (nonlinear only)
   petsc::Matrix B_;          ///< dashpot matrix at the linearisation point (dashpots only)
   petsc::Matrix M_;
-  petsc::Vector point_masses_;     ///< nodal point masses (all 3 DOFs of a node)
-  petsc::Vector linearised_at_;    ///< u of the last tangent update (nonlinear only)
+  petsc::Vector point_masses_;   ///< nodal point masses (all 3 DOFs of a node)
+  petsc::Vector linearised_at_;  ///< u of the last tangent update (nonlinear only)
   bool tangent_assembled_ = false;
   petsc::Vector lumped_mass_;
   petsc::Vector inverse_mass_;  ///< 1 / lumped mass on the free DOFs, 0 on the constrained ones
@@ -159,13 +157,13 @@ class MechanicalSystem {
   /// otherwise).
   mutable std::vector<double> load_amplitudes_;
   mutable std::vector<petsc::ConstArray> load_arrays_;
-  std::vector<PetscInt> constrained_;                 ///< owned constrained DOFs, global, sorted
+  std::vector<PetscInt> constrained_;  ///< owned constrained DOFs, global, sorted
   struct Prescribed {
     PetscInt local;  ///< owned local DOF index
     double value;
     int amplitude;
   };
-  std::vector<Prescribed> prescribed_;  ///< non-zero prescribed values
+  std::vector<Prescribed> prescribed_;      ///< non-zero prescribed values
   std::vector<double> constrained_values_;  ///< scratch for solve()
   bool has_prescribed_motion_ = false;
   std::map<std::array<double, 3>, Solver> solvers_;

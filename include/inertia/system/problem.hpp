@@ -30,7 +30,7 @@ struct DirichletCondition {
 struct Load {
   enum class Kind { gravity, traction, pressure, force };
   Kind kind = Kind::force;
-  int region = -1;                    ///< unused for gravity
+  int region = -1;                       ///< unused for gravity
   std::array<double, 3> value{0, 0, 0};  ///< acceleration, traction or total force; pressure in [0]
   int amplitude = 0;
 };

@@ -9,7 +9,8 @@ namespace inertia {
 
 struct FrequencyEstimate {
   double power = 0;  ///< sqrt of the Rayleigh quotient after the power iterations (from below)
-  double bound = 0;  ///< Gershgorin upper bound sqrt(||D K D||_inf), D = M_lumped^{-1/2} (free DOFs)
+  double bound =
+      0;  ///< Gershgorin upper bound sqrt(||D K D||_inf), D = M_lumped^{-1/2} (free DOFs)
   int iterations = 0;
 };
 

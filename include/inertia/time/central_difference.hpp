@@ -1,6 +1,7 @@
 #pragma once
 /// \file central_difference.hpp
-/// Central difference, a.k.a. leap-frog / Verlet (SOFA CentralDifferenceSolver). The scheme's velocity is the half-step velocity v_{n-1/2}:
+/// Central difference, a.k.a. leap-frog / Verlet (SOFA CentralDifferenceSolver). The scheme's
+/// velocity is the half-step velocity v_{n-1/2}:
 ///   a_n       = M^{-1} (f(t_n, x_n, v_{n-1/2}) - alpha_K K(x_n) v_{n-1/2}),
 ///   v_{n+1/2} = c_v v_{n-1/2} + c_a a_n,
 ///   x_{n+1}   = x_n + h v_{n+1/2},

@@ -31,7 +31,7 @@ struct State {
 struct StepStats {
   std::int64_t linear_iterations = 0;
   std::int64_t nonlinear_iterations = 0;
-  std::string nonlinear_reason;  ///< SNES's converged reason of the step's last Newton solve
+  std::string nonlinear_reason;   ///< SNES's converged reason of the step's last Newton solve
   std::vector<double> residuals;  ///< the last Newton solve's residual norms, per iteration
 };
 

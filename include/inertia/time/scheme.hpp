@@ -64,7 +64,8 @@ class Scheme {
   double stability_limit() const { return traits_.stability_limit; }
   /// Explicit, with a finite positive limit: dt must stay below limit / omega_max.
   bool conditionally_stable() const {
-    return traits_.stability_limit > 0 && traits_.stability_limit < std::numeric_limits<double>::infinity();
+    return traits_.stability_limit > 0 &&
+           traits_.stability_limit < std::numeric_limits<double>::infinity();
   }
   bool newton() const { return traits_.newton; }
   const std::string& refuses_damping() const { return traits_.refuses_damping; }
