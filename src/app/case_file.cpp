@@ -580,10 +580,20 @@ CaseFile load_case(const std::filesystem::path& file) {
 
 namespace {
 
-int region_index(const CaseFile& c, const std::vector<Region>& regions, const std::string& name,
+int region_index(const CaseFile& c, const std::vector<Region>& regions,
+                 std::span<const std::int64_t> cells_per_region, const std::string& name,
                  const Origin& origin, int want_dim) {
   for (std::size_t r = 0; r < regions.size(); ++r)
     if (regions[r].name == name) {
+      // A physical group named in the mesh but holding no cells: nothing would be applied there.
+      if (!cells_per_region.empty() && cells_per_region[r] == 0)
+        throw InputError(
+            one_line(cat(c.path.string(), ":", origin.line, ": ", origin.key, ": region '", name,
+                         "' (tag ", regions[r].tag, ", dimension ", regions[r].dim,
+                         ") holds no mesh cells of dimension ", regions[r].dim,
+                         regions[r].dim == 3 ? ": the mesh has no volume cells there (a mesh made "
+                                               "with gmsh -2 has none: mesh with gmsh -3)"
+                                             : ": check the physical group in the mesh")));
       if (want_dim >= 0 && regions[r].dim != want_dim)
         throw InputError(
             one_line(cat(c.path.string(), ":", origin.line, ": ", origin.key, ": region '", name,
@@ -603,7 +613,8 @@ int region_index(const CaseFile& c, const std::vector<Region>& regions, const st
 
 }  // namespace
 
-ProblemSpec resolve_problem(const CaseFile& c, const std::vector<Region>& regions) {
+ProblemSpec resolve_problem(const CaseFile& c, const std::vector<Region>& regions,
+                            std::span<const std::int64_t> cells_per_region) {
   ProblemSpec spec;
   std::map<std::string, int> amplitude_index;
   for (const auto& [name, a] : c.amplitudes) {
@@ -624,7 +635,7 @@ ProblemSpec resolve_problem(const CaseFile& c, const std::vector<Region>& region
   };
   for (const auto& m : c.materials) {
     const Origin o{m.origin.line, m.origin.key + ".region"};
-    const int r = region_index(c, regions, m.region, o, 3);
+    const int r = region_index(c, regions, cells_per_region, m.region, o, 3);
     for (const auto& other : spec.materials)
       if (other.region == r)
         throw InputError(cat(c.path.string(), ":", o.line, ": ", o.key, ": region '", m.region,
@@ -635,34 +646,36 @@ ProblemSpec resolve_problem(const CaseFile& c, const std::vector<Region>& region
     const Origin o{sp.origin.line, sp.origin.key + ".region"};
     int r = -1;
     if (sp.edges_of_surface) {
-      region_index(c, regions, sp.region, o, 2);  // the surface must exist and be 2D
-      r = region_index(c, regions, edge_region_name(sp.region), o, 1);
+      region_index(c, regions, cells_per_region, sp.region, o,
+                   2);  // the surface must exist and be 2D
+      r = region_index(c, regions, cells_per_region, edge_region_name(sp.region), o, 1);
     } else {
-      r = region_index(c, regions, sp.region, o, 1);
+      r = region_index(c, regions, cells_per_region, sp.region, o, 1);
     }
     spec.springs.push_back({r, sp.properties});
   }
   for (const auto& pm : c.point_masses)
-    spec.point_masses.push_back(
-        {region_index(c, regions, pm.region, {pm.origin.line, pm.origin.key + ".region"}, -1),
-         pm.mass});
+    spec.point_masses.push_back({region_index(c, regions, cells_per_region, pm.region,
+                                              {pm.origin.line, pm.origin.key + ".region"}, -1),
+                                 pm.mass});
   for (const auto& bc : c.boundary_conditions) {
     const Origin o{bc.origin.line, bc.origin.key + ".region"};
     using T = CaseBoundaryCondition::Type;
     switch (bc.type) {
       case T::fixed:
       case T::displacement:
-        spec.dirichlet.push_back({region_index(c, regions, bc.region, o, -1), bc.components,
-                                  bc.value, amp(bc.amplitude)});
+        spec.dirichlet.push_back({region_index(c, regions, cells_per_region, bc.region, o, -1),
+                                  bc.components, bc.value, amp(bc.amplitude)});
         break;
       case T::traction:
       case T::pressure:
         spec.loads.push_back({bc.type == T::traction ? Load::Kind::traction : Load::Kind::pressure,
-                              region_index(c, regions, bc.region, o, 2), bc.value,
+                              region_index(c, regions, cells_per_region, bc.region, o, 2), bc.value,
                               amp(bc.amplitude)});
         break;
       case T::force:
-        spec.loads.push_back({Load::Kind::force, region_index(c, regions, bc.region, o, -1),
+        spec.loads.push_back({Load::Kind::force,
+                              region_index(c, regions, cells_per_region, bc.region, o, -1),
                               bc.value, amp(bc.amplitude)});
         break;
     }
@@ -671,9 +684,9 @@ ProblemSpec resolve_problem(const CaseFile& c, const std::vector<Region>& region
     spec.loads.push_back({Load::Kind::gravity, -1, *c.gravity, amp(c.gravity_amplitude)});
   for (const auto& iv : c.initial_velocity)
     spec.initial_velocity.push_back(
-        {iv.region.empty()
-             ? -1
-             : region_index(c, regions, iv.region, {iv.origin.line, iv.origin.key + ".region"}, -1),
+        {iv.region.empty() ? -1
+                           : region_index(c, regions, cells_per_region, iv.region,
+                                          {iv.origin.line, iv.origin.key + ".region"}, -1),
          iv.value});
   spec.mass = c.mass;
   spec.matrix_free = c.matrix_free;

@@ -72,17 +72,39 @@ bool generate_per_rank(MPI_Comm comm, const CaseFile& c) {
 
 /// Checks the case against a mesh (or a rank's block of the box): the regions the case names
 /// exist, every volume region has a material. Returns which cells are elements.
-std::vector<char> check_and_mark_elements(const CaseFile& c, const MeshData& mesh) {
-  resolve_problem(c, mesh.regions);
+std::vector<char> check_and_mark_elements(const CaseFile& c, const MeshData& mesh,
+                                          bool whole_mesh) {
+  // Only the whole mesh can tell an empty region (a rank's block of the box may miss one).
+  std::vector<std::int64_t> cells_per_region;
+  if (whole_mesh) {
+    cells_per_region.assign(mesh.regions.size(), 0);
+    for (const auto r : mesh.cell_regions)
+      if (r >= 0) ++cells_per_region[r];
+  }
+  resolve_problem(c, mesh.regions, cells_per_region);
   check_volumes_have_materials(c, mesh);
   return element_cells(c, mesh);
 }
 
 LocalMesh read_and_distribute(MPI_Comm comm, const CaseFile& c, Phases& ph, Model& model);
 
-void require_elements(const CaseFile& c, std::int64_t count) {
-  INERTIA_CHECK(count > 0, InputError, c.path.string(),
-                ": no mesh cell has a material, a spring or a point mass: check the regions");
+/// A mesh where nothing has mass: says which regions the mesh has, of which dimension, and
+/// (for a mesh without volumes) that a volume mesh is needed.
+void require_elements(const CaseFile& c, const std::vector<Region>& mesh_regions,
+                      std::int64_t count) {
+  if (count > 0) return;
+  std::string regions;
+  int max_dim = -1;
+  for (const auto& r : mesh_regions) {
+    regions += cat(regions.empty() ? "" : ", ", r.name, " (", r.dim, "D)");
+    max_dim = std::max(max_dim, r.dim);
+  }
+  throw InputError(
+      cat(c.path.string(),
+          ": no mesh cell has a material, a spring or a point mass; the mesh's regions: ",
+          regions.empty() ? "none" : regions,
+          max_dim < 3 ? "; the mesh has no volume cells: materials need a volume mesh (gmsh -3)"
+                      : "; materials need 3D regions"));
 }
 
 }  // namespace
@@ -97,7 +119,8 @@ Model build_model(MPI_Comm comm, const CaseFile& c, Phases* phases) {
     {
       Phases::Scope scope(ph, "mesh");
       local = distribute_box(
-          comm, *c.box, [&](const MeshData& block) { return check_and_mark_elements(c, block); },
+          comm, *c.box,
+          [&](const MeshData& block) { return check_and_mark_elements(c, block, false); },
           &model.partition);
     }
     std::int64_t counts[2] = {0, 0};  // volume cells, boundary faces
@@ -106,7 +129,7 @@ Model build_model(MPI_Comm comm, const CaseFile& c, Phases* phases) {
     INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, counts, 2, MPI_INT64_T, MPI_SUM, comm));
     std::int64_t elements = 0;
     for (auto e : model.partition.elements_per_rank) elements += e;
-    require_elements(c, elements);
+    require_elements(c, local.regions, elements);
     const CellType face = c.box->element == CellType::hex8   ? CellType::quad4
                           : c.box->element == CellType::tet4 ? CellType::tri3
                                                              : CellType::tri6;
@@ -137,8 +160,8 @@ LocalMesh read_and_distribute(MPI_Comm comm, const CaseFile& c, Phases& ph, Mode
       mesh = load_mesh(c);
       add_edge_springs(c, mesh);
       // Region names in the case must exist in the mesh (checked before any parallel work).
-      is_element = check_and_mark_elements(c, mesh);
-      require_elements(c, std::count(is_element.begin(), is_element.end(), 1));
+      is_element = check_and_mark_elements(c, mesh, true);
+      require_elements(c, mesh.regions, std::count(is_element.begin(), is_element.end(), 1));
       model.mesh_summary = cat(mesh.num_nodes(), " nodes, ", cell_summary(mesh));
     });
   }

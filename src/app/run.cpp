@@ -218,6 +218,7 @@ class Run {
     describe();
     choose_time_step();
     if (args_.check) {
+      warn_unused_petsc_options();
       log_ << "check     OK\n";
       return 0;
     }
@@ -617,6 +618,21 @@ class Run {
     log_ << "  " << std::left << std::setw(16) << "total" << std::right << std::setw(12)
          << std::fixed << std::setprecision(3) << total << "\n";
     phases_.write_csv(comm_, c_.output_directory / "timings.csv", total);
+    warn_unused_petsc_options();
+  }
+
+  /// PETSc options (command line or the case's `petsc:`) that no solver read: a typo such as
+  /// -ksp_typo, or an option for a solver this run does not have (-pc_type in an explicit run).
+  void warn_unused_petsc_options() {
+    PetscInt n = 0;
+    char** names = nullptr;
+    char** values = nullptr;
+    INERTIA_PETSC(PetscOptionsLeftGet(nullptr, &n, &names, &values));
+    for (PetscInt i = 0; i < n; ++i)
+      log_ << "warning   PETSc option -" << names[i] << (values[i] ? " " : "")
+           << (values[i] ? values[i] : "")
+           << " was not used (misspelled, or for a solver this run does not have)\n";
+    INERTIA_PETSC(PetscOptionsLeftRestore(nullptr, &n, &names, &values));
   }
 
   MPI_Comm comm_;

@@ -262,6 +262,16 @@ new_case check_valid_box
 printf '%s\n' "$box_mesh" "$box_material" "$box_bcs" "$time_ok" "$output_ok" >"$dir/valid.yaml"
 check_plain check_valid_box '^check +OK' --check "$work/check_valid_box/valid.yaml"
 
+# PETSc options that nothing read (a typo, or a solver this run lacks): a warning, at --check and
+# after a run; the options a run does use give none.
+check_plain unused_petsc_option_check '^warning +PETSc option -ksp_typo 3 was not used' \
+  --check "$work/check_valid_box/valid.yaml" -ksp_typo 3
+check_plain unused_petsc_option_run '^warning +PETSc option -time_steps 5 was not used' \
+  "$work/check_valid_box/valid.yaml" -time_steps 5 -ksp_type cg
+if grep -q 'option -ksp_type' "$dir/stdout"; then
+  fail unused_petsc_option_run "-ksp_type, which Newmark's solver reads, was reported unused"
+fi
+
 # The hand-written meshes themselves are valid: the mesh cases below fail for their defect only.
 new_case check_valid_msh41
 write_msh41 "$dir/mesh.msh" "1 2 3 4" "2 3 4 5"
@@ -322,6 +332,30 @@ write_msh22 "$dir/beam.msh" 1
 sed -i 's/^1 2 2 2 1 1 2 3$/1 2 2 2 1 1 2 3 7/' "$dir/beam.msh"
 msh_case beam.msh >"$dir/case.yaml"
 expect_error element_line_with_an_extra_field 'beam\.msh: element line has 9 fields, expected 8 \(line 20\)'
+
+new_case empty_region  # a physical group named in the mesh, without a single cell
+write_msh22 "$dir/beam.msh" 1
+sed -i '0,/^3$/s//4/; s/^3 3 "other"$/3 3 "other"\n2 4 "load"/' "$dir/beam.msh"
+msh_case beam.msh >"$dir/case.yaml"
+sed -i 's/^  - {region: base, type: fixed}$/&\n  - {region: load, type: pressure, value: 1000}/' "$dir/case.yaml"
+expect_error empty_region "case\.yaml:6: boundary_conditions\[1\]\.region: region 'load' \(tag 4, dimension 2\) holds no mesh cells of dimension 2"
+src=$dir
+new_case empty_region_check
+cp "$src/beam.msh" "$src/case.yaml" "$dir/"
+expect_error empty_region_check "region 'load' \(tag 4, dimension 2\) holds no mesh cells" --check case.yaml
+
+new_case surface_only_mesh  # meshed with gmsh -2: the volume group is named, but holds no cells
+write_msh22 "$dir/beam.msh" 1
+python3 - "$dir/beam.msh" <<'PY'
+import sys
+p = sys.argv[1]
+lines = open(p).read().split("\n")
+i = lines.index("$Elements")
+lines[i + 1:i + 5] = ["1", "1 2 2 2 1 1 2 3"]
+open(p, "w").write("\n".join(lines))
+PY
+msh_case beam.msh >"$dir/case.yaml"
+expect_error surface_only_mesh "materials\[0\]\.region: region 'body' \(tag 1, dimension 3\) holds no mesh cells of dimension 3: .*gmsh -3"
 
 # ------------------------------------------------------------------------------------------------
 # Boxes too large: refused before anything is allocated (the point count is checked without

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -131,8 +132,11 @@ CaseFile load_case(const std::filesystem::path& file);
 CaseFile parse_case(const std::string& text, const std::filesystem::path& file);
 
 /// Resolves region and amplitude names against the mesh regions into the typed ProblemSpec.
-/// Throws InputError naming the case key, the unknown region and the known ones.
-ProblemSpec resolve_problem(const CaseFile& c, const std::vector<Region>& regions);
+/// Throws InputError naming the case key, the unknown region and the known ones. With
+/// `cells_per_region` (the whole mesh's cell count of each region), a region the case names that
+/// holds no cells is an error too.
+ProblemSpec resolve_problem(const CaseFile& c, const std::vector<Region>& regions,
+                            std::span<const std::int64_t> cells_per_region = {});
 
 /// Name of the line region made of the edges of surface region `surface` (springs edges_of).
 std::string edge_region_name(const std::string& surface);
