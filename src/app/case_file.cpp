@@ -320,8 +320,19 @@ void parse_amplitudes(const Node& n, CaseFile& c) {
     const Node a{kv.second, n.key + "." + name, n.file};
     if (!a.node.IsMap() || !a.has("type")) a.fail("expected a mapping with a 'type'");
     CaseAmplitude amp;
-    if (a["type"].choice({"table", "sine"}) == "table") {
-      a.expect_map({"type", "points"});
+    const std::string type = a["type"].choice({"table", "smooth_step", "sine"});
+    if (type == "table" || type == "smooth_step") {
+      if (type == "table") {
+        a.expect_map({"type", "points"});
+      } else {
+        a.expect_map({"type", "points", "continuity"});
+        amp.type = CaseAmplitude::Type::smooth_step;
+        if (a.has("continuity")) {
+          const double k = a["continuity"].number();
+          if (k != 1 && k != 2) a["continuity"].fail("expected 1 or 2");
+          amp.continuity = static_cast<int>(k);
+        }
+      }
       if (!a.has("points")) a.fail("missing key 'points'");
       const Node pts = a["points"];
       if (!pts.node.IsSequence() || pts.size() == 0) pts.fail("expected a list of [time, value]");
@@ -619,8 +630,9 @@ ProblemSpec resolve_problem(const CaseFile& c, const std::vector<Region>& region
   std::map<std::string, int> amplitude_index;
   for (const auto& [name, a] : c.amplitudes) {
     amplitude_index[name] = static_cast<int>(spec.amplitudes.size());
-    spec.amplitudes.push_back(a.type == CaseAmplitude::Type::table
-                                  ? Amplitude::table(a.points)
+    spec.amplitudes.push_back(a.type == CaseAmplitude::Type::table ? Amplitude::table(a.points)
+                              : a.type == CaseAmplitude::Type::smooth_step
+                                  ? Amplitude::smooth_step(a.points, a.continuity)
                                   : Amplitude::sine(a.frequency, a.phase));
   }
   // Under `static`, time is a load factor: loads and prescribed displacements without an

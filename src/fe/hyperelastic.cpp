@@ -330,7 +330,10 @@ Lame lame_from_young_poisson(double young, double poisson) {
 }
 
 InvertedElement::InvertedElement(double J)
-    : SolverError(cat("inverted element (J = ", J, " at a quadrature point)")), J_(J) {}
+    : SolverError(cat("inverted element (J = ", J,
+                      " at a quadrature point; a load or motion applied abruptly can do this: "
+                      "ramp it with a longer or smooth_step amplitude)")),
+      J_(J) {}
 
 double material_response(const MaterialLaw& model, Lame lame, const double* F, double* P,
                          double* A) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <tuple>
 
 namespace inertia {
 
@@ -30,6 +31,44 @@ Amplitude Amplitude::sine(double frequency, double phase) {
   return a;
 }
 
+Amplitude Amplitude::smooth_step(std::vector<std::pair<double, double>> points, int continuity) {
+  Amplitude a;
+  a.kind_ = Kind::smooth_step;
+  a.points_ = std::move(points);
+  a.a_ = continuity;
+  return a;
+}
+
+bool Amplitude::segment(double t, double& t0, double& a0, double& t1, double& a1) const {
+  if (points_.size() < 2 || t < points_.front().first || t >= points_.back().first) return false;
+  auto it = std::upper_bound(points_.begin(), points_.end(), t,
+                             [](double x, const auto& p) { return x < p.first; });
+  std::tie(t1, a1) = *it;
+  std::tie(t0, a0) = *(it - 1);
+  return true;
+}
+
+double Amplitude::step_shape(double x, int derivative) const {
+  if (a_ == 1) {  // C1: 3 x^2 - 2 x^3
+    switch (derivative) {
+      case 0:
+        return x * x * (3 - 2 * x);
+      case 1:
+        return 6 * x * (1 - x);
+      default:
+        return 6 * (1 - 2 * x);
+    }
+  }
+  switch (derivative) {  // C2: x^3 (10 - 15 x + 6 x^2)
+    case 0:
+      return x * x * x * (10 + x * (-15 + 6 * x));
+    case 1:
+      return 30 * x * x * (1 - x) * (1 - x);
+    default:
+      return 60 * x * (1 - x) * (1 - 2 * x);
+  }
+}
+
 double Amplitude::value(double t) const {
   switch (kind_) {
     case Kind::constant:
@@ -46,6 +85,12 @@ double Amplitude::value(double t) const {
       const auto& [t1, a1] = *it;
       const auto& [t0, a0] = *(it - 1);
       return a0 + (a1 - a0) * (t - t0) / (t1 - t0);
+    }
+    case Kind::smooth_step: {
+      if (t <= points_.front().first) return points_.front().second;
+      double t0, a0, t1, a1;
+      if (!segment(t, t0, a0, t1, a1)) return points_.back().second;
+      return a0 + (a1 - a0) * step_shape((t - t0) / (t1 - t0), 0);
     }
   }
   return 0;
@@ -67,12 +112,20 @@ double Amplitude::rate(double t) const {
       const auto& [t0, a0] = *(it - 1);
       return (a1 - a0) / (t1 - t0);
     }
+    case Kind::smooth_step: {
+      double t0, a0, t1, a1;
+      if (!segment(t, t0, a0, t1, a1)) return 0;
+      return (a1 - a0) * step_shape((t - t0) / (t1 - t0), 1) / (t1 - t0);
+    }
   }
   return 0;
 }
 
 double Amplitude::acceleration(double t) const {
   if (kind_ == Kind::sine) return -a_ * a_ * std::sin(a_ * t + b_);
+  double t0, a0, t1, a1;
+  if (kind_ == Kind::smooth_step && segment(t, t0, a0, t1, a1))
+    return (a1 - a0) * step_shape((t - t0) / (t1 - t0), 2) / ((t1 - t0) * (t1 - t0));
   return 0.0;
 }
 

@@ -721,6 +721,27 @@ TEST(CaseFileErrors, TableAmplitudeTimesMustIncrease) {
   expect_message(bad_freq, 9, "amplitudes.p.frequency");
 }
 
+TEST(CaseFile, SmoothStepAmplitude) {
+  const CaseFile c = parse_case(minimal_case() +
+                                    "amplitudes:\n"
+                                    "  squeeze: {type: smooth_step, points: [[0, 0], [0.5, 1]]}\n"
+                                    "  soft: {type: smooth_step, points: [[0, 0], [1, 2]], "
+                                    "continuity: 1}\n",
+                                "case.yaml");
+  const auto& squeeze = c.amplitudes.at("squeeze");
+  EXPECT_EQ(squeeze.type, CaseAmplitude::Type::smooth_step);
+  EXPECT_EQ(squeeze.continuity, 2);
+  ASSERT_EQ(squeeze.points.size(), 2u);
+  EXPECT_EQ(c.amplitudes.at("soft").continuity, 1);
+  expect_message(parse_error(minimal_case() +
+                             "amplitudes:\n  p: {type: smooth_step, points: [[0, 0], [1, 1]], "
+                             "continuity: 3}\n"),
+                 9, "amplitudes.p.continuity", {"1 or 2"});
+  expect_message(parse_error(minimal_case() +
+                             "amplitudes:\n  p: {type: smooth_step, points: [[1, 0], [0, 1]]}\n"),
+                 9, "amplitudes.p.points[1]", {"increase"});
+}
+
 TEST(CaseFileErrors, BoundaryConditionComponentsAndValues) {
   auto bc = [](const std::string& entry) {
     return parse_error(minimal_case() + "boundary_conditions:\n  - " + entry + "\n");

@@ -57,10 +57,11 @@ struct CaseBoundaryCondition {
 };
 
 struct CaseAmplitude {
-  enum class Type { table, sine };
+  enum class Type { table, sine, smooth_step };
   Type type = Type::table;
   std::vector<std::pair<double, double>> points;
   double frequency = 0, phase = 0;
+  int continuity = 2;  ///< smooth_step: 1 (zero rate at the points) or 2 (and zero acceleration)
 };
 
 struct CaseProbe {
