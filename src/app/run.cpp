@@ -262,6 +262,17 @@ class Run {
            << ", E " << m.material.youngs_modulus << ", nu " << m.material.poissons_ratio << "\n";
     log_ << "dofs      " << system().num_global_dofs() << " (" << system().num_constrained_dofs()
          << " constrained), total mass " << system().total_mass() << "\n";
+    {  // the characteristic size, to check the units against the mass and the frequency
+      double box[6] = {INFINITY, INFINITY, INFINITY, INFINITY, INFINITY, INFINITY};  // -max too
+      for (std::size_t n = 0; n < lm.coords.size() / 3; ++n)
+        for (int i = 0; i < 3; ++i) {
+          box[i] = std::min(box[i], lm.coords[3 * n + i]);
+          box[3 + i] = std::min(box[3 + i], -lm.coords[3 * n + i]);
+        }
+      INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, box, 6, MPI_DOUBLE, MPI_MIN, comm_));
+      log_ << "size      bounding box [" << box[0] << ", " << -box[3] << "] x [" << box[1] << ", "
+           << -box[4] << "] x [" << box[2] << ", " << -box[5] << "]\n";
+    }
     const PartitionSummary& p = model_.partition;
     log_ << "partition " << p.method << ": edge cut " << p.quality.edge_cut << ", imbalance "
          << std::setprecision(4) << p.quality.imbalance << std::setprecision(6);
@@ -315,6 +326,10 @@ class Run {
       }
       log_ << "          dt: auto = " << c_.dt << " s (safety factor " << safety
            << " on the stable step)\n";
+      if (c_.steps == 1 && safety * stable_dt > c_.end_time)
+        log_ << "warning   dt: auto would be " << safety * stable_dt << " s, longer than end_time "
+             << c_.end_time << " s: the run is one step of " << c_.dt
+             << " s. Check the units (total mass, bounding box and highest frequency above)\n";
     } else if (scheme.conditionally_stable() && c_.dt > stable_dt) {
       const std::string what =
           cat("time.dt: ", c_.dt, " s exceeds the stable step of ", scheme.name(), ", ", stable_dt,
@@ -329,6 +344,11 @@ class Run {
            << " grows for an undamped oscillation at any time step; it is here for teaching. "
               "Prefer symplectic_euler, central_difference or rk4 (explicit), or an implicit "
               "scheme\n";
+    if (!c_.dt_auto && c_.steps == 0 && c_.dt > c_.end_time)
+      log_ << "warning   time.dt " << c_.dt << " s is longer than end_time " << c_.end_time
+           << " s: the run is one step, to t = " << c_.dt
+           << ". Check the units (total mass, bounding box and highest frequency above)\n";
+    warn_fast_amplitudes();
     nsteps_ = c_.num_steps();
     log_ << "time      " << scheme.name();
     if (!scheme.options_text().empty()) log_ << " (" << scheme.options_text() << ")";
@@ -340,6 +360,32 @@ class Run {
     if (!system().is_linear())
       log_ << (scheme.newton() ? ", nonlinear: Newton (SNES) every step" : ", nonlinear");
     log_ << "\n";
+  }
+
+  /// Amplitudes that change within less than a step (a 40 us pulse under a 2 ms step) are only
+  /// sampled at the step times: a warning for each, with the time scale and dt.
+  void warn_fast_amplitudes() {
+    const double t_end = c_.dt * static_cast<double>(c_.num_steps());
+    for (const auto& [name, a] : c_.amplitudes) {
+      if (a.type == CaseAmplitude::Type::sine) {
+        const double period = 1 / a.frequency;
+        if (period < 10 * c_.dt)
+          log_ << "warning   amplitude '" << name << "': a period of " << period
+               << " s is fewer than 10 steps of dt " << c_.dt
+               << " s: the sine is undersampled; use a smaller dt\n";
+        continue;
+      }
+      for (std::size_t i = 0; i + 1 < a.points.size(); ++i) {
+        const auto [t0, a0] = a.points[i];
+        const auto [t1, a1] = a.points[i + 1];
+        if (t1 - t0 < c_.dt && a1 != a0 && t0 < t_end && t1 > 0) {
+          log_ << "warning   amplitude '" << name << "' changes from " << a0 << " to " << a1
+               << " within " << t1 - t0 << " s (t = " << t0 << " to " << t1 << "), less than dt "
+               << c_.dt << " s: the steps sample it only at their times; use a smaller dt\n";
+          break;
+        }
+      }
+    }
   }
 
   /// Creates the output directory, the initial state (u = 0, the initial velocities, the

@@ -272,6 +272,32 @@ if grep -q 'option -ksp_type' "$dir/stdout"; then
   fail unused_petsc_option_run "-ksp_type, which Newmark's solver reads, was reported unused"
 fi
 
+# Units off by 10^3 (a mesh in mm, E in MPa, density in kg/m^3): the step is clipped to the end
+# time, and a 40 us pulse falls between steps. Warnings, with the characteristic numbers.
+new_case units_mm
+cat >"$dir/case.yaml" <<EOF
+mesh: {box: {lower: [0, 0, 0], upper: [100, 10, 10], cells: [10, 2, 2], element: hex8}}
+materials:
+  - {region: all, density: 7850, youngs_modulus: 210000, poissons_ratio: 0.3}
+boundary_conditions:
+  - {region: xmin, type: fixed}
+  - {region: xmax, type: pressure, value: 1, amplitude: pulse}
+amplitudes:
+  pulse: {type: table, points: [[0, 0], [4.0e-5, 1], [8.0e-5, 0]]}
+time: {integrator: central_difference, dt: auto, end_time: 0.002}
+EOF
+check_plain units_mm_dt_auto '^warning +dt: auto would be [0-9.e+-]+ s, longer than end_time 0.002 s' \
+  --check "$work/units_mm/case.yaml"
+grep -Eq "^warning +amplitude 'pulse' changes from 0 to 1 within 4e-05 s" "$dir/stdout" ||
+  fail units_mm_pulse "no warning for a pulse shorter than the step"
+grep -Eq '^size +bounding box \[0, 100\] x \[0, 10\] x \[0, 10\]' "$dir/stdout" ||
+  fail units_mm_size "the log does not give the bounding box"
+new_case dt_longer_than_end
+sed 's/time: .*/time: {integrator: newmark, dt: 0.01, end_time: 0.002}/' "$work/units_mm/case.yaml" \
+  >"$dir/case.yaml"
+check_plain dt_longer_than_end '^warning +time.dt 0.01 s is longer than end_time 0.002 s' \
+  --check "$work/dt_longer_than_end/case.yaml"
+
 # The hand-written meshes themselves are valid: the mesh cases below fail for their defect only.
 new_case check_valid_msh41
 write_msh41 "$dir/mesh.msh" "1 2 3 4" "2 3 4 5"
