@@ -437,7 +437,16 @@ void parse_time(const Node& n, CaseFile& c) {
 }
 
 void parse_output(const Node& n, CaseFile& c) {
-  n.expect_map({"directory", "every", "fields", "probes", "energy", "checkpoint"});
+  n.expect_map({"directory", "every", "interval", "history_every", "fields", "probes", "energy",
+                "checkpoint"});
+  if (n.has("every") && n.has("interval"))
+    n["interval"].fail("give either 'every' (steps) or 'interval' (seconds), not both");
+  if (n.has("interval")) c.output_interval = n["interval"].positive();
+  if (n.has("history_every")) {
+    const auto every = n["history_every"].integer();
+    if (every < 1 || every > 1000000000) n["history_every"].fail("must be >= 1");
+    c.history_every = static_cast<int>(every);
+  }
   if (n.has("directory")) {
     const std::filesystem::path p = n["directory"].text();
     c.output_directory = p.is_absolute() ? p : c.directory / p;

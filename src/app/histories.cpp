@@ -288,7 +288,7 @@ void EnergyHistory::before_step(MechanicalSystem& system, const State& state) {
 }
 
 void EnergyHistory::after_step(MechanicalSystem& system, const State& state, double dt,
-                               double extra_dissipation) {
+                               double extra_dissipation, bool row) {
   system.external_force(state.time, f_now_);
   if (reactions_) {
     system.reaction(state.time, state.u, state.v, integrator_.acceleration(), work_);
@@ -310,7 +310,12 @@ void EnergyHistory::after_step(MechanicalSystem& system, const State& state, dou
     dissipation_ += dt * d;
   }
   dissipation_ += extra_dissipation;
-  write(system, state);
+  if (row) write(system, state);
+}
+
+void EnergyHistory::update_total(MechanicalSystem& system, const State& state) {
+  total_ = system.kinetic_energy(state.v) + system.strain_energy(state.u) - external_work_ +
+           dissipation_;
 }
 
 void EnergyHistory::write(MechanicalSystem& system, const State& state) {

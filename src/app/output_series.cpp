@@ -26,6 +26,22 @@ OutputSeries::OutputSeries(MPI_Comm comm, const CaseFile& c, const MechanicalSys
     region_.push_back(lm.regions[lm.cell_regions[k]].tag);
   }
   point_values_.resize(3);
+  // Uncompressed size of a frame: coordinates and point fields (float64 per node of the piece),
+  // cell fields, connectivity, offsets and types. The compressed pieces are at most this (zlib
+  // adds a few bytes per block), usually several times less.
+  const auto points = static_cast<std::int64_t>(lm.coords.size() / 3);
+  std::int64_t point_fields = 0;
+  for (const char* f : {"displacement", "velocity", "acceleration"}) point_fields += c.has_field(f);
+  std::int64_t cell_bytes = 0;
+  if (c.has_field("von_mises")) cell_bytes += 8;
+  if (c.has_field("stress")) cell_bytes += 48;
+  if (c.has_field("strain")) cell_bytes += 48;
+  if (c.has_field("rank")) cell_bytes += 4;
+  if (c.has_field("region")) cell_bytes += 4;
+  raw_bytes_per_frame_ = points * 24 * (1 + point_fields) +
+                         static_cast<std::int64_t>(cells_.size()) * (cell_bytes + 8 + 1) +
+                         static_cast<std::int64_t>(nodes_.size()) * 8;
+  INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &raw_bytes_per_frame_, 1, MPI_INT64_T, MPI_SUM, comm));
 }
 
 void OutputSeries::add_point_field(const char* name, Vec x) {

@@ -466,7 +466,7 @@ class Run {
     int rank = 0;
     INERTIA_MPI(MPI_Comm_rank(comm_, &rank));
     if (rank == 0) reserve_.emplace(c_.output_directory / ".inertia-reserve", 16 << 10);
-    if (c_.output_every > 0)
+    if (c_.output_every > 0 || c_.output_interval > 0)
       series_ = std::make_unique<OutputSeries>(
           comm_, c_, system(),
           resume_ ? std::optional<double>(state_.time + 0.5 * c_.dt) : std::nullopt);
@@ -482,6 +482,50 @@ class Run {
       if (probes_) probes_->record(state_);
       if (series_) write_frame();
     }
+    if (series_) plan_frames();
+  }
+
+  /// The frames to come: with output.interval, the first step at or after each multiple of the
+  /// interval; with output.every, every N steps; and the last step always. Logs their count and
+  /// their size (from the frame just written, or the average of the series so far).
+  void plan_frames() {
+    const double tol = 1e-9 * c_.dt;
+    std::int64_t frames = 0;
+    if (c_.output_interval > 0) {
+      next_frame_time_ =
+          (std::floor((state_.time + tol) / c_.output_interval) + 1) * c_.output_interval;
+      double next = next_frame_time_;  // frame_due(), step by step
+      for (std::int64_t n = state_.step + 1; n <= nsteps_; ++n) {
+        const double t = c_.dt * static_cast<double>(n);
+        if (n == nsteps_) {
+          ++frames;
+        } else if (t + tol >= next) {
+          ++frames;
+          while (next <= t + tol) next += c_.output_interval;
+        }
+      }
+    } else {
+      const std::int64_t every = c_.output_every;
+      frames = nsteps_ / every - state_.step / every;
+      if (nsteps_ % every != 0 && nsteps_ > state_.step) ++frames;
+    }
+    const double raw = static_cast<double>(series_->raw_bytes_per_frame());
+    log_ << "output    " << frames << " more VTK frames ("
+         << (c_.output_interval > 0 ? cat("every ", c_.output_interval, " s")
+                                    : cat("every ", c_.output_every, " steps"))
+         << " and the last step), at most " << std::setprecision(3)
+         << raw * static_cast<double>(frames) / (1 << 20) << " MiB (" << raw / 1024
+         << " KiB per frame before compression)" << std::setprecision(6) << "\n";
+  }
+
+  /// Whether this step writes a frame (see plan_frames()).
+  bool frame_due() {
+    if (state_.step == nsteps_) return true;
+    if (c_.output_interval <= 0) return state_.step % c_.output_every == 0;
+    const double tol = 1e-9 * c_.dt;
+    if (state_.time + tol < next_frame_time_) return false;
+    while (next_frame_time_ <= state_.time + tol) next_frame_time_ += c_.output_interval;
+    return true;
   }
 
   void write_frame() {
@@ -530,7 +574,7 @@ class Run {
         activity_ = Activity::step;
         signal = advance(steps);
         activity_ = Activity::output;
-        if (series_ && state_.step % c_.output_every == 0) write_frame();
+        if (series_ && frame_due()) write_frame();
         activity_ = Activity::checkpoint;
         if (c_.checkpoint_every > 0 &&
             (state_.step % c_.checkpoint_every == 0 || state_.step == nsteps_))
@@ -619,8 +663,9 @@ class Run {
     if (global[0])
       throw SolverError(cat("the solution is not finite at step ", state_.step, ", t = ",
                             state_.time, "; reduce dt or check the loads and constraints"));
-    if (energy_) energy_->after_step(system(), state_, c_.dt, removed);
-    if (probes_) probes_->record(state_);
+    const bool row = state_.step % c_.history_every == 0 || state_.step == nsteps_;
+    if (energy_) energy_->after_step(system(), state_, c_.dt, removed, row);
+    if (probes_ && row) probes_->record(state_);
     return global[1];
   }
 
@@ -639,7 +684,11 @@ class Run {
     if (!stats_.nonlinear_reason.empty())
       log_ << "  newton its " << stats_.nonlinear_iterations << " (" << stats_.nonlinear_reason
            << ")";
-    if (energy_) log_ << "  energy " << energy_->total();
+    if (energy_) {
+      if (state_.step % c_.history_every != 0 && state_.step != nsteps_)
+        energy_->update_total(system(), state_);  // no row at this step
+      log_ << "  energy " << energy_->total();
+    }
     log_ << "\n";
     flush_histories();
   }
@@ -701,6 +750,7 @@ class Run {
   std::unique_ptr<Probes> probes_;
   std::unique_ptr<EnergyHistory> energy_;
   std::optional<SpaceReserve> reserve_;
+  double next_frame_time_ = 0;  ///< output.interval: the next frame at the first step from here
   double loop_start_ = 0;
   std::int64_t first_step_ = 0, linear_its_ = 0, newton_its_ = 0;
   std::int64_t checkpoint_bytes_ = 0, checkpoints_ = 0, last_checkpoint_step_ = -1;

@@ -742,6 +742,22 @@ TEST(CaseFile, SmoothStepAmplitude) {
                  9, "amplitudes.p.points[1]", {"increase"});
 }
 
+TEST(CaseFile, OutputIntervalAndHistoryEvery) {
+  const CaseFile c =
+      parse_case(minimal_case() + "output: {directory: out, interval: 0.002, history_every: 5}\n",
+                 "case.yaml");
+  EXPECT_EQ(c.output_interval, 0.002);
+  EXPECT_EQ(c.history_every, 5);
+  const CaseFile d = parse_case(minimal_case(), "case.yaml");
+  EXPECT_EQ(d.output_interval, 0.0);
+  EXPECT_EQ(d.history_every, 1);
+  expect_message(parse_error(minimal_case() + "output: {every: 10, interval: 0.002}\n"), 8,
+                 "output.interval", {"not both"});
+  expect_message(parse_error(minimal_case() + "output: {interval: -1}\n"), 8, "output.interval");
+  expect_message(parse_error(minimal_case() + "output: {history_every: 0}\n"), 8,
+                 "output.history_every");
+}
+
 TEST(CaseFileErrors, BoundaryConditionComponentsAndValues) {
   auto bc = [](const std::string& entry) {
     return parse_error(minimal_case() + "boundary_conditions:\n  - " + entry + "\n");

@@ -110,7 +110,9 @@ struct CaseFile {
 
   // output
   std::filesystem::path output_directory;  ///< resolved against directory
-  int output_every = 10;
+  int output_every = 10;       ///< VTK every N steps (0: none), unless output_interval > 0
+  double output_interval = 0;  ///< output.interval: VTK every this much simulated time (s)
+  int history_every = 1;       ///< output.history_every: probe and energy rows every N steps
   std::vector<std::string> fields{"displacement", "velocity", "acceleration", "von_mises",
                                   "stress",       "strain",   "rank",         "region"};
   std::vector<CaseProbe> probes;

@@ -99,10 +99,13 @@ class EnergyHistory {
                 const std::filesystem::path& path, const EnergyResume* resume = nullptr);
   /// Collective. Call before a step: remembers u_n, v_n, f_ext(t_n).
   void before_step(MechanicalSystem& system, const State& state);
-  /// Collective. Call after a step: accumulates work and dissipation and appends a row.
+  /// Collective. Call after a step: accumulates work and dissipation and appends a row (unless
+  /// `row` is false: output.history_every).
   /// `extra_dissipation` is energy removed outside the scheme (velocity damping).
-  void after_step(MechanicalSystem& system, const State& state, double dt,
-                  double extra_dissipation);
+  void after_step(MechanicalSystem& system, const State& state, double dt, double extra_dissipation,
+                  bool row = true);
+  /// Collective. Recomputes total() at this state without a row (after a step without one).
+  void update_total(MechanicalSystem& system, const State& state);
   void flush() { file_.flush(); }
   void mark_failed(const std::string& reason) { file_.mark_failed(reason); }
   double total() const { return total_; }

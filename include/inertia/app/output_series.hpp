@@ -32,6 +32,8 @@ class OutputSeries {
 
   int frames() const { return writer_.steps_written(); }
   std::int64_t bytes() const { return bytes_; }  ///< written so far by this run, all ranks
+  /// A frame's data before compression, all ranks: a bound on what a frame writes.
+  std::int64_t raw_bytes_per_frame() const { return raw_bytes_per_frame_; }
   const std::filesystem::path& pvd_path() const { return writer_.pvd_path(); }
 
  private:
@@ -40,6 +42,7 @@ class OutputSeries {
   const CaseFile& case_;
   const MechanicalSystem& system_;
   io::VtkSeriesWriter writer_;
+  std::int64_t raw_bytes_per_frame_ = 0;
   // This rank's piece: cells (local indices) and their nodes in VTK order, rank and region tag.
   std::vector<std::int64_t> cells_;
   std::vector<CellType> types_;
