@@ -316,6 +316,7 @@ class Run {
                        scheme.stability_limit() > 0 ? " is unconditionally stable)"
                                                     : " is unstable at any step)"))
          << "\n";
+    log_limiting_element();
     if (c_.dt_auto) {
       constexpr double safety = 0.9;
       c_.dt = safety * stable_dt;
@@ -360,6 +361,59 @@ class Run {
     if (!system().is_linear())
       log_ << (scheme.newton() ? ", nonlinear: Newton (SNES) every step" : ", nonlinear");
     log_ << "\n";
+  }
+
+  /// The solid element with the shortest wave transit time L / c (L its shortest corner-to-corner
+  /// distance, c = sqrt((lambda + 2 mu) / rho) its material's dilatational wave speed), as Abaqus
+  /// names the element that limits the stable step: where to look when the step is smaller than
+  /// expected (a sliver element, a stiff or light material).
+  void log_limiting_element() {
+    const LocalMesh& lm = system().mesh();
+    std::vector<double> wave_speed(lm.regions.size(), 0.0);
+    for (const auto& m : system().spec().materials) {
+      const auto& e = m.material;
+      wave_speed[m.region] = std::sqrt((e.lambda() + 2 * e.mu()) / e.density);
+    }
+    struct {
+      double time;
+      int rank;
+    } best{INFINITY, rank_of(comm_)};
+    std::int64_t best_cell = -1;
+    double best_length = 0;
+    for (std::int64_t k = 0; k < lm.num_cells(); ++k) {
+      const int r = lm.cell_regions[k];
+      if (!lm.cell_is_element[k] || r < 0 || wave_speed[r] <= 0) continue;
+      const auto nodes = lm.nodes_of(k);
+      const int corners = info(lm.cell_types[k]).num_corners;
+      double length = INFINITY;
+      for (int a = 0; a < corners; ++a)
+        for (int b = a + 1; b < corners; ++b) {
+          const double* x = &lm.coords[3 * nodes[a]];
+          const double* y = &lm.coords[3 * nodes[b]];
+          length = std::min(length, std::hypot(x[0] - y[0], x[1] - y[1], x[2] - y[2]));
+        }
+      if (length / wave_speed[r] < best.time) {
+        best.time = length / wave_speed[r];
+        best_cell = k;
+        best_length = length;
+      }
+    }
+    auto global = best;
+    INERTIA_MPI(MPI_Allreduce(&best, &global, 1, MPI_DOUBLE_INT, MPI_MINLOC, comm_));
+    if (!std::isfinite(global.time)) return;  // no solid elements (springs and masses only)
+    std::string line;
+    if (global.rank == best.rank) {
+      const int r = lm.cell_regions[best_cell];
+      std::ostringstream out;
+      out << std::setprecision(4) << "          smallest element transit time L/c = " << best.time
+          << " s: element " << lm.cell_tags[best_cell] << " ("
+          << info(lm.cell_types[best_cell]).name << ", region '" << lm.regions[r].name
+          << "', L = " << best_length << ", c = " << wave_speed[r]
+          << "), the element that limits explicit steps";
+      line = out.str();
+    }
+    line = broadcast_string(comm_, line, global.rank);
+    log_ << line << "\n";
   }
 
   /// Amplitudes that change within less than a step (a 40 us pulse under a 2 ms step) are only

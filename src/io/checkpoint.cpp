@@ -100,15 +100,6 @@ std::int64_t checksum(MPI_Comm comm, Vec x) {
 
 constexpr const char* complete_attribute = "checkpoint_complete";
 
-/// Broadcasts a string from rank 0.
-std::string broadcast(MPI_Comm comm, std::string s) {
-  std::int64_t n = static_cast<std::int64_t>(s.size());
-  INERTIA_MPI(MPI_Bcast(&n, 1, MPI_INT64_T, 0, comm));
-  s.resize(static_cast<std::size_t>(n));
-  INERTIA_MPI(MPI_Bcast(s.data(), static_cast<int>(n), MPI_CHAR, 0, comm));
-  return s;
-}
-
 }  // namespace
 
 std::string checkpoint_name(std::int64_t step) {
@@ -348,7 +339,7 @@ Restored Checkpointer::restore(const fs::path& path, const NamedVectors& vectors
         ": no complete checkpoint (checkpoint_NNNNNNNNN.h5) in it or in its checkpoints/");
     for (auto it = all.rbegin(); it != all.rend(); ++it) list += it->second.string() + '\n';
   });
-  list = broadcast(comm_, list);
+  list = broadcast_string(comm_, list);
   Restored restored;
   for (std::size_t start = 0, end; (end = list.find('\n', start)) != std::string::npos;
        start = end + 1) {

@@ -70,6 +70,14 @@ int size_of(MPI_Comm comm) {
   return s;
 }
 
+std::string broadcast_string(MPI_Comm comm, std::string s, int root) {
+  auto n = static_cast<std::int64_t>(s.size());
+  check_mpi(MPI_Bcast(&n, 1, MPI_INT64_T, root, comm), "MPI_Bcast");
+  s.resize(static_cast<std::size_t>(n));
+  check_mpi(MPI_Bcast(s.data(), static_cast<int>(n), MPI_CHAR, root, comm), "MPI_Bcast");
+  return s;
+}
+
 void check_mpi(int code, const char* call) {
   if (code == MPI_SUCCESS) return;
   char text[MPI_MAX_ERROR_STRING];

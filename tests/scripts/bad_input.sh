@@ -292,6 +292,8 @@ grep -Eq "^warning +amplitude 'pulse' changes from 0 to 1 within 4e-05 s" "$dir/
   fail units_mm_pulse "no warning for a pulse shorter than the step"
 grep -Eq '^size +bounding box \[0, 100\] x \[0, 10\] x \[0, 10\]' "$dir/stdout" ||
   fail units_mm_size "the log does not give the bounding box"
+grep -Eq "smallest element transit time L/c = 0.8332 s: element [0-9]+ \(hex8, region 'all', L = 5, c = 6.001\)" \
+  "$dir/stdout" || fail units_mm_element "the log does not name the element that limits the step"
 new_case dt_longer_than_end
 sed 's/time: .*/time: {integrator: newmark, dt: 0.01, end_time: 0.002}/' "$work/units_mm/case.yaml" \
   >"$dir/case.yaml"

@@ -29,6 +29,9 @@ class Session {
 int rank_of(MPI_Comm comm);
 int size_of(MPI_Comm comm);
 
+/// Collective: `s` of rank `root` on every rank.
+std::string broadcast_string(MPI_Comm comm, std::string s, int root = 0);
+
 /// Collective. True on every rank iff `value` is true on every rank.
 bool all_true(MPI_Comm comm, bool value);
 
