@@ -314,14 +314,19 @@ void EnergyHistory::after_step(MechanicalSystem& system, const State& state, dou
 }
 
 void EnergyHistory::update_total(MechanicalSystem& system, const State& state) {
-  total_ = system.kinetic_energy(state.v) + system.strain_energy(state.u) - external_work_ +
-           dissipation_;
+  const double kinetic = system.kinetic_energy(state.v);
+  const double strain = system.strain_energy(state.u);
+  total_ = kinetic + strain - external_work_ + dissipation_;
+  largest_term_ = std::max(
+      {std::abs(kinetic), std::abs(strain), std::abs(external_work_), std::abs(dissipation_)});
 }
 
 void EnergyHistory::write(MechanicalSystem& system, const State& state) {
   const double kinetic = system.kinetic_energy(state.v);
   const double strain = system.strain_energy(state.u);
   total_ = kinetic + strain - external_work_ + dissipation_;
+  largest_term_ = std::max(
+      {std::abs(kinetic), std::abs(strain), std::abs(external_work_), std::abs(dissipation_)});
   row_ = {kinetic, strain, external_work_, dissipation_, total_, 0.0};
   const std::size_t n = integrator_.has_hamiltonian() ? 6 : 5;
   if (n == 6) row_[5] = integrator_.hamiltonian(system, state);

@@ -741,7 +741,11 @@ class Run {
     if (energy_) {
       if (state_.step % c_.history_every != 0 && state_.step != nsteps_)
         energy_->update_total(system(), state_);  // no row at this step
-      log_ << "  energy " << energy_->total();
+      // The balance error, and its size against the largest energy term.
+      log_ << "  energy balance " << std::setprecision(3) << energy_->total();
+      if (energy_->largest_term() > 0)
+        log_ << " (" << 100 * energy_->total() / energy_->largest_term() << " %)";
+      log_ << std::setprecision(6);
     }
     log_ << "\n";
     flush_histories();

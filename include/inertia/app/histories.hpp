@@ -109,6 +109,9 @@ class EnergyHistory {
   void flush() { file_.flush(); }
   void mark_failed(const std::string& reason) { file_.mark_failed(reason); }
   double total() const { return total_; }
+  /// The largest of |kinetic|, |strain|, |external work|, |dissipation| where total() was last
+  /// computed: the scale of the balance error total().
+  double largest_term() const { return largest_term_; }
   double external_work() const { return external_work_; }
   double dissipation() const { return dissipation_; }
 
@@ -117,7 +120,7 @@ class EnergyHistory {
   Integrator& integrator_;
   petsc::Vector u_prev_, v_prev_, f_prev_, f_now_, work_;
   bool reactions_ = false;  ///< prescribed motion and an acceleration: count reaction work
-  double external_work_ = 0, dissipation_ = 0, total_ = 0;
+  double external_work_ = 0, dissipation_ = 0, total_ = 0, largest_term_ = 0;
   std::array<double, 6> row_{};
   CsvFile file_;
 };
