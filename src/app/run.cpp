@@ -56,7 +56,10 @@ time.integrator (README.md, "Time integration"):
   out << R"(
 Options after the case file go to PETSc and override the case file's `petsc:` string, e.g.
   -ksp_type cg -pc_type gamg -ksp_rtol 1e-10 -ksp_monitor -log_view
-Exit status: 0 on success, 1 on bad input or a failed solve (one line on stderr).
+Options that no solver read are listed as warnings at the end.
+Exit status: 0 on success, 1 on bad input, a failed solve or a failed write (one line on stderr,
+the written files marked INCOMPLETE), 128 + the signal after SIGTERM or SIGINT (the ranks finish
+the step and write a checkpoint of it first). README.md, "What a run promises".
 )";
   return out.str();
 }
