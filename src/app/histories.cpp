@@ -274,8 +274,7 @@ EnergyHistory::EnergyHistory(MechanicalSystem& system, const State& state, Integ
   if (resume) {
     external_work_ = resume->external_work;
     dissipation_ = resume->dissipation;
-    total_ = system.kinetic_energy(state.v) + system.strain_energy(state.u) - external_work_ +
-             dissipation_;
+    update_total(system, state);
   } else {
     write(system, state);
   }
@@ -313,20 +312,18 @@ void EnergyHistory::after_step(MechanicalSystem& system, const State& state, dou
   if (row) write(system, state);
 }
 
-void EnergyHistory::update_total(MechanicalSystem& system, const State& state) {
+std::pair<double, double> EnergyHistory::update_total(MechanicalSystem& system,
+                                                      const State& state) {
   const double kinetic = system.kinetic_energy(state.v);
   const double strain = system.strain_energy(state.u);
   total_ = kinetic + strain - external_work_ + dissipation_;
   largest_term_ = std::max(
       {std::abs(kinetic), std::abs(strain), std::abs(external_work_), std::abs(dissipation_)});
+  return {kinetic, strain};
 }
 
 void EnergyHistory::write(MechanicalSystem& system, const State& state) {
-  const double kinetic = system.kinetic_energy(state.v);
-  const double strain = system.strain_energy(state.u);
-  total_ = kinetic + strain - external_work_ + dissipation_;
-  largest_term_ = std::max(
-      {std::abs(kinetic), std::abs(strain), std::abs(external_work_), std::abs(dissipation_)});
+  const auto [kinetic, strain] = update_total(system, state);
   row_ = {kinetic, strain, external_work_, dissipation_, total_, 0.0};
   const std::size_t n = integrator_.has_hamiltonian() ? 6 : 5;
   if (n == 6) row_[5] = integrator_.hamiltonian(system, state);

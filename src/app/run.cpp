@@ -546,26 +546,13 @@ class Run {
   /// interval; with output.every, every N steps; and the last step always. Logs their count and
   /// their size (from the frame just written, or the average of the series so far).
   void plan_frames() {
-    const double tol = 1e-9 * c_.dt;
-    std::int64_t frames = 0;
-    if (c_.output_interval > 0) {
+    if (c_.output_interval > 0)
       next_frame_time_ =
-          (std::floor((state_.time + tol) / c_.output_interval) + 1) * c_.output_interval;
-      double next = next_frame_time_;  // frame_due(), step by step
-      for (std::int64_t n = state_.step + 1; n <= nsteps_; ++n) {
-        const double t = c_.dt * static_cast<double>(n);
-        if (n == nsteps_) {
-          ++frames;
-        } else if (t + tol >= next) {
-          ++frames;
-          while (next <= t + tol) next += c_.output_interval;
-        }
-      }
-    } else {
-      const std::int64_t every = c_.output_every;
-      frames = nsteps_ / every - state_.step / every;
-      if (nsteps_ % every != 0 && nsteps_ > state_.step) ++frames;
-    }
+          (std::floor((state_.time + 1e-9 * c_.dt) / c_.output_interval) + 1) * c_.output_interval;
+    // The steps to come, through the loop's own test (it advances a copy of the next time).
+    std::int64_t frames = 0;
+    double next = next_frame_time_;
+    for (std::int64_t n = state_.step + 1; n <= nsteps_; ++n) frames += frame_due(n, next);
     const double raw = static_cast<double>(series_->raw_bytes_per_frame());
     log_ << "output    " << frames << " more VTK frames ("
          << (c_.output_interval > 0 ? cat("every ", c_.output_interval, " s")
@@ -575,13 +562,14 @@ class Run {
          << " KiB per frame before compression)" << std::setprecision(6) << "\n";
   }
 
-  /// Whether this step writes a frame (see plan_frames()).
-  bool frame_due() {
-    if (state_.step == nsteps_) return true;
-    if (c_.output_interval <= 0) return state_.step % c_.output_every == 0;
-    const double tol = 1e-9 * c_.dt;
-    if (state_.time + tol < next_frame_time_) return false;
-    while (next_frame_time_ <= state_.time + tol) next_frame_time_ += c_.output_interval;
+  /// Whether step `step` writes a frame (see plan_frames()); with output.interval, moves
+  /// `next_time` past the step's time when it does.
+  bool frame_due(std::int64_t step, double& next_time) const {
+    if (step == nsteps_) return true;
+    if (c_.output_interval <= 0) return step % c_.output_every == 0;
+    const double t = c_.dt * static_cast<double>(step) + 1e-9 * c_.dt;
+    if (t < next_time) return false;
+    while (next_time <= t) next_time += c_.output_interval;
     return true;
   }
 
@@ -631,7 +619,7 @@ class Run {
         activity_ = Activity::step;
         signal = advance(steps);
         activity_ = Activity::output;
-        if (series_ && frame_due()) write_frame();
+        if (series_ && frame_due(state_.step, next_frame_time_)) write_frame();
         activity_ = Activity::checkpoint;
         if (c_.checkpoint_every > 0 &&
             (state_.step % c_.checkpoint_every == 0 || state_.step == nsteps_))

@@ -64,19 +64,6 @@ double dalembert_tip(double sigma, double t) {
   return sigma * (tau <= 2 ? tau : 4 - tau);
 }
 
-/// A chain of n masses between fixed ends (see app_implicit_schemes.cpp), k = 400, m = 0.25.
-std::string chain_case(int n, const std::string& time) {
-  const std::string file = test::chain_mesh(n, "xchain");
-  return "mesh: {file: " + file +
-         "}\n"
-         "springs: [{region: springs, stiffness: 400.0}]\n"
-         "point_masses: [{region: beads, mass: 0.25}]\n"
-         "boundary_conditions: [{region: ends, type: fixed}, "
-         "{region: beads, type: fixed, components: [y, z]}]\n"
-         "time: {" +
-         time + "}\n";
-}
-
 double chain_omega_max(int n) {
   return 2 * std::sqrt(400 / 0.25) * std::sin(n * std::numbers::pi / (2 * (n + 1)));
 }
@@ -105,8 +92,9 @@ class ChainStability : public testing::TestWithParam<std::pair<const char*, doub
 double energy_growth(const char* scheme, double omega_h) {
   const int n = 9;
   const double h = omega_h / chain_omega_max(n);
-  auto sim = start(chain_case(n, std::string("integrator: ") + scheme +
-                                     ", mass: lumped, dt: " + number(h) + ", steps: 3000"));
+  auto sim = start(test::chain_case(
+      n, "xchain",
+      std::string("integrator: ") + scheme + ", mass: lumped, dt: " + number(h) + ", steps: 3000"));
   MechanicalSystem& s = sim->system();
   // Every mode: a velocity alternating in sign along the chain excites the highest one most;
   // small, so that even the large transient amplitudes near the limit keep the springs far from
@@ -152,8 +140,8 @@ INSTANTIATE_TEST_SUITE_P(ConditionallyStable, ChainStability,
 TEST(StableStep, EstimateApproachesTheExactHighestFrequencyOfTwoMeshes) {
   // Spring chain: omega_max = 2 sqrt(k/m) sin(n pi / (2 (n + 1))).
   const int n = 9;
-  auto chain =
-      start(chain_case(n, "integrator: symplectic_euler, mass: lumped, dt: 0.001, steps: 1"));
+  auto chain = start(test::chain_case(
+      n, "xchain", "integrator: symplectic_euler, mass: lumped, dt: 0.001, steps: 1"));
   const FrequencyEstimate e1 = estimate_highest_frequency(chain->system(), 50);
   // Lateral-fixed fixed-free bar of N = 10 lumped hex8 cells (c = 1, dx = 0.1): the chain with
   // a half mass at the free end, omega_j = (2 c/dx) sin((2j - 1) pi / (4 N)).

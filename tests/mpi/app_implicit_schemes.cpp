@@ -203,19 +203,6 @@ TEST(ImplicitEuler, EnergyDecaysBy1Over1PlusOmegaHSquaredPerStep) {
 
 namespace {
 
-/// A chain of n point masses m joined by n + 1 springs k between two fixed ends, along x.
-std::string chain_case(int n, const std::string& time) {
-  const std::string file = test::chain_mesh(n, "chain");
-  return "mesh: {file: " + file +
-         "}\n"
-         "springs: [{region: springs, stiffness: 400.0}]\n"
-         "point_masses: [{region: beads, mass: 0.25}]\n"
-         "boundary_conditions: [{region: ends, type: fixed}, "
-         "{region: beads, type: fixed, components: [y, z]}]\n"
-         "time: {" +
-         time + "}\n";
-}
-
 /// Sets the velocity of bead i (x = 0.1 i) to sin(j pi i / (n + 1)): mode j of the chain.
 void set_mode(Simulation& sim, int n, int j) {
   MechanicalSystem& s = sim.system();
@@ -256,8 +243,9 @@ TEST(SpringChain, ModesVibrateAtTheExactFrequenciesWithNewmarksPeriodError) {
     // 200 steps per period: the zero-crossing interpolation is then far more accurate (~1e-8)
     // than Newmark's period error (omega h)^2 / 12 = 8.2e-5 that the test resolves.
     const double period = 2 * std::numbers::pi / omega, h = period / 200;
-    auto sim = start(chain_case(n, "integrator: newmark, dt: " + number(h) + ", steps: 2000"),
-                     "chain.yaml");
+    auto sim = start(
+        test::chain_case(n, "chain", "integrator: newmark, dt: " + number(h) + ", steps: 2000"),
+        "chain.yaml");
     set_mode(*sim, n, j);
     // Starting from the rest position with a modal velocity, a node moves as sin(omega t); the
     // first bead is not at a node of any mode here.
@@ -278,9 +266,10 @@ TEST(SpringChain, RayleighDampingGivesTheModalDampingRatio) {
   const double alpha_m = 0.3, alpha_k = 0.002;
   const double zeta = alpha_m / (2 * omega) + alpha_k * omega / 2;
   const double period = 2 * std::numbers::pi / omega, h = period / 200;
-  auto sim = start(chain_case(n, "integrator: newmark, dt: " + number(h) +
-                                     ", steps: 2000, rayleigh: {mass: " + number(alpha_m) +
-                                     ", stiffness: " + number(alpha_k) + "}"),
+  auto sim = start(test::chain_case(n, "chain",
+                                    "integrator: newmark, dt: " + number(h) +
+                                        ", steps: 2000, rayleigh: {mass: " + number(alpha_m) +
+                                        ", stiffness: " + number(alpha_k) + "}"),
                    "chain.yaml");
   set_mode(*sim, n, j);
   const PetscInt dof = dof_near(sim->system(), {0.1, 0, 0}, 0);
@@ -307,8 +296,9 @@ TEST(SpringChain, RayleighDampingGivesTheModalDampingRatio) {
 
 TEST(VariationalImplicit, KeepsItsHamiltonianOnASpringChain) {
   const int n = 9;
-  auto sim = start(chain_case(n, "integrator: variational_symplectic, dt: 0.004, steps: 1000"),
-                   "chain.yaml");
+  auto sim = start(
+      test::chain_case(n, "chain", "integrator: variational_symplectic, dt: 0.004, steps: 1000"),
+      "chain.yaml");
   set_mode(*sim, n, 1);
   MechanicalSystem& s = sim->system();
   const double h0 = sim->integrator->hamiltonian(s, sim->state);

@@ -74,4 +74,17 @@ inline std::string chain_mesh(int n, const std::string& name) {
   return file;
 }
 
+/// The case text of chain_mesh(n, name) with springs k = 400 and beads m = 0.25, the beads held
+/// to the x axis; `time` is the inside of the time section.
+inline std::string chain_case(int n, const std::string& name, const std::string& time) {
+  return "mesh: {file: " + chain_mesh(n, name) +
+         "}\n"
+         "springs: [{region: springs, stiffness: 400.0}]\n"
+         "point_masses: [{region: beads, mass: 0.25}]\n"
+         "boundary_conditions: [{region: ends, type: fixed}, "
+         "{region: beads, type: fixed, components: [y, z]}]\n"
+         "time: {" +
+         time + "}\n";
+}
+
 }  // namespace inertia::test

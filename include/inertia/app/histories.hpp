@@ -8,6 +8,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "inertia/app/case_file.hpp"
@@ -105,7 +106,8 @@ class EnergyHistory {
   void after_step(MechanicalSystem& system, const State& state, double dt, double extra_dissipation,
                   bool row = true);
   /// Collective. Recomputes total() at this state without a row (after a step without one).
-  void update_total(MechanicalSystem& system, const State& state);
+  /// Returns the kinetic and strain energies it computed.
+  std::pair<double, double> update_total(MechanicalSystem& system, const State& state);
   void flush() { file_.flush(); }
   void mark_failed(const std::string& reason) { file_.mark_failed(reason); }
   double total() const { return total_; }

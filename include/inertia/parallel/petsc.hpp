@@ -12,6 +12,7 @@
 #include <petscversion.h>
 
 #include <span>
+#include <type_traits>
 #include <utility>
 
 #include "inertia/core/error.hpp"
@@ -112,81 +113,62 @@ using VecScatterHandle = Handle<VecScatter, VecScatterDestroy>;
 //     INERTIA_PETSC(VecGhostUpdateBegin(contribution, ADD_VALUES, SCATTER_REVERSE));
 //     INERTIA_PETSC(VecGhostUpdateEnd(contribution, ADD_VALUES, SCATTER_REVERSE));
 
+namespace detail {
+/// A view of a Vec's local (owned) entries for the scope of the object: VecGetArrayRead /
+/// VecRestoreArrayRead (Writable false) or VecGetArray / VecRestoreArray. Move-only.
+template <bool Writable>
+class LocalArray {
+ public:
+  using Scalar = std::conditional_t<Writable, PetscScalar, const PetscScalar>;
+
+  explicit LocalArray(Vec v) : v_(v) {
+    INERTIA_PETSC(VecGetLocalSize(v_, &size_));  // first: a throw after the Get would leak it
+    if constexpr (Writable)
+      INERTIA_PETSC(VecGetArray(v_, &data_));
+    else
+      INERTIA_PETSC(VecGetArrayRead(v_, &data_));
+  }
+  LocalArray(const LocalArray&) = delete;
+  LocalArray& operator=(const LocalArray&) = delete;
+  LocalArray(LocalArray&& o) noexcept
+      : v_(std::exchange(o.v_, nullptr)),
+        data_(std::exchange(o.data_, nullptr)),
+        size_(std::exchange(o.size_, 0)) {}
+  LocalArray& operator=(LocalArray&& o) noexcept {
+    if (this != &o) {
+      release();
+      v_ = std::exchange(o.v_, nullptr);
+      data_ = std::exchange(o.data_, nullptr);
+      size_ = std::exchange(o.size_, 0);
+    }
+    return *this;
+  }
+  ~LocalArray() { release(); }
+  Scalar* data() const { return data_; }
+  std::span<Scalar> span() const { return {data_, static_cast<std::size_t>(size_)}; }
+  Scalar& operator[](PetscInt i) const { return data_[i]; }
+  PetscInt size() const { return size_; }
+
+ private:
+  void release() noexcept {
+    if (v_) {
+      if constexpr (Writable)
+        (void)VecRestoreArray(v_, &data_);
+      else
+        (void)VecRestoreArrayRead(v_, &data_);
+    }
+    v_ = nullptr;
+  }
+  Vec v_;
+  Scalar* data_ = nullptr;
+  PetscInt size_ = 0;
+};
+}  // namespace detail
+
 /// Read-only view of a Vec's local (owned) entries for the scope of the object.
-class ConstArray {
- public:
-  explicit ConstArray(Vec v) : v_(v) {
-    INERTIA_PETSC(VecGetLocalSize(v_, &size_));  // first: a throw after the Get would leak it
-    INERTIA_PETSC(VecGetArrayRead(v_, &data_));
-  }
-  ConstArray(const ConstArray&) = delete;
-  ConstArray& operator=(const ConstArray&) = delete;
-  ConstArray(ConstArray&& o) noexcept
-      : v_(std::exchange(o.v_, nullptr)),
-        data_(std::exchange(o.data_, nullptr)),
-        size_(std::exchange(o.size_, 0)) {}
-  ConstArray& operator=(ConstArray&& o) noexcept {
-    if (this != &o) {
-      release();
-      v_ = std::exchange(o.v_, nullptr);
-      data_ = std::exchange(o.data_, nullptr);
-      size_ = std::exchange(o.size_, 0);
-    }
-    return *this;
-  }
-  ~ConstArray() { release(); }
-  const PetscScalar* data() const { return data_; }
-  std::span<const PetscScalar> span() const { return {data_, static_cast<std::size_t>(size_)}; }
-  const PetscScalar& operator[](PetscInt i) const { return data_[i]; }
-  PetscInt size() const { return size_; }
-
- private:
-  void release() noexcept {
-    if (v_) (void)VecRestoreArrayRead(v_, &data_);
-    v_ = nullptr;
-  }
-  Vec v_;
-  const PetscScalar* data_ = nullptr;
-  PetscInt size_ = 0;
-};
-
+using ConstArray = detail::LocalArray<false>;
 /// Read-write view of a Vec's local (owned) entries for the scope of the object.
-class Array {
- public:
-  explicit Array(Vec v) : v_(v) {
-    INERTIA_PETSC(VecGetLocalSize(v_, &size_));  // first: a throw after the Get would leak it
-    INERTIA_PETSC(VecGetArray(v_, &data_));
-  }
-  Array(const Array&) = delete;
-  Array& operator=(const Array&) = delete;
-  Array(Array&& o) noexcept
-      : v_(std::exchange(o.v_, nullptr)),
-        data_(std::exchange(o.data_, nullptr)),
-        size_(std::exchange(o.size_, 0)) {}
-  Array& operator=(Array&& o) noexcept {
-    if (this != &o) {
-      release();
-      v_ = std::exchange(o.v_, nullptr);
-      data_ = std::exchange(o.data_, nullptr);
-      size_ = std::exchange(o.size_, 0);
-    }
-    return *this;
-  }
-  ~Array() { release(); }
-  PetscScalar* data() const { return data_; }
-  std::span<PetscScalar> span() const { return {data_, static_cast<std::size_t>(size_)}; }
-  PetscScalar& operator[](PetscInt i) const { return data_[i]; }
-  PetscInt size() const { return size_; }
-
- private:
-  void release() noexcept {
-    if (v_) (void)VecRestoreArray(v_, &data_);
-    v_ = nullptr;
-  }
-  Vec v_;
-  PetscScalar* data_ = nullptr;
-  PetscInt size_ = 0;
-};
+using Array = detail::LocalArray<true>;
 
 /// The local form of a ghosted Vec for the scope of the object (VecGhostGetLocalForm): a
 /// sequential Vec of the owned entries followed by the ghost entries, sharing the global vector's
