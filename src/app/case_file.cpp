@@ -16,13 +16,9 @@ namespace inertia {
 
 namespace {
 
-/// Messages are one line: line breaks inside echoed values (block scalars, quoted "\n") are
-/// escaped.
-std::string one_line(std::string s) {
-  for (std::size_t i = 0; (i = s.find_first_of("\r\n", i)) != std::string::npos; i += 2)
-    s.replace(i, 1, s[i] == '\n' ? "\\n" : "\\r");
-  return s;
-}
+/// Messages are one line: line breaks and other control characters inside echoed values (block
+/// scalars, quoted "\n", a bad escape quoted by yaml-cpp) are escaped.
+std::string one_line(const std::string& s) { return printable(s); }
 
 /// A YAML node with its key path, for messages.
 struct Node {
@@ -520,7 +516,7 @@ CaseFile parse_case(const std::string& text, const std::filesystem::path& file) 
     root = YAML::Load(text);
   } catch (const YAML::Exception& e) {
     throw InputError(
-        cat(file_name, ":", e.mark.line + 1, ": YAML syntax error: ", printable(e.msg)));
+        one_line(cat(file_name, ":", e.mark.line + 1, ": YAML syntax error: ", e.msg)));
   }
   CaseFile c;
   c.path = file;

@@ -45,7 +45,7 @@ std::string printable(std::string_view text) {
   out.reserve(text.size());
   for (const char ch : text) {
     const auto c = static_cast<unsigned char>(ch);
-    if (c >= 0x20 && c < 0x7f) {
+    if ((c >= 0x20 && c != 0x7f) || c >= 0x80) {  // printable ASCII, or UTF-8 (region names)
       out.push_back(ch);
     } else if (c == '\n') {
       out += "\\n";

@@ -14,8 +14,8 @@ std::size_t edit_distance(std::string_view a, std::string_view b);
 /// " (did you mean 'x'?)" for the closest candidate within a small edit distance, else "".
 std::string did_you_mean(std::string_view word, std::span<const std::string_view> candidates);
 
-/// `text` fit for a one-line message: control characters and bytes outside printable ASCII
-/// as C escapes ("\n", "\x1b").
+/// `text` fit for a one-line message: control characters as C escapes ("\n", "\x1b"); other
+/// bytes (UTF-8 names) as they are.
 std::string printable(std::string_view text);
 
 /// "a, b, c" for messages.
