@@ -255,7 +255,8 @@ std::vector<std::string> energy_columns(const Integrator& integrator) {
 }  // namespace
 
 EnergyHistory::EnergyHistory(MechanicalSystem& system, const State& state, Integrator& integrator,
-                             const std::filesystem::path& path, const EnergyResume* resume)
+                             const std::filesystem::path& path, const EnergyResume* resume,
+                             Vec start_force)
     : integrator_(integrator),
       u_prev_(system.create_vector()),
       v_prev_(system.create_vector()),
@@ -263,38 +264,66 @@ EnergyHistory::EnergyHistory(MechanicalSystem& system, const State& state, Integ
       f_now_(system.create_vector()),
       work_(system.create_vector()),
       file_(system.comm(), path, "", energy_columns(integrator), resume ? resume->step : -1) {
-  const Vec acceleration = integrator_.acceleration();
-  reactions_ = system.has_prescribed_motion() && acceleration;
-  system.external_force(state.time, f_now_);
+  reactions_ = counts_reactions(system, integrator_);
   if (reactions_) {
-    // f_now_ holds the loads plus the support reactions.
-    system.reaction(state.time, state.u, state.v, acceleration, work_);
-    INERTIA_PETSC(VecAXPY(f_now_, 1.0, work_));
+    integrator_.keep_landings(system);
+    landed_residual_ = system.create_vector();
+    if (system.is_linear()) {
+      du_ = system.create_vector();
+      dv_ = system.create_vector();
+    }
+  }
+  if (resume && reactions_ && start_force) {
+    INERTIA_PETSC(VecCopy(start_force, f_now_));  // the uninterrupted run's, exactly
+  } else {
+    system.external_force(state.time, f_now_);
+    if (reactions_) {
+      // f_now_ holds the loads plus the support reactions.
+      system.reaction(state.time, state.u, state.v, integrator_.acceleration(), work_);
+      INERTIA_PETSC(VecAXPY(f_now_, 1.0, work_));
+    }
   }
   if (resume) {
     external_work_ = resume->external_work;
     dissipation_ = resume->dissipation;
+    initial_total_ = resume->initial_total;
     update_total(system, state);
   } else {
     write(system, state);
+    initial_total_ = total_;
   }
 }
 
+bool EnergyHistory::counts_reactions(const MechanicalSystem& system, const Integrator& integrator) {
+  return system.has_prescribed_motion() && integrator.acceleration();
+}
+
 void EnergyHistory::before_step(MechanicalSystem& system, const State& state) {
+  (void)system;
   INERTIA_PETSC(VecCopy(state.u, u_prev_));
   INERTIA_PETSC(VecCopy(state.v, v_prev_));
   INERTIA_PETSC(VecCopy(f_now_, f_prev_));
+  integrator_.clear_landing();
 }
 
 void EnergyHistory::after_step(MechanicalSystem& system, const State& state, double dt,
                                double extra_dissipation, bool row) {
+  // The step as the scheme made it: from (u_n, v_n) to the state it reached before landing its
+  // constrained DOFs on the prescribed path (the same state when nothing was put back).
+  const Vec landed_u = integrator_.landed_from_u(), landed_v = integrator_.landed_from_v();
+  const bool landed = landed_u || landed_v;
+  const Vec u1 = landed_u ? landed_u : state.u.get();
+  const Vec v1 = landed_v ? landed_v : state.v.get();
+  const Vec a1 = integrator_.acceleration();
   system.external_force(state.time, f_now_);
   if (reactions_) {
-    system.reaction(state.time, state.u, state.v, integrator_.acceleration(), work_);
+    system.residual(state.time, u1, v1, a1, landed_residual_);
+    INERTIA_PETSC(VecCopy(landed_residual_, work_));
+    system.keep_constrained(work_);
     INERTIA_PETSC(VecAXPY(f_now_, 1.0, work_));
   }
-  // Work of the loads: (u_{n+1} - u_n) . (f_n + f_{n+1}) / 2
-  INERTIA_PETSC(VecWAXPY(work_, -1.0, u_prev_, state.u));
+  // Work of the loads and reactions: (u_{n+1} - u_n) . (f_n + f_{n+1}) / 2
+  INERTIA_PETSC(VecWAXPY(work_, -1.0, u_prev_, u1));
   INERTIA_PETSC(VecAXPY(f_prev_, 1.0, f_now_));
   PetscScalar dw = 0;
   INERTIA_PETSC(VecDot(work_, f_prev_, &dw));
@@ -302,14 +331,56 @@ void EnergyHistory::after_step(MechanicalSystem& system, const State& state, dou
   // Rayleigh dissipation: h vbar . C vbar, vbar = (v_n + v_{n+1}) / 2
   const auto& r = system.rayleigh();
   if (r.mass != 0 || r.stiffness != 0) {
-    INERTIA_PETSC(VecAXPBY(v_prev_, 0.5, 0.5, state.v));
+    INERTIA_PETSC(VecAXPBY(v_prev_, 0.5, 0.5, v1));
     system.mult_damping(v_prev_, work_);
     PetscScalar d = 0;
     INERTIA_PETSC(VecDot(v_prev_, work_, &d));
     dissipation_ += dt * d;
   }
   dissipation_ += extra_dissipation;
+  if (reactions_ && landed) land(system, state, u1, v1);
   if (row) write(system, state);
+}
+
+void EnergyHistory::land(MechanicalSystem& system, const State& state, Vec u1, Vec v1) {
+  // Landing: the support moves its DOFs from (u1, v1), where the scheme took them, back onto
+  // their path at once. That is work it does: the change of kinetic and strain energy it makes.
+  // The next step starts from the landed state: with its reactions there, and on the free DOFs
+  // the change of their forces that the landing made (the scheme's acceleration was solved
+  // before it). Both are R(landed) - R(u1, v1), added to f_ext + R(u1, v1)|constrained.
+  const Vec a = integrator_.acceleration();
+  if (!system.is_linear()) {
+    external_work_ += system.kinetic_energy(state.v) + system.strain_energy(state.u) -
+                      system.kinetic_energy(v1) - system.strain_energy(u1);
+    system.residual(state.time, state.u, state.v, a, work_);
+    INERTIA_PETSC(VecAXPY(work_, -1.0, landed_residual_));
+    INERTIA_PETSC(VecAXPY(f_now_, 1.0, work_));
+    return;
+  }
+  // Linear: with du = u - u1, dv = v - v1 (zero off the supports), the energy changes are
+  // (u1 + du/2).K du and (v1 + dv/2).M dv, and R - R(u1, v1) = K du + C dv: two products.
+  const Vec du = du_, dv = dv_, kdu = work_, mdv = landed_residual_;
+  INERTIA_PETSC(VecWAXPY(du, -1.0, u1, state.u));
+  INERTIA_PETSC(VecWAXPY(dv, -1.0, v1, state.v));
+  system.mult_stiffness(du, kdu);
+  system.mult_mass(dv, mdv);
+  PetscScalar d[4];
+  INERTIA_PETSC(VecDotBegin(u1, kdu, &d[0]));
+  INERTIA_PETSC(VecDotBegin(du, kdu, &d[1]));
+  INERTIA_PETSC(VecDotBegin(v1, mdv, &d[2]));
+  INERTIA_PETSC(VecDotBegin(dv, mdv, &d[3]));
+  INERTIA_PETSC(VecDotEnd(u1, kdu, &d[0]));
+  INERTIA_PETSC(VecDotEnd(du, kdu, &d[1]));
+  INERTIA_PETSC(VecDotEnd(v1, mdv, &d[2]));
+  INERTIA_PETSC(VecDotEnd(dv, mdv, &d[3]));
+  external_work_ += d[0] + 0.5 * d[1] + d[2] + 0.5 * d[3];
+  INERTIA_PETSC(VecAXPY(f_now_, 1.0, kdu));
+  const auto& r = system.rayleigh();
+  if (r.mass != 0) INERTIA_PETSC(VecAXPY(f_now_, r.mass, mdv));
+  if (r.stiffness != 0) {
+    system.mult_stiffness(dv, kdu);
+    INERTIA_PETSC(VecAXPY(f_now_, r.stiffness, kdu));
+  }
 }
 
 std::pair<double, double> EnergyHistory::update_total(MechanicalSystem& system,

@@ -473,6 +473,8 @@ class Run {
     Phases::Scope scope(phases_, "solver setup");
     stats_ = integrator_->initialize(system(), state_);
     linear_its_ = stats_.linear_iterations;
+    if (c_.energy && EnergyHistory::counts_reactions(system(), *integrator_))
+      energy_start_force_ = system().create_vector();
     if (c_.checkpoint_every > 0 || args_.restart)
       checkpointer_ =
           std::make_unique<io::Checkpointer>(comm_, lm.natural_ids, lm.num_global_nodes, state_.u);
@@ -483,6 +485,12 @@ class Run {
     io::NamedVectors vectors{{"displacement", state_.u.get()}, {"velocity", state_.v.get()}};
     for (const auto& x : integrator_->internal_state()) vectors.push_back(x);
     for (const auto& x : integrator_->solver_guesses()) vectors.push_back(x);
+    if (energy_start_force_) {
+      // The energy history's carried force (prescribed motion): its value now, or where a
+      // restore puts the checkpoint's.
+      if (energy_) INERTIA_PETSC(VecCopy(energy_->start_force(), energy_start_force_));
+      vectors.push_back({"energy_start_force", energy_start_force_.get()});
+    }
     return vectors;
   }
 
@@ -491,8 +499,11 @@ class Run {
   void restore_checkpoint() {
     Phases::Scope scope(phases_, "checkpoint");
     io::CheckpointAttributes a;
-    a.reals = {
-        {"time", 0.0}, {"dt", 0.0}, {"energy.external_work", 0.0}, {"energy.dissipation", 0.0}};
+    a.reals = {{"time", 0.0},
+               {"dt", 0.0},
+               {"energy.external_work", 0.0},
+               {"energy.dissipation", 0.0},
+               {"energy.initial_total", 0.0}};
     a.integers = {{"step", 0}};
     a.strings = {{"integrator", ""}};
     // A checkpoint of another case is refused before its vectors are read.
@@ -511,8 +522,8 @@ class Run {
     state_.time = a.reals["time"];
     state_.step = a.integers["step"];
     nsteps_ = c_.num_steps();
-    resume_ =
-        EnergyResume{state_.step, a.reals["energy.external_work"], a.reals["energy.dissipation"]};
+    resume_ = EnergyResume{state_.step, a.reals["energy.external_work"],
+                           a.reals["energy.dissipation"], a.reals["energy.initial_total"]};
     log_ << "restart   from " << restored.file.string() << ": step " << state_.step
          << ", t = " << state_.time << "; continuing to step " << nsteps_ << "\n";
   }
@@ -532,9 +543,9 @@ class Run {
           std::make_unique<Probes>(comm_, std::move(probe_sites_),
                                    c_.output_directory / "probes.csv", resume_ ? state_.step : -1);
     if (c_.energy)
-      energy_ = std::make_unique<EnergyHistory>(system(), state_, *integrator_,
-                                                c_.output_directory / "energy.csv",
-                                                resume_ ? &*resume_ : nullptr);
+      energy_ = std::make_unique<EnergyHistory>(
+          system(), state_, *integrator_, c_.output_directory / "energy.csv",
+          resume_ ? &*resume_ : nullptr, energy_start_force_.get());
     if (!resume_) {
       if (probes_) probes_->record(state_);
       if (series_) write_frame();
@@ -585,7 +596,8 @@ class Run {
     a.reals = {{"time", state_.time},
                {"dt", c_.dt},
                {"energy.external_work", energy_ ? energy_->external_work() : 0.0},
-               {"energy.dissipation", energy_ ? energy_->dissipation() : 0.0}};
+               {"energy.dissipation", energy_ ? energy_->dissipation() : 0.0},
+               {"energy.initial_total", energy_ ? energy_->initial_total() : 0.0}};
     a.integers = {{"step", state_.step}};
     a.strings = {{"integrator", std::string(c_.scheme.name())}, {"version", INERTIA_VERSION}};
     const auto [file, bytes] = checkpointer_->write(c_.checkpoint_directory, state_.step, a,
@@ -732,10 +744,11 @@ class Run {
     if (energy_) {
       if (state_.step % c_.history_every != 0 && state_.step != nsteps_)
         energy_->update_total(system(), state_);  // no row at this step
-      // The balance error, and its size against the largest energy term.
-      log_ << "  energy balance " << std::setprecision(3) << energy_->total();
+      // The balance error (the change of total since the start), and its size against the
+      // largest energy term.
+      log_ << "  energy balance error " << std::setprecision(3) << energy_->balance_error();
       if (energy_->largest_term() > 0)
-        log_ << " (" << 100 * energy_->total() / energy_->largest_term() << " %)";
+        log_ << " (" << 100 * energy_->balance_error() / energy_->largest_term() << " %)";
       log_ << std::setprecision(6);
     }
     log_ << "\n";
@@ -798,6 +811,7 @@ class Run {
   ProbeSites probe_sites_;
   std::unique_ptr<Probes> probes_;
   std::unique_ptr<EnergyHistory> energy_;
+  petsc::Vector energy_start_force_;  ///< checkpointed with prescribed motion (see EnergyHistory)
   std::optional<SpaceReserve> reserve_;
   double next_frame_time_ = 0;  ///< output.interval: the next frame at the first step from here
   double loop_start_ = 0;

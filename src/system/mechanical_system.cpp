@@ -317,8 +317,12 @@ void MechanicalSystem::zero_constrained(Vec r) const {
   for (auto g : constrained_) x[g - first] = 0.0;
 }
 
-void MechanicalSystem::reaction(double t, Vec u, Vec v, Vec a, Vec r) const {
-  mult_mass(a, r);
+void MechanicalSystem::residual(double t, Vec u, Vec v, Vec a, Vec r) const {
+  if (a) {
+    mult_mass(a, r);
+  } else {
+    INERTIA_PETSC(VecZeroEntries(r));
+  }
   mult_damping(v, work_);
   INERTIA_PETSC(VecAXPY(r, 1.0, work_));
   internal_force(u, work_);
@@ -329,13 +333,18 @@ void MechanicalSystem::reaction(double t, Vec u, Vec v, Vec a, Vec r) const {
   }
   external_force(t, work_);
   INERTIA_PETSC(VecAXPY(r, -1.0, work_));
-  // Keep the constrained entries only.
-  const PetscInt first = static_cast<PetscInt>(3 * mesh_.node_begin);
-  petsc::Array x(r);
-  std::vector<double> kept(constrained_.size());
-  for (std::size_t i = 0; i < constrained_.size(); ++i) kept[i] = x[constrained_[i] - first];
-  std::fill(x.span().begin(), x.span().end(), 0.0);
-  for (std::size_t i = 0; i < constrained_.size(); ++i) x[constrained_[i] - first] = kept[i];
+}
+
+void MechanicalSystem::keep_constrained(Vec r) const {
+  // r - (r with its constrained entries zeroed), in place.
+  INERTIA_PETSC(VecCopy(r, work_));
+  zero_constrained(work_);
+  INERTIA_PETSC(VecAXPY(r, -1.0, work_));
+}
+
+void MechanicalSystem::reaction(double t, Vec u, Vec v, Vec a, Vec r) const {
+  residual(t, u, v, a, r);
+  keep_constrained(r);
 }
 
 petsc::Matrix MechanicalSystem::create_operator() const {

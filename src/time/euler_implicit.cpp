@@ -69,7 +69,7 @@ class EulerImplicit final : public Integrator {
     }
     state.time = t1;
     ++state.step;
-    system.apply_constraints(t1, state.u, state.v, nullptr);
+    land(system, t1, state.u, state.v);
     return {r.iterations, 0};
   }
 
@@ -103,7 +103,7 @@ class EulerImplicit final : public Integrator {
     INERTIA_PETSC(VecAXPY(state.u, h, state.v));
     state.time = t1;
     ++state.step;
-    system.apply_constraints(t1, state.u, state.v, nullptr);
+    land(system, t1, state.u, state.v);
     return {r.linear_iterations, r.iterations, r.reason_name(), r.residuals};
   }
 

@@ -60,7 +60,7 @@ class Newmark final : public Integrator {
     INERTIA_PETSC(VecAXPBYPCZ(state.v, h * (1 - gamma), h * gamma, 1.0, w_, a_));
     state.time = t1;
     ++state.step;
-    system.apply_constraints(t1, state.u, state.v, nullptr);
+    land(system, t1, state.u, state.v);
     return {r.iterations, 0};
   }
 
@@ -102,7 +102,7 @@ class Newmark final : public Integrator {
     INERTIA_PETSC(VecAXPY(state.v, h * gamma, a_));
     state.time = t1;
     ++state.step;
-    system.apply_constraints(t1, state.u, state.v, nullptr);
+    land(system, t1, state.u, state.v);
     return {r.linear_iterations, r.iterations, r.reason_name(), r.residuals};
   }
 

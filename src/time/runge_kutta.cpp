@@ -71,7 +71,7 @@ class ExplicitRungeKutta final : public Integrator {
     combine(state.v, nullptr, h, t_.b, s, [&](int j) { return a_[j].get(); });
     state.time += h;
     ++state.step;
-    system.apply_constraints(state.time, state.u, state.v, nullptr);
+    land(system, state.time, state.u, state.v);
     return {iterations, 0};
   }
 

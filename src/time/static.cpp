@@ -13,6 +13,7 @@ class Static final : public Integrator {
 
   StepStats initialize(MechanicalSystem& system, State& state) override {
     f_ = system.create_vector();
+    a_ = system.create_vector();  // stays zero: each load step is an equilibrium
     INERTIA_PETSC(VecZeroEntries(state.v));
     if (!system.is_linear()) newton_ = std::make_unique<NewtonSolver>(system);
     return {};
@@ -42,12 +43,15 @@ class Static final : public Integrator {
     return stats;
   }
 
+  /// Zero (equilibrium): the energy balance's support reactions are f_int(u) - f_ext there.
+  Vec acceleration() const override { return a_.get(); }
+
  private:
   Vec zero_velocity(MechanicalSystem& system) {
     if (!zero_) zero_ = system.create_vector();
     return zero_;
   }
-  petsc::Vector f_, zero_;
+  petsc::Vector f_, a_, zero_;
   std::unique_ptr<NewtonSolver> newton_;
 };
 

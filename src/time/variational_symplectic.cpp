@@ -82,7 +82,7 @@ class VariationalSymplecticImplicit final : public Integrator {
     INERTIA_PETSC(VecAXPY(state.u, h, state.v));
     state.time = t1;
     ++state.step;
-    system.apply_constraints(t1, state.u, state.v, nullptr);
+    land(system, t1, state.u, state.v);
     return stats;
   }
 
@@ -146,7 +146,7 @@ class VariationalSymplecticExplicit final : public Integrator {
     INERTIA_PETSC(VecAXPY(state.u, h, state.v));  // x_n + h v_{n+1}
     state.time = t1;
     ++state.step;
-    system.apply_constraints(t1, state.u, state.v, nullptr);
+    land(system, t1, state.u, state.v);
     return {report.iterations, 0};
   }
 

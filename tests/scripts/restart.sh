@@ -43,18 +43,19 @@ print(f"{label}: restarted == uninterrupted to {worst:.2e} (tolerance {tol:g})")
 PY
 }
 
-case_file() {  # case_file DIR INTEGRATOR_YAML [MODEL]
-  local model=${3:-linear_elastic}
+case_file() {  # case_file DIR INTEGRATOR_YAML [MODEL [SUPPORT]]
+  local model=${3:-linear_elastic} support=${4:-"{region: xmin, type: fixed}"}
   cat > "$1/case.yaml" <<EOF
 mesh:
   box: {lower: [0, 0, 0], upper: [1, 0.2, 0.2], cells: [8, 2, 2], element: hex8}
 materials:
   - {region: all, model: $model, density: 1000, youngs_modulus: 1.0e6, poissons_ratio: 0.3}
 boundary_conditions:
-  - {region: xmin, type: fixed}
+  - $support
   - {region: xmax, type: traction, value: [0, 0, -2000], amplitude: ramp}
 amplitudes:
   ramp: {type: table, points: [[0, 0], [0.002, 1], [1, 1]]}
+  shake: {type: sine, frequency: 200}
 time:
 $2
   dt: 1.0e-4
@@ -82,16 +83,17 @@ schemes=(
   "euler_implicit_newton|  integrator: euler_implicit\n  euler_implicit: {newton: true}"
   "newmark|  integrator: newmark\n  rayleigh: {mass: 2, stiffness: 1.0e-5}"
   "newmark_neo_hookean|  integrator: newmark|neo_hookean"
+  "newmark_shaken_base|  integrator: newmark\n  mass: consistent|linear_elastic|{region: xmin, type: displacement, components: [x, y, z], value: [0, 0.001, 0], amplitude: shake}"
   "variational_implicit|  integrator: variational_symplectic"
   "variational_explicit|  integrator: variational_symplectic\n  variational_symplectic: {explicit: true}\n  mass: lumped"
   "static|  integrator: static"
 )
 for entry in "${schemes[@]}"; do
-  IFS='|' read -r label yaml model <<< "$entry"
+  IFS='|' read -r label yaml model support <<< "$entry"
   for np in 1 2; do
     d="$work/$label/np$np"
     mkdir -p "$d/full" "$d/restarted"
-    case_file "$d/full" "$(printf '%b' "$yaml")" "${model:-linear_elastic}"
+    case_file "$d/full" "$(printf '%b' "$yaml")" "${model:-linear_elastic}" "${support:-}"
     cp "$d/full/case.yaml" "$d/restarted/case.yaml"
     run "$np" "$d/full/case.yaml"
     # The interrupted run: the same case, restarted from its step-10 checkpoint (its later

@@ -82,22 +82,34 @@ class Probes {
   CsvFile file_;
 };
 
-/// Energy balance: kinetic, strain, work of the external loads and of the support reactions of
-/// prescribed motion (trapezoidal in time), Rayleigh and velocity-damping dissipation, and
-/// total = kinetic + strain - work + dissipation. Reaction work needs the scheme's acceleration.
 /// The running sums of an energy history at a checkpoint.
 struct EnergyResume {
   std::int64_t step = 0;
-  double external_work = 0, dissipation = 0;
+  double external_work = 0, dissipation = 0, initial_total = 0;
 };
 
+/// Energy balance: kinetic, strain, work of the external loads and of the support reactions of
+/// prescribed motion (trapezoidal in time), Rayleigh and velocity-damping dissipation, and
+/// total = kinetic + strain - work + dissipation. Reaction work needs the scheme's acceleration.
+/// The work of prescribed motion follows the scheme: over a step, the reactions' work along the
+/// path the scheme took (to the state it reached before landing its constrained DOFs on the
+/// prescribed path), plus the energy the landing adds, plus the work of the force change the
+/// landing makes on the free DOFs next to the support. Newmark's average-acceleration scheme
+/// then balances to round-off with moving supports, as it does with fixed ones.
 class EnergyHistory {
  public:
   /// Collective. Writes the step-0 row, or with `resume` continues an existing file after
   /// resume->step with its running sums.
   /// With an integrator that has a Hamiltonian (variational), adds its `hamiltonian` column.
+  /// With prescribed motion, `start_force` is the checkpointed start_force() of the run resumed.
   EnergyHistory(MechanicalSystem& system, const State& state, Integrator& integrator,
-                const std::filesystem::path& path, const EnergyResume* resume = nullptr);
+                const std::filesystem::path& path, const EnergyResume* resume = nullptr,
+                Vec start_force = nullptr);
+  /// Whether the balance counts support reactions (prescribed motion and a scheme with an
+  /// acceleration); then start_force() belongs in checkpoints.
+  static bool counts_reactions(const MechanicalSystem& system, const Integrator& integrator);
+  /// The force vector the next step's work starts from (loads, reactions, landing corrections).
+  Vec start_force() const { return f_now_; }
   /// Collective. Call before a step: remembers u_n, v_n, f_ext(t_n).
   void before_step(MechanicalSystem& system, const State& state);
   /// Collective. Call after a step: accumulates work and dissipation and appends a row (unless
@@ -111,6 +123,10 @@ class EnergyHistory {
   void flush() { file_.flush(); }
   void mark_failed(const std::string& reason) { file_.mark_failed(reason); }
   double total() const { return total_; }
+  /// total() at the start of the run (the initial kinetic and strain energy): the balance error
+  /// is total() - initial_total().
+  double initial_total() const { return initial_total_; }
+  double balance_error() const { return total_ - initial_total_; }
   /// The largest of |kinetic|, |strain|, |external work|, |dissipation| where total() was last
   /// computed: the scale of the balance error total().
   double largest_term() const { return largest_term_; }
@@ -119,10 +135,13 @@ class EnergyHistory {
 
  private:
   void write(MechanicalSystem& system, const State& state);
+  void land(MechanicalSystem& system, const State& state, Vec u1, Vec v1);
   Integrator& integrator_;
   petsc::Vector u_prev_, v_prev_, f_prev_, f_now_, work_;
-  bool reactions_ = false;  ///< prescribed motion and an acceleration: count reaction work
-  double external_work_ = 0, dissipation_ = 0, total_ = 0, largest_term_ = 0;
+  petsc::Vector landed_residual_;  ///< the residual at the state a step reached before landing
+  petsc::Vector du_, dv_;          ///< linear systems: what the landing changed
+  bool reactions_ = false;         ///< prescribed motion and an acceleration: count reaction work
+  double external_work_ = 0, dissipation_ = 0, total_ = 0, largest_term_ = 0, initial_total_ = 0;
   std::array<double, 6> row_{};
   CsvFile file_;
 };

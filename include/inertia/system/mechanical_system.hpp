@@ -84,8 +84,14 @@ class MechanicalSystem {
   /// True if some constrained DOF has a non-zero prescribed motion (same on every rank).
   bool has_prescribed_motion() const { return has_prescribed_motion_; }
   /// Collective. Support reactions r = M a + C v + f_int(u) - f_ext(t) on the constrained DOFs,
-  /// zero elsewhere: the forces the constraints apply to keep the prescribed motion.
+  /// zero elsewhere: the forces the constraints apply to keep the prescribed motion. A null `a`
+  /// counts as zero (static equilibrium).
   void reaction(double t, Vec u, Vec v, Vec a, Vec r) const;
+  /// Collective. The same on every DOF: the equation of motion's residual (free DOFs: what the
+  /// solve left, or what a change of the constrained entries put there).
+  void residual(double t, Vec u, Vec v, Vec a, Vec r) const;
+  /// Zeroes the free entries of r (the complement of zero_constrained()).
+  void keep_constrained(Vec r) const;
 
   /// Collective. Solves (m M + k K + b B) y = r for the free DOFs of y; the constrained DOFs of y
   /// hold their prescribed values on entry and keep them (their effect on the free rows is lifted

@@ -64,6 +64,42 @@ class Integrator {
     (void)system, (void)state;
     return 0;
   }
+
+  /// The landing of a step on prescribed motion: a scheme advances every DOF by its own update,
+  /// then puts the constrained ones back on their prescribed path (land()). The energy balance
+  /// needs the state the scheme reached before that: with keep_landings(), each step keeps it.
+  /// Collective.
+  void keep_landings(MechanicalSystem& system) {
+    landing_u_ = system.create_vector();
+    landing_v_ = system.create_vector();
+  }
+  /// Forgets the last landing (call before a step).
+  void clear_landing() { landed_u_ = landed_v_ = false; }
+  /// The displacement and velocity the last step reached before land() replaced their constrained
+  /// entries, or null for one that was not replaced (or without keep_landings()).
+  Vec landed_from_u() const { return landed_u_ ? landing_u_.get() : nullptr; }
+  Vec landed_from_v() const { return landed_v_ ? landing_v_.get() : nullptr; }
+
+ protected:
+  /// Collective. Puts the constrained entries of u and/or v (either may be null) on the prescribed
+  /// path at time t: every scheme's last act on its end-of-step state.
+  void land(MechanicalSystem& system, double t, Vec u, Vec v) {
+    if (landing_u_ && system.has_prescribed_motion()) {
+      if (u) {
+        INERTIA_PETSC(VecCopy(u, landing_u_));
+        landed_u_ = true;
+      }
+      if (v) {
+        INERTIA_PETSC(VecCopy(v, landing_v_));
+        landed_v_ = true;
+      }
+    }
+    system.apply_constraints(t, u, v, nullptr);
+  }
+
+ private:
+  petsc::Vector landing_u_, landing_v_;
+  bool landed_u_ = false, landed_v_ = false;
 };
 
 }  // namespace inertia
