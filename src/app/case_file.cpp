@@ -5,6 +5,7 @@
 #include <array>
 #include <cmath>
 #include <fstream>
+#include <numbers>
 #include <set>
 #include <sstream>
 #include <utility>
@@ -408,7 +409,35 @@ void parse_time(const Node& n, CaseFile& c) {
                                                                         : MassTreatment::lumped;
   if (n.has("rayleigh")) {
     const Node r = n["rayleigh"];
-    r.expect_map({"mass", "stiffness"});
+    r.expect_map({"mass", "stiffness", "damping_ratios", "frequencies"});
+    if (r.has("damping_ratios") || r.has("frequencies")) {
+      // Target ratios zeta_i at two frequencies: zeta(omega) = alpha_M / (2 omega) +
+      // alpha_K omega / 2 through both points.
+      if (r.has("mass") || r.has("stiffness"))
+        r.fail("give either mass/stiffness or damping_ratios with frequencies, not both");
+      if (!r.has("damping_ratios") || !r.has("frequencies"))
+        r.fail("damping_ratios and frequencies come together (two of each)");
+      const auto zeta = r["damping_ratios"].numbers(2, 2);
+      const auto f = r["frequencies"].numbers(2, 2);
+      for (int i = 0; i < 2; ++i) {
+        if (!(zeta[i] >= 0 && zeta[i] < 1))
+          r["damping_ratios"].at(i).fail(cat("a damping ratio is in [0, 1) (got ", zeta[i], ")"));
+        if (!(f[i] > 0)) r["frequencies"].at(i).fail(cat("must be > 0 Hz (got ", f[i], ")"));
+      }
+      if (!(std::abs(f[0] - f[1]) > 1e-9 * std::max(f[0], f[1])))
+        r["frequencies"].fail("the two frequencies must differ");
+      const double w1 = 2 * std::numbers::pi * f[0], w2 = 2 * std::numbers::pi * f[1];
+      const double alpha_m = 2 * w1 * w2 * (zeta[0] * w2 - zeta[1] * w1) / (w2 * w2 - w1 * w1);
+      const double alpha_k = 2 * (zeta[1] * w2 - zeta[0] * w1) / (w2 * w2 - w1 * w1);
+      if (alpha_m < 0 || alpha_k < 0)
+        r.fail(cat("damping ratios ", zeta[0], " at ", f[0], " Hz and ", zeta[1], " at ", f[1],
+                   " Hz need alpha_M = ", alpha_m, ", alpha_K = ", alpha_k,
+                   ": a negative coefficient; Rayleigh damping cannot make the ratio fall that "
+                   "fast or rise that fast between the two frequencies"));
+      c.rayleigh.mass = alpha_m;
+      c.rayleigh.stiffness = alpha_k;
+      c.rayleigh_targets = {{zeta[0], f[0]}, {zeta[1], f[1]}};
+    }
     if (r.has("mass")) c.rayleigh.mass = r["mass"].non_negative();
     if (r.has("stiffness")) c.rayleigh.stiffness = r["stiffness"].non_negative();
   }

@@ -11,6 +11,7 @@
 #include <iostream>
 #include <iterator>
 #include <memory>
+#include <numbers>
 #include <optional>
 #include <sstream>
 
@@ -54,6 +55,9 @@ time.integrator (README.md, "Time integration"):
   for (const auto& e : scheme_entries())
     out << "  " << std::left << std::setw(24) << e.name << e.summary << "\n";
   out << R"(
+time.rayleigh: {mass: alpha_M, stiffness: alpha_K}, or target damping ratios at two frequencies
+  {damping_ratios: [0.05, 0.05], frequencies: [f1, f2]} (Hz), solved for alpha_M and alpha_K.
+
 Options after the case file go to PETSc and override the case file's `petsc:` string, e.g.
   -ksp_type cg -pc_type gamg -ksp_rtol 1e-10 -ksp_monitor -log_view
 Options that no solver read are listed as warnings at the end.
@@ -361,6 +365,25 @@ class Run {
          << (c_.mass == MassTreatment::lumped ? "lumped" : "consistent") << " mass, rayleigh "
          << c_.rayleigh.mass << " / " << c_.rayleigh.stiffness;
     if (c_.velocity_damping > 0) log_ << ", velocity damping " << c_.velocity_damping;
+    if (!c_.rayleigh_targets.empty()) {
+      // zeta(omega) = alpha_M / (2 omega) + alpha_K omega / 2: the targets, its minimum and the
+      // highest frequency's (what the stiff modes get).
+      auto ratio = [&](double w) {
+        return c_.rayleigh.mass / (2 * w) + c_.rayleigh.stiffness * w / 2;
+      };
+      const auto& t = c_.rayleigh_targets;
+      log_ << "\nrayleigh  from damping ratios " << t[0].first << " at " << t[0].second
+           << " Hz and " << t[1].first << " at " << t[1].second << " Hz: alpha_M "
+           << c_.rayleigh.mass << " 1/s, alpha_K " << c_.rayleigh.stiffness << " s";
+      if (c_.rayleigh.mass > 0 && c_.rayleigh.stiffness > 0) {
+        const double w_min = std::sqrt(c_.rayleigh.mass / c_.rayleigh.stiffness);
+        log_ << "; lowest ratio " << ratio(w_min) << " at " << w_min / (2 * std::numbers::pi)
+             << " Hz";
+      }
+      if (frequency_.power > 0)
+        log_ << "; ratio " << ratio(frequency_.power) << " at the highest frequency ("
+             << frequency_.power / (2 * std::numbers::pi) << " Hz)";
+    }
     if (!system().is_linear())
       log_ << (scheme.newton() ? ", nonlinear: Newton (SNES) every step" : ", nonlinear");
     log_ << "\n";

@@ -312,3 +312,58 @@ TEST_F(NewmarkBeam, StaticRunCountsTheWorkOfAPrescribedDisplacement) {
       0.25, 4);
   EXPECT_LT(worst, 1e-10);
 }
+
+TEST_F(NewmarkBeam, RayleighFromDampingRatiosGivesTheTargetRatio) {
+  // The one-DOF oscillator above, released with a velocity; time.rayleigh asks for damping ratio
+  // 0.02 at its own frequency and 0.05 at four times it. The measured logarithmic decrement of
+  // successive peaks gives the ratio at the oscillator's frequency: 0.02.
+  auto one_dof = [](const std::string& rayleigh) {
+    return "mesh: {box: {lower: [0, 0, 0], upper: [1, 1, 1], cells: [1, 1, 1], element: hex8}, "
+           "partitioner: block}\n"
+           "materials: [{region: all, density: 3.0, youngs_modulus: 50.0, poissons_ratio: 0.25}]\n"
+           "boundary_conditions:\n"
+           "  - {region: all, type: fixed, components: [y, z]}\n"
+           "  - {region: xmin, type: fixed, components: [x]}\n"
+           "  - {region: ymin, type: fixed, components: [x]}\n"
+           "  - {region: zmin, type: fixed, components: [x]}\n"
+           "initial_conditions: {velocity: [1, 0, 0]}\n"
+           "time: {integrator: newmark, dt: 0.001, steps: 1, mass: lumped" +
+           rayleigh + "}\n";
+  };
+  double f0 = 0;
+  {
+    Simulation r = start(one_dof(""));
+    MechanicalSystem& s = *r.model.system;
+    const PetscInt dof = dof_near(s, {1, 1, 1}, 0);
+    petsc::Vector e = s.create_vector(), y = s.create_vector();
+    s.lumped_masses(y);
+    const double m = global_value(y, dof);
+    PetscInt lo, hi;
+    VecGetOwnershipRange(e, &lo, &hi);
+    if (dof >= lo && dof < hi) VecSetValue(e, dof, 1.0, INSERT_VALUES);
+    VecAssemblyBegin(e);
+    VecAssemblyEnd(e);
+    s.mult_stiffness(e, y);
+    f0 = std::sqrt(global_value(y, dof) / m) / (2 * std::numbers::pi);
+  }
+  Simulation r = start(one_dof(", rayleigh: {damping_ratios: [0.02, 0.05], frequencies: [" +
+                               number(f0) + ", " + number(4 * f0) + "]}"));
+  MechanicalSystem& s = *r.model.system;
+  const PetscInt dof = dof_near(s, {1, 1, 1}, 0);
+  const double h = 1 / (400 * f0);  // 400 steps per period: Newmark's period error ~2e-5
+  std::vector<double> peaks;
+  double previous = 0, current = global_value(r.state.u, dof);
+  for (int n = 0; n < 400 * 6; ++n) {
+    r.integrator->step(s, r.state, h);
+    const double next = global_value(r.state.u, dof);
+    if (current > previous && current >= next && current > 0) peaks.push_back(current);
+    previous = current;
+    current = next;
+  }
+  ASSERT_GE(peaks.size(), 5u);
+  const double delta = std::log(peaks.front() / peaks.back()) / double(peaks.size() - 1);
+  const double zeta = delta / std::sqrt(4 * std::numbers::pi * std::numbers::pi + delta * delta);
+  if (rank_of(MPI_COMM_WORLD) == 0)
+    std::printf("  damping ratio at %.4g Hz: measured %.6f, asked 0.02\n", f0, zeta);
+  EXPECT_NEAR(zeta, 0.02, 0.0002);
+}

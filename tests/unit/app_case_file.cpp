@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <numbers>
 #include <string>
 #include <vector>
 
@@ -525,6 +526,38 @@ TEST(CaseFileErrors, NegativeRayleighAndDamping) {
       "time.rayleigh.stiffness", {">= 0"});
   expect_message(parse_error(with_time("  dt: 1\n  steps: 1\n  velocity_damping: -1\n")), 8,
                  "time.velocity_damping", {">= 0"});
+}
+
+TEST(CaseFile, RayleighFromDampingRatiosPassesThroughBothTargets) {
+  const CaseFile c = parse_case(
+      with_time("  dt: 1\n  steps: 1\n  rayleigh: {damping_ratios: [0.05, 0.02], frequencies: "
+                "[2, 10]}\n"),
+      "case.yaml");
+  const double w1 = 2 * std::numbers::pi * 2, w2 = 2 * std::numbers::pi * 10;
+  auto zeta = [&](double w) { return c.rayleigh.mass / (2 * w) + c.rayleigh.stiffness * w / 2; };
+  EXPECT_NEAR(zeta(w1), 0.05, 1e-15);
+  EXPECT_NEAR(zeta(w2), 0.02, 1e-15);
+  EXPECT_GT(c.rayleigh.mass, 0);
+  EXPECT_GT(c.rayleigh.stiffness, 0);
+  ASSERT_EQ(c.rayleigh_targets.size(), 2u);
+  EXPECT_DOUBLE_EQ(c.rayleigh_targets[1].second, 10);
+}
+
+TEST(CaseFileErrors, RayleighDampingRatiosMisused) {
+  const std::string t = "  dt: 1\n  steps: 1\n  rayleigh: ";
+  expect_message(parse_error(with_time(t + "{damping_ratios: [0.05, 0.05]}\n")), 8, "time.rayleigh",
+                 {"frequencies"});
+  expect_message(parse_error(with_time(t + "{damping_ratios: [0.05, 0.05], frequencies: [2, 2], "
+                                           "}\n")),
+                 8, "time.rayleigh.frequencies", {"must differ"});
+  expect_message(
+      parse_error(with_time(t + "{mass: 1, damping_ratios: [0.05, 0.05], frequencies: [1, 2]}\n")),
+      8, "time.rayleigh", {"not both"});
+  expect_message(parse_error(with_time(t + "{damping_ratios: [0.05, 1.5], frequencies: [1, 2]}\n")),
+                 8, "time.rayleigh.damping_ratios[1]", {"[0, 1)"});
+  // Falling from 0.2 to 0.01 over a factor 2 in frequency is steeper than alpha_M / (2 omega).
+  expect_message(parse_error(with_time(t + "{damping_ratios: [0.2, 0.01], frequencies: [1, 2]}\n")),
+                 8, "time.rayleigh", {"negative coefficient"});
 }
 
 TEST(CaseFileErrors, NewmarkParametersOutOfRange) {

@@ -103,6 +103,9 @@ struct CaseFile {
   std::int64_t steps = 0;
   MassTreatment mass = MassTreatment::consistent;
   RayleighDamping rayleigh;
+  /// time.rayleigh given as damping ratios: (zeta, frequency in Hz) at two frequencies, from
+  /// which `rayleigh` was solved; empty when the coefficients were given.
+  std::vector<std::pair<double, double>> rayleigh_targets;
   double velocity_damping = 0;
   bool allow_unstable = false;  ///< run explicit schemes above their stable step (at your risk)
   int max_step_halvings = 3;    ///< a failed step is retried as two half steps this many times
