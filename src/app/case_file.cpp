@@ -463,7 +463,7 @@ void parse_time(const Node& n, CaseFile& c) {
 
 void parse_output(const Node& n, CaseFile& c) {
   n.expect_map({"directory", "every", "interval", "history_every", "fields", "probes", "energy",
-                "checkpoint"});
+                "reactions", "checkpoint"});
   if (n.has("every") && n.has("interval"))
     n["interval"].fail("give either 'every' (steps) or 'interval' (seconds), not both");
   if (n.has("interval")) c.output_interval = n["interval"].positive();
@@ -487,7 +487,7 @@ void parse_output(const Node& n, CaseFile& c) {
     c.fields.clear();
     for (std::size_t i = 0; i < f.size(); ++i)
       c.fields.push_back(f.at(i).choice({"displacement", "velocity", "acceleration", "von_mises",
-                                         "stress", "strain", "rank", "region"}));
+                                         "stress", "strain", "rank", "region", "reaction"}));
   }
   if (n.has("probes")) {
     const Node p = n["probes"];
@@ -506,6 +506,7 @@ void parse_output(const Node& n, CaseFile& c) {
     }
   }
   if (n.has("energy")) c.energy = n["energy"].boolean();
+  if (n.has("reactions")) c.reactions = n["reactions"].boolean();
   c.checkpoint_directory = c.output_directory / "checkpoints";
   if (n.has("checkpoint")) {
     const Node k = n["checkpoint"];

@@ -243,6 +243,64 @@ void Probes::record(const State& state) {
   file_.row(state.step, state.time, sums_);
 }
 
+Reactions::Reactions(const MechanicalSystem& system, const std::vector<std::string>& regions,
+                     const std::filesystem::path& path, std::int64_t resume_after)
+    : comm_(system.comm()) {
+  // One column group per region, in the order the conditions name them.
+  std::vector<std::string> names, columns;
+  std::vector<int> group_of_condition;
+  for (const auto& r : regions) {
+    const auto it = std::find(names.begin(), names.end(), r);
+    group_of_condition.push_back(static_cast<int>(it - names.begin()));
+    if (it == names.end()) names.push_back(r);
+  }
+  for (const auto& n : names)
+    for (const char* q : {"fx", "fy", "fz"}) columns.push_back(n + "." + q);
+  const auto dofs = system.constrained_dofs();
+  const auto conditions = system.constrained_conditions();
+  for (std::size_t i = 0; i < dofs.size(); ++i) {
+    column_of_dof_.push_back(3 * group_of_condition.at(static_cast<std::size_t>(conditions[i])));
+    component_of_dof_.push_back(static_cast<int>(dofs[i] % 3));
+  }
+  dof_values_.resize(dofs.size());
+  values_.resize(columns.size());
+  sums_.resize(columns.size());
+  file_ = CsvFile(comm_, path,
+                  "# the force each support exerts on the body: f_int + M a + C v - f_ext summed "
+                  "over its constrained DOFs\n",
+                  columns, resume_after);
+}
+
+void Reactions::compute(const MechanicalSystem& system, const State& state,
+                        const Integrator& integrator) {
+  const Vec u = integrator.landed_from_u(), v = integrator.landed_from_v();
+  system.support_reactions(state.time, u ? u : state.u.get(), v ? v : state.v.get(),
+                           integrator.acceleration(), dof_values_);
+}
+
+void Reactions::record(const MechanicalSystem& system, const State& state,
+                       const Integrator& integrator) {
+  compute(system, state, integrator);
+  std::fill(values_.begin(), values_.end(), 0.0);
+  for (std::size_t i = 0; i < dof_values_.size(); ++i)
+    values_[column_of_dof_[i] + component_of_dof_[i]] += dof_values_[i];
+  INERTIA_MPI(MPI_Allreduce(values_.data(), sums_.data(), static_cast<int>(values_.size()),
+                            MPI_DOUBLE, MPI_SUM, comm_));
+  file_.row(state.step, state.time, sums_);
+}
+
+void Reactions::fill(const MechanicalSystem& system, Vec r) const {
+  INERTIA_PETSC(VecZeroEntries(r));
+  const auto dofs = system.constrained_dofs();
+  const PetscInt first = static_cast<PetscInt>(3 * system.mesh().node_begin);
+  {
+    petsc::Array x(r);
+    for (std::size_t i = 0; i < dofs.size(); ++i) x[dofs[i] - first] = dof_values_[i];
+  }
+  INERTIA_PETSC(VecGhostUpdateBegin(r, INSERT_VALUES, SCATTER_FORWARD));
+  INERTIA_PETSC(VecGhostUpdateEnd(r, INSERT_VALUES, SCATTER_FORWARD));
+}
+
 namespace {
 
 std::vector<std::string> energy_columns(const Integrator& integrator) {

@@ -25,13 +25,14 @@ OutputSeries::OutputSeries(MPI_Comm comm, const CaseFile& c, const MechanicalSys
     rank_.push_back(rank);
     region_.push_back(lm.regions[lm.cell_regions[k]].tag);
   }
-  point_values_.resize(3);
+  point_values_.resize(4);
   // Uncompressed size of a frame: coordinates and point fields (float64 per node of the piece),
   // cell fields, connectivity, offsets and types. The compressed pieces are at most this (zlib
   // adds a few bytes per block), usually several times less.
   const auto points = static_cast<std::int64_t>(lm.coords.size() / 3);
   std::int64_t point_fields = 0;
-  for (const char* f : {"displacement", "velocity", "acceleration"}) point_fields += c.has_field(f);
+  for (const char* f : {"displacement", "velocity", "acceleration", "reaction"})
+    point_fields += c.has_field(f);
   std::int64_t cell_bytes = 0;
   if (c.has_field("von_mises")) cell_bytes += 8;
   if (c.has_field("stress")) cell_bytes += 48;
@@ -54,12 +55,13 @@ void OutputSeries::add_point_field(const char* name, Vec x) {
   point_fields_.push_back({name, 3, values, {}});
 }
 
-void OutputSeries::write(const State& state, Vec acceleration) {
+void OutputSeries::write(const State& state, Vec acceleration, Vec reaction) {
   point_fields_.clear();
   cell_fields_.clear();
   add_point_field("displacement", state.u);
   add_point_field("velocity", state.v);
   add_point_field("acceleration", acceleration);
+  add_point_field("reaction", reaction);
   const bool stresses =
       case_.has_field("von_mises") || case_.has_field("stress") || case_.has_field("strain");
   if (stresses) {

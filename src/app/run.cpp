@@ -55,6 +55,8 @@ time.integrator (README.md, "Time integration"):
   for (const auto& e : scheme_entries())
     out << "  " << std::left << std::setw(24) << e.name << e.summary << "\n";
   out << R"(
+output.reactions (default true): reactions.csv, the force each fixed/displacement region's support
+  exerts on the body per step; output.fields: [..., reaction] adds it as point data.
 time.rayleigh: {mass: alpha_M, stiffness: alpha_K}, or target damping ratios at two frequencies
   {damping_ratios: [0.05, 0.05], frequencies: [f1, f2]} (Hz), solved for alpha_M and alpha_K.
 
@@ -565,15 +567,38 @@ class Run {
       probes_ =
           std::make_unique<Probes>(comm_, std::move(probe_sites_),
                                    c_.output_directory / "probes.csv", resume_ ? state_.step : -1);
+    open_reactions();
     if (c_.energy)
       energy_ = std::make_unique<EnergyHistory>(
           system(), state_, *integrator_, c_.output_directory / "energy.csv",
           resume_ ? &*resume_ : nullptr, energy_start_force_.get());
     if (!resume_) {
       if (probes_) probes_->record(state_);
+      if (reactions_) reactions_->record(system(), state_, *integrator_);
       if (series_) write_frame();
     }
     if (series_) plan_frames();
+  }
+
+  /// reactions.csv (and the `reaction` field) for the regions of fixed and displacement
+  /// conditions, with a scheme that carries an acceleration (the inertia term).
+  void open_reactions() {
+    std::vector<std::string> regions;
+    for (const auto& bc : c_.boundary_conditions)
+      if (bc.type == CaseBoundaryCondition::Type::fixed ||
+          bc.type == CaseBoundaryCondition::Type::displacement)
+        regions.push_back(bc.region);
+    const bool wanted = (c_.reactions || c_.has_field("reaction")) && !regions.empty();
+    if (!wanted) return;
+    if (!integrator_->acceleration()) {
+      log_ << "warning   no support reactions (reactions.csv, field reaction): " << c_.scheme.name()
+           << " carries no acceleration\n";
+      return;
+    }
+    integrator_->keep_landings(system());
+    reactions_ = std::make_unique<Reactions>(
+        system(), regions, c_.output_directory / "reactions.csv", resume_ ? state_.step : -1);
+    if (c_.has_field("reaction")) reaction_field_ = system().create_vector();
   }
 
   /// The frames to come: with output.interval, the first step at or after each multiple of the
@@ -609,7 +634,11 @@ class Run {
 
   void write_frame() {
     Phases::Scope scope(phases_, "output");
-    series_->write(state_, integrator_->acceleration());
+    if (reaction_field_) {
+      reactions_->compute(system(), state_, *integrator_);
+      reactions_->fill(system(), reaction_field_);
+    }
+    series_->write(state_, integrator_->acceleration(), reaction_field_.get());
   }
 
   void write_checkpoint() {
@@ -633,6 +662,7 @@ class Run {
   void flush_histories() {
     if (energy_) energy_->flush();
     if (probes_) probes_->flush();
+    if (reactions_) reactions_->flush();
   }
 
   /// Every step from the current one to the last, with its outputs; a failure marks the
@@ -694,6 +724,7 @@ class Run {
     if (series_) series_->mark_failed(reason);
     if (energy_) energy_->mark_failed(reason);
     if (probes_) probes_->mark_failed(reason);
+    if (reactions_) reactions_->mark_failed(reason);
   }
 
   /// After a signal: a checkpoint of this step (if checkpoints are on), the files marked
@@ -720,6 +751,7 @@ class Run {
   /// received by any rank (0: none), agreed on every rank.
   int advance(StepController& steps) {
     Phases::Scope scope(phases_, "time loop");
+    integrator_->clear_landing();
     if (energy_) energy_->before_step(system(), state_);
     stats_ = steps.advance(system(), *integrator_, state_, c_.dt);
     linear_its_ += stats_.linear_iterations;
@@ -746,6 +778,7 @@ class Run {
     const bool row = state_.step % c_.history_every == 0 || state_.step == nsteps_;
     if (energy_) energy_->after_step(system(), state_, c_.dt, removed, row);
     if (probes_ && row) probes_->record(state_);
+    if (reactions_ && row) reactions_->record(system(), state_, *integrator_);
     return global[1];
   }
 
@@ -833,6 +866,8 @@ class Run {
   std::unique_ptr<OutputSeries> series_;
   ProbeSites probe_sites_;
   std::unique_ptr<Probes> probes_;
+  std::unique_ptr<Reactions> reactions_;
+  petsc::Vector reaction_field_;  ///< output.fields: reaction
   std::unique_ptr<EnergyHistory> energy_;
   petsc::Vector energy_start_force_;  ///< checkpointed with prescribed motion (see EnergyHistory)
   std::optional<SpaceReserve> reserve_;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 
 #include "inertia/parallel/session.hpp"
 
@@ -120,15 +121,23 @@ MechanicalSystem::MechanicalSystem(MPI_Comm comm, LocalMesh mesh, ProblemSpec sp
   load_arrays_.reserve(loads_.size());
 
   // Constrained DOFs: later conditions override earlier ones on shared DOFs.
-  std::map<PetscInt, std::pair<double, int>> constrained;  // owned local DOF -> (value, amplitude)
-  for (const auto& d : spec_.dirichlet)
+  struct Held {
+    double value;
+    int amplitude, condition;
+  };
+  std::map<PetscInt, Held> constrained;  // owned local DOF -> what holds it
+  for (std::size_t c = 0; c < spec_.dirichlet.size(); ++c) {
+    const auto& d = spec_.dirichlet[c];
     for (auto n : mesh_.region_owned_nodes[d.region])
       for (int i = 0; i < 3; ++i)
-        if (d.components[i]) constrained[3 * n + i] = {d.value[i], d.amplitude};
+        if (d.components[i])
+          constrained[3 * n + i] = {d.value[i], d.amplitude, static_cast<int>(c)};
+  }
   const PetscInt first = static_cast<PetscInt>(3 * mesh_.node_begin);
-  for (const auto& [local, va] : constrained) {
+  for (const auto& [local, held] : constrained) {
     constrained_.push_back(first + local);
-    if (va.first != 0.0) prescribed_.push_back({local, va.first, va.second});
+    constrained_condition_.push_back(held.condition);
+    if (held.value != 0.0) prescribed_.push_back({local, held.value, held.amplitude});
   }
 
   int local_prescribed = prescribed_.empty() ? 0 : 1, any_prescribed = 0;
@@ -340,6 +349,102 @@ void MechanicalSystem::keep_constrained(Vec r) const {
   INERTIA_PETSC(VecCopy(r, work_));
   zero_constrained(work_);
   INERTIA_PETSC(VecAXPY(r, -1.0, work_));
+}
+
+void MechanicalSystem::support_reactions(double t, Vec u, Vec v, Vec a,
+                                         std::span<double> out) const {
+  INERTIA_CHECK(out.size() == constrained_.size(), InternalError, "support_reactions: expected ",
+                constrained_.size(), " values");
+  const PetscInt first = static_cast<PetscInt>(3 * mesh_.node_begin);
+  const auto& rayleigh = spec_.rayleigh;
+  // Linear models with an assembled K: the constrained rows of K (and of a consistent M), cut
+  // out once, so each call costs products with those rows only.
+  const bool rows = is_linear() && !matrix_free_;
+  if (rows && !reaction_rows_.K) {
+    const auto n = static_cast<PetscInt>(constrained_.size());
+    PetscInt lo = 0, hi = 0;
+    INERTIA_PETSC(VecGetOwnershipRange(work_, &lo, &hi));
+    petsc::IndexSet row_set, column_set;
+    INERTIA_PETSC(ISCreateGeneral(comm_, n, constrained_.data(), PETSC_COPY_VALUES, row_set.out()));
+    INERTIA_PETSC(ISCreateStride(comm_, hi - lo, lo, 1, column_set.out()));
+    auto cut = [&](Mat A, petsc::Matrix& sub) {
+      MatType type = nullptr;
+      INERTIA_PETSC(MatGetType(A, &type));
+      PetscBool aij = PETSC_FALSE;
+      INERTIA_PETSC(PetscStrbeginswith(type, MATMPIAIJ, &aij));
+      if (!aij) INERTIA_PETSC(PetscStrbeginswith(type, MATSEQAIJ, &aij));
+      if (aij) {
+        INERTIA_PETSC(MatCreateSubMatrix(A, row_set, column_set, MAT_INITIAL_MATRIX, sub.out()));
+      } else {  // BAIJ (explicit schemes): through an AIJ copy, freed at once
+        petsc::Matrix copy;
+        INERTIA_PETSC(MatConvert(A, MATAIJ, MAT_INITIAL_MATRIX, copy.out()));
+        INERTIA_PETSC(MatCreateSubMatrix(copy, row_set, column_set, MAT_INITIAL_MATRIX, sub.out()));
+      }
+    };
+    cut(K_, reaction_rows_.K);
+    if (M_) cut(M_, reaction_rows_.M);
+    INERTIA_PETSC(MatCreateVecs(reaction_rows_.K, nullptr, reaction_rows_.r.out()));
+    INERTIA_PETSC(VecDuplicate(reaction_rows_.r, reaction_rows_.w.out()));
+  }
+  std::fill(out.begin(), out.end(), 0.0);
+  auto add_rows = [&](Vec r, double scale) {
+    petsc::ConstArray x(r);
+    for (std::size_t i = 0; i < out.size(); ++i) out[i] += scale * x[static_cast<PetscInt>(i)];
+  };
+  auto add_picked = [&](Vec full, double scale) {
+    petsc::ConstArray x(full);
+    for (std::size_t i = 0; i < out.size(); ++i) out[i] += scale * x[constrained_[i] - first];
+  };
+  // Elastic (and Rayleigh stiffness) forces.
+  if (rows) {
+    INERTIA_PETSC(MatMult(reaction_rows_.K, u, reaction_rows_.r));
+    if (rayleigh.stiffness != 0) {
+      INERTIA_PETSC(MatMult(reaction_rows_.K, v, reaction_rows_.w));
+      INERTIA_PETSC(VecAXPY(reaction_rows_.r, rayleigh.stiffness, reaction_rows_.w));
+    }
+    add_rows(reaction_rows_.r, 1.0);
+  } else {
+    internal_force(u, work_);
+    add_picked(work_, 1.0);
+    if (has_dashpots()) {
+      dashpot_force(u, v, work_);
+      add_picked(work_, 1.0);
+    }
+    if (rayleigh.stiffness != 0) {
+      mult_stiffness(v, work_);
+      add_picked(work_, rayleigh.stiffness);
+    }
+  }
+  // Inertia and Rayleigh mass damping: M (a + alpha_M v) on the constrained rows.
+  if (a || rayleigh.mass != 0) {
+    if (M_) {
+      Vec x = a ? a : v;
+      if (a && rayleigh.mass != 0) {
+        INERTIA_PETSC(VecWAXPY(work_, rayleigh.mass, v, a));
+        x = work_;
+      }
+      const double scale = a ? 1.0 : rayleigh.mass;
+      if (rows) {
+        INERTIA_PETSC(MatMult(reaction_rows_.M, x, reaction_rows_.r));
+        add_rows(reaction_rows_.r, scale);
+      } else {
+        mult_mass(x, work2_);
+        add_picked(work2_, scale);
+      }
+    } else {
+      petsc::ConstArray m(lumped_mass_);
+      std::optional<petsc::ConstArray> aa, vv;
+      if (a) aa.emplace(a);
+      if (rayleigh.mass != 0) vv.emplace(v);
+      for (std::size_t i = 0; i < out.size(); ++i) {
+        const PetscInt k = constrained_[i] - first;
+        out[i] += m[k] * ((aa ? (*aa)[k] : 0.0) + (vv ? rayleigh.mass * (*vv)[k] : 0.0));
+      }
+    }
+  }
+  // Loads on the supported nodes.
+  external_force(t, work_);
+  add_picked(work_, -1.0);
 }
 
 void MechanicalSystem::reaction(double t, Vec u, Vec v, Vec a, Vec r) const {

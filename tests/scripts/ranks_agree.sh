@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # A full run of the cantilever example gives the same probe histories on 1, 2 and 3 ranks
-# (METIS partitions differ with the rank count) to 1e-8 relative, and its energy balance holds.
+# and the same support reactions (METIS partitions differ with the rank count) to 1e-8 relative,
+# and its energy balance holds.
 set -euo pipefail
 : "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}" "${INERTIA_MPIEXEC:=mpiexec}"
 work=$(mktemp -d)
@@ -39,6 +40,18 @@ for np in (2, 3):
     for a, b in zip(ref, other):
         for c in range(2, len(header)):
             worst = max(worst, abs(a[c] - b[c]) / scale[c])
+# support reactions: the same on every rank count, relative to their largest component
+reactions = {np: rows(f"{work}/np{np}/reactions.csv") for np in (1, 2, 3)}
+assert reactions[1][0][2:] == ['clamp.fx', 'clamp.fy', 'clamp.fz'], reactions[1][0]
+rscale = max(abs(float(x)) for r in reactions[1][1:] for x in r[2:])
+assert rscale > 0
+rworst = 0.0
+for np in (2, 3):
+    assert reactions[np][0] == reactions[1][0] and len(reactions[np]) == len(reactions[1])
+    for a, b in zip(reactions[1][1:], reactions[np][1:]):
+        rworst = max(rworst, max(abs(float(x) - float(y)) for x, y in zip(a[2:], b[2:])) / rscale)
+print(f"reactions: max relative difference np2/np3 vs np1 = {rworst:.3e}")
+assert rworst < 1e-8, rworst
 # energy: total (kinetic + strain - work) stays at zero relative to the work done
 energy = rows(f"{work}/np2/energy.csv")
 assert energy[0] == ['step', 'time', 'kinetic', 'strain', 'external_work', 'damping_dissipation', 'total'], energy[0]

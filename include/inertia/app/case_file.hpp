@@ -120,6 +120,7 @@ struct CaseFile {
                                   "stress",       "strain",   "rank",         "region"};
   std::vector<CaseProbe> probes;
   bool energy = true;
+  bool reactions = true;     ///< output.reactions: reactions.csv for the fixed/displacement regions
   int checkpoint_every = 0;  ///< output.checkpoint.every: steps between checkpoints (0: none)
   int checkpoint_keep = 2;   ///< how many checkpoints to keep (the newest)
   std::filesystem::path checkpoint_directory;  ///< default <output.directory>/checkpoints

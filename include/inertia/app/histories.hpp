@@ -82,6 +82,38 @@ class Probes {
   CsvFile file_;
 };
 
+/// Support reactions (reactions.csv): for every region with a fixed or displacement condition,
+/// the total force the support exerts on the body, R = sum over the region's constrained DOFs of
+/// f_int(u) + M a + C v - f_ext (inertia, damping and the loads on the supported nodes included).
+/// A DOF held by two conditions counts for the later one (the one whose motion it follows), so
+/// the regions' totals add up to the whole reaction.
+class Reactions {
+ public:
+  /// Collective. `regions`: the region name of each of the system's dirichlet conditions.
+  Reactions(const MechanicalSystem& system, const std::vector<std::string>& regions,
+            const std::filesystem::path& path, std::int64_t resume_after = -1);
+  /// Collective. Appends a row at the state the integrator reached: its acceleration, and with
+  /// moving supports the state before it landed them on their path (see EnergyHistory), where
+  /// its equation of motion holds, so that the base shear is exactly the rate of momentum
+  /// minus the loads. Needs integrator.keep_landings() with prescribed motion.
+  void record(const MechanicalSystem& system, const State& state, const Integrator& integrator);
+  /// Collective. Computes the DOF reactions at the state without a row (for fill()).
+  void compute(const MechanicalSystem& system, const State& state, const Integrator& integrator);
+  /// Collective. Scatters the last computed DOF reactions into r (zero elsewhere, ghosts set).
+  void fill(const MechanicalSystem& system, Vec r) const;
+  void flush() { file_.flush(); }
+  void mark_failed(const std::string& reason) { file_.mark_failed(reason); }
+  /// The last row's totals, per region (fx, fy, fz), on every rank.
+  const std::vector<double>& totals() const { return sums_; }
+
+ private:
+  MPI_Comm comm_;
+  std::vector<int> column_of_dof_;  ///< first column (of 3) of each constrained DOF's region
+  std::vector<int> component_of_dof_;
+  std::vector<double> dof_values_, values_, sums_;
+  CsvFile file_;
+};
+
 /// The running sums of an energy history at a checkpoint.
 struct EnergyResume {
   std::int64_t step = 0;

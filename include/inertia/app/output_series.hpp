@@ -26,7 +26,8 @@ class OutputSeries {
 
   /// Collective. Writes one frame at state.time: u, v, the scheme's acceleration (null: none)
   /// and the stress fields of u.
-  void write(const State& state, Vec acceleration);
+  /// `reaction`: the support reactions at the constrained DOFs (null: not written).
+  void write(const State& state, Vec acceleration, Vec reaction = nullptr);
   /// Marks the series as incomplete (rank 0; never throws).
   void mark_failed(const std::string& reason) { writer_.mark_failed(reason); }
 

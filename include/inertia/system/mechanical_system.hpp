@@ -11,6 +11,7 @@
 #include <array>
 #include <map>
 #include <memory>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -92,6 +93,15 @@ class MechanicalSystem {
   void residual(double t, Vec u, Vec v, Vec a, Vec r) const;
   /// Zeroes the free entries of r (the complement of zero_constrained()).
   void keep_constrained(Vec r) const;
+  /// Collective. The reactions of reaction(), on this rank's constrained DOFs only (in the order
+  /// of constrained_dofs()), without a product over the whole mesh for linear models with an
+  /// assembled K: the constrained rows of K and M are cut out on the first call. Nonlinear and
+  /// matrix-free models evaluate the internal force (one residual evaluation).
+  void support_reactions(double t, Vec u, Vec v, Vec a, std::span<double> out) const;
+  /// This rank's constrained DOFs (global indices, sorted) and, for each, the index of the
+  /// condition (ProblemSpec::dirichlet) that holds it: the last one naming it.
+  std::span<const PetscInt> constrained_dofs() const { return constrained_; }
+  std::span<const int> constrained_conditions() const { return constrained_condition_; }
 
   /// Collective. Solves (m M + k K + b B) y = r for the free DOFs of y; the constrained DOFs of y
   /// hold their prescribed values on entry and keep them (their effect on the free rows is lifted
@@ -163,7 +173,13 @@ class MechanicalSystem {
   /// otherwise).
   mutable std::vector<double> load_amplitudes_;
   mutable std::vector<petsc::ConstArray> load_arrays_;
-  std::vector<PetscInt> constrained_;  ///< owned constrained DOFs, global, sorted
+  std::vector<PetscInt> constrained_;       ///< owned constrained DOFs, global, sorted
+  std::vector<int> constrained_condition_;  ///< the dirichlet condition holding each
+  /// support_reactions(): the constrained rows of K and M (linear, assembled), and their products.
+  mutable struct {
+    petsc::Matrix K, M;
+    petsc::Vector r, w;
+  } reaction_rows_;
   struct Prescribed {
     PetscInt local;  ///< owned local DOF index
     double value;

@@ -70,6 +70,7 @@ class Integrator {
   /// needs the state the scheme reached before that: with keep_landings(), each step keeps it.
   /// Collective.
   void keep_landings(MechanicalSystem& system) {
+    if (landing_u_) return;
     landing_u_ = system.create_vector();
     landing_v_ = system.create_vector();
   }
