@@ -274,15 +274,16 @@ void parse_boundary_conditions(const Node& n, CaseFile& c) {
     CaseBoundaryCondition bc;
     bc.origin = b.origin();
     bc.region = b["region"].text();
-    const std::string type =
-        b["type"].choice({"fixed", "displacement", "traction", "pressure", "force"});
+    const std::string type = b["type"].choice(
+        {"fixed", "displacement", "acceleration", "traction", "pressure", "force"});
     if (type == "fixed") {
       b.expect_map({"region", "type", "components"});
       bc.type = CaseBoundaryCondition::Type::fixed;
       if (b.has("components")) bc.components = parse_components(b["components"]);
-    } else if (type == "displacement") {
+    } else if (type == "displacement" || type == "acceleration") {
       b.expect_map({"region", "type", "components", "value", "amplitude"});
-      bc.type = CaseBoundaryCondition::Type::displacement;
+      bc.type = type == "displacement" ? CaseBoundaryCondition::Type::displacement
+                                       : CaseBoundaryCondition::Type::acceleration;
       if (!b.has("value")) b.fail("missing key 'value'");
       if (b.has("components")) bc.components = parse_components(b["components"]);
       const auto value = b["value"].numbers(1, 3);
@@ -310,6 +311,50 @@ void parse_boundary_conditions(const Node& n, CaseFile& c) {
   }
 }
 
+/// A table amplitude's points from a file of two columns, time and value (comma, semicolon or
+/// white space between them); `#` starts a comment, and a first line that is not two numbers is
+/// a header. Errors name the file and its line.
+std::vector<std::pair<double, double>> read_amplitude_file(const std::filesystem::path& path,
+                                                           const Node& where) {
+  std::ifstream in(path);
+  if (!in) where["file"].fail(cat("cannot open '", path.string(), "'"));
+  std::vector<std::pair<double, double>> points;
+  std::string line;
+  int number = 0;
+  bool header_allowed = true;
+  auto fail = [&](const std::string& what) {
+    throw InputError(one_line(cat(path.string(), ":", number, ": ", what)));
+  };
+  while (std::getline(in, line)) {
+    ++number;
+    if (const auto hash = line.find('#'); hash != std::string::npos) line.erase(hash);
+    for (char& ch : line)
+      if (ch == ',' || ch == ';' || ch == '\t' || ch == '\r') ch = ' ';
+    std::istringstream fields(line);
+    std::vector<std::string> words;
+    for (std::string w; fields >> w;) words.push_back(w);
+    if (words.empty()) continue;
+    std::optional<double> t, v;
+    if (words.size() == 2) t = parse_number(words[0]), v = parse_number(words[1]);
+    if (!t || !v) {
+      if (header_allowed) {
+        header_allowed = false;
+        continue;
+      }
+      fail(cat("expected two finite numbers, time and value; got '", printable(line), "'"));
+    }
+    header_allowed = false;
+    if (!points.empty() && !(*t > points.back().first))
+      fail(cat("times must increase strictly (", *t, " after ", points.back().first, ")"));
+    points.emplace_back(*t, *v);
+  }
+  if (points.empty()) {
+    number = std::max(number, 1);
+    fail("no [time, value] rows");
+  }
+  return points;
+}
+
 void parse_amplitudes(const Node& n, CaseFile& c) {
   if (!n.node.IsMap()) n.fail("expected a mapping of amplitude names");
   for (const auto& kv : n.node) {
@@ -318,9 +363,12 @@ void parse_amplitudes(const Node& n, CaseFile& c) {
     if (!a.node.IsMap() || !a.has("type")) a.fail("expected a mapping with a 'type'");
     CaseAmplitude amp;
     const std::string type = a["type"].choice({"table", "smooth_step", "sine"});
-    if (type == "table" || type == "smooth_step") {
+    if (type == "table" && a.has("file")) {
+      a.expect_map({"type", "file"});
+      amp.points = read_amplitude_file(c.directory / a["file"].text(), a);
+    } else if (type == "table" || type == "smooth_step") {
       if (type == "table") {
-        a.expect_map({"type", "points"});
+        a.expect_map({"type", "points", "file"});
       } else {
         a.expect_map({"type", "points", "continuity"});
         amp.type = CaseAmplitude::Type::smooth_step;
@@ -714,6 +762,19 @@ ProblemSpec resolve_problem(const CaseFile& c, const std::vector<Region>& region
         spec.dirichlet.push_back({region_index(c, regions, cells_per_region, bc.region, o, -1),
                                   bc.components, bc.value, amp(bc.amplitude)});
         break;
+      case T::acceleration: {
+        // The region follows u(t) = value x the double integral of the amplitude from 0.
+        if (c.scheme.kind() == SchemeKind::static_solve)
+          throw InputError(cat(c.path.string(), ":", bc.origin.line, ": ", bc.origin.key,
+                               ".type: an acceleration has no meaning for the static integrator; "
+                               "use a displacement"));
+        const int region = region_index(c, regions, cells_per_region, bc.region, o, -1);
+        spec.amplitudes.push_back(Amplitude::integrated(
+            bc.amplitude.empty() ? Amplitude::constant() : spec.amplitudes[amp(bc.amplitude)]));
+        spec.dirichlet.push_back(
+            {region, bc.components, bc.value, static_cast<int>(spec.amplitudes.size()) - 1});
+        break;
+      }
       case T::traction:
       case T::pressure:
         spec.loads.push_back({bc.type == T::traction ? Load::Kind::traction : Load::Kind::pressure,

@@ -55,6 +55,9 @@ time.integrator (README.md, "Time integration"):
   for (const auto& e : scheme_entries())
     out << "  " << std::left << std::setw(24) << e.name << e.summary << "\n";
   out << R"(
+boundary_conditions type acceleration: the region's acceleration is value x amplitude(t), its
+  velocity and displacement the integrals from rest; amplitudes: {type: table, file: quake.csv}
+  reads time,value rows from a file.
 output.reactions (default true): reactions.csv, the force each fixed/displacement region's support
   exerts on the body per step; output.fields: [..., reaction] adds it as point data.
 time.rayleigh: {mass: alpha_M, stiffness: alpha_K}, or target damping ratios at two frequencies
@@ -586,7 +589,8 @@ class Run {
     std::vector<std::string> regions;
     for (const auto& bc : c_.boundary_conditions)
       if (bc.type == CaseBoundaryCondition::Type::fixed ||
-          bc.type == CaseBoundaryCondition::Type::displacement)
+          bc.type == CaseBoundaryCondition::Type::displacement ||
+          bc.type == CaseBoundaryCondition::Type::acceleration)
         regions.push_back(bc.region);
     const bool wanted = (c_.reactions || c_.has_field("reaction")) && !regions.empty();
     if (!wanted) return;

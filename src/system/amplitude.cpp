@@ -39,6 +39,48 @@ Amplitude Amplitude::smooth_step(std::vector<std::pair<double, double>> points, 
   return a;
 }
 
+Amplitude Amplitude::integrated(const Amplitude& acceleration) {
+  Amplitude a;
+  a.kind_ = Kind::integrated;
+  a.base_ = std::make_shared<const Amplitude>(acceleration);
+  a.breaks_ = {0.0};
+  if (acceleration.kind_ == Kind::table || acceleration.kind_ == Kind::smooth_step)
+    for (const auto& p : acceleration.points_)
+      if (p.first > 0) a.breaks_.push_back(p.first);
+  a.v_at_ = {0.0};
+  a.u_at_ = {0.0};
+  for (std::size_t i = 0; i + 1 < a.breaks_.size(); ++i) {
+    double v = 0, u = 0;
+    a.partial(i, a.breaks_[i + 1], v, u);
+    a.v_at_.push_back(v);
+    a.u_at_.push_back(u);
+  }
+  return a;
+}
+
+std::size_t Amplitude::break_before(double t) const {
+  const auto it = std::upper_bound(breaks_.begin(), breaks_.end(), t);
+  return it == breaks_.begin() ? 0 : static_cast<std::size_t>(it - breaks_.begin()) - 1;
+}
+
+void Amplitude::partial(std::size_t i, double t, double& v, double& u) const {
+  // From breaks_[i] (velocity v_at_[i], displacement u_at_[i]) to t, 4-point Gauss-Legendre.
+  static constexpr double x[4] = {-0.8611363115940526, -0.3399810435848563, 0.3399810435848563,
+                                  0.8611363115940526};
+  static constexpr double w[4] = {0.3478548451374538, 0.6521451548625461, 0.6521451548625461,
+                                  0.3478548451374538};
+  const double t0 = breaks_[i], half = 0.5 * (t - t0);
+  double dv = 0, du = 0;
+  for (int k = 0; k < 4; ++k) {
+    const double tau = t0 + half * (1 + x[k]);
+    const double a = base_->value(tau);
+    dv += w[k] * a;
+    du += w[k] * (t - tau) * a;
+  }
+  v = v_at_[i] + half * dv;
+  u = u_at_[i] + v_at_[i] * (t - t0) + half * du;
+}
+
 bool Amplitude::segment(double t, double& t0, double& a0, double& t1, double& a1) const {
   if (points_.size() < 2 || t < points_.front().first || t >= points_.back().first) return false;
   auto it = std::upper_bound(points_.begin(), points_.end(), t,
@@ -71,6 +113,17 @@ double Amplitude::step_shape(double x, int derivative) const {
 
 double Amplitude::value(double t) const {
   switch (kind_) {
+    case Kind::integrated: {
+      if (t <= 0) return 0;
+      if (base_->kind_ == Kind::sine) {
+        // A = sin(w t + p): u = t cos(p) / w - (sin(w t + p) - sin(p)) / w^2.
+        const double w = base_->a_, p = base_->b_;
+        return t * std::cos(p) / w - (std::sin(w * t + p) - std::sin(p)) / (w * w);
+      }
+      double v = 0, u = 0;
+      partial(break_before(t), t, v, u);
+      return u;
+    }
     case Kind::constant:
       return 1.0;
     case Kind::ramp:
@@ -98,6 +151,16 @@ double Amplitude::value(double t) const {
 
 double Amplitude::rate(double t) const {
   switch (kind_) {
+    case Kind::integrated: {
+      if (t <= 0) return 0;
+      if (base_->kind_ == Kind::sine) {
+        const double w = base_->a_, p = base_->b_;
+        return (std::cos(p) - std::cos(w * t + p)) / w;
+      }
+      double v = 0, u = 0;
+      partial(break_before(t), t, v, u);
+      return v;
+    }
     case Kind::constant:
       return 0.0;
     case Kind::ramp:
@@ -122,6 +185,7 @@ double Amplitude::rate(double t) const {
 }
 
 double Amplitude::acceleration(double t) const {
+  if (kind_ == Kind::integrated) return t < 0 ? 0.0 : base_->value(t);
   if (kind_ == Kind::sine) return -a_ * a_ * std::sin(a_ * t + b_);
   double t0, a0, t1, a1;
   if (kind_ == Kind::smooth_step && segment(t, t0, a0, t1, a1))

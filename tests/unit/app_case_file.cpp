@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <numbers>
 #include <string>
 #include <vector>
@@ -983,6 +984,69 @@ TEST(CaseFileRegions, TwoMaterialsOnOneRegionAreRejected) {
                     "  - {region: all, density: 2, youngs_modulus: 1, poissons_ratio: 0.3}\n" +
                     time_newmark);
   expect_message(msg, 5, "materials[1].region", {"all"});
+}
+
+// ---------------------------------------------------------------------------------------------
+// Base acceleration and amplitudes from files
+// ---------------------------------------------------------------------------------------------
+
+namespace {
+
+fs::path scratch(const std::string& test) {
+  const fs::path dir = fs::path(INERTIA_BINARY_DIR) / "test_output" / "app_case_file" / test;
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+std::string quake_case(const std::string& file) {
+  return mesh_box + materials_all +
+         "boundary_conditions:\n"
+         "  - {region: xmin, type: acceleration, components: [x, y], value: [9.81, 4.0], "
+         "amplitude: quake}\n"
+         "amplitudes:\n"
+         "  quake: {type: table, file: " +
+         file + "}\n" + time_newmark;
+}
+
+}  // namespace
+
+TEST(CaseFile, AccelerationConditionWithATableFromAFile) {
+  const fs::path dir = scratch("quake");
+  std::ofstream(dir / "quake.csv") << "# a recorded accelerogram (g)\ntime,acceleration\n"
+                                      "0, 0\n0.01, 0.2  # peak\n0.02,-0.1\n\n0.03;0\n";
+  const CaseFile c = parse_case(quake_case("quake.csv"), dir / "case.yaml");
+  ASSERT_EQ(c.boundary_conditions.size(), 1u);
+  EXPECT_EQ(c.boundary_conditions[0].type, CaseBoundaryCondition::Type::acceleration);
+  EXPECT_EQ(c.boundary_conditions[0].value, (std::array<double, 3>{9.81, 4.0, 0}));
+  const auto& points = c.amplitudes.at("quake").points;
+  ASSERT_EQ(points.size(), 4u);
+  EXPECT_EQ(points[1], (std::pair<double, double>{0.01, 0.2}));
+  EXPECT_EQ(points[3], (std::pair<double, double>{0.03, 0.0}));
+}
+
+TEST(CaseFileErrors, AmplitudeFilesNameTheFileAndLine) {
+  const fs::path dir = scratch("bad_quake");
+  std::ofstream(dir / "backwards.csv") << "time,value\n0,0\n0.02,1\n0.01,2\n";
+  std::ofstream(dir / "word.csv") << "0,0\n0.01,abc\n";
+  std::ofstream(dir / "three.csv") << "# t a\n0 0\n0.01 1 2\n";
+  std::ofstream(dir / "empty.csv") << "# nothing\n";
+  std::ofstream(dir / "nan.csv") << "0,0\n0.01,nan\n";
+  auto error = [&](const std::string& file) {
+    return parse_error(quake_case(file), dir / "case.yaml");
+  };
+  expect_message(error("backwards.csv"), 4, "", {"times must increase strictly"}, "backwards.csv");
+  expect_message(error("word.csv"), 2, "", {"two finite numbers"}, "word.csv");
+  expect_message(error("three.csv"), 3, "", {"two finite numbers"}, "three.csv");
+  expect_message(error("empty.csv"), 1, "", {"no [time, value] rows"}, "empty.csv");
+  expect_message(error("nan.csv"), 2, "", {"two finite numbers"}, "nan.csv");
+  expect_message(error("missing.csv"), 8, "amplitudes.quake.file", {"cannot open"});
+  // An acceleration needs a dynamic scheme.
+  const fs::path d2 = scratch("static_quake");
+  std::ofstream(d2 / "q.csv") << "0,0\n1,1\n";
+  const CaseFile c = parse_case(quake_case("q.csv") + "  integrator: static\n", d2 / "case.yaml");
+  const std::vector<Region> regions{{"all", 3, 1}, {"xmin", 2, 2}};
+  EXPECT_THROW(resolve_problem(c, regions), InputError);
 }
 
 }  // namespace

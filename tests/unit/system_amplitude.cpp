@@ -64,5 +64,62 @@ TEST(Amplitude, DerivativesMatchFiniteDifferences) {
   }
 }
 
+TEST(IntegratedAmplitude, ATableGivesPiecewiseQuadraticVelocityAndCubicDisplacement) {
+  // A(t): 0 -> 2 over [0, 0.1], 2 -> -1 over [0.1, 0.3], held at -1 afterwards. Closed forms per
+  // segment (A linear: v quadratic, u cubic), and the values carried over the breaks.
+  const Amplitude a = Amplitude::integrated(Amplitude::table({{0, 0}, {0.1, 2}, {0.3, -1}}));
+  auto exact = [](double t, double& v, double& u) {
+    if (t <= 0.1) {  // A = 20 t
+      v = 10 * t * t;
+      u = 10 * t * t * t / 3;
+      return;
+    }
+    const double v1 = 0.1, u1 = 10 * 0.001 / 3;
+    if (t <= 0.3) {  // A = 2 - 15 (t - 0.1)
+      const double s = t - 0.1;
+      v = v1 + 2 * s - 7.5 * s * s;
+      u = u1 + v1 * s + s * s - 2.5 * s * s * s;
+      return;
+    }
+    const double s2 = 0.2, v2 = v1 + 2 * s2 - 7.5 * s2 * s2,
+                 u2 = u1 + v1 * s2 + s2 * s2 - 2.5 * s2 * s2 * s2, s = t - 0.3;
+    v = v2 - s;  // A = -1
+    u = u2 + v2 * s - 0.5 * s * s;
+  };
+  EXPECT_EQ(a.value(0), 0.0);
+  EXPECT_EQ(a.rate(0), 0.0);
+  for (double t : {0.03, 0.1, 0.1000001, 0.17, 0.3, 0.31, 0.9, 7.0}) {
+    double v = 0, u = 0;
+    exact(t, v, u);
+    EXPECT_NEAR(a.rate(t), v, 1e-14 * (1 + std::abs(v))) << t;
+    EXPECT_NEAR(a.value(t), u, 1e-14 * (1 + std::abs(u))) << t;
+  }
+  EXPECT_NEAR(a.acceleration(0.2), 0.5, 1e-15);
+}
+
+TEST(IntegratedAmplitude, ASineAndASmoothStepIntegrateExactly) {
+  // Sine from rest of the base: u = t cos(p)/w - (sin(w t + p) - sin p)/w^2; derivatives of the
+  // integrated smooth step and sine give back the velocity and the acceleration.
+  const double w = 2 * 3.141592653589793 * 3.0, p = 0.2;
+  const Amplitude s = Amplitude::integrated(Amplitude::sine(3.0, p));
+  for (double t : {0.01, 0.2, 1.3}) {
+    EXPECT_NEAR(s.value(t), t * std::cos(p) / w - (std::sin(w * t + p) - std::sin(p)) / (w * w),
+                1e-15);
+    EXPECT_NEAR(s.acceleration(t), std::sin(w * t + p), 1e-15);
+  }
+  const double h = 1e-6;
+  for (const Amplitude& a : {s, Amplitude::integrated(Amplitude::smooth_step(points, 2)),
+                             Amplitude::integrated(Amplitude::constant())}) {
+    for (double t : {0.13, 0.2, 0.27, 0.33, 0.38, 0.5}) {
+      const double rate = (a.value(t + h) - a.value(t - h)) / (2 * h);
+      const double acc = (a.rate(t + h) - a.rate(t - h)) / (2 * h);
+      EXPECT_NEAR(a.rate(t), rate, 1e-8 * (1 + std::abs(rate))) << t;
+      EXPECT_NEAR(a.acceleration(t), acc, 1e-6 * (1 + std::abs(acc))) << t;
+    }
+  }
+  // A constant acceleration: u = t^2 / 2.
+  EXPECT_NEAR(Amplitude::integrated(Amplitude::constant()).value(0.7), 0.245, 1e-15);
+}
+
 }  // namespace
 }  // namespace inertia

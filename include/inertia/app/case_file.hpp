@@ -47,7 +47,7 @@ struct CasePointMass {
 };
 
 struct CaseBoundaryCondition {
-  enum class Type { fixed, displacement, traction, pressure, force };
+  enum class Type { fixed, displacement, acceleration, traction, pressure, force };
   Type type = Type::fixed;
   std::string region;
   std::array<bool, 3> components{true, true, true};

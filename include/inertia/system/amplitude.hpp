@@ -2,6 +2,7 @@
 /// \file amplitude.hpp
 /// Time functions that multiply a load or a prescribed displacement (case file `amplitudes`).
 
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -18,8 +19,14 @@ namespace inertia {
 /// - sine: sin(2 pi frequency t + phase).
 /// Tables and smooth steps hold their first value before the first point and their last value
 /// after the last one.
+/// - integrated(A): the motion of a prescribed acceleration A, value(t) = the double integral of A
+///   from 0, rate(t) = its integral, acceleration(t) = A(t) (zero displacement and velocity at
+///   t = 0). Exact: analytic for a sine, and per segment between A's points (where A is a
+///   polynomial of degree <= 5) by 4-point Gauss-Legendre quadrature, exact to degree 7; a table's
+///   displacement is piecewise cubic.
 class Amplitude {
  public:
+  static Amplitude integrated(const Amplitude& acceleration);
   static Amplitude constant();
   static Amplitude ramp(double end_time);
   static Amplitude table(std::vector<std::pair<double, double>> points);
@@ -31,7 +38,10 @@ class Amplitude {
   double acceleration(double t) const;  ///< d2a/dt2
 
  private:
-  enum class Kind { constant, ramp, table, sine, smooth_step };
+  enum class Kind { constant, ramp, table, sine, smooth_step, integrated };
+  /// integrated: the integrals from breaks_[i] to t (< the next break) of A and (t - tau) A.
+  void partial(std::size_t i, double t, double& v, double& u) const;
+  std::size_t break_before(double t) const;
   /// The segment [t0, t1] of points_ containing t (t strictly inside the points' span), or false.
   bool segment(double t, double& t0, double& a0, double& t1, double& a1) const;
   /// Smooth step s(x) on [0, 1] and its derivatives (of the order `derivative`).
@@ -39,6 +49,10 @@ class Amplitude {
   Kind kind_ = Kind::constant;
   double a_ = 0, b_ = 0;  // ramp: 1/end; sine: omega, phase
   std::vector<std::pair<double, double>> points_;
+  // integrated: the acceleration, its breakpoints (0 and its points after 0), and the velocity
+  // and displacement at each breakpoint.
+  std::shared_ptr<const Amplitude> base_;
+  std::vector<double> breaks_, v_at_, u_at_;
 };
 
 }  // namespace inertia
