@@ -6,6 +6,7 @@
 #include <cmath>
 #include <fstream>
 #include <numbers>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <utility>
@@ -604,9 +605,11 @@ CaseFile parse_case(const std::string& text, const std::filesystem::path& file) 
   const Node top{root, "", &file_name};
   if (!root.IsMap()) top.fail("expected a YAML mapping with keys mesh, materials, time, ...");
   top.expect_map({"mesh", "materials", "springs", "point_masses", "boundary_conditions",
-                  "amplitudes", "gravity", "initial_conditions", "time", "output", "petsc"});
-  for (const char* k : {"mesh", "time"})
-    if (!top.has(k)) top.fail(cat("missing key '", k, "'"));
+                  "amplitudes", "gravity", "initial_conditions", "modal", "time", "output",
+                  "petsc"});
+  if (!top.has("mesh")) top.fail("missing key 'mesh'");
+  if (!top.has("time") && !top.has("modal"))
+    top.fail("missing key 'time' (a transient or static run) or 'modal' (a modal analysis)");
   if (!top.has("materials") && !top.has("springs") && !top.has("point_masses"))
     top.fail("missing key 'materials' (or 'springs' / 'point_masses' for a mass-spring system)");
   parse_mesh(top["mesh"], c);
@@ -643,7 +646,30 @@ CaseFile parse_case(const std::string& text, const std::filesystem::path& file) 
       }
     }
   }
-  parse_time(top["time"], c);
+  std::optional<MassTreatment> modal_mass;
+  if (top.has("modal")) {
+    const Node m = top["modal"];
+    m.expect_map({"modes", "mass"});
+    if (!m.has("modes")) m.fail("missing key 'modes'");
+    const auto modes = m["modes"].integer();
+    if (modes < 1 || modes > 10000)
+      m["modes"].fail(cat("must be between 1 and 10000 (got ", modes, ")"));
+    c.modal_modes = static_cast<int>(modes);
+    if (m.has("mass"))
+      modal_mass = m["mass"].choice({"consistent", "lumped"}) == "consistent"
+                       ? MassTreatment::consistent
+                       : MassTreatment::lumped;
+  }
+  c.has_time = top.has("time");
+  if (c.has_time) {
+    parse_time(top["time"], c);
+    if (modal_mass && top["time"].has("mass") && *modal_mass != c.mass)
+      top["modal"]["mass"].fail("differs from time.mass: the model has one mass matrix");
+  } else {
+    c.steps = 1;  // no time loop; keeps num_steps() meaningful for the static ramp
+    c.dt = 1;
+  }
+  if (modal_mass) c.mass = *modal_mass;
   if (top.has("output")) parse_output(top["output"], c);
   if (c.checkpoint_directory.empty()) c.checkpoint_directory = c.output_directory / "checkpoints";
   if (top.has("petsc")) c.petsc_options = top["petsc"].text();

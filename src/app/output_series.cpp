@@ -5,8 +5,10 @@
 namespace inertia {
 
 OutputSeries::OutputSeries(MPI_Comm comm, const CaseFile& c, const MechanicalSystem& system,
-                           std::optional<double> resume_up_to)
-    : case_(c), system_(system), writer_(comm, c.output_directory, c.name, resume_up_to) {
+                           std::optional<double> resume_up_to, const std::string& name)
+    : case_(c),
+      system_(system),
+      writer_(comm, c.output_directory, name.empty() ? c.name : name, resume_up_to) {
   const LocalMesh& lm = system.mesh();
   std::vector<char> shown_faces(lm.regions.size(), 0);
   for (const auto& sp : c.springs)
@@ -84,6 +86,19 @@ void OutputSeries::write(const State& state, Vec acceleration, Vec reaction) {
   if (case_.has_field("region")) cell_fields_.push_back({"region", 1, {}, region_});
   const io::PieceMesh piece{system_.mesh().coords, types_, offsets_, nodes_};
   bytes_ += writer_.write(state.time, piece, point_fields_, cell_fields_);
+}
+
+void OutputSeries::write_point_field(double time, const char* name, Vec x) {
+  point_fields_.clear();
+  cell_fields_.clear();
+  std::vector<double>& values = point_values_[0];
+  {
+    petsc::GhostedRead local(x);
+    values.assign(local.span().begin(), local.span().end());
+  }
+  point_fields_.push_back({name, 3, values, {}});
+  const io::PieceMesh piece{system_.mesh().coords, types_, offsets_, nodes_};
+  bytes_ += writer_.write(time, piece, point_fields_, cell_fields_);
 }
 
 }  // namespace inertia

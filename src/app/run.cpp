@@ -21,6 +21,7 @@
 #include "inertia/app/output_series.hpp"
 #include "inertia/core/text.hpp"
 #include "inertia/io/checkpoint.hpp"
+#include "inertia/modal/modal.hpp"
 #include "inertia/parallel/session.hpp"
 #include "inertia/system/spectrum.hpp"
 #include "inertia/time/step_control.hpp"
@@ -55,6 +56,8 @@ time.integrator (README.md, "Time integration"):
   for (const auto& e : scheme_entries())
     out << "  " << std::left << std::setw(24) << e.name << e.summary << "\n";
   out << R"(
+modal: {modes: N, mass: consistent}: the N lowest modes with SLEPc (modes.csv, <case>_modes.pvd)
+  before the transient, or alone when the case has no time: section.
 boundary_conditions type acceleration: the region's acceleration is value x amplitude(t), its
   velocity and displacement the integrals from rest; amplitudes: {type: table, file: quake.csv}
   reads time,value rows from a file.
@@ -228,12 +231,23 @@ class Run {
   int run() {
     build();
     describe();
+    if (!c_.has_time) {  // a modal analysis alone
+      if (args_.check) {
+        warn_unused_petsc_options();
+        log_ << "check     OK\n";
+        return 0;
+      }
+      modal_analysis();
+      finish_modal();
+      return 0;
+    }
     choose_time_step();
     if (args_.check) {
       warn_unused_petsc_options();
       log_ << "check     OK\n";
       return 0;
     }
+    if (c_.modal_modes > 0 && !args_.restart) modal_analysis();
     initialize();
     if (args_.restart) restore_checkpoint();
     open_outputs();
@@ -830,6 +844,72 @@ class Run {
       log_ << ", " << checkpoints_ << " checkpoints (" << checkpoint_bytes_ / 1024 / checkpoints_
            << " KiB each) in " << c_.checkpoint_directory.string();
     log_ << "\n";
+    phases_.print(comm_, log_);
+    const double total = MPI_Wtime() - start_;
+    log_ << "  " << std::left << std::setw(16) << "total" << std::right << std::setw(12)
+         << std::fixed << std::setprecision(3) << total << "\n";
+    phases_.write_csv(comm_, c_.output_directory / "timings.csv", total);
+    warn_unused_petsc_options();
+  }
+
+  /// modal.modes: the lowest modes with SLEPc (modal/modal.hpp), logged as a table with the
+  /// effective masses against the free mass, written to modes.csv and <case>_modes.pvd (one
+  /// entry per mode, "time" = the mode number, point data mode_shape).
+  void modal_analysis() {
+    ModalResult modes;
+    {
+      Phases::Scope scope(phases_, "modal analysis");
+      run_on_root(comm_, [&] { prepare_directory(c_.output_directory, "output directory"); });
+      modes = compute_modes(system(), c_.modal_modes);
+    }
+    log_ << "modal     " << modes.modes.size() << " modes of K phi = omega^2 M phi ("
+         << (c_.mass == MassTreatment::lumped ? "lumped" : "consistent")
+         << " mass), Krylov-Schur with shift-and-invert at sigma = " << modes.shift << ", "
+         << modes.iterations << " iterations; inner solve: " << modes.solver << " (" << modes.why
+         << ")\n";
+    log_ << "   mode   frequency (Hz)    omega (rad/s)   eff. mass x     eff. mass y     eff. mass "
+            "z\n";
+    std::array<double, 3> sums{};
+    const std::string header =
+        "mode,frequency,omega,generalized_mass,participation_x,participation_y,participation_z,"
+        "effective_mass_x,effective_mass_y,effective_mass_z\n";
+    std::ostringstream csv;
+    csv << std::setprecision(17) << header;
+    for (std::size_t i = 0; i < modes.modes.size(); ++i) {
+      const Mode& m = modes.modes[i];
+      log_ << std::setw(7) << i + 1 << std::setw(17) << std::setprecision(6) << m.frequency
+           << std::setw(17) << m.omega;
+      for (int d = 0; d < 3; ++d) {
+        log_ << std::setw(16) << m.effective_mass[d];
+        sums[d] += m.effective_mass[d];
+      }
+      if (m.rigid) log_ << "   rigid-body mode (0 Hz)";
+      log_ << "\n";
+      csv << i + 1 << "," << m.frequency << "," << m.omega << "," << m.generalized_mass;
+      for (double x : m.participation) csv << "," << x;
+      for (double x : m.effective_mass) csv << "," << x;
+      csv << "\n";
+    }
+    log_ << "   sum of the effective masses against the free mass: ";
+    for (int d = 0; d < 3; ++d)
+      log_ << "xyz"[d] << " " << sums[d] << " of " << modes.free_mass[d] << " ("
+           << std::setprecision(3)
+           << (modes.free_mass[d] > 0 ? 100 * sums[d] / modes.free_mass[d] : 0.0) << " %)"
+           << std::setprecision(6) << (d < 2 ? ", " : "\n");
+    run_on_root(comm_,
+                [&] { write_file_atomically(c_.output_directory / "modes.csv", csv.str()); });
+    // The mode shapes as a series ParaView steps through.
+    CaseFile shapes_case = c_;
+    shapes_case.fields = {"mode_shape"};
+    OutputSeries series(comm_, shapes_case, system(), std::nullopt, c_.name + "_modes");
+    for (std::size_t i = 0; i < modes.shapes.size(); ++i)
+      series.write_point_field(static_cast<double>(i + 1), "mode_shape", modes.shapes[i]);
+    log_ << "modal     modes.csv and " << series.pvd_path().string() << " written\n";
+  }
+
+  /// The summary of a modal analysis without a transient.
+  void finish_modal() {
+    log_ << "\nfinished: modal analysis\n";
     phases_.print(comm_, log_);
     const double total = MPI_Wtime() - start_;
     log_ << "  " << std::left << std::setw(16) << "total" << std::right << std::setw(12)

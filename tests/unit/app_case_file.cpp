@@ -1011,6 +1011,28 @@ std::string quake_case(const std::string& file) {
 
 }  // namespace
 
+TEST(CaseFile, ModalAloneOrBeforeATransient) {
+  const CaseFile alone =
+      parse_case(mesh_box + materials_all + "modal: {modes: 4, mass: lumped}\n", "case.yaml");
+  EXPECT_EQ(alone.modal_modes, 4);
+  EXPECT_FALSE(alone.has_time);
+  EXPECT_EQ(alone.mass, MassTreatment::lumped);
+  const CaseFile both = parse_case(minimal_case() + "modal: {modes: 2}\n", "case.yaml");
+  EXPECT_EQ(both.modal_modes, 2);
+  EXPECT_TRUE(both.has_time);
+}
+
+TEST(CaseFileErrors, ModalMisused) {
+  expect_message(parse_error(mesh_box + materials_all), 0, "", {"missing key 'time'", "modal"});
+  expect_message(parse_error(mesh_box + materials_all + "modal: {modes: 0}\n"), 5, "modal.modes",
+                 {"between 1 and 10000"});
+  expect_message(parse_error(mesh_box + materials_all + "modal: {mode: 3}\n"), 5, "modal",
+                 {"unknown key 'mode'"});
+  expect_message(parse_error(minimal_case() + "  mass: lumped\nmodal: {modes: 2, mass: "
+                                              "consistent}\n"),
+                 9, "modal.mass", {"time.mass"});
+}
+
 TEST(CaseFile, AccelerationConditionWithATableFromAFile) {
   const fs::path dir = scratch("quake");
   std::ofstream(dir / "quake.csv") << "# a recorded accelerogram (g)\ntime,acceleration\n"

@@ -95,6 +95,10 @@ struct CaseFile {
   std::string gravity_amplitude;
   std::vector<CaseInitialVelocity> initial_velocity;
 
+  // modal (a modal analysis before the transient, or alone without `time:`)
+  int modal_modes = 0;   ///< modal.modes (0: no modal analysis)
+  bool has_time = true;  ///< a `time:` section: a transient (or static) run
+
   // time
   Scheme scheme = configure_scheme("newmark");  ///< time.integrator with its options
   double dt = 0;                                ///< > 0, or 0 with dt_auto

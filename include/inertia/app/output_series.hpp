@@ -21,8 +21,12 @@ class OutputSeries {
  public:
   /// Collective. Starts the series <output.directory>/<case>.pvd, or with `resume_up_to` (a
   /// restart) continues it after that time.
+  /// `name`: the series' name (default: the case's).
   OutputSeries(MPI_Comm comm, const CaseFile& c, const MechanicalSystem& system,
-               std::optional<double> resume_up_to);
+               std::optional<double> resume_up_to, const std::string& name = "");
+
+  /// Collective. Writes one frame at `time` with one point field (3 components per node).
+  void write_point_field(double time, const char* name, Vec x);
 
   /// Collective. Writes one frame at state.time: u, v, the scheme's acceleration (null: none)
   /// and the stress fields of u.

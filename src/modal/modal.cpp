@@ -1,0 +1,152 @@
+#include "inertia/modal/modal.hpp"
+
+#include <slepceps.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <numeric>
+
+#include "inertia/core/text.hpp"
+
+namespace inertia {
+
+namespace {
+
+PetscErrorCode finalize_slepc() { return SlepcFinalize(); }
+
+/// SLEPc on top of the PETSc session, once; finalised with PETSc.
+void ensure_slepc() {
+  PetscBool initialized = PETSC_FALSE;
+  INERTIA_PETSC(SlepcInitialized(&initialized));
+  if (initialized) return;
+  INERTIA_PETSC(SlepcInitialize(nullptr, nullptr, nullptr, nullptr));
+  INERTIA_PETSC(PetscRegisterFinalize(finalize_slepc));
+}
+
+using Eps = petsc::Handle<EPS, EPSDestroy>;
+
+}  // namespace
+
+ModalResult compute_modes(MechanicalSystem& system, int count) {
+  ensure_slepc();
+  const MPI_Comm comm = system.comm();
+  ModalResult result;
+  // K and M with the constrained rows and columns removed: K gets a scaled identity there, M
+  // zeros, so the constrained DOFs carry infinite eigenvalues that shift-and-invert never finds.
+  petsc::Matrix K = system.create_operator(), M = system.create_operator();
+  const double k_diagonal = system.fill_operator(0.0, 1.0, 0.0, K);
+  const double m_diagonal = system.fill_operator(1.0, 0.0, 0.0, M);
+  const auto constrained = system.constrained_dofs();
+  INERTIA_PETSC(MatZeroRowsColumns(M, static_cast<PetscInt>(constrained.size()), constrained.data(),
+                                   0.0, nullptr, nullptr));
+  const double scale = k_diagonal / m_diagonal;  // omega^2 of the mesh's typical element
+  // Without constraints K is singular (rigid-body modes): shift slightly below zero.
+  result.shift = system.num_constrained_dofs() == 0 ? -1e-6 * scale : 0.0;
+
+  Eps eps;
+  INERTIA_PETSC(EPSCreate(comm, eps.out()));
+  INERTIA_PETSC(EPSSetOperators(eps, K, M));
+  INERTIA_PETSC(EPSSetProblemType(eps, EPS_GHEP));
+  INERTIA_PETSC(EPSSetType(eps, EPSKRYLOVSCHUR));
+  INERTIA_PETSC(EPSSetDimensions(eps, count, PETSC_DEFAULT, PETSC_DEFAULT));
+  INERTIA_PETSC(EPSSetWhichEigenpairs(eps, EPS_TARGET_MAGNITUDE));
+  INERTIA_PETSC(EPSSetTarget(eps, result.shift));
+  INERTIA_PETSC(EPSSetTolerances(eps, 1e-10, 1000));
+  ST st;
+  INERTIA_PETSC(EPSGetST(eps, &st));
+  INERTIA_PETSC(STSetType(st, STSINVERT));
+  INERTIA_PETSC(STSetMatStructure(st, SAME_NONZERO_PATTERN));  // K and M share one pattern
+  KSP ksp;
+  INERTIA_PETSC(STGetKSP(st, &ksp));
+  PC pc;
+  INERTIA_PETSC(KSPGetPC(ksp, &pc));
+  const PetscInt dofs = system.num_global_dofs();
+  if (dofs <= modal_direct_limit) {
+    INERTIA_PETSC(KSPSetType(ksp, KSPPREONLY));
+    INERTIA_PETSC(PCSetType(pc, PCCHOLESKY));
+    INERTIA_PETSC(PCFactorSetMatSolverType(pc, MATSOLVERMUMPS));
+    result.solver = "MUMPS Cholesky of K - sigma M, factored once";
+    result.why = cat(dofs, " DOFs <= ", modal_direct_limit, ": a direct factorisation is fastest");
+  } else {
+    INERTIA_PETSC(KSPSetType(ksp, KSPCG));
+    INERTIA_PETSC(PCSetType(pc, PCGAMG));
+    INERTIA_PETSC(KSPSetTolerances(ksp, 1e-12, 1e-50, PETSC_DEFAULT, 10000));
+    result.solver = "CG + GAMG (rigid-body near-null space) on K - sigma M";
+    result.why = cat(dofs, " DOFs > ", modal_direct_limit, ": a factorisation would not fit");
+  }
+  INERTIA_PETSC(EPSSetFromOptions(eps));
+  INERTIA_PETSC(EPSSolve(eps));
+  PetscInt converged = 0;
+  INERTIA_PETSC(EPSGetConverged(eps, &converged));
+  INERTIA_PETSC(EPSGetIterationNumber(eps, &result.iterations));
+  if (converged < count)
+    throw SolverError(cat("modal analysis: SLEPc converged ", converged, " of the ", count,
+                          " modes asked for in ", result.iterations,
+                          " iterations (more with -eps_max_it, or ask for fewer modes)"));
+  PetscScalar target = 0;
+  INERTIA_PETSC(EPSGetTarget(eps, &target));
+  result.shift = PetscRealPart(target);
+
+  // The unit translations, and the mass of the free DOFs in each direction.
+  std::array<petsc::Vector, 3> r, mr;
+  for (int d = 0; d < 3; ++d) {
+    r[d] = system.create_vector();
+    mr[d] = system.create_vector();
+    {
+      petsc::Array x(r[d]);
+      for (PetscInt i = 0; i < x.size(); ++i) x[i] = i % 3 == d ? 1.0 : 0.0;
+    }
+    system.mult_mass(r[d], mr[d]);  // M r_d: the participation factors are phi.(M r_d)
+    petsc::Vector free = system.create_vector(), mfree = system.create_vector();
+    INERTIA_PETSC(VecCopy(r[d], free));
+    system.zero_constrained(free);
+    system.mult_mass(free, mfree);
+    PetscScalar m = 0;
+    INERTIA_PETSC(VecDot(free, mfree, &m));
+    result.free_mass[d] = PetscRealPart(m);
+  }
+
+  std::vector<std::pair<double, PetscInt>> order;
+  for (PetscInt i = 0; i < count; ++i) {
+    PetscScalar kr = 0;
+    INERTIA_PETSC(EPSGetEigenvalue(eps, i, &kr, nullptr));
+    order.emplace_back(PetscRealPart(kr), i);
+  }
+  std::sort(order.begin(), order.end());
+  petsc::Vector mphi = system.create_vector();
+  for (const auto& [lambda, i] : order) {
+    petsc::Vector phi = system.create_vector();
+    INERTIA_PETSC(EPSGetEigenvector(eps, i, phi, nullptr));
+    system.zero_constrained(phi);
+    system.mult_mass(phi, mphi);
+    PetscScalar g = 0;
+    INERTIA_PETSC(VecDot(phi, mphi, &g));
+    INERTIA_CHECK(PetscRealPart(g) > 0, SolverError,
+                  "modal analysis: a mode without mass on the free DOFs (eigenvalue ", lambda, ")");
+    INERTIA_PETSC(VecScale(phi, 1.0 / std::sqrt(PetscRealPart(g))));
+    INERTIA_PETSC(VecGhostUpdateBegin(phi, INSERT_VALUES, SCATTER_FORWARD));
+    INERTIA_PETSC(VecGhostUpdateEnd(phi, INSERT_VALUES, SCATTER_FORWARD));
+    Mode mode;
+    mode.eigenvalue = lambda;
+    // Rigid-body modes sit at round-off level next to the shift and the element scale.
+    mode.rigid = std::abs(lambda) <= 1e-10 * scale;
+    mode.omega = mode.rigid ? 0.0 : std::sqrt(std::max(lambda, 0.0));
+    mode.frequency = mode.omega / (2 * std::numbers::pi);
+    system.mult_mass(phi, mphi);
+    PetscScalar gm = 0;
+    INERTIA_PETSC(VecDot(phi, mphi, &gm));
+    mode.generalized_mass = PetscRealPart(gm);
+    for (int d = 0; d < 3; ++d) {
+      PetscScalar gamma = 0;
+      INERTIA_PETSC(VecDot(phi, mr[d], &gamma));
+      mode.participation[d] = PetscRealPart(gamma);
+      mode.effective_mass[d] = mode.participation[d] * mode.participation[d];
+    }
+    result.modes.push_back(mode);
+    result.shapes.push_back(std::move(phi));
+  }
+  return result;
+}
+
+}  // namespace inertia
