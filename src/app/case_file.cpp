@@ -458,34 +458,41 @@ void parse_time(const Node& n, CaseFile& c) {
                                                                         : MassTreatment::lumped;
   if (n.has("rayleigh")) {
     const Node r = n["rayleigh"];
-    r.expect_map({"mass", "stiffness", "damping_ratios", "frequencies"});
-    if (r.has("damping_ratios") || r.has("frequencies")) {
-      // Target ratios zeta_i at two frequencies: zeta(omega) = alpha_M / (2 omega) +
-      // alpha_K omega / 2 through both points.
+    r.expect_map({"mass", "stiffness", "damping_ratios", "frequencies", "modes"});
+    if (r.has("damping_ratios") || r.has("frequencies") || r.has("modes")) {
+      // Target ratios zeta_i at two frequencies (or at two modes of the modal analysis, solved
+      // once it has run): zeta(omega) = alpha_M / (2 omega) + alpha_K omega / 2 through both.
       if (r.has("mass") || r.has("stiffness"))
         r.fail("give either mass/stiffness or damping_ratios with frequencies, not both");
-      if (!r.has("damping_ratios") || !r.has("frequencies"))
-        r.fail("damping_ratios and frequencies come together (two of each)");
+      if (!r.has("damping_ratios") || r.has("frequencies") == r.has("modes"))
+        r.fail("damping_ratios come with frequencies (Hz) or with modes (numbers), two of each");
       const auto zeta = r["damping_ratios"].numbers(2, 2);
-      const auto f = r["frequencies"].numbers(2, 2);
-      for (int i = 0; i < 2; ++i) {
+      for (int i = 0; i < 2; ++i)
         if (!(zeta[i] >= 0 && zeta[i] < 1))
           r["damping_ratios"].at(i).fail(cat("a damping ratio is in [0, 1) (got ", zeta[i], ")"));
-        if (!(f[i] > 0)) r["frequencies"].at(i).fail(cat("must be > 0 Hz (got ", f[i], ")"));
+      if (r.has("modes")) {
+        const auto m = r["modes"].numbers(2, 2);
+        for (int i = 0; i < 2; ++i)
+          if (m[i] != std::floor(m[i]) || m[i] < 1 || m[i] > c.modal_modes)
+            r["modes"].at(i).fail(
+                c.modal_modes == 0
+                    ? std::string("needs a modal analysis (modal: {modes: N}) to number modes")
+                    : cat("a mode number from 1 to modal.modes = ", c.modal_modes, " (got ", m[i],
+                          ")"));
+        if (m[0] == m[1]) r["modes"].fail("the two modes must differ");
+        c.rayleigh_targets = {{zeta[0], 0.0}, {zeta[1], 0.0}};
+        c.rayleigh_modes = {static_cast<int>(m[0]), static_cast<int>(m[1])};
+      } else {
+        const auto f = r["frequencies"].numbers(2, 2);
+        for (int i = 0; i < 2; ++i)
+          if (!(f[i] > 0)) r["frequencies"].at(i).fail(cat("must be > 0 Hz (got ", f[i], ")"));
+        if (!(std::abs(f[0] - f[1]) > 1e-9 * std::max(f[0], f[1])))
+          r["frequencies"].fail("the two frequencies must differ");
+        const auto solved = rayleigh_from_ratios(zeta[0], f[0], zeta[1], f[1]);
+        if (!solved) r.fail(rayleigh_ratio_problem(zeta[0], f[0], zeta[1], f[1]));
+        c.rayleigh = *solved;
+        c.rayleigh_targets = {{zeta[0], f[0]}, {zeta[1], f[1]}};
       }
-      if (!(std::abs(f[0] - f[1]) > 1e-9 * std::max(f[0], f[1])))
-        r["frequencies"].fail("the two frequencies must differ");
-      const double w1 = 2 * std::numbers::pi * f[0], w2 = 2 * std::numbers::pi * f[1];
-      const double alpha_m = 2 * w1 * w2 * (zeta[0] * w2 - zeta[1] * w1) / (w2 * w2 - w1 * w1);
-      const double alpha_k = 2 * (zeta[1] * w2 - zeta[0] * w1) / (w2 * w2 - w1 * w1);
-      if (alpha_m < 0 || alpha_k < 0)
-        r.fail(cat("damping ratios ", zeta[0], " at ", f[0], " Hz and ", zeta[1], " at ", f[1],
-                   " Hz need alpha_M = ", alpha_m, ", alpha_K = ", alpha_k,
-                   ": a negative coefficient; Rayleigh damping cannot make the ratio fall that "
-                   "fast or rise that fast between the two frequencies"));
-      c.rayleigh.mass = alpha_m;
-      c.rayleigh.stiffness = alpha_k;
-      c.rayleigh_targets = {{zeta[0], f[0]}, {zeta[1], f[1]}};
     }
     if (r.has("mass")) c.rayleigh.mass = r["mass"].non_negative();
     if (r.has("stiffness")) c.rayleigh.stiffness = r["stiffness"].non_negative();
@@ -495,7 +502,8 @@ void parse_time(const Node& n, CaseFile& c) {
   }
   // Damping a scheme cannot have is refused rather than silently ignored.
   const std::string& undamped = c.scheme.refuses_damping();
-  if (!undamped.empty() && (c.rayleigh.mass != 0 || c.rayleigh.stiffness != 0))
+  if (!undamped.empty() &&
+      (c.rayleigh.mass != 0 || c.rayleigh.stiffness != 0 || !c.rayleigh_modes.empty()))
     n["rayleigh"].fail(cat("Rayleigh damping has no meaning for ", undamped, "; remove it"));
   if (c.scheme.kind() == SchemeKind::static_solve && c.velocity_damping != 0)
     n["velocity_damping"].fail(cat("velocity damping has no meaning for ", undamped));
@@ -688,6 +696,25 @@ CaseFile parse_case(const std::string& text, const std::filesystem::path& file) 
   if (top.has("gravity"))
     check_amplitude(c.gravity_amplitude, "gravity.amplitude", top["gravity"].line());
   return c;
+}
+
+std::optional<RayleighDamping> rayleigh_from_ratios(double zeta1, double f1, double zeta2,
+                                                    double f2) {
+  const double w1 = 2 * std::numbers::pi * f1, w2 = 2 * std::numbers::pi * f2;
+  RayleighDamping r;
+  r.mass = 2 * w1 * w2 * (zeta1 * w2 - zeta2 * w1) / (w2 * w2 - w1 * w1);
+  r.stiffness = 2 * (zeta2 * w2 - zeta1 * w1) / (w2 * w2 - w1 * w1);
+  if (!(r.mass >= 0 && r.stiffness >= 0)) return std::nullopt;
+  return r;
+}
+
+std::string rayleigh_ratio_problem(double zeta1, double f1, double zeta2, double f2) {
+  const double w1 = 2 * std::numbers::pi * f1, w2 = 2 * std::numbers::pi * f2;
+  return cat("damping ratios ", zeta1, " at ", f1, " Hz and ", zeta2, " at ", f2,
+             " Hz need alpha_M = ", 2 * w1 * w2 * (zeta1 * w2 - zeta2 * w1) / (w2 * w2 - w1 * w1),
+             ", alpha_K = ", 2 * (zeta2 * w2 - zeta1 * w1) / (w2 * w2 - w1 * w1),
+             ": a negative coefficient; Rayleigh damping cannot make the ratio fall that fast or "
+             "rise that fast between the two frequencies");
 }
 
 CaseFile load_case(const std::filesystem::path& file) {

@@ -64,7 +64,8 @@ boundary_conditions type acceleration: the region's acceleration is value x ampl
 output.reactions (default true): reactions.csv, the force each fixed/displacement region's support
   exerts on the body per step; output.fields: [..., reaction] adds it as point data.
 time.rayleigh: {mass: alpha_M, stiffness: alpha_K}, or target damping ratios at two frequencies
-  {damping_ratios: [0.05, 0.05], frequencies: [f1, f2]} (Hz), solved for alpha_M and alpha_K.
+  {damping_ratios: [0.05, 0.05], frequencies: [f1, f2]} (Hz) or modes: [i, j] (of modal:),
+  solved for alpha_M and alpha_K.
 
 Options after the case file go to PETSc and override the case file's `petsc:` string, e.g.
   -ksp_type cg -pc_type gamg -ksp_rtol 1e-10 -ksp_monitor -log_view
@@ -241,13 +242,13 @@ class Run {
       finish_modal();
       return 0;
     }
+    if (c_.modal_modes > 0 && !args_.check) modal_analysis();
     choose_time_step();
     if (args_.check) {
       warn_unused_petsc_options();
       log_ << "check     OK\n";
       return 0;
     }
-    if (c_.modal_modes > 0 && !args_.restart) modal_analysis();
     initialize();
     if (args_.restart) restore_checkpoint();
     open_outputs();
@@ -391,15 +392,26 @@ class Run {
         return c_.rayleigh.mass / (2 * w) + c_.rayleigh.stiffness * w / 2;
       };
       const auto& t = c_.rayleigh_targets;
-      log_ << "\nrayleigh  from damping ratios " << t[0].first << " at " << t[0].second
-           << " Hz and " << t[1].first << " at " << t[1].second << " Hz: alpha_M "
-           << c_.rayleigh.mass << " 1/s, alpha_K " << c_.rayleigh.stiffness << " s";
+      auto where = [&](int i) {
+        return c_.rayleigh_modes.empty()
+                   ? cat(t[i].second, " Hz")
+                   : cat("mode ", c_.rayleigh_modes[i], " (",
+                         t[i].second > 0 ? cat(t[i].second, " Hz") : std::string("after modal"),
+                         ")");
+      };
+      log_ << "\nrayleigh  from damping ratios " << t[0].first << " at " << where(0) << " and "
+           << t[1].first << " at " << where(1);
+      if (t[0].second == 0)
+        log_ << ": solved once the modal analysis has run (not with --check)";
+      else
+        log_ << ": alpha_M " << c_.rayleigh.mass << " 1/s, alpha_K " << c_.rayleigh.stiffness
+             << " s";
       if (c_.rayleigh.mass > 0 && c_.rayleigh.stiffness > 0) {
         const double w_min = std::sqrt(c_.rayleigh.mass / c_.rayleigh.stiffness);
         log_ << "; lowest ratio " << ratio(w_min) << " at " << w_min / (2 * std::numbers::pi)
              << " Hz";
       }
-      if (frequency_.power > 0)
+      if (frequency_.power > 0 && t[0].second > 0)
         log_ << "; ratio " << ratio(frequency_.power) << " at the highest frequency ("
              << frequency_.power / (2 * std::numbers::pi) << " Hz)";
     }
@@ -862,13 +874,34 @@ class Run {
       run_on_root(comm_, [&] { prepare_directory(c_.output_directory, "output directory"); });
       modes = compute_modes(system(), c_.modal_modes);
     }
+    if (!c_.rayleigh_modes.empty()) {
+      // time.rayleigh: {damping_ratios, modes}: the targets at those modes' frequencies.
+      for (int i = 0; i < 2; ++i) {
+        const Mode& m = modes.modes.at(static_cast<std::size_t>(c_.rayleigh_modes[i] - 1));
+        INERTIA_CHECK(!m.rigid, InputError, c_.path.string(), ": time.rayleigh.modes: mode ",
+                      c_.rayleigh_modes[i], " is a rigid-body mode (0 Hz); pick elastic modes");
+        c_.rayleigh_targets[i].second = m.frequency;
+      }
+      const auto& t = c_.rayleigh_targets;
+      INERTIA_CHECK(std::abs(t[0].second - t[1].second) > 1e-9 * t[1].second, InputError,
+                    c_.path.string(), ": time.rayleigh.modes: modes ", c_.rayleigh_modes[0],
+                    " and ", c_.rayleigh_modes[1], " have the same frequency (", t[0].second,
+                    " Hz); pick two distinct frequencies");
+      const auto solved = rayleigh_from_ratios(t[0].first, t[0].second, t[1].first, t[1].second);
+      INERTIA_CHECK(solved, InputError, c_.path.string(), ": time.rayleigh: ",
+                    rayleigh_ratio_problem(t[0].first, t[0].second, t[1].first, t[1].second));
+      c_.rayleigh = *solved;
+      system().set_rayleigh(*solved);
+    }
+    const bool damped = c_.rayleigh.mass != 0 || c_.rayleigh.stiffness != 0;
     log_ << "modal     " << modes.modes.size() << " modes of K phi = omega^2 M phi ("
          << (c_.mass == MassTreatment::lumped ? "lumped" : "consistent")
          << " mass), Krylov-Schur with shift-and-invert at sigma = " << modes.shift << ", "
          << modes.iterations << " iterations; inner solve: " << modes.solver << " (" << modes.why
          << ")\n";
     log_ << "   mode   frequency (Hz)    omega (rad/s)   eff. mass x     eff. mass y     eff. mass "
-            "z\n";
+            "z"
+         << (damped ? "     Rayleigh ratio" : "") << "\n";
     std::array<double, 3> sums{};
     const std::string header =
         "mode,frequency,omega,generalized_mass,participation_x,participation_y,participation_z,"
@@ -883,6 +916,9 @@ class Run {
         log_ << std::setw(16) << m.effective_mass[d];
         sums[d] += m.effective_mass[d];
       }
+      if (damped && !m.rigid)
+        log_ << std::setw(19)
+             << c_.rayleigh.mass / (2 * m.omega) + c_.rayleigh.stiffness * m.omega / 2;
       if (m.rigid) log_ << "   rigid-body mode (0 Hz)";
       log_ << "\n";
       csv << i + 1 << "," << m.frequency << "," << m.omega << "," << m.generalized_mass;

@@ -110,6 +110,9 @@ struct CaseFile {
   /// time.rayleigh given as damping ratios: (zeta, frequency in Hz) at two frequencies, from
   /// which `rayleigh` was solved; empty when the coefficients were given.
   std::vector<std::pair<double, double>> rayleigh_targets;
+  /// time.rayleigh with `modes: [i, j]`: the targets' modes (1-based); their frequencies (and
+  /// `rayleigh`) are filled in once the modal analysis has run.
+  std::vector<int> rayleigh_modes;
   double velocity_damping = 0;
   bool allow_unstable = false;  ///< run explicit schemes above their stable step (at your risk)
   int max_step_halvings = 3;    ///< a failed step is retried as two half steps this many times
@@ -136,6 +139,12 @@ struct CaseFile {
   /// dt: auto, valid once the driver has set dt).
   std::int64_t num_steps() const;
 };
+
+/// alpha_M, alpha_K giving damping ratio zeta1 at f1 and zeta2 at f2 (Hz), or nothing when one
+/// would be negative; rayleigh_ratio_problem() says why in words.
+std::optional<RayleighDamping> rayleigh_from_ratios(double zeta1, double f1, double zeta2,
+                                                    double f2);
+std::string rayleigh_ratio_problem(double zeta1, double f1, double zeta2, double f2);
 
 /// Reads and validates a case file. Throws InputError.
 CaseFile load_case(const std::filesystem::path& file);

@@ -40,6 +40,9 @@ class MechanicalSystem {
   const Assembler& assembler() const { return assembler_; }
   const ProblemSpec& spec() const { return spec_; }
   const RayleighDamping& rayleigh() const { return spec_.rayleigh; }
+  /// Sets the Rayleigh coefficients (damping ratios at modes, known once the modes are): before
+  /// the first solve that uses them.
+  void set_rayleigh(const RayleighDamping& r) { spec_.rayleigh = r; }
   PetscInt num_global_dofs() const { return assembler_.num_global_dofs(); }
   PetscInt num_constrained_dofs() const;  ///< collective: over all ranks
 
