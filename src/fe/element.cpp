@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <utility>
 
@@ -537,6 +538,11 @@ void strain_stress_linear_elastic(CellType t, std::span<const double> x, std::sp
   // Plain (unweighted) mean over the points, as documented; linear in u, so averaging the
   // displacement gradient first is the same as averaging strains and stresses.
   for (double& v : grad) v /= nq;
+  small_strain_stress(grad, lambda, mu, strain, stress);
+}
+
+void small_strain_stress(const double* grad, double lambda, double mu, double* strain,
+                         double* stress) {
   strain[0] = grad[0];
   strain[1] = grad[4];
   strain[2] = grad[8];
@@ -551,6 +557,103 @@ double von_mises(const double* s) {
   const double dxy = s[0] - s[1], dyz = s[1] - s[2], dzx = s[2] - s[0];
   return std::sqrt(0.5 * (dxy * dxy + dyz * dyz + dzx * dzx) +
                    3.0 * (s[3] * s[3] + s[4] * s[4] + s[5] * s[5]));
+}
+
+// ---- points inside a 3D cell -------------------------------------------------------------------
+
+void physical_point(CellType t, std::span<const double> x, const double* xi, double* p) {
+  require_3d("physical_point", t);
+  const int n = info(t).num_nodes;
+  require_size("physical_point: x", x.size(), 3 * n);
+  double N[max_nodes];
+  shape_values(t, xi, N);
+  for (int i = 0; i < 3; ++i) p[i] = 0.0;
+  for (int a = 0; a < n; ++a)
+    for (int i = 0; i < 3; ++i) p[i] += N[a] * x[3 * a + i];
+}
+
+double physical_gradients(CellType t, std::span<const double> x, const double* xi, double* g) {
+  require_3d("physical_gradients", t);
+  const int n = info(t).num_nodes;
+  require_size("physical_gradients: x", x.size(), 3 * n);
+  double dN[3 * max_nodes], J[9], Ji[9];
+  shape_gradients(t, xi, dN);
+  jacobian(n, x.data(), dN, J);
+  const double det = inverse3(J, Ji);
+  for (int a = 0; a < n; ++a)
+    for (int j = 0; j < 3; ++j)
+      g[3 * a + j] = dN[3 * a] * Ji[j] + dN[3 * a + 1] * Ji[3 + j] + dN[3 * a + 2] * Ji[6 + j];
+  return det;
+}
+
+bool reference_point(CellType t, std::span<const double> x, const double* p, double* xi) {
+  require_3d("reference_point", t);
+  const int n = info(t).num_nodes;
+  require_size("reference_point: x", x.size(), 3 * n);
+  const double centre = t == CellType::hex8 ? 0.0 : 0.25;
+  for (int j = 0; j < 3; ++j) xi[j] = centre;
+  // Newton converges quadratically: a step below 1e-13 (the reference cell is of size 1) leaves
+  // the point at round-off. Affine cells converge in one step (the second one is round-off).
+  constexpr int max_iterations = 50;
+  constexpr double tolerance = 1e-13, far = 1e6;
+  for (int it = 0; it < max_iterations; ++it) {
+    double N[max_nodes], dN[3 * max_nodes], J[9], Ji[9];
+    shape_values(t, xi, N);
+    shape_gradients(t, xi, dN);
+    double r[3] = {-p[0], -p[1], -p[2]};
+    for (int a = 0; a < n; ++a)
+      for (int i = 0; i < 3; ++i) r[i] += N[a] * x[3 * a + i];
+    jacobian(n, x.data(), dN, J);
+    const double det = inverse3(J, Ji);
+    if (!std::isfinite(det) || det == 0.0) return false;
+    double step = 0.0;
+    for (int j = 0; j < 3; ++j) {
+      const double d = Ji[3 * j] * r[0] + Ji[3 * j + 1] * r[1] + Ji[3 * j + 2] * r[2];
+      xi[j] -= d;
+      step = std::max(step, std::abs(d));
+      if (!(std::abs(xi[j]) < far)) return false;  // diverging (or not a number)
+    }
+    if (step <= tolerance) return true;
+  }
+  return false;
+}
+
+double reference_outside(CellType t, const double* xi) {
+  require_3d("reference_outside", t);
+  double outside = 0.0;
+  if (t == CellType::hex8) {
+    for (int j = 0; j < 3; ++j) outside = std::max(outside, std::abs(xi[j]) - 1.0);
+  } else {
+    for (int j = 0; j < 3; ++j) outside = std::max(outside, -xi[j]);
+    outside = std::max(outside, xi[0] + xi[1] + xi[2] - 1.0);
+  }
+  return outside;
+}
+
+void clamp_to_reference(CellType t, double* xi) {
+  require_3d("clamp_to_reference", t);
+  if (t == CellType::hex8) {
+    for (int j = 0; j < 3; ++j) xi[j] = std::clamp(xi[j], -1.0, 1.0);
+    return;
+  }
+  // The unit simplex {xi >= 0, sum <= 1}: the nearest point of the positive octant if its sum is
+  // at most 1; otherwise the sum constraint is active, and the point is the projection onto the
+  // face sum = 1, xi >= 0: xi - theta, clipped at 0, with theta from the sorted coordinates.
+  double y[3];
+  for (int j = 0; j < 3; ++j) y[j] = std::max(xi[j], 0.0);
+  if (y[0] + y[1] + y[2] <= 1.0) {
+    for (int j = 0; j < 3; ++j) xi[j] = y[j];
+    return;
+  }
+  double sorted[3] = {xi[0], xi[1], xi[2]};
+  std::sort(sorted, sorted + 3, std::greater<>());
+  double sum = 0.0, theta = 0.0;
+  for (int k = 0; k < 3; ++k) {
+    sum += sorted[k];
+    const double candidate = (sum - 1.0) / (k + 1);
+    if (sorted[k] - candidate > 0.0) theta = candidate;
+  }
+  for (int j = 0; j < 3; ++j) xi[j] = std::max(xi[j] - theta, 0.0);
 }
 
 }  // namespace inertia::fe
