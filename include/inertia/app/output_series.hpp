@@ -25,7 +25,8 @@ class OutputSeries {
                std::optional<double> resume_up_to);
 
   /// Collective. Writes one frame at state.time: u, v, the scheme's acceleration (null: none)
-  /// and the stress fields of u.
+  /// and the stress fields of u: per cell (von_mises, stress, strain) and averaged at the nodes
+  /// (nodal_von_mises, nodal_stress, nodal_strain: Assembler::nodal_average).
   void write(const State& state, Vec acceleration);
   /// Marks the series as incomplete (rank 0; never throws).
   void mark_failed(const std::string& reason) { writer_.mark_failed(reason); }
@@ -50,6 +51,7 @@ class OutputSeries {
   std::vector<std::int32_t> rank_, region_;
   // Per-frame scratch, sized once.
   CellStress stress_;
+  NodalStress nodal_;
   std::vector<std::vector<double>> point_values_;
   std::vector<io::Field> point_fields_, cell_fields_;
   std::vector<double> von_mises_, stress_values_, strain_values_;
