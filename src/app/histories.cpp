@@ -228,15 +228,21 @@ ProbeSites locate_probes(const MechanicalSystem& system, const std::vector<CaseP
           cat("probe ", p.name, ": ", at, ", distance ", best.distance, " from ", from));
     sites.points.emplace_back();
     if (!samples_stress(p.fields)) continue;
-    // The solid cell that contains the point, or the nearest: over the ranks the smallest
-    // distance, then the lowest file tag (each element lives on one rank), so the choice does
-    // not depend on the partition. Cells beyond the nearest node cannot be nearer than its own.
+    // The solid cell that contains the point, or if none does the nearest: over the ranks the
+    // smallest distance, then the lowest file tag (each element lives on one rank), so the
+    // choice does not depend on the partition. The nearest is sought among the cells whose
+    // bounding box is as near as the nearest node (a cell of that node is that near).
     std::string sampled;  // "stress, von_mises"
     for (const auto& f : p.fields)
       if (f != "displacement" && f != "velocity") sampled += (sampled.empty() ? "" : ", ") + f;
-    SolidPoint point = system.assembler().locate_in_solids(p.point, best.distance);
-    double distance = point.cell >= 0 ? point.distance : std::numeric_limits<double>::infinity();
+    SolidPoint point = system.assembler().solid_containing(p.point);
+    double distance = point.cell >= 0 ? 0.0 : std::numeric_limits<double>::infinity();
     INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &distance, 1, MPI_DOUBLE, MPI_MIN, comm));
+    if (!std::isfinite(distance)) {
+      point = system.assembler().nearest_solid(p.point, best.distance);
+      distance = point.cell >= 0 ? point.distance : std::numeric_limits<double>::infinity();
+      INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &distance, 1, MPI_DOUBLE, MPI_MIN, comm));
+    }
     if (!std::isfinite(distance))
       throw InputError(cat(origin, " asks for ", sampled,
                            ", but no solid element (a region with a material) is there"));
@@ -262,7 +268,7 @@ ProbeSites locate_probes(const MechanicalSystem& system, const std::vector<CaseP
             ? cat("probe ", p.name, ": ", sampled, " at ", from, " in ", element)
             : cat("probe ", p.name, ": ", sampled, ": ", from, " is in no element; sampled at ",
                   point_text(what + 1), ", the nearest point of the nearest ", element,
-                  " (clamped to the element), distance ", distance));
+                  ", distance ", distance));
   }
   return sites;
 }

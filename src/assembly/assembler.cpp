@@ -451,7 +451,16 @@ void Assembler::nodal_average(const CellStress& cells, NodalStress& out) const {
   }
 }
 
-SolidPoint Assembler::locate_in_solids(const std::array<double, 3>& p, double reach) const {
+SolidPoint Assembler::solid_containing(const std::array<double, 3>& p) const {
+  return locate_in_solids(p, 0.0, false);
+}
+
+SolidPoint Assembler::nearest_solid(const std::array<double, 3>& p, double reach) const {
+  return locate_in_solids(p, reach, true);
+}
+
+SolidPoint Assembler::locate_in_solids(const std::array<double, 3>& p, double reach,
+                                       bool nearest) const {
   // A point within this of the reference cell (in reference coordinates, where the cell has size
   // 1) is inside: points on a face shared by two cells are inside both.
   constexpr double inside = 1e-10;
@@ -484,10 +493,11 @@ SolidPoint Assembler::locate_in_solids(const std::array<double, 3>& p, double re
         fe::reference_outside(t, here.xi.data()) <= inside) {
       here.at = p;
       here.distance = 0;
-    } else {
-      fe::clamp_to_reference(t, here.xi.data());
+    } else if (nearest) {  // the cell's point nearest p, from Newton's iterate
+      here.distance = fe::nearest_reference_point(t, xs, p.data(), here.xi.data());
       fe::physical_point(t, xs, here.xi.data(), here.at.data());
-      here.distance = std::hypot(here.at[0] - p[0], here.at[1] - p[1], here.at[2] - p[2]);
+    } else {
+      continue;
     }
     const std::int64_t tag = mesh_.cell_tags[c];
     if (here.distance < best.distance || (here.distance == best.distance && tag < best_tag)) {

@@ -459,7 +459,7 @@ TEST_P(VaryingStress, ProbesSampleTheStressAtTheirPointNotAtANodeNorAsTheCellAve
     for (int k = 0; k < 6; ++k) d = std::max(d, std::abs(node_stress[k] - stress[k]) / scale);
     node_difference = std::min(node_difference, d);
     // The containing cell's average, on the rank that holds it.
-    const SolidPoint at = s.assembler().locate_in_solids(m.points[i], 0.0);
+    const SolidPoint at = s.assembler().solid_containing(m.points[i]);
     d = 0;
     if (at.cell >= 0 && at.distance == 0)
       for (int k = 0; k < 6; ++k)
@@ -478,6 +478,36 @@ TEST_P(VaryingStress, ProbesSampleTheStressAtTheirPointNotAtANodeNorAsTheCellAve
 
 INSTANTIATE_TEST_SUITE_P(Elements, VaryingStress, testing::Values("hex8", "tet10"),
                          [](const auto& info) { return std::string(info.param); });
+
+TEST_P(VaryingStress, APointJustOutsideIsSampledAtTheNearestPointOfTheNearestElementAndSaysSo) {
+  // 0.03 beyond the end face x = 2 (the cells there are 1/3 long: not outside the mesh): sampled
+  // at (2, 0.2, 0.1) on the face, where the field's stress is represented exactly.
+  const std::string element = GetParam();
+  const Mesh m = box(element);
+  Model model = build_model(
+      world(), parse_case(m.section + material(m.region) + time_section, "outside.yaml"));
+  const MechanicalSystem& s = *model.system;
+  State state{0.0, 0, s.create_vector(), s.create_vector()};
+  const Field f = varying_field(element);
+  set_displacement(s, state.u, f);
+  const ProbeRow row = record_probes(s, {probe("beyond", {2.03, 0.2, 0.1}, {"stress"})}, state,
+                                     fresh_dir(std::string("outside_") + element) / "probes.csv");
+  const double on_face[3] = {2.0, 0.2, 0.1};
+  double G[9], strain[6], stress[6];
+  f.gradient(on_face, G);
+  hooke(G, strain, stress);
+  double error = 0;
+  for (int k = 0; k < 6; ++k)
+    error = std::max(error, std::abs(row.at(std::string("beyond.") + stress_names[k]) - stress[k]) /
+                                max_abs(stress, 6));
+  EXPECT_LT(error, 1e-12);
+  EXPECT_NE(row.comments.find("(2.03, 0.2, 0.1) is in no element; sampled at (2, 0.2, 0.1)"),
+            std::string::npos)
+      << row.comments;
+  EXPECT_NE(row.comments.find("the nearest point of the nearest element"), std::string::npos)
+      << row.comments;
+  EXPECT_NE(row.comments.find("distance 0.03"), std::string::npos) << row.comments;
+}
 
 namespace {
 

@@ -809,6 +809,65 @@ TEST(PointInCell, ClampGivesTheNearestPointOfTheReferenceCell) {
   }
 }
 
+TEST(PointInCell, NearestPointOfTheReferenceCellsIsExact) {
+  struct Case {
+    CellType t;
+    std::array<double, 3> p, nearest;
+  };
+  const double third = 1.0 / 3.0;
+  for (const auto& [t, p, nearest] :
+       {Case{CellType::tet4, {-0.5, 0.2, 0.3}, {0, 0.2, 0.3}},            // a face
+        Case{CellType::tet10, {1, 1, 1}, {third, third, third}},          // the slanted face
+        Case{CellType::tet4, {-1, -2, 0.5}, {0, 0, 0.5}},                 // an edge
+        Case{CellType::tet10, {2, -1, -1}, {1, 0, 0}},                    // a corner
+        Case{CellType::hex8, {2, 0.5, 3}, {1, 0.5, 1}},                   // an edge
+        Case{CellType::hex8, {-0.25, -1.5, 0.75}, {-0.25, -1, 0.75}}}) {  // a face
+    const Vec x = reference_nodes(t);
+    double xi[3] = {NAN, NAN, NAN};  // not finite: starts from the centre
+    const double d = nearest_reference_point(t, x, p.data(), xi);
+    EXPECT_NEAR(d, std::hypot(p[0] - nearest[0], p[1] - nearest[1], p[2] - nearest[2]), 1e-14)
+        << info(t).name;
+    for (int j = 0; j < 3; ++j) EXPECT_NEAR(xi[j], nearest[j], 1e-14) << info(t).name;
+  }
+}
+
+TEST(PointInCell, NearestPointOfADistortedCellBeatsEveryPointOfAFineLattice) {
+  // Affine cells (exact: the problem is convex) and distorted ones (a local minimum near Newton's
+  // iterate, here the global one): no lattice point is nearer, and one is within its spacing.
+  std::mt19937 rng(17);
+  for (CellType t : volume_types)
+    for (int trial = 0; trial < 6; ++trial) {
+      const Vec x = distorted_cell(t, rng, trial % 2 ? 0.05 : 0.0);
+      const auto inside = random_reference_point(t, rng);
+      double beyond[3];  // well outside one face
+      for (int j = 0; j < 3; ++j) beyond[j] = inside[j];
+      beyond[trial % 3] = is_simplex(t) ? -0.4 : 1.4;
+      double p[3], xi[3];
+      physical_point(t, x, beyond, p);
+      reference_point(t, x, p, xi);
+      const double d = nearest_reference_point(t, x, p, xi);
+      EXPECT_LE(reference_outside(t, xi), 1e-10) << info(t).name;
+      double at[3];
+      physical_point(t, x, xi, at);
+      EXPECT_NEAR(std::hypot(at[0] - p[0], at[1] - p[1], at[2] - p[2]), d, 1e-14 * (1 + d));
+      const int m = 30;
+      double best = 1e300;
+      for (int i = 0; i <= m; ++i)
+        for (int j = 0; j <= m; ++j)
+          for (int k = 0; k <= m; ++k) {
+            const double y[3] = {is_simplex(t) ? 1.0 * i / m : -1.0 + 2.0 * i / m,
+                                 is_simplex(t) ? 1.0 * j / m : -1.0 + 2.0 * j / m,
+                                 is_simplex(t) ? 1.0 * k / m : -1.0 + 2.0 * k / m};
+            if (reference_outside(t, y) > 1e-12) continue;
+            double q[3];
+            physical_point(t, x, y, q);
+            best = std::min(best, std::hypot(q[0] - p[0], q[1] - p[1], q[2] - p[2]));
+          }
+      EXPECT_LE(d, best + 1e-12) << info(t).name << " trial " << trial;
+      EXPECT_GT(d, best - 0.25) << info(t).name;  // lattice spacing: below 0.2 here
+    }
+}
+
 TEST(PointInCell, PhysicalGradientsReproduceTheGradientOfEveryFieldTheCellRepresents) {
   // Linear fields on distorted cells (every type) and quadratic fields on a straight-sided
   // tet10: the gradient at a random point is exact.

@@ -71,14 +71,14 @@ struct NodalStress {
 };
 
 /// A point of a solid cell of this rank where strain and stress are sampled
-/// (Assembler::locate_in_solids): the cell, the point's reference coordinates there, and the
-/// physical shape-function gradients at them, so that sampling is one product per step.
+/// (Assembler::solid_containing, nearest_solid): the cell, the point's reference coordinates there,
+/// and the physical shape-function gradients at them, so that sampling is one product per step.
 struct SolidPoint {
   std::int64_t cell = -1;      ///< local cell; -1: none
   std::array<double, 3> xi{};  ///< reference coordinates in the cell
   std::array<double, 3> at{};  ///< their physical position: the point asked for when inside
-  /// From the point asked for to `at`: 0 when the cell contains the point, otherwise the point's
-  /// reference coordinates were clamped to the cell.
+  /// From the point asked for to `at`: 0 when the cell contains the point; otherwise `at` is the
+  /// cell's point nearest it (fe::nearest_reference_point), on the cell's boundary.
   double distance = 0;
   std::array<double, 3 * fe::max_nodes> gradients{};  ///< dN_a / dx_j at xi, 3 per node
 };
@@ -152,10 +152,12 @@ class Assembler {
   void nodal_average(const CellStress& cells, NodalStress& out) const;
 
   /// The solid cell of this rank that contains p (the lowest file tag of several, so that the
-  /// choice does not depend on the partition), or if none does, the one nearest p among those
-  /// whose bounding box is within `reach` of p, with p's reference coordinates clamped to it.
-  /// cell is -1 if there is neither. Serial.
-  SolidPoint locate_in_solids(const std::array<double, 3>& p, double reach) const;
+  /// choice does not depend on the partition), sampled at p; cell -1 if none does. Serial.
+  SolidPoint solid_containing(const std::array<double, 3>& p) const;
+  /// For a p in no solid cell: the solid cell of this rank nearest p among those whose bounding
+  /// box is within `reach` of p (ties: the lowest file tag), sampled at its point nearest p;
+  /// cell -1 if there is none. Serial.
+  SolidPoint nearest_solid(const std::array<double, 3>& p, double reach) const;
   /// Strain and stress (6 each, VTK order) at a SolidPoint of this rank, from the local form of u
   /// (owned and ghost entries, ghosts up to date): what cell_stress computes, at the point instead
   /// of averaged over the cell (NaN for an inverted nonlinear element). Allocates nothing.
@@ -175,6 +177,8 @@ class Assembler {
   template <typename Kernel>
   void add_cell_vectors(Vec f, Kernel&& kernel) const;
   void gather_coords(std::int64_t c, double* x) const;
+  /// solid_containing (nearest false: reach unused) and nearest_solid (true).
+  SolidPoint locate_in_solids(const std::array<double, 3>& p, double reach, bool nearest) const;
   /// A SolverError naming local cell c (file tag, type, centroid) and the kernel's message.
   std::exception_ptr element_error(std::int64_t c, const std::exception& e) const;
   /// Current end positions of spring cell c from the local form of u.

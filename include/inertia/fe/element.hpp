@@ -139,4 +139,12 @@ double reference_outside(CellType t, const double* xi);
 /// Moves xi to the nearest point (in reference coordinates) of the reference cell.
 void clamp_to_reference(CellType t, double* xi);
 
+/// The point of the cell nearest p, for a p outside it: minimises |x(xi) - p| over the reference
+/// cell by projected gradient descent (steps projected with clamp_to_reference, backtracked until
+/// the distance decreases enough), from xi (a start such as reference_point's iterate; the
+/// reference centre if it is not finite). Leaves the minimiser in xi and returns the distance.
+/// Exact to round-off for affine cells (the problem is then convex); for curved cells a local
+/// minimum near the start.
+double nearest_reference_point(CellType t, std::span<const double> x, const double* p, double* xi);
+
 }  // namespace inertia::fe
