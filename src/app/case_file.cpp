@@ -542,9 +542,9 @@ void parse_output(const Node& n, CaseFile& c) {
     const Node f = n["fields"];
     f.expect_sequence();
     c.fields.clear();
-    for (std::size_t i = 0; i < f.size(); ++i)
-      c.fields.push_back(f.at(i).choice({"displacement", "velocity", "acceleration", "von_mises",
-                                         "stress", "strain", "rank", "region", "reaction"}));
+    const std::vector<std::string_view> choices(output_field_names.begin(),
+                                                output_field_names.end());
+    for (std::size_t i = 0; i < f.size(); ++i) c.fields.push_back(f.at(i).choice(choices));
   }
   if (n.has("probes")) {
     const Node p = n["probes"];
@@ -552,9 +552,23 @@ void parse_output(const Node& n, CaseFile& c) {
     std::set<std::string> names;
     for (std::size_t i = 0; i < p.size(); ++i) {
       const Node q = p.at(i);
-      q.expect_map({"name", "point"});
+      q.expect_map({"name", "point", "fields"});
       if (!q.has("name") || !q.has("point")) q.fail("a probe needs 'name' and 'point'");
       CaseProbe probe{q["name"].text(), q["point"].vec3(), q["point"].origin()};
+      if (q.has("fields")) {
+        const Node f = q["fields"];
+        const std::vector<std::string_view> choices(probe_field_names.begin(),
+                                                    probe_field_names.end());
+        f.expect_sequence();
+        if (f.size() == 0) f.fail(cat("expected a list of some of: ", join(choices)));
+        probe.fields.clear();
+        for (std::size_t k = 0; k < f.size(); ++k) {
+          const std::string field = f.at(k).choice(choices);
+          if (std::find(probe.fields.begin(), probe.fields.end(), field) != probe.fields.end())
+            f.at(k).fail(cat("field ", field, " listed twice"));
+          probe.fields.push_back(field);
+        }
+      }
       if (probe.name.empty() || probe.name.find_first_of(", \t\"") != std::string::npos)
         q["name"].fail("must be a non-empty name without commas, spaces or quotes");
       if (!names.insert(probe.name).second)

@@ -165,9 +165,25 @@ double element_size_at(const LocalMesh& mesh, std::int32_t node) {
 
 }  // namespace
 
+namespace {
+
+bool has(const std::vector<std::string>& fields, const char* f) {
+  return std::find(fields.begin(), fields.end(), f) != fields.end();
+}
+
+/// True if a probe with these fields samples strain or stress at its point.
+bool samples_stress(const std::vector<std::string>& fields) {
+  return has(fields, "stress") || has(fields, "strain") || has(fields, "von_mises");
+}
+
+std::string point_text(const double* p) { return cat("(", p[0], ", ", p[1], ", ", p[2], ")"); }
+
+}  // namespace
+
 ProbeSites locate_probes(const MechanicalSystem& system, const std::vector<CaseProbe>& probes,
                          const std::string& case_path) {
   const MPI_Comm comm = system.comm();
+  const int rank = rank_of(comm);
   const LocalMesh& mesh = system.mesh();
   ProbeSites sites;
   for (const auto& p : probes) {
@@ -176,7 +192,7 @@ ProbeSites locate_probes(const MechanicalSystem& system, const std::vector<CaseP
     struct {
       double distance;
       int rank;
-    } mine{std::numeric_limits<double>::infinity(), rank_of(comm)}, best{};
+    } mine{std::numeric_limits<double>::infinity(), rank}, best{};
     std::int32_t node = -1;
     for (std::int32_t n = 0; n < mesh.num_owned; ++n) {
       const double* x = &mesh.coords[3 * n];
@@ -184,7 +200,7 @@ ProbeSites locate_probes(const MechanicalSystem& system, const std::vector<CaseP
       if (node < 0 || d < mine.distance) mine.distance = d, node = n;
     }
     INERTIA_MPI(MPI_Allreduce(&mine, &best, 1, MPI_DOUBLE_INT, MPI_MINLOC, comm));
-    const bool owner = best.rank == rank_of(comm) && node >= 0;
+    const bool owner = best.rank == rank && node >= 0;
     // where: the node's position, its tag, and the size of the elements around it.
     double where[5] = {0, 0, 0, 0, 0};
     if (owner) {
@@ -193,35 +209,100 @@ ProbeSites locate_probes(const MechanicalSystem& system, const std::vector<CaseP
       where[4] = element_size_at(mesh, node);
     }
     INERTIA_MPI(MPI_Bcast(where, 5, MPI_DOUBLE, best.rank, comm));
-    const std::string from = cat("(", p.point[0], ", ", p.point[1], ", ", p.point[2], ")");
-    const std::string at = cat("node ", static_cast<long long>(where[3]), " at (", where[0], ", ",
-                               where[1], ", ", where[2], ")");
+    const std::string from = point_text(p.point.data());
+    const std::string at =
+        cat("node ", static_cast<long long>(where[3]), " at ", point_text(where));
+    const std::string origin = cat(
+        case_path, p.origin.line ? cat(":", p.origin.line) : std::string(), ": ",
+        p.origin.key.empty() ? "output.probes" : p.origin.key, ": probe ", p.name, " at ", from);
     // A point beyond the elements around its nearest node is outside the mesh.
     if (!(best.distance <= where[4]))
-      throw InputError(cat(case_path, p.origin.line ? cat(":", p.origin.line) : std::string(), ": ",
-                           p.origin.key.empty() ? "output.probes" : p.origin.key, ": probe ",
-                           p.name, " at ", from, " is outside the mesh: its nearest ", at, " is ",
-                           best.distance, " away, more than the size of the elements there (",
-                           where[4], ")"));
+      throw InputError(cat(origin, " is outside the mesh: its nearest ", at, " is ", best.distance,
+                           " away, more than the size of the elements there (", where[4], ")"));
     sites.names.push_back(p.name);
-    sites.owned_dof.push_back(owner ? 3 * node : -1);
+    sites.fields.push_back(p.fields);
+    const bool nodal = has(p.fields, "displacement") || has(p.fields, "velocity");
+    sites.owned_dof.push_back(owner && nodal ? 3 * node : -1);
+    if (nodal)
+      sites.descriptions.push_back(
+          cat("probe ", p.name, ": ", at, ", distance ", best.distance, " from ", from));
+    sites.points.emplace_back();
+    if (!samples_stress(p.fields)) continue;
+    // The solid cell that contains the point, or if none does the nearest: over the ranks the
+    // smallest distance, then the lowest file tag (each element lives on one rank), so the
+    // choice does not depend on the partition. The nearest is sought among the cells whose
+    // bounding box is as near as the nearest node (a cell of that node is that near).
+    std::string sampled;  // "stress, von_mises"
+    for (const auto& f : p.fields)
+      if (f != "displacement" && f != "velocity") sampled += (sampled.empty() ? "" : ", ") + f;
+    SolidPoint point = system.assembler().solid_containing(p.point);
+    double distance = point.cell >= 0 ? 0.0 : std::numeric_limits<double>::infinity();
+    INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &distance, 1, MPI_DOUBLE, MPI_MIN, comm));
+    if (!std::isfinite(distance)) {
+      point = system.assembler().nearest_solid(p.point, best.distance);
+      distance = point.cell >= 0 ? point.distance : std::numeric_limits<double>::infinity();
+      INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &distance, 1, MPI_DOUBLE, MPI_MIN, comm));
+    }
+    if (!std::isfinite(distance))
+      throw InputError(cat(origin, " asks for ", sampled,
+                           ", but no solid element (a region with a material) is there"));
+    const bool candidate = point.cell >= 0 && point.distance == distance;
+    std::int64_t tag =
+        candidate ? mesh.cell_tags[point.cell] : std::numeric_limits<std::int64_t>::max();
+    INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &tag, 1, MPI_INT64_T, MPI_MIN, comm));
+    int cell_owner = candidate && mesh.cell_tags[point.cell] == tag ? rank : size_of(comm);
+    INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &cell_owner, 1, MPI_INT, MPI_MIN, comm));
+    // what: the cell's type, the sampled point and its reference coordinates, for the comment.
+    double what[7] = {0, 0, 0, 0, 0, 0, 0};
+    if (cell_owner == rank) {
+      sites.points.back() = point;
+      what[0] = static_cast<double>(mesh.cell_types[point.cell]);
+      for (int i = 0; i < 3; ++i) what[1 + i] = point.at[i], what[4 + i] = point.xi[i];
+    }
+    INERTIA_MPI(MPI_Bcast(what, 7, MPI_DOUBLE, cell_owner, comm));
+    const std::string element =
+        cat("element ", tag, " (", info(static_cast<CellType>(static_cast<int>(what[0]))).name,
+            "), reference coordinates ", point_text(what + 4));
     sites.descriptions.push_back(
-        cat("probe ", p.name, ": ", at, ", distance ", best.distance, " from ", from));
+        distance == 0
+            ? cat("probe ", p.name, ": ", sampled, " at ", from, " in ", element)
+            : cat("probe ", p.name, ": ", sampled, ": ", from, " is in no element; sampled at ",
+                  point_text(what + 1), ", the nearest point of the nearest ", element,
+                  ", distance ", distance));
   }
   return sites;
 }
 
-Probes::Probes(MPI_Comm comm, ProbeSites sites, const std::filesystem::path& path,
-               std::int64_t resume_after)
-    : comm_(comm), owned_dof_(std::move(sites.owned_dof)) {
+Probes::Probes(MPI_Comm comm, const Assembler& assembler, ProbeSites sites,
+               const std::filesystem::path& path, std::int64_t resume_after)
+    : comm_(comm),
+      assembler_(assembler),
+      owned_dof_(std::move(sites.owned_dof)),
+      points_(std::move(sites.points)) {
   std::vector<std::string> columns;
   std::string comment;
+  for (const auto& line : sites.descriptions) comment += "# " + line + "\n";
   for (std::size_t p = 0; p < sites.names.size(); ++p) {
-    comment += "# " + sites.descriptions[p] + "\n";
-    for (const char* q : {"ux", "uy", "uz", "vx", "vy", "vz"})
-      columns.push_back(sites.names[p] + "." + q);
+    Columns& at = columns_.emplace_back();
+    auto add = [&](int& offset, std::initializer_list<const char*> names) {
+      offset = static_cast<int>(columns.size());
+      for (const char* q : names) columns.push_back(sites.names[p] + "." + q);
+    };
+    for (const auto& f : sites.fields[p]) {
+      if (f == "displacement") add(at.displacement, {"ux", "uy", "uz"});
+      if (f == "velocity") add(at.velocity, {"vx", "vy", "vz"});
+      if (f == "stress") add(at.stress, {"sxx", "syy", "szz", "sxy", "syz", "sxz"});
+      if (f == "strain") add(at.strain, {"exx", "eyy", "ezz", "exy", "eyz", "exz"});
+      if (f == "von_mises") add(at.von_mises, {"von_mises"});
+    }
+    sampled_ = sampled_ || samples_stress(sites.fields[p]);
   }
-  values_.resize(6 * sites.names.size());
+  if (sampled_)
+    comment +=
+        "# u and v: at the probe's nearest node; stress, strain, von_mises: at the probe point, "
+        "components xx yy zz xy yz xz (tensor shear strain) as in the VTK stress and strain "
+        "arrays\n";
+  values_.resize(columns.size());
   sums_.resize(values_.size());
   file_ = CsvFile(comm_, path, comment, columns, resume_after);
 }
@@ -232,10 +313,25 @@ void Probes::record(const State& state) {
     petsc::ConstArray u(state.u), v(state.v);
     for (std::size_t p = 0; p < owned_dof_.size(); ++p) {
       if (owned_dof_[p] < 0) continue;
+      const Columns& at = columns_[p];
       for (int i = 0; i < 3; ++i) {
-        values_[6 * p + i] = u[owned_dof_[p] + i];
-        values_[6 * p + 3 + i] = v[owned_dof_[p] + i];
+        if (at.displacement >= 0) values_[at.displacement + i] = u[owned_dof_[p] + i];
+        if (at.velocity >= 0) values_[at.velocity + i] = v[owned_dof_[p] + i];
       }
+    }
+  }
+  if (sampled_) {  // collective: the ghosts of u are updated on every rank
+    petsc::GhostedRead u(state.u);
+    for (std::size_t p = 0; p < points_.size(); ++p) {
+      if (points_[p].cell < 0) continue;
+      const Columns& at = columns_[p];
+      double strain[6], stress[6];
+      assembler_.point_stress(u.span(), points_[p], strain, stress);
+      for (int k = 0; k < 6; ++k) {
+        if (at.stress >= 0) values_[at.stress + k] = stress[k];
+        if (at.strain >= 0) values_[at.strain + k] = strain[k];
+      }
+      if (at.von_mises >= 0) values_[at.von_mises] = fe::von_mises(stress);
     }
   }
   INERTIA_MPI(MPI_Reduce(values_.data(), sums_.data(), static_cast<int>(values_.size()), MPI_DOUBLE,

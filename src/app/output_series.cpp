@@ -35,13 +35,17 @@ OutputSeries::OutputSeries(MPI_Comm comm, const CaseFile& c, const MechanicalSys
   std::int64_t point_fields = 0;
   for (const char* f : {"displacement", "velocity", "acceleration", "reaction"})
     point_fields += c.has_field(f);
+  std::int64_t point_bytes = 24 * (1 + point_fields);  // the coordinates and the vectors
+  if (c.has_field("nodal_von_mises")) point_bytes += 8;
+  if (c.has_field("nodal_stress")) point_bytes += 48;
+  if (c.has_field("nodal_strain")) point_bytes += 48;
   std::int64_t cell_bytes = 0;
   if (c.has_field("von_mises")) cell_bytes += 8;
   if (c.has_field("stress")) cell_bytes += 48;
   if (c.has_field("strain")) cell_bytes += 48;
   if (c.has_field("rank")) cell_bytes += 4;
   if (c.has_field("region")) cell_bytes += 4;
-  raw_bytes_per_frame_ = points * 24 * (1 + point_fields) +
+  raw_bytes_per_frame_ = points * point_bytes +
                          static_cast<std::int64_t>(cells_.size()) * (cell_bytes + 8 + 1) +
                          static_cast<std::int64_t>(nodes_.size()) * 8;
   INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &raw_bytes_per_frame_, 1, MPI_INT64_T, MPI_SUM, comm));
@@ -64,10 +68,13 @@ void OutputSeries::write(const State& state, Vec acceleration, Vec reaction) {
   add_point_field("velocity", state.v);
   add_point_field("acceleration", acceleration);
   add_point_field("reaction", reaction);
-  const bool stresses =
-      case_.has_field("von_mises") || case_.has_field("stress") || case_.has_field("strain");
+  const bool nodal = case_.has_field("nodal_von_mises") || case_.has_field("nodal_stress") ||
+                     case_.has_field("nodal_strain");
+  const bool stresses = nodal || case_.has_field("von_mises") || case_.has_field("stress") ||
+                        case_.has_field("strain");
   if (stresses) {
     system_.assembler().cell_stress(state.u, stress_);
+    if (nodal) system_.assembler().nodal_average(stress_, nodal_);
     von_mises_.clear();
     stress_values_.clear();
     strain_values_.clear();
@@ -79,6 +86,12 @@ void OutputSeries::write(const State& state, Vec acceleration, Vec reaction) {
                             &stress_.strain[6 * k] + 6);
     }
   }
+  if (case_.has_field("nodal_von_mises"))
+    point_fields_.push_back({"nodal_von_mises", 1, nodal_.von_mises, {}});
+  if (case_.has_field("nodal_stress"))
+    point_fields_.push_back({"nodal_stress", 6, nodal_.stress, {}});
+  if (case_.has_field("nodal_strain"))
+    point_fields_.push_back({"nodal_strain", 6, nodal_.strain, {}});
   if (case_.has_field("von_mises")) cell_fields_.push_back({"von_mises", 1, von_mises_, {}});
   if (case_.has_field("stress")) cell_fields_.push_back({"stress", 6, stress_values_, {}});
   if (case_.has_field("strain")) cell_fields_.push_back({"strain", 6, strain_values_, {}});

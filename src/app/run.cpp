@@ -56,6 +56,19 @@ time.integrator (README.md, "Time integration"):
   for (const auto& e : scheme_entries())
     out << "  " << std::left << std::setw(24) << e.name << e.summary << "\n";
   out << R"(
+output.fields (README.md, "Outputs"), the arrays of the VTK frames:
+  displacement, velocity, acceleration         point data
+  von_mises, stress, strain                    cell data: the average over each cell
+  nodal_von_mises, nodal_stress, nodal_strain  point data: the volume-weighted average of the
+                                               cells around each node (smooth, not faceted)
+  rank, region                                 cell data
+  reaction                                     point data: the support reactions (zero elsewhere)
+output.probes: [{name, point, fields}], the columns of probes.csv; fields: some of
+  )" << join(probe_field_names)
+      << R"(
+  (default: displacement, velocity). u and v at the node nearest the point; stress, strain and
+  von_mises at the point itself, in the element that holds it.
+Tensors (stress, strain): 6 components xx yy zz xy yz xz, the strain's shear as a tensor.
 modal: {modes: N, mass: consistent}: the N lowest modes with SLEPc (modes.csv, <case>_modes.pvd)
   before the transient, or alone when the case has no time: section.
 boundary_conditions type acceleration: the region's acceleration is value x amplitude(t), its
@@ -594,7 +607,7 @@ class Run {
           resume_ ? std::optional<double>(state_.time + 0.5 * c_.dt) : std::nullopt);
     if (!c_.probes.empty())
       probes_ =
-          std::make_unique<Probes>(comm_, std::move(probe_sites_),
+          std::make_unique<Probes>(comm_, system().assembler(), std::move(probe_sites_),
                                    c_.output_directory / "probes.csv", resume_ ? state_.step : -1);
     open_reactions();
     if (c_.energy)

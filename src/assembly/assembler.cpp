@@ -397,6 +397,148 @@ void Assembler::cell_stress(Vec u, CellStress& out) const {
   }
 }
 
+void Assembler::nodal_average(const CellStress& cells, NodalStress& out) const {
+  constexpr int bs = 13;  // stress (6), strain (6), weight
+  const auto nodes = static_cast<std::size_t>(mesh_.num_local_nodes());
+  if (!out.sums) {  // first use: the ghosted sums (the ghosts of the DOF vectors) and the weights
+    INERTIA_PETSC(VecCreateGhostBlock(comm_, bs, bs * static_cast<PetscInt>(mesh_.num_owned),
+                                      bs * static_cast<PetscInt>(mesh_.num_global_nodes),
+                                      static_cast<PetscInt>(ghost_nodes_.size()),
+                                      ghost_nodes_.data(), out.sums.out()));
+    out.volumes.assign(static_cast<std::size_t>(mesh_.num_cells()), 0.0);
+    double x[max_dofs];
+    for (auto c : solid_cells_) {
+      const CellType t = mesh_.cell_types[c];
+      gather_coords(c, x);
+      out.volumes[c] = fe::measure(t, std::span<const double>(x, 3 * info(t).num_nodes));
+    }
+    out.stress.resize(6 * nodes);
+    out.strain.resize(6 * nodes);
+    out.von_mises.resize(nodes);
+  }
+  {
+    petsc::GhostedArray sums(out.sums);
+    std::ranges::fill(sums.span(), 0.0);  // owned and ghost parts
+    for (auto c : solid_cells_) {
+      const double w = out.volumes[c];
+      const double* stress = &cells.stress[6 * c];
+      const double* strain = &cells.strain[6 * c];
+      for (auto n : mesh_.nodes_of(c)) {
+        PetscScalar* s = sums.data() + bs * n;
+        for (int k = 0; k < 6; ++k) {
+          s[k] += w * stress[k];
+          s[6 + k] += w * strain[k];
+        }
+        s[12] += w;
+      }
+    }
+  }  // local form restored before the updates
+  // The ghost nodes' parts summed into their owners, then the owners' totals copied back.
+  INERTIA_PETSC(VecGhostUpdateBegin(out.sums, ADD_VALUES, SCATTER_REVERSE));
+  INERTIA_PETSC(VecGhostUpdateEnd(out.sums, ADD_VALUES, SCATTER_REVERSE));
+  INERTIA_PETSC(VecGhostUpdateBegin(out.sums, INSERT_VALUES, SCATTER_FORWARD));
+  INERTIA_PETSC(VecGhostUpdateEnd(out.sums, INSERT_VALUES, SCATTER_FORWARD));
+  petsc::LocalForm local(out.sums);
+  petsc::ConstArray sums(local.get());
+  for (std::size_t n = 0; n < nodes; ++n) {
+    const PetscScalar* s = sums.data() + bs * n;
+    const double r = s[12] > 0 ? 1.0 / s[12] : 0.0;  // no solid cell: zero
+    for (int k = 0; k < 6; ++k) {
+      out.stress[6 * n + k] = r * s[k];
+      out.strain[6 * n + k] = r * s[6 + k];
+    }
+    out.von_mises[n] = fe::von_mises(&out.stress[6 * n]);
+  }
+}
+
+SolidPoint Assembler::solid_containing(const std::array<double, 3>& p) const {
+  return locate_in_solids(p, 0.0, false);
+}
+
+SolidPoint Assembler::nearest_solid(const std::array<double, 3>& p, double reach) const {
+  return locate_in_solids(p, reach, true);
+}
+
+SolidPoint Assembler::locate_in_solids(const std::array<double, 3>& p, double reach,
+                                       bool nearest) const {
+  // A point within this of the reference cell (in reference coordinates, where the cell has size
+  // 1) is inside: points on a face shared by two cells are inside both.
+  constexpr double inside = 1e-10;
+  SolidPoint best;
+  best.distance = std::numeric_limits<double>::infinity();
+  std::int64_t best_tag = std::numeric_limits<std::int64_t>::max();
+  double x[max_dofs];
+  for (auto c : solid_cells_) {
+    const CellType t = mesh_.cell_types[c];
+    const auto nodes = mesh_.nodes_of(c);
+    // Cheap rejection: the nodes' bounding box, widened by a tenth of its diagonal for curved
+    // tet10 edges, farther from p than reach.
+    double lo[3], hi[3];
+    for (int i = 0; i < 3; ++i) lo[i] = hi[i] = mesh_.coords[3 * nodes[0] + i];
+    for (auto n : nodes)
+      for (int i = 0; i < 3; ++i) {
+        lo[i] = std::min(lo[i], mesh_.coords[3 * n + i]);
+        hi[i] = std::max(hi[i], mesh_.coords[3 * n + i]);
+      }
+    double gap[3];
+    for (int i = 0; i < 3; ++i) gap[i] = std::max({lo[i] - p[i], p[i] - hi[i], 0.0});
+    const double slack = 0.1 * std::hypot(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]);
+    if (!(std::hypot(gap[0], gap[1], gap[2]) <= reach + slack)) continue;
+    const int nd = 3 * static_cast<int>(nodes.size());
+    gather_coords(c, x);
+    const std::span<const double> xs(x, nd);
+    SolidPoint here;
+    here.cell = c;
+    if (fe::reference_point(t, xs, p.data(), here.xi.data()) &&
+        fe::reference_outside(t, here.xi.data()) <= inside) {
+      here.at = p;
+      here.distance = 0;
+    } else if (nearest) {  // the cell's point nearest p, from Newton's iterate
+      here.distance = fe::nearest_reference_point(t, xs, p.data(), here.xi.data());
+      fe::physical_point(t, xs, here.xi.data(), here.at.data());
+    } else {
+      continue;
+    }
+    const std::int64_t tag = mesh_.cell_tags[c];
+    if (here.distance < best.distance || (here.distance == best.distance && tag < best_tag)) {
+      best = here;
+      best_tag = tag;
+    }
+  }
+  if (best.cell < 0) return best;
+  const CellType t = mesh_.cell_types[best.cell];
+  gather_coords(best.cell, x);
+  fe::physical_gradients(t, std::span<const double>(x, 3 * info(t).num_nodes), best.xi.data(),
+                         best.gradients.data());
+  return best;
+}
+
+void Assembler::point_stress(std::span<const PetscScalar> u_local, const SolidPoint& point,
+                             double* strain, double* stress) const {
+  const std::int64_t c = point.cell;
+  const auto nodes = mesh_.nodes_of(c);
+  double grad[9] = {};  // du_i / dx_j at the point
+  for (std::size_t a = 0; a < nodes.size(); ++a) {
+    const double* g = &point.gradients[3 * a];
+    for (int i = 0; i < 3; ++i) {
+      const double u = u_local[3 * nodes[a] + i];
+      for (int j = 0; j < 3; ++j) grad[3 * i + j] += u * g[j];
+    }
+  }
+  const auto& m = elements_.materials[elements_.cell_material[c]];
+  if (m.is_linear()) {
+    fe::small_strain_stress(grad, m.lambda(), m.mu(), strain, stress);
+    return;
+  }
+  for (int i = 0; i < 3; ++i) grad[4 * i] += 1.0;  // F = I + grad u
+  try {
+    fe::material_strain_stress(m.model, lame_of(m), grad, strain, stress);
+  } catch (const SolverError&) {
+    for (int k = 0; k < 6; ++k)  // inverted: no meaningful stress
+      strain[k] = stress[k] = std::numeric_limits<double>::quiet_NaN();
+  }
+}
+
 void Assembler::attach_rigid_body_modes(Mat A, Vec u) const {
   if (!deformed_) INERTIA_PETSC(VecDuplicate(coordinates_, deformed_.out()));  // once per run
   Vec x = deformed_;

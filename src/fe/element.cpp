@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <utility>
 
@@ -537,6 +538,11 @@ void strain_stress_linear_elastic(CellType t, std::span<const double> x, std::sp
   // Plain (unweighted) mean over the points, as documented; linear in u, so averaging the
   // displacement gradient first is the same as averaging strains and stresses.
   for (double& v : grad) v /= nq;
+  small_strain_stress(grad, lambda, mu, strain, stress);
+}
+
+void small_strain_stress(const double* grad, double lambda, double mu, double* strain,
+                         double* stress) {
   strain[0] = grad[0];
   strain[1] = grad[4];
   strain[2] = grad[8];
@@ -551,6 +557,233 @@ double von_mises(const double* s) {
   const double dxy = s[0] - s[1], dyz = s[1] - s[2], dzx = s[2] - s[0];
   return std::sqrt(0.5 * (dxy * dxy + dyz * dyz + dzx * dzx) +
                    3.0 * (s[3] * s[3] + s[4] * s[4] + s[5] * s[5]));
+}
+
+// ---- points inside a 3D cell -------------------------------------------------------------------
+
+void physical_point(CellType t, std::span<const double> x, const double* xi, double* p) {
+  require_3d("physical_point", t);
+  const int n = info(t).num_nodes;
+  require_size("physical_point: x", x.size(), 3 * n);
+  double N[max_nodes];
+  shape_values(t, xi, N);
+  for (int i = 0; i < 3; ++i) p[i] = 0.0;
+  for (int a = 0; a < n; ++a)
+    for (int i = 0; i < 3; ++i) p[i] += N[a] * x[3 * a + i];
+}
+
+double physical_gradients(CellType t, std::span<const double> x, const double* xi, double* g) {
+  require_3d("physical_gradients", t);
+  const int n = info(t).num_nodes;
+  require_size("physical_gradients: x", x.size(), 3 * n);
+  double dN[3 * max_nodes], J[9], Ji[9];
+  shape_gradients(t, xi, dN);
+  jacobian(n, x.data(), dN, J);
+  const double det = inverse3(J, Ji);
+  for (int a = 0; a < n; ++a)
+    for (int j = 0; j < 3; ++j)
+      g[3 * a + j] = dN[3 * a] * Ji[j] + dN[3 * a + 1] * Ji[3 + j] + dN[3 * a + 2] * Ji[6 + j];
+  return det;
+}
+
+bool reference_point(CellType t, std::span<const double> x, const double* p, double* xi) {
+  require_3d("reference_point", t);
+  const int n = info(t).num_nodes;
+  require_size("reference_point: x", x.size(), 3 * n);
+  const double centre = t == CellType::hex8 ? 0.0 : 0.25;
+  for (int j = 0; j < 3; ++j) xi[j] = centre;
+  // Newton converges quadratically: a step below 1e-13 (the reference cell is of size 1) leaves
+  // the point at round-off. Affine cells converge in one step (the second one is round-off).
+  constexpr int max_iterations = 50;
+  constexpr double tolerance = 1e-13, far = 1e6;
+  for (int it = 0; it < max_iterations; ++it) {
+    double N[max_nodes], dN[3 * max_nodes], J[9], Ji[9];
+    shape_values(t, xi, N);
+    shape_gradients(t, xi, dN);
+    double r[3] = {-p[0], -p[1], -p[2]};
+    for (int a = 0; a < n; ++a)
+      for (int i = 0; i < 3; ++i) r[i] += N[a] * x[3 * a + i];
+    jacobian(n, x.data(), dN, J);
+    const double det = inverse3(J, Ji);
+    if (!std::isfinite(det) || det == 0.0) return false;
+    double step = 0.0;
+    for (int j = 0; j < 3; ++j) {
+      const double d = Ji[3 * j] * r[0] + Ji[3 * j + 1] * r[1] + Ji[3 * j + 2] * r[2];
+      xi[j] -= d;
+      step = std::max(step, std::abs(d));
+      if (!(std::abs(xi[j]) < far)) return false;  // diverging (or not a number)
+    }
+    if (step <= tolerance) return true;
+  }
+  return false;
+}
+
+double reference_outside(CellType t, const double* xi) {
+  require_3d("reference_outside", t);
+  double outside = 0.0;
+  if (t == CellType::hex8) {
+    for (int j = 0; j < 3; ++j) outside = std::max(outside, std::abs(xi[j]) - 1.0);
+  } else {
+    for (int j = 0; j < 3; ++j) outside = std::max(outside, -xi[j]);
+    outside = std::max(outside, xi[0] + xi[1] + xi[2] - 1.0);
+  }
+  return outside;
+}
+
+void clamp_to_reference(CellType t, double* xi) {
+  require_3d("clamp_to_reference", t);
+  if (t == CellType::hex8) {
+    for (int j = 0; j < 3; ++j) xi[j] = std::clamp(xi[j], -1.0, 1.0);
+    return;
+  }
+  // The unit simplex {xi >= 0, sum <= 1}: the nearest point of the positive octant if its sum is
+  // at most 1; otherwise the sum constraint is active, and the point is the projection onto the
+  // face sum = 1, xi >= 0: xi - theta, clipped at 0, with theta from the sorted coordinates.
+  double y[3];
+  for (int j = 0; j < 3; ++j) y[j] = std::max(xi[j], 0.0);
+  if (y[0] + y[1] + y[2] <= 1.0) {
+    for (int j = 0; j < 3; ++j) xi[j] = y[j];
+    return;
+  }
+  double sorted[3] = {xi[0], xi[1], xi[2]};
+  std::sort(sorted, sorted + 3, std::greater<>());
+  double sum = 0.0, theta = 0.0;
+  for (int k = 0; k < 3; ++k) {
+    sum += sorted[k];
+    const double candidate = (sum - 1.0) / (k + 1);
+    if (sorted[k] - candidate > 0.0) theta = candidate;
+  }
+  for (int j = 0; j < 3; ++j) xi[j] = std::max(xi[j] - theta, 0.0);
+}
+
+double nearest_reference_point(CellType t, std::span<const double> x, const double* p, double* xi) {
+  require_3d("nearest_reference_point", t);
+  const int n = info(t).num_nodes;
+  require_size("nearest_reference_point: x", x.size(), 3 * n);
+  if (!(std::isfinite(xi[0]) && std::isfinite(xi[1]) && std::isfinite(xi[2])))
+    for (int j = 0; j < 3; ++j) xi[j] = t == CellType::hex8 ? 0.0 : 0.25;
+  clamp_to_reference(t, xi);
+  // f(xi) = |x(xi) - p|^2 / 2, gradient J^T r. A step alpha is accepted when f decreases by at
+  // least |d|^2 / (4 alpha) (d the projected step; Armijo for projected gradients), halved
+  // otherwise, and tried twice as long at the next iteration. Stops when a step moves xi by less
+  // than 1e-15 (the reference cell has size 1).
+  auto evaluate = [&](const double* at, double* r, double* J) {
+    double N[max_nodes], dN[3 * max_nodes];
+    shape_values(t, at, N);
+    for (int i = 0; i < 3; ++i) r[i] = -p[i];
+    for (int a = 0; a < n; ++a)
+      for (int i = 0; i < 3; ++i) r[i] += N[a] * x[3 * a + i];
+    if (J) {
+      shape_gradients(t, at, dN);
+      jacobian(n, x.data(), dN, J);
+    }
+    return 0.5 * (r[0] * r[0] + r[1] * r[1] + r[2] * r[2]);
+  };
+  double r[3], J[9];
+  double f = evaluate(xi, r, J);
+  double JtJ = 0.0;  // |J|_F^2 >= the largest eigenvalue of J^T J: 1 / JtJ is a safe first step
+  for (double v : J) JtJ += v * v;
+  double alpha = JtJ > 0 ? 1.0 / JtJ : 1.0;
+  constexpr int max_iterations = 10000;  // the polish below finishes the job
+  for (int it = 0; it < max_iterations && f > 0; ++it) {
+    double g[3];
+    for (int j = 0; j < 3; ++j) g[j] = J[j] * r[0] + J[3 + j] * r[1] + J[6 + j] * r[2];
+    double trial[3], moved = 0.0, f_trial = f, r_trial[3];
+    for (int halvings = 0; halvings < 60; ++halvings) {
+      for (int j = 0; j < 3; ++j) trial[j] = xi[j] - alpha * g[j];
+      clamp_to_reference(t, trial);
+      moved = 0.0;
+      for (int j = 0; j < 3; ++j) moved += (trial[j] - xi[j]) * (trial[j] - xi[j]);
+      f_trial = evaluate(trial, r_trial, nullptr);
+      if (f_trial <= f - 0.25 * moved / alpha) break;
+      alpha *= 0.5;
+    }
+    if (!(f_trial < f)) break;  // no decrease left: at the minimum to round-off
+    for (int j = 0; j < 3; ++j) xi[j] = trial[j];
+    f = evaluate(xi, r, J);
+    alpha *= 2.0;
+    if (std::sqrt(moved) <= 1e-15) break;
+  }
+  // The descent stops about sqrt(round-off) short of the minimum, where f is too flat for its
+  // decrease to show. On the face, edge or corner where it stopped, Gauss-Newton along the free
+  // directions then finds the stationary point to round-off (in one step for affine cells).
+  constexpr double on = 1e-10;  // a constraint this close is active
+  double normals[4][3];
+  int active = 0;
+  auto add_normal = [&](double a, double b, double c) {
+    normals[active][0] = a, normals[active][1] = b, normals[active][2] = c;
+    ++active;
+  };
+  if (t == CellType::hex8) {
+    for (int j = 0; j < 3; ++j)
+      if (std::abs(xi[j]) >= 1.0 - on) add_normal(j == 0, j == 1, j == 2);
+  } else {
+    for (int j = 0; j < 3; ++j)
+      if (xi[j] <= on) add_normal(j == 0, j == 1, j == 2);
+    if (xi[0] + xi[1] + xi[2] >= 1.0 - on) add_normal(1, 1, 1);
+  }
+  // An orthonormal basis of the free directions: e_1, e_2, e_3 with the normals' span removed.
+  double q[3][3], basis[3][3];
+  int rank = 0, free = 0;
+  auto orthogonalise = [](double* v, const double(*against)[3], int count) {
+    for (int k = 0; k < count; ++k) {
+      const double d = v[0] * against[k][0] + v[1] * against[k][1] + v[2] * against[k][2];
+      for (int j = 0; j < 3; ++j) v[j] -= d * against[k][j];
+    }
+    return std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+  };
+  for (int k = 0; k < active && rank < 3; ++k) {
+    double v[3] = {normals[k][0], normals[k][1], normals[k][2]};
+    const double norm = orthogonalise(v, q, rank);
+    if (norm > 1e-6)
+      for (int j = 0; j < 3; ++j) q[rank][j] = v[j] / norm;
+    rank += norm > 1e-6;
+  }
+  for (int k = 0; k < 3 && rank > 0; ++k) {
+    double v[3] = {static_cast<double>(k == 0), static_cast<double>(k == 1),
+                   static_cast<double>(k == 2)};
+    orthogonalise(v, q, rank);
+    const double norm = orthogonalise(v, basis, free);
+    if (norm > 1e-6)
+      for (int j = 0; j < 3; ++j) basis[free][j] = v[j] / norm;
+    free += norm > 1e-6;
+  }
+  for (int it = 0; it < 30 && (free == 1 || free == 2); ++it) {
+    double JB[3][2] = {}, g[2] = {}, H[2][2] = {};
+    for (int i = 0; i < 3; ++i)
+      for (int k = 0; k < free; ++k)
+        for (int j = 0; j < 3; ++j) JB[i][k] += J[3 * i + j] * basis[k][j];
+    for (int k = 0; k < free; ++k)
+      for (int i = 0; i < 3; ++i) {
+        g[k] += JB[i][k] * r[i];
+        for (int l = 0; l < free; ++l) H[k][l] += JB[i][k] * JB[i][l];
+      }
+    double step[2];
+    if (free == 1) {
+      if (!(H[0][0] > 0)) break;
+      step[0] = -g[0] / H[0][0];
+    } else {
+      const double det = H[0][0] * H[1][1] - H[0][1] * H[1][0];
+      if (!(det > 0)) break;
+      step[0] = -(H[1][1] * g[0] - H[0][1] * g[1]) / det;
+      step[1] = -(H[0][0] * g[1] - H[1][0] * g[0]) / det;
+    }
+    double trial[3], size = 0.0;
+    for (int j = 0; j < 3; ++j) {
+      trial[j] = xi[j];
+      for (int k = 0; k < free; ++k) trial[j] += step[k] * basis[k][j];
+    }
+    for (int k = 0; k < free; ++k) size = std::max(size, std::abs(step[k]));
+    double r_trial[3], J_trial[9];
+    const double f_trial = evaluate(trial, r_trial, J_trial);
+    // Leaving the cell, or moving uphill by more than round-off: keep the descent's point.
+    if (reference_outside(t, trial) > on || !(f_trial <= f * (1.0 + 1e-10))) break;
+    for (int j = 0; j < 3; ++j) xi[j] = trial[j], r[j] = r_trial[j];
+    for (int k = 0; k < 9; ++k) J[k] = J_trial[k];
+    f = f_trial;
+    if (size <= 1e-15) break;
+  }
+  return std::sqrt(2.0 * f);
 }
 
 }  // namespace inertia::fe

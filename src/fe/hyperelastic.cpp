@@ -394,6 +394,27 @@ void green_lagrange_strain(const double* F, double* E) {
   E[5] = 0.5 * c(0, 2);
 }
 
+void material_strain_stress(const MaterialLaw& model, Lame lame, const double* F, double* strain,
+                            double* stress) {
+  const double J = det3(F);
+  if (!(J > 0.0)) throw InvertedElement(J);
+  double P[9];
+  material_response(model, lame, F, P);
+  if (model.linear) {
+    strain[0] = F[0] - 1.0;
+    strain[1] = F[4] - 1.0;
+    strain[2] = F[8] - 1.0;
+    strain[3] = 0.5 * (F[1] + F[3]);
+    strain[4] = 0.5 * (F[5] + F[7]);
+    strain[5] = 0.5 * (F[2] + F[6]);
+    stress[0] = P[0], stress[1] = P[4], stress[2] = P[8];
+    stress[3] = P[1], stress[4] = P[5], stress[5] = P[2];
+  } else {
+    green_lagrange_strain(F, strain);
+    cauchy_stress(F, P, stress);
+  }
+}
+
 double hyperelastic_force_tangent(CellType t, std::span<const double> X, std::span<const double> u,
                                   const MaterialLaw& model, Lame lame, std::span<double> f,
                                   std::span<double> K) {
@@ -438,7 +459,7 @@ void hyperelastic_strain_stress(CellType t, std::span<const double> X, std::span
   const int nq = tab.rule.num_points;
   for (int k = 0; k < 6; ++k) strain[k] = stress[k] = 0.0;
   for (int q = 0; q < nq; ++q) {
-    double g[max_nodes][3], F[9], P[9], e[6], s[6];
+    double g[max_nodes][3], F[9], e[6], s[6];
     double s_q = 0.0;
     switch (n) {
       case 4:
@@ -455,19 +476,7 @@ void hyperelastic_strain_stress(CellType t, std::span<const double> X, std::span
         break;
     }
     (void)s_q;
-    material_response(model, lame, F, P);
-    if (model.linear) {
-      e[0] = F[0] - 1.0;
-      e[1] = F[4] - 1.0;
-      e[2] = F[8] - 1.0;
-      e[3] = 0.5 * (F[1] + F[3]);
-      e[4] = 0.5 * (F[5] + F[7]);
-      e[5] = 0.5 * (F[2] + F[6]);
-      s[0] = P[0], s[1] = P[4], s[2] = P[8], s[3] = P[1], s[4] = P[5], s[5] = P[2];
-    } else {
-      green_lagrange_strain(F, e);
-      cauchy_stress(F, P, s);
-    }
+    material_strain_stress(model, lame, F, e, s);
     for (int k = 0; k < 6; ++k) {
       strain[k] += e[k] / nq;
       stress[k] += s[k] / nq;

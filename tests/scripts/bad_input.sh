@@ -522,6 +522,24 @@ new_case probe_beyond_the_end  # 0.72 m beyond the end of the 1 m bar: was snapp
 probe_case '[1.72, 0.05, 0.05]' >"$dir/case.yaml"
 expect_error probe_beyond_the_end "case\.yaml:[0-9]+:.*probe far .*outside the mesh"
 
+new_case probe_unknown_field
+printf '%s\n' "$box_mesh" "$box_material" "$box_bcs" "$time_ok" \
+  "output: {directory: out, every: 1, probes: [{name: tip, point: [1, 0.05, 0.05], fields: [displacement, von_mieses]}]}" \
+  >"$dir/case.yaml"
+expect_error probe_unknown_field \
+  "case\.yaml:[0-9]+:.*output\.probes\[0\]\.fields\[1\].*'von_mieses'.*did you mean 'von_mises'.*displacement, velocity, stress, strain, von_mises"
+
+new_case probe_stress_without_solids  # springs and point masses only: no element holds a stress
+cat >"$dir/case.yaml" <<EOF
+mesh: {file: ${INERTIA_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/data/springs/hanging.msh}
+springs: [{region: spring, stiffness: 100.0}]
+point_masses: [{region: bob, mass: 1.0}]
+boundary_conditions: [{region: anchor, type: fixed}]
+$time_ok
+output: {directory: out, every: 1, probes: [{name: bob, point: [0, -1, 0], fields: [displacement, stress]}]}
+EOF
+expect_error probe_stress_without_solids "case\.yaml:[0-9]+:.*probe bob .*asks for stress.*no solid element"
+
 new_case petsc_unknown_type  # was: every step halved three times, then 'step 1 failed'
 { box_case; echo 'petsc: "-ksp_type foo"'; } >"$dir/case.yaml"
 expect_error petsc_unknown_type "PETSc options.*KSP type foo"

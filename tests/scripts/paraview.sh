@@ -22,5 +22,6 @@ sed -e "s|file: ../../meshes/|file: $INERTIA_SOURCE_DIR/meshes/|" -e 's|end_time
     "$INERTIA_SOURCE_DIR/examples/cantilever/cantilever.yaml" > "$work/cantilever.yaml"
 "$INERTIA_MPIEXEC" --allow-run-as-root --oversubscribe -n 2 "$INERTIA" "$work/cantilever.yaml" > "$work/log"
 "${pv[@]}" "$INERTIA_SOURCE_DIR/tests/support/check_pvd.py" "$work/out/cantilever.pvd" \
-  --arrays displacement,velocity,acceleration --cell-arrays von_mises,stress,strain,rank,region \
+  --arrays displacement,velocity,acceleration,nodal_von_mises \
+  --cell-arrays von_mises,stress,strain,rank,region \
   --steps 6

@@ -839,6 +839,50 @@ TEST(CaseFileErrors, OutputValues) {
       "output.probes[0].point");
 }
 
+TEST(CaseFile, ProbeFieldsAndNodalOutputFields) {
+  const CaseFile c =
+      parse_case(minimal_case() +
+                     "output:\n"
+                     "  fields: [nodal_von_mises, nodal_stress, nodal_strain, von_mises]\n"
+                     "  probes:\n"
+                     "    - {name: tip, point: [1, 0, 0]}\n"
+                     "    - {name: root, point: [0.1, 0, 0], fields: [von_mises, stress, "
+                     "strain, displacement]}\n",
+                 "case.yaml");
+  EXPECT_EQ(c.fields, (std::vector<std::string>{"nodal_von_mises", "nodal_stress", "nodal_strain",
+                                                "von_mises"}));
+  ASSERT_EQ(c.probes.size(), 2u);
+  EXPECT_EQ(c.probes[0].fields, (std::vector<std::string>{"displacement", "velocity"}));
+  EXPECT_EQ(c.probes[1].fields,
+            (std::vector<std::string>{"von_mises", "stress", "strain", "displacement"}));
+  // The default fields list no nodal arrays: frames keep their size.
+  for (const char* f : {"nodal_von_mises", "nodal_stress", "nodal_strain"})
+    EXPECT_FALSE(parse_case(minimal_case(), "case.yaml").has_field(f)) << f;
+}
+
+TEST(CaseFileErrors, ProbeFields) {
+  auto probe = [](const std::string& fields) {
+    return parse_error(minimal_case() + "output:\n  probes:\n    - {name: a, point: [0, 0, 0], " +
+                       "fields: " + fields + "}\n");
+  };
+  // An unknown field: the key, the word, a hint and every choice, on one line.
+  expect_message(probe("[stress, von_mieses]"), 10, "output.probes[0].fields[1]",
+                 {"'von_mieses'", did_you_mean("von_mises"),
+                  "displacement, velocity, stress, strain, von_mises"});
+  expect_message(probe("[strain, nodal_stress]"), 10, "output.probes[0].fields[1]",
+                 {"'nodal_stress'", "displacement, velocity, stress, strain, von_mises"});
+  expect_message(probe("[stress, stress]"), 10, "output.probes[0].fields[1]", {"twice"});
+  expect_message(probe("[]"), 10, "output.probes[0].fields",
+                 {"displacement, velocity, stress, strain, von_mises"});
+  expect_message(probe("stress"), 10, "output.probes[0].fields", {"list"});
+  expect_message(
+      parse_error(minimal_case() + "output:\n  probes:\n"
+                                   "    - {name: a, point: [0, 0, 0], field: [stress]}\n"),
+      10, "output.probes[0]", {"unknown key 'field'", did_you_mean("fields")});
+  expect_message(parse_error(minimal_case() + "output:\n  fields: [nodal_vonmises]\n"), 9,
+                 "output.fields[0]", {did_you_mean("nodal_von_mises"), "nodal_stress"});
+}
+
 TEST(CaseFileErrors, SectionsOfTheWrongShape) {
   expect_message(parse_error(mesh_box + "materials: {region: all}\n" + time_newmark), 3,
                  "materials", {"list"});

@@ -742,5 +742,181 @@ TEST(VonMises, OfUniaxialStressIsItsMagnitudeAndOfPureShearIsRootThreeTimesTheSh
   EXPECT_NEAR(von_mises(hydrostatic), 0.0, 1e-12);
 }
 
+// ---- points inside a cell
+// ------------------------------------------------------------------------
+
+TEST(PointInCell, ReferencePointInvertsTheMapOfDistortedCells) {
+  std::mt19937 rng(11);
+  for (CellType t : volume_types)
+    for (int trial = 0; trial < 20; ++trial) {
+      const Vec x = distorted_cell(t, rng);  // curved tet10, non-parallelepiped hex8
+      const auto xi = random_reference_point(t, rng);
+      double p[3], found[3];
+      physical_point(t, x, xi.data(), p);
+      ASSERT_TRUE(reference_point(t, x, p, found)) << info(t).name;
+      for (int j = 0; j < 3; ++j) EXPECT_NEAR(found[j], xi[j], 1e-12) << info(t).name;
+      EXPECT_LE(reference_outside(t, found), 1e-12) << info(t).name;
+      // A point beyond a face: found, and measured as outside.
+      const double beyond[3] = {is_simplex(t) ? -0.2 : 1.2, xi[1], xi[2]};
+      physical_point(t, x, beyond, p);
+      ASSERT_TRUE(reference_point(t, x, p, found)) << info(t).name;
+      EXPECT_NEAR(reference_outside(t, found), 0.2, 1e-12) << info(t).name;
+    }
+}
+
+TEST(PointInCell, NodesAndEdgeMidpointsAreFoundOnTheBoundary) {
+  for (CellType t : volume_types) {
+    const Vec ref = reference_nodes(t);
+    for (int a = 0; a < nodes(t); ++a) {
+      double found[3];
+      ASSERT_TRUE(reference_point(t, ref, &ref[3 * a], found));
+      for (int j = 0; j < 3; ++j) EXPECT_NEAR(found[j], ref[3 * a + j], 1e-14);
+      EXPECT_LE(reference_outside(t, found), 1e-14);
+    }
+  }
+}
+
+TEST(PointInCell, ClampGivesTheNearestPointOfTheReferenceCell) {
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<double> u(-2.0, 2.0);
+  for (CellType t : volume_types) {
+    // Brute force: the nearest of a fine lattice of the reference cell, within its spacing.
+    std::vector<std::array<double, 3>> lattice;
+    const int m = 40;
+    for (int i = 0; i <= m; ++i)
+      for (int j = 0; j <= m; ++j)
+        for (int k = 0; k <= m; ++k) {
+          const std::array<double, 3> y =
+              is_simplex(t) ? std::array<double, 3>{1.0 * i / m, 1.0 * j / m, 1.0 * k / m}
+                            : std::array<double, 3>{-1.0 + 2.0 * i / m, -1.0 + 2.0 * j / m,
+                                                    -1.0 + 2.0 * k / m};
+          if (reference_outside(t, y.data()) <= 1e-12) lattice.push_back(y);
+        }
+    for (int trial = 0; trial < 50; ++trial) {
+      double xi[3] = {u(rng), u(rng), u(rng)};
+      const double original[3] = {xi[0], xi[1], xi[2]};
+      clamp_to_reference(t, xi);
+      EXPECT_LE(reference_outside(t, xi), 1e-15) << info(t).name;
+      auto distance = [&](const double* y) {
+        return std::hypot(y[0] - original[0], y[1] - original[1], y[2] - original[2]);
+      };
+      double nearest = 1e300;
+      for (const auto& y : lattice) nearest = std::min(nearest, distance(y.data()));
+      EXPECT_LE(distance(xi), nearest + 1e-15) << info(t).name;
+      EXPECT_GE(distance(xi), nearest - (is_simplex(t) ? 1.0 : 2.0) * std::sqrt(3.0) / m)
+          << info(t).name;
+    }
+  }
+}
+
+TEST(PointInCell, NearestPointOfTheReferenceCellsIsExact) {
+  struct Case {
+    CellType t;
+    std::array<double, 3> p, nearest;
+  };
+  const double third = 1.0 / 3.0;
+  for (const auto& [t, p, nearest] :
+       {Case{CellType::tet4, {-0.5, 0.2, 0.3}, {0, 0.2, 0.3}},            // a face
+        Case{CellType::tet10, {1, 1, 1}, {third, third, third}},          // the slanted face
+        Case{CellType::tet4, {-1, -2, 0.5}, {0, 0, 0.5}},                 // an edge
+        Case{CellType::tet10, {2, -1, -1}, {1, 0, 0}},                    // a corner
+        Case{CellType::hex8, {2, 0.5, 3}, {1, 0.5, 1}},                   // an edge
+        Case{CellType::hex8, {-0.25, -1.5, 0.75}, {-0.25, -1, 0.75}}}) {  // a face
+    const Vec x = reference_nodes(t);
+    double xi[3] = {NAN, NAN, NAN};  // not finite: starts from the centre
+    const double d = nearest_reference_point(t, x, p.data(), xi);
+    EXPECT_NEAR(d, std::hypot(p[0] - nearest[0], p[1] - nearest[1], p[2] - nearest[2]), 1e-14)
+        << info(t).name;
+    for (int j = 0; j < 3; ++j) EXPECT_NEAR(xi[j], nearest[j], 1e-14) << info(t).name;
+  }
+}
+
+TEST(PointInCell, NearestPointOfADistortedCellBeatsEveryPointOfAFineLattice) {
+  // Affine cells (exact: the problem is convex) and distorted ones (a local minimum near Newton's
+  // iterate, here the global one): no lattice point is nearer, and one is within its spacing.
+  std::mt19937 rng(17);
+  for (CellType t : volume_types)
+    for (int trial = 0; trial < 6; ++trial) {
+      const Vec x = distorted_cell(t, rng, trial % 2 ? 0.05 : 0.0);
+      const auto inside = random_reference_point(t, rng);
+      double beyond[3];  // well outside one face
+      for (int j = 0; j < 3; ++j) beyond[j] = inside[j];
+      beyond[trial % 3] = is_simplex(t) ? -0.4 : 1.4;
+      double p[3], xi[3];
+      physical_point(t, x, beyond, p);
+      reference_point(t, x, p, xi);
+      const double d = nearest_reference_point(t, x, p, xi);
+      EXPECT_LE(reference_outside(t, xi), 1e-10) << info(t).name;
+      double at[3];
+      physical_point(t, x, xi, at);
+      EXPECT_NEAR(std::hypot(at[0] - p[0], at[1] - p[1], at[2] - p[2]), d, 1e-14 * (1 + d));
+      const int m = 30;
+      double best = 1e300;
+      for (int i = 0; i <= m; ++i)
+        for (int j = 0; j <= m; ++j)
+          for (int k = 0; k <= m; ++k) {
+            const double y[3] = {is_simplex(t) ? 1.0 * i / m : -1.0 + 2.0 * i / m,
+                                 is_simplex(t) ? 1.0 * j / m : -1.0 + 2.0 * j / m,
+                                 is_simplex(t) ? 1.0 * k / m : -1.0 + 2.0 * k / m};
+            if (reference_outside(t, y) > 1e-12) continue;
+            double q[3];
+            physical_point(t, x, y, q);
+            best = std::min(best, std::hypot(q[0] - p[0], q[1] - p[1], q[2] - p[2]));
+          }
+      EXPECT_LE(d, best + 1e-12) << info(t).name << " trial " << trial;
+      EXPECT_GT(d, best - 0.25) << info(t).name;  // lattice spacing: below 0.2 here
+    }
+}
+
+TEST(PointInCell, PhysicalGradientsReproduceTheGradientOfEveryFieldTheCellRepresents) {
+  // Linear fields on distorted cells (every type) and quadratic fields on a straight-sided
+  // tet10: the gradient at a random point is exact.
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (CellType t : volume_types)
+    for (int trial = 0; trial < 10; ++trial) {
+      const bool affine = trial % 2 == 1;
+      const Vec x = distorted_cell(t, rng, affine ? 0.0 : 0.1);
+      double c[10];
+      for (double& v : c) v = u(rng);
+      const bool higher = affine && t != CellType::tet4;
+      auto field = [&](const double* y) {
+        double f = c[0] + c[1] * y[0] + c[2] * y[1] + c[3] * y[2];
+        if (higher && t == CellType::tet10)
+          f += c[4] * y[0] * y[0] + c[5] * y[1] * y[2] + c[6] * y[2] * y[0] + c[7] * y[1] * y[1];
+        return f;
+      };
+      auto gradient = [&](const double* y, double* g) {
+        g[0] = c[1], g[1] = c[2], g[2] = c[3];
+        if (higher && t == CellType::tet10) {
+          g[0] += 2 * c[4] * y[0] + c[6] * y[2];
+          g[1] += c[5] * y[2] + 2 * c[7] * y[1];
+          g[2] += c[5] * y[1] + c[6] * y[0];
+        }
+      };
+      const auto xi = random_reference_point(t, rng);
+      double p[3], g[3 * max_nodes], expected[3];
+      physical_point(t, x, xi.data(), p);
+      EXPECT_GT(physical_gradients(t, x, xi.data(), g), 0.0);
+      gradient(p, expected);
+      for (int j = 0; j < 3; ++j) {
+        double have = 0.0;
+        for (int a = 0; a < nodes(t); ++a) have += field(&x[3 * a]) * g[3 * a + j];
+        EXPECT_NEAR(have, expected[j], 1e-11) << info(t).name << (affine ? " affine" : "");
+      }
+    }
+}
+
+TEST(PointInCell, SmallStrainStressOfAGradientIsHookesLaw) {
+  const double grad[9] = {1e-3, 2e-3, 0, 0, -4e-4, 6e-4, 8e-4, 0, 5e-4};
+  double strain[6], stress[6];
+  small_strain_stress(grad, lambda, mu, strain, stress);
+  const double eps[6] = {1e-3, -4e-4, 5e-4, 1e-3, 3e-4, 4e-4};
+  for (int k = 0; k < 6; ++k) {
+    EXPECT_NEAR(strain[k], eps[k], 1e-18);
+    EXPECT_NEAR(stress[k], 2 * mu * eps[k] + (k < 3 ? lambda * 11e-4 : 0.0), 1e-12 * mu);
+  }
+}
+
 }  // namespace
 }  // namespace inertia::fe

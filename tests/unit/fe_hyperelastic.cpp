@@ -514,9 +514,15 @@ TEST(Element, HomogeneousDeformationGivesTheMaterialPointEnergyAndAverages) {
         green_lagrange_strain(F.data(), E);
         cauchy_stress(F.data(), stress(m, F).data(), sigma);
       }
+      // The material point alone (what a probe samples) reports the same.
+      double point_strain[6], point_stress[6];
+      material_strain_stress(m, lame, F.data(), point_strain, point_stress);
       for (int k = 0; k < 6; ++k) {
         EXPECT_NEAR(strain[k], E[k], 1e-12) << info(t).name << " " << name(m);
         EXPECT_NEAR(stress6[k], sigma[k], 1e-12 * norm(sigma, 6)) << info(t).name << " " << name(m);
+        EXPECT_NEAR(point_strain[k], E[k], 1e-12) << info(t).name << " " << name(m);
+        EXPECT_NEAR(point_stress[k], sigma[k], 1e-12 * norm(sigma, 6))
+            << info(t).name << " " << name(m);
       }
     }
   }

@@ -11,6 +11,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "inertia/mesh/box.hpp"
@@ -64,10 +65,21 @@ struct CaseAmplitude {
   int continuity = 2;  ///< smooth_step: 1 (zero rate at the points) or 2 (and zero acceleration)
 };
 
+/// The arrays output.fields can ask for, in the order --help and the README list them.
+inline constexpr std::array<std::string_view, 12> output_field_names{
+    "displacement",    "velocity",     "acceleration", "von_mises", "stress", "strain",
+    "nodal_von_mises", "nodal_stress", "nodal_strain", "rank",      "region", "reaction"};
+
+/// What a probe can record (output.probes[].fields), in the order --help and the README list them.
+inline constexpr std::array<std::string_view, 5> probe_field_names{"displacement", "velocity",
+                                                                   "stress", "strain", "von_mises"};
+
 struct CaseProbe {
   std::string name;
   std::array<double, 3> point{0, 0, 0};
   Origin origin;
+  /// probe_field_names entries, in the order given (their columns come in that order).
+  std::vector<std::string> fields{"displacement", "velocity"};
 };
 
 struct CaseInitialVelocity {

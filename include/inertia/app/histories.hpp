@@ -50,34 +50,53 @@ class CsvFile {
   std::size_t fields_ = 0;
 };
 
-/// Where the probes read: the mesh node nearest each probe point (ties: lowest rank).
+/// Where the probes read: u and v at the mesh node nearest each probe point (ties: lowest rank);
+/// strain, stress and von Mises at the point itself, in the solid cell that contains it (ties:
+/// the lowest file tag), or if none does, in the nearest one at the point of the cell nearest it.
 struct ProbeSites {
   std::vector<std::string> names;
-  std::vector<PetscInt> owned_dof;        ///< first owned DOF of each probe's node, or -1
-  std::vector<std::string> descriptions;  ///< "probe tip: node 478 at (...), distance ..."
+  std::vector<std::vector<std::string>> fields;  ///< each probe's fields (CaseProbe::fields)
+  std::vector<PetscInt> owned_dof;               ///< first owned DOF of each probe's node, or -1
+  /// Where each probe samples strain and stress: cell -1 on the ranks other than the cell's, and
+  /// for a probe without stress, strain or von_mises.
+  std::vector<SolidPoint> points;
+  std::vector<std::string> descriptions;  ///< "probe tip: node 478 at (...), distance ...", ...
 };
 
 /// Collective. Locates the probes of a case. Throws InputError (naming `case_path`, the probe's
 /// line and its point) for a probe outside the mesh: farther from its nearest node than the
-/// elements around that node reach (distances are computed without overflow).
+/// elements around that node reach (distances are computed without overflow); and for a probe
+/// that asks for stress, strain or von_mises with no solid element there.
 ProbeSites locate_probes(const MechanicalSystem& system, const std::vector<CaseProbe>& probes,
                          const std::string& case_path);
 
-/// Probes: u and v at the probe sites, every step (probes.csv).
+/// Probes: at the probe sites, every step (probes.csv), the fields each probe asks for: u and v
+/// of its node (<probe>.ux,uy,uz, <probe>.vx,vy,vz), and at its point the stress
+/// (<probe>.sxx,syy,szz,sxy,syz,sxz), the strain (<probe>.exx,...,exz, tensor shear) and the
+/// von Mises stress (<probe>.von_mises), as cell_stress defines them.
 class Probes {
  public:
   /// Collective. Starts probes.csv at `path` (its header comments describe the sites), or with
-  /// resume_after >= 0 continues an existing file after that step (restart).
-  Probes(MPI_Comm comm, ProbeSites sites, const std::filesystem::path& path,
-         std::int64_t resume_after = -1);
-  /// Collective. Appends a row.
+  /// resume_after >= 0 continues an existing file after that step (restart). `assembler`
+  /// samples the stresses; it must outlive the probes.
+  Probes(MPI_Comm comm, const Assembler& assembler, ProbeSites sites,
+         const std::filesystem::path& path, std::int64_t resume_after = -1);
+  /// Collective. Appends a row. Allocates nothing.
   void record(const State& state);
   void flush() { file_.flush(); }
   void mark_failed(const std::string& reason) { file_.mark_failed(reason); }
 
  private:
+  /// Where a probe's values go in a row (-1: not asked for).
+  struct Columns {
+    int displacement = -1, velocity = -1, stress = -1, strain = -1, von_mises = -1;
+  };
   MPI_Comm comm_;
+  const Assembler& assembler_;
   std::vector<PetscInt> owned_dof_;  ///< first DOF (owned local index) of each probe's node, or -1
+  std::vector<SolidPoint> points_;
+  std::vector<Columns> columns_;
+  bool sampled_ = false;  ///< some probe samples strain or stress (the same on every rank)
   std::vector<double> values_, sums_;
   CsvFile file_;
 };

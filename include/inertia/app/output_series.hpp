@@ -29,7 +29,8 @@ class OutputSeries {
   void write_point_field(double time, const char* name, Vec x);
 
   /// Collective. Writes one frame at state.time: u, v, the scheme's acceleration (null: none)
-  /// and the stress fields of u.
+  /// and the stress fields of u: per cell (von_mises, stress, strain) and averaged at the nodes
+  /// (nodal_von_mises, nodal_stress, nodal_strain: Assembler::nodal_average).
   /// `reaction`: the support reactions at the constrained DOFs (null: not written).
   void write(const State& state, Vec acceleration, Vec reaction = nullptr);
   /// Marks the series as incomplete (rank 0; never throws).
@@ -55,6 +56,7 @@ class OutputSeries {
   std::vector<std::int32_t> rank_, region_;
   // Per-frame scratch, sized once.
   CellStress stress_;
+  NodalStress nodal_;
   std::vector<std::vector<double>> point_values_;
   std::vector<io::Field> point_fields_, cell_fields_;
   std::vector<double> von_mises_, stress_values_, strain_values_;

@@ -17,6 +17,7 @@
 #include <span>
 #include <vector>
 
+#include "inertia/fe/element.hpp"
 #include "inertia/fe/hyperelastic.hpp"
 #include "inertia/parallel/petsc.hpp"
 #include "inertia/partition/partition.hpp"
@@ -58,6 +59,28 @@ struct ElementAssignment {
 /// cells without a solid material).
 struct CellStress {
   std::vector<double> strain, stress, von_mises;
+};
+
+/// Nodal averages of the cell fields (Assembler::nodal_average), per local node (owned, then
+/// ghosts): strain and stress (6 each, VTK order) and the von Mises stress of the averaged stress.
+/// Sized on first use and reused.
+struct NodalStress {
+  std::vector<double> strain, stress, von_mises;
+  std::vector<double> volumes;  ///< per local cell: its volume (the weight), 0 for non-solids
+  petsc::Vector sums;  ///< ghosted, 13 per node: the weighted sums of stress, strain, the weight
+};
+
+/// A point of a solid cell of this rank where strain and stress are sampled
+/// (Assembler::solid_containing, nearest_solid): the cell, the point's reference coordinates there,
+/// and the physical shape-function gradients at them, so that sampling is one product per step.
+struct SolidPoint {
+  std::int64_t cell = -1;      ///< local cell; -1: none
+  std::array<double, 3> xi{};  ///< reference coordinates in the cell
+  std::array<double, 3> at{};  ///< their physical position: the point asked for when inside
+  /// From the point asked for to `at`: 0 when the cell contains the point; otherwise `at` is the
+  /// cell's point nearest it (fe::nearest_reference_point), on the cell's boundary.
+  double distance = 0;
+  std::array<double, 3 * fe::max_nodes> gradients{};  ///< dN_a / dx_j at xi, 3 per node
 };
 
 class Assembler {
@@ -123,6 +146,24 @@ class Assembler {
   /// nonlinear materials.
   void cell_stress(Vec u, CellStress& out) const;
 
+  /// Collective. The volume-weighted average at every node of the cell values of the solid cells
+  /// around it (over all ranks: owned and ghost nodes agree), and the von Mises stress of the
+  /// averaged stress; zero at nodes of no solid cell. `cells` is what cell_stress gave.
+  void nodal_average(const CellStress& cells, NodalStress& out) const;
+
+  /// The solid cell of this rank that contains p (the lowest file tag of several, so that the
+  /// choice does not depend on the partition), sampled at p; cell -1 if none does. Serial.
+  SolidPoint solid_containing(const std::array<double, 3>& p) const;
+  /// For a p in no solid cell: the solid cell of this rank nearest p among those whose bounding
+  /// box is within `reach` of p (ties: the lowest file tag), sampled at its point nearest p;
+  /// cell -1 if there is none. Serial.
+  SolidPoint nearest_solid(const std::array<double, 3>& p, double reach) const;
+  /// Strain and stress (6 each, VTK order) at a SolidPoint of this rank, from the local form of u
+  /// (owned and ghost entries, ghosts up to date): what cell_stress computes, at the point instead
+  /// of averaged over the cell (NaN for an inverted nonlinear element). Allocates nothing.
+  void point_stress(std::span<const PetscScalar> u_local, const SolidPoint& point, double* strain,
+                    double* stress) const;
+
   /// Collective. Attaches to A the six rigid-body modes of the deformed configuration X + u
   /// (its near-null space for AMG).
   void attach_rigid_body_modes(Mat A, Vec u) const;
@@ -136,6 +177,8 @@ class Assembler {
   template <typename Kernel>
   void add_cell_vectors(Vec f, Kernel&& kernel) const;
   void gather_coords(std::int64_t c, double* x) const;
+  /// solid_containing (nearest false: reach unused) and nearest_solid (true).
+  SolidPoint locate_in_solids(const std::array<double, 3>& p, double reach, bool nearest) const;
   /// A SolverError naming local cell c (file tag, type, centroid) and the kernel's message.
   std::exception_ptr element_error(std::int64_t c, const std::exception& e) const;
   /// Current end positions of spring cell c from the local form of u.

@@ -109,7 +109,42 @@ void face_pressure(CellType t, std::span<const double> x, double p, std::span<do
 void strain_stress_linear_elastic(CellType t, std::span<const double> x, std::span<const double> u,
                                   double lambda, double mu, double* strain, double* stress);
 
+/// Small strain (6, tensor) and linear-elastic stress (6) of a displacement gradient
+/// grad[3*i + j] = du_i / dx_j (what strain_stress_linear_elastic reports, at one point).
+void small_strain_stress(const double* grad, double lambda, double mu, double* strain,
+                         double* stress);
+
 /// von Mises equivalent stress of a symmetric stress in VTK order.
 double von_mises(const double* stress);
+
+// ---- points inside a 3D cell (tet4, tet10, hex8) ----------------------------------------------
+
+/// Physical position p = sum_a N_a(xi) x_a of reference point xi.
+void physical_point(CellType t, std::span<const double> x, const double* xi, double* p);
+
+/// Physical shape-function gradients g[3*a + j] = dN_a / dx_j at reference point xi; returns
+/// det J there.
+double physical_gradients(CellType t, std::span<const double> x, const double* xi, double* g);
+
+/// The reference point xi that the cell's isoparametric map sends to p: Newton's method on
+/// x(xi) = p from the reference centre (one step for tet4, a few for hex8 and curved tet10).
+/// Returns false, with its last iterate in xi, if the iteration did not converge (a point far
+/// outside a curved cell) or met a singular Jacobian.
+bool reference_point(CellType t, std::span<const double> x, const double* p, double* xi);
+
+/// How far reference point xi lies outside the reference cell, in reference coordinates:
+/// 0 inside or on the boundary; tet: max(-xi_j, sum_j xi_j - 1), hex: max(|xi_j| - 1).
+double reference_outside(CellType t, const double* xi);
+
+/// Moves xi to the nearest point (in reference coordinates) of the reference cell.
+void clamp_to_reference(CellType t, double* xi);
+
+/// The point of the cell nearest p, for a p outside it: minimises |x(xi) - p| over the reference
+/// cell by projected gradient descent (steps projected with clamp_to_reference, backtracked until
+/// the distance decreases enough), from xi (a start such as reference_point's iterate; the
+/// reference centre if it is not finite). Leaves the minimiser in xi and returns the distance.
+/// Exact to round-off for affine cells (the problem is then convex); for curved cells a local
+/// minimum near the start.
+double nearest_reference_point(CellType t, std::span<const double> x, const double* p, double* xi);
 
 }  // namespace inertia::fe

@@ -112,6 +112,13 @@ void cauchy_stress(const double* F, const double* P, double* sigma);
 /// Green-Lagrange strain E = (F^T F - I) / 2 (6 values, VTK order, tensor shear).
 void green_lagrange_strain(const double* F, double* E);
 
+/// The strain and stress hyperelastic_strain_stress reports, at one material point of
+/// deformation gradient F: for linear_elastic its small strain sym(F) - I and stress P, for the
+/// other models the Green-Lagrange strain and the Cauchy stress (6 each, VTK order). Throws
+/// InvertedElement if det F <= 0.
+void material_strain_stress(const MaterialLaw& model, Lame lame, const double* F, double* strain,
+                            double* stress);
+
 // ---- element -----------------------------------------------------------------------------------
 
 /// Internal force f (3n) and tangent K (3n x 3n, row-major) of a tet4, tet10 or hex8 element;
