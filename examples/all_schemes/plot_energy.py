@@ -35,6 +35,8 @@ schemes = [
     ("euler_implicit", "euler_implicit (Baraff-Witkin)", "tab:green", "-"),
     ("euler_implicit_trapezoidal", "euler_implicit trapezoidal", "olive", "--"),
     ("newmark", "newmark (1/4, 1/2)", "black", "-"),
+    ("hht", "hht (alpha -0.05)", "teal", "--"),
+    ("generalized_alpha", "generalized_alpha (0.8)", "darkgoldenrod", ":"),
     ("variational_implicit", "variational_symplectic implicit", "tab:pink", "-"),
     ("static", "static (no inertia)", "tab:gray", ":"),
 ]

@@ -24,6 +24,8 @@ variational_explicit        variational_symplectic   variational_symplectic: {ex
 euler_implicit              euler_implicit           # none
 euler_implicit_trapezoidal  euler_implicit           euler_implicit: {trapezoidal: true}
 newmark                     newmark                  newmark: {beta: 0.25, gamma: 0.5}
+hht                         hht                      hht: {alpha: -0.05}
+generalized_alpha           generalized_alpha        generalized_alpha: {rho_infinity: 0.8}
 variational_implicit        variational_symplectic   variational_symplectic: {explicit: false}
 static                      static                   # none
 '

@@ -1,6 +1,7 @@
 #include <algorithm>
 
 #include "inertia/core/text.hpp"
+#include "inertia/time/alpha_schemes.hpp"
 #include "inertia/time/central_difference.hpp"
 #include "inertia/time/euler_implicit.hpp"
 #include "inertia/time/newmark.hpp"
@@ -18,6 +19,11 @@ namespace {
 constexpr SchemeEntry registry[] = {
     {"newmark", "implicit, 2nd order, unconditionally stable (beta 1/4, gamma 1/2)",
      configure_newmark},
+    {"hht", "Hilber-Hughes-Taylor, 2nd order, stable, damping alpha in [-1/3, 0] (-0.05)",
+     configure_hht},
+    {"generalized_alpha",
+     "Chung-Hulbert, 2nd order, stable, spectral radius rho_infinity in [0, 1] (0.8)",
+     configure_generalized_alpha},
     {"euler_explicit", "explicit Euler, 1st order, unstable for undamped oscillations (teaching)",
      configure_euler_explicit},
     {"symplectic_euler", "explicit, 1st order, stable for omega h <= 2",

@@ -256,6 +256,8 @@ check_plain() {  # check_plain NAME PATTERN ARGS...: runs inertia directly, expe
 }
 
 check_plain help 'usage' --help
+check_plain help_hht '^  hht +Hilber-Hughes-Taylor.*alpha' --help
+check_plain help_generalized_alpha '^  generalized_alpha +Chung-Hulbert.*rho_infinity' --help
 check_plain version "^inertia [0-9]+\.[0-9]+" --version
 
 new_case check_valid_box
@@ -458,6 +460,17 @@ expect_error unknown_key_nested "case\.yaml:[0-9]+:.*materials\[0\].*'densty'.*d
 new_case unknown_integrator
 box_case 'time: {integrator: newmrk, dt: 1.0e-4, steps: 3}' >"$dir/case.yaml"
 expect_error unknown_integrator "case\.yaml:[0-9]+:.*time\.integrator.*'newmrk'.*did you mean 'newmark'"
+
+new_case hht_alpha_out_of_range  # alpha > 0 would amplify the high modes
+box_case 'time: {integrator: hht, dt: 1.0e-4, steps: 3, hht: {alpha: 0.1}}' >"$dir/case.yaml"
+expect_error hht_alpha_out_of_range "case\.yaml:[0-9]+:.*time\.hht\.alpha.*\[-1/3, 0\].*got 0\.1"
+
+new_case generalized_alpha_unknown_key
+printf '%s\n' "$box_mesh" "$box_material" "$box_bcs" \
+  'time: {integrator: generalized_alpha, dt: 1.0e-4, steps: 3,' \
+  '       generalized_alpha: {rho_infinty: 0.5}}' "$output_ok" >"$dir/case.yaml"
+expect_error generalized_alpha_unknown_key \
+  "case\.yaml:[0-9]+:.*time\.generalized_alpha.*'rho_infinty'.*did you mean 'rho_infinity'"
 
 new_case yaml_syntax_error
 box_case 'time: {dt: [1.0e-4, steps: 3}' >"$dir/case.yaml"

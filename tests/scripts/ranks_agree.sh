@@ -1,22 +1,31 @@
 #!/usr/bin/env bash
 # A full run of the cantilever example gives the same probe histories on 1, 2 and 3 ranks
 # and the same support reactions (METIS partitions differ with the rank count) to 1e-8 relative,
-# and its energy balance holds.
+# and its energy balance holds; the same case with generalized_alpha gives the same histories on
+# 1, 2 and 3 ranks too (its energy balance is not closed: the scheme damps the modes the step does
+# not resolve).
 set -euo pipefail
 : "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}" "${INERTIA_MPIEXEC:=mpiexec}"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 sed -e "s|file: ../../meshes/|file: $INERTIA_SOURCE_DIR/meshes/|" -e 's|end_time: 0.03|end_time: 0.01|' \
     -e "s|^  dt: .*|  dt: 2.0e-4|" -e "s|every: 5|every: 0|" "$INERTIA_SOURCE_DIR/examples/cantilever/cantilever.yaml" > "$work/case.yaml"
-for np in 1 2 3; do
-  mkdir -p "$work/np$np"
-  sed "s|directory: out|directory: $work/np$np|" "$work/case.yaml" > "$work/np$np.yaml"
-  "$INERTIA_MPIEXEC" --allow-run-as-root --oversubscribe -n "$np" "$INERTIA" "$work/np$np.yaml" \
-    -ksp_rtol 1e-12 > "$work/np$np.log"
+sed "s|^  integrator: newmark|  integrator: generalized_alpha|" "$work/case.yaml" > "$work/alpha.yaml"
+grep -q "integrator: generalized_alpha" "$work/alpha.yaml"
+for scheme in newmark alpha; do
+  template="$work/case.yaml"
+  [ "$scheme" = alpha ] && template="$work/alpha.yaml"
+  for np in 1 2 3; do
+    mkdir -p "$work/$scheme/np$np"
+    sed "s|directory: out|directory: $work/$scheme/np$np|" "$template" > "$work/$scheme/np$np.yaml"
+    "$INERTIA_MPIEXEC" --allow-run-as-root --oversubscribe -n "$np" "$INERTIA" \
+      "$work/$scheme/np$np.yaml" -ksp_rtol 1e-12 > "$work/$scheme/np$np.log"
+  done
 done
-python3 - "$work" <<'PY'
+for scheme in newmark alpha; do
+python3 - "$work/$scheme" "$scheme" <<'PY'
 import csv, sys
-work = sys.argv[1]
+work, scheme = sys.argv[1], sys.argv[2]
 def rows(path):
     with open(path) as f:
         return [r for r in csv.reader(line for line in f if not line.startswith('#'))]
@@ -60,7 +69,9 @@ energy = rows(f"{work}/np2/energy.csv")
 assert energy[0] == ['step', 'time', 'kinetic', 'strain', 'external_work', 'damping_dissipation', 'total'], energy[0]
 work_max = max(abs(float(r[4])) for r in energy[1:])
 drift = max(abs(float(r[6])) for r in energy[1:]) / work_max
-print(f"probe histories: max relative difference np2/np3 vs np1 = {worst:.3e}; energy drift = {drift:.3e}")
+print(f"{scheme}: probe histories: max relative difference np2/np3 vs np1 = {worst:.3e}; "
+      f"energy drift = {drift:.3e}")
 assert worst < 1e-8, worst
-assert drift < 1e-8, drift
+assert scheme != "newmark" or drift < 1e-8, drift
 PY
+done

@@ -14,6 +14,7 @@
 #include "inertia/app/case_file.hpp"
 #include "inertia/core/error.hpp"
 #include "inertia/core/text.hpp"
+#include "inertia/time/alpha_schemes.hpp"
 #include "inertia/time/newmark.hpp"
 
 namespace inertia {
@@ -570,6 +571,61 @@ TEST(CaseFileErrors, NewmarkParametersOutOfRange) {
                  "time.newmark.gamma");
 }
 
+TEST(CaseFileErrors, AlphaSchemeParametersOutOfRange) {
+  expect_message(parse_error(with_time("  dt: 1\n  steps: 1\n  hht: {alpha: 0.1}\n")), 8,
+                 "time.hht.alpha", {"[-1/3, 0]", "got 0.1"});
+  expect_message(parse_error(with_time("  dt: 1\n  steps: 1\n  hht: {alpha: -0.4}\n")), 8,
+                 "time.hht.alpha");
+  expect_message(
+      parse_error(with_time("  dt: 1\n  steps: 1\n  generalized_alpha: {rho_infinity: 1.2}\n")), 8,
+      "time.generalized_alpha.rho_infinity", {"[0, 1]"});
+  expect_message(
+      parse_error(with_time("  dt: 1\n  steps: 1\n  generalized_alpha: {rho_infinity: -0.1}\n")), 8,
+      "time.generalized_alpha.rho_infinity");
+  expect_message(parse_error(with_time("  dt: 1\n  steps: 1\n  hht: {alfa: -0.1}\n")), 8,
+                 "time.hht", {"alfa", "alpha"});
+  expect_message(
+      parse_error(with_time("  dt: 1\n  steps: 1\n  generalized_alpha: {rho_inf: 0.5}\n")), 8,
+      "time.generalized_alpha", {"rho_inf", "rho_infinity"});
+}
+
+TEST(CaseFile, AlphaSchemeOptions) {
+  const CaseFile hht = parse_case(with_time("  integrator: hht\n  dt: 1\n  steps: 1\n"
+                                            "  hht: {alpha: -0.1}\n"),
+                                  "case.yaml");
+  EXPECT_EQ(hht.scheme.name(), "hht");
+  EXPECT_DOUBLE_EQ(hht.scheme.params<HhtParams>().alpha, -0.1);
+  const AlphaCoefficients c = hht.scheme.params<HhtParams>().coefficients();
+  EXPECT_DOUBLE_EQ(c.alpha_m, 0.0);
+  EXPECT_DOUBLE_EQ(c.alpha_f, 0.1);
+  EXPECT_DOUBLE_EQ(c.beta, 1.1 * 1.1 / 4);
+  EXPECT_DOUBLE_EQ(c.gamma, 0.6);
+  EXPECT_TRUE(hht.scheme.newton());
+  EXPECT_FALSE(hht.scheme.conditionally_stable());
+  // The defaults, and alpha = 0: Newmark's coefficients exactly.
+  EXPECT_DOUBLE_EQ(configure_scheme("hht").params<HhtParams>().alpha, -0.05);
+  const AlphaCoefficients newmark = HhtParams{0.0}.coefficients();
+  EXPECT_EQ(newmark.alpha_f, 0.0);
+  EXPECT_EQ(newmark.beta, 0.25);
+  EXPECT_EQ(newmark.gamma, 0.5);
+
+  const CaseFile ga = parse_case(with_time("  integrator: generalized_alpha\n  dt: 1\n  steps: 1\n"
+                                           "  generalized_alpha: {rho_infinity: 0.5}\n"),
+                                 "case.yaml");
+  EXPECT_EQ(ga.scheme.name(), "generalized_alpha");
+  const AlphaCoefficients g = ga.scheme.params<GeneralizedAlphaParams>().coefficients();
+  EXPECT_DOUBLE_EQ(g.alpha_m, 0.0);
+  EXPECT_DOUBLE_EQ(g.alpha_f, 1.0 / 3);
+  EXPECT_DOUBLE_EQ(
+      configure_scheme("generalized_alpha").params<GeneralizedAlphaParams>().rho_infinity, 0.8);
+  // rho_infinity = 1: the trapezoidal rule's beta and gamma, balanced at the mid-step.
+  const AlphaCoefficients one = GeneralizedAlphaParams{1.0}.coefficients();
+  EXPECT_EQ(one.alpha_m, 0.5);
+  EXPECT_EQ(one.alpha_f, 0.5);
+  EXPECT_EQ(one.beta, 0.25);
+  EXPECT_EQ(one.gamma, 0.5);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Time integration choices
 // ---------------------------------------------------------------------------------------------
@@ -580,9 +636,9 @@ TEST(CaseFileErrors, UnknownIntegratorWithHint) {
 }
 
 TEST(CaseFile, AcceptsEverySchemeOfTheSpec) {
-  for (const char* name :
-       {"euler_explicit", "symplectic_euler", "central_difference", "rk2", "heun", "rk4",
-        "euler_implicit", "newmark", "variational_symplectic", "static"}) {
+  for (const char* name : {"euler_explicit", "symplectic_euler", "central_difference", "rk2",
+                           "heun", "rk4", "euler_implicit", "newmark", "hht", "generalized_alpha",
+                           "variational_symplectic", "static"}) {
     SCOPED_TRACE(name);
     const CaseFile c = parse_case(
         with_time(std::string("  integrator: ") + name + "\n  dt: 1\n  steps: 1\n"), "case.yaml");
