@@ -99,10 +99,10 @@ TEST(SupportReactions, ConstrainedRowsEqualTheWholeResidual) {
                                             rayleigh),
                                   0.005),
             1e-13);
-  EXPECT_LT(rows_against_residual(tower("tet10", "linear_elastic",
-                                        "integrator: newmark, dt: 0.005, steps: 5, mass: lumped" +
-                                            rayleigh),
-                                  0.005),
+  EXPECT_LT(rows_against_residual(
+                tower("tet10", "linear_elastic",
+                      "integrator: newmark, dt: 0.005, steps: 5, mass: lumped" + rayleigh),
+                0.005),
             1e-13);
   // Central difference: BAIJ K (cut through an AIJ copy).
   EXPECT_LT(rows_against_residual(tower("hex8", "linear_elastic",
