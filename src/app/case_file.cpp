@@ -317,6 +317,12 @@ void parse_boundary_conditions(const Node& n, CaseFile& c) {
 /// a header. Errors name the file and its line.
 std::vector<std::pair<double, double>> read_amplitude_file(const std::filesystem::path& path,
                                                            const Node& where) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec))
+    where["file"].fail(cat("cannot open '", path.string(), "': not a regular file"));
+  // A record of 10^6 rows is a few tens of MiB; anything far larger is a wrong file.
+  if (std::filesystem::file_size(path, ec) > (std::uintmax_t{256} << 20))
+    where["file"].fail(cat("'", path.string(), "' is larger than 256 MiB: not an amplitude table"));
   std::ifstream in(path);
   if (!in) where["file"].fail(cat("cannot open '", path.string(), "'"));
   std::vector<std::pair<double, double>> points;

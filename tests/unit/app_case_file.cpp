@@ -1163,6 +1163,7 @@ TEST(CaseFileErrors, AmplitudeFilesNameTheFileAndLine) {
   expect_message(error("empty.csv"), 1, "", {"no [time, value] rows"}, "empty.csv");
   expect_message(error("nan.csv"), 2, "", {"two finite numbers"}, "nan.csv");
   expect_message(error("missing.csv"), 8, "amplitudes.quake.file", {"cannot open"});
+  expect_message(error("/dev/zero"), 8, "amplitudes.quake.file", {"not a regular file"});
   // An acceleration needs a dynamic scheme.
   const fs::path d2 = scratch("static_quake");
   std::ofstream(d2 / "q.csv") << "0,0\n1,1\n";
