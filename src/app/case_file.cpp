@@ -720,19 +720,17 @@ CaseFile parse_case(const std::string& text, const std::filesystem::path& file) 
 
 std::optional<RayleighDamping> rayleigh_from_ratios(double zeta1, double f1, double zeta2,
                                                     double f2) {
-  const double w1 = 2 * std::numbers::pi * f1, w2 = 2 * std::numbers::pi * f2;
-  RayleighDamping r;
-  r.mass = 2 * w1 * w2 * (zeta1 * w2 - zeta2 * w1) / (w2 * w2 - w1 * w1);
-  r.stiffness = 2 * (zeta2 * w2 - zeta1 * w1) / (w2 * w2 - w1 * w1);
+  const auto r =
+      RayleighDamping::through(zeta1, 2 * std::numbers::pi * f1, zeta2, 2 * std::numbers::pi * f2);
   if (!(r.mass >= 0 && r.stiffness >= 0)) return std::nullopt;
   return r;
 }
 
 std::string rayleigh_ratio_problem(double zeta1, double f1, double zeta2, double f2) {
-  const double w1 = 2 * std::numbers::pi * f1, w2 = 2 * std::numbers::pi * f2;
+  const auto r =
+      RayleighDamping::through(zeta1, 2 * std::numbers::pi * f1, zeta2, 2 * std::numbers::pi * f2);
   return cat("damping ratios ", zeta1, " at ", f1, " Hz and ", zeta2, " at ", f2,
-             " Hz need alpha_M = ", 2 * w1 * w2 * (zeta1 * w2 - zeta2 * w1) / (w2 * w2 - w1 * w1),
-             ", alpha_K = ", 2 * (zeta2 * w2 - zeta1 * w1) / (w2 * w2 - w1 * w1),
+             " Hz need alpha_M = ", r.mass, ", alpha_K = ", r.stiffness,
              ": a negative coefficient; Rayleigh damping cannot make the ratio fall that fast or "
              "rise that fast between the two frequencies");
 }

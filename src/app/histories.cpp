@@ -369,9 +369,11 @@ Reactions::Reactions(const MechanicalSystem& system, const std::vector<std::stri
 
 void Reactions::compute(const MechanicalSystem& system, const State& state,
                         const Integrator& integrator) {
+  if (state.step == computed_step_) return;  // a frame and a row at the same step
   const Vec u = integrator.landed_from_u(), v = integrator.landed_from_v();
   system.support_reactions(state.time, u ? u : state.u.get(), v ? v : state.v.get(),
                            integrator.acceleration(), dof_values_);
+  computed_step_ = state.step;
 }
 
 void Reactions::record(const MechanicalSystem& system, const State& state,

@@ -399,11 +399,7 @@ class Run {
          << c_.rayleigh.mass << " / " << c_.rayleigh.stiffness;
     if (c_.velocity_damping > 0) log_ << ", velocity damping " << c_.velocity_damping;
     if (!c_.rayleigh_targets.empty()) {
-      // zeta(omega) = alpha_M / (2 omega) + alpha_K omega / 2: the targets, its minimum and the
-      // highest frequency's (what the stiff modes get).
-      auto ratio = [&](double w) {
-        return c_.rayleigh.mass / (2 * w) + c_.rayleigh.stiffness * w / 2;
-      };
+      // The targets, the ratio's minimum and the highest frequency's (what the stiff modes get).
       const auto& t = c_.rayleigh_targets;
       auto where = [&](int i) {
         return c_.rayleigh_modes.empty()
@@ -421,11 +417,11 @@ class Run {
              << " s";
       if (c_.rayleigh.mass > 0 && c_.rayleigh.stiffness > 0) {
         const double w_min = std::sqrt(c_.rayleigh.mass / c_.rayleigh.stiffness);
-        log_ << "; lowest ratio " << ratio(w_min) << " at " << w_min / (2 * std::numbers::pi)
-             << " Hz";
+        log_ << "; lowest ratio " << c_.rayleigh.ratio(w_min) << " at "
+             << w_min / (2 * std::numbers::pi) << " Hz";
       }
       if (frequency_.power > 0 && t[0].second > 0)
-        log_ << "; ratio " << ratio(frequency_.power) << " at the highest frequency ("
+        log_ << "; ratio " << c_.rayleigh.ratio(frequency_.power) << " at the highest frequency ("
              << frequency_.power / (2 * std::numbers::pi) << " Hz)";
     }
     if (!system().is_linear())
@@ -869,6 +865,11 @@ class Run {
       log_ << ", " << checkpoints_ << " checkpoints (" << checkpoint_bytes_ / 1024 / checkpoints_
            << " KiB each) in " << c_.checkpoint_directory.string();
     log_ << "\n";
+    report_timings();
+  }
+
+  /// The timing table, timings.csv and the PETSc options nothing used: the end of every run.
+  void report_timings() {
     phases_.print(comm_, log_);
     const double total = MPI_Wtime() - start_;
     log_ << "  " << std::left << std::setw(16) << "total" << std::right << std::setw(12)
@@ -929,9 +930,7 @@ class Run {
         log_ << std::setw(16) << m.effective_mass[d];
         sums[d] += m.effective_mass[d];
       }
-      if (damped && !m.rigid)
-        log_ << std::setw(19)
-             << c_.rayleigh.mass / (2 * m.omega) + c_.rayleigh.stiffness * m.omega / 2;
+      if (damped && !m.rigid) log_ << std::setw(19) << c_.rayleigh.ratio(m.omega);
       if (m.rigid) log_ << "   rigid-body mode (0 Hz)";
       log_ << "\n";
       csv << i + 1 << "," << m.frequency << "," << m.omega << "," << m.generalized_mass;
@@ -948,9 +947,7 @@ class Run {
     run_on_root(comm_,
                 [&] { write_file_atomically(c_.output_directory / "modes.csv", csv.str()); });
     // The mode shapes as a series ParaView steps through.
-    CaseFile shapes_case = c_;
-    shapes_case.fields = {"mode_shape"};
-    OutputSeries series(comm_, shapes_case, system(), std::nullopt, c_.name + "_modes");
+    OutputSeries series(comm_, c_, system(), std::nullopt, c_.name + "_modes");
     for (std::size_t i = 0; i < modes.shapes.size(); ++i)
       series.write_point_field(static_cast<double>(i + 1), "mode_shape", modes.shapes[i]);
     log_ << "modal     modes.csv and " << series.pvd_path().string() << " written\n";
@@ -959,12 +956,7 @@ class Run {
   /// The summary of a modal analysis without a transient.
   void finish_modal() {
     log_ << "\nfinished: modal analysis\n";
-    phases_.print(comm_, log_);
-    const double total = MPI_Wtime() - start_;
-    log_ << "  " << std::left << std::setw(16) << "total" << std::right << std::setw(12)
-         << std::fixed << std::setprecision(3) << total << "\n";
-    phases_.write_csv(comm_, c_.output_directory / "timings.csv", total);
-    warn_unused_petsc_options();
+    report_timings();
   }
 
   /// PETSc options (command line or the case's `petsc:`) that no solver read: a typo such as

@@ -1,6 +1,7 @@
 #include "inertia/time/newmark.hpp"
 
 #include "inertia/time/newton.hpp"
+#include "newmark_family.hpp"
 
 namespace inertia {
 
@@ -21,13 +22,7 @@ class Newmark final : public Integrator {
       v_ = system.create_vector();
       newton_ = std::make_unique<NewtonSolver>(system);
     }
-    // a_0 = M^{-1} (f(x_0, v_0, t_0) - C v_0)
-    system.update_tangent(state.u);
-    system.force(state.time, state.u, state.v, rhs_);
-    system.mult_damping(state.v, w_);
-    INERTIA_PETSC(VecAXPY(rhs_, -1.0, w_));
-    system.apply_constraints(state.time, nullptr, nullptr, a_);
-    const SolveReport r = system.solve(1.0, 0.0, rhs_, a_);
+    const SolveReport r = newmark_detail::initial_acceleration(system, state, a_, rhs_, w_);
     return {r.iterations, 0};
   }
 
@@ -54,10 +49,7 @@ class Newmark final : public Integrator {
     system.apply_constraints(t1, nullptr, nullptr, a_);
     const SolveReport r =
         system.solve(1 + h * gamma * alpha_m, h * h * beta + h * gamma * alpha_k, rhs_, a_);
-    // x += h v_n + h^2 (1/2 - beta) a_n + h^2 beta a_{n+1};  v += h (1-gamma) a_n + h gamma a_{n+1}
-    INERTIA_PETSC(VecAXPBYPCZ(state.u, h * h * (0.5 - beta), h * h * beta, 1.0, w_, a_));
-    INERTIA_PETSC(VecAXPY(state.u, h, state.v));
-    INERTIA_PETSC(VecAXPBYPCZ(state.v, h * (1 - gamma), h * gamma, 1.0, w_, a_));
+    newmark_detail::update(state, h, beta, gamma, w_, a_);  // w_ holds a_n
     state.time = t1;
     ++state.step;
     land(system, t1, state.u, state.v);

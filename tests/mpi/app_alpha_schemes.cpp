@@ -10,6 +10,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "../support/simulation.hpp"
 #include "../support/test_model.hpp"
 #include "inertia/app/case_file.hpp"
 #include "inertia/app/model.hpp"
@@ -20,38 +21,11 @@ using namespace inertia;
 using test::dof_near;
 using test::global_value;
 using test::number;
+using test::Simulation;
+using test::start;
+using test::TightSolves;
 
 namespace {
-
-/// Tight linear solves so the comparisons below measure the scheme, not the solver tolerance.
-class TightSolves : public testing::Test {
- protected:
-  void SetUp() override { PetscOptionsSetValue(nullptr, "-ksp_rtol", "1e-13"); }
-  void TearDown() override { PetscOptionsClearValue(nullptr, "-ksp_rtol"); }
-};
-
-struct Simulation {
-  Model model;
-  State state;
-  std::unique_ptr<Integrator> integrator;
-  MechanicalSystem& system() { return *model.system; }
-};
-
-Simulation start(const std::string& yaml) {
-  const CaseFile c = parse_case(yaml, "alpha_case.yaml");
-  Simulation r{build_model(MPI_COMM_WORLD, c), {}, nullptr};
-  MechanicalSystem& s = *r.model.system;
-  r.state.u = s.create_vector();
-  r.state.v = s.create_vector();
-  for (const auto& iv : s.spec().initial_velocity) {
-    petsc::Array v(r.state.v);
-    for (PetscInt i = 0; i < v.size(); ++i) v[i] = iv.value[i % 3];
-  }
-  s.apply_constraints(0.0, r.state.u, r.state.v, nullptr);
-  r.integrator = c.scheme.create();
-  r.integrator->initialize(s, r.state);
-  return r;
-}
 
 /// Collective. Sets global DOF `dof` of x to `value` (the other entries unchanged).
 void set_value(Vec x, PetscInt dof, double value) {

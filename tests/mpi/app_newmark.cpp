@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <numbers>
 
+#include "../support/simulation.hpp"
 #include "../support/test_model.hpp"
 #include "inertia/app/case_file.hpp"
 #include "inertia/app/histories.hpp"
@@ -18,37 +19,23 @@ using namespace inertia;
 using test::dof_near;
 using test::global_value;
 using test::number;
+using test::Simulation;
+using test::start;
+using test::TightSolves;
 
 namespace {
 
-/// Tight linear solves so the comparisons below measure the scheme, not the solver tolerance.
-class TightSolves : public testing::Test {
- protected:
-  void SetUp() override { PetscOptionsSetValue(nullptr, "-ksp_rtol", "1e-13"); }
-  void TearDown() override { PetscOptionsClearValue(nullptr, "-ksp_rtol"); }
-};
-
-struct Simulation {
-  Model model;
-  State state;
-  std::unique_ptr<Integrator> integrator;
-};
-
-Simulation start(const std::string& yaml) {
-  const CaseFile c = parse_case(yaml, "physics_case.yaml");
-  Simulation r{build_model(MPI_COMM_WORLD, c), {}, nullptr};
-  MechanicalSystem& s = *r.model.system;
-  r.state.u = s.create_vector();
-  r.state.v = s.create_vector();
-  for (const auto& iv : s.spec().initial_velocity) {
-    petsc::Array v(r.state.v);
-    for (PetscInt i = 0; i < v.size(); ++i) v[i] = iv.value[i % 3];
-  }
-  s.apply_constraints(0.0, r.state.u, r.state.v, nullptr);
-  r.integrator = c.scheme.create();
-  r.integrator->initialize(s, r.state);
-  return r;
-}
+/// One free DOF: y and z fixed everywhere, x fixed on the xmin, ymin and zmin faces; only x of
+/// the node (1, 1, 1) is free.
+const std::string one_dof_model =
+    "mesh: {box: {lower: [0, 0, 0], upper: [1, 1, 1], cells: [1, 1, 1], element: hex8}, "
+    "partitioner: block}\n"
+    "materials: [{region: all, density: 3.0, youngs_modulus: 50.0, poissons_ratio: 0.25}]\n"
+    "boundary_conditions:\n"
+    "  - {region: all, type: fixed, components: [y, z]}\n"
+    "  - {region: xmin, type: fixed, components: [x]}\n"
+    "  - {region: ymin, type: fixed, components: [x]}\n"
+    "  - {region: zmin, type: fixed, components: [x]}\n";
 
 std::string beam_case(const std::string& extra, const std::string& time) {
   return "mesh: {box: {lower: [0, 0, 0], upper: [1.0, 0.05, 0.05], cells: [16, 2, 2], "
@@ -77,32 +64,17 @@ TEST_P(NewmarkOneDof, EveryStepEqualsTheScalarRecurrence) {
   const auto& [mass, alpha_m, alpha_k] = GetParam();
   // Constraints leave exactly one free DOF: y and z fixed everywhere, x fixed on the xmin, ymin
   // and zmin faces; only x of the node (1, 1, 1) is free.
-  const std::string yaml =
-      "mesh: {box: {lower: [0, 0, 0], upper: [1, 1, 1], cells: [1, 1, 1], element: hex8}, "
-      "partitioner: block}\n"
-      "materials: [{region: all, density: 3.0, youngs_modulus: 50.0, poissons_ratio: 0.25}]\n"
-      "boundary_conditions:\n"
-      "  - {region: all, type: fixed, components: [y, z]}\n"
-      "  - {region: xmin, type: fixed, components: [x]}\n"
-      "  - {region: ymin, type: fixed, components: [x]}\n"
-      "  - {region: zmin, type: fixed, components: [x]}\n"
-      "gravity: [-9.81, 0, 0]\n"
-      "time: {integrator: newmark, dt: 0.05, steps: 60, mass: " +
-      std::string(mass) + ", rayleigh: {mass: " + std::to_string(alpha_m) +
-      ", stiffness: " + std::to_string(alpha_k) + "}}\n";
+  const std::string yaml = one_dof_model +
+                           "gravity: [-9.81, 0, 0]\n"
+                           "time: {integrator: newmark, dt: 0.05, steps: 60, mass: " +
+                           std::string(mass) + ", rayleigh: {mass: " + std::to_string(alpha_m) +
+                           ", stiffness: " + std::to_string(alpha_k) + "}}\n";
   Simulation r = start(yaml);
   MechanicalSystem& s = *r.model.system;
   ASSERT_EQ(s.num_global_dofs() - s.num_constrained_dofs(), 1);
   const PetscInt dof = dof_near(s, {1, 1, 1}, 0);
   // Scalars m, k, f of the free DOF.
-  petsc::Vector e = s.create_vector(), y = s.create_vector();
-  {
-    PetscInt lo, hi;
-    VecGetOwnershipRange(e, &lo, &hi);
-    if (dof >= lo && dof < hi) VecSetValue(e, dof, 1.0, INSERT_VALUES);
-    VecAssemblyBegin(e);
-    VecAssemblyEnd(e);
-  }
+  petsc::Vector e = test::unit_vector(s, dof), y = s.create_vector();
   s.mult_mass(e, y);
   const double m = global_value(y, dof);
   s.mult_stiffness(e, y);
@@ -244,16 +216,7 @@ namespace {
 double worst_balance_error(const std::string& yaml, double dt, int steps) {
   Simulation r = start(yaml);
   MechanicalSystem& s = *r.model.system;
-  // A directory per test and process count (ctest runs np 1, 2, 3 at once).
-  const auto* test = testing::UnitTest::GetInstance()->current_test_info();
-  const auto dir = std::filesystem::path(INERTIA_BINARY_DIR) / "test_output" / "app_newmark" /
-                   ("np" + std::to_string(size_of(MPI_COMM_WORLD))) /
-                   (std::string(test->test_suite_name()) + "." + test->name());
-  if (rank_of(MPI_COMM_WORLD) == 0) {
-    std::filesystem::remove_all(dir);
-    std::filesystem::create_directories(dir);
-  }
-  MPI_Barrier(MPI_COMM_WORLD);
+  const auto dir = test::fresh_output_dir("app_newmark");
   double worst = 0;
   {
     EnergyHistory energy(s, r.state, *r.integrator, dir / "energy.csv");
@@ -318,14 +281,7 @@ TEST_F(NewmarkBeam, RayleighFromDampingRatiosGivesTheTargetRatio) {
   // 0.02 at its own frequency and 0.05 at four times it. The measured logarithmic decrement of
   // successive peaks gives the ratio at the oscillator's frequency: 0.02.
   auto one_dof = [](const std::string& rayleigh) {
-    return "mesh: {box: {lower: [0, 0, 0], upper: [1, 1, 1], cells: [1, 1, 1], element: hex8}, "
-           "partitioner: block}\n"
-           "materials: [{region: all, density: 3.0, youngs_modulus: 50.0, poissons_ratio: 0.25}]\n"
-           "boundary_conditions:\n"
-           "  - {region: all, type: fixed, components: [y, z]}\n"
-           "  - {region: xmin, type: fixed, components: [x]}\n"
-           "  - {region: ymin, type: fixed, components: [x]}\n"
-           "  - {region: zmin, type: fixed, components: [x]}\n"
+    return one_dof_model +
            "initial_conditions: {velocity: [1, 0, 0]}\n"
            "time: {integrator: newmark, dt: 0.001, steps: 1, mass: lumped" +
            rayleigh + "}\n";
@@ -335,14 +291,9 @@ TEST_F(NewmarkBeam, RayleighFromDampingRatiosGivesTheTargetRatio) {
     Simulation r = start(one_dof(""));
     MechanicalSystem& s = *r.model.system;
     const PetscInt dof = dof_near(s, {1, 1, 1}, 0);
-    petsc::Vector e = s.create_vector(), y = s.create_vector();
+    petsc::Vector e = test::unit_vector(s, dof), y = s.create_vector();
     s.lumped_masses(y);
     const double m = global_value(y, dof);
-    PetscInt lo, hi;
-    VecGetOwnershipRange(e, &lo, &hi);
-    if (dof >= lo && dof < hi) VecSetValue(e, dof, 1.0, INSERT_VALUES);
-    VecAssemblyBegin(e);
-    VecAssemblyEnd(e);
     s.mult_stiffness(e, y);
     f0 = std::sqrt(global_value(y, dof) / m) / (2 * std::numbers::pi);
   }

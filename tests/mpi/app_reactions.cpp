@@ -8,6 +8,7 @@
 #include <cmath>
 #include <filesystem>
 
+#include "../support/simulation.hpp"
 #include "../support/test_model.hpp"
 #include "inertia/app/case_file.hpp"
 #include "inertia/app/histories.hpp"
@@ -16,34 +17,10 @@
 #include "inertia/time/integrator.hpp"
 
 using namespace inertia;
+using test::start;
+using test::TightSolves;
 
 namespace {
-
-class TightSolves : public testing::Test {
- protected:
-  void SetUp() override { PetscOptionsSetValue(nullptr, "-ksp_rtol", "1e-13"); }
-  void TearDown() override { PetscOptionsClearValue(nullptr, "-ksp_rtol"); }
-};
-
-struct Simulation {
-  CaseFile c;
-  Model model;
-  State state;
-  std::unique_ptr<Integrator> integrator;
-};
-
-std::unique_ptr<Simulation> start(const std::string& yaml) {
-  auto r = std::make_unique<Simulation>();
-  r->c = parse_case(yaml, "reactions_case.yaml");
-  r->model = build_model(MPI_COMM_WORLD, r->c);
-  MechanicalSystem& s = *r->model.system;
-  r->state.u = s.create_vector();
-  r->state.v = s.create_vector();
-  s.apply_constraints(0.0, r->state.u, r->state.v, nullptr);
-  r->integrator = r->c.scheme.create();
-  r->integrator->initialize(s, r->state);
-  return r;
-}
 
 std::string tower(const std::string& element, const std::string& model, const std::string& time) {
   return "mesh: {box: {lower: [0, 0, 0], upper: [0.2, 0.2, 1.0], cells: [2, 2, 6], element: " +
@@ -66,12 +43,12 @@ std::string tower(const std::string& element, const std::string& model, const st
 /// reaction, after a few steps.
 double rows_against_residual(const std::string& yaml, double dt) {
   auto r = start(yaml);
-  MechanicalSystem& s = *r->model.system;
-  for (int n = 0; n < 5; ++n) r->integrator->step(s, r->state, dt);
+  MechanicalSystem& s = *r.model.system;
+  for (int n = 0; n < 5; ++n) r.integrator->step(s, r.state, dt);
   std::vector<double> rows(s.constrained_dofs().size());
-  s.support_reactions(r->state.time, r->state.u, r->state.v, r->integrator->acceleration(), rows);
+  s.support_reactions(r.state.time, r.state.u, r.state.v, r.integrator->acceleration(), rows);
   petsc::Vector full = s.create_vector();
-  s.reaction(r->state.time, r->state.u, r->state.v, r->integrator->acceleration(), full);
+  s.reaction(r.state.time, r.state.u, r.state.v, r.integrator->acceleration(), full);
   double worst = 0, scale = 0;
   {
     petsc::ConstArray x(full);
@@ -125,14 +102,11 @@ TEST_F(TightSolves, AStaticBlockUnderGravityIsHeldUpByItsWeight) {
       "boundary_conditions: [{region: zmin, type: fixed}]\n"
       "gravity: [0, 0, -9.81]\n"
       "time: {integrator: static, dt: 1, steps: 1}\n");
-  MechanicalSystem& s = *r->model.system;
-  r->integrator->step(s, r->state, 1.0);
-  const auto dir = std::filesystem::path(INERTIA_BINARY_DIR) / "test_output" / "app_reactions" /
-                   ("np" + std::to_string(size_of(MPI_COMM_WORLD)));
-  if (rank_of(MPI_COMM_WORLD) == 0) std::filesystem::create_directories(dir);
-  MPI_Barrier(MPI_COMM_WORLD);
+  MechanicalSystem& s = *r.model.system;
+  r.integrator->step(s, r.state, 1.0);
+  const auto dir = test::fresh_output_dir("app_reactions");
   Reactions reactions(s, {"zmin"}, dir / "reactions.csv");
-  reactions.record(s, r->state, *r->integrator);
+  reactions.record(s, r.state, *r.integrator);
   const double weight = s.total_mass() * 9.81;
   const auto& t = reactions.totals();
   ASSERT_EQ(t.size(), 3u);
@@ -149,25 +123,22 @@ TEST_F(TightSolves, BaseShearIsTheRateOfMomentumMinusTheLoads) {
   auto r = start(tower("hex8", "linear_elastic",
                        "integrator: newmark, dt: 0.005, steps: 40, mass: consistent, rayleigh: "
                        "{mass: 0.5, stiffness: 1.0e-3}"));
-  MechanicalSystem& s = *r->model.system;
-  const auto dir = std::filesystem::path(INERTIA_BINARY_DIR) / "test_output" / "app_reactions" /
-                   ("np" + std::to_string(size_of(MPI_COMM_WORLD)));
-  if (rank_of(MPI_COMM_WORLD) == 0) std::filesystem::create_directories(dir);
-  MPI_Barrier(MPI_COMM_WORLD);
+  MechanicalSystem& s = *r.model.system;
+  const auto dir = test::fresh_output_dir("app_reactions");
   Reactions reactions(s, {"zmin"}, dir / "shear.csv");
-  r->integrator->keep_landings(s);
+  r.integrator->keep_landings(s);
   petsc::Vector rigid = s.create_vector(), w = s.create_vector(), f = s.create_vector();
   double worst = 0, scale = 0;
   for (int n = 0; n < 40; ++n) {
-    r->integrator->clear_landing();
-    r->integrator->step(s, r->state, 0.005);
-    reactions.record(s, r->state, *r->integrator);
+    r.integrator->clear_landing();
+    r.integrator->step(s, r.state, 0.005);
+    reactions.record(s, r.state, *r.integrator);
     // The velocity the scheme reached (before its supports were put back on the sine).
-    const Vec v = r->integrator->landed_from_v();
+    const Vec v = r.integrator->landed_from_v();
     ASSERT_NE(v, nullptr);
-    INERTIA_PETSC(VecWAXPY(w, 0.5, v, r->integrator->acceleration()));
+    INERTIA_PETSC(VecWAXPY(w, 0.5, v, r.integrator->acceleration()));
     s.mult_mass(w, f);
-    s.external_force(r->state.time, w);
+    s.external_force(r.state.time, w);
     INERTIA_PETSC(VecAXPY(f, -1.0, w));
     for (int d = 0; d < 3; ++d) {
       {
@@ -195,8 +166,8 @@ TEST(SupportReactions, ADofHeldByTwoConditionsCountsForTheLaterOne) {
       "boundary_conditions: [{region: zmin, type: fixed}, {region: ymin, type: fixed}]\n"
       "gravity: [0, 0, -9.81]\n"
       "time: {integrator: static, dt: 1, steps: 1}\n");
-  MechanicalSystem& s = *r->model.system;
-  r->integrator->step(s, r->state, 1.0);
+  MechanicalSystem& s = *r.model.system;
+  r.integrator->step(s, r.state, 1.0);
   const auto dofs = s.constrained_dofs();
   const auto conditions = s.constrained_conditions();
   long long edge = 0;
@@ -210,12 +181,9 @@ TEST(SupportReactions, ADofHeldByTwoConditionsCountsForTheLaterOne) {
   }
   MPI_Allreduce(MPI_IN_PLACE, &edge, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
   EXPECT_EQ(edge, 3 * 3);  // three nodes on the edge, three DOFs each
-  const auto dir = std::filesystem::path(INERTIA_BINARY_DIR) / "test_output" / "app_reactions" /
-                   ("np" + std::to_string(size_of(MPI_COMM_WORLD)));
-  if (rank_of(MPI_COMM_WORLD) == 0) std::filesystem::create_directories(dir);
-  MPI_Barrier(MPI_COMM_WORLD);
+  const auto dir = test::fresh_output_dir("app_reactions");
   Reactions reactions(s, {"zmin", "ymin"}, dir / "shared.csv");
-  reactions.record(s, r->state, *r->integrator);
+  reactions.record(s, r.state, *r.integrator);
   const auto& t = reactions.totals();
   ASSERT_EQ(t.size(), 6u);
   EXPECT_NEAR((t[2] + t[5]) / (s.total_mass() * 9.81), 1.0, 1e-8);

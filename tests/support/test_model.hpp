@@ -13,6 +13,17 @@
 
 namespace inertia::test {
 
+/// Collective. The unit vector of global DOF `dof` in the system's layout.
+inline petsc::Vector unit_vector(const MechanicalSystem& s, PetscInt dof) {
+  petsc::Vector e = s.create_vector();
+  PetscInt lo = 0, hi = 0;
+  VecGetOwnershipRange(e, &lo, &hi);
+  if (dof >= lo && dof < hi) VecSetValue(e, dof, 1.0, INSERT_VALUES);
+  VecAssemblyBegin(e);
+  VecAssemblyEnd(e);
+  return e;
+}
+
 /// A double written with all its digits, for case files.
 inline std::string number(double x) {
   char text[32];

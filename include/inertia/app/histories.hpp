@@ -130,6 +130,7 @@ class Reactions {
   std::vector<int> column_of_dof_;  ///< first column (of 3) of each constrained DOF's region
   std::vector<int> component_of_dof_;
   std::vector<double> dof_values_, values_, sums_;
+  std::int64_t computed_step_ = -1;  ///< the step dof_values_ belong to
   CsvFile file_;
 };
 

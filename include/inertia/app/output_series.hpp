@@ -25,7 +25,8 @@ class OutputSeries {
   OutputSeries(MPI_Comm comm, const CaseFile& c, const MechanicalSystem& system,
                std::optional<double> resume_up_to, const std::string& name = "");
 
-  /// Collective. Writes one frame at `time` with one point field (3 components per node).
+  /// Collective. Writes one frame at `time` with one point field (3 components per node), whatever
+  /// output.fields says (the mode shapes of a modal analysis).
   void write_point_field(double time, const char* name, Vec x);
 
   /// Collective. Writes one frame at state.time: u, v, the scheme's acceleration (null: none)

@@ -50,6 +50,16 @@ struct PointMass {
 struct RayleighDamping {
   double mass = 0;       ///< alpha_M
   double stiffness = 0;  ///< alpha_K
+  /// The damping ratio a mode of angular frequency omega gets: alpha_M / (2 omega) +
+  /// alpha_K omega / 2.
+  double ratio(double omega) const { return mass / (2 * omega) + stiffness * omega / 2; }
+  /// The coefficients whose ratio() is zeta1 at omega1 and zeta2 at omega2 (either may come out
+  /// negative: targets Rayleigh damping cannot meet).
+  static RayleighDamping through(double zeta1, double omega1, double zeta2, double omega2) {
+    const double d = omega2 * omega2 - omega1 * omega1;
+    return {2 * omega1 * omega2 * (zeta1 * omega2 - zeta2 * omega1) / d,
+            2 * (zeta2 * omega2 - zeta1 * omega1) / d};
+  }
 };
 
 struct InitialVelocity {
