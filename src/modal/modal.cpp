@@ -41,9 +41,15 @@ ModalResult compute_modes(MechanicalSystem& system, int count) {
   INERTIA_PETSC(MatZeroRowsColumns(M, static_cast<PetscInt>(constrained.size()), constrained.data(),
                                    0.0, nullptr, nullptr));
   const double scale = k_diagonal / m_diagonal;  // omega^2 of the mesh's typical element
-  // Without constraints K is singular (rigid-body modes): shift slightly below zero.
-  result.shift = system.num_constrained_dofs() == 0 ? -1e-6 * scale : 0.0;
+  // Shift slightly below zero: K alone is singular whenever the constraints leave a rigid-body
+  // mode free (none at all, or only some components, as on a simply supported plate), and
+  // K - sigma M then stays definite. Shift-and-invert finds the same eigenvalues either way.
+  result.shift = -1e-6 * scale;
 
+  // K - sigma M is symmetric positive definite (sigma < 0): shifted in place, K keeps the flag, so
+  // MUMPS factors it as SPD (no pivoting).
+  INERTIA_PETSC(MatSetOption(K, MAT_SPD, PETSC_TRUE));
+  INERTIA_PETSC(MatSetOption(K, MAT_SPD_ETERNAL, PETSC_TRUE));
   Eps eps;
   INERTIA_PETSC(EPSCreate(comm, eps.out()));
   INERTIA_PETSC(EPSSetOperators(eps, K, M));
@@ -56,7 +62,8 @@ ModalResult compute_modes(MechanicalSystem& system, int count) {
   ST st;
   INERTIA_PETSC(EPSGetST(eps, &st));
   INERTIA_PETSC(STSetType(st, STSINVERT));
-  INERTIA_PETSC(STSetMatStructure(st, SAME_NONZERO_PATTERN));  // K and M share one pattern
+  INERTIA_PETSC(STSetMatStructure(st, SAME_NONZERO_PATTERN));
+  INERTIA_PETSC(STSetMatMode(st, ST_MATMODE_INPLACE));  // K and M share one pattern
   KSP ksp;
   INERTIA_PETSC(STGetKSP(st, &ksp));
   PC pc;
@@ -66,6 +73,15 @@ ModalResult compute_modes(MechanicalSystem& system, int count) {
     INERTIA_PETSC(KSPSetType(ksp, KSPPREONLY));
     INERTIA_PETSC(PCSetType(pc, PCCHOLESKY));
     INERTIA_PETSC(PCFactorSetMatSolverType(pc, MATSOLVERMUMPS));
+    // MUMPS sizes its workspace from the analysis plus ICNTL(14) percent, 20 by default; on 2
+    // and 3 ranks that fell short (INFOG(1) = -9) on plates of a few thousand DOFs. 50 unless
+    // the command line says otherwise.
+    const char* prefix = nullptr;
+    INERTIA_PETSC(KSPGetOptionsPrefix(ksp, &prefix));
+    const std::string icntl14 = cat("-", prefix ? prefix : "", "mat_mumps_icntl_14");
+    PetscBool given = PETSC_FALSE;
+    INERTIA_PETSC(PetscOptionsHasName(nullptr, nullptr, icntl14.c_str(), &given));
+    if (!given) INERTIA_PETSC(PetscOptionsSetValue(nullptr, icntl14.c_str(), "50"));
     result.solver = "MUMPS Cholesky of K - sigma M, factored once";
     result.why = cat(dofs, " DOFs <= ", modal_direct_limit, ": a direct factorisation is fastest");
   } else {

@@ -1,9 +1,11 @@
 // Modal analysis (modal/modal.hpp) on any rank count: a clamped beam's bending frequencies
-// converge under refinement to just below Euler-Bernoulli (shear and rotary inertia), a free body
-// has six rigid-body modes at 0 Hz whose effective masses add up to its mass, and the frequencies
-// do not depend on the rank count.
+// converge under refinement to just below Euler-Bernoulli (shear and rotary inertia); a thick
+// simply supported plate's converge at fourth order to the exact 3D elasticity solution; NAFEMS
+// FV52 on its own coarse mesh; a free body has six rigid-body modes at 0 Hz whose effective masses
+// add up to its mass, and the frequencies do not depend on the rank count.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <numbers>
 #include <vector>
@@ -75,6 +77,99 @@ TEST(ModalAnalysis, ClampedBeamConvergesNearEulerBernoulli) {
   EXPECT_GT(e1, -0.003);
   EXPECT_LT(e2, 0.0);
   EXPECT_GT(e2, -0.015);
+}
+
+/// The 10 x 10 x 1 m steel plate of NAFEMS FV52 (E 200 GPa, nu 0.3, rho 8000) with the sides
+/// simply supported the way a 3D elasticity solution separates: on x = 0 and 10, u_y = u_z = 0;
+/// on y = 0 and 10, u_x = u_z = 0 (normal displacement free). tet10 from the box generator,
+/// n x n x n/4 cubes.
+std::string simply_supported_plate(int n) {
+  return "mesh: {box: {lower: [0, 0, 0], upper: [10, 10, 1], cells: [" + std::to_string(n) + ", " +
+         std::to_string(n) + ", " + std::to_string(n / 4) +
+         "], element: tet10}}\n"
+         "materials: [{region: all, density: 8000, youngs_modulus: 2.0e11, poissons_ratio: 0.3}]\n"
+         "boundary_conditions:\n"
+         "  - {region: xmin, type: fixed, components: [y, z]}\n"
+         "  - {region: xmax, type: fixed, components: [y, z]}\n"
+         "  - {region: ymin, type: fixed, components: [x, z]}\n"
+         "  - {region: ymax, type: fixed, components: [x, z]}\n"
+         "modal: {modes: 6, mass: consistent}\n";
+}
+
+TEST(ModalAnalysis, ThickPlateConvergesToThreeDimensionalElasticity) {
+  // Exact 3D elasticity frequencies (Hz) of that plate: each mode is sin/cos in x and y times a
+  // function of z, found by a Legendre Rayleigh-Ritz in z converged to 1e-9
+  // (examples/plate_modes/exact.py). (m, n) half-waves: (1,1) bending, (1,2) = (2,1) bending,
+  // (0,1) = (1,0) in-plane shear, (2,2) bending. Mindlin plate theory, NAFEMS's thick-plate
+  // reference, gives 45.897, 109.44, 167.89 Hz for the bending ones: 0.16-0.55 % lower.
+  const double exact[6] = {45.971212, 109.856862, 109.856862, 155.043418, 155.043418, 168.819294};
+  std::vector<std::array<double, 6>> error;
+  for (int n : {4, 8, 12}) {
+    const ModalResult r = modes_of(MPI_COMM_WORLD, simply_supported_plate(n));
+    ASSERT_EQ(r.modes.size(), 6u);
+    std::array<double, 6> e{};
+    for (int i = 0; i < 6; ++i) {
+      EXPECT_FALSE(r.modes[i].rigid);
+      e[i] = r.modes[i].frequency / exact[i] - 1;
+      // A conforming Rayleigh-Ritz approximation with the consistent mass: from above.
+      EXPECT_GT(e[i], -1e-9) << "n " << n << " mode " << i + 1;
+    }
+    if (rank_of(MPI_COMM_WORLD) == 0)
+      std::printf(
+          "  %2dx%2dx%d tet10: (1,1) %+.4f %%, (1,2) %+.4f %%, (2,1) %+.4f %%, (0,1) %+.1e, "
+          "(2,2) %+.4f %%\n",
+          n, n, n / 4, 100 * e[0], 100 * e[1], 100 * e[2], e[3], 100 * e[5]);
+    error.push_back(e);
+  }
+  // Quadratic elements: eigenvalue errors O(h^4). Observed order from 8 to 12 cells (3.7-3.8).
+  for (int i : {0, 1, 2, 5}) {
+    const double order = std::log(error[1][i] / error[2][i]) / std::log(12.0 / 8.0);
+    EXPECT_GT(order, 3.4) << "mode " << i + 1;
+    EXPECT_LT(order, 4.6) << "mode " << i + 1;
+  }
+  // On 12 x 12 x 3: 0.11 % (1,1), 0.21-0.32 % (1,2), 0.46 % (2,2); the in-plane shear mode, linear
+  // in x and y, is exact up to the element's sine interpolation error.
+  EXPECT_LT(error[2][0], 0.002);
+  EXPECT_LT(error[2][1], 0.005);
+  EXPECT_LT(error[2][2], 0.005);
+  EXPECT_LT(error[2][3], 1e-5);
+  EXPECT_LT(error[2][5], 0.006);
+}
+
+TEST(ModalAnalysis, NafemsFv52OnItsOwnMesh) {
+  // NAFEMS FV52 as specified: the out-of-plane displacement held along the four edges of the
+  // bottom face, nothing else, so the three in-plane rigid-body modes come first. Its reference
+  // is itself a finite element solution on 4 x 4 x 1 twenty-node bricks; here the same grid of
+  // tet10 (six per cube). A displacement held on a line of a 3D body has no continuum limit: the
+  // support softens under refinement (mode 4: 45.48, 43.56, 42.94 Hz on 4x4x1, 8x8x2, 16x16x4),
+  // so the benchmark is compared on its own mesh, and the convergence study above uses the side
+  // faces.
+  const std::string yaml = "mesh: {file: " INERTIA_SOURCE_DIR
+                           "/meshes/fv52.msh}\n"
+                           "materials: [{region: plate, density: 8000, youngs_modulus: 2.0e11, "
+                           "poissons_ratio: 0.3}]\n"
+                           "boundary_conditions: [{region: supported, type: fixed, components: "
+                           "[z]}]\n"
+                           "modal: {modes: 10, mass: consistent}\n";
+  const ModalResult r = modes_of(MPI_COMM_WORLD, yaml);
+  ASSERT_EQ(r.modes.size(), 10u);
+  const double mass = 8000 * 10 * 10 * 1;
+  std::array<double, 3> rigid_mass{};
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_TRUE(r.modes[i].rigid) << i;
+    for (int d = 0; d < 3; ++d) rigid_mass[d] += r.modes[i].effective_mass[d];
+  }
+  EXPECT_NEAR(rigid_mass[0] / mass, 1.0, 1e-8);  // the in-plane translations
+  EXPECT_NEAR(rigid_mass[1] / mass, 1.0, 1e-8);
+  EXPECT_LT(rigid_mass[2] / mass, 1e-8);
+  // Modes 4-10 against the reference: within 1 %, but for mode 6, the second of the (1,2) pair,
+  // whose partner the tetrahedral split (not symmetric under x <-> y) stiffens: +4.0 %.
+  const double reference[7] = {45.897, 109.44, 109.44, 167.89, 193.59, 206.64, 206.64};
+  for (int i = 3; i < 10; ++i) {
+    EXPECT_FALSE(r.modes[i].rigid) << i;
+    EXPECT_NEAR(r.modes[i].frequency / reference[i - 3], 1.0, i == 5 ? 0.045 : 0.01)
+        << "mode " << i + 1;
+  }
 }
 
 TEST(ModalAnalysis, FreeBodyHasSixRigidModesCarryingItsWholeMass) {

@@ -5,8 +5,8 @@
 /// shift-and-invert spectral transformation. The inner solve is a sparse direct Cholesky
 /// factorisation (MUMPS) up to a size where that is the fastest path, CG with GAMG and the
 /// rigid-body near-null space beyond; -eps_* and -st_* options override every choice. An
-/// unconstrained body works: the shift is then slightly negative, so K - sigma M stays definite
-/// and its rigid-body modes come out at ~0 Hz.
+/// unconstrained or partly constrained body works: the shift is slightly negative, so K - sigma M
+/// stays definite and the rigid-body modes come out at ~0 Hz.
 
 #include <array>
 #include <string>
