@@ -91,13 +91,16 @@ schemes=(
   "variational_implicit|  integrator: variational_symplectic"
   "variational_explicit|  integrator: variational_symplectic\n  variational_symplectic: {explicit: true}\n  mass: lumped"
   "static|  integrator: static"
+  # Modes first, Rayleigh from two of them: a restart computes the modes again (same damping).
+  "hht_modal_rayleigh|  integrator: hht\n  mass: consistent\n  rayleigh: {damping_ratios: [0.05, 0.02], modes: [1, 3]}|||modal: {modes: 4}"
 )
 for entry in "${schemes[@]}"; do
-  IFS='|' read -r label yaml model support <<< "$entry"
+  IFS='|' read -r label yaml model support extra <<< "$entry"
   for np in 1 2; do
     d="$work/$label/np$np"
     mkdir -p "$d/full" "$d/restarted"
     case_file "$d/full" "$(printf '%b' "$yaml")" "${model:-linear_elastic}" "${support:-}"
+    [ -z "${extra:-}" ] || echo "$extra" >> "$d/full/case.yaml"
     cp "$d/full/case.yaml" "$d/restarted/case.yaml"
     run "$np" "$d/full/case.yaml"
     # The interrupted run: the same case, restarted from its step-10 checkpoint (its later
@@ -107,6 +110,10 @@ for entry in "${schemes[@]}"; do
     run "$np" "$d/restarted/case.yaml" --restart "$d/restarted/checkpoints"
     grep -q "restart   from .*checkpoint_000000010.h5: step 10" "$work/last.log"
     compare "$d/full" "$d/restarted" 1e-12 "$label np$np"
+    if [ -n "${extra:-}" ]; then  # the same modes and the same damping, before and after
+      cmp "$d/full/modes.csv" "$d/restarted/modes.csv"
+      grep -q "rayleigh .*alpha_M" "$work/last.log"
+    fi
   done
   # A 2-rank checkpoint continued on 3 ranks.
   d="$work/$label/np2to3"
