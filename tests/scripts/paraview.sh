@@ -1,15 +1,24 @@
 #!/usr/bin/env bash
 # What a user sees: the cantilever example's .pvd opens in ParaView (pvpython) with the expected
-# point and cell arrays and time steps, and Warp By Vector on displacement works.
-# Needs pvpython: on PATH, or ParaView's Python unpacked under $INERTIA_PVPYTHON_ROOT (see .ci/run).
+# point and cell arrays and time steps, and Warp By Vector on displacement works; a modal case's
+# <case>_modes.pvd (a clamped hex8 beam, 4 modes, 2 ranks) has time steps 1..4, each a 3-component
+# `mode_shape` on every node, zero on the clamped face and nonzero elsewhere, mass-normalised and
+# M-orthogonal (tests/support/check_modes_pvd.py).
+# Needs pvpython: ParaView's Python unpacked under $INERTIA_PVPYTHON_ROOT (see .ci/run), or on
+# PATH, or where .ci/run unpacks it (/opt/inertia-paraview-python); skips when there is none.
 set -euo pipefail
 : "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}" "${INERTIA_MPIEXEC:=mpiexec}"
 pv=()
+use_root() {  # ParaView's Python unpacked under $1 (dpkg-deb -x python3-paraview_*.deb $1)
+  export PYTHONPATH="$1/usr/lib/python3/dist-packages${PYTHONPATH:+:$PYTHONPATH}"
+  pv=("$1/usr/bin/pvpython")
+}
 if [ -n "${INERTIA_PVPYTHON_ROOT:-}" ] && [ -x "$INERTIA_PVPYTHON_ROOT/usr/bin/pvpython" ]; then
-  export PYTHONPATH="$INERTIA_PVPYTHON_ROOT/usr/lib/python3/dist-packages${PYTHONPATH:+:$PYTHONPATH}"
-  pv=("$INERTIA_PVPYTHON_ROOT/usr/bin/pvpython")
+  use_root "$INERTIA_PVPYTHON_ROOT"
 elif command -v pvpython > /dev/null; then
   pv=(pvpython)
+elif [ -x /opt/inertia-paraview-python/usr/bin/pvpython ]; then
+  use_root /opt/inertia-paraview-python
 else
   echo "SKIP: pvpython not found (install Debian's paraview, or see .ci/run); ParaView check not run"
   exit 0
@@ -17,11 +26,32 @@ fi
 command -v xvfb-run > /dev/null && pv=(xvfb-run -a "${pv[@]}")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+run() {  # run NAME: the case $work/NAME.yaml on 2 ranks, its log shown if it fails
+  "$INERTIA_MPIEXEC" --allow-run-as-root --oversubscribe -n 2 "$INERTIA" "$work/$1.yaml" \
+    > "$work/$1.log" 2>&1 || { tail -n 5 "$work/$1.log"; echo "FAIL: $1 case did not run"; exit 1; }
+}
+failed=0
+
 sed -e "s|file: ../../meshes/|file: $INERTIA_SOURCE_DIR/meshes/|" -e 's|end_time: 0.03|end_time: 0.005|' \
     -e "s|directory: out|directory: $work/out|" \
     "$INERTIA_SOURCE_DIR/examples/cantilever/cantilever.yaml" > "$work/cantilever.yaml"
-"$INERTIA_MPIEXEC" --allow-run-as-root --oversubscribe -n 2 "$INERTIA" "$work/cantilever.yaml" > "$work/log"
+run cantilever
 "${pv[@]}" "$INERTIA_SOURCE_DIR/tests/support/check_pvd.py" "$work/out/cantilever.pvd" \
   --arrays displacement,velocity,acceleration,nodal_von_mises \
   --cell-arrays von_mises,stress,strain,rank,region \
-  --steps 6
+  --steps 6 || failed=1
+
+# The modal series: a modal-only case (no time: section), clamped on xmin.
+cat > "$work/beam.yaml" <<YAML
+mesh: {box: {lower: [0, 0, 0], upper: [1, 0.1, 0.1], cells: [10, 2, 2], element: hex8}}
+materials:
+  - {region: all, density: 7800, youngs_modulus: 2.1e11, poissons_ratio: 0.3}
+boundary_conditions:
+  - {region: xmin, type: fixed}
+modal: {modes: 4}
+output: {directory: $work/modes}
+YAML
+run beam
+"${pv[@]}" "$INERTIA_SOURCE_DIR/tests/support/check_modes_pvd.py" "$work/modes/beam_modes.pvd" \
+  --modes 4 --lower 0,0,0 --upper 1,0.1,0.1 --cells 10,2,2 --density 7800 || failed=1
+exit $failed
