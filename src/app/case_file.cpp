@@ -417,11 +417,18 @@ void parse_time(const Node& n, CaseFile& c) {
                                      "velocity_damping",
                                      "allow_unstable",
                                      "max_step_halvings",
-                                     "operator"};
+                                     "operator",
+                                     "linear_solver"};
   for (const auto& e : scheme_entries()) keys.push_back(e.name);
   n.expect_map(keys);
   if (n.has("operator"))
     c.matrix_free = n["operator"].choice({"assembled", "matrix_free"}) == "matrix_free";
+  if (n.has("linear_solver")) {
+    const std::string choice = n["linear_solver"].choice({"auto", "direct", "iterative"});
+    c.linear_solver = choice == "direct"      ? LinearSolverChoice::direct
+                      : choice == "iterative" ? LinearSolverChoice::iterative
+                                              : LinearSolverChoice::automatic;
+  }
   std::string integrator = "newmark";
   if (n.has("integrator")) {
     integrator = n["integrator"].text();
@@ -869,6 +876,7 @@ ProblemSpec resolve_problem(const CaseFile& c, const std::vector<Region>& region
          iv.value});
   spec.mass = c.mass;
   spec.matrix_free = c.matrix_free;
+  spec.linear_solver = c.linear_solver;
   spec.explicit_scheme = c.scheme.is_explicit();
   spec.rayleigh = c.rayleigh;
   return spec;

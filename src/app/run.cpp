@@ -79,6 +79,10 @@ output.reactions (default true): reactions.csv, the force each fixed/displacemen
 time.rayleigh: {mass: alpha_M, stiffness: alpha_K}, or target damping ratios at two frequencies
   {damping_ratios: [0.05, 0.05], frequencies: [f1, f2]} (Hz) or modes: [i, j] (of modal:),
   solved for alpha_M and alpha_K.
+time.linear_solver: auto (default) | direct | iterative: implicit solves of linear models with a
+  MUMPS Cholesky factorisation computed once, or CG + GAMG; auto weighs MUMPS's estimate of the
+  factorisation (flops, memory per rank) against the iterative solves of the run's steps and logs
+  why. -ksp_type / -pc_type override it.
 
 Options after the case file go to PETSc and override the case file's `petsc:` string, e.g.
   -ksp_type cg -pc_type gamg -ksp_rtol 1e-10 -ksp_monitor -log_view
@@ -715,6 +719,7 @@ class Run {
                          [&](const std::string& what) { log_ << "retry     " << what << "\n"; });
     loop_start_ = MPI_Wtime();
     first_step_ = state_.step;
+    system().set_expected_solves(static_cast<double>(nsteps_ - state_.step));
     if (first_step_ >= nsteps_)
       log_ << "nothing to do: the checkpoint is at or after the last step\n";
     int signal = 0;
@@ -722,6 +727,7 @@ class Run {
       while (state_.step < nsteps_ && !signal) {
         activity_ = Activity::step;
         signal = advance(steps);
+        for (const auto& note : system().take_solver_notes()) log_ << "solver    " << note << "\n";
         activity_ = Activity::output;
         if (series_ && frame_due(state_.step, next_frame_time_)) write_frame();
         activity_ = Activity::checkpoint;

@@ -40,7 +40,9 @@ split into 6 tet4 per hex; 3 (N+1)^3 DOFs), and prints `name value unit` lines o
 STREAM triad/copy bandwidth, setup time (build_model's phases), stiffness
 assembly rate, MatMult time and bandwidth (AIJ and BAIJ(3)), explicit central-difference step
 time (assembled and matrix-free), implicit Newmark step time and iterations, a static CG+GAMG
-solve (setup, solve, iterations), and peak memory per DOF.
+solve (setup, solve, iterations), the implicit solver's automatic choice (time.linear_solver:
+auto) against direct and iterative forced on a 19,683-DOF tet10 cantilever (alternating samples),
+and peak memory per DOF.
 
 options:
   --cells N           cells per box edge (default 69: 1,029,000 DOFs)
@@ -476,6 +478,75 @@ void report_assembly(Report& out, const std::string& element, double seconds, st
   }
 }
 
+/// The small implicit case of the README's main example in kind: a tet10 cantilever (aluminium,
+/// 1 x 0.1 x 0.1 m) under a sudden tip load, Newmark at dt = 2e-4 s (stiffness-dominated), with
+/// time.linear_solver auto, direct and iterative: three models, their first steps (operator fill
+/// and factorisation or AMG set-up), then alternating samples of steps.
+void implicit_choice(MPI_Comm comm, const Options& o, Report& out) {
+  const int cells = o.quick ? 8 : 40, across = o.quick ? 2 : 4;
+  const int steps = o.quick ? 2 : 10, samples = std::max(3, std::min(o.repeat, 5));
+  const char* choices[] = {"auto", "direct", "iterative"};
+  struct Run {
+    Built built;
+    State state;
+    std::unique_ptr<Integrator> integrator;
+    double first = 0;
+    std::vector<double> t;
+    std::string note;
+  };
+  std::vector<std::unique_ptr<Run>> runs;
+  for (const char* choice : choices) {
+    std::ostringstream y;
+    y << "mesh: {box: {lower: [0, 0, 0], upper: [1, 0.1, 0.1], cells: [" << cells << ", " << across
+      << ", " << across << "], element: tet10}}\n"
+      << "materials: [{region: all, density: 2700, youngs_modulus: 7.0e10, poissons_ratio: "
+         "0.33}]\n"
+      << "boundary_conditions:\n  - {region: xmin, type: fixed}\n"
+      << "  - {region: xmax, type: traction, value: [0, 0, -1.0e5]}\n"
+      << "time: {integrator: newmark, mass: consistent, dt: 2.0e-4, steps: 150, linear_solver: "
+      << choice << "}\noutput: {every: 0, energy: false}\n";
+    auto r = std::make_unique<Run>(Run{build(comm, parse(comm, y.str())), {}, nullptr});
+    MechanicalSystem& system = *r->built.model.system;
+    system.set_expected_solves(150);
+    r->state.u = system.create_vector();
+    r->state.v = system.create_vector();
+    system.apply_constraints(0.0, r->state.u, r->state.v, nullptr);
+    r->integrator = configure_scheme("newmark").create();
+    r->integrator->initialize(system, r->state);
+    r->first = timed(comm, [&] { r->integrator->step(system, r->state, 2.0e-4); });
+    const auto notes = system.take_solver_notes();
+    r->note = notes.empty() ? "(no note)" : notes.front();
+    runs.push_back(std::move(r));
+  }
+  for (int s = 0; s < samples; ++s)
+    for (auto& r : runs)
+      r->t.push_back(timed(comm,
+                           [&] {
+                             for (int k = 0; k < steps; ++k)
+                               r->integrator->step(*r->built.model.system, r->state, 2.0e-4);
+                           }) /
+                     steps);
+  out.comment(cat("implicit_choice: tet10 cantilever box, ",
+                  runs[0]->built.model.system->num_global_dofs(),
+                  " DOFs, Newmark, dt 2e-4 s, 150 steps expected; time.linear_solver auto / direct "
+                  "/ iterative, one model each; first_step includes the operator fill and the "
+                  "factorisation or the AMG set-up; step: median of ",
+                  samples, " alternating samples of ", steps,
+                  " steps; run: first step + 149 steps. auto chose: ", runs[0]->note));
+  double best_run = INFINITY, auto_run = 0;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const double step = median(runs[i]->t), run = runs[i]->first + 149 * step;
+    out.value(cat("implicit_choice_", choices[i], "_first_step_seconds"), runs[i]->first, "s");
+    out.value(cat("implicit_choice_", choices[i], "_step_seconds"), step, "s");
+    out.value(cat("implicit_choice_", choices[i], "_run_seconds"), run, "s");
+    if (i == 0)
+      auto_run = run;
+    else
+      best_run = std::min(best_run, run);
+  }
+  out.value("implicit_choice_auto_over_best_forced", auto_run / best_run, "x");
+}
+
 int bench(const Options& o) {
   const MPI_Comm comm = PETSC_COMM_WORLD;
   const int ranks = size_of(comm);
@@ -649,7 +720,10 @@ int bench(const Options& o) {
         " samples; MechanicalSystem::solve (CG + GAMG, rtol 1e-10 unless -ksp_rtol is "
         "given); the first step (operator fill + GAMG setup) is reported apart; "
         "pc_setup: time in PETSc's PCSetUp event during it (max over ranks)"));
-    const CaseFile c = parse(comm, case_text(primary, o.cells, "newmark", "consistent", cat(dt)));
+    // CG + GAMG, whatever the automatic choice would be: these lines measure the AMG path at
+    // this size (the choice has its own lines, "implicit_choice_*").
+    const CaseFile c = parse(comm, case_text(primary, o.cells, "newmark", "consistent", cat(dt),
+                                             "  linear_solver: iterative\n"));
     const double heap_before = heap_in_use_bytes();
     Built b = build(comm, c);
     MechanicalSystem& system = *b.model.system;
@@ -709,7 +783,8 @@ int bench(const Options& o) {
       INERTIA_PETSC(PetscOptionsHasName(nullptr, nullptr, "-ksp_rtol", &user_rtol));
       if (!user_rtol) INERTIA_PETSC(PetscOptionsSetValue(nullptr, "-ksp_rtol", "1e-8"));
       const double heap_before = heap_in_use_bytes();
-      const CaseFile c = parse(comm, case_text(primary, o.cells, "static", "lumped", "1"));
+      const CaseFile c = parse(comm, case_text(primary, o.cells, "static", "lumped", "1",
+                                               "  linear_solver: iterative\n"));
       Built b = build(comm, c);
       MechanicalSystem& system = *b.model.system;
       petsc::Vector f = system.create_vector(), u = system.create_vector();
@@ -748,6 +823,9 @@ int bench(const Options& o) {
       out.value("static_memory_per_dof", run_memory / dofs, "B/DOF");
     }
   }
+
+  // --- The implicit solver's automatic choice on a small stiff case, against each choice forced.
+  implicit_choice(comm, o, out);
 
   // --- Other elements: setup and stiffness assembly only.
   for (std::size_t e = 1; e < o.elements.size(); ++e) {

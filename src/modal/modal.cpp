@@ -8,6 +8,7 @@
 #include <numeric>
 
 #include "inertia/core/text.hpp"
+#include "inertia/parallel/direct_solver.hpp"
 
 namespace inertia {
 
@@ -62,26 +63,15 @@ ModalResult compute_modes(MechanicalSystem& system, int count) {
   ST st;
   INERTIA_PETSC(EPSGetST(eps, &st));
   INERTIA_PETSC(STSetType(st, STSINVERT));
-  INERTIA_PETSC(STSetMatStructure(st, SAME_NONZERO_PATTERN));
-  INERTIA_PETSC(STSetMatMode(st, ST_MATMODE_INPLACE));  // K and M share one pattern
+  INERTIA_PETSC(STSetMatStructure(st, SAME_NONZERO_PATTERN));  // K and M share one pattern
+  INERTIA_PETSC(STSetMatMode(st, ST_MATMODE_INPLACE));
   KSP ksp;
   INERTIA_PETSC(STGetKSP(st, &ksp));
   PC pc;
   INERTIA_PETSC(KSPGetPC(ksp, &pc));
   const PetscInt dofs = system.num_global_dofs();
   if (dofs <= modal_direct_limit) {
-    INERTIA_PETSC(KSPSetType(ksp, KSPPREONLY));
-    INERTIA_PETSC(PCSetType(pc, PCCHOLESKY));
-    INERTIA_PETSC(PCFactorSetMatSolverType(pc, MATSOLVERMUMPS));
-    // MUMPS sizes its workspace from the analysis plus ICNTL(14) percent, 20 by default; on 2
-    // and 3 ranks that fell short (INFOG(1) = -9) on plates of a few thousand DOFs. 50 unless
-    // the command line says otherwise.
-    const char* prefix = nullptr;
-    INERTIA_PETSC(KSPGetOptionsPrefix(ksp, &prefix));
-    const std::string icntl14 = cat("-", prefix ? prefix : "", "mat_mumps_icntl_14");
-    PetscBool given = PETSC_FALSE;
-    INERTIA_PETSC(PetscOptionsHasName(nullptr, nullptr, icntl14.c_str(), &given));
-    if (!given) INERTIA_PETSC(PetscOptionsSetValue(nullptr, icntl14.c_str(), "50"));
+    use_mumps_cholesky(ksp);  // factored once; see parallel/direct_solver.hpp
     result.solver = "MUMPS Cholesky of K - sigma M, factored once";
     result.why = cat(dofs, " DOFs <= ", modal_direct_limit, ": a direct factorisation is fastest");
   } else {

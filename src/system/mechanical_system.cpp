@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 
+#include "inertia/parallel/direct_solver.hpp"
 #include "inertia/parallel/session.hpp"
 
 namespace inertia {
@@ -531,6 +532,8 @@ MechanicalSystem::Solver& MechanicalSystem::solver(double m, double k, double b)
     // m M + k K with k omega_max^2 <= 30 m: the condition number is at most about 31 times
     // the mass matrix's, so Jacobi-CG needs a few tens of cheap iterations and no AMG setup.
     INERTIA_PETSC(PCSetType(pc, PCJACOBI));
+  } else if (is_linear() && choose_direct(s.A, m, k, b)) {
+    use_mumps_cholesky(s.ksp);
   } else {
     INERTIA_PETSC(PCSetType(pc, PCGAMG));
   }
@@ -543,6 +546,61 @@ MechanicalSystem::Solver& MechanicalSystem::solver(double m, double k, double b)
   INERTIA_PETSC(KSPSetInitialGuessNonzero(s.ksp, preonly ? PETSC_FALSE : PETSC_TRUE));
   INERTIA_PETSC(KSPSetUp(s.ksp));
   return solvers_.emplace(key, std::move(s)).first->second;
+}
+
+bool MechanicalSystem::choose_direct(Mat A, double m, double k, double b) {
+  const std::string what = cat(m, " M + ", k, " K", b != 0 ? cat(" + ", b, " B") : "", " (",
+                               num_global_dofs(), " DOFs)");
+  const char* iterative = "CG + GAMG";
+  if (solver_given_in_options("")) {
+    solver_notes_.push_back(cat(what, ": as -ksp_type/-pc_type say"));
+    return false;
+  }
+  if (spec_.linear_solver == LinearSolverChoice::iterative) {
+    solver_notes_.push_back(cat(what, ": ", iterative, " (time.linear_solver: iterative)"));
+    return false;
+  }
+  const FactorEstimate f = estimate_cholesky(A);
+  if (!f.available) {
+    INERTIA_CHECK(spec_.linear_solver != LinearSolverChoice::direct, SolverError,
+                  "time.linear_solver: direct, but ", f.why_not);
+    solver_notes_.push_back(cat(what, ": ", iterative, " (", f.why_not, ")"));
+    return false;
+  }
+  const std::string factor =
+      cat("MUMPS Cholesky, factored once (", f.factor_entries / 1e6, "M entries, ", f.flops / 1e9,
+          " GFlop, ", f.memory_per_rank / 1e6, " MB on the largest rank");
+  if (spec_.linear_solver == LinearSolverChoice::direct) {
+    solver_notes_.push_back(cat(what, ": ", factor, "; time.linear_solver: direct)"));
+    return true;
+  }
+  // Memory: the factorisation must leave half of what each rank may use.
+  const double budget = 0.5 * available_memory_per_rank(comm_);
+  if (budget > 0 && f.memory_per_rank > budget) {
+    solver_notes_.push_back(cat(what, ": ", iterative, " (a factorisation would need ",
+                                f.memory_per_rank / 1e6, " MB on a rank, more than half of the ",
+                                2 * budget / 1e6, " MB available)"));
+    return false;
+  }
+  // Time, from flop counts and the rates of this class of machine: the factorisation runs dense
+  // kernels (BLAS 3), solves and products are memory-bound. An AMG-preconditioned CG solve
+  // costs its iterations' products with A (two per iteration for the V-cycle's Chebyshev
+  // smoothing on the fine level and its coarser levels, with CG's own: ~12 products per
+  // iteration, ~30 iterations at the steps implicit dynamics takes) after a set-up of ~300
+  // products; a direct solve two triangular sweeps over L.
+  MatInfo info;
+  INERTIA_PETSC(MatGetInfo(A, MAT_GLOBAL_SUM, &info));
+  const double solves = std::max(1.0, expected_solves_);
+  const double ranks = size_of(comm_);
+  const double product = 2 * info.nz_used / (ranks * sparse_rate);
+  const double t_direct =
+      f.flops / (ranks * dense_rate) + solves * 4 * f.factor_entries / (ranks * sparse_rate);
+  const double t_iterative = (amg_setup_products + solves * amg_products_per_solve) * product;
+  const bool direct = t_direct < t_iterative;
+  solver_notes_.push_back(cat(what, ": ", direct ? factor : cat(iterative, " ("),
+                              direct ? "; " : "", "estimated ", t_direct, " s direct against ",
+                              t_iterative, " s iterative for ", solves, " solves)"));
+  return direct;
 }
 
 SolveReport MechanicalSystem::solve(double m, double k, Vec r, Vec y, double b) {

@@ -451,6 +451,24 @@ TEST(CaseFileErrors, DtMustBeANumber) {
   }
 }
 
+TEST(CaseFile, LinearSolverChoice) {
+  EXPECT_EQ(parse_case(with_time("  steps: 10\n  dt: 1.0e-4\n"), "c.yaml").linear_solver,
+            LinearSolverChoice::automatic);
+  const std::pair<const char*, LinearSolverChoice> choices[] = {
+      {"auto", LinearSolverChoice::automatic},
+      {"direct", LinearSolverChoice::direct},
+      {"iterative", LinearSolverChoice::iterative}};
+  for (const auto& [text, choice] : choices) {
+    const CaseFile c = parse_case(
+        with_time(std::string("  steps: 10\n  dt: 1.0e-4\n  linear_solver: ") + text + "\n"),
+        "c.yaml");
+    EXPECT_EQ(c.linear_solver, choice) << text;
+    EXPECT_EQ(resolve_problem(c, {{"all", 3, 1}}).linear_solver, choice) << text;
+  }
+  const auto msg = parse_error(with_time("  steps: 10\n  dt: 1.0e-4\n  linear_solver: cholesky\n"));
+  expect_message(msg, 8, "time.linear_solver", {"auto", "direct", "iterative"});
+}
+
 TEST(CaseFileErrors, MultiLineValueStillGivesOneLine) {
   // A block scalar carries newlines into the value echoed back; the message must stay one line.
   const auto msg = parse_error(with_time("  steps: 10\n  dt: |\n    1.0\n    2.0\n"));

@@ -129,6 +129,8 @@ struct CaseFile {
   bool allow_unstable = false;  ///< run explicit schemes above their stable step (at your risk)
   int max_step_halvings = 3;    ///< a failed step is retried as two half steps this many times
   bool matrix_free = false;     ///< time.operator: matrix_free (explicit schemes, linear solids)
+  /// time.linear_solver: auto (chosen from the problem), direct or iterative
+  LinearSolverChoice linear_solver = LinearSolverChoice::automatic;
 
   // output
   std::filesystem::path output_directory;  ///< resolved against directory

@@ -117,6 +117,12 @@ class MechanicalSystem {
   /// solves with m M + k K, k omega^2 <= 30 m (mass-dominated: moderate time steps), then
   /// default to Jacobi-preconditioned CG instead of GAMG (still overridable with -pc_type).
   void set_highest_frequency(double omega) { omega_max_ = omega; }
+  /// How many solves with each implicit operator the run expects (its steps): the automatic
+  /// choice between a factorisation computed once and an iterative solve weighs it. 0: unknown
+  /// (taken as one).
+  void set_expected_solves(double n) { expected_solves_ = n; }
+  /// The solver choices made since the last call, one line each (what, which solver and why).
+  std::vector<std::string> take_solver_notes() { return std::exchange(solver_notes_, {}); }
   /// True if solves with m M + k K default to Jacobi (see set_highest_frequency).
   bool mass_dominated(double m, double k) const;
 
@@ -153,6 +159,9 @@ class MechanicalSystem {
     bool stale = false;   ///< the tangent changed since A was filled
   };
   Solver& solver(double m, double k, double b);
+  /// Collective. True if the constant operator A = m M + k K + b B (linear model) is best
+  /// solved by a factorisation computed once; records why in solver_notes_.
+  bool choose_direct(Mat A, double m, double k, double b);
 
   MPI_Comm comm_;
   LocalMesh mesh_;
@@ -160,6 +169,8 @@ class MechanicalSystem {
   Assembler assembler_;
   std::unique_ptr<MatrixFreeElasticity> matrix_free_;  ///< time.operator: matrix_free
   bool baij_stiffness_ = false;
+  double expected_solves_ = 0;
+  std::vector<std::string> solver_notes_;
   double omega_max_ = 0;     ///< 0: unknown  ///< K_ is BAIJ (explicit schemes, linear model)
   petsc::Matrix K_;          ///< linear stiffness of the solids (constant; a shell if matrix-free)
   petsc::Matrix K_tangent_;  ///< solids + springs at the linearisation point (nonlinear only)

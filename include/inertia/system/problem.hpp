@@ -67,6 +67,11 @@ struct InitialVelocity {
   std::array<double, 3> value{0, 0, 0};
 };
 
+/// How implicit solves with a constant operator (linear models) are done: chosen from the
+/// problem (automatic), a sparse direct factorisation computed once (direct), or CG with
+/// algebraic multigrid (iterative). -ksp_type / -pc_type on the command line override all three.
+enum class LinearSolverChoice { automatic, direct, iterative };
+
 struct ProblemSpec {
   std::vector<MaterialAssignment> materials;
   std::vector<SpringAssignment> springs;
@@ -81,6 +86,7 @@ struct ProblemSpec {
   /// The scheme never solves with K (explicit): a linear K is stored as BAIJ (3x3 blocks), whose
   /// products move 30 % fewer bytes than AIJ's; implicit solves need AIJ for GAMG.
   bool explicit_scheme = false;
+  LinearSolverChoice linear_solver = LinearSolverChoice::automatic;
 };
 
 }  // namespace inertia
