@@ -20,7 +20,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from check_pvd import prefer_paraview_vtkmodules  # noqa: E402
+from check_pvd import open_series  # noqa: E402
 
 
 def triple(text, kind=float):
@@ -41,27 +41,12 @@ def main():
     args = parser.parse_args()
     label = os.path.basename(args.pvd)
 
-    prefer_paraview_vtkmodules()
-    try:
-        from paraview import servermanager
-        from paraview import simple
-    except ImportError as e:
-        print(f"check_modes_pvd: FAIL {label}: cannot import paraview.simple ({e})")
-        return 2
-    if not os.path.isfile(args.pvd):
-        print(f"check_modes_pvd: FAIL {label}: no such file {args.pvd}")
-        return 1
-    reader = simple.OpenDataFile(args.pvd)
-    if reader is None:
-        print(f"check_modes_pvd: FAIL {label}: ParaView cannot open it")
-        return 1
-    reader.UpdatePipelineInformation()
+    opened = open_series("check_modes_pvd", args.pvd)
+    if isinstance(opened, int):
+        return opened
+    servermanager, simple, reader, times = opened
 
     problems = []
-    times = reader.TimestepValues
-    if isinstance(times, (int, float)):  # ParaView gives a scalar for a single step
-        times = [times]
-    times = list(times) if times is not None else []
     expected_times = [float(n) for n in range(1, args.modes + 1)]
     if times != expected_times:
         problems.append(f"time steps {times}, expected {expected_times}")

@@ -31,6 +31,32 @@ def prefer_paraview_vtkmodules():
     sys.path.insert(0, root)
 
 
+def open_series(tool, path):
+    """ParaView's servermanager and a reader of the .pvd at path, updated, with its time steps;
+    or an exit code (2: no ParaView, 1: no such file or unreadable) after one FAIL line."""
+    label = os.path.basename(path)
+    prefer_paraview_vtkmodules()
+    try:
+        from paraview import servermanager
+        from paraview import simple
+    except ImportError as e:
+        print(f"{tool}: FAIL {label}: cannot import paraview.simple ({e})")
+        return 2
+    if not os.path.isfile(path):
+        print(f"{tool}: FAIL {label}: no such file {path}")
+        return 1
+    reader = simple.OpenDataFile(path)
+    if reader is None:
+        print(f"{tool}: FAIL {label}: ParaView cannot open it")
+        return 1
+    reader.UpdatePipelineInformation()
+    times = reader.TimestepValues
+    if isinstance(times, (int, float)):  # ParaView gives a scalar for a single step
+        times = [times]
+    times = list(times) if times is not None else []
+    return servermanager, simple, reader, times
+
+
 def names(text):
     return [n for n in text.split(",") if n] if text else []
 
@@ -45,28 +71,11 @@ def main():
     args = parser.parse_args()
     label = os.path.basename(args.pvd)
 
-    prefer_paraview_vtkmodules()
-    try:
-        from paraview import servermanager
-        from paraview import simple
-    except ImportError as e:
-        print(f"check_pvd: FAIL {label}: cannot import paraview.simple ({e})")
-        return 2
-
+    opened = open_series("check_pvd", args.pvd)
+    if isinstance(opened, int):
+        return opened
+    servermanager, simple, reader, times = opened
     problems = []
-    if not os.path.isfile(args.pvd):
-        print(f"check_pvd: FAIL {label}: no such file {args.pvd}")
-        return 1
-    reader = simple.OpenDataFile(args.pvd)
-    if reader is None:
-        print(f"check_pvd: FAIL {label}: ParaView cannot open it")
-        return 1
-    reader.UpdatePipelineInformation()
-
-    times = reader.TimestepValues
-    if isinstance(times, (int, float)):  # ParaView gives a scalar for a single step
-        times = [times]
-    times = list(times) if times is not None else []
     if len(times) != args.steps:
         problems.append(f"{len(times)} time steps, expected {args.steps}")
     if any(not math.isfinite(t) for t in times) or times != sorted(times):
