@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <optional>
 
@@ -548,6 +549,15 @@ MechanicalSystem::Solver& MechanicalSystem::solver(double m, double k, double b)
   return solvers_.emplace(key, std::move(s)).first->second;
 }
 
+namespace {
+/// x to three significant digits, for the log.
+std::string sig3(double x) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", x);
+  return text;
+}
+}  // namespace
+
 bool MechanicalSystem::choose_direct(Mat A, double m, double k, double b) {
   const std::string what = cat(m, " M + ", k, " K", b != 0 ? cat(" + ", b, " B") : "", " (",
                                num_global_dofs(), " DOFs)");
@@ -567,9 +577,9 @@ bool MechanicalSystem::choose_direct(Mat A, double m, double k, double b) {
     solver_notes_.push_back(cat(what, ": ", iterative, " (", f.why_not, ")"));
     return false;
   }
-  const std::string factor =
-      cat("MUMPS Cholesky, factored once (", f.factor_entries / 1e6, "M entries, ", f.flops / 1e9,
-          " GFlop, ", f.memory_per_rank / 1e6, " MB on the largest rank");
+  const std::string factor = cat("MUMPS Cholesky, factored once (", sig3(f.factor_entries / 1e6),
+                                 "M entries, ", sig3(f.flops / 1e9), " GFlop, ",
+                                 sig3(f.memory_per_rank / 1e6), " MB on the largest rank");
   if (spec_.linear_solver == LinearSolverChoice::direct) {
     solver_notes_.push_back(cat(what, ": ", factor, "; time.linear_solver: direct)"));
     return true;
@@ -577,9 +587,9 @@ bool MechanicalSystem::choose_direct(Mat A, double m, double k, double b) {
   // Memory: the factorisation must leave half of what each rank may use.
   const double budget = 0.5 * available_memory_per_rank(comm_);
   if (budget > 0 && f.memory_per_rank > budget) {
-    solver_notes_.push_back(cat(what, ": ", iterative, " (a factorisation would need ",
-                                f.memory_per_rank / 1e6, " MB on a rank, more than half of the ",
-                                2 * budget / 1e6, " MB available)"));
+    solver_notes_.push_back(
+        cat(what, ": ", iterative, " (a factorisation would need ", sig3(f.memory_per_rank / 1e6),
+            " MB on a rank, more than half of the ", sig3(2 * budget / 1e6), " MB available)"));
     return false;
   }
   // Time, from flop counts and the rates of this class of machine: the factorisation runs dense
@@ -598,8 +608,9 @@ bool MechanicalSystem::choose_direct(Mat A, double m, double k, double b) {
   const double t_iterative = (amg_setup_products + solves * amg_products_per_solve) * product;
   const bool direct = t_direct < t_iterative;
   solver_notes_.push_back(cat(what, ": ", direct ? factor : cat(iterative, " ("),
-                              direct ? "; " : "", "estimated ", t_direct, " s direct against ",
-                              t_iterative, " s iterative for ", solves, " solves)"));
+                              direct ? "; " : "", "estimated ", sig3(t_direct),
+                              " s direct against ", sig3(t_iterative), " s iterative for ", solves,
+                              " solves)"));
   return direct;
 }
 
