@@ -917,8 +917,7 @@ class Run {
     log_ << "modal     " << modes.modes.size() << " modes of K phi = omega^2 M phi ("
          << (c_.mass == MassTreatment::lumped ? "lumped" : "consistent")
          << " mass), Krylov-Schur with shift-and-invert at sigma = " << modes.shift << ", "
-         << modes.iterations << " iterations; inner solve: " << modes.solver << " (" << modes.why
-         << ")\n";
+         << modes.iterations << " iterations; inner solve of K - sigma M: " << modes.solver << "\n";
     log_ << "   mode   frequency (Hz)    omega (rad/s)   eff. mass x     eff. mass y     eff. mass "
             "z"
          << (damped ? "     Rayleigh ratio" : "") << "\n";

@@ -6,8 +6,8 @@
 #include <map>
 #include <optional>
 
-#include "inertia/parallel/direct_solver.hpp"
 #include "inertia/parallel/session.hpp"
+#include "inertia/system/direct_solver.hpp"
 
 namespace inertia {
 
@@ -549,69 +549,14 @@ MechanicalSystem::Solver& MechanicalSystem::solver(double m, double k, double b)
   return solvers_.emplace(key, std::move(s)).first->second;
 }
 
-namespace {
-/// x to three significant digits, for the log.
-std::string sig3(double x) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.3g", x);
-  return text;
-}
-}  // namespace
-
 bool MechanicalSystem::choose_direct(Mat A, double m, double k, double b) {
   const std::string what = cat(m, " M + ", k, " K", b != 0 ? cat(" + ", b, " B") : "", " (",
-                               num_global_dofs(), " DOFs)");
-  const char* iterative = "CG + GAMG";
-  if (solver_given_in_options("")) {
-    solver_notes_.push_back(cat(what, ": as -ksp_type/-pc_type say"));
-    return false;
-  }
-  if (spec_.linear_solver == LinearSolverChoice::iterative) {
-    solver_notes_.push_back(cat(what, ": ", iterative, " (time.linear_solver: iterative)"));
-    return false;
-  }
-  const FactorEstimate f = estimate_cholesky(A);
-  if (!f.available) {
-    INERTIA_CHECK(spec_.linear_solver != LinearSolverChoice::direct, SolverError,
-                  "time.linear_solver: direct, but ", f.why_not);
-    solver_notes_.push_back(cat(what, ": ", iterative, " (", f.why_not, ")"));
-    return false;
-  }
-  const std::string factor = cat("MUMPS Cholesky, factored once (", sig3(f.factor_entries / 1e6),
-                                 "M entries, ", sig3(f.flops / 1e9), " GFlop, ",
-                                 sig3(f.memory_per_rank / 1e6), " MB on the largest rank");
-  if (spec_.linear_solver == LinearSolverChoice::direct) {
-    solver_notes_.push_back(cat(what, ": ", factor, "; time.linear_solver: direct)"));
-    return true;
-  }
-  // Memory: the factorisation must leave half of what each rank may use.
-  const double budget = 0.5 * available_memory_per_rank(comm_);
-  if (budget > 0 && f.memory_per_rank > budget) {
-    solver_notes_.push_back(
-        cat(what, ": ", iterative, " (a factorisation would need ", sig3(f.memory_per_rank / 1e6),
-            " MB on a rank, more than half of the ", sig3(2 * budget / 1e6), " MB available)"));
-    return false;
-  }
-  // Time, from flop counts and the rates of this class of machine: the factorisation runs dense
-  // kernels (BLAS 3), solves and products are memory-bound. An AMG-preconditioned CG solve
-  // costs its iterations' products with A (two per iteration for the V-cycle's Chebyshev
-  // smoothing on the fine level and its coarser levels, with CG's own: ~12 products per
-  // iteration, ~30 iterations at the steps implicit dynamics takes) after a set-up of ~300
-  // products; a direct solve two triangular sweeps over L.
-  MatInfo info;
-  INERTIA_PETSC(MatGetInfo(A, MAT_GLOBAL_SUM, &info));
-  const double solves = std::max(1.0, expected_solves_);
-  const double ranks = size_of(comm_);
-  const double product = 2 * info.nz_used / (ranks * sparse_rate);
-  const double t_direct =
-      f.flops / (ranks * dense_rate) + solves * 4 * f.factor_entries / (ranks * sparse_rate);
-  const double t_iterative = (amg_setup_products + solves * amg_products_per_solve) * product;
-  const bool direct = t_direct < t_iterative;
-  solver_notes_.push_back(cat(what, ": ", direct ? factor : cat(iterative, " ("),
-                              direct ? "; " : "", "estimated ", sig3(t_direct),
-                              " s direct against ", sig3(t_iterative), " s iterative for ", solves,
-                              " solves)"));
-  return direct;
+                               num_global_dofs(), " DOFs): ");
+  const SolverChoice choice =
+      choose_solver(A, "", spec_.linear_solver, std::max(1.0, expected_solves_),
+                    amg_products_per_solve, "time.linear_solver");
+  solver_notes_.push_back(what + choice.why);
+  return choice.direct;
 }
 
 SolveReport MechanicalSystem::solve(double m, double k, Vec r, Vec y, double b) {

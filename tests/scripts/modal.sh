@@ -53,6 +53,23 @@ assert [float(t) for t in times] == [1, 2, 3, 4, 5], times
 print(f"modal: 5 modes, {ref[0][1]:.3f} to {ref[-1][1]:.3f} Hz, equal on 1, 2, 3 ranks")
 PY
 
+# The inner solve: chosen from MUMPS's estimate (a factorisation here, and the log says why), or
+# as -st_ksp_type/-st_pc_type say, with the same frequencies.
+grep -q 'inner solve of K - sigma M: MUMPS Cholesky, factored once (.*estimated .* s direct against' \
+  "$work/np2/log" || fail "np 2: the log does not say why the inner solve factors: $(grep '^modal' "$work/np2/log")"
+mkdir -p "$work/gamg" && cp "$work/plate.yaml" "$work/gamg/"
+(cd "$work/gamg" && mpi 2 "$INERTIA" plate.yaml -st_ksp_type cg -st_pc_type gamg >log 2>&1) ||
+  fail "-st_pc_type gamg: $(tail -1 "$work/gamg/log")"
+grep -q 'inner solve of K - sigma M: as -st_ksp_type/-st_pc_type say' "$work/gamg/log" ||
+  fail "-st_pc_type gamg: not reported: $(grep '^modal' "$work/gamg/log")"
+python3 - "$work/np2/out/modes.csv" "$work/gamg/out/modes.csv" <<'PY' || failed=1
+import csv, sys
+a, b = ([float(r[1]) for r in list(csv.reader(open(p)))[1:]] for p in sys.argv[1:])
+worst = max(abs(x - y) / x for x, y in zip(a, b))
+assert len(a) == len(b) == 5 and worst < 1e-8, (a, b, worst)
+print(f"modal: CG + GAMG inner solve == factorisation to {worst:.1e}")
+PY
+
 # A free body: six rigid-body modes at 0 Hz, then elastic ones.
 sed -e '/boundary_conditions/d' -e '/type: fixed/d' -e 's/modes: 5/modes: 7/' "$work/plate.yaml" >"$work/free.yaml"
 (cd "$work" && mpi 2 "$INERTIA" free.yaml >free.log 2>&1) || fail "free body: $(tail -1 "$work/free.log")"

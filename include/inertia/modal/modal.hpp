@@ -3,10 +3,11 @@
 /// Modal analysis with SLEPc: the lowest natural frequencies and mode shapes of K phi = omega^2 M
 /// phi on the free DOFs (fixed and prescribed components held at zero), by Krylov-Schur with a
 /// shift-and-invert spectral transformation. The inner solve is a sparse direct Cholesky
-/// factorisation (MUMPS) up to a size where that is the fastest path, CG with GAMG and the
-/// rigid-body near-null space beyond; -eps_* and -st_* options override every choice. An
-/// unconstrained or partly constrained body works: the shift is slightly negative, so K - sigma M
-/// stays definite and the rigid-body modes come out at ~0 Hz.
+/// factorisation (MUMPS) where MUMPS's estimate says it is the fastest path and fits, CG with
+/// GAMG and the rigid-body near-null space otherwise (system/direct_solver.hpp); -eps_* and
+/// -st_* options override every choice. An unconstrained or partly constrained body works: the
+/// shift is slightly negative, so K - sigma M stays definite and the rigid-body modes come out at
+/// ~0 Hz.
 
 #include <array>
 #include <string>
@@ -30,17 +31,12 @@ struct ModalResult {
   std::vector<Mode> modes;            ///< ascending frequency
   std::vector<petsc::Vector> shapes;  ///< mass-normalised, zero on the constrained DOFs
   std::array<double, 3> free_mass{};  ///< r_d.M r_d over the free DOFs, per direction
-  std::string solver;                 ///< the inner solve, for the log
-  std::string why;                    ///< why that solver
+  std::string solver;                 ///< the inner solve and why, for the log
   double shift = 0;                   ///< sigma of the shift-and-invert
   PetscInt iterations = 0;            ///< Krylov-Schur restarts
 };
 
 /// Collective. The `count` lowest modes. Throws SolverError if SLEPc does not converge them.
 ModalResult compute_modes(MechanicalSystem& system, int count);
-
-/// Problems up to this many DOFs factor K - sigma M directly (MUMPS Cholesky); larger ones use
-/// CG + GAMG inside the shift-and-invert.
-inline constexpr PetscInt modal_direct_limit = 300000;
 
 }  // namespace inertia

@@ -1,10 +1,13 @@
-#include "inertia/parallel/direct_solver.hpp"
+#include "inertia/system/direct_solver.hpp"
 
+#include <algorithm>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <string>
 
 #include "inertia/core/text.hpp"
+#include "inertia/parallel/session.hpp"
 
 namespace inertia {
 
@@ -37,6 +40,55 @@ FactorEstimate estimate_cholesky(Mat A) {
   e.factor_entries = entries >= 0 ? static_cast<double>(entries) : -1e6 * entries;
   e.memory_per_rank = 1e6 * static_cast<double>(megabytes);
   return e;
+}
+
+namespace {
+/// x to three significant digits, for the log.
+std::string sig3(double x) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", x);
+  return text;
+}
+}  // namespace
+
+SolverChoice choose_solver(Mat A, const char* prefix, LinearSolverChoice choice, double solves,
+                           double products_per_solve, const std::string& key) {
+  const char* iterative = "CG + GAMG";
+  if (solver_given_in_options(prefix))
+    return {false, cat("as -", prefix, "ksp_type/-", prefix, "pc_type say")};
+  if (choice == LinearSolverChoice::iterative)
+    return {false, cat(iterative, " (", key, ": iterative)")};
+  const FactorEstimate f = estimate_cholesky(A);
+  if (!f.available) {
+    INERTIA_CHECK(choice != LinearSolverChoice::direct, SolverError, key, ": direct, but ",
+                  f.why_not);
+    return {false, cat(iterative, " (", f.why_not, ")")};
+  }
+  const std::string factor = cat("MUMPS Cholesky, factored once (", sig3(f.factor_entries / 1e6),
+                                 "M entries, ", sig3(f.flops / 1e9), " GFlop, ",
+                                 sig3(f.memory_per_rank / 1e6), " MB on the largest rank");
+  if (choice == LinearSolverChoice::direct) return {true, cat(factor, "; ", key, ": direct)")};
+  // Memory: the factorisation must leave half of what each rank may use.
+  MPI_Comm comm = PETSC_COMM_SELF;
+  INERTIA_PETSC(PetscObjectGetComm(reinterpret_cast<PetscObject>(A), &comm));
+  const double budget = 0.5 * available_memory_per_rank(comm);
+  if (budget > 0 && f.memory_per_rank > budget)
+    return {false,
+            cat(iterative, " (a factorisation would need ", sig3(f.memory_per_rank / 1e6),
+                " MB on a rank, more than half of the ", sig3(2 * budget / 1e6), " MB available)")};
+  // Time, from flop counts and the rates above: the factorisation runs dense kernels (BLAS 3);
+  // products with A and triangular sweeps over L are memory-bound.
+  MatInfo info;
+  INERTIA_PETSC(MatGetInfo(A, MAT_GLOBAL_SUM, &info));
+  const double ranks = size_of(comm);
+  const double product = 2 * info.nz_used / (ranks * sparse_rate);
+  const double t_direct =
+      f.flops / (ranks * dense_rate) + solves * 4 * f.factor_entries / (ranks * sparse_rate);
+  const double t_iterative = (amg_setup_products + solves * products_per_solve) * product;
+  const bool direct = t_direct < t_iterative;
+  return {direct,
+          cat(direct ? factor + "; " : cat(iterative, " ("), "estimated ", sig3(t_direct),
+              " s direct against ", sig3(t_iterative), " s iterative for ", solves, " solves)")};
 }
 
 bool solver_given_in_options(const char* prefix) {

@@ -2,15 +2,16 @@
 /// \file direct_solver.hpp
 /// Sparse direct Cholesky factorisation with MUMPS (in Debian's PETSc): what a factorisation of
 /// an operator would cost before it is computed (MUMPS's analysis: the ordering, the factor's
-/// size, its flops, its memory per rank), a KSP set up to factor once and reuse, and the memory a
-/// rank may use. The implicit solvers (system/mechanical_system.cpp) and the modal analysis
-/// (modal/modal.cpp) choose between a factorisation and an iterative solve with these.
+/// size, its flops, its memory per rank), the choice between it and CG + GAMG, a KSP set up to
+/// factor once and reuse, and the memory a rank may use. The implicit solvers
+/// (system/mechanical_system.cpp) and the modal analysis (modal/modal.cpp) choose with these.
 
 #include <mpi.h>
 
 #include <string>
 
 #include "inertia/parallel/petsc.hpp"
+#include "inertia/system/problem.hpp"
 
 namespace inertia {
 
@@ -36,6 +37,22 @@ struct FactorEstimate {
 /// Collective. Runs MUMPS's analysis (ordering and symbolic factorisation, no numeric work) of a
 /// Cholesky factorisation of A, and discards it.
 FactorEstimate estimate_cholesky(Mat A);
+
+/// Which solver to use for a constant SPD operator A that will be solved `solves` times, and
+/// why (one line for the log).
+struct SolverChoice {
+  bool direct = false;  ///< a MUMPS Cholesky factorisation computed once (use_mumps_cholesky)
+  std::string why;      ///< e.g. "MUMPS Cholesky, factored once (...; estimated ...)"
+};
+
+/// Collective. The choice for A: CG + GAMG if -<prefix>ksp_type or -<prefix>pc_type is given
+/// (the options decide) or `choice` is iterative; the factorisation if `choice` is direct (an
+/// error without MUMPS); otherwise (automatic) MUMPS's analysis of A decides: the factorisation
+/// unless it would need more than half of a rank's available memory or its estimated time (the
+/// factorisation, then two triangular sweeps per solve) exceeds CG + GAMG's (an AMG set-up, then
+/// `products_per_solve` products with A per solve). `key` names the case-file key in the reasons.
+SolverChoice choose_solver(Mat A, const char* prefix, LinearSolverChoice choice, double solves,
+                           double products_per_solve, const std::string& key);
 
 /// Collective. ksp solves by a MUMPS Cholesky factorisation of its operator (preonly), computed
 /// at set-up and reused by every solve until the operator changes. MUMPS's workspace margin
