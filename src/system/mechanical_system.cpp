@@ -535,6 +535,7 @@ MechanicalSystem::Solver& MechanicalSystem::solver(double m, double k, double b)
     INERTIA_PETSC(PCSetType(pc, PCJACOBI));
   } else if (is_linear() && choose_direct(s.A, m, k, b)) {
     use_mumps_cholesky(s.ksp);
+    s.direct = true;
   } else {
     INERTIA_PETSC(PCSetType(pc, PCGAMG));
   }
@@ -616,6 +617,24 @@ SolveReport MechanicalSystem::solve(double m, double k, Vec r, Vec y, double b) 
     petsc::Array yy(y);
     for (std::size_t i = 0; i < constrained_.size(); ++i)
       yy[constrained_[i] - first] = constrained_values_[i];
+  }
+  if (s.direct && !s.checked) {
+    // A factorisation of a singular operator (a body the constraints leave free to move)
+    // returns a finite, wrong solution where an iterative solve fails: the first solve with
+    // each factorisation checks its residual (one product).
+    PetscReal rhs = 0, residual = 0;
+    INERTIA_PETSC(MatMult(s.A, y, work2_));
+    INERTIA_PETSC(VecAXPY(work2_, -1.0, work_));
+    INERTIA_PETSC(VecNorm(work2_, NORM_2, &residual));
+    INERTIA_PETSC(VecNorm(work_, NORM_2, &rhs));
+    if (!(residual <= 1e-6 * rhs))
+      throw SolverError(cat("the operator ", m, " M + ", k,
+                            " K is singular (its factorisation "
+                            "leaves a relative residual of ",
+                            residual / rhs,
+                            "): the constraints leave the body free to move (a static problem "
+                            "needs supports against every rigid-body motion)"));
+    s.checked = true;
   }
   KSPConvergedReason reason;
   INERTIA_PETSC(KSPGetConvergedReason(s.ksp, &reason));

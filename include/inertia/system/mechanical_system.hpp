@@ -155,8 +155,10 @@ class MechanicalSystem {
   struct Solver {
     petsc::Matrix A;
     petsc::Ksp ksp;
-    double diagonal = 1;  ///< value on the constrained rows
-    bool stale = false;   ///< the tangent changed since A was filled
+    double diagonal = 1;   ///< value on the constrained rows
+    bool stale = false;    ///< the tangent changed since A was filled
+    bool direct = false;   ///< a MUMPS factorisation (see choose_direct)
+    bool checked = false;  ///< a direct solve's residual was checked (the first solve)
   };
   Solver& solver(double m, double k, double b);
   /// Collective. True if the constant operator A = m M + k K + b B (linear model) is best
