@@ -58,45 +58,14 @@ class AlphaScheme final : public Integrator {
     return {r.iterations, 0};
   }
 
-  /// Linear systems: f = f_ext - K u, C = alpha_M M + alpha_K K, and (1 - alpha_f) + alpha_f = 1:
-  ///   A a_{n+1} = (1 - alpha_f) f(t_{n+1}, u_n) + alpha_f f(t_n, u_n)
-  ///     - M (alpha_M v_n + (alpha_m + (1 - alpha_f) h (1 - gamma) alpha_M) a_n)
-  ///     - K ((alpha_K + (1 - alpha_f) h) v_n
-  ///          + (1 - alpha_f) (h (1 - gamma) alpha_K + h^2 (1/2 - beta)) a_n),
-  /// A = (1 - alpha_m + (1 - alpha_f) h gamma alpha_M) M
-  ///   + (1 - alpha_f) (h^2 beta + h gamma alpha_K) K.
+  /// Linear systems: newmark_detail::linear_step with this scheme's weights.
   StepStats step(MechanicalSystem& system, State& state, double h) override {
     if (!system.is_linear()) return newton_step(system, state, h);
-    const auto [alpha_M, alpha_K] = system.rayleigh();
-    const double am = c_.alpha_m, af = c_.alpha_f, beta = c_.beta, gamma = c_.gamma;
-    const double wm = 1 - am, wf = 1 - af;
-    const double t0 = state.time, t1 = t0 + h;
-    system.force(t1, state.u, state.v, rhs_);
-    if (af != 0) {
-      system.force(t0, state.u, state.v, w_);  // K u_n is remembered from the call above
-      INERTIA_PETSC(VecAXPBY(rhs_, af, wf, w_));
-    }
-    if (alpha_M != 0 || am != 0) {
-      INERTIA_PETSC(
-          VecAXPBYPCZ(w_, alpha_M, am + wf * h * (1 - gamma) * alpha_M, 0.0, state.v, a_));
-      system.mult_mass(w_, mw_);
-      INERTIA_PETSC(VecAXPY(rhs_, -1.0, mw_));
-    }
-    INERTIA_PETSC(VecAXPBYPCZ(w_, alpha_K + wf * h,
-                              wf * h * (1 - gamma) * alpha_K + wf * h * h * (0.5 - beta), 0.0,
-                              state.v, a_));
-    system.mult_stiffness(w_, mw_);
-    INERTIA_PETSC(VecAXPY(rhs_, -1.0, mw_));
-
-    // Solve for a_{n+1} (initial guess a_n; constrained DOFs prescribed).
-    INERTIA_PETSC(VecCopy(a_, w_));  // keep a_n
-    system.apply_constraints(t1, nullptr, nullptr, a_);
-    const SolveReport r = system.solve(wm + wf * h * gamma * alpha_M,
-                                       wf * h * h * beta + wf * h * gamma * alpha_K, rhs_, a_);
-    newmark_detail::update(state, h, beta, gamma, w_, a_);  // w_ holds a_n
-    state.time = t1;
+    const SolveReport r = newmark_detail::linear_step(
+        system, state, h, {c_.alpha_m, c_.alpha_f, c_.beta, c_.gamma}, a_, rhs_, w_, mw_);
+    state.time += h;
     ++state.step;
-    land(system, t1, state.u, state.v);
+    land(system, state.time, state.u, state.v);
     return {r.iterations, 0};
   }
 

@@ -26,33 +26,14 @@ class Newmark final : public Integrator {
     return {r.iterations, 0};
   }
 
+  /// Linear systems: the alpha schemes' step at alpha_m = alpha_f = 0 (newmark_family.hpp).
   StepStats step(MechanicalSystem& system, State& state, double h) override {
     if (!system.is_linear()) return newton_step(system, state, h);
-    const auto [alpha_m, alpha_k] = system.rayleigh();
-    const double beta = p_.beta, gamma = p_.gamma;
-    const double t1 = state.time + h;
-    // b = f(t1, x_n, v_n) - M (alpha_M v_n + h (1-gamma) alpha_M a_n)
-    //                    - K ((alpha_K + h) v_n + (h (1-gamma) alpha_K + h^2 (1/2-beta)) a_n)
-    system.force(t1, state.u, state.v, rhs_);
-    if (alpha_m != 0) {
-      INERTIA_PETSC(VecAXPBYPCZ(w_, alpha_m, h * (1 - gamma) * alpha_m, 0.0, state.v, a_));
-      system.mult_mass(w_, mw_);
-      INERTIA_PETSC(VecAXPY(rhs_, -1.0, mw_));
-    }
-    INERTIA_PETSC(VecAXPBYPCZ(w_, alpha_k + h, h * (1 - gamma) * alpha_k + h * h * (0.5 - beta),
-                              0.0, state.v, a_));
-    system.mult_stiffness(w_, mw_);
-    INERTIA_PETSC(VecAXPY(rhs_, -1.0, mw_));
-
-    // Solve for a_{n+1} (initial guess a_n; constrained DOFs prescribed).
-    INERTIA_PETSC(VecCopy(a_, w_));  // keep a_n
-    system.apply_constraints(t1, nullptr, nullptr, a_);
     const SolveReport r =
-        system.solve(1 + h * gamma * alpha_m, h * h * beta + h * gamma * alpha_k, rhs_, a_);
-    newmark_detail::update(state, h, beta, gamma, w_, a_);  // w_ holds a_n
-    state.time = t1;
+        newmark_detail::linear_step(system, state, h, {0, 0, p_.beta, p_.gamma}, a_, rhs_, w_, mw_);
+    state.time += h;
     ++state.step;
-    land(system, t1, state.u, state.v);
+    land(system, state.time, state.u, state.v);
     return {r.iterations, 0};
   }
 
