@@ -52,7 +52,7 @@ std::string sig3(double x) {
 }  // namespace
 
 SolverChoice choose_solver(Mat A, const char* prefix, LinearSolverChoice choice, double solves,
-                           double products_per_solve, const std::string& key) {
+                           double products_per_solve, const std::string& key, double operators) {
   const char* iterative = "CG + GAMG";
   if (solver_given_in_options(prefix))
     return {false, cat("as -", prefix, "ksp_type/-", prefix, "pc_type say")};
@@ -64,7 +64,7 @@ SolverChoice choose_solver(Mat A, const char* prefix, LinearSolverChoice choice,
                   f.why_not);
     return {false, cat(iterative, " (", f.why_not, ")")};
   }
-  const std::string factor = cat("MUMPS Cholesky, factored once (", sig3(f.factor_entries / 1e6),
+  const std::string factor = cat(operators > 1 ? "MUMPS LDL^T, factored per tangent (" : "MUMPS Cholesky, factored once (", sig3(f.factor_entries / 1e6),
                                  "M entries, ", sig3(f.flops / 1e9), " GFlop, ",
                                  sig3(f.memory_per_rank / 1e6), " MB on the largest rank");
   if (choice == LinearSolverChoice::direct) return {true, cat(factor, "; ", key, ": direct)")};
@@ -82,9 +82,10 @@ SolverChoice choose_solver(Mat A, const char* prefix, LinearSolverChoice choice,
   INERTIA_PETSC(MatGetInfo(A, MAT_GLOBAL_SUM, &info));
   const double ranks = size_of(comm);
   const double product = 2 * info.nz_used / (ranks * sparse_rate);
-  const double t_direct =
-      f.flops / (ranks * dense_rate) + solves * 4 * f.factor_entries / (ranks * sparse_rate);
-  const double t_iterative = (amg_setup_products + solves * products_per_solve) * product;
+  const double t_direct = operators * f.flops / (ranks * dense_rate) +
+                          solves * 4 * f.factor_entries / (ranks * sparse_rate);
+  const double t_iterative =
+      (operators * amg_setup_products + solves * products_per_solve) * product;
   const bool direct = t_direct < t_iterative;
   return {direct,
           cat(direct ? factor + "; " : cat(iterative, " ("), "estimated ", sig3(t_direct),

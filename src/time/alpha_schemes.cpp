@@ -147,6 +147,8 @@ class AlphaScheme final : public Integrator {
     problem.m = wm + wf * h * gamma * alpha_M;
     problem.k = wf * h * h * beta + wf * h * gamma * alpha_K;
     problem.b = wf * h * gamma;
+    problem.cx = cx;
+    problem.t = t1;
     system.apply_constraints(t1, nullptr, nullptr, a_);  // initial guess a_n, prescribed a
     const NewtonReport r = newton_->solve(problem, a_);
     INERTIA_PETSC(VecAXPY(state.u, h * h * beta, a_));

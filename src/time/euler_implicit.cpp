@@ -98,6 +98,8 @@ class EulerImplicit final : public Integrator {
     problem.m = 1 + h * alpha_m;
     problem.k = h * (h + alpha_k);
     problem.b = h;
+    problem.cx = h;
+    problem.t = t1;
     system.apply_constraints(t1, nullptr, state.v, nullptr);  // guess v_n, prescribed entries
     const NewtonReport r = newton_->solve(problem, state.v);
     INERTIA_PETSC(VecAXPY(state.u, h, state.v));

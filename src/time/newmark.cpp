@@ -69,6 +69,8 @@ class Newmark final : public Integrator {
     problem.m = 1 + h * gamma * alpha_m;
     problem.k = h * h * beta + h * gamma * alpha_k;
     problem.b = h * gamma;
+    problem.cx = h * h * beta;
+    problem.t = t1;
     system.apply_constraints(t1, nullptr, nullptr, a_);  // initial guess a_n, prescribed a
     const NewtonReport r = newton_->solve(problem, a_);
     INERTIA_PETSC(VecAXPY(state.u, h * h * beta, a_));

@@ -1,8 +1,11 @@
 #include "inertia/time/newton.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "inertia/parallel/session.hpp"
+#include "inertia/system/direct_solver.hpp"
 
 namespace inertia {
 
@@ -77,11 +80,159 @@ PetscErrorCode NewtonSolver::jacobian_callback(SNES, Vec y, Mat J, Mat, void* co
     self->system_.fill_operator(self->problem_->m, self->problem_->k, self->problem_->b, J);
     // AMG's near-null space: the rigid-body modes of the current configuration.
     self->system_.assembler().attach_rigid_body_modes(J, self->x_);
+    if (!self->chosen_) self->choose_linear_solver(J);
   } catch (...) {
     self->error_ = std::current_exception();
     return PETSC_ERR_USER;
   }
   return 0;
+}
+
+bool NewtonSolver::has_potential(const Problem& problem) const {
+  if (problem.cx <= 0 || system_.has_dashpots() || system_.rayleigh().stiffness != 0) return false;
+  PetscBool given = PETSC_FALSE;
+  INERTIA_PETSC(PetscOptionsHasName(nullptr, nullptr, "-snes_linesearch_type", &given));
+  return !given;
+}
+
+void NewtonSolver::prepare_potential(const Problem& problem, Vec y0) {
+  if (!p_) {
+    p_ = system_.create_vector();
+    f_ext_ = system_.create_vector();
+    work_ = system_.create_vector();
+    zero_ = system_.create_vector();
+  }
+  problem_ = &problem;
+  // G(y) = m M y - p + s (f_int(x(y)) - f_ext(t)) with s = k / cx, for every y: so
+  // p = m M y0 - s force(t, x0) - G(y0) (force = f_ext - f_int without dashpots).
+  const double s = problem.k / problem.cx;
+  problem.residual(y0, p_);
+  system_.zero_constrained(p_);
+  problem.configuration(y0, x_);
+  system_.force(problem.t, x_, zero_, work_);
+  INERTIA_PETSC(VecAXPBY(p_, -s, -1.0, work_));  // -G(y0) - s force
+  system_.mult_mass(y0, work_);
+  INERTIA_PETSC(VecAXPY(p_, problem.m, work_));
+  system_.external_force(problem.t, f_ext_);
+}
+
+double NewtonSolver::potential(Vec y) {
+  const Problem& problem = *problem_;
+  const double s = problem.k / problem.cx;
+  problem.configuration(y, x_);
+  const double stored = system_.strain_energy(x_);  // NaN where an element is inverted
+  system_.mult_mass(y, work_);
+  PetscScalar yMy = 0, py = 0, fx = 0;
+  INERTIA_PETSC(VecDot(y, work_, &yMy));
+  INERTIA_PETSC(VecDot(p_, y, &py));
+  INERTIA_PETSC(VecDot(f_ext_, x_, &fx));
+  return 0.5 * problem.m * yMy - py + s / problem.cx * (stored - fx);
+}
+
+PetscErrorCode NewtonSolver::line_search_callback(SNESLineSearch line_search, void* context) {
+  auto* self = static_cast<NewtonSolver*>(context);
+  try {
+    self->energy_line_search(line_search);
+  } catch (...) {
+    self->error_ = std::current_exception();
+    return PETSC_ERR_USER;
+  }
+  return 0;
+}
+
+void NewtonSolver::energy_line_search(SNESLineSearch line_search) {
+  // The step is X - lambda Y (PETSc's convention), F = G(X).
+  Vec X, F, Y, W, G;
+  SNES snes;
+  INERTIA_PETSC(SNESLineSearchGetVecs(line_search, &X, &F, &Y, &W, &G));
+  INERTIA_PETSC(SNESLineSearchGetSNES(line_search, &snes));
+  PetscReal xnorm = 0, fnorm = 0, ynorm = 0;
+  INERTIA_PETSC(SNESLineSearchGetNorms(line_search, &xnorm, &fnorm, &ynorm));
+  PetscScalar yf = 0;
+  INERTIA_PETSC(VecDot(Y, F, &yf));
+  const double slope = -yf;  // d Phi(X - lambda Y) / d lambda at 0
+  const bool descent = slope < 0;
+  const double phi0 = descent ? potential(X) : 0.0;
+  // Residual norm at W into G (false if the elements cannot take W).
+  auto residual_norm = [&](PetscReal& gnorm) {
+    INERTIA_PETSC(SNESComputeFunction(snes, W, G));
+    PetscBool domain = PETSC_FALSE;
+    INERTIA_PETSC(SNESGetFunctionDomainError(snes, &domain));
+    INERTIA_PETSC(VecNorm(G, NORM_2, &gnorm));
+    return !domain && std::isfinite(gnorm);
+  };
+  double lambda = 1;
+  bool accepted = false, have_g = false;
+  for (int trial = 0; trial < 40 && !accepted; ++trial) {
+    INERTIA_PETSC(VecWAXPY(W, -lambda, Y, X));
+    have_g = false;
+    double phi = std::numeric_limits<double>::quiet_NaN();
+    PetscReal gnorm = 0;
+    if (descent) {
+      phi = potential(W);  // NaN where an element is inverted
+      accepted = std::isfinite(phi) && phi <= phi0 + 1e-4 * lambda * slope;
+      // A full step that halves the residual is Newton's contraction: taken whatever Phi says,
+      // because close to the solution Phi's change (~ the residual squared) is below the
+      // round-off of its evaluation, where the residual is still exact.
+      if (!accepted && trial == 0 && std::isfinite(phi)) {
+        have_g = residual_norm(gnorm);
+        accepted = have_g && gnorm <= 0.5 * fnorm;
+      }
+    } else {
+      // Not a descent direction of Phi (an indefinite tangent): Newton's direction is still one
+      // of 1/2 ||G||^2 (slope -||G||^2), so backtrack on the residual norm.
+      have_g = residual_norm(gnorm);
+      accepted = have_g && gnorm * gnorm <= (1 - 2e-4 * lambda) * fnorm * fnorm;
+    }
+    if (accepted) break;
+    if (std::isfinite(phi)) {
+      // Minimum of the quadratic through Phi(0), Phi'(0) and Phi(lambda), within [0.1, 0.5] lambda.
+      const double curvature = phi - phi0 - slope * lambda;
+      const double next = curvature > 0 ? -slope * lambda * lambda / (2 * curvature) : 0.5 * lambda;
+      lambda = std::clamp(next, 0.1 * lambda, 0.5 * lambda);
+    } else {
+      lambda *= descent ? 0.25 : 0.5;  // an inverted element, or the residual norm's backtracking
+    }
+  }
+  if (!accepted) {
+    INERTIA_PETSC(SNESLineSearchSetReason(line_search, SNES_LINESEARCH_FAILED_REDUCT));
+    return;
+  }
+  INERTIA_PETSC(VecCopy(W, X));
+  if (have_g) {
+    INERTIA_PETSC(VecCopy(G, F));
+  } else {
+    INERTIA_PETSC(SNESComputeFunction(snes, X, F));
+    PetscBool domain = PETSC_FALSE;
+    INERTIA_PETSC(SNESGetFunctionDomainError(snes, &domain));
+    if (domain) {
+      INERTIA_PETSC(SNESLineSearchSetReason(line_search, SNES_LINESEARCH_FAILED_DOMAIN));
+      return;
+    }
+  }
+  INERTIA_PETSC(SNESLineSearchSetLambda(line_search, lambda));
+  INERTIA_PETSC(SNESLineSearchComputeNorms(line_search));
+  INERTIA_PETSC(SNESLineSearchSetReason(line_search, SNES_LINESEARCH_SUCCEEDED));
+}
+
+void NewtonSolver::choose_linear_solver(Mat J) {
+  chosen_ = true;
+  // A tangent per Newton iteration, about four iterations per step (one per load step for the
+  // static solver); each tangent costs a numeric factorisation or a GAMG set-up.
+  const double solves = 4 * std::max(1.0, system_.expected_solves());
+  const SolverChoice choice =
+      choose_solver(J, "", system_.spec().linear_solver, solves, amg_products_per_solve,
+                    "time.linear_solver", solves);
+  system_.add_solver_note(cat("Newton's tangents (", system_.num_global_dofs(),
+                              " DOFs): ", choice.why));
+  direct_ = choice.direct;
+  if (!direct_) return;
+  // LDL^T (MUMPS, symmetric indefinite: a tangent need not be positive definite), refactored
+  // for every tangent: exact Newton directions.
+  KSP ksp;
+  INERTIA_PETSC(SNESGetKSP(snes_, &ksp));
+  use_mumps_cholesky(ksp);
+  INERTIA_PETSC(KSPSetFromOptions(ksp));
 }
 
 NewtonReport NewtonSolver::solve(const Problem& problem, Vec y) {
@@ -90,11 +241,25 @@ NewtonReport NewtonSolver::solve(const Problem& problem, Vec y) {
   domain_error_.clear();
   if (!guess_) guess_ = system_.create_vector();
   INERTIA_PETSC(VecCopy(y, guess_));
+  const bool energy = has_potential(problem);
+  {
+    SNESLineSearch line_search;
+    INERTIA_PETSC(SNESGetLineSearch(snes_, &line_search));
+    PetscBool given = PETSC_FALSE;
+    INERTIA_PETSC(PetscOptionsHasName(nullptr, nullptr, "-snes_linesearch_type", &given));
+    if (energy) {
+      prepare_potential(problem, y);
+      INERTIA_PETSC(SNESLineSearchSetType(line_search, SNESLINESEARCHSHELL));
+      INERTIA_PETSC(SNESLineSearchShellSetUserFunc(line_search, line_search_callback, this));
+    } else if (!given) {
+      INERTIA_PETSC(SNESLineSearchSetType(line_search, SNESLINESEARCHCP));
+    }
+  }
   // A fresh preconditioner object for every solve (GAMG then reuses its interpolation only
   // within this solve, and its random eigenvalue estimates start from the same seed): a step's
   // iterations depend on that step's data alone, so a restarted run repeats them exactly, and
   // the coarse spaces follow the configuration as it moves.
-  {
+  if (!direct_) {
     KSP ksp;
     PC old_pc, pc;
     PCType type;
@@ -115,7 +280,7 @@ NewtonReport NewtonSolver::solve(const Problem& problem, Vec y) {
   if (code) throw_petsc_error(code, "SNESSolve", __FILE__, __LINE__);
   NewtonReport report;
   INERTIA_PETSC(SNESGetConvergedReason(snes_, &report.reason));
-  if (report.reason == SNES_DIVERGED_FUNCTION_DOMAIN) {
+  if (report.reason == SNES_DIVERGED_FUNCTION_DOMAIN && !energy) {
     // A trial point left the elements' domain (an inverted element): solve again from the same
     // guess with a backtracking line search, which backs off from such points.
     SNESLineSearch line_search;

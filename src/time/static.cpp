@@ -34,6 +34,8 @@ class Static final : public Integrator {
         INERTIA_PETSC(VecScale(g, -1.0));
       };
       problem.k = 1.0;
+      problem.cx = 1.0;
+      problem.t = t1;
       const NewtonReport r = newton_->solve(problem, state.u);
       stats = {r.linear_iterations, r.iterations, r.reason_name(), r.residuals};
     }

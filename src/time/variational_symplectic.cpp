@@ -69,6 +69,8 @@ class VariationalSymplecticImplicit final : public Integrator {
       problem.m = m;
       problem.k = k;
       problem.b = b;
+      problem.cx = 1.0;
+      problem.t = t_mid;
       copy_constrained(system, w_, r_);
       const NewtonReport rep = newton_->solve(problem, r_);
       stats = {rep.linear_iterations, rep.iterations, rep.reason_name(), rep.residuals};

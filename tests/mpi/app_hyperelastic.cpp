@@ -13,6 +13,7 @@
 #include "inertia/app/model.hpp"
 #include "inertia/parallel/session.hpp"
 #include "inertia/time/integrator.hpp"
+#include "inertia/time/newton.hpp"
 #include "inertia/time/step_control.hpp"
 
 using namespace inertia;
@@ -157,9 +158,12 @@ TEST(LargeDeflection, NewtonConvergesQuadraticallyAndRankCountsAgree) {
     serial_tip = global_value(serial.state.u, dof_near(*serial.model->system, {1, 0.05, 0.05}, 2));
   }
   MPI_Bcast(&serial_tip, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-  // Quadratic convergence at every load step: once below 1e-2 of the initial residual, each
-  // iteration squares the relative residual (log r_{k+1} / log r_k >= 1.8), as long as the next
-  // residual is above the round-off floor of the force assembly (~1e-10 here, 1e-9 relative).
+  // Quadratic convergence at every load step: once below 1e-2 of the initial residual r_0, each
+  // iteration squares the residual, r_{k+1} = C r_k^2, as long as the next residual is above the
+  // round-off floor of the force assembly (~1e-10 here, 1e-9 relative). In relative terms
+  // (a = r_k / r_0, b = r_{k+1} / r_0) log b / log a = 2 + log(C r_0) / log a: C r_0 is about 16
+  // on this beam, so exact Newton steps (the factorised tangent) show 1.7 at a = 1e-4, where a
+  // linear rate of even 0.01 would show at most 1.5.
   int quadratic = 0;
   for (const auto& r : parallel.residuals) {
     if (rank_of(MPI_COMM_WORLD) == 0) {
@@ -170,7 +174,7 @@ TEST(LargeDeflection, NewtonConvergesQuadraticallyAndRankCountsAgree) {
     for (std::size_t i = 1; i + 1 < r.size(); ++i) {
       const double a = r[i] / r[0], b = r[i + 1] / r[0];
       if (a < 1e-2 && b > 1e-9) {
-        EXPECT_GT(std::log(b) / std::log(a), 1.8);
+        EXPECT_GT(std::log(b) / std::log(a), 1.6);
         ++quadratic;
       }
     }
@@ -217,4 +221,99 @@ TEST(InvertedElements, StopTheRunWithTheElementAndTheTimeAfterTheStepHalvings) {
   EXPECT_NE(message.find("from t = "), std::string::npos) << message;
   EXPECT_EQ(message.find('\n'), std::string::npos);
   EXPECT_GE(retries, 2);
+}
+
+TEST(EnergyLineSearch, ThePotentialIsTheIntegralOfTheResidual) {
+  // Newmark's Newton residual on a bent Neo-Hookean cantilever with consistent mass and mass-
+  // proportional damping under a tip traction: G(a) = M a + alpha_M M v(a) + f_int(x(a)) - f_ext,
+  // x = x* + h^2 beta a, v = v* + h gamma a. The line search's potential Phi must have G as its
+  // gradient away from the point it was built at: central differences of Phi along a direction d
+  // equal G.d.
+  const CaseFile c = parse_case(
+      "mesh: {box: {lower: [0, 0, 0], upper: [1, 0.1, 0.1], cells: [6, 1, 1], element: tet10}}\n"
+      "materials: [{region: all, model: neo_hookean, density: 1000, youngs_modulus: 1.0e7, "
+      "poissons_ratio: 0.3}]\n"
+      "boundary_conditions: [{region: xmin, type: fixed},\n"
+      "  {region: xmax, type: traction, value: [0, 0, -1.0e4]}]\n"
+      "time: {integrator: newmark, dt: 0.01, steps: 1, mass: consistent, "
+      "rayleigh: {mass: 3.0, stiffness: 0}}\n",
+      "potential.yaml");
+  Model m = build_model(MPI_COMM_WORLD, c);
+  MechanicalSystem& s = *m.system;
+  const double h = 0.01, beta = 0.25, gamma = 0.5, alpha_m = 3.0, t = 0.01;
+  const double cx = h * h * beta, cv = h * gamma;
+  petsc::Vector xs = s.create_vector(), vs = s.create_vector(), x = s.create_vector(),
+                v = s.create_vector(), mw = s.create_vector(), y0 = s.create_vector(),
+                y1 = s.create_vector(), d = s.create_vector(), g = s.create_vector();
+  {
+    // x*: a bend (u_z = -0.2 X^2) with some twist; v*: a sway; y0, y1, d: smooth fields.
+    petsc::Array a(xs), b(vs), p0(y0), p1(y1), pd(d);
+    const LocalMesh& mesh = s.mesh();
+    for (std::int32_t node = 0; node < mesh.num_owned; ++node) {
+      const double X = mesh.coords[3 * node], Y = mesh.coords[3 * node + 1],
+                   Z = mesh.coords[3 * node + 2];
+      a[3 * node + 1] = 0.05 * X * (Z - 0.05);
+      a[3 * node + 2] = -0.2 * X * X;
+      b[3 * node + 1] = 0.3 * X * X;
+      p0[3 * node + 2] = -50 * X;
+      p1[3 * node + 0] = 20 * X * Y;
+      p1[3 * node + 2] = -400 * X * X;
+      pd[3 * node + 1] = 100 * X * X;
+      pd[3 * node + 2] = 100 * X * (1 - X) + 30 * Y;
+    }
+  }
+  s.zero_constrained(d);
+  NewtonSolver::Problem problem;
+  problem.configuration = [&](Vec a, Vec out) { VecWAXPY(out, cx, a, xs); };
+  problem.residual = [&](Vec a, Vec out) {
+    problem.configuration(a, x);
+    VecWAXPY(v, cv, a, vs);
+    s.force(t, x, v, out);
+    VecScale(out, -1.0);
+    s.mult_mass(a, mw);
+    VecAXPY(out, 1.0, mw);
+    s.mult_damping(v, mw);
+    VecAXPY(out, 1.0, mw);
+  };
+  problem.m = 1 + cv * alpha_m;
+  problem.k = cx;
+  problem.cx = cx;
+  problem.t = t;
+  NewtonSolver newton(s);
+  ASSERT_TRUE(newton.has_potential(problem));
+  newton.prepare_potential(problem, y0);
+  problem.residual(y1, g);
+  s.zero_constrained(g);
+  PetscScalar exact = 0;
+  VecDot(g, d, &exact);
+  const double eps = 1e-3;
+  VecAXPY(y1, eps, d);
+  const double plus = newton.potential(y1);
+  VecAXPY(y1, -2 * eps, d);
+  const double minus = newton.potential(y1);
+  const double fd = (plus - minus) / (2 * eps);
+  if (rank_of(MPI_COMM_WORLD) == 0)
+    std::printf("  G.d %.12e, central difference of Phi %.12e (relative %.2e)\n", exact, fd,
+                std::abs(fd - exact) / std::abs(exact));
+  EXPECT_GT(std::abs(exact), 1.0);  // a direction along which G does not vanish
+  EXPECT_LT(std::abs(fd - exact), 1e-6 * std::abs(exact));
+}
+
+TEST(EnergyLineSearch, IsNotUsedWhereTheDampingIsNotAGradient) {
+  // Stiffness-proportional damping of a nonlinear model: C(x) v with the tangent at x.
+  const CaseFile c = parse_case(
+      "mesh: {box: {lower: [0, 0, 0], upper: [1, 0.1, 0.1], cells: [2, 1, 1], element: tet4}}\n"
+      "materials: [{region: all, model: neo_hookean, density: 1000, youngs_modulus: 1.0e7, "
+      "poissons_ratio: 0.3}]\n"
+      "boundary_conditions: [{region: xmin, type: fixed}]\n"
+      "time: {integrator: newmark, dt: 0.01, steps: 1, rayleigh: {mass: 0, stiffness: 1e-3}}\n",
+      "stiffness_damping.yaml");
+  Model m = build_model(MPI_COMM_WORLD, c);
+  NewtonSolver newton(*m.system);
+  NewtonSolver::Problem problem;
+  problem.m = 1;
+  problem.k = problem.cx = 1e-4;
+  EXPECT_FALSE(newton.has_potential(problem));
+  problem.cx = 0;  // a scheme that does not declare x(y)
+  EXPECT_FALSE(newton.has_potential(problem));
 }

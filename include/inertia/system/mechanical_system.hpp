@@ -121,6 +121,9 @@ class MechanicalSystem {
   /// choice between a factorisation computed once and an iterative solve weighs it. 0: unknown
   /// (taken as one).
   void set_expected_solves(double n) { expected_solves_ = n; }
+  double expected_solves() const { return expected_solves_; }
+  /// Records a solver choice made elsewhere (Newton's tangents) for take_solver_notes().
+  void add_solver_note(std::string note) { solver_notes_.push_back(std::move(note)); }
   /// The solver choices made since the last call, one line each (what, which solver and why).
   std::vector<std::string> take_solver_notes() { return std::exchange(solver_notes_, {}); }
   /// True if solves with m M + k K default to Jacobi (see set_highest_frequency).

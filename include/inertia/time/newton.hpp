@@ -6,6 +6,20 @@
 /// identity rows), and G's constrained entries are zero, so the prescribed entries of the initial
 /// guess never move. Every SNES/KSP option is overridable from the command line (no prefix:
 /// -snes_rtol, -snes_linesearch_type, -ksp_type, ...). No exception crosses a PETSc callback.
+///
+/// Line search. Where the step's residual is the gradient of an incremental potential (no
+/// dashpots and no stiffness-proportional damping, whose tangent-dependent C(x) v is not a
+/// gradient), every Newton step is cut back along its direction until that potential falls:
+///   Phi(y) = 1/2 m y.M y - p.y + (s / cx) (W(x(y)) - f_ext(t).x(y)),  x(y) = x0 + cx y,
+/// where W is the stored energy (linear and nonlinear elements), m and s cx = k the Jacobian's
+/// coefficients, and p (the terms of G that do not depend on y: momentum of the predictor, the
+/// constant parts of the alpha schemes) is recovered once per solve from G(y0). Its gradient is
+/// G, so Armijo's test on Phi is exact and a trial configuration the elements cannot take (an
+/// inverted element: Phi is undefined) is simply cut back. A full step that halves ||G|| is
+/// taken as it is (close to the solution Phi's change is below the round-off of its evaluation;
+/// ||G|| is not), and a direction that is not one of descent for Phi (an indefinite tangent)
+/// backtracks on ||G||. Elsewhere the critical-point search (the zero of G.dy along the
+/// direction) is used, with a backtracking retry for configurations the elements cannot take.
 
 #include <exception>
 #include <functional>
@@ -32,6 +46,9 @@ class NewtonSolver {
     /// Writes the displacement x(y) at which the Jacobian is linearised into x.
     std::function<void(Vec y, Vec x)> configuration;
     double m = 0, k = 0, b = 0;
+    /// dx/dy (x = configuration(y) = x0 + cx y) and the time at which G takes the forces: with
+    /// cx > 0 the solver may build the incremental potential above (0: it must not).
+    double cx = 0, t = 0;
   };
 
   /// Collective. Creates the SNES (Newton with line search) and its Jacobian matrix.
@@ -47,14 +64,28 @@ class NewtonSolver {
   /// reason if it does not converge.
   NewtonReport solve(const Problem& problem, Vec y);
 
+  /// Whether the energy line search applies to this problem on this system (see above) and the
+  /// command line does not choose another line search.
+  bool has_potential(const Problem& problem) const;
+  /// Collective, for tests and diagnostics. Prepares Phi for `problem` from the point y0 (p is
+  /// recovered there), then Phi(y). Requires has_potential(problem).
+  void prepare_potential(const Problem& problem, Vec y0);
+  double potential(Vec y);
+
  private:
   static PetscErrorCode residual_callback(SNES, Vec y, Vec g, void* context);
   static PetscErrorCode jacobian_callback(SNES, Vec y, Mat J, Mat P, void* context);
+  static PetscErrorCode line_search_callback(SNESLineSearch, void* context);
+  void energy_line_search(SNESLineSearch line_search);
+  /// At the first tangent: MUMPS LDL^T per tangent or CG + GAMG (choose_solver), logged.
+  void choose_linear_solver(Mat J);
 
   MechanicalSystem& system_;
   petsc::Snes snes_;
   petsc::Matrix jacobian_;
   petsc::Vector residual_, x_, guess_;
+  petsc::Vector p_, f_ext_, work_, zero_;  // the potential's constant terms and scratch
+  bool chosen_ = false, direct_ = false;  ///< the tangents' solver (choose_linear_solver)  ///< sum of |terms| of the last Phi evaluated (its round-off)
   const Problem* problem_ = nullptr;
   std::exception_ptr error_;
   std::string domain_error_;  ///< the last configuration the elements could not take
