@@ -42,7 +42,8 @@ assembly rate, MatMult time and bandwidth (AIJ and BAIJ(3)), explicit central-di
 time (assembled and matrix-free), implicit Newmark step time and iterations, a static CG+GAMG
 solve (setup, solve, iterations), the implicit solver's automatic choice (time.linear_solver:
 auto) against direct and iterative forced on a 19,683-DOF tet10 cantilever (alternating samples),
-and peak memory per DOF.
+the two Newton examples (large_deflection, soft_drop) with the default, CG + GAMG, and the previous
+default (critical-point line search, CG + GAMG), and peak memory per DOF.
 
 options:
   --cells N           cells per box edge (default 69: 1,029,000 DOFs)
@@ -547,6 +548,114 @@ void implicit_choice(MPI_Comm comm, const Options& o, Report& out) {
   out.value("implicit_choice_auto_over_best_forced", auto_run / best_run, "x");
 }
 
+/// The two Newton examples (examples/large_deflection/dynamic.yaml: a Neo-Hookean cantilever
+/// flung by a tip load; examples/soft_drop/soft_drop.yaml: a jelly block dropping under gravity,
+/// mass damping), each as three models stepping alternately: the default (energy line search,
+/// tangents' solver chosen: MUMPS at these sizes), `linear_solver: iterative` (energy line
+/// search, CG + GAMG), and the previous default (-snes_linesearch_type cp with CG + GAMG; the
+/// option is set only around that model's steps). The large-deflection steps stay in the first
+/// 0.5 s, before the lateral instability that amplifies tolerance-level differences (README).
+void newton_examples(MPI_Comm comm, const Options& o, Report& out) {
+  const int steps = o.quick ? 1 : 5, samples = o.quick ? 1 : std::max(2, std::min(o.repeat, 5));
+  struct Example {
+    const char* name;
+    std::string yaml;
+    double dt;
+  };
+  const std::string beam = o.quick ? "cells: [4, 1, 1]" : "cells: [20, 2, 2]";
+  const std::string block = o.quick ? "cells: [2, 2, 2]" : "cells: [4, 4, 4]";
+  const Example examples[] = {
+      {"large_deflection",
+       "mesh: {box: {lower: [0, 0, 0], upper: [1.0, 0.1, 0.1], " + beam +
+           ", element: tet10}}\n"
+           "materials: [{region: all, model: neo_hookean, density: 1000, youngs_modulus: 1.0e7, "
+           "poissons_ratio: 0.3}]\n"
+           "boundary_conditions:\n  - {region: xmin, type: fixed}\n"
+           "  - {region: xmax, type: traction, value: [0, 0, -1.25e4], amplitude: step}\n"
+           "amplitudes: {step: {type: table, points: [[0, 0], [0.02, 1], [100, 1]]}}\n"
+           "time: {integrator: newmark, mass: consistent, dt: 0.01, end_time: 1.6",
+       0.01},
+      {"soft_drop",
+       "mesh: {box: {lower: [0, 0, 0], upper: [0.2, 0.2, 0.2], " + block +
+           ", element: tet10}}\n"
+           "materials: [{region: all, model: neo_hookean, density: 1000, youngs_modulus: 1.0e4, "
+           "poissons_ratio: 0.45}]\n"
+           "boundary_conditions: [{region: zmax, type: fixed}]\n"
+           "gravity: [0, 0, -9.81]\n"
+           "time: {integrator: newmark, mass: consistent, rayleigh: {mass: 4.0, stiffness: 0}, "
+           "dt: 0.01, end_time: 3.5",
+       0.01}};
+  const char* variants[] = {"default", "iterative", "iterative_cp"};
+  for (const Example& e : examples) {
+    struct Run {
+      Built built;
+      State state;
+      std::unique_ptr<Integrator> integrator;
+      std::vector<double> t;
+      std::int64_t newton = 0, krylov = 0;
+      std::string note;
+    };
+    std::vector<std::unique_ptr<Run>> runs;
+    for (int v = 0; v < 3; ++v) {
+      const std::string yaml = e.yaml + (v == 0 ? "" : ", linear_solver: iterative") +
+                               "}\noutput: {every: 0, energy: false}\n";
+      auto r = std::make_unique<Run>(Run{build(comm, parse(comm, yaml)), {}, nullptr});
+      MechanicalSystem& system = *r->built.model.system;
+      system.set_expected_solves(o.quick ? 4 : 160);
+      r->state.u = system.create_vector();
+      r->state.v = system.create_vector();
+      system.apply_constraints(0.0, r->state.u, r->state.v, nullptr);
+      r->integrator = configure_scheme("newmark").create();
+      r->integrator->initialize(system, r->state);
+      runs.push_back(std::move(r));
+    }
+    for (int s = 0; s < samples; ++s)
+      for (int v = 0; v < 3; ++v) {
+        Run& r = *runs[v];
+        if (v == 2) INERTIA_PETSC(PetscOptionsSetValue(nullptr, "-snes_linesearch_type", "cp"));
+        r.t.push_back(timed(comm, [&] {
+          for (int k = 0; k < steps; ++k) {
+            const StepStats st = r.integrator->step(*r.built.model.system, r.state, e.dt);
+            r.newton += st.nonlinear_iterations;
+            r.krylov += st.linear_iterations;
+          }
+        }));
+        if (v == 2) INERTIA_PETSC(PetscOptionsClearValue(nullptr, "-snes_linesearch_type"));
+        if (r.note.empty()) {
+          const auto notes = r.built.model.system->take_solver_notes();
+          r.note = notes.empty() ? "(no note)" : notes.front();
+        }
+      }
+    PetscReal norm = 0, difference = 0;
+    {
+      petsc::Vector d = runs[0]->built.model.system->create_vector();
+      INERTIA_PETSC(VecWAXPY(d, -1.0, runs[2]->state.u, runs[0]->state.u));
+      INERTIA_PETSC(VecNorm(d, NORM_INFINITY, &difference));
+      INERTIA_PETSC(VecNorm(runs[2]->state.u, NORM_INFINITY, &norm));
+    }
+    const double total = static_cast<double>(samples * steps);
+    out.comment(cat("newton_", e.name, ": ", runs[0]->built.model.system->num_global_dofs(),
+                    " DOFs, Newmark dt ", e.dt, ", the same ", total, " steps from t = 0 in three "
+                    "models, ", samples, " alternating samples of ", steps, " steps; default: ",
+                    runs[0]->note, "; iterative: linear_solver iterative (energy line search); "
+                    "iterative_cp: the previous default (critical-point line search, CG + GAMG); "
+                    "difference: max |u_default - u_iterative_cp| / max |u| at the end"));
+    for (int v = 0; v < 3; ++v) {
+      const Run& r = *runs[v];
+      out.value(cat("newton_", e.name, "_", variants[v], "_step_seconds"), median(r.t) / steps,
+                "s");
+      out.value(cat("newton_", e.name, "_", variants[v], "_newton_per_step"),
+                static_cast<double>(r.newton) / total, "iterations");
+      out.value(cat("newton_", e.name, "_", variants[v], "_krylov_per_newton"),
+                static_cast<double>(r.krylov) / static_cast<double>(std::max<std::int64_t>(1, r.newton)),
+                "iterations");
+    }
+    out.value(cat("newton_", e.name, "_previous_over_default"), median(runs[2]->t) / median(runs[0]->t),
+              "x");
+    out.value(cat("newton_", e.name, "_difference"), norm > 0 ? difference / norm : 0.0, "ratio");
+  }
+}
+
 int bench(const Options& o) {
   const MPI_Comm comm = PETSC_COMM_WORLD;
   const int ranks = size_of(comm);
@@ -826,6 +935,8 @@ int bench(const Options& o) {
 
   // --- The implicit solver's automatic choice on a small stiff case, against each choice forced.
   implicit_choice(comm, o, out);
+  // --- The Newton examples: the default against the previous one, alternating.
+  newton_examples(comm, o, out);
 
   // --- Other elements: setup and stiffness assembly only.
   for (std::size_t e = 1; e < o.elements.size(); ++e) {
