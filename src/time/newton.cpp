@@ -81,6 +81,7 @@ PetscErrorCode NewtonSolver::jacobian_callback(SNES, Vec y, Mat J, Mat, void* co
     // AMG's near-null space: the rigid-body modes of the current configuration.
     self->system_.assembler().attach_rigid_body_modes(J, self->x_);
     if (!self->chosen_) self->choose_linear_solver(J);
+    if (self->direct_) self->lag_factorisation();
   } catch (...) {
     self->error_ = std::current_exception();
     return PETSC_ERR_USER;
@@ -227,12 +228,34 @@ void NewtonSolver::choose_linear_solver(Mat J) {
                               " DOFs): ", choice.why));
   direct_ = choice.direct;
   if (!direct_) return;
-  // LDL^T (MUMPS, symmetric indefinite: a tangent need not be positive definite), refactored
-  // for every tangent: exact Newton directions.
+  // LDL^T (MUMPS, symmetric indefinite: a tangent need not be positive definite) as the
+  // preconditioner of GMRES with the exact tangent, factored at the first Newton iteration of
+  // each step and kept while it stays a good one (lag_factorisation).
   KSP ksp;
   INERTIA_PETSC(SNESGetKSP(snes_, &ksp));
   use_mumps_cholesky(ksp);
+  // GMRES, not CG: a kept factorisation of an earlier tangent need not be positive definite
+  // with the current one (CG failed on examples/large_deflection and halved 72 steps).
+  INERTIA_PETSC(KSPSetType(ksp, KSPGMRES));
   INERTIA_PETSC(KSPSetFromOptions(ksp));
+}
+
+void NewtonSolver::lag_factorisation() {
+  // Called with each new tangent. SNES rebuilds the preconditioner at its first tangent of each
+  // solve (the lag does not persist across solves: a step's work depends on that step alone, so
+  // a restart repeats it exactly); after that the factorisation is kept (lag -1) until a solve
+  // needs more Krylov iterations than a refactorisation is worth (a factorisation costs about
+  // ten solves with it on the examples), then rebuilt once (lag -2).
+  KSP ksp;
+  INERTIA_PETSC(SNESGetKSP(snes_, &ksp));
+  PetscInt iteration = 0, krylov = 0;
+  INERTIA_PETSC(SNESGetIterationNumber(snes_, &iteration));
+  INERTIA_PETSC(KSPGetIterationNumber(ksp, &krylov));
+  if (iteration > 0 && krylov > max_lagged_iterations) {
+    INERTIA_PETSC(SNESSetLagPreconditioner(snes_, -2));
+  } else {
+    INERTIA_PETSC(SNESSetLagPreconditioner(snes_, iteration == 0 ? -2 : -1));
+  }
 }
 
 NewtonReport NewtonSolver::solve(const Problem& problem, Vec y) {

@@ -7,6 +7,12 @@
 /// guess never move. Every SNES/KSP option is overridable from the command line (no prefix:
 /// -snes_rtol, -snes_linesearch_type, -ksp_type, ...). No exception crosses a PETSc callback.
 ///
+/// Linear solves. At the first tangent the solver is chosen as for linear steps
+/// (system/direct_solver.hpp: choose_solver, one tangent per Newton iteration, ~4 per step): a
+/// MUMPS LDL^T factorisation used as GMRES's preconditioner, factored at each step's first
+/// iteration and kept over the step's further iterations while GMRES needs at most
+/// max_lagged_iterations with it, or CG + GAMG with a fresh set-up per step.
+///
 /// Line search. Where the step's residual is the gradient of an incremental potential (no
 /// dashpots and no stiffness-proportional damping, whose tangent-dependent C(x) v is not a
 /// gradient), every Newton step is cut back along its direction until that potential falls:
@@ -79,6 +85,10 @@ class NewtonSolver {
   void energy_line_search(SNESLineSearch line_search);
   /// At the first tangent: MUMPS LDL^T per tangent or CG + GAMG (choose_solver), logged.
   void choose_linear_solver(Mat J);
+  /// Direct path: whether the next tangent is factored or the last factorisation kept.
+  void lag_factorisation();
+  /// Krylov iterations with a kept factorisation beyond which the next tangent is refactored.
+  static constexpr PetscInt max_lagged_iterations = 6;
 
   MechanicalSystem& system_;
   petsc::Snes snes_;
