@@ -82,7 +82,8 @@ time.rayleigh: {mass: alpha_M, stiffness: alpha_K}, or target damping ratios at 
 time.linear_solver: auto (default) | direct | iterative: implicit solves of linear models with a
   MUMPS Cholesky factorisation computed once, or CG + GAMG; auto weighs MUMPS's estimate of the
   factorisation (flops, memory per rank) against the iterative solves of the run's steps and logs
-  why. -ksp_type / -pc_type override it.
+  why. Newton's tangents (nonlinear models) choose the same way: MUMPS LDL^T preconditioning
+  GMRES, refactored per step, or CG + GAMG. -ksp_type / -pc_type override it.
 
 Options after the case file go to PETSc and override the case file's `petsc:` string, e.g.
   -ksp_type cg -pc_type gamg -ksp_rtol 1e-10 -ksp_monitor -log_view

@@ -635,9 +635,11 @@ void newton_examples(MPI_Comm comm, const Options& o, Report& out) {
     }
     const double total = static_cast<double>(samples * steps);
     out.comment(cat("newton_", e.name, ": ", runs[0]->built.model.system->num_global_dofs(),
-                    " DOFs, Newmark dt ", e.dt, ", the same ", total, " steps from t = 0 in three "
-                    "models, ", samples, " alternating samples of ", steps, " steps; default: ",
-                    runs[0]->note, "; iterative: linear_solver iterative (energy line search); "
+                    " DOFs, Newmark dt ", e.dt, ", the same ", total,
+                    " steps from t = 0 in three "
+                    "models, ",
+                    samples, " alternating samples of ", steps, " steps; default: ", runs[0]->note,
+                    "; iterative: linear_solver iterative (energy line search); "
                     "iterative_cp: the previous default (critical-point line search, CG + GAMG); "
                     "difference: max |u_default - u_iterative_cp| / max |u| at the end"));
     for (int v = 0; v < 3; ++v) {
@@ -646,12 +648,13 @@ void newton_examples(MPI_Comm comm, const Options& o, Report& out) {
                 "s");
       out.value(cat("newton_", e.name, "_", variants[v], "_newton_per_step"),
                 static_cast<double>(r.newton) / total, "iterations");
-      out.value(cat("newton_", e.name, "_", variants[v], "_krylov_per_newton"),
-                static_cast<double>(r.krylov) / static_cast<double>(std::max<std::int64_t>(1, r.newton)),
-                "iterations");
+      out.value(
+          cat("newton_", e.name, "_", variants[v], "_krylov_per_newton"),
+          static_cast<double>(r.krylov) / static_cast<double>(std::max<std::int64_t>(1, r.newton)),
+          "iterations");
     }
-    out.value(cat("newton_", e.name, "_previous_over_default"), median(runs[2]->t) / median(runs[0]->t),
-              "x");
+    out.value(cat("newton_", e.name, "_previous_over_default"),
+              median(runs[2]->t) / median(runs[0]->t), "x");
     out.value(cat("newton_", e.name, "_difference"), norm > 0 ? difference / norm : 0.0, "ratio");
   }
 }

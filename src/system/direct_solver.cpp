@@ -64,9 +64,10 @@ SolverChoice choose_solver(Mat A, const char* prefix, LinearSolverChoice choice,
                   f.why_not);
     return {false, cat(iterative, " (", f.why_not, ")")};
   }
-  const std::string factor = cat(operators > 1 ? "MUMPS LDL^T, factored per tangent (" : "MUMPS Cholesky, factored once (", sig3(f.factor_entries / 1e6),
-                                 "M entries, ", sig3(f.flops / 1e9), " GFlop, ",
-                                 sig3(f.memory_per_rank / 1e6), " MB on the largest rank");
+  const std::string factor =
+      cat(operators > 1 ? "MUMPS LDL^T, factored per tangent (" : "MUMPS Cholesky, factored once (",
+          sig3(f.factor_entries / 1e6), "M entries, ", sig3(f.flops / 1e9), " GFlop, ",
+          sig3(f.memory_per_rank / 1e6), " MB on the largest rank");
   if (choice == LinearSolverChoice::direct) return {true, cat(factor, "; ", key, ": direct)")};
   // Memory: the factorisation must leave half of what each rank may use.
   MPI_Comm comm = PETSC_COMM_SELF;

@@ -221,11 +221,10 @@ void NewtonSolver::choose_linear_solver(Mat J) {
   // A tangent per Newton iteration, about four iterations per step (one per load step for the
   // static solver); each tangent costs a numeric factorisation or a GAMG set-up.
   const double solves = 4 * std::max(1.0, system_.expected_solves());
-  const SolverChoice choice =
-      choose_solver(J, "", system_.spec().linear_solver, solves, amg_products_per_solve,
-                    "time.linear_solver", solves);
-  system_.add_solver_note(cat("Newton's tangents (", system_.num_global_dofs(),
-                              " DOFs): ", choice.why));
+  const SolverChoice choice = choose_solver(J, "", system_.spec().linear_solver, solves,
+                                            amg_products_per_solve, "time.linear_solver", solves);
+  system_.add_solver_note(
+      cat("Newton's tangents (", system_.num_global_dofs(), " DOFs): ", choice.why));
   direct_ = choice.direct;
   if (!direct_) return;
   // LDL^T (MUMPS, symmetric indefinite: a tangent need not be positive definite) as the

@@ -54,8 +54,7 @@ struct SolverChoice {
 /// `operators`: how many different operators with A's pattern the solves see (Newton's
 /// tangents: one per iteration): each costs a numeric factorisation or an AMG set-up.
 SolverChoice choose_solver(Mat A, const char* prefix, LinearSolverChoice choice, double solves,
-                           double products_per_solve, const std::string& key,
-                           double operators = 1);
+                           double products_per_solve, const std::string& key, double operators = 1);
 
 /// Collective. ksp solves by a MUMPS Cholesky factorisation of its operator (preonly), computed
 /// at set-up and reused by every solve until the operator changes. MUMPS's workspace margin

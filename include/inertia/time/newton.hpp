@@ -95,7 +95,8 @@ class NewtonSolver {
   petsc::Matrix jacobian_;
   petsc::Vector residual_, x_, guess_;
   petsc::Vector p_, f_ext_, work_, zero_;  // the potential's constant terms and scratch
-  bool chosen_ = false, direct_ = false;  ///< the tangents' solver (choose_linear_solver)  ///< sum of |terms| of the last Phi evaluated (its round-off)
+  bool chosen_ = false, direct_ = false;  ///< the tangents' solver (choose_linear_solver)  ///< sum
+                                          ///< of |terms| of the last Phi evaluated (its round-off)
   const Problem* problem_ = nullptr;
   std::exception_ptr error_;
   std::string domain_error_;  ///< the last configuration the elements could not take
