@@ -89,26 +89,40 @@ PetscErrorCode NewtonSolver::jacobian_callback(SNES, Vec y, Mat J, Mat, void* co
   return 0;
 }
 
-bool NewtonSolver::has_potential(const Problem& problem) const {
-  if (problem.cx <= 0 || system_.has_dashpots() || system_.rayleigh().stiffness != 0) return false;
+namespace {
+/// True if the command line chooses the line search (-snes_linesearch_type).
+bool line_search_given() {
   PetscBool given = PETSC_FALSE;
   INERTIA_PETSC(PetscOptionsHasName(nullptr, nullptr, "-snes_linesearch_type", &given));
-  return !given;
+  return given;
+}
+}  // namespace
+
+bool NewtonSolver::has_potential(const Problem& problem) const {
+  if (problem.cx <= 0 || system_.has_dashpots() || system_.rayleigh().stiffness != 0) return false;
+  return !line_search_given();
 }
 
 void NewtonSolver::prepare_potential(const Problem& problem, Vec y0) {
-  if (!p_) {
-    p_ = system_.create_vector();
+  problem_ = &problem;
+  if (!p_) p_ = system_.create_vector();
+  problem.residual(y0, p_);
+  system_.zero_constrained(p_);
+  set_potential_constants(y0, p_);
+}
+
+void NewtonSolver::set_potential_constants(Vec y0, Vec g0) {
+  if (!f_ext_) {
+    if (!p_) p_ = system_.create_vector();
     f_ext_ = system_.create_vector();
     work_ = system_.create_vector();
     zero_ = system_.create_vector();
   }
-  problem_ = &problem;
+  const Problem& problem = *problem_;
   // G(y) = m M y - p + s (f_int(x(y)) - f_ext(t)) with s = k / cx, for every y: so
   // p = m M y0 - s force(t, x0) - G(y0) (force = f_ext - f_int without dashpots).
   const double s = problem.k / problem.cx;
-  problem.residual(y0, p_);
-  system_.zero_constrained(p_);
+  if (g0 != p_.get()) INERTIA_PETSC(VecCopy(g0, p_));
   problem.configuration(y0, x_);
   system_.force(problem.t, x_, zero_, work_);
   INERTIA_PETSC(VecAXPBY(p_, -s, -1.0, work_));  // -G(y0) - s force
@@ -153,6 +167,12 @@ void NewtonSolver::energy_line_search(SNESLineSearch line_search) {
   INERTIA_PETSC(VecDot(Y, F, &yf));
   const double slope = -yf;  // d Phi(X - lambda Y) / d lambda at 0
   const bool descent = slope < 0;
+  if (!potential_ready_) {
+    // The first line search of a solve starts from the initial guess, where SNES has just
+    // evaluated G: p comes from that G (no second evaluation).
+    set_potential_constants(X, F);
+    potential_ready_ = true;
+  }
   const double phi0 = descent ? potential(X) : 0.0;
   // Residual norm at W into G (false if the elements cannot take W).
   auto residual_norm = [&](PetscReal& gnorm) {
@@ -267,13 +287,11 @@ NewtonReport NewtonSolver::solve(const Problem& problem, Vec y) {
   {
     SNESLineSearch line_search;
     INERTIA_PETSC(SNESGetLineSearch(snes_, &line_search));
-    PetscBool given = PETSC_FALSE;
-    INERTIA_PETSC(PetscOptionsHasName(nullptr, nullptr, "-snes_linesearch_type", &given));
     if (energy) {
-      prepare_potential(problem, y);
+      potential_ready_ = false;  // built at the first line search (energy_line_search)
       INERTIA_PETSC(SNESLineSearchSetType(line_search, SNESLINESEARCHSHELL));
       INERTIA_PETSC(SNESLineSearchShellSetUserFunc(line_search, line_search_callback, this));
-    } else if (!given) {
+    } else if (!line_search_given()) {
       INERTIA_PETSC(SNESLineSearchSetType(line_search, SNESLINESEARCHCP));
     }
   }

@@ -19,9 +19,10 @@
 ///   Phi(y) = 1/2 m y.M y - p.y + (s / cx) (W(x(y)) - f_ext(t).x(y)),  x(y) = x0 + cx y,
 /// where W is the stored energy (linear and nonlinear elements), m and s cx = k the Jacobian's
 /// coefficients, and p (the terms of G that do not depend on y: momentum of the predictor, the
-/// constant parts of the alpha schemes) is recovered once per solve from G(y0). Its gradient is
-/// G, so Armijo's test on Phi is exact and a trial configuration the elements cannot take (an
-/// inverted element: Phi is undefined) is simply cut back. A full step that halves ||G|| is
+/// constant parts of the alpha schemes) is recovered once per solve from G(y0), the residual SNES
+/// evaluates first (no extra evaluation). Its gradient is G, so Armijo's test on Phi is exact and
+/// a trial configuration the elements cannot take (an inverted element: Phi is undefined) is
+/// simply cut back. A full step that halves ||G|| is
 /// taken as it is (close to the solution Phi's change is below the round-off of its evaluation;
 /// ||G|| is not), and a direction that is not one of descent for Phi (an indefinite tangent)
 /// backtracks on ||G||. Elsewhere the critical-point search (the zero of G.dy along the
@@ -82,6 +83,8 @@ class NewtonSolver {
   static PetscErrorCode residual_callback(SNES, Vec y, Vec g, void* context);
   static PetscErrorCode jacobian_callback(SNES, Vec y, Mat J, Mat P, void* context);
   static PetscErrorCode line_search_callback(SNESLineSearch, void* context);
+  /// Phi's constant terms (p, f_ext(t)) from G(y0) = g0 (g0 may be p_ itself).
+  void set_potential_constants(Vec y0, Vec g0);
   void energy_line_search(SNESLineSearch line_search);
   /// At the first tangent: MUMPS LDL^T per tangent or CG + GAMG (choose_solver), logged.
   void choose_linear_solver(Mat J);
@@ -95,6 +98,7 @@ class NewtonSolver {
   petsc::Matrix jacobian_;
   petsc::Vector residual_, x_, guess_;
   petsc::Vector p_, f_ext_, work_, zero_;  // the potential's constant terms and scratch
+  bool potential_ready_ = false;           ///< p_ and f_ext_ hold this solve's constants
   bool chosen_ = false, direct_ = false;  ///< the tangents' solver (choose_linear_solver)  ///< sum
                                           ///< of |terms| of the last Phi evaluated (its round-off)
   const Problem* problem_ = nullptr;
