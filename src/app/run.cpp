@@ -574,6 +574,11 @@ class Run {
                {"energy.initial_total", 0.0}};
     a.integers = {{"step", 0}};
     a.strings = {{"integrator", ""}};
+    // Damping solved from modes (time.rayleigh.modes) continues with the coefficients the run
+    // started with: the modal analysis repeated here agrees only to round-off at np > 1
+    // (MUMPS's parallel factorisation), and the steps must repeat exactly.
+    const bool modal_damping = !c_.rayleigh_modes.empty();
+    if (modal_damping) a.reals.insert({{"rayleigh.mass", 0.0}, {"rayleigh.stiffness", 0.0}});
     // A checkpoint of another case is refused before its vectors are read.
     auto same_case = [&](const io::CheckpointAttributes& read) {
       const std::string& integrator = read.strings.at("integrator");
@@ -582,11 +587,26 @@ class Run {
       const double dt = read.reals.at("dt");
       INERTIA_CHECK(c_.dt_auto || std::abs(c_.dt - dt) <= 1e-12 * dt, InputError, "time.dt ", c_.dt,
                     " of ", c_.path.string(), " differs from the checkpoint's ", dt);
+      if (modal_damping) {
+        // The same targets: the saved coefficients give the case's ratios at the modes.
+        const RayleighDamping saved{read.reals.at("rayleigh.mass"),
+                                    read.reals.at("rayleigh.stiffness")};
+        for (const auto& [ratio, hz] : c_.rayleigh_targets) {
+          const double omega = 2 * std::numbers::pi * hz;
+          INERTIA_CHECK(std::abs(saved.ratio(omega) - ratio) <= 1e-8 * std::max(ratio, 1e-3), InputError,
+                        "time.rayleigh of ", c_.path.string(), " (damping ratio ", ratio, " at ",
+                        hz, " Hz) differs from the checkpoint's (", saved.ratio(omega), ")");
+        }
+      }
     };
     const io::Restored restored =
         checkpointer_->restore(*args_.restart, checkpoint_vectors(), a, same_case);
     for (const auto& why : restored.skipped) log_ << "restart   skipped " << why << "\n";
     if (c_.dt_auto) c_.dt = a.reals["dt"];
+    if (modal_damping) {
+      c_.rayleigh = {a.reals["rayleigh.mass"], a.reals["rayleigh.stiffness"]};
+      system().set_rayleigh(c_.rayleigh);
+    }
     state_.time = a.reals["time"];
     state_.step = a.integers["step"];
     nsteps_ = c_.num_steps();
@@ -693,7 +713,9 @@ class Run {
                {"dt", c_.dt},
                {"energy.external_work", energy_ ? energy_->external_work() : 0.0},
                {"energy.dissipation", energy_ ? energy_->dissipation() : 0.0},
-               {"energy.initial_total", energy_ ? energy_->initial_total() : 0.0}};
+               {"energy.initial_total", energy_ ? energy_->initial_total() : 0.0},
+               {"rayleigh.mass", c_.rayleigh.mass},
+               {"rayleigh.stiffness", c_.rayleigh.stiffness}};
     a.integers = {{"step", state_.step}};
     a.strings = {{"integrator", std::string(c_.scheme.name())}, {"version", INERTIA_VERSION}};
     const auto [file, bytes] = checkpointer_->write(c_.checkpoint_directory, state_.step, a,

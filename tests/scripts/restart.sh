@@ -111,7 +111,18 @@ for entry in "${schemes[@]}"; do
     grep -q "restart   from .*checkpoint_000000010.h5: step 10" "$work/last.log"
     compare "$d/full" "$d/restarted" 1e-12 "$label np$np"
     if [ -n "${extra:-}" ]; then  # the same modes and the same damping, before and after
-      cmp "$d/full/modes.csv" "$d/restarted/modes.csv"
+      # The modes are computed again on restart: at np > 1 they agree to round-off only (MUMPS's
+      # parallel factorisation); the damping comes from the checkpoint, so the steps above
+      # repeat exactly.
+      python3 - "$d/full/modes.csv" "$d/restarted/modes.csv" <<'PY'
+import csv, sys
+a, b = ([[float(x) for x in r] for r in list(csv.reader(open(p)))[1:]] for p in sys.argv[1:])
+assert len(a) == len(b) == 4, (len(a), len(b))
+for c in range(len(a[0])):
+    scale = max(abs(r[c]) for r in a) or 1.0
+    worst = max(abs(p[c] - q[c]) for p, q in zip(a, b)) / scale
+    assert worst <= 1e-10, f"modes.csv column {c} differs by {worst:.3e}"
+PY
       grep -q "rayleigh .*alpha_M" "$work/last.log"
     fi
   done
@@ -196,6 +207,9 @@ sed 's/integrator: newmark/integrator: rk4/' "$nm/case.yaml" > "$nm/other_scheme
 expect_error "written by the newmark integrator" 2 "$nm/other_scheme.yaml" --restart "$nm/checkpoints"
 sed 's/dt: 1.0e-4/dt: 2.0e-4/' "$nm/case.yaml" > "$nm/other_dt.yaml"
 expect_error "differs from the checkpoint" 1 "$nm/other_dt.yaml" --restart "$nm/checkpoints"
+md="$work/hht_modal_rayleigh/np2/full"
+sed 's/damping_ratios: \[0.05, 0.02\]/damping_ratios: [0.05, 0.03]/' "$md/case.yaml" > "$md/other_damping.yaml"
+expect_error "differs from the checkpoint's" 2 "$md/other_damping.yaml" --restart "$md/checkpoints"
 head -c 100 "$nm/checkpoints/checkpoint_000000020.h5" > "$work/checkpoint_000000001.h5"
 expect_error "cannot restart from this checkpoint" 2 "$nm/case.yaml" --restart "$work/checkpoint_000000001.h5"
 echo "restart: all checks passed"
