@@ -374,6 +374,46 @@ petsc::Matrix Assembler::create_matrix(MatrixFormat format) const {
   return A;
 }
 
+void Assembler::copy_values(Mat from, Mat to) const {
+  static const PetscLogEvent event = petsc::log_event("InertiaCopyValues");
+  PetscLogEventBegin(event, 0, 0, 0, 0);
+  int size = 1;
+  INERTIA_MPI(MPI_Comm_size(comm_, &size));
+  {
+    const MatrixValues src(from, size > 1), dst(to, size > 1);
+    // Entry (i, j) of block k of a row part with nb blocks starting at value offset `base`:
+    // BAIJ stores each block column by column, AIJ the part's three DOF rows one after another.
+    const auto index = [](bool blocked, std::int64_t base, std::int64_t nb, std::int64_t k, int i,
+                          int j) {
+      return blocked ? base + 9 * k + i + 3 * j : base + 3 * nb * i + 3 * k + j;
+    };
+    const std::int32_t no = mesh_.num_owned;
+    for (int part = 0; part < 2; ++part) {
+      const PetscScalar* in = part == 0 ? src.diag() : src.off();
+      PetscScalar* out = part == 0 ? dst.diag() : dst.off();
+      const auto& ptr = part == 0 ? diag_ptr_ : off_ptr_;
+      if (!in || !out) continue;
+      if (src.blocked() == dst.blocked()) {
+        std::copy(in, in + ptr[3 * no], out);
+        continue;
+      }
+      for (std::int32_t r = 0; r < no; ++r) {
+        const std::int64_t total = owned_ptr_[r + 1] - owned_ptr_[r];
+        const std::int64_t nb = part == 0 ? owned_diag_[r] : total - owned_diag_[r];
+        const std::int64_t base = ptr[3 * r];
+        for (std::int64_t k = 0; k < nb; ++k)
+          for (int i = 0; i < 3; ++i)
+            for (int j = 0; j < 3; ++j)
+              out[index(dst.blocked(), base, nb, k, i, j)] =
+                  in[index(src.blocked(), base, nb, k, i, j)];
+      }
+    }
+  }
+  INERTIA_PETSC(MatAssemblyBegin(to, MAT_FINAL_ASSEMBLY));
+  INERTIA_PETSC(MatAssemblyEnd(to, MAT_FINAL_ASSEMBLY));
+  PetscLogEventEnd(event, 0, 0, 0, 0);
+}
+
 void Assembler::set_matrix_values(Mat A) const {
   static const PetscLogEvent event = petsc::log_event("InertiaSetValues");
   PetscLogEventBegin(event, 0, 0, 0, 0);

@@ -10,6 +10,7 @@
 
 #include "../support/simulation.hpp"
 #include "inertia/system/direct_solver.hpp"
+#include "inertia/system/spectrum.hpp"
 
 using namespace inertia;
 using namespace inertia::test;
@@ -141,4 +142,34 @@ TEST(DirectSolver, SingularOperatorIsAnErrorNotAWrongAnswer) {
   supported.replace(supported.find("[{region: xmax"), 1, "[{region: xmin, type: fixed}, ");
   Simulation held = start(supported);
   EXPECT_NO_THROW(held.integrator->step(held.system(), held.state, 1.0));
+}
+
+TEST_F(TightSolves, ModeratelyStiffStepsTakePlainAggregation) {
+  // GAMG by plain aggregation up to k omega_max^2 / m = 250 (Newmark: 15.8x the stable step),
+  // smoothed beyond; the log line says which, and both give the factorisation's answer.
+  auto steps_at = [](double times_stable, const std::string& linear_solver) {
+    Simulation r = start(cantilever(linear_solver));
+    MechanicalSystem& s = r.system();
+    const double omega = estimate_highest_frequency(s, 50, true).power;
+    s.set_highest_frequency(omega);  // as the driver does
+    const double dt = times_stable * 2 / omega;
+    Outcome o;
+    for (int n = 0; n < 5; ++n)
+      o.iterations += r.integrator->step(s, r.state, dt).linear_iterations;
+    o.notes = s.take_solver_notes();
+    PetscScalar sum = 0;
+    VecSum(r.state.u, &sum);
+    o.tip = PetscRealPart(sum);
+    return o;
+  };
+  for (double times : {10.0, 20.0}) {
+    const Outcome iterative = steps_at(times, "iterative");
+    const Outcome direct = steps_at(times, "direct");
+    ASSERT_EQ(iterative.notes.size(), 1u);
+    const bool plain = times * times <= MechanicalSystem::plain_aggregation_limit;
+    EXPECT_EQ(mentions(iterative.notes, "plain aggregation (k omega_max^2 / m = "), plain)
+        << iterative.notes[0];
+    EXPECT_NE(direct.tip, 0.0);
+    EXPECT_NEAR(iterative.tip / direct.tip, 1.0, 1e-9) << times;
+  }
 }

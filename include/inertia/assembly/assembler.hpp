@@ -111,6 +111,10 @@ class Assembler {
   /// near-null space attached; values zero. AIJ matrices use CSR arrays built here without a
   /// copy or an insertion pass. Every matrix of one assembler has the same pattern.
   petsc::Matrix create_matrix(MatrixFormat format = MatrixFormat::aij) const;
+  /// Copies the values of `from` into `to`, two matrices of create_matrix (either format; not
+  /// collective: each rank copies its rows, no insertion pass). An AIJ operator's BAIJ copy
+  /// multiplies about 1.5x faster (a third of the index data).
+  void copy_values(Mat from, Mat to) const;
 
   /// Collective. The stiffness of the linear-elastic solids (nonlinear solids and springs
   /// contribute zero: their forces come from add_nonlinear_forces).

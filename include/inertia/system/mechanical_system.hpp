@@ -128,6 +128,11 @@ class MechanicalSystem {
   std::vector<std::string> take_solver_notes() { return std::exchange(solver_notes_, {}); }
   /// True if solves with m M + k K default to Jacobi (see set_highest_frequency).
   bool mass_dominated(double m, double k) const;
+  /// Iterative solves with m M + k K where k omega_max^2 / m is at most this (Newmark steps up
+  /// to ~16x the stable one) build GAMG by plain aggregation (-pc_gamg_agg_nsmooths 0): a third
+  /// of the set-up, cheaper iterations, a few more of them; stiffer operators (and static K)
+  /// keep smoothed aggregation. The log's solver line says which.
+  static constexpr double plain_aggregation_limit = 250;
 
   /// Collective. A matrix with the operator's pattern and near-null space, for Newton Jacobians.
   petsc::Matrix create_operator() const;
@@ -157,6 +162,7 @@ class MechanicalSystem {
   void external_minus_internal(double t, Vec u, Vec f, Vec scale) const;
   struct Solver {
     petsc::Matrix A;
+    petsc::Matrix products;  ///< A's BAIJ copy, the Krylov operator of iterative solves
     petsc::Ksp ksp;
     double diagonal = 1;   ///< value on the constrained rows
     bool stale = false;    ///< the tangent changed since A was filled
