@@ -593,9 +593,10 @@ class Run {
                                     read.reals.at("rayleigh.stiffness")};
         for (const auto& [ratio, hz] : c_.rayleigh_targets) {
           const double omega = 2 * std::numbers::pi * hz;
-          INERTIA_CHECK(std::abs(saved.ratio(omega) - ratio) <= 1e-8 * std::max(ratio, 1e-3), InputError,
-                        "time.rayleigh of ", c_.path.string(), " (damping ratio ", ratio, " at ",
-                        hz, " Hz) differs from the checkpoint's (", saved.ratio(omega), ")");
+          INERTIA_CHECK(std::abs(saved.ratio(omega) - ratio) <= 1e-8 * std::max(ratio, 1e-3),
+                        InputError, "time.rayleigh of ", c_.path.string(), " (damping ratio ",
+                        ratio, " at ", hz, " Hz) differs from the checkpoint's (",
+                        saved.ratio(omega), ")");
         }
       }
     };
