@@ -261,8 +261,9 @@ def run_one(mode, np_, rep, args):
     os.makedirs(rundir, exist_ok=True)
     with open(case, "w") as f:
         f.write(case_text(cells, args))
-    if os.path.exists(timings):
-        os.remove(timings)  # never pick up a stale result
+    for stale in (timings, os.path.join(outdir, "memory.csv")):
+        if os.path.exists(stale):
+            os.remove(stale)  # never pick up a stale result
     cmd = shlex.split(args.launcher.replace("{np}", str(np_))) + [args.inertia, case] + \
         shlex.split(args.extra)
     with open(os.path.join(rundir, "command.txt"), "w") as f:
@@ -318,7 +319,19 @@ def collect(label, cells, timings, log_path):
     m = ITS_RE.search(log)
     its = int(m.group(1)) if m else None
     return {"cells": cells, "dofs": dofs, "phases": phases,
-            "linear_iterations": its}
+            "linear_iterations": its,
+            "peak_rss_max_mb": read_peak_memory(os.path.join(os.path.dirname(timings),
+                                                             "memory.csv"))}
+
+
+def read_peak_memory(path):
+    """The largest rank's peak resident set (MB) from a run's memory.csv, or None."""
+    try:
+        with open(path, newline="") as f:
+            rows = list(csv.DictReader(f))
+        return max(int(r["peak_rss_bytes"]) for r in rows) / 1e6
+    except (OSError, KeyError, ValueError):
+        return None
 
 
 # ------------------------------------------------------------------------------------------------
@@ -344,9 +357,11 @@ def build_rows(results, args):
             values = [r["phases"][phase] for r in runs if phase in r["phases"]]
             phases[phase] = min(values) if values else None
         its = [r["linear_iterations"] for r in runs if r["linear_iterations"] is not None]
+        memory = [r["peak_rss_max_mb"] for r in runs if r.get("peak_rss_max_mb") is not None]
         rows.append({"mode": mode, "ranks": np_, "dofs": runs[0]["dofs"], "steps": args.steps,
                      "cells": runs[0]["cells"], "phases": phases,
-                     "linear_iterations": min(its) if its else None})
+                     "linear_iterations": min(its) if its else None,
+                     "peak_rss_max_mb": max(memory) if memory else None})
     for mode in ("strong", "weak"):
         series = sorted((r for r in rows if r["mode"] == mode), key=lambda r: r["ranks"])
         if not series:
@@ -379,7 +394,8 @@ def write_csv(path, rows, phase_order, args):
     header = ["mode", "ranks", "dofs", "steps"] + [column_name(p) for p in phase_order] + \
         ["speedup_time_loop", "efficiency_time_loop", "speedup_total", "efficiency_total",
          "time_loop_ns_per_dof_step", "time_loop_rank_ns_per_dof_step",
-         "cells", "element", "integrator", "dt", "repeats", "linear_iterations"]
+         "cells", "element", "integrator", "dt", "repeats", "linear_iterations",
+         "peak_rss_max_mb"]
 
     def num(v, fmt="{:.6g}"):
         return "" if v is None or (isinstance(v, float) and math.isnan(v)) else fmt.format(v)
@@ -398,7 +414,8 @@ def write_csv(path, rows, phase_order, args):
                         num(r["ns_per_dof_step"], "{:.3f}"),
                         num(r["rank_ns_per_dof_step"], "{:.3f}"),
                         "x".join(map(str, r["cells"])), args.element, args.integrator,
-                        args.dt, args.repeat, num(r["linear_iterations"], "{:d}")])
+                        args.dt, args.repeat, num(r["linear_iterations"], "{:d}"),
+                        num(r["peak_rss_max_mb"], "{:.1f}")])
     os.replace(tmp, path)
 
 

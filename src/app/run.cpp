@@ -19,6 +19,7 @@
 #include "inertia/app/histories.hpp"
 #include "inertia/app/model.hpp"
 #include "inertia/app/output_series.hpp"
+#include "inertia/core/limits.hpp"
 #include "inertia/core/text.hpp"
 #include "inertia/io/checkpoint.hpp"
 #include "inertia/modal/modal.hpp"
@@ -249,6 +250,7 @@ class Run {
   /// Collective. Returns the exit status; throws on bad input or a failed run.
   int run() {
     build();
+    setup_peak_rss_ = peak_resident_bytes();
     describe();
     if (!c_.has_time) {  // a modal analysis alone
       if (args_.check) {
@@ -905,7 +907,36 @@ class Run {
     log_ << "  " << std::left << std::setw(16) << "total" << std::right << std::setw(12)
          << std::fixed << std::setprecision(3) << total << "\n";
     phases_.write_csv(comm_, c_.output_directory / "timings.csv", total);
+    report_memory();
     warn_unused_petsc_options();
+  }
+
+  /// Each rank's peak resident set (getrusage), after the setup (mesh, partition, model) and
+  /// over the whole run: memory.csv gets one row per rank, the log one line with the largest
+  /// rank's (what a node must hold per rank) and the sum.
+  void report_memory() {
+    const std::uint64_t mine[2] = {setup_peak_rss_, peak_resident_bytes()};
+    const int size = size_of(comm_);
+    std::vector<std::uint64_t> all(rank_of(comm_) == 0 ? 2 * static_cast<std::size_t>(size) : 0);
+    INERTIA_MPI(MPI_Gather(mine, 2, MPI_UINT64_T, all.data(), 2, MPI_UINT64_T, 0, comm_));
+    run_on_root(comm_, [&] {
+      std::ostringstream csv;
+      csv << "rank,setup_peak_rss_bytes,peak_rss_bytes\n";
+      int largest[2] = {0, 0};
+      double sum = 0;
+      for (int r = 0; r < size; ++r) {
+        csv << r << "," << all[2 * r] << "," << all[2 * r + 1] << "\n";
+        for (int k = 0; k < 2; ++k)
+          if (all[2 * r + k] > all[2 * largest[k] + k]) largest[k] = r;
+        sum += static_cast<double>(all[2 * r + 1]);
+      }
+      write_file_atomically(c_.output_directory / "memory.csv", csv.str());
+      const auto mb = [](double bytes) { return cat(std::lround(bytes / 1e6), " MB"); };
+      log_ << "memory    peak resident set: largest rank " << mb(all[2 * largest[1] + 1])
+           << " (rank " << largest[1] << "), all " << size << (size == 1 ? " rank " : " ranks ")
+           << mb(sum) << "; after the setup: largest " << mb(all[2 * largest[0]]) << " (rank "
+           << largest[0] << "); per rank in memory.csv\n";
+    });
   }
 
   /// modal.modes: the lowest modes with SLEPc (modal/modal.hpp), logged as a table with the
@@ -1006,6 +1037,7 @@ class Run {
   const Arguments& args_;
   std::ostream& log_;
   const double start_;
+  std::uint64_t setup_peak_rss_ = 0;  ///< peak resident bytes after build()
   const Scheme central_difference_ = configure_scheme("central_difference");
   Phases phases_;
   CaseFile c_;

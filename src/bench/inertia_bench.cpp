@@ -8,7 +8,6 @@
 // output is well formed.
 #include <malloc.h>
 #include <petscksp.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -26,6 +25,7 @@
 
 #include "inertia/app/case_file.hpp"
 #include "inertia/app/model.hpp"
+#include "inertia/core/limits.hpp"
 #include "inertia/parallel/session.hpp"
 #include "inertia/system/spectrum.hpp"
 #include "inertia/time/scheme.hpp"
@@ -140,11 +140,7 @@ double per_call(MPI_Comm comm, int samples, double min_seconds, F&& f, int* batc
 // Memory
 
 /// Peak resident set of this process (ru_maxrss), bytes.
-double peak_rss_bytes() {
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  return 1024.0 * static_cast<double>(u.ru_maxrss);  // kilobytes on Linux
-}
+double peak_rss_bytes() { return static_cast<double>(peak_resident_bytes()); }
 
 /// Heap bytes in use by this process (glibc mallinfo2: arenas + mmapped blocks). Unlike the
 /// resident set, it drops when memory is freed, so differences measure what an object holds.

@@ -30,4 +30,10 @@ std::uint64_t memory_limit_bytes() {
   return limit;
 }
 
+std::uint64_t peak_resident_bytes() {
+  rusage usage{};
+  if (getrusage(RUSAGE_SELF, &usage) != 0) return 0;
+  return 1024 * static_cast<std::uint64_t>(usage.ru_maxrss);  // kilobytes on Linux
+}
+
 }  // namespace inertia

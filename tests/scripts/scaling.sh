@@ -35,7 +35,7 @@ header = list(rows[0].keys())
 assert header[:4] == ["mode", "ranks", "dofs", "steps"], header
 for column in ["mesh_s", "assemble_s", "solver_setup_s", "time_loop_s", "total_s",
                "speedup_time_loop", "efficiency_time_loop", "speedup_total", "efficiency_total",
-               "time_loop_ns_per_dof_step"]:
+               "time_loop_ns_per_dof_step", "peak_rss_max_mb"]:
     assert column in header, (column, header)
 got = [(r["mode"], int(r["ranks"]), int(r["dofs"]), int(r["steps"])) for r in rows]
 # box of hex8 cells [nx, ny, nz]: 3 (nx+1)(ny+1)(nz+1) DOFs; weak: cells [4 np, 4, 4]
@@ -46,6 +46,8 @@ for r in rows:
     expected = float(r["time_loop_s"]) / (int(r["dofs"]) * int(r["steps"])) * 1e9
     assert abs(float(r["time_loop_ns_per_dof_step"]) - expected) <= 1e-2 * expected, r
     assert float(r["efficiency_time_loop"]) > 0 and float(r["efficiency_total"]) > 0, r
+    # the largest rank's peak resident set, from the run's memory.csv (a few tens of MB here)
+    assert 5 < float(r["peak_rss_max_mb"]) < 4000, r
 strong1, strong2 = rows[0], rows[1]
 assert float(strong1["speedup_time_loop"]) == 1.0 and float(strong1["efficiency_total"]) == 1.0
 s = float(strong2["speedup_time_loop"])
@@ -75,3 +77,18 @@ status=0
   || { echo "expected one error line naming the run, got:"; cat "$work/err"; exit 1; }
 [ ! -e "$work/bad/scaling.csv" ] || { echo "a failed study left a scaling.csv"; exit 1; }
 echo "failing run reported: $(head -1 "$work/err" | cut -c1-100)..."
+
+# Every run's memory.csv: one row per rank, the setup's peak within the run's.
+"$py" - "$work/runs" <<'PY'
+import csv, glob, sys
+files = sorted(glob.glob(f"{sys.argv[1]}/*/np*/rep*/out/memory.csv"))
+assert len(files) == 8, files  # 2 modes x 2 rank counts x 2 repeats
+for path in files:
+    ranks = int(path.split("/np")[1].split("/")[0])
+    rows = list(csv.DictReader(open(path)))
+    assert [int(r["rank"]) for r in rows] == list(range(ranks)), (path, rows)
+    for r in rows:
+        setup, peak = int(r["setup_peak_rss_bytes"]), int(r["peak_rss_bytes"])
+        assert 0 < setup <= peak, (path, r)
+print("memory.csv:", len(files), "runs, one row per rank")
+PY

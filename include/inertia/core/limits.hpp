@@ -28,4 +28,7 @@ inline std::optional<std::int64_t> checked_add(std::optional<std::int64_t> a,
 /// address-space limit (ulimit -v) or a cgroup memory limit (containers) says so. 0 if unknown.
 std::uint64_t memory_limit_bytes();
 
+/// The peak resident set of this process so far (getrusage's ru_maxrss), in bytes.
+std::uint64_t peak_resident_bytes();
+
 }  // namespace inertia
