@@ -5,6 +5,7 @@
 #include <fstream>
 #include <iomanip>
 #include <map>
+#include <sstream>
 
 #include "inertia/mesh/box.hpp"
 #include "inertia/mesh/gmsh_reader.hpp"
@@ -88,6 +89,25 @@ std::vector<char> check_and_mark_elements(const CaseFile& c, const MeshData& mes
 
 LocalMesh read_and_distribute(MPI_Comm comm, const CaseFile& c, Phases& ph, Model& model);
 
+/// What a split depends on besides the rank count: the mesh file (size and modification time),
+/// the partitioner, and the regions the case makes elements of (materials, springs, point
+/// masses). A run refuses a split whose stamp differs from its case's.
+std::string split_stamp(const CaseFile& c) {
+  std::ostringstream s;
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(*c.mesh_file, ec);
+  const auto modified = std::filesystem::last_write_time(*c.mesh_file, ec);
+  s << "mesh " << c.mesh_file->filename().string() << " (" << (ec ? 0 : size) << " bytes, modified "
+    << (ec ? 0 : modified.time_since_epoch().count()) << "); partitioner "
+    << (c.partitioner == Partitioner::metis ? "metis" : "block") << "; materials";
+  for (const auto& m : c.materials) s << " " << m.region;
+  s << "; springs";
+  for (const auto& sp : c.springs) s << " " << sp.region << (sp.edges_of_surface ? " (edges)" : "");
+  s << "; point masses";
+  for (const auto& p : c.point_masses) s << " " << p.region;
+  return s.str();
+}
+
 /// A mesh where nothing has mass: says which regions the mesh has, of which dimension, and
 /// (for a mesh without volumes) that a volume mesh is needed.
 void require_elements(const CaseFile& c, const std::vector<Region>& mesh_regions,
@@ -136,6 +156,24 @@ Model build_model(MPI_Comm comm, const CaseFile& c, Phases* phases) {
     model.mesh_summary =
         cat(local.num_global_nodes, " nodes, ", counts[0], " ", info(c.box->element).name, ", ",
             counts[1], " ", info(face).name, " (generated in parallel)");
+  } else if (const auto split =
+                 c.mesh_file ? split_path(c, size_of(comm)) : std::filesystem::path();
+             !split.empty() && std::filesystem::exists(split)) {
+    // `inertia --split N` made this: each rank reads its own share, no rank holds the mesh.
+    Phases::Scope scope(ph, "mesh");
+    std::string stamp;
+    local = read_split(comm, split, &model.partition, &stamp);
+    const std::string expected = split_stamp(c);
+    INERTIA_CHECK(stamp == expected, InputError, split.string(),
+                  " was made from another mesh or case (", stamp, "; now: ", expected,
+                  "); make it again with inertia --split ", size_of(comm), " ",
+                  c.path.filename().string(), ", or remove it");
+    std::int64_t elements = 0;
+    for (auto e : model.partition.elements_per_rank) elements += e;
+    require_elements(c, local.regions, elements);
+    model.mesh_summary =
+        cat(local.num_global_nodes, " nodes, ", elements, " elements (each rank read its share of ",
+            split.filename().string(), ")");
   } else {
     local = read_and_distribute(comm, c, ph, model);
   }
@@ -145,6 +183,35 @@ Model build_model(MPI_Comm comm, const CaseFile& c, Phases* phases) {
     model.system = std::make_unique<MechanicalSystem>(comm, std::move(local), std::move(spec));
   }
   return model;
+}
+
+std::filesystem::path split_path(const CaseFile& c, int ranks) {
+  return c.directory / cat(c.name, ".p", ranks, ".split");
+}
+
+std::string split_mesh(MPI_Comm comm, const CaseFile& c, int ranks) {
+  INERTIA_CHECK(c.mesh_file, InputError, c.path.string(),
+                ": --split is for meshes read from a file (mesh.file); a mesh.box is generated "
+                "on every rank already");
+  std::string summary;
+  run_on_root(comm, [&] {
+    MeshData mesh = load_mesh(c);
+    add_edge_springs(c, mesh);
+    const std::vector<char> is_element = check_and_mark_elements(c, mesh, true);
+    require_elements(c, mesh.regions, std::count(is_element.begin(), is_element.end(), 1));
+    const std::string cells = cat(mesh.num_nodes(), " nodes, ", cell_summary(mesh));
+    const CellPartition partition = partition_elements(mesh, is_element, ranks, c.partitioner);
+    const auto file = split_path(c, ranks);
+    PartitionSummary parts;
+    const std::uint64_t bytes =
+        write_split(file, mesh, is_element, partition, ranks, split_stamp(c), &parts);
+    std::int64_t largest = 0;
+    for (auto e : parts.elements_per_rank) largest = std::max(largest, e);
+    summary = cat(cells, " split for ", ranks, " ranks (", parts.method, ", at most ", largest,
+                  " elements per rank) into ", file.string(), " (", bytes / 1000000.0,
+                  " MB); run it with mpirun -n ", ranks, " inertia ", c.path.filename().string());
+  });
+  return summary;
 }
 
 namespace {

@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cmath>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <iomanip>
 #include <iostream>
@@ -35,6 +36,7 @@ namespace {
 struct Arguments {
   std::string case_file;
   bool check = false;
+  int split = 0;  ///< --split N: write the mesh's split for N ranks and exit
   std::optional<std::filesystem::path> restart;  ///< --restart DIR: continue from a checkpoint
   std::vector<std::string> petsc;
 };
@@ -45,6 +47,9 @@ std::string usage() {
        mpirun -n N inertia CASE.yaml --restart DIR   continue from the newest checkpoint in DIR
                                       (output.checkpoint; DIR: the checkpoint directory or file)
        inertia --check CASE.yaml      validate the case and the mesh, print a summary, exit
+       inertia --split N CASE.yaml    partition the case's mesh file for N ranks, once, into
+                                      CASE.pN.split next to the case: a run on N ranks then reads
+                                      only its share (no rank holds the whole mesh)
        inertia --help | --version
 
 inertia runs the structural-dynamics case described by CASE.yaml (README.md, "The case file"):
@@ -125,6 +130,15 @@ std::optional<int> parse_arguments(int argc, char** argv, Arguments& args) {
       return 0;
     } else if (a == "--check") {
       args.check = true;
+    } else if (a == "--split") {
+      const char* n = i + 1 < argc ? argv[++i] : "";
+      char* end = nullptr;
+      const long parts = std::strtol(n, &end, 10);
+      if (*n == '\0' || *end != '\0' || parts < 1 || parts > 10000000) {
+        report_error(cat("--split needs a number of ranks (1 to 10^7), got '", n, "'"));
+        return 1;
+      }
+      args.split = static_cast<int>(parts);
     } else if (!a.empty() && a[0] != '-') {
       args.case_file = a;
     } else {
@@ -249,6 +263,11 @@ class Run {
 
   /// Collective. Returns the exit status; throws on bad input or a failed run.
   int run() {
+    if (args_.split > 0) {
+      run_collectively(comm_, [&] { c_ = load_case(args_.case_file); });
+      log_ << "split     " << split_mesh(comm_, c_, args_.split) << "\n";
+      return 0;
+    }
     build();
     setup_peak_rss_ = peak_resident_bytes();
     describe();

@@ -77,10 +77,15 @@ void OutputFile::close() {
 }
 
 void write_file_atomically(const std::filesystem::path& path, std::string_view content) {
+  write_file_atomically(path, {content});
+}
+
+void write_file_atomically(const std::filesystem::path& path,
+                           std::initializer_list<std::string_view> pieces) {
   const std::filesystem::path tmp = path.string() + ".tmp";
   {
     OutputFile out(tmp, OutputFile::Mode::truncate);
-    out.write(content);
+    for (const auto piece : pieces) out.write(piece);
     out.sync();
     out.close();
   }

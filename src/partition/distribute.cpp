@@ -5,6 +5,7 @@
 /// scatter the shares, and every rank unpacks its own.
 #include <algorithm>
 #include <cstring>
+#include <fstream>
 #include <limits>
 #include <memory>
 #include <numeric>
@@ -13,6 +14,7 @@
 #include <type_traits>
 
 #include "inertia/core/error.hpp"
+#include "inertia/core/files.hpp"
 #include "inertia/parallel/session.hpp"
 #include "inertia/partition/partition.hpp"
 
@@ -463,6 +465,95 @@ LocalMesh distribute(MPI_Comm comm, const MeshData& mesh, const std::vector<char
   broadcast(comm, facts);
   LocalMesh local = unpack_local_mesh(scatter(comm, std::move(send)), facts);
   if (summary) *summary = std::move(facts.summary);
+  return local;
+}
+
+// ---- Splits: the scatter's messages in a file
+// ---------------------------------------------------- Layout, all in 8-byte words: magic, version,
+// parts, facts words F, stamp words S; parts + 1 offsets (in words, from the start of the shares);
+// the facts (F words); the stamp (S words); then each part's share. A rank reads the header, the
+// offsets, the facts and the stamp (a few words per rank in all) and its own share: never the whole
+// mesh.
+
+namespace {
+
+constexpr Word split_magic = 0x54494c5053544e49;  // "INTSPLIT", little-endian
+constexpr Word split_version = 1;
+constexpr std::size_t split_header_words = 5;
+
+}  // namespace
+
+std::uint64_t write_split(const std::filesystem::path& file, const MeshData& mesh,
+                          const std::vector<char>& is_element, const CellPartition& partition,
+                          int parts, const std::string& stamp, PartitionSummary* summary) {
+  CommonFacts facts;
+  SendBuffer send = pack_on_root(mesh, is_element, partition, parts, facts);
+  std::vector<Word> head(split_header_words + static_cast<std::size_t>(parts) + 1);
+  const std::size_t facts_words = packed_words(fact_fields(facts));
+  const auto stamp_fields = std::tie(stamp);
+  const std::size_t stamp_words = packed_words(stamp_fields);
+  head[0] = split_magic;
+  head[1] = split_version;
+  head[2] = static_cast<Word>(parts);
+  head[3] = facts_words;
+  head[4] = stamp_words;
+  for (int p = 0; p < parts; ++p) head[split_header_words + p] = static_cast<Word>(send.displs[p]);
+  head.back() = static_cast<Word>(send.displs.back()) + static_cast<Word>(send.counts.back());
+  std::vector<Word> middle(facts_words + stamp_words);
+  pack_into(middle.data(), facts_words, fact_fields(facts));
+  pack_into(middle.data() + facts_words, stamp_words, stamp_fields);
+  const auto as_bytes = [](const std::vector<Word>& w) {
+    return std::string_view(reinterpret_cast<const char*>(w.data()), w.size() * sizeof(Word));
+  };
+  const std::string_view shares(reinterpret_cast<const char*>(send.words.get()),
+                                head.back() * sizeof(Word));
+  write_file_atomically(file, {as_bytes(head), as_bytes(middle), shares});
+  if (summary) *summary = std::move(facts.summary);
+  return (head.size() + middle.size() + head.back()) * sizeof(Word);
+}
+
+LocalMesh read_split(MPI_Comm comm, const std::filesystem::path& file, PartitionSummary* summary,
+                     std::string* stamp) {
+  LocalMesh local;
+  CommonFacts facts;
+  std::string read_stamp;
+  std::exception_ptr error;
+  try {
+    std::ifstream in(file, std::ios::binary);
+    INERTIA_CHECK(in, InputError, file.string(), ": cannot open the split");
+    const auto read = [&](std::uint64_t word, std::size_t count, Word* out) {
+      in.seekg(static_cast<std::streamoff>(word * sizeof(Word)));
+      in.read(reinterpret_cast<char*>(out), static_cast<std::streamsize>(count * sizeof(Word)));
+      INERTIA_CHECK(in && static_cast<std::size_t>(in.gcount()) == count * sizeof(Word), InputError,
+                    file.string(),
+                    ": the split is truncated or damaged (make it again with inertia --split)");
+    };
+    Word head[split_header_words];
+    read(0, split_header_words, head);
+    INERTIA_CHECK(head[0] == split_magic && head[1] == split_version, InputError, file.string(),
+                  ": not a split of this version of inertia (make it again with inertia --split)");
+    const auto parts = static_cast<std::size_t>(head[2]);
+    INERTIA_CHECK(parts == static_cast<std::size_t>(size_of(comm)), InputError, file.string(),
+                  " is split for ", parts, " ranks, not ", size_of(comm));
+    std::vector<Word> offsets(parts + 1);
+    read(split_header_words, parts + 1, offsets.data());
+    const std::uint64_t middle_begin = split_header_words + parts + 1;
+    std::vector<Word> middle(head[3] + head[4]);
+    read(middle_begin, middle.size(), middle.data());
+    unpack(std::span<const Word>(middle.data(), head[3]), fact_fields(facts));
+    unpack(std::span<const Word>(middle.data() + head[3], head[4]), std::tie(read_stamp));
+    const auto r = static_cast<std::size_t>(rank_of(comm));
+    INERTIA_CHECK(offsets[r] <= offsets[r + 1] && offsets[r + 1] <= offsets[parts], InputError,
+                  file.string(), ": the split is damaged (make it again with inertia --split)");
+    std::vector<Word> share(offsets[r + 1] - offsets[r]);
+    read(middle_begin + middle.size() + offsets[r], share.size(), share.data());
+    local = unpack_local_mesh(share, facts);
+  } catch (...) {
+    error = std::current_exception();
+  }
+  rethrow_collectively(comm, error);
+  if (summary) *summary = std::move(facts.summary);
+  if (stamp) *stamp = std::move(read_stamp);
   return local;
 }
 

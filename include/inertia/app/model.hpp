@@ -28,4 +28,14 @@ Model build_model(MPI_Comm comm, const CaseFile& c, Phases* phases = nullptr);
 /// Reads or generates the case's mesh, rejects inverted cells, orients faces. Serial.
 MeshData load_mesh(const CaseFile& c);
 
+/// Where `inertia --split N` puts the split of a case with a mesh file for N ranks, and where a
+/// run on N ranks looks for it: <case folder>/<case name>.p<N>.split.
+std::filesystem::path split_path(const CaseFile& c, int ranks);
+
+/// Collective (the work is rank 0's). Reads, checks and partitions the case's mesh file for
+/// `ranks` ranks and writes the split (split_path): a run on that many ranks then reads only its
+/// share. Returns a one-line summary for the log. Throws InputError for a case without a mesh
+/// file.
+std::string split_mesh(MPI_Comm comm, const CaseFile& c, int ranks);
+
 }  // namespace inertia

@@ -6,6 +6,7 @@
 /// No MPI: the callers decide which rank writes and fail collectively.
 
 #include <filesystem>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 
@@ -57,6 +58,9 @@ class OutputFile {
 /// then renamed over `path`, so a reader (or a kill) sees the old file or the new one, never a
 /// part. Throws IoError naming the file.
 void write_file_atomically(const std::filesystem::path& path, std::string_view content);
+/// The same with the content given in pieces, written one after another.
+void write_file_atomically(const std::filesystem::path& path,
+                           std::initializer_list<std::string_view> pieces);
 
 /// The whole content of a file; throws IoError.
 std::string read_file(const std::filesystem::path& path);

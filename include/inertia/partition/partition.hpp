@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <optional>
 #include <span>
@@ -108,6 +109,19 @@ LocalMesh distribute(MPI_Comm comm, const MeshData& mesh, const std::vector<char
 /// cells that carry mass or stiffness; other cells are kept if all their nodes belong to elements.
 LocalMesh distribute(MPI_Comm comm, const MeshData& mesh, const std::vector<char>& is_element,
                      Partitioner method, PartitionSummary* summary);
+
+/// Serial. Writes what distribute() would scatter to `parts` ranks into one file (a split, made
+/// once by `inertia --split`), with `stamp` (what the split was made from). Returns its bytes.
+std::uint64_t write_split(const std::filesystem::path& file, const MeshData& mesh,
+                          const std::vector<char>& is_element, const CellPartition& partition,
+                          int parts, const std::string& stamp, PartitionSummary* summary);
+
+/// Collective. This rank's LocalMesh from a split for exactly size_of(comm) ranks: each rank
+/// reads the header, a few words per rank and its own share, never the whole mesh. The same
+/// LocalMesh as distribute() with the same partition. Throws InputError on every rank if any
+/// rank cannot read its share.
+LocalMesh read_split(MPI_Comm comm, const std::filesystem::path& file, PartitionSummary* summary,
+                     std::string* stamp);
 
 /// The process grid (blocks per direction, product = ranks, none larger than the cell count in
 /// its direction) with the fewest faces between blocks, or nothing if none fits.
