@@ -889,7 +889,7 @@ class Run {
       const int frames = series_->frames();
       log_ << ", " << frames << " VTK outputs (" << series_->bytes() / 1024 << " KiB, "
            << (frames ? series_->bytes() / 1024 / frames : 0) << " KiB per output) in "
-           << series_->pvd_path().string();
+           << series_->series_path().string();
     }
     if (checkpoints_)
       log_ << ", " << checkpoints_ << " checkpoints (" << checkpoint_bytes_ / 1024 / checkpoints_
@@ -979,7 +979,7 @@ class Run {
     OutputSeries series(comm_, c_, system(), std::nullopt, c_.name + "_modes");
     for (std::size_t i = 0; i < modes.shapes.size(); ++i)
       series.write_point_field(static_cast<double>(i + 1), "mode_shape", modes.shapes[i]);
-    log_ << "modal     modes.csv and " << series.pvd_path().string() << " written\n";
+    log_ << "modal     modes.csv and " << series.series_path().string() << " written\n";
   }
 
   /// The summary of a modal analysis without a transient.
