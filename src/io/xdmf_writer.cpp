@@ -107,7 +107,7 @@ std::string attribute_type(int components) {
     case 3:
       return "Vector";
     default:
-      return "Matrix";  // no component reordering by the reader (Tensor6 would be reordered)
+      return "Matrix";  // passed through as given (VTK order: checked against the .vtu)
   }
 }
 
