@@ -532,8 +532,11 @@ void parse_time(const Node& n, CaseFile& c) {
 }
 
 void parse_output(const Node& n, CaseFile& c) {
-  n.expect_map({"directory", "every", "interval", "history_every", "fields", "probes", "energy",
-                "reactions", "checkpoint"});
+  n.expect_map({"directory", "format", "every", "interval", "history_every", "fields", "probes",
+                "energy", "reactions", "checkpoint"});
+  if (n.has("format"))
+    c.output_format =
+        n["format"].choice({"vtu", "xdmf"}) == "xdmf" ? OutputFormat::xdmf : OutputFormat::vtu;
   if (n.has("every") && n.has("interval"))
     n["interval"].fail("give either 'every' (steps) or 'interval' (seconds), not both");
   if (n.has("interval")) c.output_interval = n["interval"].positive();

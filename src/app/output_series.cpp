@@ -4,11 +4,41 @@
 
 namespace inertia {
 
+namespace {
+
+/// Collective. The natural index (LocalMesh::natural_ids) of every local node, owned and ghost:
+/// the ghosts' from their owners.
+std::vector<std::int64_t> local_natural_ids(MPI_Comm comm, const LocalMesh& lm) {
+  std::vector<std::int64_t> natural(lm.natural_ids.begin(), lm.natural_ids.end());
+  petsc::Vector owned, ghosts;
+  INERTIA_PETSC(VecCreateMPI(comm, lm.num_owned, PETSC_DETERMINE, owned.out()));
+  {
+    petsc::Array a(owned);
+    for (PetscInt i = 0; i < a.size(); ++i) a[i] = static_cast<double>(lm.natural_ids[i]);
+  }
+  const auto num_ghosts = static_cast<PetscInt>(lm.ghosts.size());
+  INERTIA_PETSC(VecCreateSeq(PETSC_COMM_SELF, num_ghosts, ghosts.out()));
+  std::vector<PetscInt> from(lm.ghosts.begin(), lm.ghosts.end());
+  petsc::IndexSet from_is;
+  INERTIA_PETSC(
+      ISCreateGeneral(PETSC_COMM_SELF, num_ghosts, from.data(), PETSC_USE_POINTER, from_is.out()));
+  petsc::VecScatterHandle scatter;
+  INERTIA_PETSC(VecScatterCreate(owned, from_is, ghosts, nullptr, scatter.out()));
+  INERTIA_PETSC(VecScatterBegin(scatter, owned, ghosts, INSERT_VALUES, SCATTER_FORWARD));
+  INERTIA_PETSC(VecScatterEnd(scatter, owned, ghosts, INSERT_VALUES, SCATTER_FORWARD));
+  petsc::ConstArray g(ghosts);
+  for (PetscInt i = 0; i < g.size(); ++i) natural.push_back(static_cast<std::int64_t>(g[i]));
+  return natural;
+}
+
+}  // namespace
+
 OutputSeries::OutputSeries(MPI_Comm comm, const CaseFile& c, const MechanicalSystem& system,
                            std::optional<double> resume_up_to, const std::string& name)
-    : case_(c),
-      system_(system),
-      writer_(comm, c.output_directory, name.empty() ? c.name : name, resume_up_to) {
+    : case_(c), system_(system) {
+  const std::string series = name.empty() ? c.name : name;
+  if (c.output_format == OutputFormat::vtu)
+    vtk_ = std::make_unique<io::VtkSeriesWriter>(comm, c.output_directory, series, resume_up_to);
   const LocalMesh& lm = system.mesh();
   std::vector<char> shown_faces(lm.regions.size(), 0);
   for (const auto& sp : c.springs)
@@ -26,6 +56,20 @@ OutputSeries::OutputSeries(MPI_Comm comm, const CaseFile& c, const MechanicalSys
     offsets_.push_back(static_cast<std::int64_t>(nodes_.size()));
     rank_.push_back(rank);
     region_.push_back(lm.regions[lm.cell_regions[k]].tag);
+  }
+  if (c.output_format == OutputFormat::xdmf) {
+    std::vector<std::int64_t> keys;
+    keys.reserve(cells_.size());
+    for (auto k : cells_) keys.push_back(lm.cell_tags[k]);
+    const std::vector<std::int64_t> natural = local_natural_ids(comm, lm);
+    xdmf_ = std::make_unique<io::XdmfSeriesWriter>(
+        comm, c.output_directory, series,
+        io::NaturalPieceMesh{{lm.coords, types_, offsets_, nodes_},
+                             lm.num_owned,
+                             lm.num_global_nodes,
+                             natural,
+                             keys},
+        resume_up_to);
   }
   point_values_.resize(4);
   // Uncompressed size of a frame: coordinates and point fields (float64 per node of the piece),
@@ -48,6 +92,12 @@ OutputSeries::OutputSeries(MPI_Comm comm, const CaseFile& c, const MechanicalSys
   raw_bytes_per_frame_ = points * point_bytes +
                          static_cast<std::int64_t>(cells_.size()) * (cell_bytes + 8 + 1) +
                          static_cast<std::int64_t>(nodes_.size()) * 8;
+  // XDMF: the owned nodes' fields and the cell fields (every cell field as Float64); the mesh is
+  // written once, not per frame.
+  if (xdmf_)
+    raw_bytes_per_frame_ = lm.num_owned * (point_bytes - 24) +
+                           static_cast<std::int64_t>(cells_.size()) *
+                               (cell_bytes + 4 * (c.has_field("rank") + c.has_field("region")));
   INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &raw_bytes_per_frame_, 1, MPI_INT64_T, MPI_SUM, comm));
 }
 
@@ -97,8 +147,13 @@ void OutputSeries::write(const State& state, Vec acceleration, Vec reaction) {
   if (case_.has_field("strain")) cell_fields_.push_back({"strain", 6, strain_values_, {}});
   if (case_.has_field("rank")) cell_fields_.push_back({"rank", 1, {}, rank_});
   if (case_.has_field("region")) cell_fields_.push_back({"region", 1, {}, region_});
+  bytes_ += write_frame(state.time);
+}
+
+std::int64_t OutputSeries::write_frame(double time) {
+  if (xdmf_) return xdmf_->write(time, point_fields_, cell_fields_);
   const io::PieceMesh piece{system_.mesh().coords, types_, offsets_, nodes_};
-  bytes_ += writer_.write(state.time, piece, point_fields_, cell_fields_);
+  return vtk_->write(time, piece, point_fields_, cell_fields_);
 }
 
 void OutputSeries::write_point_field(double time, const char* name, Vec x) {
@@ -110,8 +165,7 @@ void OutputSeries::write_point_field(double time, const char* name, Vec x) {
     values.assign(local.span().begin(), local.span().end());
   }
   point_fields_.push_back({name, 3, values, {}});
-  const io::PieceMesh piece{system_.mesh().coords, types_, offsets_, nodes_};
-  bytes_ += writer_.write(time, piece, point_fields_, cell_fields_);
+  bytes_ += write_frame(time);
 }
 
 }  // namespace inertia

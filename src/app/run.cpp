@@ -54,21 +54,26 @@ std::string usage() {
 
 inertia runs the structural-dynamics case described by CASE.yaml (README.md, "The case file"):
 it reads or generates the mesh, partitions it with METIS, assembles mass and stiffness into
-PETSc, integrates in time, and writes ParaView output (.pvd/.pvtu/.vtu), probes.csv and
-energy.csv under output.directory.
+PETSc, integrates in time, and writes ParaView output (.pvd/.pvtu/.vtu, or .xdmf/.h5),
+probes.csv and energy.csv under output.directory.
 
 time.integrator (README.md, "Time integration"):
 )";
   for (const auto& e : scheme_entries())
     out << "  " << std::left << std::setw(24) << e.name << e.summary << "\n";
   out << R"(
-output.fields (README.md, "Outputs"), the arrays of the VTK frames:
+output.fields (README.md, "Outputs"), the arrays of the output frames:
   displacement, velocity, acceleration         point data
   von_mises, stress, strain                    cell data: the average over each cell
   nodal_von_mises, nodal_stress, nodal_strain  point data: the volume-weighted average of the
                                                cells around each node (smooth, not faceted)
   rank, region                                 cell data
   reaction                                     point data: the support reactions (zero elsewhere)
+output.format: vtu (default) | xdmf (README.md, "Outputs"): vtu writes <case>.pvd and per step a
+  .pvtu and one .vtu per rank; xdmf writes one HDF5 file <case>.h5 for the run (collective parallel
+  HDF5: the mesh once, one dataset per field and step) and <case>.xdmf, the series ParaView opens
+  (its Xdmf3 readers): the file count does not grow with the ranks. After --restart the later
+  steps go to <case>-r1.h5 (-r2, ...), listed in the same <case>.xdmf.
 output.probes: [{name, point, fields}], the columns of probes.csv; fields: some of
   )" << join(probe_field_names)
       << R"(
@@ -910,7 +915,7 @@ class Run {
       const int frames = series_->frames();
       log_ << ", " << frames << " VTK outputs (" << series_->bytes() / 1024 << " KiB, "
            << (frames ? series_->bytes() / 1024 / frames : 0) << " KiB per output) in "
-           << series_->pvd_path().string();
+           << series_->series_path().string();
     }
     if (checkpoints_)
       log_ << ", " << checkpoints_ << " checkpoints (" << checkpoint_bytes_ / 1024 / checkpoints_
@@ -1029,7 +1034,7 @@ class Run {
     OutputSeries series(comm_, c_, system(), std::nullopt, c_.name + "_modes");
     for (std::size_t i = 0; i < modes.shapes.size(); ++i)
       series.write_point_field(static_cast<double>(i + 1), "mode_shape", modes.shapes[i]);
-    log_ << "modal     modes.csv and " << series.pvd_path().string() << " written\n";
+    log_ << "modal     modes.csv and " << series.series_path().string() << " written\n";
   }
 
   /// The summary of a modal analysis without a transient.

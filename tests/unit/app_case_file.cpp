@@ -957,6 +957,24 @@ TEST(CaseFileErrors, ProbeFields) {
                  "output.fields[0]", {did_you_mean("nodal_von_mises"), "nodal_stress"});
 }
 
+TEST(CaseFile, OutputFormat) {
+  EXPECT_EQ(parse_case(minimal_case(), "case.yaml").output_format, OutputFormat::vtu);
+  EXPECT_EQ(parse_case(minimal_case() + "output: {format: xdmf}\n", "case.yaml").output_format,
+            OutputFormat::xdmf);
+  EXPECT_EQ(parse_case(minimal_case() + "output: {format: vtu}\n", "case.yaml").output_format,
+            OutputFormat::vtu);
+}
+
+TEST(CaseFileErrors, UnknownOutputFormat) {
+  // The key, the word, a hint and both choices, on one line.
+  expect_message(parse_error(minimal_case() + "output:\n  format: xdfm\n"), 9, "output.format",
+                 {"'xdfm'", did_you_mean("xdmf"), "vtu", "xdmf"});
+  expect_message(parse_error(minimal_case() + "output:\n  format: hdf5\n"), 9, "output.format",
+                 {"'hdf5'", "vtu, xdmf"});
+  expect_message(parse_error(minimal_case() + "output:\n  formt: xdmf\n"), 9, "output",
+                 {"unknown key 'formt'", did_you_mean("format")});
+}
+
 TEST(CaseFileErrors, SectionsOfTheWrongShape) {
   expect_message(parse_error(mesh_box + "materials: {region: all}\n" + time_newmark), 3,
                  "materials", {"list"});

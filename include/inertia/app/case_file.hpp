@@ -57,6 +57,8 @@ struct CaseBoundaryCondition {
   Origin origin;
 };
 
+enum class OutputFormat { vtu, xdmf };
+
 struct CaseAmplitude {
   enum class Type { table, sine, smooth_step };
   Type type = Type::table;
@@ -134,6 +136,9 @@ struct CaseFile {
 
   // output
   std::filesystem::path output_directory;  ///< resolved against directory
+  /// output.format: vtu (a .pvd series of per-rank .vtu pieces) or xdmf (one HDF5 file and a
+  /// .xdmf series: a file count that does not grow with the ranks)
+  OutputFormat output_format = OutputFormat::vtu;
   int output_every = 10;       ///< VTK every N steps (0: none), unless output_interval > 0
   double output_interval = 0;  ///< output.interval: VTK every this much simulated time (s)
   int history_every = 1;       ///< output.history_every: probe and energy rows every N steps

@@ -2,10 +2,12 @@
 /// \file output_series.hpp
 /// The ParaView series of a run: this rank's piece of the mesh (its element cells, and the faces
 /// of cloth surfaces whose edges are springs, so ParaView shows the surface) and the point and
-/// cell fields the case's output.fields asks for, written as one frame of a VtkSeriesWriter.
+/// cell fields the case's output.fields asks for, written as one frame of a VtkSeriesWriter
+/// (output.format: vtu) or of an XdmfSeriesWriter (output.format: xdmf).
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -13,14 +15,15 @@
 #include "inertia/app/case_file.hpp"
 #include "inertia/assembly/assembler.hpp"
 #include "inertia/io/vtk_writer.hpp"
+#include "inertia/io/xdmf_writer.hpp"
 #include "inertia/time/integrator.hpp"
 
 namespace inertia {
 
 class OutputSeries {
  public:
-  /// Collective. Starts the series <output.directory>/<case>.pvd, or with `resume_up_to` (a
-  /// restart) continues it after that time.
+  /// Collective. Starts the series <output.directory>/<case>.pvd (or .xdmf), or with
+  /// `resume_up_to` (a restart) continues it after that time.
   /// `name`: the series' name (default: the case's).
   OutputSeries(MPI_Comm comm, const CaseFile& c, const MechanicalSystem& system,
                std::optional<double> resume_up_to, const std::string& name = "");
@@ -35,20 +38,28 @@ class OutputSeries {
   /// `reaction`: the support reactions at the constrained DOFs (null: not written).
   void write(const State& state, Vec acceleration, Vec reaction = nullptr);
   /// Marks the series as incomplete (rank 0; never throws).
-  void mark_failed(const std::string& reason) { writer_.mark_failed(reason); }
+  void mark_failed(const std::string& reason) {
+    if (vtk_) vtk_->mark_failed(reason);
+    if (xdmf_) xdmf_->mark_failed(reason);
+  }
 
-  int frames() const { return writer_.steps_written(); }
+  int frames() const { return vtk_ ? vtk_->steps_written() : xdmf_->steps_written(); }
   std::int64_t bytes() const { return bytes_; }  ///< written so far by this run, all ranks
   /// A frame's data before compression, all ranks: a bound on what a frame writes.
   std::int64_t raw_bytes_per_frame() const { return raw_bytes_per_frame_; }
-  const std::filesystem::path& pvd_path() const { return writer_.pvd_path(); }
+  /// The file ParaView opens: <name>.pvd or <name>.xdmf.
+  const std::filesystem::path& series_path() const {
+    return vtk_ ? vtk_->pvd_path() : xdmf_->xdmf_path();
+  }
 
  private:
   void add_point_field(const char* name, Vec x);
+  std::int64_t write_frame(double time);
 
   const CaseFile& case_;
   const MechanicalSystem& system_;
-  io::VtkSeriesWriter writer_;
+  std::unique_ptr<io::VtkSeriesWriter> vtk_;    ///< output.format: vtu
+  std::unique_ptr<io::XdmfSeriesWriter> xdmf_;  ///< output.format: xdmf
   std::int64_t raw_bytes_per_frame_ = 0;
   // This rank's piece: cells (local indices) and their nodes in VTK order, rank and region tag.
   std::vector<std::int64_t> cells_;

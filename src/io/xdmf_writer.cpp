@@ -1,0 +1,521 @@
+#include "inertia/io/xdmf_writer.hpp"
+
+#include <hdf5.h>
+#include <petscviewerhdf5.h>
+
+#include <algorithm>
+#include <charconv>
+#include <numeric>
+#include <tuple>
+
+#include "inertia/core/error.hpp"
+#include "inertia/core/files.hpp"
+#include "inertia/parallel/session.hpp"
+
+namespace inertia::io {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string xml_escape(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+/// Shortest text that reads back as the same double: 17 significant digits.
+std::string format_time(double t) {
+  char buffer[64];
+  auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, t, std::chars_format::general, 17);
+  INERTIA_ASSERT(ec == std::errc());
+  return std::string(buffer, end);
+}
+
+std::string zero_padded(int value, int width) {
+  std::string digits = std::to_string(value);
+  if (static_cast<int>(digits.size()) < width)
+    digits.insert(0, static_cast<std::size_t>(width) - digits.size(), '0');
+  return digits;
+}
+
+/// HDF5's automatic printing of its error stack, off for the scope of the object (our errors say
+/// what went wrong in one line).
+class QuietHdf5 {
+ public:
+  QuietHdf5() {
+    H5Eget_auto2(H5E_DEFAULT, &function_, &data_);
+    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  }
+  QuietHdf5(const QuietHdf5&) = delete;
+  QuietHdf5& operator=(const QuietHdf5&) = delete;
+  ~QuietHdf5() { H5Eset_auto2(H5E_DEFAULT, function_, data_); }
+
+ private:
+  H5E_auto2_t function_ = nullptr;
+  void* data_ = nullptr;
+};
+
+/// XDMF's "Mixed" topology code of a cell type, and whether a node count follows it (the
+/// polyvertex and polyline codes do).
+std::pair<int, bool> xdmf_code(CellType t) {
+  switch (t) {
+    case CellType::point1:
+      return {1, true};  // Polyvertex
+    case CellType::line2:
+      return {2, true};  // Polyline
+    case CellType::tri3:
+      return {4, false};
+    case CellType::quad4:
+      return {5, false};
+    case CellType::tet4:
+      return {6, false};
+    case CellType::hex8:
+      return {9, false};
+    case CellType::tri6:
+      return {36, false};  // Triangle_6: corners, then edges (0,1), (1,2), (2,0), as VTK
+    case CellType::tet10:
+      // Tetrahedron_10: corners, then edges (0,1), (1,2), (2,0), (0,3), (1,3), (2,3): VTK's
+      // order, inertia's internal order (checked with ParaView: tests/scripts/xdmf.sh).
+      return {38, false};
+  }
+  throw InternalError("XDMF output: unknown cell type");
+}
+
+std::string attribute_type(int components) {
+  switch (components) {
+    case 1:
+      return "Scalar";
+    case 3:
+      return "Vector";
+    default:
+      return "Matrix";  // passed through as given (VTK order: checked against the .vtu)
+  }
+}
+
+std::string dimensions(std::int64_t count, int components) {
+  return components == 1 ? std::to_string(count) : cat(count, " ", components);
+}
+
+std::string data_item(std::int64_t count, int components, const char* type, int precision,
+                      const std::string& h5, const std::string& dataset) {
+  return cat("<DataItem Dimensions=\"", dimensions(count, components), "\" NumberType=\"", type,
+             "\" Precision=\"", precision, "\" Format=\"HDF\">", xml_escape(h5), ":", dataset,
+             "</DataItem>");
+}
+
+/// Signature of the field lists (names and components), identical on every rank.
+std::string signature(std::span<const Field> point_data, std::span<const Field> cell_data) {
+  std::string s;
+  for (const auto& f : point_data) s += cat("p:", f.name, ":", f.components, ";");
+  for (const auto& f : cell_data) s += cat("c:", f.name, ":", f.components, ";");
+  return s;
+}
+
+bool same_on_all_ranks(MPI_Comm comm, std::string text) {
+  return all_true(comm, broadcast_string(comm, text) == text);
+}
+
+}  // namespace
+
+XdmfSeriesWriter::XdmfSeriesWriter(MPI_Comm comm, std::filesystem::path directory, std::string name,
+                                   const NaturalPieceMesh& mesh, std::optional<double> resume_up_to)
+    : comm_(comm),
+      directory_(std::move(directory)),
+      name_(std::move(name)),
+      num_owned_(mesh.num_owned),
+      num_global_nodes_(mesh.num_global_nodes) {
+  run_collectively(comm_, [&] {
+    INERTIA_CHECK(
+        !name_.empty() && name_.find('/') == std::string::npos && name_ != "." && name_ != "..",
+        InputError, "output name '", name_, "' is not a plain file name");
+    INERTIA_CHECK(!directory_.empty(), InputError, "output directory is empty");
+  });
+  xdmf_ = directory_ / (name_ + ".xdmf");
+  run_on_root(comm_, [&] {
+    std::error_code ec;
+    fs::create_directories(directory_, ec);
+    INERTIA_CHECK(!ec, InputError, "cannot create output directory ", directory_.string(), ": ",
+                  ec.message());
+    INERTIA_CHECK(fs::is_directory(directory_, ec), InputError, "output directory ",
+                  directory_.string(), " is not a directory");
+    if (resume_up_to) resume(*resume_up_to);
+    // The HDF5 file of this run: <name>.h5, or after a restart the first <name>-rK.h5 that no
+    // kept step references (an older file that a kept step needs is never reopened for writing:
+    // a run killed mid-write may have left it as only HDF5's reader still accepts).
+    for (int k = 0;; ++k) {
+      h5_name_ = k == 0 ? name_ + ".h5" : cat(name_, "-r", k, ".h5");
+      const std::string reference = xml_escape(h5_name_) + ":/";
+      if (std::none_of(entries_.begin(), entries_.end(), [&](const auto& e) {
+            return e.second.find(">" + reference) != std::string::npos;
+          }))
+        break;
+    }
+    try {
+      write_xdmf();
+    } catch (const Error& e) {
+      throw InputError(
+          cat("output directory ", directory_.string(), " is not writable (", e.what(), ")"));
+    }
+  });
+  int counter = counter_;
+  INERTIA_MPI(MPI_Bcast(&counter, 1, MPI_INT, 0, comm_));
+  counter_ = counter;
+  h5_name_ = broadcast_string(comm_, h5_name_);
+  h5_ = directory_ / h5_name_;
+  const QuietHdf5 quiet;
+  run_collectively(comm_, [&] {
+    try {
+      INERTIA_PETSC(PetscViewerHDF5Open(comm_, h5_.c_str(), FILE_MODE_WRITE, &viewer_));
+    } catch (const SolverError&) {
+      throw IoError(cat(h5_.string(), ": HDF5 cannot create it"));
+    }
+  });
+  write_mesh(mesh);
+}
+
+XdmfSeriesWriter::~XdmfSeriesWriter() {
+  if (viewer_) (void)PetscViewerDestroy(&viewer_);
+}
+
+XdmfSeriesWriter::Transfer& XdmfSeriesWriter::transfer(bool cells, int bs) {
+  auto& transfers = cells ? cell_transfers_ : point_transfers_;
+  if (auto it = transfers.find(bs); it != transfers.end()) return it->second;
+  Transfer& t = transfers[bs];
+  const std::vector<std::int64_t>& natural = cells ? cell_natural_ : owned_natural_;
+  const auto n = static_cast<PetscInt>(natural.size());
+  PetscInt local = PETSC_DECIDE,
+           global = static_cast<PetscInt>(cells ? num_global_cells_ : num_global_nodes_);
+  INERTIA_PETSC(PetscSplitOwnership(comm_, &local, &global));
+  INERTIA_PETSC(VecCreateMPI(comm_, bs * n, PETSC_DETERMINE, t.local.out()));
+  INERTIA_PETSC(VecSetBlockSize(t.local, bs));
+  INERTIA_PETSC(VecCreate(comm_, t.natural.out()));
+  INERTIA_PETSC(VecSetSizes(t.natural, bs * local, bs * global));
+  INERTIA_PETSC(VecSetBlockSize(t.natural, bs));
+  INERTIA_PETSC(VecSetType(t.natural, VECMPI));
+  PetscInt begin = 0, end = 0;
+  INERTIA_PETSC(VecGetOwnershipRange(t.local, &begin, &end));
+  std::vector<PetscInt> blocks(natural.begin(), natural.end());
+  petsc::IndexSet from, to;
+  INERTIA_PETSC(ISCreateStride(comm_, end - begin, begin, 1, from.out()));
+  INERTIA_PETSC(ISCreateBlock(comm_, bs, n, blocks.data(), PETSC_COPY_VALUES, to.out()));
+  INERTIA_PETSC(VecScatterCreate(t.local, from, t.natural, to, t.scatter.out()));
+  return t;
+}
+
+void XdmfSeriesWriter::view(Transfer& t, std::span<const double> values,
+                            std::span<const std::int32_t> ints, const std::string& name) {
+  {
+    petsc::Array a(t.local);
+    if (!ints.empty())
+      for (PetscInt i = 0; i < a.size(); ++i) a[i] = ints[i];
+    else
+      std::copy_n(values.begin(), a.size(), a.span().begin());
+  }
+  INERTIA_PETSC(VecScatterBegin(t.scatter, t.local, t.natural, INSERT_VALUES, SCATTER_FORWARD));
+  INERTIA_PETSC(VecScatterEnd(t.scatter, t.local, t.natural, INSERT_VALUES, SCATTER_FORWARD));
+  INERTIA_PETSC(PetscObjectSetName(reinterpret_cast<PetscObject>(t.natural.get()), name.c_str()));
+  run_collectively(comm_, [&] {
+    try {
+      INERTIA_PETSC(VecView(t.natural, viewer_));
+    } catch (const SolverError&) {
+      throw IoError(cat(h5_.string(), ": the write of '", name, "' failed (HDF5)"));
+    }
+  });
+}
+
+void XdmfSeriesWriter::write_mesh(const NaturalPieceMesh& mesh) {
+  const PieceMesh& p = mesh.piece;
+  const auto num_cells = static_cast<std::int64_t>(p.cell_types.size());
+  run_collectively(comm_, [&] {
+    INERTIA_CHECK(p.coords.size() % 3 == 0 && mesh.num_owned >= 0 &&
+                      3 * static_cast<std::size_t>(mesh.num_owned) <= p.coords.size() &&
+                      mesh.natural_ids.size() == p.coords.size() / 3 &&
+                      mesh.cell_keys.size() == p.cell_types.size() &&
+                      p.cell_offsets.size() == p.cell_types.size() + 1,
+                  InternalError, "XDMF output: inconsistent piece mesh");
+  });
+  owned_natural_.assign(mesh.natural_ids.begin(), mesh.natural_ids.begin() + mesh.num_owned);
+
+  // Natural cell order: the cells sorted by key (ties, which the meshes do not have, by their
+  // first node's natural index), computed on rank 0 once.
+  {
+    const int size = size_of(comm_);
+    std::vector<std::int64_t> mine(2 * static_cast<std::size_t>(num_cells));
+    for (std::int64_t c = 0; c < num_cells; ++c) {
+      mine[2 * c] = mesh.cell_keys[c];
+      mine[2 * c + 1] = mesh.natural_ids[p.cell_nodes[p.cell_offsets[c]]];
+    }
+    int count = static_cast<int>(mine.size());
+    std::vector<int> counts(size), displs(size + 1, 0);
+    INERTIA_MPI(MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm_));
+    for (int r = 0; r < size; ++r) displs[r + 1] = displs[r] + counts[r];
+    std::vector<std::int64_t> all(rank_of(comm_) == 0 ? displs[size] : 0);
+    INERTIA_MPI(MPI_Gatherv(mine.data(), count, MPI_INT64_T, all.data(), counts.data(),
+                            displs.data(), MPI_INT64_T, 0, comm_));
+    std::vector<std::int64_t> position(all.size() / 2);
+    if (rank_of(comm_) == 0) {
+      std::vector<std::int64_t> order(all.size() / 2);
+      std::iota(order.begin(), order.end(), 0);
+      std::stable_sort(order.begin(), order.end(), [&](std::int64_t a, std::int64_t b) {
+        return std::tie(all[2 * a], all[2 * a + 1]) < std::tie(all[2 * b], all[2 * b + 1]);
+      });
+      for (std::size_t i = 0; i < order.size(); ++i)
+        position[order[i]] = static_cast<std::int64_t>(i);
+    }
+    for (int r = 0; r < size; ++r) {
+      counts[r] /= 2;
+      displs[r] /= 2;
+    }
+    cell_natural_.resize(static_cast<std::size_t>(num_cells));
+    INERTIA_MPI(MPI_Scatterv(position.data(), counts.data(), displs.data(), MPI_INT64_T,
+                             cell_natural_.data(), static_cast<int>(num_cells), MPI_INT64_T, 0,
+                             comm_));
+    num_global_cells_ = num_cells;
+    INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &num_global_cells_, 1, MPI_INT64_T, MPI_SUM, comm_));
+  }
+
+  const QuietHdf5 quiet;
+  INERTIA_PETSC(PetscViewerHDF5PushGroup(viewer_, "/mesh"));
+  view(transfer(false, 3), p.coords, {}, "geometry");
+
+  // Topology, XDMF "Mixed": per cell its code, [its node count,] its nodes' natural indices, in
+  // natural cell order. Each cell's entries are placed at their offset in the whole array (the
+  // lengths summed in natural order), then the array is written as integers.
+  Transfer& lengths = transfer(true, 1);
+  std::vector<double> length(static_cast<std::size_t>(num_cells));
+  std::int64_t local_entries = 0;
+  for (std::int64_t c = 0; c < num_cells; ++c) {
+    const auto [code, counted] = xdmf_code(p.cell_types[c]);
+    length[c] = static_cast<double>(1 + counted + (p.cell_offsets[c + 1] - p.cell_offsets[c]));
+    local_entries += static_cast<std::int64_t>(length[c]);
+  }
+  std::vector<std::int64_t> offset(static_cast<std::size_t>(num_cells));
+  {
+    {
+      petsc::Array a(lengths.local);
+      std::copy(length.begin(), length.end(), a.span().begin());
+    }
+    INERTIA_PETSC(VecScatterBegin(lengths.scatter, lengths.local, lengths.natural, INSERT_VALUES,
+                                  SCATTER_FORWARD));
+    INERTIA_PETSC(VecScatterEnd(lengths.scatter, lengths.local, lengths.natural, INSERT_VALUES,
+                                SCATTER_FORWARD));
+    std::int64_t sum = 0, base = 0;
+    {
+      petsc::Array a(lengths.natural);
+      for (PetscInt i = 0; i < a.size(); ++i) sum += static_cast<std::int64_t>(a[i]);
+      INERTIA_MPI(MPI_Exscan(&sum, &base, 1, MPI_INT64_T, MPI_SUM, comm_));
+      if (rank_of(comm_) == 0) base = 0;
+      for (PetscInt i = 0; i < a.size(); ++i) {
+        const auto l = static_cast<std::int64_t>(a[i]);
+        a[i] = static_cast<double>(base);
+        base += l;
+      }
+    }
+    INERTIA_PETSC(VecScatterBegin(lengths.scatter, lengths.natural, lengths.local, INSERT_VALUES,
+                                  SCATTER_REVERSE));
+    INERTIA_PETSC(VecScatterEnd(lengths.scatter, lengths.natural, lengths.local, INSERT_VALUES,
+                                SCATTER_REVERSE));
+    petsc::ConstArray a(lengths.local);
+    for (std::int64_t c = 0; c < num_cells; ++c) offset[c] = static_cast<std::int64_t>(a[c]);
+  }
+  topology_size_ = local_entries;
+  INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &topology_size_, 1, MPI_INT64_T, MPI_SUM, comm_));
+  {
+    petsc::Vector local, natural;
+    petsc::VecScatterHandle scatter;
+    INERTIA_PETSC(
+        VecCreateMPI(comm_, static_cast<PetscInt>(local_entries), PETSC_DETERMINE, local.out()));
+    INERTIA_PETSC(
+        VecCreateMPI(comm_, PETSC_DECIDE, static_cast<PetscInt>(topology_size_), natural.out()));
+    std::vector<PetscInt> to;
+    to.reserve(static_cast<std::size_t>(local_entries));
+    {
+      petsc::Array a(local);
+      PetscInt i = 0;
+      for (std::int64_t c = 0; c < num_cells; ++c) {
+        const auto [code, counted] = xdmf_code(p.cell_types[c]);
+        const std::int64_t nodes = p.cell_offsets[c + 1] - p.cell_offsets[c];
+        a[i++] = code;
+        if (counted) a[i++] = static_cast<double>(nodes);
+        for (std::int64_t k = p.cell_offsets[c]; k < p.cell_offsets[c + 1]; ++k)
+          a[i++] = static_cast<double>(mesh.natural_ids[p.cell_nodes[k]]);
+        for (std::int64_t j = 0; j < static_cast<std::int64_t>(length[c]); ++j)
+          to.push_back(static_cast<PetscInt>(offset[c] + j));
+      }
+    }
+    PetscInt begin = 0, end = 0;
+    INERTIA_PETSC(VecGetOwnershipRange(local, &begin, &end));
+    petsc::IndexSet from_is, to_is;
+    INERTIA_PETSC(ISCreateStride(comm_, end - begin, begin, 1, from_is.out()));
+    INERTIA_PETSC(ISCreateGeneral(comm_, static_cast<PetscInt>(to.size()), to.data(),
+                                  PETSC_USE_POINTER, to_is.out()));
+    INERTIA_PETSC(VecScatterCreate(local, from_is, natural, to_is, scatter.out()));
+    INERTIA_PETSC(VecScatterBegin(scatter, local, natural, INSERT_VALUES, SCATTER_FORWARD));
+    INERTIA_PETSC(VecScatterEnd(scatter, local, natural, INSERT_VALUES, SCATTER_FORWARD));
+    std::vector<PetscInt> entries;
+    {
+      petsc::ConstArray a(natural);
+      entries.reserve(static_cast<std::size_t>(a.size()));
+      for (PetscInt i = 0; i < a.size(); ++i) entries.push_back(static_cast<PetscInt>(a[i]));
+    }
+    petsc::IndexSet topology;
+    INERTIA_PETSC(ISCreateGeneral(comm_, static_cast<PetscInt>(entries.size()), entries.data(),
+                                  PETSC_USE_POINTER, topology.out()));
+    INERTIA_PETSC(PetscObjectSetName(reinterpret_cast<PetscObject>(topology.get()), "topology"));
+    run_collectively(comm_, [&] {
+      try {
+        INERTIA_PETSC(ISView(topology, viewer_));
+      } catch (const SolverError&) {
+        throw IoError(cat(h5_.string(), ": the write of the mesh failed (HDF5)"));
+      }
+    });
+  }
+  INERTIA_PETSC(PetscViewerHDF5PopGroup(viewer_));
+}
+
+std::int64_t XdmfSeriesWriter::write(double time, std::span<const Field> point_data,
+                                     std::span<const Field> cell_data) {
+  const std::size_t cells = cell_natural_.size();
+  run_collectively(comm_, [&] {
+    for (const auto* fields : {&point_data, &cell_data})
+      for (const Field& f : *fields) {
+        const bool is_cell = fields == &cell_data;
+        const std::size_t have = f.values.empty() ? f.int_values.size() : f.values.size();
+        const std::size_t need = static_cast<std::size_t>(f.components) *
+                                 (is_cell ? cells : static_cast<std::size_t>(num_owned_));
+        INERTIA_CHECK(f.components >= 1 && !f.name.empty() &&
+                          (f.values.empty() || f.int_values.empty()) &&
+                          (is_cell ? have == need : have >= need),
+                      InternalError, "XDMF output: ", is_cell ? "cell" : "point", " field '",
+                      f.name, "' has ", have, " values, expected ", need);
+      }
+  });
+  INERTIA_CHECK(same_on_all_ranks(comm_, signature(point_data, cell_data)), InternalError,
+                "XDMF output: the point and cell fields differ between ranks");
+  const std::string step = cat("step_", zero_padded(counter_, 6));
+  const std::string group = "/" + step;
+  const QuietHdf5 quiet;
+  INERTIA_PETSC(PetscViewerHDF5PushGroup(viewer_, group.c_str()));
+  for (const Field& f : point_data)
+    view(transfer(false, f.components), f.values, f.int_values, f.name);
+  for (const Field& f : cell_data)
+    view(transfer(true, f.components), f.values, f.int_values, f.name);
+  INERTIA_PETSC(PetscViewerHDF5PopGroup(viewer_));
+  // On disk before the .xdmf names the step.
+  run_collectively(comm_, [&] {
+    hid_t file = -1;
+    INERTIA_PETSC(PetscViewerHDF5GetFileId(viewer_, &file));
+    if (H5Fflush(file, H5F_SCOPE_GLOBAL) < 0)
+      throw IoError(cat(h5_.string(), ": HDF5 could not flush it"));
+  });
+
+  std::int64_t bytes = 0;
+  run_on_root(comm_, [&] {
+    std::error_code ec;
+    const auto size = static_cast<std::int64_t>(fs::file_size(h5_, ec));
+    if (ec) throw_io_error(h5_, ec.value());
+    bytes = size - h5_bytes_;
+    h5_bytes_ = size;
+    const int int_precision = static_cast<int>(sizeof(PetscInt));
+    std::string grid = cat(
+        "      <Grid Name=\"", step, "\" GridType=\"Uniform\">\n", "        <Time Value=\"",
+        format_time(time), "\"/>\n", "        <Topology TopologyType=\"Mixed\" NumberOfElements=\"",
+        num_global_cells_, "\">\n          ",
+        data_item(topology_size_, 1, "Int", int_precision, h5_name_, "/mesh/topology"),
+        "\n        </Topology>\n        <Geometry GeometryType=\"XYZ\">\n"
+        "          ",
+        data_item(num_global_nodes_, 3, "Float", 8, h5_name_, "/mesh/geometry"),
+        "\n        </Geometry>\n");
+    auto attribute = [&](const Field& f, bool is_cell) {
+      grid += cat("        <Attribute Name=\"", xml_escape(f.name), "\" AttributeType=\"",
+                  attribute_type(f.components), "\" Center=\"", is_cell ? "Cell" : "Node",
+                  "\">\n          ",
+                  data_item(is_cell ? num_global_cells_ : num_global_nodes_, f.components, "Float",
+                            8, h5_name_, cat(group, "/", f.name)),
+                  "\n        </Attribute>\n");
+    };
+    for (const Field& f : point_data) attribute(f, false);
+    for (const Field& f : cell_data) attribute(f, true);
+    grid += "      </Grid>\n";
+    entries_.emplace_back(time, std::move(grid));
+    try {
+      write_xdmf();
+    } catch (...) {
+      entries_.pop_back();
+      throw;
+    }
+  });
+  ++counter_;
+  INERTIA_MPI(MPI_Bcast(&bytes, 1, MPI_INT64_T, 0, comm_));
+  return bytes;
+}
+
+void XdmfSeriesWriter::mark_failed(const std::string& reason) {
+  failure_ = reason;
+  for (auto& ch : failure_)
+    if (ch == '-' || ch == '\n') ch = ' ';  // "--" may not appear in an XML comment
+  if (rank_of(comm_) == 0) {
+    try {
+      write_xdmf();
+    } catch (...) {
+      // Best effort: the run is failing already and reports its own error.
+    }
+  }
+}
+
+void XdmfSeriesWriter::resume(double up_to) {
+  std::string text;
+  try {
+    text = read_file(xdmf_);
+  } catch (const Error&) {
+    return;  // no earlier series: start a new one
+  }
+  // The step grids, as write() wrote them: from <Grid Name="step_N" to its </Grid>.
+  const std::string open = "      <Grid Name=\"step_", close = "      </Grid>\n";
+  for (std::size_t at = text.find(open); at != std::string::npos; at = text.find(open, at)) {
+    const std::size_t end = text.find(close, at);
+    if (end == std::string::npos) break;
+    const std::string grid = text.substr(at, end + close.size() - at);
+    at = end + close.size();
+    const int step = std::atoi(grid.c_str() + open.size());
+    const std::size_t t = grid.find("<Time Value=\"");
+    if (t == std::string::npos) continue;
+    const double time = std::strtod(grid.c_str() + t + 13, nullptr);
+    if (time > up_to) continue;
+    entries_.emplace_back(time, grid);
+    counter_ = std::max(counter_, step + 1);
+  }
+}
+
+void XdmfSeriesWriter::write_xdmf() const {
+  std::string out =
+      "<?xml version=\"1.0\"?>\n<Xdmf Version=\"3.0\">\n  <Domain>\n"
+      "    <Grid Name=\"Temporal\" GridType=\"Collection\" CollectionType=\"Temporal\">\n";
+  if (!failure_.empty())
+    out += cat("      <!-- INCOMPLETE: the run failed after the last step listed here: ", failure_,
+               " -->\n");
+  for (const auto& [time, grid] : entries_) out += grid;
+  out += "    </Grid>\n  </Domain>\n</Xdmf>\n";
+  write_file_atomically(xdmf_, out);
+}
+
+}  // namespace inertia::io
