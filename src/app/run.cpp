@@ -704,7 +704,8 @@ class Run {
     double next = next_frame_time_;
     for (std::int64_t n = state_.step + 1; n <= nsteps_; ++n) frames += frame_due(n, next);
     const double raw = static_cast<double>(series_->raw_bytes_per_frame());
-    log_ << "output    " << frames << " more VTK frames ("
+    const char* kind = c_.output_format == OutputFormat::xdmf ? " XDMF" : " VTK";
+    log_ << "output    " << frames << " more" << kind << " frames ("
          << (c_.output_interval > 0 ? cat("every ", c_.output_interval, " s")
                                     : cat("every ", c_.output_every, " steps"))
          << " and the last step), at most " << std::setprecision(3)
@@ -913,9 +914,10 @@ class Run {
     if (newton_its_) log_ << ", " << newton_its_ << " Newton iterations";
     if (series_) {
       const int frames = series_->frames();
-      log_ << ", " << frames << " VTK outputs (" << series_->bytes() / 1024 << " KiB, "
-           << (frames ? series_->bytes() / 1024 / frames : 0) << " KiB per output) in "
-           << series_->series_path().string();
+      log_ << ", " << frames
+           << (c_.output_format == OutputFormat::xdmf ? " XDMF outputs (" : " VTK outputs (")
+           << series_->bytes() / 1024 << " KiB, " << (frames ? series_->bytes() / 1024 / frames : 0)
+           << " KiB per output) in " << series_->series_path().string();
     }
     if (checkpoints_)
       log_ << ", " << checkpoints_ << " checkpoints (" << checkpoint_bytes_ / 1024 / checkpoints_
