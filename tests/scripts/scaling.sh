@@ -92,3 +92,16 @@ for path in files:
         assert 0 < setup <= peak, (path, r)
 print("memory.csv:", len(files), "runs, one row per rank")
 PY
+
+# The projection (examples/scaling/project.py): one row per rank count, the output's time the
+# same at every rank count, the step's time falling with the ranks.
+"$py" "$INERTIA_SOURCE_DIR/examples/scaling/project.py" --ranks 64,4096 > "$work/projection.md"
+"$py" - "$work/projection.md" <<'PY'
+import sys
+rows = [l.split("|")[1:-1] for l in open(sys.argv[1]) if l.startswith("| ") and l[2].isdigit()]
+assert [r[0].strip() for r in rows] == ["64", "4,096"], rows
+steps = [float(r[4].replace(",", "")) for r in rows]
+output = [r[5].strip() for r in rows]
+assert steps[1] < steps[0] / 32 and output[0] == output[1], rows
+print("projection:", len(rows), "rows")
+PY
