@@ -14,10 +14,13 @@
 #include "inertia/core/files.hpp"
 #include "inertia/core/text.hpp"
 #include "inertia/parallel/session.hpp"
+#include "io_common.hpp"
 
 namespace inertia::io {
 
 namespace fs = std::filesystem;
+
+using detail::QuietHdf5;
 
 namespace {
 
@@ -42,23 +45,6 @@ std::vector<std::pair<std::int64_t, fs::path>> checkpoints_in(const fs::path& di
   std::sort(out.begin(), out.end());
   return out;
 }
-
-/// HDF5's automatic printing of its error stack, off for the scope of the object (our errors say
-/// what went wrong in one line).
-class QuietHdf5 {
- public:
-  QuietHdf5() {
-    H5Eget_auto2(H5E_DEFAULT, &function_, &data_);
-    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
-  }
-  QuietHdf5(const QuietHdf5&) = delete;
-  QuietHdf5& operator=(const QuietHdf5&) = delete;
-  ~QuietHdf5() { H5Eset_auto2(H5E_DEFAULT, function_, data_); }
-
- private:
-  H5E_auto2_t function_ = nullptr;
-  void* data_ = nullptr;
-};
 
 /// What HDF5's error stack says about the last failure: the system's errno where a driver
 /// recorded one (the POSIX drivers do), else the innermost failed call ("H5FD__mpio_write: file

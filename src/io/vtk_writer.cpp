@@ -31,10 +31,14 @@
 #include "inertia/core/error.hpp"
 #include "inertia/core/files.hpp"
 #include "inertia/parallel/session.hpp"
+#include "io_common.hpp"
 
 namespace inertia::io {
 
 namespace fs = std::filesystem;
+using detail::format_time;
+using detail::xml_escape;
+using detail::zero_padded;
 
 namespace {
 
@@ -45,48 +49,6 @@ constexpr std::string_view byte_order =
 
 /// Scalar type of a field, as a bit so that ranks can OR what they have seen.
 enum TypeBit : int { type_unknown = 0, type_float64 = 1, type_int32 = 2 };
-
-std::string xml_escape(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
-
-/// Shortest text that reads back as the same double: 17 significant digits.
-std::string format_time(double t) {
-  char buffer[64];
-  auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, t, std::chars_format::general, 17);
-  INERTIA_ASSERT(ec == std::errc());
-  return std::string(buffer, end);
-}
-
-std::string zero_padded(int value, int width) {
-  std::string digits = std::to_string(value);
-  if (static_cast<int>(digits.size()) < width)
-    digits.insert(0, static_cast<std::size_t>(width) - digits.size(), '0');
-  return digits;
-}
 
 /// Writes `text` to `path` plainly (the .pvtu: only referenced once complete).
 void write_file(const fs::path& path, const std::string& text) {

@@ -11,68 +11,18 @@
 #include "inertia/core/error.hpp"
 #include "inertia/core/files.hpp"
 #include "inertia/parallel/session.hpp"
+#include "io_common.hpp"
 
 namespace inertia::io {
 
 namespace fs = std::filesystem;
 
+using detail::format_time;
+using detail::QuietHdf5;
+using detail::xml_escape;
+using detail::zero_padded;
+
 namespace {
-
-std::string xml_escape(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
-
-/// Shortest text that reads back as the same double: 17 significant digits.
-std::string format_time(double t) {
-  char buffer[64];
-  auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, t, std::chars_format::general, 17);
-  INERTIA_ASSERT(ec == std::errc());
-  return std::string(buffer, end);
-}
-
-std::string zero_padded(int value, int width) {
-  std::string digits = std::to_string(value);
-  if (static_cast<int>(digits.size()) < width)
-    digits.insert(0, static_cast<std::size_t>(width) - digits.size(), '0');
-  return digits;
-}
-
-/// HDF5's automatic printing of its error stack, off for the scope of the object (our errors say
-/// what went wrong in one line).
-class QuietHdf5 {
- public:
-  QuietHdf5() {
-    H5Eget_auto2(H5E_DEFAULT, &function_, &data_);
-    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
-  }
-  QuietHdf5(const QuietHdf5&) = delete;
-  QuietHdf5& operator=(const QuietHdf5&) = delete;
-  ~QuietHdf5() { H5Eset_auto2(H5E_DEFAULT, function_, data_); }
-
- private:
-  H5E_auto2_t function_ = nullptr;
-  void* data_ = nullptr;
-};
 
 /// XDMF's "Mixed" topology code of a cell type, and whether a node count follows it (the
 /// polyvertex and polyline codes do).
