@@ -710,7 +710,9 @@ class Run {
                                     : cat("every ", c_.output_every, " steps"))
          << " and the last step), at most " << std::setprecision(3)
          << raw * static_cast<double>(frames) / (1 << 20) << " MiB (" << raw / 1024
-         << " KiB per frame before compression)" << std::setprecision(6) << "\n";
+         << (c_.output_format == OutputFormat::xdmf ? " KiB per frame, uncompressed)"
+                                                    : " KiB per frame before compression)")
+         << std::setprecision(6) << "\n";
   }
 
   /// Whether step `step` writes a frame (see plan_frames()); with output.interval, moves
