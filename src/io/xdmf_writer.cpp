@@ -4,7 +4,9 @@
 #include <petscviewerhdf5.h>
 
 #include <algorithm>
+#include <array>
 #include <charconv>
+#include <limits>
 #include <numeric>
 #include <tuple>
 
@@ -23,6 +25,80 @@ using detail::xml_escape;
 using detail::zero_padded;
 
 namespace {
+
+/// Collective. The position of each of this rank's items in the order of all ranks' items sorted
+/// by (key, tiebreak), the pairs being unique: a bucket sort over the key range, each rank
+/// sorting one bucket, so that every rank holds about its share of the items.
+std::vector<std::int64_t> sorted_positions(MPI_Comm comm,
+                                           const std::vector<std::array<std::int64_t, 2>>& items) {
+  const int size = size_of(comm);
+  std::int64_t lowest = std::numeric_limits<std::int64_t>::max();
+  std::int64_t highest = std::numeric_limits<std::int64_t>::min();
+  for (const auto& it : items) {
+    lowest = std::min(lowest, it[0]);
+    highest = std::max(highest, it[0]);
+  }
+  INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &lowest, 1, MPI_INT64_T, MPI_MIN, comm));
+  INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &highest, 1, MPI_INT64_T, MPI_MAX, comm));
+  const long double low = static_cast<long double>(lowest);
+  const long double span = static_cast<long double>(highest) - low + 1;
+  const auto bucket = [&](std::int64_t key) {
+    const auto b = static_cast<int>((static_cast<long double>(key) - low) * size / span);
+    return std::clamp(b, 0, size - 1);
+  };
+  // Out: (key, tiebreak, index here) to the bucket's rank.
+  std::vector<int> send_counts(size, 0), recv_counts(size), send_displs(size + 1, 0),
+      recv_displs(size + 1, 0);
+  for (const auto& it : items) send_counts[bucket(it[0])] += 3;
+  for (int r = 0; r < size; ++r) send_displs[r + 1] = send_displs[r] + send_counts[r];
+  std::vector<std::int64_t> out(static_cast<std::size_t>(send_displs[size]));
+  {
+    std::vector<int> at(send_displs.begin(), send_displs.end() - 1);
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      int& k = at[bucket(items[i][0])];
+      out[k++] = items[i][0];
+      out[k++] = items[i][1];
+      out[k++] = static_cast<std::int64_t>(i);
+    }
+  }
+  INERTIA_MPI(MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, comm));
+  for (int r = 0; r < size; ++r) recv_displs[r + 1] = recv_displs[r] + recv_counts[r];
+  std::vector<std::int64_t> in(static_cast<std::size_t>(recv_displs[size]));
+  INERTIA_MPI(MPI_Alltoallv(out.data(), send_counts.data(), send_displs.data(), MPI_INT64_T,
+                            in.data(), recv_counts.data(), recv_displs.data(), MPI_INT64_T, comm));
+  // This bucket, sorted; its first position is the number of items in the buckets below.
+  const std::size_t n = in.size() / 3;
+  std::vector<std::size_t> order(n);
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return std::tie(in[3 * a], in[3 * a + 1]) < std::tie(in[3 * b], in[3 * b + 1]);
+  });
+  std::int64_t first = 0, mine = static_cast<std::int64_t>(n);
+  INERTIA_MPI(MPI_Exscan(&mine, &first, 1, MPI_INT64_T, MPI_SUM, comm));
+  if (rank_of(comm) == 0) first = 0;  // MPI_Exscan leaves rank 0's result undefined
+  // Back: (index there, position) in the order the items came, to where they came from.
+  std::vector<std::int64_t> back(2 * n);
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::size_t j = order[k];
+    back[2 * j] = in[3 * j + 2];
+    back[2 * j + 1] = first + static_cast<std::int64_t>(k);
+  }
+  for (int r = 0; r <= size; ++r) {
+    send_displs[r] = send_displs[r] / 3 * 2;
+    recv_displs[r] = recv_displs[r] / 3 * 2;
+  }
+  for (int r = 0; r < size; ++r) {
+    send_counts[r] = send_counts[r] / 3 * 2;
+    recv_counts[r] = recv_counts[r] / 3 * 2;
+  }
+  std::vector<std::int64_t> returned(2 * items.size());
+  INERTIA_MPI(MPI_Alltoallv(back.data(), recv_counts.data(), recv_displs.data(), MPI_INT64_T,
+                            returned.data(), send_counts.data(), send_displs.data(), MPI_INT64_T,
+                            comm));
+  std::vector<std::int64_t> position(items.size());
+  for (std::size_t k = 0; k < items.size(); ++k) position[returned[2 * k]] = returned[2 * k + 1];
+  return position;
+}
 
 /// XDMF's "Mixed" topology code of a cell type, and whether a node count follows it (the
 /// polyvertex and polyline codes do).
@@ -206,39 +282,12 @@ void XdmfSeriesWriter::write_mesh(const NaturalPieceMesh& mesh) {
   owned_natural_.assign(mesh.natural_ids.begin(), mesh.natural_ids.begin() + mesh.num_owned);
 
   // Natural cell order: the cells sorted by key (ties, which the meshes do not have, by their
-  // first node's natural index), computed on rank 0 once.
+  // first node's natural index), by a parallel bucket sort: no rank holds every cell's key.
   {
-    const int size = size_of(comm_);
-    std::vector<std::int64_t> mine(2 * static_cast<std::size_t>(num_cells));
-    for (std::int64_t c = 0; c < num_cells; ++c) {
-      mine[2 * c] = mesh.cell_keys[c];
-      mine[2 * c + 1] = mesh.natural_ids[p.cell_nodes[p.cell_offsets[c]]];
-    }
-    int count = static_cast<int>(mine.size());
-    std::vector<int> counts(size), displs(size + 1, 0);
-    INERTIA_MPI(MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm_));
-    for (int r = 0; r < size; ++r) displs[r + 1] = displs[r] + counts[r];
-    std::vector<std::int64_t> all(rank_of(comm_) == 0 ? displs[size] : 0);
-    INERTIA_MPI(MPI_Gatherv(mine.data(), count, MPI_INT64_T, all.data(), counts.data(),
-                            displs.data(), MPI_INT64_T, 0, comm_));
-    std::vector<std::int64_t> position(all.size() / 2);
-    if (rank_of(comm_) == 0) {
-      std::vector<std::int64_t> order(all.size() / 2);
-      std::iota(order.begin(), order.end(), 0);
-      std::stable_sort(order.begin(), order.end(), [&](std::int64_t a, std::int64_t b) {
-        return std::tie(all[2 * a], all[2 * a + 1]) < std::tie(all[2 * b], all[2 * b + 1]);
-      });
-      for (std::size_t i = 0; i < order.size(); ++i)
-        position[order[i]] = static_cast<std::int64_t>(i);
-    }
-    for (int r = 0; r < size; ++r) {
-      counts[r] /= 2;
-      displs[r] /= 2;
-    }
-    cell_natural_.resize(static_cast<std::size_t>(num_cells));
-    INERTIA_MPI(MPI_Scatterv(position.data(), counts.data(), displs.data(), MPI_INT64_T,
-                             cell_natural_.data(), static_cast<int>(num_cells), MPI_INT64_T, 0,
-                             comm_));
+    std::vector<std::array<std::int64_t, 2>> keys(static_cast<std::size_t>(num_cells));
+    for (std::int64_t c = 0; c < num_cells; ++c)
+      keys[c] = {mesh.cell_keys[c], mesh.natural_ids[p.cell_nodes[p.cell_offsets[c]]]};
+    cell_natural_ = sorted_positions(comm_, keys);
     num_global_cells_ = num_cells;
     INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &num_global_cells_, 1, MPI_INT64_T, MPI_SUM, comm_));
   }
