@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
 #include <charconv>
+#include <cstring>
 #include <limits>
 #include <numeric>
 #include <tuple>
@@ -292,6 +294,8 @@ void XdmfSeriesWriter::write_mesh(const NaturalPieceMesh& mesh) {
     INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &num_global_cells_, 1, MPI_INT64_T, MPI_SUM, comm_));
   }
 
+  // Coordinates, and at most 11 indices of 8 bytes per cell (a tet10 and its type code).
+  ensure_room(24 * num_global_nodes_ + 88 * num_global_cells_, "the mesh");
   const QuietHdf5 quiet;
   INERTIA_PETSC(PetscViewerHDF5PushGroup(viewer_, "/mesh"));
   view(transfer(false, 3), p.coords, {}, "geometry");
@@ -391,6 +395,21 @@ void XdmfSeriesWriter::write_mesh(const NaturalPieceMesh& mesh) {
   INERTIA_PETSC(PetscViewerHDF5PopGroup(viewer_));
 }
 
+void XdmfSeriesWriter::ensure_room(std::int64_t data_bytes, const char* what) const {
+  // Twice the data and HDF5's metadata, plus 1 MiB: each flush rewrites the metadata that
+  // changed (the file's groups grow by one per step), which a file's growth does not show.
+  const auto estimate = static_cast<std::uint64_t>(data_bytes + (16 << 10));
+  const std::uint64_t needed = 2 * estimate + (1 << 20);
+  std::error_code ec;
+  const fs::space_info space = fs::space(directory_, ec);
+  // Where the file system cannot say, nothing is refused.
+  unsigned long long available = ec ? ~0ull : static_cast<unsigned long long>(space.available);
+  INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &available, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, comm_));
+  if (available < needed)
+    throw IoError(cat(h5_.string(), ": ", std::strerror(ENOSPC), " (", what, " needs about ",
+                      needed >> 10, " KiB, ", available >> 10, " KiB are free)"));
+}
+
 std::int64_t XdmfSeriesWriter::write(double time, std::span<const Field> point_data,
                                      std::span<const Field> cell_data) {
   const std::size_t cells = cell_natural_.size();
@@ -412,6 +431,12 @@ std::int64_t XdmfSeriesWriter::write(double time, std::span<const Field> point_d
                 "XDMF output: the point and cell fields differ between ranks");
   const std::string step = cat("step_", zero_padded(counter_, 6));
   const std::string group = "/" + step;
+  {
+    std::int64_t data = 0;
+    for (const Field& f : point_data) data += 8 * f.components * num_global_nodes_;
+    for (const Field& f : cell_data) data += 8 * f.components * num_global_cells_;
+    ensure_room(std::max(data, last_frame_bytes_), "the frame");
+  }
   const QuietHdf5 quiet;
   INERTIA_PETSC(PetscViewerHDF5PushGroup(viewer_, group.c_str()));
   for (const Field& f : point_data)
@@ -465,6 +490,7 @@ std::int64_t XdmfSeriesWriter::write(double time, std::span<const Field> point_d
   });
   ++counter_;
   INERTIA_MPI(MPI_Bcast(&bytes, 1, MPI_INT64_T, 0, comm_));
+  last_frame_bytes_ = bytes;
   return bytes;
 }
 

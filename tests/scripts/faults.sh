@@ -87,6 +87,7 @@ boundary_conditions:
 time: {integrator: central_difference, dt: 2.0e-5, steps: $2}
 output:
   directory: ${5:-out}
+  format: ${FORMAT:-vtu}
   every: $3
   fields: [displacement]
   probes: [{name: tip, point: [1, 0.1, 0.1]}]
@@ -123,6 +124,18 @@ mpi 2 "$work/shim_checkpoint/case.yaml" --restart "$work/shim_checkpoint/out/che
 # HDF5's MPI-IO driver keeps no errno, so the line says which write failed.
 NP=1 INERTIA_FULL_SPACE=real full_disk_shim checkpoint_write checkpoints 30000 0 200 \
   'checkpoints/checkpoint_[0-9]+\.h5\.tmp' 'the write failed \(HDF5 H5FD__mpio_write: file write failed\)'
+
+# An XDMF frame that would not fit is refused before HDF5 starts, as a checkpoint is (the series
+# in out/x, so that the shim's free space is the series directory's).
+d="$work/shim_xdmf"
+FORMAT=xdmf case_file "$d" 3000 1 0 out/x
+mkdir -p "$d/out/x"
+if INERTIA_FULL_DIR="$d/out/x" INERTIA_FULL_BYTES=1500000 LD_PRELOAD="$INERTIA_ENOSPC" \
+  mpi 2 "$d/case.yaml"; then fail "full disk (xdmf): exit status 0"; fi
+one_error_line "out/x/case\.h5: No space left on device \(the frame needs about"
+complete_rows "$d/out/x/probes.csv"
+grep -q "<Grid Name=\"step_000000\"" "$d/out/x/case.xdmf" || fail "xdmf: no step left in the series"
+echo "ok: full disk through the shim (xdmf): $(grep '^inertia: error:' "$work/err")"
 
 # On a real 64 KiB tmpfs, where the machine allows it: the marks are checked too.
 if mkdir -p "$work/tmpfs" && mount -t tmpfs -o size=64k tmpfs "$work/tmpfs" 2>/dev/null; then

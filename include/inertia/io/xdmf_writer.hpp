@@ -81,6 +81,10 @@ class XdmfSeriesWriter {
   void view(Transfer& t, std::span<const double> values, std::span<const std::int32_t> ints,
             const std::string& name);
   void write_mesh(const NaturalPieceMesh& mesh);
+  /// Collective. Refuses (IoError on every rank, ENOSPC) a write of about `data_bytes` that
+  /// would not fit in the free space: a disk filling in the middle of a collective HDF5 write
+  /// can leave a rank waiting for ever.
+  void ensure_room(std::int64_t data_bytes, const char* what) const;
   void write_xdmf() const;
   void resume(double up_to);  ///< rank 0: reads the kept steps of an existing .xdmf
 
@@ -96,6 +100,7 @@ class XdmfSeriesWriter {
   std::vector<std::int64_t> cell_natural_;                    ///< natural index of each local cell
   std::map<int, Transfer> point_transfers_, cell_transfers_;  ///< by block size
   std::int64_t h5_bytes_ = 0;                                 ///< the file's size so far
+  std::int64_t last_frame_bytes_ = 0;                         ///< what the last write() added
   int counter_ = 0;
   std::vector<std::pair<double, std::string>> entries_;  ///< (time, Grid XML) on rank 0
   std::string failure_;
