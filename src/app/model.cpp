@@ -127,6 +127,24 @@ void require_elements(const CaseFile& c, const std::vector<Region>& mesh_regions
                       : "; materials need 3D regions"));
 }
 
+/// The elements over all ranks, from the partition summary.
+std::int64_t total_elements(const PartitionSummary& p) {
+  std::int64_t elements = 0;
+  for (auto e : p.elements_per_rank) elements += e;
+  return elements;
+}
+
+/// Serial. Reads the case's mesh, adds the edge springs, checks it against the case and marks its
+/// element cells (is_element); returns the log's summary of nodes and cells.
+std::string read_checked_mesh(const CaseFile& c, MeshData& mesh, std::vector<char>& is_element) {
+  mesh = load_mesh(c);
+  add_edge_springs(c, mesh);
+  // Region names in the case must exist in the mesh (checked before any parallel work).
+  is_element = check_and_mark_elements(c, mesh, true);
+  require_elements(c, mesh.regions, std::count(is_element.begin(), is_element.end(), 1));
+  return cat(mesh.num_nodes(), " nodes, ", cell_summary(mesh));
+}
+
 }  // namespace
 
 Model build_model(MPI_Comm comm, const CaseFile& c, Phases* phases) {
@@ -147,9 +165,7 @@ Model build_model(MPI_Comm comm, const CaseFile& c, Phases* phases) {
     for (std::int64_t k = 0; k < local.num_cells(); ++k)
       ++counts[info(local.cell_types[k]).dim == 3 ? 0 : 1];
     INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, counts, 2, MPI_INT64_T, MPI_SUM, comm));
-    std::int64_t elements = 0;
-    for (auto e : model.partition.elements_per_rank) elements += e;
-    require_elements(c, local.regions, elements);
+    require_elements(c, local.regions, total_elements(model.partition));
     const CellType face = c.box->element == CellType::hex8   ? CellType::quad4
                           : c.box->element == CellType::tet4 ? CellType::tri3
                                                              : CellType::tri6;
@@ -168,8 +184,7 @@ Model build_model(MPI_Comm comm, const CaseFile& c, Phases* phases) {
                   " was made from another mesh or case (", stamp, "; now: ", expected,
                   "); make it again with inertia --split ", size_of(comm), " ",
                   c.path.filename().string(), ", or remove it");
-    std::int64_t elements = 0;
-    for (auto e : model.partition.elements_per_rank) elements += e;
+    const std::int64_t elements = total_elements(model.partition);
     require_elements(c, local.regions, elements);
     model.mesh_summary =
         cat(local.num_global_nodes, " nodes, ", elements, " elements (each rank read its share of ",
@@ -195,11 +210,9 @@ std::string split_mesh(MPI_Comm comm, const CaseFile& c, int ranks) {
                 "on every rank already");
   std::string summary;
   run_on_root(comm, [&] {
-    MeshData mesh = load_mesh(c);
-    add_edge_springs(c, mesh);
-    const std::vector<char> is_element = check_and_mark_elements(c, mesh, true);
-    require_elements(c, mesh.regions, std::count(is_element.begin(), is_element.end(), 1));
-    const std::string cells = cat(mesh.num_nodes(), " nodes, ", cell_summary(mesh));
+    MeshData mesh;
+    std::vector<char> is_element;
+    const std::string cells = read_checked_mesh(c, mesh, is_element);
     const CellPartition partition = partition_elements(mesh, is_element, ranks, c.partitioner);
     const auto file = split_path(c, ranks);
     PartitionSummary parts;
@@ -223,14 +236,7 @@ LocalMesh read_and_distribute(MPI_Comm comm, const CaseFile& c, Phases& ph, Mode
   std::vector<char> is_element;
   {
     Phases::Scope scope(ph, "mesh");
-    run_on_root(comm, [&] {
-      mesh = load_mesh(c);
-      add_edge_springs(c, mesh);
-      // Region names in the case must exist in the mesh (checked before any parallel work).
-      is_element = check_and_mark_elements(c, mesh, true);
-      require_elements(c, mesh.regions, std::count(is_element.begin(), is_element.end(), 1));
-      model.mesh_summary = cat(mesh.num_nodes(), " nodes, ", cell_summary(mesh));
-    });
+    run_on_root(comm, [&] { model.mesh_summary = read_checked_mesh(c, mesh, is_element); });
   }
   LocalMesh local;
   CellPartition partition;

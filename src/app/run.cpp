@@ -704,15 +704,19 @@ class Run {
     double next = next_frame_time_;
     for (std::int64_t n = state_.step + 1; n <= nsteps_; ++n) frames += frame_due(n, next);
     const double raw = static_cast<double>(series_->raw_bytes_per_frame());
-    const char* kind = c_.output_format == OutputFormat::xdmf ? " XDMF" : " VTK";
-    log_ << "output    " << frames << " more" << kind << " frames ("
+    const bool xdmf = c_.output_format == OutputFormat::xdmf;
+    log_ << "output    " << frames << " more " << series_kind() << " frames ("
          << (c_.output_interval > 0 ? cat("every ", c_.output_interval, " s")
                                     : cat("every ", c_.output_every, " steps"))
          << " and the last step), at most " << std::setprecision(3)
          << raw * static_cast<double>(frames) / (1 << 20) << " MiB (" << raw / 1024
-         << (c_.output_format == OutputFormat::xdmf ? " KiB per frame, uncompressed)"
-                                                    : " KiB per frame before compression)")
+         << (xdmf ? " KiB per frame, uncompressed)" : " KiB per frame before compression)")
          << std::setprecision(6) << "\n";
+  }
+
+  /// The output format's name for the log.
+  const char* series_kind() const {
+    return c_.output_format == OutputFormat::xdmf ? "XDMF" : "VTK";
   }
 
   /// Whether step `step` writes a frame (see plan_frames()); with output.interval, moves
@@ -916,10 +920,9 @@ class Run {
     if (newton_its_) log_ << ", " << newton_its_ << " Newton iterations";
     if (series_) {
       const int frames = series_->frames();
-      log_ << ", " << frames
-           << (c_.output_format == OutputFormat::xdmf ? " XDMF outputs (" : " VTK outputs (")
-           << series_->bytes() / 1024 << " KiB, " << (frames ? series_->bytes() / 1024 / frames : 0)
-           << " KiB per output) in " << series_->series_path().string();
+      log_ << ", " << frames << " " << series_kind() << " outputs (" << series_->bytes() / 1024
+           << " KiB, " << (frames ? series_->bytes() / 1024 / frames : 0) << " KiB per output) in "
+           << series_->series_path().string();
     }
     if (checkpoints_)
       log_ << ", " << checkpoints_ << " checkpoints (" << checkpoint_bytes_ / 1024 / checkpoints_

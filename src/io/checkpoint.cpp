@@ -21,6 +21,7 @@ namespace inertia::io {
 namespace fs = std::filesystem;
 
 using detail::QuietHdf5;
+using detail::require_free_space;
 
 namespace {
 
@@ -123,16 +124,7 @@ void Checkpointer::ensure_room(const fs::path& directory, const fs::path& file,
   // quarter more for what the rest of the run writes meanwhile.
   const auto estimate = static_cast<std::uint64_t>(std::max<std::int64_t>(
       last_bytes_, 24 * num_global_nodes_ * static_cast<std::int64_t>(num_vectors) + (16 << 10)));
-  const std::uint64_t needed = estimate + estimate / 4;
-  std::error_code ec;
-  const fs::space_info space = fs::space(directory, ec);
-  // Where the file system cannot say, nothing is refused.
-  unsigned long long available = ec ? ~0ull : static_cast<unsigned long long>(space.available);
-  INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &available, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, comm_));
-  if (available < needed)
-    throw IoError(file.string() + ": " + std::strerror(ENOSPC) + " (the checkpoint needs about " +
-                  std::to_string(needed >> 10) + " KiB, " + std::to_string(available >> 10) +
-                  " KiB are free)");
+  require_free_space(comm_, directory, file, estimate + estimate / 4, "the checkpoint");
 }
 
 std::pair<fs::path, std::int64_t> Checkpointer::write(const fs::path& directory, std::int64_t step,

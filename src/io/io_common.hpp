@@ -3,12 +3,19 @@
 /// Helpers shared by the writers of this module (internal: not part of include/).
 
 #include <hdf5.h>
+#include <mpi.h>
 
+#include <cerrno>
 #include <charconv>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
 #include <string>
 #include <string_view>
 
 #include "inertia/core/error.hpp"
+#include "inertia/core/text.hpp"
+#include "inertia/parallel/session.hpp"
 
 namespace inertia::io::detail {
 
@@ -54,6 +61,30 @@ inline std::string zero_padded(int value, int width) {
   if (static_cast<int>(digits.size()) < width)
     digits.insert(0, static_cast<std::size_t>(width) - digits.size(), '0');
   return digits;
+}
+
+/// `reason` made fit for an XML comment (which may not contain "--") on one line.
+inline std::string xml_comment_text(std::string reason) {
+  for (auto& ch : reason)
+    if (ch == '-' || ch == '\n') ch = ' ';
+  return reason;
+}
+
+/// Collective. Refuses, on every rank, a write of about `needed` bytes into `directory` that the
+/// free space (the least any rank sees) would not hold: IoError "<file>: No space left on device
+/// (<what> needs about N KiB, M KiB are free)". HDF5 can leave a rank waiting for ever when the
+/// disk fills in the middle of a collective write, so its writers ask first. Where the file
+/// system cannot say, nothing is refused.
+inline void require_free_space(MPI_Comm comm, const std::filesystem::path& directory,
+                               const std::filesystem::path& file, std::uint64_t needed,
+                               std::string_view what) {
+  std::error_code ec;
+  const std::filesystem::space_info space = std::filesystem::space(directory, ec);
+  unsigned long long available = ec ? ~0ull : static_cast<unsigned long long>(space.available);
+  INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &available, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, comm));
+  if (available < needed)
+    throw IoError(cat(file.string(), ": ", std::strerror(ENOSPC), " (", what, " needs about ",
+                      needed >> 10, " KiB, ", available >> 10, " KiB are free)"));
 }
 
 /// HDF5's automatic printing of its error stack, off for the scope of the object (our errors say

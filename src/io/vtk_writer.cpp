@@ -37,6 +37,7 @@ namespace inertia::io {
 
 namespace fs = std::filesystem;
 using detail::format_time;
+using detail::xml_comment_text;
 using detail::xml_escape;
 using detail::zero_padded;
 
@@ -372,9 +373,7 @@ std::int64_t VtkSeriesWriter::write(double time, const PieceMesh& mesh,
 }
 
 void VtkSeriesWriter::mark_failed(const std::string& reason) {
-  failure_ = reason;
-  for (auto& ch : failure_)
-    if (ch == '-' || ch == '\n') ch = ' ';  // "--" may not appear in an XML comment
+  failure_ = xml_comment_text(reason);
   if (rank_of(comm_) == 0) {
     try {
       write_pvd();

@@ -23,6 +23,8 @@ namespace fs = std::filesystem;
 
 using detail::format_time;
 using detail::QuietHdf5;
+using detail::require_free_space;
+using detail::xml_comment_text;
 using detail::xml_escape;
 using detail::zero_padded;
 
@@ -399,15 +401,7 @@ void XdmfSeriesWriter::ensure_room(std::int64_t data_bytes, const char* what) co
   // Twice the data and HDF5's metadata, plus 1 MiB: each flush rewrites the metadata that
   // changed (the file's groups grow by one per step), which a file's growth does not show.
   const auto estimate = static_cast<std::uint64_t>(data_bytes + (16 << 10));
-  const std::uint64_t needed = 2 * estimate + (1 << 20);
-  std::error_code ec;
-  const fs::space_info space = fs::space(directory_, ec);
-  // Where the file system cannot say, nothing is refused.
-  unsigned long long available = ec ? ~0ull : static_cast<unsigned long long>(space.available);
-  INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &available, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, comm_));
-  if (available < needed)
-    throw IoError(cat(h5_.string(), ": ", std::strerror(ENOSPC), " (", what, " needs about ",
-                      needed >> 10, " KiB, ", available >> 10, " KiB are free)"));
+  require_free_space(comm_, directory_, h5_, 2 * estimate + (1 << 20), what);
 }
 
 std::int64_t XdmfSeriesWriter::write(double time, std::span<const Field> point_data,
@@ -495,9 +489,7 @@ std::int64_t XdmfSeriesWriter::write(double time, std::span<const Field> point_d
 }
 
 void XdmfSeriesWriter::mark_failed(const std::string& reason) {
-  failure_ = reason;
-  for (auto& ch : failure_)
-    if (ch == '-' || ch == '\n') ch = ' ';  // "--" may not appear in an XML comment
+  failure_ = xml_comment_text(reason);
   if (rank_of(comm_) == 0) {
     try {
       write_xdmf();

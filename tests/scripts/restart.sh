@@ -189,15 +189,8 @@ print(f"SIGKILL: restarted run == uninterrupted to {worst / scale:.2e}")
 PY
 
 # Bad restarts: one line, non-zero exit.
-expect_error() {  # expect_error PATTERN NP ARGS...
-  local pattern=$1 np=$2
-  shift 2
-  if "$INERTIA_MPIEXEC" --allow-run-as-root --oversubscribe -n "$np" "$INERTIA" "$@" > "$work/out" 2> "$work/err"; then
-    echo "FAIL: expected an error for: $*"; exit 1
-  fi
-  [ "$(grep -c 'inertia: error' "$work/err")" = 1 ] || { cat "$work/err"; echo "FAIL: not one error line"; exit 1; }
-  grep -q "$pattern" "$work/err" || { cat "$work/err"; echo "FAIL: expected '$pattern'"; exit 1; }
-}
+# shellcheck source=../support/expect_error.sh
+source "$INERTIA_SOURCE_DIR/tests/support/expect_error.sh"
 nm="$work/newmark/np2/full"
 expect_error "no such checkpoint" 2 "$nm/case.yaml" --restart "$work/nowhere"
 expect_error "no complete checkpoint" 2 "$nm/case.yaml" --restart "$work"

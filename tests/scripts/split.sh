@@ -14,15 +14,8 @@ run() {  # run NP LOG ARGS...
   "$INERTIA_MPIEXEC" --allow-run-as-root --oversubscribe -n "$np" "$INERTIA" "$@" > "$log" 2>&1 ||
     { cat "$log"; echo "FAIL: inertia $*"; exit 1; }
 }
-expect_error() {  # expect_error PATTERN NP ARGS...
-  local pattern=$1 np=$2
-  shift 2
-  if "$INERTIA_MPIEXEC" --allow-run-as-root --oversubscribe -n "$np" "$INERTIA" "$@" > "$work/out" 2> "$work/err"; then
-    echo "FAIL: expected an error for: $*"; exit 1
-  fi
-  [ "$(grep -c 'inertia: error' "$work/err")" = 1 ] || { cat "$work/err"; echo "FAIL: not one error line"; exit 1; }
-  grep -q "$pattern" "$work/err" || { cat "$work/err"; echo "FAIL: expected '$pattern'"; exit 1; }
-}
+# shellcheck source=../support/expect_error.sh
+source "$INERTIA_SOURCE_DIR/tests/support/expect_error.sh"
 cp "$INERTIA_SOURCE_DIR/meshes/cantilever.msh" "$work/beam.msh"
 write_case() {  # write_case FILE OUTPUT_DIRECTORY
   cat > "$1" <<EOF

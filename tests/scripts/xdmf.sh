@@ -11,22 +11,9 @@
 # Needs pvpython (see paraview.sh); skips when there is none.
 set -euo pipefail
 : "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}" "${INERTIA_MPIEXEC:=mpiexec}"
-pv=()
-use_root() {  # ParaView's Python unpacked under $1 (dpkg-deb -x python3-paraview_*.deb $1)
-  export PYTHONPATH="$1/usr/lib/python3/dist-packages${PYTHONPATH:+:$PYTHONPATH}"
-  pv=("$1/usr/bin/pvpython")
-}
-if [ -n "${INERTIA_PVPYTHON_ROOT:-}" ] && [ -x "$INERTIA_PVPYTHON_ROOT/usr/bin/pvpython" ]; then
-  use_root "$INERTIA_PVPYTHON_ROOT"
-elif command -v pvpython > /dev/null; then
-  pv=(pvpython)
-elif [ -x /opt/inertia-paraview-python/usr/bin/pvpython ]; then
-  use_root /opt/inertia-paraview-python
-else
-  echo "SKIP: pvpython not found (install Debian's paraview, or see .ci/run); XDMF check not run"
-  exit 0
-fi
-command -v xvfb-run > /dev/null && pv=(xvfb-run -a "${pv[@]}")
+# shellcheck source=../support/pvpython.sh
+source "$INERTIA_SOURCE_DIR/tests/support/pvpython.sh"
+find_pvpython "XDMF check"
 check=("${pv[@]}" "$INERTIA_SOURCE_DIR/tests/support/check_xdmf.py")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
