@@ -63,6 +63,28 @@ inline std::string zero_padded(int value, int width) {
   return digits;
 }
 
+/// Collective. A series' name must be a plain file name and its directory given (InputError on
+/// every rank otherwise).
+inline void check_series_name(MPI_Comm comm, const std::filesystem::path& directory,
+                              const std::string& name) {
+  run_collectively(comm, [&] {
+    INERTIA_CHECK(
+        !name.empty() && name.find('/') == std::string::npos && name != "." && name != "..",
+        InputError, "output name '", name, "' is not a plain file name");
+    INERTIA_CHECK(!directory.empty(), InputError, "output directory is empty");
+  });
+}
+
+/// Creates `directory` if missing; InputError if it cannot be made or is not a directory.
+inline void create_output_directory(const std::filesystem::path& directory) {
+  std::error_code ec;
+  std::filesystem::create_directories(directory, ec);
+  INERTIA_CHECK(!ec, InputError, "cannot create output directory ", directory.string(), ": ",
+                ec.message());
+  INERTIA_CHECK(std::filesystem::is_directory(directory, ec), InputError, "output directory ",
+                directory.string(), " is not a directory");
+}
+
 /// `reason` made fit for an XML comment (which may not contain "--") on one line.
 inline std::string xml_comment_text(std::string reason) {
   for (auto& ch : reason)

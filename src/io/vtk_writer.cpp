@@ -36,6 +36,8 @@
 namespace inertia::io {
 
 namespace fs = std::filesystem;
+using detail::check_series_name;
+using detail::create_output_directory;
 using detail::format_time;
 using detail::xml_comment_text;
 using detail::xml_escape;
@@ -261,20 +263,10 @@ VtkSeriesWriter::VtkSeriesWriter(MPI_Comm comm, std::filesystem::path directory,
   // observer keeps the message and write_piece() reports one line with the reason.
   vtkObject::GlobalWarningDisplayOff();
   vtkLogger::SetStderrVerbosity(vtkLogger::VERBOSITY_OFF);
-  run_collectively(comm_, [&] {
-    INERTIA_CHECK(
-        !name_.empty() && name_.find('/') == std::string::npos && name_ != "." && name_ != "..",
-        InputError, "output name '", name_, "' is not a plain file name");
-    INERTIA_CHECK(!directory_.empty(), InputError, "output directory is empty");
-  });
+  check_series_name(comm_, directory_, name_);
   pvd_ = directory_ / (name_ + ".pvd");
   run_on_root(comm_, [&] {
-    std::error_code ec;
-    fs::create_directories(directory_, ec);
-    INERTIA_CHECK(!ec, InputError, "cannot create output directory ", directory_.string(), ": ",
-                  ec.message());
-    INERTIA_CHECK(fs::is_directory(directory_, ec), InputError, "output directory ",
-                  directory_.string(), " is not a directory");
+    create_output_directory(directory_);
     if (resume_up_to) resume(*resume_up_to);
     // Doubles as the writability check: an empty series replaces any old <name>.pvd.
     try {

@@ -21,6 +21,8 @@ namespace inertia::io {
 
 namespace fs = std::filesystem;
 
+using detail::check_series_name;
+using detail::create_output_directory;
 using detail::format_time;
 using detail::QuietHdf5;
 using detail::require_free_space;
@@ -173,20 +175,10 @@ XdmfSeriesWriter::XdmfSeriesWriter(MPI_Comm comm, std::filesystem::path director
       name_(std::move(name)),
       num_owned_(mesh.num_owned),
       num_global_nodes_(mesh.num_global_nodes) {
-  run_collectively(comm_, [&] {
-    INERTIA_CHECK(
-        !name_.empty() && name_.find('/') == std::string::npos && name_ != "." && name_ != "..",
-        InputError, "output name '", name_, "' is not a plain file name");
-    INERTIA_CHECK(!directory_.empty(), InputError, "output directory is empty");
-  });
+  check_series_name(comm_, directory_, name_);
   xdmf_ = directory_ / (name_ + ".xdmf");
   run_on_root(comm_, [&] {
-    std::error_code ec;
-    fs::create_directories(directory_, ec);
-    INERTIA_CHECK(!ec, InputError, "cannot create output directory ", directory_.string(), ": ",
-                  ec.message());
-    INERTIA_CHECK(fs::is_directory(directory_, ec), InputError, "output directory ",
-                  directory_.string(), " is not a directory");
+    create_output_directory(directory_);
     if (resume_up_to) resume(*resume_up_to);
     // The HDF5 file of this run: <name>.h5, or after a restart the first <name>-rK.h5 that no
     // kept step references (an older file that a kept step needs is never reopened for writing:
