@@ -852,8 +852,11 @@ ProblemSpec resolve_problem(const CaseFile& c, const std::vector<Region>& region
         const int region = region_index(c, regions, cells_per_region, bc.region, o, -1);
         spec.amplitudes.push_back(Amplitude::integrated(
             bc.amplitude.empty() ? Amplitude::constant() : spec.amplitudes[amp(bc.amplitude)]));
-        spec.dirichlet.push_back(
-            {region, bc.components, bc.value, static_cast<int>(spec.amplitudes.size()) - 1});
+        // The record's identity: its amplitude's index (the constant acceleration: past them).
+        const int record = bc.amplitude.empty() ? static_cast<int>(c.amplitudes.size())
+                                                : amplitude_index.at(bc.amplitude);
+        spec.dirichlet.push_back({region, bc.components, bc.value,
+                                  static_cast<int>(spec.amplitudes.size()) - 1, record});
         break;
       }
       case T::traction:

@@ -7,6 +7,7 @@
 #include <optional>
 #include <ostream>
 #include <string_view>
+#include <utility>
 
 #include "inertia/parallel/session.hpp"
 
@@ -370,9 +371,7 @@ Reactions::Reactions(const MechanicalSystem& system, const std::vector<std::stri
 void Reactions::compute(const MechanicalSystem& system, const State& state,
                         const Integrator& integrator) {
   if (state.step == computed_step_) return;  // a frame and a row at the same step
-  const Vec u = integrator.landed_from_u(), v = integrator.landed_from_v();
-  system.support_reactions(state.time, u ? u : state.u.get(), v ? v : state.v.get(),
-                           integrator.acceleration(), dof_values_);
+  system.support_reactions(state.time, state.u, state.v, integrator.acceleration(), dof_values_);
   computed_step_ = state.step;
 }
 
@@ -401,47 +400,75 @@ void Reactions::fill(const MechanicalSystem& system, Vec r) const {
 
 namespace {
 
+/// The Newmark-family identity's weights, if the scheme has them and they are not the
+/// trapezoidal rule's (whose algorithmic dissipation is zero).
+std::optional<NewmarkWeights> dissipative_weights(const Integrator& integrator) {
+  const auto w = integrator.newmark_weights();
+  if (!w || (w->alpha_m == 0 && w->alpha_f == 0 && w->beta == 0.25 && w->gamma == 0.5))
+    return std::nullopt;
+  return w;
+}
+
 std::vector<std::string> energy_columns(const Integrator& integrator) {
-  std::vector<std::string> columns{"kinetic", "strain", "external_work", "damping_dissipation",
-                                   "total"};
+  std::vector<std::string> columns{"kinetic", "strain", "external_work", "damping_dissipation"};
+  if (dissipative_weights(integrator)) columns.push_back("algorithmic_dissipation");
+  columns.push_back("total");
   if (integrator.has_hamiltonian()) columns.push_back("hamiltonian");
   return columns;
+}
+
+/// Sum over this rank's constrained DOFs of (u1 - u0)_i (r0_i + r1_i) / 2 (local part).
+double support_work(const MechanicalSystem& system, Vec u0, Vec u1, std::span<const double> r0,
+                    std::span<const double> r1) {
+  const auto dofs = system.constrained_dofs();
+  const PetscInt first = static_cast<PetscInt>(3 * system.mesh().node_begin);
+  petsc::ConstArray a(u0), b(u1);
+  double w = 0;
+  for (std::size_t i = 0; i < dofs.size(); ++i)
+    w += 0.5 * (b[dofs[i] - first] - a[dofs[i] - first]) * (r0[i] + r1[i]);
+  return w;
 }
 
 }  // namespace
 
 EnergyHistory::EnergyHistory(MechanicalSystem& system, const State& state, Integrator& integrator,
                              const std::filesystem::path& path, const EnergyResume* resume,
-                             Vec start_force)
+                             Vec carried)
     : integrator_(integrator),
+      identity_(dissipative_weights(integrator)),
       u_prev_(system.create_vector()),
       v_prev_(system.create_vector()),
       f_prev_(system.create_vector()),
       f_now_(system.create_vector()),
       work_(system.create_vector()),
+      work2_(system.create_vector()),
+      cw_(system.create_vector()),
       file_(system.comm(), path, "", energy_columns(integrator), resume ? resume->step : -1) {
-  reactions_ = counts_reactions(system, integrator_);
+  reactions_ = system.has_prescribed_motion() && integrator_.acceleration();
   if (reactions_) {
-    integrator_.keep_landings(system);
-    landed_residual_ = system.create_vector();
-    if (system.is_linear()) {
-      du_ = system.create_vector();
-      dv_ = system.create_vector();
-    }
+    reaction_prev_.resize(system.constrained_dofs().size());
+    reaction_now_.resize(system.constrained_dofs().size());
   }
-  if (resume && reactions_ && start_force) {
-    INERTIA_PETSC(VecCopy(start_force, f_now_));  // the uninterrupted run's, exactly
-  } else {
-    system.external_force(state.time, f_now_);
-    if (reactions_) {
-      // f_now_ holds the loads plus the support reactions.
-      system.reaction(state.time, state.u, state.v, integrator_.acceleration(), work_);
-      INERTIA_PETSC(VecAXPY(f_now_, 1.0, work_));
-    }
+  ground_ = system.has_ground_motion() && system.rayleigh().mass != 0;
+  if (ground_) {
+    ground_prev_ = system.create_vector();
+    ground_now_ = system.create_vector();
   }
+  if (identity_) {
+    a_prev_ = system.create_vector();
+    mv_prev_ = system.create_vector();
+    mv_now_ = system.create_vector();
+    ma_prev_ = system.create_vector();
+    ma_now_ = system.create_vector();
+    residual_ = system.create_vector();  // rho_0 = 0: a_0 solves the equation of motion
+    residual_next_ = system.create_vector();
+    if (resume && carried) INERTIA_PETSC(VecCopy(carried, residual_));
+  }
+  evaluate(system, state);
   if (resume) {
     external_work_ = resume->external_work;
     dissipation_ = resume->dissipation;
+    algorithmic_ = resume->algorithmic_dissipation;
     initial_total_ = resume->initial_total;
     update_total(system, state);
   } else {
@@ -450,110 +477,134 @@ EnergyHistory::EnergyHistory(MechanicalSystem& system, const State& state, Integ
   }
 }
 
-bool EnergyHistory::counts_reactions(const MechanicalSystem& system, const Integrator& integrator) {
-  return system.has_prescribed_motion() && integrator.acceleration();
+bool EnergyHistory::has_carried(const Integrator& integrator) {
+  return dissipative_weights(integrator).has_value();
+}
+
+void EnergyHistory::evaluate(MechanicalSystem& system, const State& state) {
+  system.external_force(state.time, f_now_);
+  if (reactions_)
+    system.support_reactions(state.time, state.u, state.v, integrator_.acceleration(),
+                             reaction_now_);
+  if (ground_) system.ground_damping_force(state.time, ground_now_);
+  if (identity_) {
+    system.mult_mass(state.v, mv_now_);
+    system.mult_mass(integrator_.acceleration(), ma_now_);
+  }
 }
 
 void EnergyHistory::before_step(MechanicalSystem& system, const State& state) {
   (void)system;
+  time_prev_ = state.time;
   INERTIA_PETSC(VecCopy(state.u, u_prev_));
   INERTIA_PETSC(VecCopy(state.v, v_prev_));
-  INERTIA_PETSC(VecCopy(f_now_, f_prev_));
-  integrator_.clear_landing();
+  std::swap(f_prev_, f_now_);
+  std::swap(reaction_prev_, reaction_now_);
+  if (ground_) std::swap(ground_prev_, ground_now_);
+  if (identity_) {
+    INERTIA_PETSC(VecCopy(integrator_.acceleration(), a_prev_));
+    std::swap(mv_prev_, mv_now_);
+    std::swap(ma_prev_, ma_now_);
+  }
 }
 
 void EnergyHistory::after_step(MechanicalSystem& system, const State& state, double dt,
                                double extra_dissipation, bool row) {
-  // The step as the scheme made it: from (u_n, v_n) to the state it reached before landing its
-  // constrained DOFs on the prescribed path (the same state when nothing was put back).
-  const Vec landed_u = integrator_.landed_from_u(), landed_v = integrator_.landed_from_v();
-  const bool landed = landed_u || landed_v;
-  const Vec u1 = landed_u ? landed_u : state.u.get();
-  const Vec v1 = landed_v ? landed_v : state.v.get();
-  const Vec a1 = integrator_.acceleration();
-  system.external_force(state.time, f_now_);
-  if (reactions_) {
-    system.residual(state.time, u1, v1, a1, landed_residual_);
-    INERTIA_PETSC(VecCopy(landed_residual_, work_));
-    system.keep_constrained(work_);
-    INERTIA_PETSC(VecAXPY(f_now_, 1.0, work_));
-  }
-  // Work of the loads and reactions: (u_{n+1} - u_n) . (f_n + f_{n+1}) / 2
-  INERTIA_PETSC(VecWAXPY(work_, -1.0, u_prev_, u1));
-  INERTIA_PETSC(VecAXPY(f_prev_, 1.0, f_now_));
+  evaluate(system, state);
+  // Work of the loads and of the reactions: Delta u . fbar + Delta u_c . Rbar_c
+  const Vec du = work_;
+  INERTIA_PETSC(VecWAXPY(du, -1.0, u_prev_, state.u));
+  INERTIA_PETSC(VecAXPY(f_prev_, 1.0, f_now_));  // f_prev_ is not needed after this step
   PetscScalar dw = 0;
-  INERTIA_PETSC(VecDot(work_, f_prev_, &dw));
-  external_work_ += 0.5 * dw;
-  // Rayleigh dissipation: h vbar . C vbar, vbar = (v_n + v_{n+1}) / 2
+  INERTIA_PETSC(VecDot(du, f_prev_, &dw));
+  double local_support =
+      reactions_ ? support_work(system, u_prev_, state.u, reaction_prev_, reaction_now_) : 0.0;
+  double sums[1] = {local_support};
+  INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, sums, 1, MPI_DOUBLE, MPI_SUM, system.comm()));
+  external_work_ += 0.5 * dw + sums[0];
+  // Rayleigh dissipation h wbar.C wbar, w = v - G (the velocity relative to the ground; v without
+  // uniform base excitation), vbar into v_prev_.
   const auto& r = system.rayleigh();
-  if (r.mass != 0 || r.stiffness != 0) {
-    INERTIA_PETSC(VecAXPBY(v_prev_, 0.5, 0.5, v1));
-    system.mult_damping(v_prev_, work_);
+  const bool damped = r.mass != 0 || r.stiffness != 0;
+  const Vec vbar = v_prev_, wbar = work2_;
+  INERTIA_PETSC(VecAXPBY(vbar, 0.5, 0.5, state.v));
+  if (damped) {
+    INERTIA_PETSC(VecCopy(vbar, wbar));
+    if (ground_) {
+      system.ground_velocity(time_prev_, cw_);
+      INERTIA_PETSC(VecAXPY(wbar, -0.5, cw_));
+      system.ground_velocity(state.time, cw_);
+      INERTIA_PETSC(VecAXPY(wbar, -0.5, cw_));
+    }
+    system.mult_damping(wbar, cw_);
     PetscScalar d = 0;
-    INERTIA_PETSC(VecDot(v_prev_, work_, &d));
+    INERTIA_PETSC(VecDot(wbar, cw_, &d));
     dissipation_ += dt * d;
+    if (ground_) {
+      // The ground's work through the mass damping, - h fbar_g.(vbar + wbar); and C vbar =
+      // C wbar + fbar_g for the identity below.
+      INERTIA_PETSC(VecAXPBY(ground_prev_, 0.5, 0.5, ground_now_));  // fbar_g
+      INERTIA_PETSC(VecAXPY(wbar, 1.0, vbar));
+      PetscScalar g = 0;
+      INERTIA_PETSC(VecDot(ground_prev_, wbar, &g));
+      external_work_ -= dt * g;
+      INERTIA_PETSC(VecAXPY(cw_, 1.0, ground_prev_));
+    }
   }
   dissipation_ += extra_dissipation;
-  if (reactions_ && landed) land(system, state, u1, v1);
+  if (identity_) {
+    // D = - Delta u . rhobar_f - h (gamma - 1/2) vbar.M Delta a
+    //     + h^2 (beta - gamma/2) Delta a.(M abar + C vbar)   (cw_ holds C vbar when damped)
+    const auto [am, af, beta, gamma] = *identity_;
+    const double h = dt;
+    const Vec mda = ma_prev_, da = a_prev_, rho = residual_, rho_next = residual_next_;
+    INERTIA_PETSC(VecAYPX(mda, -1.0, ma_now_));  // M Delta a (ma_prev_ is not needed after)
+    INERTIA_PETSC(VecAYPX(da, -1.0, integrator_.acceleration()));  // Delta a
+    // rho_{n+1} = -(alpha_f rho_n + (alpha_f - alpha_m) M Delta a) / (1 - alpha_f), free DOFs
+    INERTIA_PETSC(VecAXPBYPCZ(rho_next, -af / (1 - af), -(af - am) / (1 - af), 0.0, rho, mda));
+    system.zero_constrained(rho_next);
+    INERTIA_PETSC(VecAXPY(rho, 1.0, rho_next));  // 2 rhobar
+    // M abar + C vbar into work2_: (M a_n + M a_{n+1}) / 2 = M a_{n+1} - M Delta a / 2
+    INERTIA_PETSC(VecWAXPY(work2_, -0.5, mda, ma_now_));
+    if (damped) INERTIA_PETSC(VecAXPY(work2_, 1.0, cw_));
+    INERTIA_PETSC(VecAXPBY(mv_prev_, 0.5, 0.5, mv_now_));  // M vbar
+    PetscScalar d[3];
+    INERTIA_PETSC(VecDotBegin(du, rho, &d[0]));
+    INERTIA_PETSC(VecDotBegin(mv_prev_, da, &d[1]));
+    INERTIA_PETSC(VecDotBegin(da, work2_, &d[2]));
+    INERTIA_PETSC(VecDotEnd(du, rho, &d[0]));
+    INERTIA_PETSC(VecDotEnd(mv_prev_, da, &d[1]));
+    INERTIA_PETSC(VecDotEnd(da, work2_, &d[2]));
+    algorithmic_ += -0.5 * d[0] - h * (gamma - 0.5) * d[1] + h * h * (beta - gamma / 2) * d[2];
+    std::swap(residual_, residual_next_);
+  }
   if (row) write(system, state);
-}
-
-void EnergyHistory::land(MechanicalSystem& system, const State& state, Vec u1, Vec v1) {
-  // Landing: the support moves its DOFs from (u1, v1), where the scheme took them, back onto
-  // their path at once. That is work it does: the change of kinetic and strain energy it makes.
-  // The next step starts from the landed state: with its reactions there, and on the free DOFs
-  // the change of their forces that the landing made (the scheme's acceleration was solved
-  // before it). Both are R(landed) - R(u1, v1), added to f_ext + R(u1, v1)|constrained.
-  const Vec a = integrator_.acceleration();
-  if (!system.is_linear()) {
-    external_work_ += system.kinetic_energy(state.v) + system.strain_energy(state.u) -
-                      system.kinetic_energy(v1) - system.strain_energy(u1);
-    system.residual(state.time, state.u, state.v, a, work_);
-    INERTIA_PETSC(VecAXPY(work_, -1.0, landed_residual_));
-    INERTIA_PETSC(VecAXPY(f_now_, 1.0, work_));
-    return;
-  }
-  // Linear: with du = u - u1, dv = v - v1 (zero off the supports), the energy changes are
-  // (u1 + du/2).K du and (v1 + dv/2).M dv, and R - R(u1, v1) = K du + C dv: two products.
-  const Vec du = du_, dv = dv_, kdu = work_, mdv = landed_residual_;
-  INERTIA_PETSC(VecWAXPY(du, -1.0, u1, state.u));
-  INERTIA_PETSC(VecWAXPY(dv, -1.0, v1, state.v));
-  system.mult_stiffness(du, kdu);
-  system.mult_mass(dv, mdv);
-  PetscScalar d[4];
-  INERTIA_PETSC(VecDotBegin(u1, kdu, &d[0]));
-  INERTIA_PETSC(VecDotBegin(du, kdu, &d[1]));
-  INERTIA_PETSC(VecDotBegin(v1, mdv, &d[2]));
-  INERTIA_PETSC(VecDotBegin(dv, mdv, &d[3]));
-  INERTIA_PETSC(VecDotEnd(u1, kdu, &d[0]));
-  INERTIA_PETSC(VecDotEnd(du, kdu, &d[1]));
-  INERTIA_PETSC(VecDotEnd(v1, mdv, &d[2]));
-  INERTIA_PETSC(VecDotEnd(dv, mdv, &d[3]));
-  external_work_ += d[0] + 0.5 * d[1] + d[2] + 0.5 * d[3];
-  INERTIA_PETSC(VecAXPY(f_now_, 1.0, kdu));
-  const auto& r = system.rayleigh();
-  if (r.mass != 0) INERTIA_PETSC(VecAXPY(f_now_, r.mass, mdv));
-  if (r.stiffness != 0) {
-    system.mult_stiffness(dv, kdu);
-    INERTIA_PETSC(VecAXPY(f_now_, r.stiffness, kdu));
-  }
 }
 
 std::pair<double, double> EnergyHistory::update_total(MechanicalSystem& system,
                                                       const State& state) {
-  const double kinetic = system.kinetic_energy(state.v);
+  double kinetic = 0;
+  if (identity_) {  // M v is at hand
+    PetscScalar d = 0;
+    INERTIA_PETSC(VecDot(state.v, mv_now_, &d));
+    kinetic = 0.5 * d;
+  } else {
+    kinetic = system.kinetic_energy(state.v);
+  }
   const double strain = system.strain_energy(state.u);
-  total_ = kinetic + strain - external_work_ + dissipation_;
-  largest_term_ = std::max(
-      {std::abs(kinetic), std::abs(strain), std::abs(external_work_), std::abs(dissipation_)});
+  total_ = kinetic + strain - external_work_ + dissipation_ + algorithmic_;
+  largest_term_ = std::max({std::abs(kinetic), std::abs(strain), std::abs(external_work_),
+                            std::abs(dissipation_), std::abs(algorithmic_)});
   return {kinetic, strain};
 }
 
 void EnergyHistory::write(MechanicalSystem& system, const State& state) {
   const auto [kinetic, strain] = update_total(system, state);
-  row_ = {kinetic, strain, external_work_, dissipation_, total_, 0.0};
-  const std::size_t n = integrator_.has_hamiltonian() ? 6 : 5;
-  if (n == 6) row_[5] = integrator_.hamiltonian(system, state);
+  std::size_t n = 0;
+  for (double x : {kinetic, strain, external_work_, dissipation_}) row_[n++] = x;
+  if (identity_) row_[n++] = algorithmic_;
+  row_[n++] = total_;
+  if (integrator_.has_hamiltonian()) row_[n++] = integrator_.hamiltonian(system, state);
   file_.row(state.step, state.time, std::span<const double>(row_.data(), n));
 }
 

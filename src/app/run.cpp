@@ -355,6 +355,31 @@ class Run {
            << std::setw(10) << 3 * p.owned_nodes_per_rank[r] << "\n";
     probe_sites_ = locate_probes(system(), c_.probes, c_.path.string());
     for (const auto& line : probe_sites_.descriptions) log_ << "  " << line << "\n";
+    log_ground_motion();
+  }
+
+  /// Base excitation by acceleration records: per component, whether Rayleigh's mass term damps
+  /// the velocity relative to the ground (uniform excitation) or the absolute one (supports that
+  /// follow different motions).
+  void log_ground_motion() {
+    using G = MechanicalSystem::GroundMotion;
+    std::string uniform, multi;
+    for (int d = 0; d < 3; ++d) {
+      const G g = system().ground_motion()[d];
+      std::string& list = g == G::uniform ? uniform : multi;
+      if (g == G::none) continue;
+      if (!list.empty()) list += ", ";
+      list += "xyz"[d];
+    }
+    if (!uniform.empty())
+      log_ << "ground    uniform base excitation in " << uniform
+           << ": the supports follow one acceleration record; Rayleigh mass damping acts on the "
+              "velocity relative to the ground (absolute u, v and reactions in the output)\n";
+    if (!multi.empty())
+      log_ << (c_.rayleigh.mass != 0 || !c_.rayleigh_targets.empty() ? "warning   " : "ground    ")
+           << "multi-support excitation in " << multi
+           << ": the supports follow different motions (other records, or fixed supports beside "
+              "accelerated ones), so Rayleigh mass damping acts on the absolute velocity there\n";
   }
 
   /// Estimates the highest frequency, sets dt (dt: auto) or checks it against the scheme's
@@ -567,8 +592,8 @@ class Run {
     Phases::Scope scope(phases_, "solver setup");
     stats_ = integrator_->initialize(system(), state_);
     linear_its_ = stats_.linear_iterations;
-    if (c_.energy && EnergyHistory::counts_reactions(system(), *integrator_))
-      energy_start_force_ = system().create_vector();
+    if (c_.energy && EnergyHistory::has_carried(*integrator_))
+      energy_carried_ = system().create_vector();
     if (c_.checkpoint_every > 0 || args_.restart)
       checkpointer_ =
           std::make_unique<io::Checkpointer>(comm_, lm.natural_ids, lm.num_global_nodes, state_.u);
@@ -579,11 +604,11 @@ class Run {
     io::NamedVectors vectors{{"displacement", state_.u.get()}, {"velocity", state_.v.get()}};
     for (const auto& x : integrator_->internal_state()) vectors.push_back(x);
     for (const auto& x : integrator_->solver_guesses()) vectors.push_back(x);
-    if (energy_start_force_) {
-      // The energy history's carried force (prescribed motion): its value now, or where a
-      // restore puts the checkpoint's.
-      if (energy_) INERTIA_PETSC(VecCopy(energy_->start_force(), energy_start_force_));
-      vectors.push_back({"energy_start_force", energy_start_force_.get()});
+    if (energy_carried_) {
+      // The energy history's carried vector (the alpha schemes' end-point residual): its value
+      // now, or where a restore puts the checkpoint's.
+      if (energy_) INERTIA_PETSC(VecCopy(energy_->carried(), energy_carried_));
+      vectors.push_back({"energy_residual", energy_carried_.get()});
     }
     return vectors;
   }
@@ -597,6 +622,7 @@ class Run {
                {"dt", 0.0},
                {"energy.external_work", 0.0},
                {"energy.dissipation", 0.0},
+               {"energy.algorithmic_dissipation", 0.0},
                {"energy.initial_total", 0.0}};
     a.integers = {{"step", 0}};
     a.strings = {{"integrator", ""}};
@@ -637,8 +663,9 @@ class Run {
     state_.time = a.reals["time"];
     state_.step = a.integers["step"];
     nsteps_ = c_.num_steps();
-    resume_ = EnergyResume{state_.step, a.reals["energy.external_work"],
-                           a.reals["energy.dissipation"], a.reals["energy.initial_total"]};
+    resume_ =
+        EnergyResume{state_.step, a.reals["energy.external_work"], a.reals["energy.dissipation"],
+                     a.reals["energy.algorithmic_dissipation"], a.reals["energy.initial_total"]};
     log_ << "restart   from " << restored.file.string() << ": step " << state_.step
          << ", t = " << state_.time << "; continuing to step " << nsteps_ << "\n";
   }
@@ -661,7 +688,7 @@ class Run {
     if (c_.energy)
       energy_ = std::make_unique<EnergyHistory>(
           system(), state_, *integrator_, c_.output_directory / "energy.csv",
-          resume_ ? &*resume_ : nullptr, energy_start_force_.get());
+          resume_ ? &*resume_ : nullptr, energy_carried_.get());
     if (!resume_) {
       if (probes_) probes_->record(state_);
       if (reactions_) reactions_->record(system(), state_, *integrator_);
@@ -686,7 +713,6 @@ class Run {
            << " carries no acceleration\n";
       return;
     }
-    integrator_->keep_landings(system());
     reactions_ = std::make_unique<Reactions>(
         system(), regions, c_.output_directory / "reactions.csv", resume_ ? state_.step : -1);
     if (c_.has_field("reaction")) reaction_field_ = system().create_vector();
@@ -743,13 +769,15 @@ class Run {
     Phases::Scope scope(phases_, "checkpoint");
     flush_histories();  // every history row up to this step is on disk before the checkpoint
     io::CheckpointAttributes a;
-    a.reals = {{"time", state_.time},
-               {"dt", c_.dt},
-               {"energy.external_work", energy_ ? energy_->external_work() : 0.0},
-               {"energy.dissipation", energy_ ? energy_->dissipation() : 0.0},
-               {"energy.initial_total", energy_ ? energy_->initial_total() : 0.0},
-               {"rayleigh.mass", c_.rayleigh.mass},
-               {"rayleigh.stiffness", c_.rayleigh.stiffness}};
+    a.reals = {
+        {"time", state_.time},
+        {"dt", c_.dt},
+        {"energy.external_work", energy_ ? energy_->external_work() : 0.0},
+        {"energy.dissipation", energy_ ? energy_->dissipation() : 0.0},
+        {"energy.algorithmic_dissipation", energy_ ? energy_->algorithmic_dissipation() : 0.0},
+        {"energy.initial_total", energy_ ? energy_->initial_total() : 0.0},
+        {"rayleigh.mass", c_.rayleigh.mass},
+        {"rayleigh.stiffness", c_.rayleigh.stiffness}};
     a.integers = {{"step", state_.step}};
     a.strings = {{"integrator", std::string(c_.scheme.name())}, {"version", INERTIA_VERSION}};
     const auto [file, bytes] = checkpointer_->write(c_.checkpoint_directory, state_.step, a,
@@ -853,7 +881,6 @@ class Run {
   /// received by any rank (0: none), agreed on every rank.
   int advance(StepController& steps) {
     Phases::Scope scope(phases_, "time loop");
-    integrator_->clear_landing();
     if (energy_) energy_->before_step(system(), state_);
     stats_ = steps.advance(system(), *integrator_, state_, c_.dt);
     linear_its_ += stats_.linear_iterations;
@@ -902,11 +929,14 @@ class Run {
     if (energy_) {
       if (state_.step % c_.history_every != 0 && state_.step != nsteps_)
         energy_->update_total(system(), state_);  // no row at this step
-      // The balance error (the change of total since the start), and its size against the
-      // largest energy term.
-      log_ << "  energy balance error " << std::setprecision(3) << energy_->balance_error();
-      if (energy_->largest_term() > 0)
-        log_ << " (" << 100 * energy_->balance_error() / energy_->largest_term() << " %)";
+      // The balance (the change of total since the start) and its size against the largest
+      // energy term; beyond 1 % of it the balance does not close, and the line says "error".
+      const double balance = energy_->balance(), scale = energy_->largest_term();
+      const double percent = scale > 0 ? 100 * balance / scale : 0.0;
+      log_ << (std::abs(percent) > balance_error_percent ? "  energy balance error "
+                                                         : "  energy balance ")
+           << std::setprecision(3) << balance;
+      if (scale > 0) log_ << " (" << percent << " %)";
       log_ << std::setprecision(6);
     }
     log_ << "\n";
@@ -1064,6 +1094,9 @@ class Run {
     INERTIA_PETSC(PetscOptionsLeftRestore(nullptr, &n, &names, &values));
   }
 
+  /// A balance beyond this percentage of the largest energy term does not close.
+  static constexpr double balance_error_percent = 1.0;
+
   MPI_Comm comm_;
   const Arguments& args_;
   std::ostream& log_;
@@ -1086,7 +1119,7 @@ class Run {
   std::unique_ptr<Reactions> reactions_;
   petsc::Vector reaction_field_;  ///< output.fields: reaction
   std::unique_ptr<EnergyHistory> energy_;
-  petsc::Vector energy_start_force_;  ///< checkpointed with prescribed motion (see EnergyHistory)
+  petsc::Vector energy_carried_;  ///< checkpointed for the alpha schemes (see EnergyHistory)
   std::optional<SpaceReserve> reserve_;
   double next_frame_time_ = 0;  ///< output.interval: the next frame at the first step from here
   double loop_start_ = 0;

@@ -117,9 +117,6 @@ MechanicalSystem::MechanicalSystem(MPI_Comm comm, LocalMesh mesh, ProblemSpec sp
       }
     }
   }
-  // Storage of external_minus_internal, sized once here so that the explicit steps allocate none.
-  load_amplitudes_.assign(loads_.size(), 0.0);
-  load_arrays_.reserve(loads_.size());
 
   // Constrained DOFs: later conditions override earlier ones on shared DOFs.
   struct Held {
@@ -145,6 +142,37 @@ MechanicalSystem::MechanicalSystem(MPI_Comm comm, LocalMesh mesh, ProblemSpec sp
   INERTIA_MPI(MPI_Allreduce(&local_prescribed, &any_prescribed, 1, MPI_INT, MPI_MAX, comm_));
   has_prescribed_motion_ = any_prescribed != 0;
 
+  // Which conditions hold some DOF of each component, over all ranks (the later condition holds
+  // a DOF two name).
+  const std::size_t nconditions = spec_.dirichlet.size();
+  std::vector<int> holds(3 * nconditions, 0);
+  for (const auto& [local, held] : constrained)
+    holds[3 * static_cast<std::size_t>(held.condition) + static_cast<std::size_t>(local % 3)] = 1;
+  if (nconditions > 0)
+    INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, holds.data(), static_cast<int>(holds.size()), MPI_INT,
+                              MPI_MAX, comm_));
+  std::array<int, 3> ground_condition{-1, -1, -1};
+  for (int d = 0; d < 3; ++d) {
+    // Uniform: every holder of d accelerates it by the same record and value.
+    bool accelerated = false, uniform = true;
+    int first = -1;
+    for (std::size_t c = 0; c < nconditions; ++c) {
+      if (!holds[3 * c + static_cast<std::size_t>(d)]) continue;
+      const auto& h = spec_.dirichlet[c];
+      accelerated = accelerated || (h.record >= 0 && h.value[d] != 0);
+      if (first < 0) {
+        first = static_cast<int>(c);
+      } else {
+        const auto& f = spec_.dirichlet[static_cast<std::size_t>(first)];
+        uniform = uniform && h.record == f.record && h.value[d] == f.value[d];
+      }
+      uniform = uniform && h.record >= 0 && h.value[d] != 0;
+    }
+    if (!accelerated) continue;
+    ground_state_[d] = uniform ? GroundMotion::uniform : GroundMotion::multi_support;
+    if (uniform) ground_condition[d] = first;
+  }
+
   // Every free DOF needs mass or the system is singular.
   {
     run_collectively(comm_, [&] {
@@ -159,6 +187,25 @@ MechanicalSystem::MechanicalSystem(MPI_Comm comm, LocalMesh mesh, ProblemSpec sp
         }
     });
   }
+  // Uniform base excitation: M r_d per component (before a consistent mass drops the lumped one).
+  for (int d = 0; d < 3; ++d) {
+    if (ground_condition[d] < 0) continue;
+    const auto& h = spec_.dirichlet[static_cast<std::size_t>(ground_condition[d])];
+    Ground g{d, h.amplitude, h.value[d], create_vector()};
+    {
+      petsc::Array r(work_);
+      for (PetscInt i = 0; i < r.size(); ++i) r[i] = i % 3 == d ? 1.0 : 0.0;
+    }
+    if (M_)
+      INERTIA_PETSC(MatMult(M_, work_, g.mass_translation));
+    else
+      INERTIA_PETSC(VecPointwiseMult(g.mass_translation, lumped_mass_, work_));
+    ground_.push_back(std::move(g));
+  }
+  // Storage of external_minus_internal, sized once here so that the explicit steps allocate none.
+  load_amplitudes_.assign(loads_.size() + ground_.size(), 0.0);
+  load_arrays_.reserve(loads_.size() + ground_.size());
+
   if (M_) {
     lumped_mass_.reset();  // consistent treatment: M_ is the mass
   } else {
@@ -232,10 +279,40 @@ void MechanicalSystem::mult_damping(Vec x, Vec y) const {
   }
 }
 
+std::size_t MechanicalSystem::load_factors(double t) const {
+  for (std::size_t j = 0; j < loads_.size(); ++j)
+    load_amplitudes_[j] = spec_.amplitudes[loads_[j].first].value(t);
+  if (spec_.rayleigh.mass == 0) return loads_.size();
+  for (std::size_t k = 0; k < ground_.size(); ++k)
+    load_amplitudes_[loads_.size() + k] =
+        spec_.rayleigh.mass * ground_[k].value * spec_.amplitudes[ground_[k].amplitude].rate(t);
+  return loads_.size() + ground_.size();
+}
+
 void MechanicalSystem::external_force(double t, Vec f) const {
   INERTIA_PETSC(VecZeroEntries(f));
-  for (const auto& [amplitude, load] : loads_)
-    INERTIA_PETSC(VecAXPY(f, spec_.amplitudes[amplitude].value(t), load));
+  const std::size_t n = load_factors(t);
+  for (std::size_t j = 0; j < n; ++j)
+    INERTIA_PETSC(VecAXPY(f, load_amplitudes_[j],
+                          j < loads_.size() ? loads_[j].second.get()
+                                            : ground_[j - loads_.size()].mass_translation.get()));
+}
+
+void MechanicalSystem::ground_damping_force(double t, Vec f) const {
+  INERTIA_PETSC(VecZeroEntries(f));
+  if (spec_.rayleigh.mass == 0) return;
+  for (const auto& g : ground_)
+    INERTIA_PETSC(VecAXPY(f, spec_.rayleigh.mass * g.value * spec_.amplitudes[g.amplitude].rate(t),
+                          g.mass_translation));
+}
+
+void MechanicalSystem::ground_velocity(double t, Vec w) const {
+  INERTIA_PETSC(VecZeroEntries(w));
+  petsc::Array x(w);
+  for (const auto& g : ground_) {
+    const double v = g.value * spec_.amplitudes[g.amplitude].rate(t);
+    for (PetscInt i = g.component; i < x.size(); i += 3) x[i] = v;
+  }
 }
 
 void MechanicalSystem::internal_force(Vec u, Vec f) const {
@@ -259,13 +336,14 @@ void MechanicalSystem::external_minus_internal(double t, Vec u, Vec f, Vec scale
   // f = (sum of amplitude x load - K u) [x scale] in one pass. Each step: no allocation (the
   // loads' views go into load_arrays_, reserved in the constructor), and every view is given back
   // when this function returns or throws.
-  for (std::size_t j = 0; j < loads_.size(); ++j)
-    load_amplitudes_[j] = spec_.amplitudes[loads_[j].first].value(t);
+  const std::size_t nterms = load_factors(t);
   struct Release {
     std::vector<petsc::ConstArray>& arrays;
     ~Release() { arrays.clear(); }  // restores the loads' arrays; keeps the capacity
   } release{load_arrays_};
   for (const auto& load : loads_) load_arrays_.emplace_back(load.second);
+  for (std::size_t k = loads_.size(); k < nterms; ++k)
+    load_arrays_.emplace_back(ground_[k - loads_.size()].mass_translation);
   {
     petsc::ConstArray ku(work2_);
     petsc::Array fa(f);
@@ -317,6 +395,22 @@ void MechanicalSystem::apply_constraints(double t, Vec u, Vec v, Vec a) const {
       const auto& amp = spec_.amplitudes[p.amplitude];
       const double factor = k == 0 ? amp.value(t) : k == 1 ? amp.rate(t) : amp.acceleration(t);
       x[p.local] = p.value * factor;
+    }
+  }
+}
+
+void MechanicalSystem::prescribe_increments(double t0, double h, double beta, double gamma, Vec du,
+                                            Vec dv) const {
+  const PetscInt first = static_cast<PetscInt>(3 * mesh_.node_begin);
+  {
+    petsc::Array x(du), y(dv);
+    for (auto g : constrained_) x[g - first] = y[g - first] = 0.0;
+    const double t1 = t0 + h;
+    for (const auto& p : prescribed_) {
+      const auto& a = spec_.amplitudes[p.amplitude];
+      const double g1 = a.value(t1), r1 = a.rate(t1), a1 = a.acceleration(t1);
+      x[p.local] = p.value * (g1 - h * h * beta * a1 - a.value(t0));
+      y[p.local] = p.value * (r1 - h * gamma * a1 - a.rate(t0));
     }
   }
 }

@@ -44,8 +44,10 @@ class AlphaScheme final : public Integrator {
     rhs_ = system.create_vector();
     w_ = system.create_vector();
     mw_ = system.create_vector();
+    du_ = system.create_vector();
+    dv_ = system.create_vector();
+    x_ = system.create_vector();
     if (!system.is_linear()) {
-      x_ = system.create_vector();
       v_ = system.create_vector();
       g0_ = system.create_vector();
       if (!c_.interpolate_forces) {
@@ -61,11 +63,10 @@ class AlphaScheme final : public Integrator {
   /// Linear systems: newmark_detail::linear_step with this scheme's weights.
   StepStats step(MechanicalSystem& system, State& state, double h) override {
     if (!system.is_linear()) return newton_step(system, state, h);
-    const SolveReport r = newmark_detail::linear_step(
-        system, state, h, {c_.alpha_m, c_.alpha_f, c_.beta, c_.gamma}, a_, rhs_, w_, mw_);
+    const SolveReport r = newmark_detail::linear_step(system, state, h, *newmark_weights(), a_, du_,
+                                                      dv_, x_, rhs_, w_, mw_);
     state.time += h;
     ++state.step;
-    land(system, state.time, state.u, state.v);
     return {r.iterations, 0};
   }
 
@@ -112,10 +113,11 @@ class AlphaScheme final : public Integrator {
       INERTIA_PETSC(VecCopy(state.u, xs_));  // u_n, v_n
       INERTIA_PETSC(VecCopy(state.v, vs_));
     }
-    // Newmark's predictors into state.u / state.v (the corrections are added after the solve).
-    INERTIA_PETSC(VecAXPY(state.u, h, state.v));
-    INERTIA_PETSC(VecAXPY(state.u, h * h * (0.5 - beta), a_));
-    INERTIA_PETSC(VecAXPY(state.v, h * (1 - gamma), a_));
+    // Newmark's predictors into state.u / state.v (the corrections are added after the solve),
+    // their constrained entries leading to the prescribed motion at t_{n+1}.
+    newmark_detail::predictor_increments(system, state, h, *newmark_weights(), a_, du_, dv_);
+    INERTIA_PETSC(VecAXPY(state.u, 1.0, du_));
+    INERTIA_PETSC(VecAXPY(state.v, 1.0, dv_));
     // The state where the forces are evaluated: x = xs + cx a, v = vs + cv a.
     Vec xs = state.u, vs = state.v;
     double cx = h * h * beta, cv = h * gamma, scale = 1;
@@ -153,13 +155,16 @@ class AlphaScheme final : public Integrator {
     const NewtonReport r = newton_->solve(problem, a_);
     INERTIA_PETSC(VecAXPY(state.u, h * h * beta, a_));
     INERTIA_PETSC(VecAXPY(state.v, h * gamma, a_));
+    system.apply_constraints(t1, state.u, state.v, nullptr);  // round-off
     state.time = t1;
     ++state.step;
-    land(system, t1, state.u, state.v);
     return {r.linear_iterations, r.iterations, r.reason_name(), r.residuals};
   }
 
   Vec acceleration() const override { return a_.get(); }
+  std::optional<NewmarkWeights> newmark_weights() const override {
+    return NewmarkWeights{c_.alpha_m, c_.alpha_f, c_.beta, c_.gamma};
+  }
   std::vector<std::pair<std::string, Vec>> internal_state() override {
     return {{"acceleration", a_}};
   }
@@ -167,8 +172,9 @@ class AlphaScheme final : public Integrator {
  private:
   std::string_view name_;
   AlphaCoefficients c_;
-  petsc::Vector a_, rhs_, w_, mw_;
-  petsc::Vector x_, v_;    // nonlinear: state of the Newton iterate where the forces are evaluated
+  petsc::Vector a_, rhs_, w_, mw_, du_, dv_;
+  petsc::Vector x_;        // work vector; nonlinear: where the forces are evaluated
+  petsc::Vector v_;        // nonlinear: the velocity where the forces are evaluated
   petsc::Vector g0_;       // nonlinear: the constant part of the residual
   petsc::Vector xs_, vs_;  // nonlinear generalized_alpha: the interpolated predictors
   std::unique_ptr<NewtonSolver> newton_;

@@ -54,12 +54,12 @@ class CentralDifference final : public Integrator {
     system.apply_constraints(t + 0.5 * h, nullptr, v_half_, nullptr);
     state.time = t1;
     ++state.step;
-    land(system, t1, state.u, nullptr);
+    system.apply_constraints(t1, state.u, nullptr, nullptr);
     // a_{n+1} (the next step's), then the whole-step velocity and acceleration at t_{n+1}:
     // v_{n+1} = (v_{n+1/2} + c_v v_{n+1/2} + c_a a_{n+1}) / 2.
     iterations += evaluate_a(system, t1, state.u);
     INERTIA_PETSC(VecAXPBYPCZ(state.v, 0.5 * (1 + c_v), 0.5 * c_a, 0.0, v_half_, a_));
-    land(system, t1, nullptr, state.v);
+    system.apply_constraints(t1, nullptr, state.v, nullptr);
     // Without mass damping the whole-step acceleration is a_ itself: no copy.
     acceleration_is_a_ = alpha_m == 0;
     if (!acceleration_is_a_) {

@@ -17,8 +17,8 @@ class EulerImplicit final : public Integrator {
     w_ = system.create_vector();
     mw_ = system.create_vector();
     dv_ = system.create_vector();
+    x_ = system.create_vector();
     if (p_.newton) {
-      x_ = system.create_vector();
       newton_ = std::make_unique<NewtonSolver>(system);
     }
     (void)state;
@@ -34,9 +34,10 @@ class EulerImplicit final : public Integrator {
     system.force(state.time, state.u, state.v, f_);
     SolveReport r;
     if (p_.first_order) {
-      // (M + tau h K) v+ = f(x_n, v_n); the constrained entries of v+ are prescribed.
+      // (M + tau h K) v+ = f(x_n, v_n); the constrained entries of v+ put x+ on g(t_{n+1}).
       INERTIA_PETSC(VecCopy(state.v, dv_));
-      system.apply_constraints(t1, nullptr, dv_, nullptr);
+      system.zero_constrained(dv_);
+      add_placing_velocity(system, state, t1, h, 1.0, dv_);
       r = system.solve(1.0, tau * h, f_, dv_);
       INERTIA_PETSC(VecCopy(dv_, state.v));
       INERTIA_PETSC(VecAXPY(state.u, h, state.v));
@@ -49,17 +50,13 @@ class EulerImplicit final : public Integrator {
       system.mult_stiffness(state.v, mw_);
       INERTIA_PETSC(VecAXPY(f_, -(tau * h + alpha_k), mw_));
       INERTIA_PETSC(VecScale(f_, h));
-      // dv on constrained DOFs: g'(t_{n+1}) - v_n.
+      // dv on constrained DOFs: what puts x+ on g(t_{n+1}), (g(t_{n+1}) - x_n) / (tau h) -
+      // v_n / tau; 0 on the free ones (the initial guess).
       INERTIA_PETSC(VecCopy(state.v, w_));  // v_n
-      INERTIA_PETSC(VecZeroEntries(dv_));
-      system.apply_constraints(t1, nullptr, dv_, nullptr);
-      {
-        // dv_c = g' - v_n,c, leaving the free entries at 0 (the initial guess).
-        INERTIA_PETSC(VecCopy(state.v, mw_));
-        system.zero_constrained(mw_);
-        INERTIA_PETSC(VecAXPY(mw_, -1.0, state.v));  // -v_n on constrained DOFs, 0 elsewhere
-        INERTIA_PETSC(VecAXPY(dv_, 1.0, mw_));
-      }
+      INERTIA_PETSC(VecCopy(state.v, mw_));
+      system.keep_constrained(mw_);  // v_n on the constrained DOFs, 0 elsewhere
+      INERTIA_PETSC(VecAXPBY(dv_, -1.0 / tau, 0.0, mw_));
+      add_placing_velocity(system, state, t1, h, 1.0 / tau, dv_);
       r = system.solve(1 + tau * h * alpha_m, tau * h * (tau * h + alpha_k), f_, dv_, tau * h);
       INERTIA_PETSC(VecAXPY(state.v, 1.0, dv_));
       if (p_.trapezoidal)
@@ -67,9 +64,9 @@ class EulerImplicit final : public Integrator {
       else
         INERTIA_PETSC(VecAXPY(state.u, h, state.v));
     }
+    system.apply_constraints(t1, state.u, state.v, nullptr);  // u: round-off; v: g'(t_{n+1})
     state.time = t1;
     ++state.step;
-    land(system, t1, state.u, state.v);
     return {r.iterations, 0};
   }
 
@@ -100,16 +97,28 @@ class EulerImplicit final : public Integrator {
     problem.b = h;
     problem.cx = h;
     problem.t = t1;
-    system.apply_constraints(t1, nullptr, state.v, nullptr);  // guess v_n, prescribed entries
+    // Guess v_n; the constrained entries put x_n + h v on g(t_{n+1}).
+    system.zero_constrained(state.v);
+    add_placing_velocity(system, state, t1, h, 1.0, state.v);
     const NewtonReport r = newton_->solve(problem, state.v);
     INERTIA_PETSC(VecAXPY(state.u, h, state.v));
+    system.apply_constraints(t1, state.u, state.v, nullptr);  // u: round-off; v: g'(t_{n+1})
     state.time = t1;
     ++state.step;
-    land(system, t1, state.u, state.v);
     return {r.linear_iterations, r.iterations, r.reason_name(), r.residuals};
   }
 
  private:
+  /// y += scale (g(t1) - x_n) / h on the constrained DOFs (x_n = state.u): the velocity that
+  /// carries a support from where it is to its prescribed place at t1 in one step. Uses x_.
+  void add_placing_velocity(MechanicalSystem& system, const State& state, double t1, double h,
+                            double scale, Vec y) {
+    INERTIA_PETSC(VecCopy(state.u, x_));
+    system.apply_constraints(t1, x_, nullptr, nullptr);
+    INERTIA_PETSC(VecAXPY(x_, -1.0, state.u));  // g(t1) - x_n on constrained DOFs, 0 elsewhere
+    INERTIA_PETSC(VecAXPY(y, scale / h, x_));
+  }
+
   EulerImplicitParams p_;
   petsc::Vector f_, w_, mw_, dv_, x_;
   std::unique_ptr<NewtonSolver> newton_;

@@ -17,8 +17,10 @@ class Newmark final : public Integrator {
     rhs_ = system.create_vector();
     w_ = system.create_vector();
     mw_ = system.create_vector();
+    du_ = system.create_vector();
+    dv_ = system.create_vector();
+    x_ = system.create_vector();
     if (!system.is_linear()) {
-      x_ = system.create_vector();
       v_ = system.create_vector();
       newton_ = std::make_unique<NewtonSolver>(system);
     }
@@ -30,25 +32,25 @@ class Newmark final : public Integrator {
   StepStats step(MechanicalSystem& system, State& state, double h) override {
     if (!system.is_linear()) return newton_step(system, state, h);
     const SolveReport r =
-        newmark_detail::linear_step(system, state, h, {0, 0, p_.beta, p_.gamma}, a_, rhs_, w_, mw_);
+        newmark_detail::linear_step(system, state, h, weights(), a_, du_, dv_, x_, rhs_, w_, mw_);
     state.time += h;
     ++state.step;
-    land(system, state.time, state.u, state.v);
     return {r.iterations, 0};
   }
 
   /// Nonlinear systems: Newton on the residual
   ///   G(a) = M a + C v(a) + f_int(x(a)) + f_dashpot(x(a), v(a)) - f_ext(t_{n+1}),
-  ///   x(a) = x* + h^2 beta a, v(a) = v* + h gamma a (x*, v* the predictors),
+  ///   x(a) = x* + h^2 beta a, v(a) = v* + h gamma a (x*, v* the predictors, whose constrained
+  /// entries put x and v on the prescribed motion at t_{n+1}: newmark_family.hpp),
   /// with Jacobian (1 + h gamma alpha_M) M + (h^2 beta + h gamma alpha_K) K + h gamma B.
   StepStats newton_step(MechanicalSystem& system, State& state, double h) {
     const auto rayleigh = system.rayleigh();
     const double alpha_m = rayleigh.mass, alpha_k = rayleigh.stiffness;  // captured below
     const double beta = p_.beta, gamma = p_.gamma, t1 = state.time + h;
     // Predictors into state.u / state.v (the corrections are added after the solve).
-    INERTIA_PETSC(VecAXPY(state.u, h, state.v));
-    INERTIA_PETSC(VecAXPY(state.u, h * h * (0.5 - beta), a_));
-    INERTIA_PETSC(VecAXPY(state.v, h * (1 - gamma), a_));
+    newmark_detail::predictor_increments(system, state, h, weights(), a_, du_, dv_);
+    INERTIA_PETSC(VecAXPY(state.u, 1.0, du_));
+    INERTIA_PETSC(VecAXPY(state.v, 1.0, dv_));
     Vec xs = state.u, vs = state.v;
     auto configuration = [&](Vec a, Vec x) { INERTIA_PETSC(VecWAXPY(x, h * h * beta, a, xs)); };
     NewtonSolver::Problem problem;
@@ -75,21 +77,25 @@ class Newmark final : public Integrator {
     const NewtonReport r = newton_->solve(problem, a_);
     INERTIA_PETSC(VecAXPY(state.u, h * h * beta, a_));
     INERTIA_PETSC(VecAXPY(state.v, h * gamma, a_));
+    system.apply_constraints(t1, state.u, state.v, nullptr);  // round-off
     state.time = t1;
     ++state.step;
-    land(system, t1, state.u, state.v);
     return {r.linear_iterations, r.iterations, r.reason_name(), r.residuals};
   }
 
   Vec acceleration() const override { return a_.get(); }
+  std::optional<NewmarkWeights> newmark_weights() const override { return weights(); }
   std::vector<std::pair<std::string, Vec>> internal_state() override {
     return {{"acceleration", a_}};
   }
 
  private:
+  NewmarkWeights weights() const { return {0, 0, p_.beta, p_.gamma}; }
+
   NewmarkParams p_;
-  petsc::Vector a_, rhs_, w_, mw_;
-  petsc::Vector x_, v_;  // nonlinear: configuration and velocity of the Newton iterate
+  petsc::Vector a_, rhs_, w_, mw_, du_, dv_;
+  petsc::Vector x_;  // work vector; nonlinear: the Newton iterate's configuration
+  petsc::Vector v_;  // nonlinear: the Newton iterate's velocity
   std::unique_ptr<NewtonSolver> newton_;
 };
 

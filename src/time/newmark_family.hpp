@@ -1,8 +1,15 @@
 #pragma once
 /// \file newmark_family.hpp
 /// Private to src/time: what Newmark and the alpha schemes (hht, generalized_alpha) share, written
-/// once: the start a_0 = M^{-1} (f(t_0, u_0, v_0) - C v_0), the Newmark update of u and v from
-/// a_n and a_{n+1}, and the linear step (Newmark's is the alpha schemes' at alpha_m = alpha_f = 0).
+/// once: the start a_0 = M^{-1} (f(t_0, u_0, v_0) - C v_0), the predictors, and the linear step
+/// (Newmark's is the alpha schemes' at alpha_m = alpha_f = 0).
+///
+/// Prescribed motion enters each step at its exact value: the predictors' constrained entries are
+/// chosen (MechanicalSystem::prescribe_increments) so that Newmark's update with the prescribed
+/// acceleration g''(t_{n+1}) ends on g(t_{n+1}) and g'(t_{n+1}); the balance at t_{n+1} (or the
+/// alpha-weighted one between t_n and t_{n+1}) therefore sees the supports where they are, with
+/// their prescribed velocity and acceleration (the M_fc a_c and C_fc v_c couplings included),
+/// whatever the shape of g between the steps.
 
 #include "inertia/time/integrator.hpp"
 
@@ -20,57 +27,67 @@ inline SolveReport initial_acceleration(MechanicalSystem& system, const State& s
   return system.solve(1.0, 0.0, rhs, a);
 }
 
-/// x += h v_n + h^2 (1/2 - beta) a_n + h^2 beta a_{n+1};  v += h (1 - gamma) a_n + h gamma a_{n+1}.
-inline void update(State& state, double h, double beta, double gamma, Vec a_n, Vec a_next) {
-  INERTIA_PETSC(VecAXPBYPCZ(state.u, h * h * (0.5 - beta), h * h * beta, 1.0, a_n, a_next));
-  INERTIA_PETSC(VecAXPY(state.u, h, state.v));
-  INERTIA_PETSC(VecAXPBYPCZ(state.v, h * (1 - gamma), h * gamma, 1.0, a_n, a_next));
+/// Collective. The predictors' increments from the state at t_n (a_n in `a`):
+///   du = h v_n + h^2 (1/2 - beta) a_n,  dv = h (1 - gamma) a_n
+/// on the free DOFs, and on the constrained ones the increments that the update
+///   u_{n+1} = u_n + du + h^2 beta a_{n+1},  v_{n+1} = v_n + dv + h gamma a_{n+1}
+/// with the prescribed a_{n+1} = g''(t_{n+1}) turns into g(t_{n+1}) and g'(t_{n+1}).
+inline void predictor_increments(const MechanicalSystem& system, const State& state, double h,
+                                 const NewmarkWeights& c, Vec a, Vec du, Vec dv) {
+  INERTIA_PETSC(VecAXPBYPCZ(du, h, h * h * (0.5 - c.beta), 0.0, state.v, a));
+  INERTIA_PETSC(VecAXPBY(dv, h * (1 - c.gamma), 0.0, a));
+  system.prescribe_increments(state.time, h, c.beta, c.gamma, du, dv);
 }
 
-/// Weights of the alpha schemes' balance (Chung & Hulbert's convention): alpha_m on the inertia,
-/// alpha_f on the forces; both 0 for Newmark.
-struct AlphaWeights {
-  double alpha_m = 0, alpha_f = 0, beta = 0.25, gamma = 0.5;
-};
-
-/// Collective. One step of a linear system (f = f_ext - K u, C = alpha_M M + alpha_K K): a_{n+1}
-/// from
-///   A a_{n+1} = (1 - alpha_f) f(t_{n+1}, u_n) + alpha_f f(t_n, u_n)
-///     - M (alpha_M v_n + (alpha_m + (1 - alpha_f) h (1 - gamma) alpha_M) a_n)
-///     - K ((alpha_K + (1 - alpha_f) h) v_n
-///          + (1 - alpha_f) (h (1 - gamma) alpha_K + h^2 (1/2 - beta)) a_n),
-///   A = (1 - alpha_m + (1 - alpha_f) h gamma alpha_M) M + (1 - alpha_f) (h^2 beta + h gamma
-///   alpha_K) K,
-/// the constrained DOFs of a_{n+1} prescribed, then u and v updated (state.time and step are the
-/// caller's). a holds a_n on entry and a_{n+1} on return; rhs, w, mw are work vectors.
+/// Collective. One step of a linear system (f = f_ext - K u, C = alpha_M M + alpha_K K): with the
+/// predictors u* = u_n + du, v* = v_n + dv (predictor_increments) and the balance's states
+///   x_u = (1 - alpha_f) u* + alpha_f u_n = u_n + (1 - alpha_f) du,
+///   x_v = (1 - alpha_f) v* + alpha_f v_n = v_n + (1 - alpha_f) dv,
+/// a_{n+1} solves
+///   A a_{n+1} = (1 - alpha_f) f_ext(t_{n+1}) + alpha_f f_ext(t_n)
+///     - M (alpha_m a_n + alpha_M x_v) - K (x_u + alpha_K x_v),
+///   A = (1 - alpha_m + (1 - alpha_f) h gamma alpha_M) M
+///     + (1 - alpha_f) (h^2 beta + h gamma alpha_K) K,
+/// the constrained DOFs of a_{n+1} prescribed (their coupling lifted by the solve); then
+/// u_{n+1} = u* + h^2 beta a_{n+1}, v_{n+1} = v* + h gamma a_{n+1}, and the constrained entries
+/// set to the prescribed motion (which they equal up to round-off). One product with K, one with
+/// M (none for a lumped M). state.time and step are the caller's. `a` holds a_n on entry and
+/// a_{n+1} on return; du, dv, x, rhs, w, mw are work vectors.
 inline SolveReport linear_step(MechanicalSystem& system, State& state, double h,
-                               const AlphaWeights& c, Vec a, Vec rhs, Vec w, Vec mw) {
+                               const NewmarkWeights& c, Vec a, Vec du, Vec dv, Vec x, Vec rhs,
+                               Vec w, Vec mw) {
   const auto [alpha_M, alpha_K] = system.rayleigh();
-  const double am = c.alpha_m, af = c.alpha_f, beta = c.beta, gamma = c.gamma;
-  const double wm = 1 - am, wf = 1 - af;
+  const double am = c.alpha_m, af = c.alpha_f, wm = 1 - am, wf = 1 - af;
   const double t0 = state.time, t1 = t0 + h;
-  system.force(t1, state.u, state.v, rhs);
+  predictor_increments(system, state, h, c, a, du, dv);
+  system.external_force(t1, rhs);
   if (af != 0) {
-    system.force(t0, state.u, state.v, w);  // K u_n is remembered from the call above
+    system.external_force(t0, w);
     INERTIA_PETSC(VecAXPBY(rhs, af, wf, w));
   }
+  if (alpha_M != 0 || alpha_K != 0) INERTIA_PETSC(VecWAXPY(x, wf, dv, state.v));  // x_v
   if (alpha_M != 0 || am != 0) {
-    INERTIA_PETSC(VecAXPBYPCZ(w, alpha_M, am + wf * h * (1 - gamma) * alpha_M, 0.0, state.v, a));
+    // - M (alpha_m a_n + alpha_M x_v)
+    if (alpha_M != 0)
+      INERTIA_PETSC(VecAXPBYPCZ(w, am, alpha_M, 0.0, a, x));
+    else
+      INERTIA_PETSC(VecAXPBY(w, am, 0.0, a));
     system.mult_mass(w, mw);
     INERTIA_PETSC(VecAXPY(rhs, -1.0, mw));
   }
-  INERTIA_PETSC(VecAXPBYPCZ(w, alpha_K + wf * h,
-                            wf * h * (1 - gamma) * alpha_K + wf * h * h * (0.5 - beta), 0.0,
-                            state.v, a));
+  // - K (x_u + alpha_K x_v), x_u = u_n + (1 - alpha_f) du
+  INERTIA_PETSC(VecWAXPY(w, wf, du, state.u));
+  if (alpha_K != 0) INERTIA_PETSC(VecAXPY(w, alpha_K, x));
   system.mult_stiffness(w, mw);
   INERTIA_PETSC(VecAXPY(rhs, -1.0, mw));
 
   // Solve for a_{n+1} (initial guess a_n; constrained DOFs prescribed).
-  INERTIA_PETSC(VecCopy(a, w));  // keep a_n
   system.apply_constraints(t1, nullptr, nullptr, a);
-  const SolveReport r = system.solve(wm + wf * h * gamma * alpha_M,
-                                     wf * h * h * beta + wf * h * gamma * alpha_K, rhs, a);
-  update(state, h, beta, gamma, w, a);  // w holds a_n
+  const SolveReport r = system.solve(wm + wf * h * c.gamma * alpha_M,
+                                     wf * (h * h * c.beta + h * c.gamma * alpha_K), rhs, a);
+  INERTIA_PETSC(VecAXPBYPCZ(state.u, 1.0, h * h * c.beta, 1.0, du, a));
+  INERTIA_PETSC(VecAXPBYPCZ(state.v, 1.0, h * c.gamma, 1.0, dv, a));
+  system.apply_constraints(t1, state.u, state.v, nullptr);
   return r;
 }
 

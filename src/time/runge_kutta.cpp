@@ -71,7 +71,7 @@ class ExplicitRungeKutta final : public Integrator {
     combine(state.v, nullptr, h, t_.b, s, [&](int j) { return a_[j].get(); });
     state.time += h;
     ++state.step;
-    land(system, state.time, state.u, state.v);
+    system.apply_constraints(state.time, state.u, state.v, nullptr);
     return {iterations, 0};
   }
 

@@ -22,7 +22,7 @@ class SymplecticEuler final : public Integrator {
     INERTIA_PETSC(VecAXPY(state.u, h, state.v));  // x_n + h v_{n+1}
     state.time += h;
     ++state.step;
-    land(system, state.time, state.u, state.v);
+    system.apply_constraints(state.time, state.u, state.v, nullptr);
     return {iterations, 0};
   }
 

@@ -84,7 +84,7 @@ class VariationalSymplecticImplicit final : public Integrator {
     INERTIA_PETSC(VecAXPY(state.u, h, state.v));
     state.time = t1;
     ++state.step;
-    land(system, t1, state.u, state.v);
+    system.apply_constraints(t1, state.u, state.v, nullptr);
     return stats;
   }
 
@@ -148,7 +148,7 @@ class VariationalSymplecticExplicit final : public Integrator {
     INERTIA_PETSC(VecAXPY(state.u, h, state.v));  // x_n + h v_{n+1}
     state.time = t1;
     ++state.step;
-    land(system, t1, state.u, state.v);
+    system.apply_constraints(t1, state.u, state.v, nullptr);
     return {report.iterations, 0};
   }
 

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <utility>
@@ -103,18 +104,16 @@ class Probes {
 
 /// Support reactions (reactions.csv): for every region with a fixed or displacement condition,
 /// the total force the support exerts on the body, R = sum over the region's constrained DOFs of
-/// f_int(u) + M a + C v - f_ext (inertia, damping and the loads on the supported nodes included).
-/// A DOF held by two conditions counts for the later one (the one whose motion it follows), so
-/// the regions' totals add up to the whole reaction.
+/// f_int(u) + M a + C v - f_ext (inertia, damping and the loads on the supported nodes included),
+/// at the state the scheme reached, its supports exactly on their prescribed path. A DOF held by
+/// two conditions counts for the later one (the one whose motion it follows), so the regions'
+/// totals add up to the whole reaction.
 class Reactions {
  public:
   /// Collective. `regions`: the region name of each of the system's dirichlet conditions.
   Reactions(const MechanicalSystem& system, const std::vector<std::string>& regions,
             const std::filesystem::path& path, std::int64_t resume_after = -1);
-  /// Collective. Appends a row at the state the integrator reached: its acceleration, and with
-  /// moving supports the state before it landed them on their path (see EnergyHistory), where
-  /// its equation of motion holds, so that the base shear is exactly the rate of momentum
-  /// minus the loads. Needs integrator.keep_landings() with prescribed motion.
+  /// Collective. Appends a row at the state, with the integrator's acceleration.
   void record(const MechanicalSystem& system, const State& state, const Integrator& integrator);
   /// Collective. Computes the DOF reactions at the state without a row (for fill()).
   void compute(const MechanicalSystem& system, const State& state, const Integrator& integrator);
@@ -137,32 +136,57 @@ class Reactions {
 /// The running sums of an energy history at a checkpoint.
 struct EnergyResume {
   std::int64_t step = 0;
-  double external_work = 0, dissipation = 0, initial_total = 0;
+  double external_work = 0, dissipation = 0, algorithmic_dissipation = 0, initial_total = 0;
 };
 
-/// Energy balance: kinetic, strain, work of the external loads and of the support reactions of
-/// prescribed motion (trapezoidal in time), Rayleigh and velocity-damping dissipation, and
-/// total = kinetic + strain - work + dissipation. Reaction work needs the scheme's acceleration.
-/// The work of prescribed motion follows the scheme: over a step, the reactions' work along the
-/// path the scheme took (to the state it reached before landing its constrained DOFs on the
-/// prescribed path), plus the energy the landing adds, plus the work of the force change the
-/// landing makes on the free DOFs next to the support. Newmark's average-acceleration scheme
-/// then balances to round-off with moving supports, as it does with fixed ones.
+/// Energy balance (energy.csv), a row per step: the kinetic energy 1/2 v.M v and the stored
+/// (strain) energy at the state, and the running sums over the steps n -> n+1 (h = dt, Delta x =
+/// x_{n+1} - x_n, xbar = (x_n + x_{n+1}) / 2):
+///   external_work += Delta u . fbar + Delta u_c . Rbar_c: the loads (f_ext, all DOFs) and the
+///     support reactions R (on the constrained DOFs, at each step's state: Reactions) by the
+///     trapezoidal rule;
+///   damping_dissipation += h vbar.C vbar (Rayleigh), plus what velocity damping removes;
+///   algorithmic_dissipation (Newmark-family schemes other than the trapezoidal rule: hht,
+///     generalized_alpha, newmark with other beta, gamma) += what the scheme's balance removes,
+///     from its discrete energy identity (below);
+///   total = kinetic + strain - external_work + damping_dissipation [+ algorithmic_dissipation],
+/// constant for a correct run: to the solver's tolerance for the implicit Newmark-family schemes
+/// of a linear model whose supports do not move; to O(dt^2) for moving supports (the prescribed
+/// motion is exact at each step, and the trapezoidal rule integrates the reactions' work between
+/// the steps), nonlinear materials and the explicit schemes.
+///
+/// Uniform base excitation (MechanicalSystem::ground_motion): Rayleigh's mass term damps the
+/// velocity relative to the ground, w = v - G: damping_dissipation += h wbar.C wbar, and the work
+/// the ground does through that damping, Delta u . fbar_g - h (vbar.C vbar - wbar.C wbar) =
+/// - h fbar_g.(vbar + wbar) with f_g = alpha_M M G (part of f_ext), is in external_work.
+///
+/// The Newmark-family identity. With Newmark's updates Delta u = h vbar + h^2 (beta - gamma/2)
+/// Delta a, Delta v = h abar + h (gamma - 1/2) Delta a on the free DOFs, and the end-point
+/// residual rho_n = M a_n + C v_n + f_int(u_n) - f_ext(t_n) (zero on the free DOFs for Newmark,
+/// the reactions R on the constrained ones), the change of kinetic plus strain energy is exactly
+///   Delta u . fbar + Delta u_c . Rbar_c - h vbar.C vbar - D,
+///   D = - Delta u . rhobar_f - h (gamma - 1/2) vbar.M Delta a
+///       + h^2 (beta - gamma/2) Delta a.(M abar + C vbar),
+/// (for a linear model and supports that do not move; rhobar_f: the free DOFs' part). D is the
+/// algorithmic dissipation: 0 for the trapezoidal rule; for the alpha schemes rho_f is carried
+/// by their balance (1 - alpha_f) rho_{n+1} + alpha_f rho_n + (alpha_f - alpha_m) M Delta a = 0 on
+/// the free DOFs, from rho_0 = 0 (a_0 solves the equation of motion), never evaluated as a
+/// residual: an implementation that does not solve its balance leaves total drifting. Cost: one
+/// product with M per step.
 class EnergyHistory {
  public:
   /// Collective. Writes the step-0 row, or with `resume` continues an existing file after
-  /// resume->step with its running sums.
-  /// With an integrator that has a Hamiltonian (variational), adds its `hamiltonian` column.
-  /// With prescribed motion, `start_force` is the checkpointed start_force() of the run resumed.
+  /// resume->step with its running sums. With an integrator that has a Hamiltonian (variational),
+  /// adds its `hamiltonian` column. `carried` (see carried()): the checkpoint's, on a resume.
   EnergyHistory(MechanicalSystem& system, const State& state, Integrator& integrator,
                 const std::filesystem::path& path, const EnergyResume* resume = nullptr,
-                Vec start_force = nullptr);
-  /// Whether the balance counts support reactions (prescribed motion and a scheme with an
-  /// acceleration); then start_force() belongs in checkpoints.
-  static bool counts_reactions(const MechanicalSystem& system, const Integrator& integrator);
-  /// The force vector the next step's work starts from (loads, reactions, landing corrections).
-  Vec start_force() const { return f_now_; }
-  /// Collective. Call before a step: remembers u_n, v_n, f_ext(t_n).
+                Vec carried = nullptr);
+  /// Whether the balance carries a vector from step to step (the alpha schemes' end-point
+  /// residual) that a checkpoint must hold for an exact restart.
+  static bool has_carried(const Integrator& integrator);
+  /// That vector (null without one).
+  Vec carried() const { return residual_; }
+  /// Collective. Call before a step: remembers the state at t_n.
   void before_step(MechanicalSystem& system, const State& state);
   /// Collective. Call after a step: accumulates work and dissipation and appends a row (unless
   /// `row` is false: output.history_every).
@@ -175,26 +199,34 @@ class EnergyHistory {
   void flush() { file_.flush(); }
   void mark_failed(const std::string& reason) { file_.mark_failed(reason); }
   double total() const { return total_; }
-  /// total() at the start of the run (the initial kinetic and strain energy): the balance error
-  /// is total() - initial_total().
+  /// total() at the start of the run (the initial kinetic and strain energy): the balance is
+  /// total() - initial_total().
   double initial_total() const { return initial_total_; }
-  double balance_error() const { return total_ - initial_total_; }
+  double balance() const { return total_ - initial_total_; }
   /// The largest of |kinetic|, |strain|, |external work|, |dissipation| where total() was last
-  /// computed: the scale of the balance error total().
+  /// computed: the scale of balance().
   double largest_term() const { return largest_term_; }
   double external_work() const { return external_work_; }
   double dissipation() const { return dissipation_; }
+  double algorithmic_dissipation() const { return algorithmic_; }
 
  private:
   void write(MechanicalSystem& system, const State& state);
-  void land(MechanicalSystem& system, const State& state, Vec u1, Vec v1);
+  /// The state-dependent quantities at the current state (loads, reactions, M v, M a).
+  void evaluate(MechanicalSystem& system, const State& state);
   Integrator& integrator_;
-  petsc::Vector u_prev_, v_prev_, f_prev_, f_now_, work_;
-  petsc::Vector landed_residual_;  ///< the residual at the state a step reached before landing
-  petsc::Vector du_, dv_;          ///< linear systems: what the landing changed
-  bool reactions_ = false;         ///< prescribed motion and an acceleration: count reaction work
-  double external_work_ = 0, dissipation_ = 0, total_ = 0, largest_term_ = 0, initial_total_ = 0;
-  std::array<double, 6> row_{};
+  std::optional<NewmarkWeights> identity_;  ///< the Newmark-family identity (not trapezoidal)
+  bool reactions_ = false;  ///< prescribed motion and an acceleration: count reaction work
+  bool ground_ = false;     ///< uniform base excitation with Rayleigh mass damping
+  petsc::Vector u_prev_, v_prev_, a_prev_, f_prev_, f_now_, work_, work2_, cw_;
+  petsc::Vector mv_prev_, mv_now_, ma_prev_, ma_now_;  ///< the identity: M v, M a
+  petsc::Vector residual_, residual_next_;             ///< the identity: rho_f
+  petsc::Vector ground_prev_, ground_now_;             ///< ground: f_g at t_n and t_{n+1}
+  std::vector<double> reaction_prev_, reaction_now_;   ///< R on this rank's constrained DOFs
+  double time_prev_ = 0;
+  double external_work_ = 0, dissipation_ = 0, algorithmic_ = 0, total_ = 0, largest_term_ = 0,
+         initial_total_ = 0;
+  std::array<double, 7> row_{};
   CsvFile file_;
 };
 

@@ -67,7 +67,9 @@ class MechanicalSystem {
   void mult_damping(Vec x, Vec y) const;
   void mult_dashpot(Vec x, Vec y) const;
 
-  /// External load f_ext(t) (sum of every load times its amplitude). Collective.
+  /// External load f_ext(t): the sum of every load times its amplitude, and with uniform base
+  /// excitation and Rayleigh mass damping the ground's share of that damping (see
+  /// ground_damping_force()). Collective.
   void external_force(double t, Vec f) const;
   /// Internal elastic force f_int(u) (K u for linear elasticity, plus the springs). Collective.
   void internal_force(Vec u, Vec f) const;
@@ -83,10 +85,35 @@ class MechanicalSystem {
 
   /// Sets the constrained DOFs of u, v, a (each may be null) to g(t), g'(t), g''(t).
   void apply_constraints(double t, Vec u, Vec v, Vec a) const;
+  /// The constrained entries of the increments du, dv of a Newmark-type predictor from t0 to
+  /// t1 = t0 + h, chosen so that u(t0) + du + h^2 beta a and v(t0) + dv + h gamma a with
+  /// a = g''(t1) are the prescribed g(t1) and g'(t1):
+  ///   du_c = g(t1) - h^2 beta g''(t1) - g(t0),  dv_c = g'(t1) - h gamma g''(t1) - g'(t0).
+  /// The free entries are left as they are.
+  void prescribe_increments(double t0, double h, double beta, double gamma, Vec du, Vec dv) const;
   /// Zeroes the constrained DOFs of r.
   void zero_constrained(Vec r) const;
   /// True if some constrained DOF has a non-zero prescribed motion (same on every rank).
   bool has_prescribed_motion() const { return has_prescribed_motion_; }
+
+  /// Uniform base excitation. In a component d where every constrained DOF follows one
+  /// acceleration record (conditions of type acceleration with the same record and value), the
+  /// body moving rigidly with its supports is a translation r_d u_g(t), r_d = 1 on every d-DOF.
+  /// There Rayleigh's mass-proportional term damps the velocity relative to the ground:
+  ///   C (v - G(t)),  G(t) = sum_d r_d v_g,d(t),
+  /// and since K r_d = 0, C G = alpha_M M G: the model stays in absolute coordinates and gets the
+  /// load alpha_M M G(t) (in external_force()), so a body riding with its base feels no damping.
+  /// Components whose supports follow different motions (multi-support excitation, or fixed
+  /// supports besides accelerated ones) keep C v on the absolute velocity.
+  enum class GroundMotion { none, uniform, multi_support };
+  /// Per component x, y, z (the same on every rank).
+  const std::array<GroundMotion, 3>& ground_motion() const { return ground_state_; }
+  /// True if some component has uniform base excitation.
+  bool has_ground_motion() const { return !ground_.empty(); }
+  /// G(t): the ground's velocity on every DOF of its components (zero elsewhere). Collective.
+  void ground_velocity(double t, Vec w) const;
+  /// alpha_M M G(t), the ground's share of the Rayleigh mass damping (part of external_force()).
+  void ground_damping_force(double t, Vec f) const;
   /// Collective. Support reactions r = M a + C v + f_int(u) - f_ext(t) on the constrained DOFs,
   /// zero elsewhere: the forces the constraints apply to keep the prescribed motion. A null `a`
   /// counts as zero (static equilibrium).
@@ -210,7 +237,20 @@ class MechanicalSystem {
     double value;
     int amplitude;
   };
-  std::vector<Prescribed> prescribed_;      ///< non-zero prescribed values
+  std::vector<Prescribed> prescribed_;  ///< non-zero prescribed values
+  /// Uniform base excitation in a component: G_d(t) = value x amplitude rate(t) on its DOFs.
+  struct Ground {
+    int component = 0;
+    int amplitude = 0;  ///< the condition's displacement amplitude (its rate is the velocity)
+    double value = 0;
+    petsc::Vector mass_translation;  ///< M r_d
+  };
+  std::vector<Ground> ground_;
+  std::array<GroundMotion, 3> ground_state_{GroundMotion::none, GroundMotion::none,
+                                            GroundMotion::none};
+  /// The load factors of external_minus_internal's vectors at t: the loads', then (with alpha_M)
+  /// the ground's; returns how many.
+  std::size_t load_factors(double t) const;
   std::vector<double> constrained_values_;  ///< scratch for solve()
   bool has_prescribed_motion_ = false;
   std::map<std::array<double, 3>, Solver> solvers_;

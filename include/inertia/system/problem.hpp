@@ -25,6 +25,11 @@ struct DirichletCondition {
   std::array<bool, 3> components{true, true, true};
   std::array<double, 3> value{0, 0, 0};
   int amplitude = 0;  ///< index into ProblemSpec::amplitudes
+  /// A prescribed acceleration (case type `acceleration`: `amplitude` is its double integral):
+  /// the record's identity, so that supports following the same record in a component make a
+  /// uniform base excitation there (MechanicalSystem: Rayleigh mass damping relative to the
+  /// ground). -1 for displacement conditions; otherwise an index equal for equal records.
+  int record = -1;
 };
 
 struct Load {

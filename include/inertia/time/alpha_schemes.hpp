@@ -38,7 +38,8 @@
 /// The two schemes differ only here: hht interpolates the forces, as written above (the form of
 /// Abaqus and CalculiX), generalized_alpha evaluates f_int, the dashpots and C(u) at the
 /// interpolated state u_{n+1-alpha_f}, v_{n+1-alpha_f} (Chung & Hulbert's balance as written).
-/// Constrained DOFs: as Newmark (prescribed a_{n+1} in the solve, u, v set at t_{n+1} after it).
+/// Constrained DOFs: as Newmark, exactly on their prescribed path at t_n and t_{n+1} (with their
+/// prescribed velocity and acceleration), so the balance sees their alpha-weighted motion.
 /// The carried state is a_n (Integrator::internal_state: checkpoints, step retries).
 ///
 /// Not PETSc's TSALPHA2: it starts from two backward-Euler half steps (a_0 by a backward

@@ -14,6 +14,9 @@
 ///   Jacobian (1 + h alpha_M) M + h (h + alpha_K) K + h B.
 /// First order (second with trapezoidal), unconditionally stable; an undamped mode's energy
 /// decays by 1 / (1 + (omega h)^2) per step.
+/// Constrained DOFs: the unknown velocity's constrained entries are those that put x+ on the
+/// prescribed g(t_{n+1}) ((g(t_{n+1}) - x_n) / h, or its trapezoidal counterpart); after the step
+/// they take the prescribed velocity g'(t_{n+1}).
 ///
 /// Options (time.euler_implicit): trapezoidal, first_order, newton (default false each; newton
 /// combines with neither of the others, and trapezoidal not with first_order).

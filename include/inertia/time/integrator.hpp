@@ -4,10 +4,17 @@
 /// is tested on a one-DOF oscillator and runs unchanged on millions of DOFs. What a scheme is
 /// before it runs (kind, stability limit, options) is its Scheme (scheme.hpp); schemes are
 /// registered by name in registry.cpp, one line each.
+///
+/// Prescribed motion: every scheme evaluates its forces with the constrained DOFs at their
+/// prescribed values at the times it evaluates them (and their prescribed velocity and
+/// acceleration where its balance uses them), and ends each step with them on the prescribed
+/// path; the implicit schemes whose unknown is a velocity (euler_implicit, variational_symplectic)
+/// give the constrained DOFs the one that puts them at g(t_{n+1}).
 
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -25,6 +32,14 @@ struct State {
   std::int64_t step = 0;
   petsc::Vector u;
   petsc::Vector v;
+};
+
+/// The balance of a Newmark-family scheme (Chung & Hulbert's convention, alpha weights the old
+/// value): Newmark's updates of u and v from a_n and a_{n+1} with beta and gamma, and the equation
+/// of motion balanced at M a_{n+1-alpha_m} + C v_{n+1-alpha_f} + f_int(u_{n+1-alpha_f}) =
+/// f_ext,n+1-alpha_f. Newmark: alpha_m = alpha_f = 0.
+struct NewmarkWeights {
+  double alpha_m = 0, alpha_f = 0, beta = 0.25, gamma = 0.5;
 };
 
 /// Work of one step, for the log.
@@ -65,42 +80,9 @@ class Integrator {
     return 0;
   }
 
-  /// The landing of a step on prescribed motion: a scheme advances every DOF by its own update,
-  /// then puts the constrained ones back on their prescribed path (land()). The energy balance
-  /// needs the state the scheme reached before that: with keep_landings(), each step keeps it.
-  /// Collective.
-  void keep_landings(MechanicalSystem& system) {
-    if (landing_u_) return;
-    landing_u_ = system.create_vector();
-    landing_v_ = system.create_vector();
-  }
-  /// Forgets the last landing (call before a step).
-  void clear_landing() { landed_u_ = landed_v_ = false; }
-  /// The displacement and velocity the last step reached before land() replaced their constrained
-  /// entries, or null for one that was not replaced (or without keep_landings()).
-  Vec landed_from_u() const { return landed_u_ ? landing_u_.get() : nullptr; }
-  Vec landed_from_v() const { return landed_v_ ? landing_v_.get() : nullptr; }
-
- protected:
-  /// Collective. Puts the constrained entries of u and/or v (either may be null) on the prescribed
-  /// path at time t: every scheme's last act on its end-of-step state.
-  void land(MechanicalSystem& system, double t, Vec u, Vec v) {
-    if (landing_u_ && system.has_prescribed_motion()) {
-      if (u) {
-        INERTIA_PETSC(VecCopy(u, landing_u_));
-        landed_u_ = true;
-      }
-      if (v) {
-        INERTIA_PETSC(VecCopy(v, landing_v_));
-        landed_v_ = true;
-      }
-    }
-    system.apply_constraints(t, u, v, nullptr);
-  }
-
- private:
-  petsc::Vector landing_u_, landing_v_;
-  bool landed_u_ = false, landed_v_ = false;
+  /// The Newmark-family schemes (newmark, hht, generalized_alpha): the weights of their balance,
+  /// for the energy balance's algorithmic dissipation (EnergyHistory); nothing for the others.
+  virtual std::optional<NewmarkWeights> newmark_weights() const { return std::nullopt; }
 };
 
 }  // namespace inertia

@@ -7,7 +7,9 @@
 ///   v_{n+1} = v_n + h (1 - gamma) a_n + h gamma a_{n+1},
 ///   x_{n+1} = x_n + h v_n + h^2 (1/2 - beta) a_n + h^2 beta a_{n+1},
 /// i.e. M a_{n+1} + C v_{n+1} + K x_{n+1} = f_ext(t_{n+1}) for linear materials, with
-/// a_0 = M^{-1} (f(x_0, v_0, t_0) - C v_0). Constrained DOFs follow their prescribed motion.
+/// a_0 = M^{-1} (f(x_0, v_0, t_0) - C v_0). Constrained DOFs: the balance at t_{n+1} sees them at
+/// their prescribed g(t_{n+1}), g'(t_{n+1}), g''(t_{n+1}) (the predictors' constrained entries are
+/// chosen so: src/time/newmark_family.hpp), and the step ends on that path.
 /// Deviations from SOFA, all deliberate: the load is taken at t_{n+1} (SOFA lags it to t_n),
 /// a_0 uses the real mass matrix and the damping, and dashpot damping is not counted twice.
 /// Nonlinear systems: the same residual solved with Newton (SNES).
