@@ -812,7 +812,8 @@ class Run {
       while (state_.step < nsteps_ && !signal) {
         activity_ = Activity::step;
         signal = advance(steps);
-        for (const auto& note : system().take_solver_notes()) log_ << "solver    " << note << "\n";
+        for (const auto& note : system().take_solver_notes())  // a warning brings its own tag
+          log_ << (note.starts_with("warning   ") ? "" : "solver    ") << note << "\n";
         activity_ = Activity::output;
         if (series_ && frame_due(state_.step, next_frame_time_)) write_frame();
         activity_ = Activity::checkpoint;

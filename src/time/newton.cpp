@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 #include "inertia/parallel/session.hpp"
@@ -42,6 +43,7 @@ NewtonSolver::NewtonSolver(MechanicalSystem& system) : system_(system) {
   history_.resize(1001);
   INERTIA_PETSC(SNESSetConvergenceHistory(snes_, history_.data(), nullptr,
                                           static_cast<PetscInt>(history_.size()), PETSC_TRUE));
+  INERTIA_PETSC(SNESSetConvergenceTest(snes_, convergence_callback, this, nullptr));
   INERTIA_PETSC(SNESSetFromOptions(snes_));
 }
 
@@ -87,6 +89,90 @@ PetscErrorCode NewtonSolver::jacobian_callback(SNES, Vec y, Mat J, Mat, void* co
     return PETSC_ERR_USER;
   }
   return 0;
+}
+
+PetscErrorCode NewtonSolver::convergence_callback(SNES snes, PetscInt iteration, PetscReal xnorm,
+                                                  PetscReal step_norm, PetscReal fnorm,
+                                                  SNESConvergedReason* reason, void* context) {
+  auto* self = static_cast<NewtonSolver*>(context);
+  try {
+    INERTIA_PETSC(SNESConvergedDefault(snes, iteration, xnorm, step_norm, fnorm, reason, nullptr));
+    if (iteration == 0) {
+      self->first_residual_ = fnorm;
+      self->floor_ = self->floor_measured_at_ = 0;
+    } else if ((*reason == SNES_CONVERGED_ITERATING || *reason == SNES_DIVERGED_MAX_IT) &&
+               fnorm > 0.5 * self->previous_residual_) {
+      // A stall (Newton's steps no longer contract): at the floor, or a real difficulty. SNES's
+      // current function vector is G at its current solution (the line search set both).
+      Vec y, g;
+      INERTIA_PETSC(SNESGetSolution(snes, &y));
+      INERTIA_PETSC(SNESGetFunction(snes, &g, nullptr, nullptr));
+      if (self->at_round_off_floor(y, g, fnorm)) {
+        *reason = SNES_CONVERGED_FNORM_ABS;
+        self->accepted_at_floor_ = true;
+      }
+    }
+    self->previous_residual_ = fnorm;
+  } catch (...) {
+    self->error_ = std::current_exception();
+    return PETSC_ERR_USER;
+  }
+  return 0;
+}
+
+bool NewtonSolver::at_round_off_floor(Vec y, Vec g, PetscReal gnorm) {
+  if (floor_measured_at_ > 0 && gnorm >= 0.1 * floor_measured_at_)
+    return gnorm <= floor_factor * floor_;  // no closer to the floor than at the last measurement
+  if (!probe_) {
+    probe_ = system_.create_vector();
+    probe_g_ = system_.create_vector();
+    probe_h_ = system_.create_vector();
+  }
+  // G(y_probe) into out; false where the elements cannot take y_probe (raised on every rank).
+  auto evaluate = [&](Vec y_probe, Vec out) {
+    try {
+      problem_->residual(y_probe, out);
+    } catch (const SolverError&) {
+      return false;
+    }
+    system_.zero_constrained(out);
+    return true;
+  };
+  // delta = relative_probe y on the free entries (the prescribed ones must not move), in
+  // probe_g_ until both probe points are formed.
+  INERTIA_PETSC(VecCopy(y, probe_g_));
+  INERTIA_PETSC(VecScale(probe_g_, relative_probe));
+  system_.zero_constrained(probe_g_);
+  INERTIA_PETSC(VecWAXPY(probe_, 1.0, probe_g_, y));
+  bool measured = evaluate(probe_, probe_h_);
+  INERTIA_PETSC(VecWAXPY(probe_, -1.0, probe_g_, y));
+  measured = measured && evaluate(probe_, probe_g_);
+  PetscReal second_difference = 0;
+  if (measured) {
+    INERTIA_PETSC(VecAXPBYPCZ(probe_h_, 1.0, -2.0, 1.0, probe_g_, g));
+    INERTIA_PETSC(VecNorm(probe_h_, NORM_2, &second_difference));
+  }
+  floor_ = measured && std::isfinite(second_difference) ? second_difference / std::sqrt(6.0) : 0;
+  floor_measured_at_ = gnorm;
+  return floor_ > 0 && gnorm <= floor_factor * floor_;
+}
+
+void NewtonSolver::warn_round_off_floor(PetscReal gnorm, PetscReal first) {
+  floor_warned_ = true;
+  PetscReal atol = 0, rtol = 0, stol = 0;
+  PetscInt max_iterations = 0, max_evaluations = 0;
+  INERTIA_PETSC(SNESGetTolerances(snes_, &atol, &rtol, &stol, &max_iterations, &max_evaluations));
+  auto g3 = [](double x) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3g", x);
+    return std::string(text);
+  };
+  system_.add_solver_note(
+      cat("warning   Newton: the residual stalls at ", g3(gnorm),
+          ", the round-off floor of this model's forces (", g3(floor_),
+          " measured); the tolerance ", g3(std::max(atol, rtol * first)), " (-snes_rtol ", g3(rtol),
+          " x the first residual ", g3(first), ", -snes_atol ", g3(atol),
+          ") cannot be met; steps are accepted there (CONVERGED_AT_ROUND_OFF)"));
 }
 
 namespace {
@@ -281,6 +367,8 @@ NewtonReport NewtonSolver::solve(const Problem& problem, Vec y) {
   problem_ = &problem;
   error_ = nullptr;
   domain_error_.clear();
+  accepted_at_floor_ = false;
+  floor_ = floor_measured_at_ = 0;
   if (!guess_) guess_ = system_.create_vector();
   INERTIA_PETSC(VecCopy(y, guess_));
   const bool energy = has_potential(problem);
@@ -344,6 +432,10 @@ NewtonReport NewtonSolver::solve(const Problem& problem, Vec y) {
   INERTIA_PETSC(
       SNESGetConvergenceHistory(snes_, const_cast<PetscReal**>(&history), nullptr, &length));
   report.residuals.assign(history, history + length);
+  report.at_round_off_floor = accepted_at_floor_;
+  report.round_off_floor = floor_;
+  if (accepted_at_floor_ && !floor_warned_ && !report.residuals.empty())
+    warn_round_off_floor(report.residuals.back(), first_residual_);
   last_ = report;
   if (report.reason < 0)
     throw SolverError(cat(

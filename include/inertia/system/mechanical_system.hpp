@@ -149,7 +149,8 @@ class MechanicalSystem {
   /// (taken as one).
   void set_expected_solves(double n) { expected_solves_ = n; }
   double expected_solves() const { return expected_solves_; }
-  /// Records a solver choice made elsewhere (Newton's tangents) for take_solver_notes().
+  /// Records a solver choice made elsewhere (Newton's tangents) for take_solver_notes(); a note
+  /// that starts with the log tag "warning   " is logged as a warning.
   void add_solver_note(std::string note) { solver_notes_.push_back(std::move(note)); }
   /// The solver choices made since the last call, one line each (what, which solver and why).
   std::vector<std::string> take_solver_notes() { return std::exchange(solver_notes_, {}); }
