@@ -372,7 +372,8 @@ void parse_amplitudes(const Node& n, CaseFile& c) {
     const std::string type = a["type"].choice({"table", "smooth_step", "sine"});
     if (type == "table" && a.has("file")) {
       a.expect_map({"type", "file"});
-      amp.points = read_amplitude_file(c.directory / a["file"].text(), a);
+      amp.file = a["file"].text();
+      amp.points = read_amplitude_file(c.directory / amp.file, a);
     } else if (type == "table" || type == "smooth_step") {
       if (type == "table") {
         a.expect_map({"type", "points", "file"});
@@ -788,16 +789,25 @@ int region_index(const CaseFile& c, const std::vector<Region>& regions,
 
 }  // namespace
 
+Amplitude make_amplitude(const CaseAmplitude& a) {
+  switch (a.type) {
+    case CaseAmplitude::Type::table:
+      return Amplitude::table(a.points);
+    case CaseAmplitude::Type::smooth_step:
+      return Amplitude::smooth_step(a.points, a.continuity);
+    case CaseAmplitude::Type::sine:
+      break;
+  }
+  return Amplitude::sine(a.frequency, a.phase);
+}
+
 ProblemSpec resolve_problem(const CaseFile& c, const std::vector<Region>& regions,
                             std::span<const std::int64_t> cells_per_region) {
   ProblemSpec spec;
   std::map<std::string, int> amplitude_index;
   for (const auto& [name, a] : c.amplitudes) {
     amplitude_index[name] = static_cast<int>(spec.amplitudes.size());
-    spec.amplitudes.push_back(a.type == CaseAmplitude::Type::table ? Amplitude::table(a.points)
-                              : a.type == CaseAmplitude::Type::smooth_step
-                                  ? Amplitude::smooth_step(a.points, a.continuity)
-                                  : Amplitude::sine(a.frequency, a.phase));
+    spec.amplitudes.push_back(make_amplitude(a));
   }
   // Under `static`, time is a load factor: loads and prescribed displacements without an
   // amplitude ramp from zero at t = 0 to full value at the end time (as *STATIC does).

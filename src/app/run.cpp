@@ -84,7 +84,10 @@ modal: {modes: N, mass: consistent}: the N lowest modes with SLEPc (modes.csv, <
   before the transient, or alone when the case has no time: section.
 boundary_conditions type acceleration: the region's acceleration is value x amplitude(t), its
   velocity and displacement the integrals from rest; amplitudes: {type: table, file: quake.csv}
-  reads time,value rows from a file.
+  reads time,value rows from a file. A table or smooth step is zero after its last point as an
+  acceleration (the ground moves on at its final velocity) and holds its last value as a load or
+  displacement. The log echoes each condition: its peak, and the ground's final velocity and
+  displacement (the drift of an uncorrected record).
 output.reactions (default true): reactions.csv, the force each fixed/displacement region's support
   exerts on the body per step; output.fields: [..., reaction] adds it as point data.
 time.rayleigh: {mass: alpha_M, stiffness: alpha_K}, or target damping ratios at two frequencies
@@ -256,6 +259,74 @@ class Interrupted : public Error {
  private:
   int signal_;
 };
+
+/// x with the log's 6 significant digits (cat() gives 10).
+std::string six(double x) {
+  std::ostringstream out;
+  out << x;
+  return out.str();
+}
+
+/// "x", "y, z": the components a condition acts on.
+std::string component_names(const std::array<bool, 3>& on) {
+  std::string names;
+  for (int i = 0; i < 3; ++i)
+    if (on[i]) names += cat(names.empty() ? "" : ", ", "xyz"[i]);
+  return names;
+}
+
+/// A condition's vector on its components: "9.81" for one, "(0.01, 0, 0)" for more.
+std::string on_components(const std::array<double, 3>& x, const std::array<bool, 3>& on) {
+  std::vector<double> picked;
+  for (int i = 0; i < 3; ++i)
+    if (on[i]) picked.push_back(x[i]);
+  if (picked.size() == 1) return six(picked[0]);
+  std::string text = "(";
+  for (std::size_t i = 0; i < picked.size(); ++i) text += cat(i ? ", " : "", six(picked[i]));
+  return text + ")";
+}
+
+/// The Euclidean norm of x on the components.
+double norm_on(const std::array<double, 3>& x, const std::array<bool, 3>& on) {
+  double sum = 0;
+  for (int i = 0; i < 3; ++i)
+    if (on[i]) sum += x[i] * x[i];
+  return std::sqrt(sum);
+}
+
+/// "table of 2000 points from quake.csv", "smooth step of 3 points", "sine of 2 Hz".
+std::string describe_amplitude(const CaseAmplitude& a) {
+  switch (a.type) {
+    case CaseAmplitude::Type::table:
+      return cat("table of ", a.points.size(), a.points.size() == 1 ? " point" : " points",
+                 a.file.empty() ? std::string() : cat(" from ", a.file));
+    case CaseAmplitude::Type::smooth_step:
+      return cat("smooth step of ", a.points.size(), a.points.size() == 1 ? " point" : " points");
+    case CaseAmplitude::Type::sine:
+      break;
+  }
+  return cat("sine of ", six(a.frequency), " Hz");
+}
+
+/// The case file's word for a boundary condition's type.
+const char* condition_type_name(CaseBoundaryCondition::Type type) {
+  using T = CaseBoundaryCondition::Type;
+  switch (type) {
+    case T::fixed:
+      return "fixed";
+    case T::displacement:
+      return "displacement";
+    case T::acceleration:
+      return "acceleration";
+    case T::traction:
+      return "traction";
+    case T::pressure:
+      return "pressure";
+    case T::force:
+      return "force";
+  }
+  return "";
+}
 
 /// One run of a case, phase by phase (deal.II step-18's TopLevel::run() is the model): each
 /// phase is a member function, the state they share is the object's.
@@ -445,7 +516,7 @@ class Run {
       log_ << "warning   time.dt " << c_.dt << " s is longer than end_time " << c_.end_time
            << " s: the run is one step, to t = " << c_.dt
            << ". Check the units (total mass, bounding box and highest frequency above)\n";
-    warn_fast_amplitudes();
+    describe_conditions();
     nsteps_ = c_.num_steps();
     log_ << "time      " << scheme.name();
     if (!scheme.options_text().empty()) log_ << " (" << scheme.options_text() << ")";
@@ -538,6 +609,177 @@ class Run {
     log_ << line << "\n";
   }
 
+  /// The boundary conditions and the initial state as the run will apply them (after the case
+  /// summary, once dt is known), then the warnings about the amplitudes. Collective.
+  void describe_conditions() {
+    echo_conditions();
+    log_initial_state();
+    warn_fast_amplitudes();
+    warn_amplitude_spans();
+  }
+
+  /// One line per boundary condition (and gravity): what it does, on which region and components,
+  /// value x amplitude, and the peak of its motion or load over the run and when; for a base
+  /// acceleration also the ground's velocity and displacement at the end (the drift of a record
+  /// that is not baseline-corrected). The unit names assume SI.
+  void echo_conditions() {
+    const double t_end = c_.dt * static_cast<double>(c_.num_steps());
+    const bool ramped = c_.scheme.kind() == SchemeKind::static_solve;
+    // A condition's time function: its amplitude, else constant (the static ramp under static).
+    auto amplitude_of = [&](const std::string& name) {
+      if (!name.empty()) return make_amplitude(c_.amplitudes.at(name));
+      return ramped ? Amplitude::ramp(t_end) : Amplitude::constant();
+    };
+    auto times = [&](const std::string& name) {
+      if (!name.empty()) return cat(" x ", name, "(t)");
+      return ramped ? cat(" x t/", six(t_end), " (the static ramp)") : std::string(" (constant)");
+    };
+    auto peak = [&](const std::string& name, double size, const char* unit) {
+      if (name.empty() && !ramped) return std::string();
+      const auto p = amplitude_of(name).peak(0, t_end);
+      return cat("; peak ", six(size * p.value), " ", unit, " at t = ", six(p.time), " s");
+    };
+    using T = CaseBoundaryCondition::Type;
+    for (std::size_t i = 0; i < c_.boundary_conditions.size(); ++i) {
+      const CaseBoundaryCondition& bc = c_.boundary_conditions[i];
+      const auto& on = bc.components;
+      log_ << "condition "
+           << (bc.origin.key.empty() ? cat("boundary_conditions[", i, "]") : bc.origin.key) << ": ";
+      switch (bc.type) {
+        case T::fixed:
+          log_ << "fixed region " << bc.region << " (" << component_names(on) << ")";
+          break;
+        case T::displacement:
+          log_ << "displacement of region " << bc.region << " (" << component_names(on)
+               << ") = " << on_components(bc.value, on) << times(bc.amplitude)
+               << peak(bc.amplitude, norm_on(bc.value, on), "m");
+          break;
+        case T::acceleration: {
+          log_ << "acceleration of region " << bc.region << " (" << component_names(on)
+               << ") = " << on_components(bc.value, on) << times(bc.amplitude)
+               << peak(bc.amplitude, norm_on(bc.value, on), "m/s^2");
+          // The ground's motion at the end: the acceleration integrated from rest, as the
+          // constraint applies it (a table is zero after its last point).
+          const Amplitude a = amplitude_of(bc.amplitude);
+          const Amplitude ground = Amplitude::integrated(a);
+          std::array<double, 3> velocity{}, displacement{};
+          for (int k = 0; k < 3; ++k) {
+            velocity[k] = bc.value[k] * ground.rate(t_end);
+            displacement[k] = bc.value[k] * ground.value(t_end);
+          }
+          log_ << "; at the end (t = " << t_end << " s) the ground moves at "
+               << on_components(velocity, on) << " m/s and has moved "
+               << on_components(displacement, on) << " m";
+          // Not small against what the peak acceleration could do over the run: a drift.
+          const double scale = a.peak(0, t_end).value * t_end;
+          if (std::abs(ground.rate(t_end)) > 1e-3 * scale ||
+              std::abs(ground.value(t_end)) > 1e-3 * scale * t_end)
+            log_ << " (an uncorrected record drifts)";
+          break;
+        }
+        case T::traction:
+          log_ << "traction on region " << bc.region << " = " << on_components(bc.value, on)
+               << times(bc.amplitude) << peak(bc.amplitude, norm_on(bc.value, on), "Pa");
+          break;
+        case T::pressure:
+          log_ << "pressure on region " << bc.region << " = " << bc.value[0] << times(bc.amplitude)
+               << peak(bc.amplitude, std::abs(bc.value[0]), "Pa");
+          break;
+        case T::force:
+          log_ << "force on region " << bc.region << " = " << on_components(bc.value, on)
+               << " in total" << times(bc.amplitude)
+               << peak(bc.amplitude, norm_on(bc.value, on), "N");
+          break;
+      }
+      log_ << "\n";
+    }
+    if (c_.gravity) {
+      const std::array<bool, 3> all{true, true, true};
+      log_ << "condition gravity: " << on_components(*c_.gravity, all)
+           << times(c_.gravity_amplitude)
+           << peak(c_.gravity_amplitude, norm_on(*c_.gravity, all), "m/s^2") << "\n";
+    }
+  }
+
+  /// The run's first state at t = 0: u = 0, the initial velocities (initial_conditions, in
+  /// order), and the prescribed motion at t = 0 on the constrained DOFs.
+  void set_initial_state(Vec u, Vec v) {
+    const LocalMesh& lm = system().mesh();
+    for (const auto& iv : system().spec().initial_velocity) {
+      petsc::Array x(v);
+      if (iv.region < 0) {
+        for (PetscInt i = 0; i < x.size(); ++i) x[i] = iv.value[i % 3];
+      } else {
+        for (auto n : lm.region_owned_nodes[iv.region])
+          for (int i = 0; i < 3; ++i) x[3 * n + i] = iv.value[i];
+      }
+    }
+    system().apply_constraints(0.0, u, v, nullptr);
+  }
+
+  /// What the initial conditions put in: the kinetic energy 1/2 v.M v and the momentum (the
+  /// sum of M v per component) of the first state, on the mass matrix the run uses. Collective.
+  void log_initial_state() {
+    const petsc::Vector u = system().create_vector(), v = system().create_vector(),
+                        mv = system().create_vector();
+    set_initial_state(u, v);
+    const double kinetic = system().kinetic_energy(v);
+    system().mult_mass(v, mv);
+    double momentum[3] = {0, 0, 0};
+    {
+      petsc::ConstArray m(mv);
+      for (PetscInt i = 0; i < m.size(); ++i) momentum[i % 3] += m[i];
+    }
+    INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, momentum, 3, MPI_DOUBLE, MPI_SUM, comm_));
+    log_ << "initial   kinetic energy " << kinetic << " J, momentum (" << momentum[0] << ", "
+         << momentum[1] << ", " << momentum[2] << ") kg m/s\n";
+  }
+
+  /// Tables and smooth steps that end before the run does, saying what each use of them does
+  /// after (an acceleration stops, loads and displacements hold the last value); and records
+  /// (tables of record_points or more) whose span is off the run's duration by more than 10x (times
+  /// in ms against a run in s).
+  void warn_amplitude_spans() {
+    constexpr std::size_t record_points = 10;
+    const double t_end = c_.dt * static_cast<double>(c_.num_steps());
+    for (const auto& [name, a] : c_.amplitudes) {
+      if (a.type == CaseAmplitude::Type::sine) continue;
+      const auto [last, last_value] = a.points.back();
+      std::string uses;
+      auto add = [&](const std::string& use) { uses += (uses.empty() ? "" : "; ") + use; };
+      for (const auto& bc : c_.boundary_conditions) {
+        if (bc.amplitude != name) continue;
+        const std::string which = cat(condition_type_name(bc.type), " of condition ", bc.origin.key,
+                                      " (region ", bc.region, ")");
+        if (bc.type == CaseBoundaryCondition::Type::acceleration)
+          add(cat("as the ", which, " it is zero after ", six(last),
+                  " s (the ground moves on at its final velocity)"));
+        else
+          add(cat("as the ", which, " it holds its last value ", six(last_value)));
+      }
+      if (c_.gravity && c_.gravity_amplitude == name)
+        add(cat("as gravity's amplitude it holds its last value ", six(last_value)));
+      if (uses.empty()) continue;  // unused: it changes nothing
+      const std::string what = cat("amplitude '", name, "' (", describe_amplitude(a), ")");
+      if (last < t_end * (1 - 1e-9))
+        log_ << "warning   " << what << " ends at t = " << last << " s, before the run's end "
+             << t_end << " s: " << uses << "\n";
+      // Records only: a ramp and hold of a few points ([0, 0], [0.02, 1], [100, 1]) is no unit
+      // mistake, however its span compares.
+      if (a.type != CaseAmplitude::Type::table || a.points.size() < record_points) continue;
+      const double span = last - a.points.front().first;
+      if (span > 10 * t_end)
+        log_ << "warning   " << what << " spans " << span << " s, " << std::lround(span / t_end)
+             << "x the run's " << t_end << " s, of which the run sees the first "
+             << std::setprecision(2) << 100 * t_end / span << " %" << std::setprecision(6)
+             << ": are the table's times in the unit of time: (ms against s)?\n";
+      else if (10 * span < t_end)
+        log_ << "warning   " << what << " spans " << span << " s, 1/" << std::lround(t_end / span)
+             << " of the run's " << t_end
+             << " s: are the table's times in the unit of time: (s against ms)?\n";
+    }
+  }
+
   /// Amplitudes that change within less than a step (a 40 us pulse under a 2 ms step) are only
   /// sampled at the step times: a warning for each, with the time scale and dt.
   void warn_fast_amplitudes() {
@@ -554,7 +796,9 @@ class Run {
       for (std::size_t i = 0; i + 1 < a.points.size(); ++i) {
         const auto [t0, a0] = a.points[i];
         const auto [t1, a1] = a.points[i + 1];
-        if (t1 - t0 < c_.dt && a1 != a0 && t0 < t_end && t1 > 0) {
+        // Relative tolerance: a record sampled at 0.01 s has steps of 0.01 s only to round-off
+        // (0.07 - 0.06 < 0.01), and a run at dt 0.01 samples every point of it.
+        if (t1 - t0 < c_.dt * (1 - 1e-6) && a1 != a0 && t0 < t_end && t1 > 0) {
           log_ << "warning   amplitude '" << name << "' changes from " << a0 << " to " << a1
                << " within " << t1 - t0 << " s (t = " << t0 << " to " << t1 << "), less than dt "
                << c_.dt << " s: the steps sample it only at their times; use a smaller dt\n";
@@ -578,16 +822,7 @@ class Run {
     const LocalMesh& lm = system().mesh();
     state_.u = system().create_vector();
     state_.v = system().create_vector();
-    for (const auto& iv : system().spec().initial_velocity) {
-      petsc::Array v(state_.v);
-      if (iv.region < 0) {
-        for (PetscInt i = 0; i < v.size(); ++i) v[i] = iv.value[i % 3];
-      } else {
-        for (auto n : lm.region_owned_nodes[iv.region])
-          for (int i = 0; i < 3; ++i) v[3 * n + i] = iv.value[i];
-      }
-    }
-    system().apply_constraints(state_.time, state_.u, state_.v, nullptr);
+    set_initial_state(state_.u, state_.v);
     integrator_ = c_.scheme.create();
     Phases::Scope scope(phases_, "solver setup");
     stats_ = integrator_->initialize(system(), state_);

@@ -44,9 +44,14 @@ Amplitude Amplitude::integrated(const Amplitude& acceleration) {
   a.kind_ = Kind::integrated;
   a.base_ = std::make_shared<const Amplitude>(acceleration);
   a.breaks_ = {0.0};
-  if (acceleration.kind_ == Kind::table || acceleration.kind_ == Kind::smooth_step)
+  if (acceleration.kind_ == Kind::table || acceleration.kind_ == Kind::smooth_step) {
     for (const auto& p : acceleration.points_)
       if (p.first > 0) a.breaks_.push_back(p.first);
+    // A record ends at its last point: the ground stops accelerating there (holding the last
+    // sample would accelerate it uniformly to the end of the run). The last point is a break, so
+    // no quadrature segment straddles the end.
+    a.acceleration_end_ = acceleration.points_.back().first;
+  }
   a.v_at_ = {0.0};
   a.u_at_ = {0.0};
   for (std::size_t i = 0; i + 1 < a.breaks_.size(); ++i) {
@@ -56,6 +61,10 @@ Amplitude Amplitude::integrated(const Amplitude& acceleration) {
     a.u_at_.push_back(u);
   }
   return a;
+}
+
+double Amplitude::integrand(double t) const {
+  return t > acceleration_end_ ? 0.0 : base_->value(t);
 }
 
 std::size_t Amplitude::break_before(double t) const {
@@ -73,7 +82,7 @@ void Amplitude::partial(std::size_t i, double t, double& v, double& u) const {
   double dv = 0, du = 0;
   for (int k = 0; k < 4; ++k) {
     const double tau = t0 + half * (1 + x[k]);
-    const double a = base_->value(tau);
+    const double a = integrand(tau);
     dv += w[k] * a;
     du += w[k] * (t - tau) * a;
   }
@@ -185,12 +194,53 @@ double Amplitude::rate(double t) const {
 }
 
 double Amplitude::acceleration(double t) const {
-  if (kind_ == Kind::integrated) return t < 0 ? 0.0 : base_->value(t);
+  if (kind_ == Kind::integrated) return t < 0 ? 0.0 : integrand(t);
   if (kind_ == Kind::sine) return -a_ * a_ * std::sin(a_ * t + b_);
   double t0, a0, t1, a1;
   if (kind_ == Kind::smooth_step && segment(t, t0, a0, t1, a1))
     return (a1 - a0) * step_shape((t - t0) / (t1 - t0), 2) / ((t1 - t0) * (t1 - t0));
   return 0.0;
+}
+
+Amplitude::Peak Amplitude::peak(double t0, double t1) const {
+  // The candidates in increasing time, so that the first of equal peaks is kept.
+  Peak best{std::abs(value(t0)), t0};
+  auto consider = [&](double t) {
+    if (t < t0 || t > t1) return;
+    const double a = std::abs(value(t));
+    if (a > best.value) best = {a, t};
+  };
+  switch (kind_) {
+    case Kind::constant:
+      break;
+    case Kind::ramp:
+    case Kind::table:
+    case Kind::smooth_step:
+      // Linear or monotone between the points: the extremes are at the points or the ends.
+      for (const auto& p : points_) consider(p.first);
+      break;
+    case Kind::sine: {
+      // |sin(w t + p)| = 1 at w t + p = pi/2 + k pi: the first such t from t0.
+      const double w = a_, p = b_, pi = std::numbers::pi;
+      const double k = std::ceil((w * t0 + p - pi / 2) / pi);
+      const double crest = (pi / 2 + k * pi - p) / w;
+      if (crest <= t1) {
+        best = {std::max(best.value, std::abs(value(crest))), crest};
+        return best;
+      }
+      break;
+    }
+    case Kind::integrated: {
+      constexpr int samples = 4096;
+      std::vector<double> times(breaks_.begin(), breaks_.end());
+      for (int i = 1; i < samples; ++i) times.push_back(t0 + (t1 - t0) * i / samples);
+      std::sort(times.begin(), times.end());
+      for (double t : times) consider(t);
+      break;
+    }
+  }
+  consider(t1);
+  return best;
 }
 
 }  // namespace inertia

@@ -1,10 +1,12 @@
 // Amplitudes: tables hold their end values, smooth steps pass through their points with zero rate
 // (and, for continuity 2, zero acceleration) there, and every derivative matches a finite
-// difference of the value.
+// difference of the value; integrated as an acceleration, a table or smooth step is a record that
+// ends at its last point; peaks are found exactly.
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <numbers>
 
 #include "inertia/system/amplitude.hpp"
 
@@ -65,8 +67,9 @@ TEST(Amplitude, DerivativesMatchFiniteDifferences) {
 }
 
 TEST(IntegratedAmplitude, ATableGivesPiecewiseQuadraticVelocityAndCubicDisplacement) {
-  // A(t): 0 -> 2 over [0, 0.1], 2 -> -1 over [0.1, 0.3], held at -1 afterwards. Closed forms per
-  // segment (A linear: v quadratic, u cubic), and the values carried over the breaks.
+  // A(t): 0 -> 2 over [0, 0.1], 2 -> -1 over [0.1, 0.3], zero after its last point (a record
+  // that ends). Closed forms per segment (A linear: v quadratic, u cubic), and the values carried
+  // over the breaks.
   const Amplitude a = Amplitude::integrated(Amplitude::table({{0, 0}, {0.1, 2}, {0.3, -1}}));
   auto exact = [](double t, double& v, double& u) {
     if (t <= 0.1) {  // A = 20 t
@@ -83,8 +86,8 @@ TEST(IntegratedAmplitude, ATableGivesPiecewiseQuadraticVelocityAndCubicDisplacem
     }
     const double s2 = 0.2, v2 = v1 + 2 * s2 - 7.5 * s2 * s2,
                  u2 = u1 + v1 * s2 + s2 * s2 - 2.5 * s2 * s2 * s2, s = t - 0.3;
-    v = v2 - s;  // A = -1
-    u = u2 + v2 * s - 0.5 * s * s;
+    v = v2;  // A = 0: the base moves on at its final velocity
+    u = u2 + v2 * s;
   };
   EXPECT_EQ(a.value(0), 0.0);
   EXPECT_EQ(a.rate(0), 0.0);
@@ -95,6 +98,52 @@ TEST(IntegratedAmplitude, ATableGivesPiecewiseQuadraticVelocityAndCubicDisplacem
     EXPECT_NEAR(a.value(t), u, 1e-14 * (1 + std::abs(u))) << t;
   }
   EXPECT_NEAR(a.acceleration(0.2), 0.5, 1e-15);
+}
+
+TEST(IntegratedAmplitude, ARecordShorterThanTheRunStopsAcceleratingAtItsLastPoint) {
+  // A(t) = t on [0, 1], cut off at 1 (its last sample is not zero): after it the ground does not
+  // accelerate; it moves on at v(1) = 1/2 from u(1) = 1/6. Holding A = 1 would give v(2) = 3/2.
+  std::vector<std::pair<double, double>> record;
+  for (int i = 0; i <= 100; ++i) record.emplace_back(0.01 * i, 0.01 * i);
+  for (const Amplitude& a : {Amplitude::integrated(Amplitude::table(record)),
+                             Amplitude::integrated(Amplitude::smooth_step({{0, 0}, {1, 1}}, 2))}) {
+    const double v1 = a.rate(1.0), u1 = a.value(1.0);
+    for (double t : {1.0000001, 1.3, 2.0, 20.0}) {
+      EXPECT_EQ(a.acceleration(t), 0.0) << t;
+      EXPECT_NEAR(a.rate(t), v1, 1e-15) << t;                            // velocity constant
+      EXPECT_NEAR(a.value(t), u1 + v1 * (t - 1), 1e-14 * (1 + t)) << t;  // displacement linear
+    }
+    EXPECT_EQ(a.acceleration(1.0), 1.0);  // the last sample itself still counts
+  }
+  // The table's values by hand: A = t integrates to t^2 / 2 and t^3 / 6.
+  const Amplitude table = Amplitude::integrated(Amplitude::table(record));
+  EXPECT_NEAR(table.rate(2.0), 0.5, 1e-14);
+  EXPECT_NEAR(table.value(2.0), 1.0 / 6 + 0.5, 1e-14);
+  // Loads and prescribed displacements keep holding the last value of the same table.
+  EXPECT_EQ(Amplitude::table(record).value(2.0), 1.0);
+}
+
+TEST(Amplitude, PeaksAreTheLargestMagnitudeAndTheirFirstTime) {
+  const Amplitude table = Amplitude::table(points);  // 0 at 0.1, 2 at 0.3, -1 at 0.4
+  EXPECT_EQ(table.peak(0, 1).value, 2.0);
+  EXPECT_EQ(table.peak(0, 1).time, 0.3);
+  EXPECT_NEAR(table.peak(0, 0.2).value, 1.0, 1e-14);  // cut by the interval: its end
+  EXPECT_EQ(table.peak(0, 0.2).time, 0.2);
+  EXPECT_EQ(Amplitude::table({{0, -3}, {1, 3}}).peak(0, 2).time, 0.0);  // the first of two
+  const Amplitude smooth = Amplitude::smooth_step(points, 2);
+  EXPECT_EQ(smooth.peak(0.35, 5).value, 1.0);  // -1 after 0.4 (a tie: the first time)
+  EXPECT_EQ(smooth.peak(0.35, 5).time, 0.4);
+  // sin(2 pi 2 t + 0.3): crests at (pi/2 + k pi - 0.3) / (4 pi).
+  const Amplitude sine = Amplitude::sine(2.0, 0.3);
+  const double w = 4 * std::numbers::pi;
+  EXPECT_NEAR(sine.peak(0, 1).value, 1.0, 1e-15);
+  EXPECT_NEAR(sine.peak(0, 1).time, (std::numbers::pi / 2 - 0.3) / w, 1e-15);
+  EXPECT_NEAR(sine.peak(0.2, 1).time, (1.5 * std::numbers::pi - 0.3) / w, 1e-15);
+  EXPECT_NEAR(sine.peak(0, 0.05).value, std::sin(w * 0.05 + 0.3), 1e-15);  // before the crest
+  EXPECT_EQ(Amplitude::ramp(4.0).peak(0, 2).value, 0.5);
+  EXPECT_EQ(Amplitude::constant().peak(0, 2).time, 0.0);
+  // An integrated constant: u = t^2 / 2, peak at the end.
+  EXPECT_NEAR(Amplitude::integrated(Amplitude::constant()).peak(0, 2).value, 2.0, 1e-14);
 }
 
 TEST(IntegratedAmplitude, ASineAndASmoothStepIntegrateExactly) {

@@ -65,7 +65,11 @@ struct CaseAmplitude {
   std::vector<std::pair<double, double>> points;
   double frequency = 0, phase = 0;
   int continuity = 2;  ///< smooth_step: 1 (zero rate at the points) or 2 (and zero acceleration)
+  std::string file;    ///< table: the file its points came from, as the case names it (or empty)
 };
+
+/// The time function of an `amplitudes` entry.
+Amplitude make_amplitude(const CaseAmplitude& a);
 
 /// The arrays output.fields can ask for, in the order --help and the README list them.
 inline constexpr std::array<std::string_view, 12> output_field_names{

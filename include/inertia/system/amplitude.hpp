@@ -2,6 +2,7 @@
 /// \file amplitude.hpp
 /// Time functions that multiply a load or a prescribed displacement (case file `amplitudes`).
 
+#include <limits>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -18,14 +19,23 @@ namespace inertia {
 ///   SMOOTH STEP: x^3 (10 - 15 x + 6 x^2)) at its ends, x = (t - t_i) / (t_i+1 - t_i);
 /// - sine: sin(2 pi frequency t + phase).
 /// Tables and smooth steps hold their first value before the first point and their last value
-/// after the last one.
+/// after the last one (what a load or a prescribed displacement does after its table).
 /// - integrated(A): the motion of a prescribed acceleration A, value(t) = the double integral of A
 ///   from 0, rate(t) = its integral, acceleration(t) = A(t) (zero displacement and velocity at
 ///   t = 0). Exact: analytic for a sine, and per segment between A's points (where A is a
 ///   polynomial of degree <= 5) by 4-point Gauss-Legendre quadrature, exact to degree 7; a table's
-///   displacement is piecewise cubic.
+///   displacement is piecewise cubic. A table or smooth step A is an accelerogram: zero after its
+///   last point t_n (OpenSees' Path series), not held, so that a record shorter than the run
+///   leaves the base moving on at its final velocity, acceleration(t) = 0, rate(t) = rate(t_n),
+///   value(t) = value(t_n) + rate(t_n) (t - t_n), instead of accelerating it to the end.
 class Amplitude {
  public:
+  /// The largest |a(t)| over an interval and the earliest time it is reached.
+  struct Peak {
+    double value = 0;
+    double time = 0;
+  };
+
   static Amplitude integrated(const Amplitude& acceleration);
   static Amplitude constant();
   static Amplitude ramp(double end_time);
@@ -36,12 +46,19 @@ class Amplitude {
   double value(double t) const;
   double rate(double t) const;          ///< da/dt
   double acceleration(double t) const;  ///< d2a/dt2
+  /// The peak of |value(t)| over [t0, t1] (t0 <= t1). Exact for a constant, a ramp, a table and
+  /// a smooth step (monotone between their points: the extremes are at the points or at t0, t1)
+  /// and a sine (its first crest in the interval); an integrated amplitude is sampled at its
+  /// breaks, t0, t1 and 4096 even steps between.
+  Peak peak(double t0, double t1) const;
 
  private:
   enum class Kind { constant, ramp, table, sine, smooth_step, integrated };
   /// integrated: the integrals from breaks_[i] to t (< the next break) of A and (t - tau) A.
   void partial(std::size_t i, double t, double& v, double& u) const;
   std::size_t break_before(double t) const;
+  /// integrated: the acceleration A(t), zero after acceleration_end_.
+  double integrand(double t) const;
   /// The segment [t0, t1] of points_ containing t (t strictly inside the points' span), or false.
   bool segment(double t, double& t0, double& a0, double& t1, double& a1) const;
   /// Smooth step s(x) on [0, 1] and its derivatives (of the order `derivative`).
@@ -53,6 +70,9 @@ class Amplitude {
   // and displacement at each breakpoint.
   std::shared_ptr<const Amplitude> base_;
   std::vector<double> breaks_, v_at_, u_at_;
+  /// integrated: where the acceleration stops (a table's or smooth step's last point; A = 0
+  /// after it), infinity for a constant or a sine.
+  double acceleration_end_ = std::numeric_limits<double>::infinity();
 };
 
 }  // namespace inertia
