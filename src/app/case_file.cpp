@@ -2,9 +2,11 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <fstream>
+#include <iomanip>
 #include <numbers>
 #include <optional>
 #include <set>
@@ -744,6 +746,31 @@ std::string rayleigh_ratio_problem(double zeta1, double f1, double zeta2, double
              " Hz need alpha_M = ", r.mass, ", alpha_K = ", r.stiffness,
              ": a negative coefficient; Rayleigh damping cannot make the ratio fall that fast or "
              "rise that fast between the two frequencies");
+}
+
+std::string rayleigh_close_targets(double zeta1, double f1, double zeta2, double f2,
+                                   double highest) {
+  const double spread = std::max(f1, f2) / std::min(f1, f2);
+  if (!(spread < rayleigh_target_spread)) return {};
+  const auto r =
+      RayleighDamping::through(zeta1, 2 * std::numbers::pi * f1, zeta2, 2 * std::numbers::pi * f2);
+  const double between = std::sqrt(f1 * f2);
+  // Frequencies as the log prints them (6 digits), factors and ratios to 4.
+  const auto six = [](double f) {
+    std::ostringstream text;
+    text << std::setprecision(6) << f;
+    return text.str();
+  };
+  std::ostringstream out;
+  out << std::setprecision(4) << "the target frequencies " << six(f1) << " and " << six(f2)
+      << " Hz are only a factor " << spread << " apart (less than " << rayleigh_target_spread
+      << "): the fit gives a damping ratio of " << r.ratio(2 * std::numbers::pi * between) << " at "
+      << six(between) << " Hz between them";
+  if (highest > std::max(f1, f2))
+    out << " and " << r.ratio(2 * std::numbers::pi * highest) << " at the highest frequency, "
+        << six(highest) << " Hz";
+  out << "; place the targets at the lowest and the highest frequency that matter";
+  return out.str();
 }
 
 CaseFile load_case(const std::filesystem::path& file) {

@@ -25,6 +25,7 @@
 #include "inertia/io/checkpoint.hpp"
 #include "inertia/modal/modal.hpp"
 #include "inertia/parallel/session.hpp"
+#include "inertia/partition/connected_parts.hpp"
 #include "inertia/system/spectrum.hpp"
 #include "inertia/time/step_control.hpp"
 
@@ -404,6 +405,8 @@ class Run {
            << ", E " << m.material.youngs_modulus << ", nu " << m.material.poissons_ratio << "\n";
     log_ << "dofs      " << system().num_global_dofs() << " (" << system().num_constrained_dofs()
          << " constrained), total mass " << system().total_mass() << "\n";
+    log_constraint_overlaps();
+    log_connected_parts();
     {  // the characteristic size, to check the units against the mass and the frequency
       double box[6] = {INFINITY, INFINITY, INFINITY, INFINITY, INFINITY, INFINITY};  // -max too
       for (std::size_t n = 0; n < lm.coords.size() / 3; ++n)
@@ -451,6 +454,95 @@ class Run {
            << "multi-support excitation in " << multi
            << ": the supports follow different motions (other records, or fixed supports beside "
               "accelerated ones), so Rayleigh mass damping acts on the absolute velocity there\n";
+  }
+
+  /// DOFs named by two constraint conditions: the later one in the case file holds them (its
+  /// motion, its reaction). A warning per pair whose motions differ there; pairs that agree
+  /// (two fixed faces sharing an edge, the usual way to hold a corner) get one line together:
+  /// nothing is ambiguous about them but the region their reaction counts in.
+  void log_constraint_overlaps() {
+    // The case file's entry of each of the system's conditions (ProblemSpec::dirichlet: the
+    // fixed, displacement and acceleration ones, in order).
+    using T = CaseBoundaryCondition::Type;
+    std::vector<const CaseBoundaryCondition*> entry;
+    for (const auto& bc : c_.boundary_conditions)
+      if (bc.type == T::fixed || bc.type == T::displacement || bc.type == T::acceleration)
+        entry.push_back(&bc);
+    const auto name = [&](int condition) {
+      const CaseBoundaryCondition& bc = *entry[condition];
+      return cat(bc.origin.key, " (",
+                 bc.type == T::fixed          ? "fixed"
+                 : bc.type == T::displacement ? "displacement"
+                                              : "acceleration",
+                 ", region ", bc.region, ", line ", bc.origin.line, ")");
+    };
+    std::string alike;  // "boundary_conditions[0] and [2] (regions xmin, ymin), [0] and [3] ..."
+    std::int64_t alike_dofs = 0;
+    for (const auto& o : system().constraint_overlaps()) {
+      if (o.differing == 0) {
+        const std::string& a = entry[o.earlier]->origin.key;
+        const std::string& b = entry[o.later]->origin.key;
+        alike += cat(alike.empty() ? a : ", " + a.substr(a.find('[')), " and ",
+                     b.substr(b.find('[')), alike.empty() ? " (regions " : " (",
+                     entry[o.earlier]->region, ", ", entry[o.later]->region, ")");
+        alike_dofs += o.dofs;
+        continue;
+      }
+      log_ << "warning   " << name(o.earlier) << " and " << name(o.later) << " both constrain "
+           << o.dofs << (o.dofs == 1 ? " DOF" : " DOFs")
+           << (o.differing < o.dofs ? cat(" (", o.differing, " of them to different motions)")
+                                    : std::string())
+           << ": the later, " << entry[o.later]->origin.key
+           << ", applies there (its motion, and its reaction in reactions.csv)\n";
+    }
+    if (alike_dofs > 0)
+      log_ << "support   " << alike_dofs << (alike_dofs == 1 ? " DOF" : " DOFs")
+           << " held alike by two conditions, the later one applying (its reaction counts them): "
+           << alike << "\n";
+  }
+
+  /// The connected parts of the mesh (nodes joined by elements, springs and point masses). With
+  /// more than one: the count, and each part without any constrained DOF, its regions and nodes.
+  /// A warning where such a part is a mistake (unfused geometry) or makes the run singular: a
+  /// static run, or a dynamic one whose other parts are held; information where every part is
+  /// free (a dynamic run of free bodies, a projectile). One free body alone is only mentioned in
+  /// a static run, where it is singular.
+  void log_connected_parts() {
+    const LocalMesh& lm = system().mesh();
+    std::vector<char> held(static_cast<std::size_t>(lm.num_owned), 0);
+    const PetscInt first = 3 * static_cast<PetscInt>(lm.node_begin);
+    for (const PetscInt dof : system().constrained_dofs()) held[(dof - first) / 3] = 1;
+    const ConnectedParts parts = connected_parts(comm_, lm, held);
+    const bool static_run = c_.has_time && c_.scheme.kind() == SchemeKind::static_solve;
+    const bool supported = parts.free_count < parts.count;
+    if (parts.count > 1)
+      log_ << "mesh      " << parts.count << " disconnected parts (no node shared between them), "
+           << parts.free_count << " without any constrained DOF\n";
+    if (parts.free_count == 0 || (parts.count == 1 && !static_run)) return;
+    const bool warn = static_run || supported;
+    for (const MeshPart& p : parts.free_parts) {
+      std::string regions;
+      for (int r : p.regions) regions += cat(regions.empty() ? "" : ", ", lm.regions[r].name);
+      const std::string part = cat(parts.count > 1 ? "part" : "the mesh", " of ", p.nodes,
+                                   p.nodes == 1 ? " node" : " nodes", " (regions ", regions, ")");
+      const char* warning = parts.count > 1 ? "warning   mesh " : "warning   ";
+      if (static_run)
+        log_ << warning << part
+             << " has no constrained DOF: free to move as a rigid body, its static stiffness is "
+                "singular; constrain it (or fuse it with a held part)\n";
+      else if (warn)
+        log_ << warning << part
+             << " has no constrained DOF while other parts are held: it moves as a rigid body "
+                "(rigid-body modes at 0 Hz); if it should be attached, fuse the geometry so the "
+                "parts share nodes (Gmsh: Coherence or BooleanFragments)\n";
+      else
+        log_ << "mesh      " << part
+             << " is free: no constrained DOF, it moves as a rigid body (a projectile?)\n";
+    }
+    if (parts.free_count > static_cast<std::int64_t>(parts.free_parts.size()))
+      log_ << (warn ? "warning   " : "mesh      ")
+           << parts.free_count - static_cast<std::int64_t>(parts.free_parts.size())
+           << " more parts without any constrained DOF\n";
   }
 
   /// Estimates the highest frequency, sets dt (dt: auto) or checks it against the scheme's
@@ -554,6 +646,17 @@ class Run {
     if (!system().is_linear())
       log_ << (scheme.newton() ? ", nonlinear: Newton (SNES) every step" : ", nonlinear");
     log_ << "\n";
+    warn_close_rayleigh_targets();
+  }
+
+  /// time.rayleigh's targets closer than a factor 1.5 in frequency (rayleigh_close_targets()).
+  void warn_close_rayleigh_targets() {
+    const auto& t = c_.rayleigh_targets;
+    if (t.empty() || t[0].second == 0) return;  // coefficients given, or modes not computed
+    const std::string what =
+        rayleigh_close_targets(t[0].first, t[0].second, t[1].first, t[1].second,
+                               frequency_.power / (2 * std::numbers::pi));
+    if (!what.empty()) log_ << "warning   time.rayleigh: " << what << "\n";
   }
 
   /// The solid element with the shortest wave transit time L / c (L its shortest corner-to-corner
@@ -1237,16 +1340,31 @@ class Run {
   }
 
   /// modal.modes: the lowest modes with SLEPc (modal/modal.hpp), logged as a table with the
-  /// effective masses against the free mass, written to modes.csv and <case>_modes.pvd (one
-  /// entry per mode, "time" = the mode number, point data mode_shape).
+  /// effective masses against the total mass, written to modes.csv and <case>_modes.pvd (one
+  /// entry per mode, "time" = the mode number, point data mode_shape). Fewer modes than asked
+  /// (a model with fewer free DOFs, or SLEPc stopped early): those found, and a warning.
   void modal_analysis() {
     ModalResult modes;
     {
       Phases::Scope scope(phases_, "modal analysis");
       run_on_root(comm_, [&] { prepare_directory(c_.output_directory, "output directory"); });
-      modes = compute_modes(system(), c_.modal_modes);
+      try {
+        modes = compute_modes(system(), c_.modal_modes);
+      } catch (const InputError& e) {  // the same on every rank: the model cannot have modes
+        throw InputError(cat(c_.path.string(), ": ", e.what()));
+      }
     }
-    if (!c_.rayleigh_modes.empty()) {
+    // time.rayleigh.modes beyond the modes found: an error once they are written.
+    std::string unusable;
+    const auto found = static_cast<int>(modes.modes.size());
+    if (const auto& m = c_.rayleigh_modes; !m.empty() && std::max(m[0], m[1]) > found)
+      unusable = cat(c_.path.string(), ": time.rayleigh.modes: mode ", std::max(m[0], m[1]),
+                     ", but the modal analysis found ", found, " modes",
+                     modes.free_dofs < modes.asked
+                         ? cat(" (the model has ", modes.free_dofs, " free DOFs)")
+                         : std::string(),
+                     "; modes.csv lists them");
+    if (!c_.rayleigh_modes.empty() && unusable.empty()) {
       // time.rayleigh: {damping_ratios, modes}: the targets at those modes' frequencies.
       for (int i = 0; i < 2; ++i) {
         const Mode& m = modes.modes.at(static_cast<std::size_t>(c_.rayleigh_modes[i] - 1));
@@ -1295,11 +1413,14 @@ class Run {
       for (double x : m.effective_mass) csv << "," << x;
       csv << "\n";
     }
-    log_ << "   sum of the effective masses against the free mass: ";
+    // Against the total mass: the effective masses include the supports' mass coupling (the
+    // convention of modal.hpp), so their sum can pass the free DOFs' mass, never the total.
+    log_ << "   sum of the effective masses against the total mass (every DOF; all modes together "
+            "reach it less the mass that moves with the supports): ";
     for (int d = 0; d < 3; ++d)
-      log_ << "xyz"[d] << " " << sums[d] << " of " << modes.free_mass[d] << " ("
+      log_ << "xyz"[d] << " " << sums[d] << " of " << modes.total_mass[d] << " ("
            << std::setprecision(3)
-           << (modes.free_mass[d] > 0 ? 100 * sums[d] / modes.free_mass[d] : 0.0) << " %)"
+           << (modes.total_mass[d] > 0 ? 100 * sums[d] / modes.total_mass[d] : 0.0) << " %)"
            << std::setprecision(6) << (d < 2 ? ", " : "\n");
     run_on_root(comm_,
                 [&] { write_file_atomically(c_.output_directory / "modes.csv", csv.str()); });
@@ -1308,6 +1429,19 @@ class Run {
     for (std::size_t i = 0; i < modes.shapes.size(); ++i)
       series.write_point_field(static_cast<double>(i + 1), "mode_shape", modes.shapes[i]);
     log_ << "modal     modes.csv and " << series.series_path().string() << " written\n";
+    if (found < modes.asked) {
+      const auto count = [](auto n) { return cat(n, n == 1 ? " mode" : " modes"); };
+      log_ << "warning   modal: " << count(modes.asked) << " asked, ";
+      if (modes.free_dofs <= modes.asked)
+        log_ << "the model has " << modes.free_dofs << " free DOFs";
+      if (found == modes.free_dofs)
+        log_ << ": " << count(found) << " computed and written\n";
+      else
+        log_ << (modes.free_dofs <= modes.asked ? "; " : "") << "SLEPc converged " << found
+             << " in " << modes.iterations << " iterations: " << count(found)
+             << " written (more with -eps_max_it)\n";
+    }
+    if (!unusable.empty()) throw InputError(unusable);
   }
 
   /// The summary of a modal analysis without a transient.

@@ -33,6 +33,12 @@ ModalResult compute_modes(MechanicalSystem& system, int count) {
   ensure_slepc();
   const MPI_Comm comm = system.comm();
   ModalResult result;
+  // The model has as many modes as free DOFs (every free DOF has mass): ask SLEPc for no more.
+  result.asked = count;
+  result.free_dofs = system.num_global_dofs() - system.num_constrained_dofs();
+  INERTIA_CHECK(result.free_dofs > 0, InputError, "modal analysis: every one of the ",
+                system.num_global_dofs(), " DOFs is constrained: there is no mode to compute");
+  count = static_cast<int>(std::min<PetscInt>(count, result.free_dofs));
   // K and M with the constrained rows and columns removed: K gets a scaled identity there, M
   // zeros, so the constrained DOFs carry infinite eigenvalues that shift-and-invert never finds.
   petsc::Matrix K = system.create_operator(), M = system.create_operator();
@@ -90,10 +96,11 @@ ModalResult compute_modes(MechanicalSystem& system, int count) {
   PetscInt converged = 0;
   INERTIA_PETSC(EPSGetConverged(eps, &converged));
   INERTIA_PETSC(EPSGetIterationNumber(eps, &result.iterations));
-  if (converged < count)
-    throw SolverError(cat("modal analysis: SLEPc converged ", converged, " of the ", count,
-                          " modes asked for in ", result.iterations,
-                          " iterations (more with -eps_max_it, or ask for fewer modes)"));
+  // Fewer than asked: the driver writes those and says so; none: nothing to write.
+  INERTIA_CHECK(converged > 0, SolverError, "modal analysis: SLEPc converged none of the ", count,
+                " modes asked for in ", result.iterations,
+                " iterations (more with -eps_max_it, or ask for fewer modes)");
+  count = static_cast<int>(std::min<PetscInt>(count, converged));
   PetscScalar target = 0;
   INERTIA_PETSC(EPSGetTarget(eps, &target));
   result.shift = PetscRealPart(target);
@@ -108,6 +115,9 @@ ModalResult compute_modes(MechanicalSystem& system, int count) {
       for (PetscInt i = 0; i < x.size(); ++i) x[i] = i % 3 == d ? 1.0 : 0.0;
     }
     system.mult_mass(r[d], mr[d]);  // M r_d: the participation factors are phi.(M r_d)
+    PetscScalar total = 0;
+    INERTIA_PETSC(VecDot(r[d], mr[d], &total));
+    result.total_mass[d] = PetscRealPart(total);
     petsc::Vector free = system.create_vector(), mfree = system.create_vector();
     INERTIA_PETSC(VecCopy(r[d], free));
     system.zero_constrained(free);

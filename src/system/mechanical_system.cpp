@@ -138,6 +138,35 @@ MechanicalSystem::MechanicalSystem(MPI_Comm comm, LocalMesh mesh, ProblemSpec sp
     if (held.value != 0.0) prescribed_.push_back({local, held.value, held.amplitude});
   }
 
+  // DOFs two conditions name, each earlier condition against the one that holds the DOF in the
+  // end, over all ranks: the driver says which applies. Two motions are alike when both are zero
+  // (fixed), or have the same value and amplitude.
+  {
+    const std::size_t nc = spec_.dirichlet.size();
+    std::vector<std::int64_t> shared(2 * nc * nc, 0);  // (earlier, later): DOFs, differing
+    for (std::size_t c = 0; c < nc; ++c) {
+      const auto& d = spec_.dirichlet[c];
+      for (auto n : mesh_.region_owned_nodes[d.region])
+        for (int i = 0; i < 3; ++i) {
+          const auto held = d.components[i] ? constrained.find(3 * n + i) : constrained.end();
+          if (held == constrained.end() || held->second.condition == static_cast<int>(c)) continue;
+          const auto& later = spec_.dirichlet[held->second.condition];
+          const bool alike =
+              d.value[i] == later.value[i] && (d.value[i] == 0 || d.amplitude == later.amplitude);
+          std::int64_t* k = &shared[2 * (c * nc + held->second.condition)];
+          k[0] += 1;
+          k[1] += alike ? 0 : 1;
+        }
+    }
+    if (nc > 1)
+      INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, shared.data(), static_cast<int>(shared.size()),
+                                MPI_INT64_T, MPI_SUM, comm_));
+    for (std::size_t a = 0; a < nc; ++a)
+      for (std::size_t b = a + 1; b < nc; ++b)
+        if (const std::int64_t* k = &shared[2 * (a * nc + b)]; k[0] > 0)
+          overlaps_.push_back({static_cast<int>(a), static_cast<int>(b), k[0], k[1]});
+  }
+
   int local_prescribed = prescribed_.empty() ? 0 : 1, any_prescribed = 0;
   INERTIA_MPI(MPI_Allreduce(&local_prescribed, &any_prescribed, 1, MPI_INT, MPI_MAX, comm_));
   has_prescribed_motion_ = any_prescribed != 0;

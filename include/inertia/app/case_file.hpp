@@ -169,6 +169,17 @@ std::optional<RayleighDamping> rayleigh_from_ratios(double zeta1, double f1, dou
                                                     double f2);
 std::string rayleigh_ratio_problem(double zeta1, double f1, double zeta2, double f2);
 
+/// Rayleigh targets closer than this factor in frequency fit a curve that says little about the
+/// modes outside them: the stiffness term then grows from the targets' own ratio, so the modes
+/// above get far more damping than either target (and unequal ratios make the fit steep).
+inline constexpr double rayleigh_target_spread = 1.5;
+/// For targets closer than rayleigh_target_spread: a warning (without the "time.rayleigh: "
+/// key) with the ratio of the frequencies and the damping ratio the fit gives between them (at
+/// sqrt(f1 f2)) and at `highest` (Hz; the model's highest frequency, 0 if unknown). Empty
+/// otherwise.
+std::string rayleigh_close_targets(double zeta1, double f1, double zeta2, double f2,
+                                   double highest);
+
 /// Reads and validates a case file. Throws InputError.
 CaseFile load_case(const std::filesystem::path& file);
 /// Same from YAML text (for tests); `file` is used in messages and to resolve paths.

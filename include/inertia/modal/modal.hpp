@@ -31,12 +31,22 @@ struct ModalResult {
   std::vector<Mode> modes;            ///< ascending frequency
   std::vector<petsc::Vector> shapes;  ///< mass-normalised, zero on the constrained DOFs
   std::array<double, 3> free_mass{};  ///< r_d.M r_d over the free DOFs, per direction
-  std::string solver;                 ///< the inner solve and why, for the log
-  double shift = 0;                   ///< sigma of the shift-and-invert
-  PetscInt iterations = 0;            ///< Krylov-Schur restarts
+  /// r_d.M r_d over every DOF, per direction: the total (rigid-body) mass, point masses
+  /// included. The effective masses (Gamma_d = phi.M r_d with r_d on every DOF, so the supports'
+  /// mass coupling is in them) add up over all modes to (M r_d)_f.M_ff^-1 (M r_d)_f: the total
+  /// less r_c.(M_cc - M_cf M_ff^-1 M_fc) r_c (c: the constrained DOFs; the mass that moves with
+  /// the supports). Never more than this, but more than free_mass with a consistent mass.
+  std::array<double, 3> total_mass{};
+  int asked = 0;            ///< the modes asked for (modes.size() may be fewer)
+  PetscInt free_dofs = 0;   ///< DOFs not constrained: the model's number of modes
+  std::string solver;       ///< the inner solve and why, for the log
+  double shift = 0;         ///< sigma of the shift-and-invert
+  PetscInt iterations = 0;  ///< Krylov-Schur restarts
 };
 
-/// Collective. The `count` lowest modes. Throws SolverError if SLEPc does not converge them.
+/// Collective. The `count` lowest modes, or as many as SLEPc converged of them: never more than
+/// the free DOFs (a model has as many modes), fewer if SLEPc stops before (-eps_max_it). Throws
+/// InputError if every DOF is constrained, SolverError if SLEPc converged no mode at all.
 ModalResult compute_modes(MechanicalSystem& system, int count);
 
 }  // namespace inertia

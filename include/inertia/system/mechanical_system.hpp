@@ -132,6 +132,16 @@ class MechanicalSystem {
   /// condition (ProblemSpec::dirichlet) that holds it: the last one naming it.
   std::span<const PetscInt> constrained_dofs() const { return constrained_; }
   std::span<const int> constrained_conditions() const { return constrained_condition_; }
+  /// Two conditions (ProblemSpec::dirichlet indices, earlier < later) naming the same DOFs: the
+  /// later one holds them (its motion, its reaction). A DOF three conditions name counts for
+  /// (first, third) and (second, third).
+  struct ConstraintOverlap {
+    int earlier = 0, later = 0;
+    std::int64_t dofs = 0;       ///< DOFs both name, over all ranks
+    std::int64_t differing = 0;  ///< of those, where the two prescribe different motions
+  };
+  /// The same on every rank, ordered by (earlier, later).
+  std::span<const ConstraintOverlap> constraint_overlaps() const { return overlaps_; }
 
   /// Collective. Solves (m M + k K + b B) y = r for the free DOFs of y; the constrained DOFs of y
   /// hold their prescribed values on entry and keep them (their effect on the free rows is lifted
@@ -226,8 +236,9 @@ class MechanicalSystem {
   /// otherwise).
   mutable std::vector<double> load_amplitudes_;
   mutable std::vector<petsc::ConstArray> load_arrays_;
-  std::vector<PetscInt> constrained_;       ///< owned constrained DOFs, global, sorted
-  std::vector<int> constrained_condition_;  ///< the dirichlet condition holding each
+  std::vector<PetscInt> constrained_;        ///< owned constrained DOFs, global, sorted
+  std::vector<int> constrained_condition_;   ///< the dirichlet condition holding each
+  std::vector<ConstraintOverlap> overlaps_;  ///< see constraint_overlaps()
   /// support_reactions(): the constrained rows of K and M (linear, assembled), and their products.
   mutable struct {
     petsc::Matrix K, M;
