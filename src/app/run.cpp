@@ -371,7 +371,7 @@ class Run {
     if (system().is_linear()) system().set_highest_frequency(frequency_.power);
     const double omega = frequency_.power;
     log_ << "frequency highest ~" << omega << " rad/s (" << frequency_.iterations
-         << " power iterations, last change " << frequency_.last_change << "; "
+         << " power iterations, last change " << frequency_.last_change << " relative; "
          << (frequency_.bound > 0
                  ? cat("lumped-mass Gershgorin bound ", frequency_.bound, " rad/s)")
                  : std::string("no Gershgorin bound: matrix-free K)"))

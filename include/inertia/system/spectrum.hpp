@@ -4,15 +4,16 @@
 /// schemes (omega_max h <= limit), and the step `dt: auto` takes from it.
 ///
 /// The estimate is the same on every rank count. Power iterations on M^{-1} K converge to the
-/// highest frequency of the assembled system from below; the element-wise and Gershgorin bounds
-/// only bound it from above, and loosely (42 % above it for the tet10 cantilever example, which
-/// would cost 30 % more steps). So the estimate is the power method, made independent of the
-/// partition: its start vector is a hash of each DOF's index in the mesh's natural numbering
-/// (LocalMesh::natural_ids: file order, not the per-rank-count numbering), so every rank count
-/// makes the same iterations and differs only in the order of the sums (round-off, 1e-15 relative
-/// for the cantilever at np 1, 2, 3). The iterations run until the estimate settles (the
-/// convergence test below), so how far from converged a fixed count would leave it does not
-/// depend on the mesh. `dt: auto` then rounds the stable step down to 3 significant digits
+/// highest frequency of the assembled system from below. The Gershgorin bound bounds it from
+/// above, loosely (42 % above it for the tet10 cantilever example: 42 % more steps), and so does
+/// an element-by-element bound (each element's own highest frequency, which the mesh's cannot
+/// exceed), by a margin that depends on the elements. So the estimate is the power method, made
+/// independent of the partition: its start vector is a hash of each DOF's index in the mesh's
+/// natural numbering (LocalMesh::natural_ids: file order, not the per-rank-count numbering), so
+/// every rank count makes the same iterations and differs only in the order of the sums
+/// (round-off, 1e-15 relative for the cantilever at np 1, 2, 3). The iterations run until the
+/// estimate settles (the convergence test below) rather than a fixed 50, which left the
+/// cantilever's 1.4e-3 low. `dt: auto` then rounds the stable step down to 3 significant digits
 /// (round_down_to_digits), which absorbs the round-off: np 1, 2, 3 get the same bits, unless the
 /// estimates of two rank counts, 1e-15 apart, straddle a 3-digit boundary (a chance of ~1e-12).
 
@@ -31,9 +32,10 @@ struct FrequencyEstimate {
 
 /// The power iterations stop once sqrt of the Rayleigh quotient changes by less than this,
 /// relative, from one iteration to the next. The estimate rises to omega_max geometrically; what
-/// is left is about 10x this for the cantilever example with lumped mass (1.2e-5 after 93
-/// iterations), and at most ~sqrt(tolerance / 2) = 7e-4 below a tight cluster of highest
-/// frequencies (the consistent-mass cantilever: 3e-4 after 100). Far inside dt: auto's 10 % margin.
+/// is left is about 10x this for the cantilever example with lumped mass (8.7e-6 below the value
+/// after 5000 iterations, at 96), and at most ~sqrt(tolerance / 2) = 7e-4 below a tight cluster
+/// of highest frequencies (the consistent-mass cantilever: 2.5e-4 below the value after 2000, at
+/// 104). Far inside dt: auto's 10 % margin.
 inline constexpr double power_iteration_tolerance = 1e-6;
 /// The cap on the power iterations (the examples settle in about 100): with consistent mass each
 /// one is a mass solve, about the cost of an explicit step.
