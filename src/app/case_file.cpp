@@ -459,12 +459,14 @@ void parse_time(const Node& n, CaseFile& c) {
     }
     c.dt_auto = true;
   } else {
-    c.dt = n["dt"].positive();
+    c.dt = c.dt_requested = n["dt"].positive();
   }
   if (n.has("end_time") == n.has("steps")) n.fail("give exactly one of 'end_time' or 'steps'");
   if (n.has("end_time")) {
     c.end_time = n["end_time"].positive();
     if (!c.dt_auto && c.end_time / c.dt > 1e12) n["end_time"].fail("end_time / dt is too large");
+    // Steps of equal size, no longer than the given one, that end exactly at end_time.
+    if (!c.dt_auto) c.dt = steps_to_end_time(c.end_time, c.dt).dt;
   } else {
     c.steps = n["steps"].integer();
     if (c.steps <= 0) n["steps"].fail(cat("must be a positive integer (got ", c.steps, ")"));
@@ -626,7 +628,21 @@ bool CaseFile::has_field(const std::string& f) const {
 std::int64_t CaseFile::num_steps() const {
   if (steps > 0) return steps;
   if (!(dt > 0)) return 0;
-  return std::max<std::int64_t>(1, std::llround(end_time / dt));
+  return steps_to_end_time(end_time, dt).steps;
+}
+
+StepsToEndTime steps_to_end_time(double end_time, double max_dt) {
+  const double n = end_time / max_dt;
+  const double nearest = std::round(n);
+  // A whole number of steps but for the rounding of end_time and dt (0.3 / 0.1 =
+  // 2.9999999999999996): the given step, unchanged.
+  if (nearest >= 1 && std::abs(n - nearest) <= 1e-9 * nearest)
+    return {static_cast<std::int64_t>(nearest), max_dt};
+  // Otherwise the fewest equal steps no longer than max_dt, rather than a short last step: the
+  // schemes would see a change of dt there (a jolt for central difference's half-step velocity).
+  // One division: the same bits wherever it is computed.
+  const auto steps = std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(n)));
+  return {steps, end_time / static_cast<double>(steps)};
 }
 
 CaseFile parse_case(const std::string& text, const std::filesystem::path& file) {

@@ -552,17 +552,23 @@ class Run {
     {
       Phases::Scope scope(phases_, "solver setup");
       // Implicit schemes only log it and choose a solver with it: lumped masses suffice.
-      frequency_ = estimate_highest_frequency(system(), 50, !scheme.is_explicit());
+      frequency_ =
+          estimate_highest_frequency(system(), max_power_iterations, !scheme.is_explicit());
     }
     // Linear models: moderate implicit steps (mass-dominated operators) solve with Jacobi-CG.
     if (system().is_linear()) system().set_highest_frequency(frequency_.power);
     const double omega = frequency_.power;
     log_ << "frequency highest ~" << omega << " rad/s (" << frequency_.iterations
-         << " power iterations; "
+         << " power iterations, last change " << frequency_.last_change << " relative; "
          << (frequency_.bound > 0
                  ? cat("lumped-mass Gershgorin bound ", frequency_.bound, " rad/s)")
                  : std::string("no Gershgorin bound: matrix-free K)"))
          << "\n";
+    if (!frequency_.converged)
+      log_ << "warning   the power iterations did not settle in " << frequency_.iterations
+           << " (the estimate still changed by " << frequency_.last_change
+           << " relative, tolerance " << power_iteration_tolerance
+           << "): the highest frequency may be underestimated\n";
     // The stable step of the chosen scheme, or of central difference for the others.
     const Scheme& reference = scheme.conditionally_stable() ? scheme : central_difference_;
     const double limit = reference.stability_limit();
@@ -577,19 +583,24 @@ class Run {
          << "\n";
     log_limiting_element();
     if (c_.dt_auto) {
+      // 3 digits of the stable step: the same bits on every rank count (spectrum.hpp); then, with
+      // end_time, equal steps that end exactly there.
       constexpr double safety = 0.9;
-      c_.dt = safety * stable_dt;
+      const double rounded = round_down_to_digits(stable_dt, 3);
+      c_.dt = safety * rounded;
+      std::string how = cat(safety, " x the stable step ", rounded, " s rounded down to 3 digits");
       if (c_.steps == 0) {
-        const auto steps = static_cast<std::int64_t>(std::ceil(c_.end_time / c_.dt));
-        c_.dt = c_.end_time / static_cast<double>(steps);
-        c_.steps = steps;
+        const StepsToEndTime fit = steps_to_end_time(c_.end_time, c_.dt);
+        how += fit.dt == c_.dt ? cat(", ", fit.steps, " steps to end_time")
+                               : cat(", then ", fit.steps, " steps of end_time/", fit.steps,
+                                     " to end exactly at end_time");
+        if (fit.steps == 1 && c_.dt > c_.end_time)
+          log_ << "warning   dt: auto would be " << c_.dt << " s, longer than end_time "
+               << c_.end_time << " s: the run is one step of " << fit.dt
+               << " s. Check the units (total mass, bounding box and highest frequency above)\n";
+        c_.dt = fit.dt;
       }
-      log_ << "          dt: auto = " << c_.dt << " s (safety factor " << safety
-           << " on the stable step)\n";
-      if (c_.steps == 1 && safety * stable_dt > c_.end_time)
-        log_ << "warning   dt: auto would be " << safety * stable_dt << " s, longer than end_time "
-             << c_.end_time << " s: the run is one step of " << c_.dt
-             << " s. Check the units (total mass, bounding box and highest frequency above)\n";
+      log_ << "          dt: auto = " << c_.dt << " s (" << how << ")\n";
     } else if (scheme.conditionally_stable() && c_.dt > stable_dt) {
       const std::string what =
           cat("time.dt: ", c_.dt, " s exceeds the stable step of ", scheme.name(), ", ", stable_dt,
@@ -604,10 +615,14 @@ class Run {
            << " grows for an undamped oscillation at any time step; it is here for teaching. "
               "Prefer symplectic_euler, central_difference or rk4 (explicit), or an implicit "
               "scheme\n";
-    if (!c_.dt_auto && c_.steps == 0 && c_.dt > c_.end_time)
-      log_ << "warning   time.dt " << c_.dt << " s is longer than end_time " << c_.end_time
-           << " s: the run is one step, to t = " << c_.dt
-           << ". Check the units (total mass, bounding box and highest frequency above)\n";
+    if (!c_.dt_auto && c_.steps == 0 && c_.dt_requested > c_.end_time)
+      log_ << "warning   time.dt " << c_.dt_requested << " s is longer than end_time "
+           << c_.end_time << " s: the run is one step of " << c_.dt
+           << " s. Check the units (total mass, bounding box and highest frequency above)\n";
+    else if (!c_.dt_auto && c_.dt != c_.dt_requested)
+      log_ << "          time.dt " << c_.dt_requested << " s does not divide end_time "
+           << c_.end_time << " s: " << c_.num_steps() << " steps of end_time/" << c_.num_steps()
+           << " = " << c_.dt << " s instead, to end exactly at end_time\n";
     describe_conditions();
     nsteps_ = c_.num_steps();
     log_ << "time      " << scheme.name();
@@ -974,9 +989,16 @@ class Run {
       const std::string& integrator = read.strings.at("integrator");
       INERTIA_CHECK(integrator == c_.scheme.name(), InputError, "it was written by the ",
                     integrator, " integrator, but ", c_.path.string(), " uses ", c_.scheme.name());
+      // The run continues with the checkpoint's dt (below). A given dt must be the case's: the
+      // step it runs, or (end_time given) time.dt shortened to end some end_time exactly, which
+      // for a checkpoint at step k of that run lies in (time.dt (k - 1) / k, time.dt].
       const double dt = read.reals.at("dt");
-      INERTIA_CHECK(c_.dt_auto || std::abs(c_.dt - dt) <= 1e-12 * dt, InputError, "time.dt ", c_.dt,
-                    " of ", c_.path.string(), " differs from the checkpoint's ", dt);
+      const double k = static_cast<double>(read.integers.at("step"));
+      const bool shortened = c_.steps == 0 && dt <= c_.dt_requested * (1 + 1e-12) &&
+                             dt * k > c_.dt_requested * (k - 1) * (1 - 1e-12);
+      INERTIA_CHECK(c_.dt_auto || std::abs(c_.dt - dt) <= 1e-12 * dt || shortened, InputError,
+                    "time.dt ", c_.dt_requested, " of ", c_.path.string(),
+                    " differs from the checkpoint's ", dt);
       if (modal_damping) {
         // The same targets: the saved coefficients give the case's ratios at the modes.
         const RayleighDamping saved{read.reals.at("rayleigh.mass"),
@@ -993,7 +1015,10 @@ class Run {
     const io::Restored restored =
         checkpointer_->restore(*args_.restart, checkpoint_vectors(), a, same_case);
     for (const auto& why : restored.skipped) log_ << "restart   skipped " << why << "\n";
-    if (c_.dt_auto) c_.dt = a.reals["dt"];
+    // The checkpoint's dt, whatever this rank count's estimate (dt: auto) or a changed end_time
+    // would give: the steps repeat exactly, and the step count comes from end_time and that dt.
+    const double case_dt = c_.dt;
+    c_.dt = a.reals["dt"];
     if (modal_damping) {
       c_.rayleigh = {a.reals["rayleigh.mass"], a.reals["rayleigh.stiffness"]};
       system().set_rayleigh(c_.rayleigh);
@@ -1004,8 +1029,16 @@ class Run {
     resume_ =
         EnergyResume{state_.step, a.reals["energy.external_work"], a.reals["energy.dissipation"],
                      a.reals["energy.algorithmic_dissipation"], a.reals["energy.initial_total"]};
+    const double t_end = c_.dt * static_cast<double>(nsteps_);
     log_ << "restart   from " << restored.file.string() << ": step " << state_.step
-         << ", t = " << state_.time << "; continuing to step " << nsteps_ << "\n";
+         << ", t = " << state_.time << "; continuing to step " << nsteps_ << ", t = " << t_end
+         << ", with the checkpoint's dt " << c_.dt << " s";
+    if (std::abs(case_dt - c_.dt) > 1e-12 * c_.dt)
+      log_ << " (this case alone would step " << case_dt << " s)";
+    if (c_.steps == 0 && std::abs(t_end - c_.end_time) > 1e-9 * c_.end_time)
+      log_ << "; end_time " << c_.end_time << " s is not a whole number of its steps: the run ends "
+           << t_end - c_.end_time << " s past it";
+    log_ << "\n";
   }
 
   /// Opens the VTK series and the histories (continued after a restart) and records step 0.

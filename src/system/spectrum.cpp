@@ -2,10 +2,27 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 namespace inertia {
 
-FrequencyEstimate estimate_highest_frequency(MechanicalSystem& system, int iterations,
+namespace {
+
+/// A number in [-1, 1) from a DOF's natural index: SplitMix64's finaliser (Steele, Lea, Flood,
+/// "Fast splittable pseudorandom number generators", 2014), a fixed bijection of 64-bit integers
+/// whose output bits all depend on all input bits. Signs of both kinds matter: a start vector of
+/// one sign is mostly the smoothest mode, and the highest mode alternates in sign node to node.
+double start_entry(std::uint64_t natural_dof) {
+  std::uint64_t z = natural_dof + 0x9e3779b97f4a7c15ULL;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  z ^= z >> 31;
+  return static_cast<double>(z >> 11) * 0x1.0p-52 - 1.0;  // 53 bits: exact in a double
+}
+
+}  // namespace
+
+FrequencyEstimate estimate_highest_frequency(MechanicalSystem& system, int max_iterations,
                                              bool lumped) {
   FrequencyEstimate e;
   petsc::Vector m = system.create_vector(), x = system.create_vector(), y = system.create_vector(),
@@ -27,19 +44,26 @@ FrequencyEstimate estimate_highest_frequency(MechanicalSystem& system, int itera
     INERTIA_PETSC(MatNorm(scaled, NORM_INFINITY, &norm));
     e.bound = std::sqrt(norm);
   }
-  // Power iterations on M^{-1} K restricted to the free DOFs, from a fixed random start.
-  PetscRandom rng;
-  INERTIA_PETSC(PetscRandomCreate(system.comm(), &rng));
-  INERTIA_PETSC(PetscRandomSetSeed(rng, 7));
-  INERTIA_PETSC(PetscRandomSeed(rng));
-  INERTIA_PETSC(VecSetRandom(x, rng));
-  INERTIA_PETSC(PetscRandomDestroy(&rng));
+  // Power iterations on M^{-1} K restricted to the free DOFs, from a start vector given by the
+  // natural DOF indices (node natural_ids[n], component c: 3 natural_ids[n] + c), the same on
+  // every rank count. (PETSc's VecSetRandom fills each rank's range from one stream: another
+  // vector for each partition.)
+  {
+    const LocalMesh& mesh = system.mesh();
+    petsc::Array start(x);
+    for (std::int32_t n = 0; n < mesh.num_owned; ++n)
+      for (int c = 0; c < 3; ++c)
+        start[3 * n + c] = start_entry(3 * static_cast<std::uint64_t>(mesh.natural_ids[n]) + c);
+  }
   system.zero_constrained(x);
-  double lambda = 0;
-  for (int i = 0; i < iterations; ++i) {
+  double lambda = 0, previous = 0;  // the largest Rayleigh quotient, and the last iteration's
+  for (int i = 0; i < max_iterations; ++i) {
     PetscReal norm = 0;
     INERTIA_PETSC(VecNormalize(x, &norm));
-    if (norm == 0) break;
+    if (norm == 0) {  // every DOF constrained, or K x = 0: nothing above zero
+      e.converged = true;
+      break;
+    }
     system.mult_stiffness(x, y);
     system.zero_constrained(y);
     if (lumped) {  // z = M_lumped^{-1} K x: pointwise (m holds M_lumped^{-1/2}, 0 if constrained)
@@ -59,12 +83,48 @@ FrequencyEstimate estimate_highest_frequency(MechanicalSystem& system, int itera
       system.mult_mass(x, y);
     }
     INERTIA_PETSC(VecDot(x, y, &xmx));
-    if (xmx > 0) lambda = std::max(lambda, xkx / xmx);
+    const double quotient = xmx > 0 ? PetscRealPart(xkx / xmx) : 0;
+    lambda = std::max(lambda, quotient);
     INERTIA_PETSC(VecCopy(z, x));
     e.iterations = i + 1;
+    // Settled: the Rayleigh quotient's square root (omega) changed by less than the tolerance.
+    // Every rank computes the same reduced values, so every rank stops at the same iteration.
+    if (i > 0 && quotient > 0) {
+      const double omega = std::sqrt(quotient);
+      e.last_change = std::abs(omega - std::sqrt(std::max(previous, 0.0))) / omega;
+      if (e.last_change < power_iteration_tolerance) {
+        e.converged = true;
+        break;
+      }
+    }
+    previous = quotient;
   }
   e.power = std::sqrt(std::max(lambda, 0.0));
   return e;
+}
+
+double round_down_to_digits(double x, int digits) {
+  if (!(x > 1e-290 && x < 1e290)) return x;  // 10^|p| below stays finite
+  // x = m 10^p + rest with m an integer of `digits` digits; m and 10^|p| (|p| <= 22) are exact
+  // doubles, so one multiplication or division gives the double nearest m 10^p.
+  const double lowest = std::pow(10.0, digits - 1), highest = 10 * lowest;
+  int p = static_cast<int>(std::floor(std::log10(x))) - (digits - 1);
+  auto decimal = [&](double m) {
+    const double scale = std::pow(10.0, std::abs(p));
+    return p >= 0 ? m * scale : m / scale;
+  };
+  auto leading = [&] {
+    const double scale = std::pow(10.0, std::abs(p));
+    return std::floor(p >= 0 ? x / scale : x * scale);
+  };
+  double m = leading();
+  // log10 rounds near powers of 10: one digit too many or too few.
+  if (m >= highest) ++p, m = leading();
+  if (m < lowest) --p, m = leading();
+  // The scaling rounds too: m 10^p must not be above x, and m + 1 must be.
+  if (decimal(m) > x) m -= 1;
+  if (m + 1 < highest && decimal(m + 1) <= x) m += 1;
+  return decimal(m);
 }
 
 }  // namespace inertia

@@ -134,6 +134,68 @@ PY
   compare "$work/$label/np2/full" "$d" 1e-8 "$label np2->3"
 done
 
+# dt: auto, checkpointed on 2 ranks and continued on 3: the restart keeps the checkpoint's dt and
+# end_time as its target, so it ends at end_time after as many steps as the uninterrupted run
+# (not after the steps of 3 ranks' own dt: auto); a longer end_time continues with that dt.
+d="$work/auto"
+mkdir -p "$d/full"
+cat > "$d/full/case.yaml" <<EOF
+mesh: {file: $INERTIA_SOURCE_DIR/meshes/cantilever.msh}
+materials:
+  - {region: beam, model: linear_elastic, density: 2700, youngs_modulus: 7.0e10, poissons_ratio: 0.33}
+boundary_conditions:
+  - {region: clamp, type: fixed}
+  - {region: tip, type: traction, value: [0, 0, -1.0e5]}
+time: {integrator: central_difference, mass: lumped, dt: auto, end_time: 0.0015}
+output:
+  directory: .
+  every: 0
+  probes: [{name: tip, point: [1.0, 0.05, 0.05]}]
+  checkpoint: {every: 500, keep: 10}
+EOF
+run 2 "$d/full/case.yaml"
+grep -E "^ +dt: auto = " "$work/last.log"
+for to in np3 longer; do
+  mkdir -p "$d/$to"
+  cp -r "$d/full/." "$d/$to/"
+done
+run 3 "$d/np3/case.yaml" --restart "$d/np3/checkpoints/checkpoint_000001000.h5"
+grep -E "^restart +from " "$work/last.log"
+cp "$work/last.log" "$d/np3.log"
+sed -i 's/end_time: 0.0015}/end_time: 0.0016}/' "$d/longer/case.yaml"
+run 3 "$d/longer/case.yaml" --restart "$d/longer/checkpoints/checkpoint_000001500.h5"
+grep -E "^restart +from " "$work/last.log"
+python3 - "$d" <<'PY'
+import csv, sys
+d = sys.argv[1]
+def rows(path):
+    with open(path) as f:
+        r = list(csv.reader(l for l in f if not l.startswith('#')))
+    return r[0], r[1:]
+header, full = rows(f"{d}/full/probes.csv")
+_, np3 = rows(f"{d}/np3/probes.csv")
+_, longer = rows(f"{d}/longer/probes.csv")
+steps = len(full) - 1
+assert [int(r[0]) for r in np3] == list(range(len(np3))), "steps not 0..N without gaps"
+assert len(np3) == len(full), f"2 -> 3 ranks: {len(np3) - 1} steps, the uninterrupted run {steps}"
+for label, r in (("uninterrupted", full), ("2 -> 3 ranks", np3)):
+    assert abs(float(r[-1][1]) - 0.0015) <= 1e-12 * 0.0015, f"{label}: ends at t = {r[-1][1]}"
+scale = max(abs(float(x)) for r in full for x in r[2:])
+worst = max(abs(float(x) - float(y)) for p, q in zip(full, np3) for x, y in zip(p[1:], q[1:]))
+assert worst <= 1e-8 * scale, f"2 -> 3 ranks differs by {worst / scale:.3e}"
+# The longer run: the same steps of the checkpoint's dt (times to the last bit), to the first
+# step at or past the new end_time.
+dt = float(full[-1][1]) / steps
+assert [r[1] for r in longer[:len(full)]] == [r[1] for r in full], "the step times changed"
+end = float(longer[-1][1])
+assert 0.0016 * (1 - 1e-12) <= end < 0.0016 + dt, f"the longer run ends at t = {end}"
+print(f"dt: auto restart 2 -> 3 ranks: {steps} steps, the last at t = {np3[-1][1]} "
+      f"(uninterrupted {full[-1][1]}), histories equal to {worst / scale:.2e}; end_time 0.0016: "
+      f"{len(longer) - 1} steps, to t = {end}")
+PY
+grep -Eq "^restart +from .*checkpoint_000001000.h5: step 1000, .* with the checkpoint's dt" "$d/np3.log"
+grep -Eq "^restart +from .* with the checkpoint's dt .*end_time 0.0016 s is not a whole number of its steps" "$work/last.log"
+
 # SIGKILL at an arbitrary moment of a longer run (possibly mid-write of a checkpoint): the newest
 # complete checkpoint restarts it, and the finished histories equal an uninterrupted run's.
 d="$work/kill"

@@ -351,6 +351,46 @@ TEST(CaseFile, StepsFromEndTimeRoundToTheNearestInteger) {
   EXPECT_EQ(c.num_steps(), 3);  // 0.3 / 0.1 = 2.9999999999999996
 }
 
+TEST(CaseFile, ADtThatDoesNotDivideEndTimeIsShortenedToEndExactlyThere) {
+  // 0.3 / 0.07 = 4.29 steps: 5 equal steps of 0.06, none longer than the given 0.07 (today's
+  // nearest-integer rounding ran 4 steps of 0.07, to t = 0.28).
+  const CaseFile c =
+      parse_case(mesh_box + materials_all + "time: {dt: 0.07, end_time: 0.3}\n", "case.yaml");
+  EXPECT_EQ(c.dt_requested, 0.07);
+  EXPECT_EQ(c.num_steps(), 5);
+  EXPECT_EQ(c.dt, 0.3 / 5);  // one division: the same bits wherever it is computed
+  EXPECT_NEAR(c.dt * static_cast<double>(c.num_steps()), 0.3, 1e-16);
+  // A dt that divides end_time (to 1e-9 relative) is kept as written, bit for bit.
+  const CaseFile d =
+      parse_case(mesh_box + materials_all + "time: {dt: 0.1, end_time: 0.3}\n", "case.yaml");
+  EXPECT_EQ(d.dt, 0.1);
+  EXPECT_EQ(d.num_steps(), 3);
+  // `steps:` runs the given dt that many times, as before.
+  const CaseFile e =
+      parse_case(mesh_box + materials_all + "time: {dt: 0.07, steps: 4}\n", "case.yaml");
+  EXPECT_EQ(e.dt, 0.07);
+  EXPECT_EQ(e.num_steps(), 4);
+}
+
+TEST(CaseFile, StepsToEndTimeAreEqualAndNoLongerThanTheLimit) {
+  const StepsToEndTime whole = steps_to_end_time(0.03, 2.0e-4);
+  EXPECT_EQ(whole.steps, 150);
+  EXPECT_EQ(whole.dt, 2.0e-4);
+  const StepsToEndTime near_whole = steps_to_end_time(1.0, 0.1 * (1 + 5e-10));  // 1e-9 to 10
+  EXPECT_EQ(near_whole.steps, 10);
+  EXPECT_EQ(near_whole.dt, 0.1 * (1 + 5e-10));
+  const StepsToEndTime beyond = steps_to_end_time(1.0, 0.1 * (1 - 2e-9));  // 10.00000002 steps
+  EXPECT_EQ(beyond.steps, 11);
+  EXPECT_EQ(beyond.dt, 1.0 / 11);
+  const StepsToEndTime longer = steps_to_end_time(0.002, 0.01);  // one step, of end_time
+  EXPECT_EQ(longer.steps, 1);
+  EXPECT_EQ(longer.dt, 0.002);
+  const StepsToEndTime auto_step = steps_to_end_time(0.006, 0.9 * 7.17e-7);  // 9298.0009 steps
+  EXPECT_EQ(auto_step.steps, 9299);
+  EXPECT_LE(auto_step.dt, 0.9 * 7.17e-7);
+  EXPECT_NEAR(auto_step.dt * 9299, 0.006, 2e-18);
+}
+
 TEST(CaseFile, PetscOptionsAndOutputEveryZero) {
   const CaseFile c = parse_case(minimal_case() +
                                     "output: {every: 0, fields: [], energy: true}\n"

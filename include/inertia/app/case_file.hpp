@@ -119,7 +119,10 @@ struct CaseFile {
 
   // time
   Scheme scheme = configure_scheme("newmark");  ///< time.integrator with its options
-  double dt = 0;                                ///< > 0, or 0 with dt_auto
+  /// The step the run takes (> 0, or 0 with dt_auto until the driver sets it): time.dt, or with
+  /// end_time the step that ends exactly at end_time (steps_to_end_time of time.dt).
+  double dt = 0;
+  double dt_requested = 0;  ///< time.dt as written (0 with dt_auto)
   bool dt_auto = false;
   double end_time = 0;  ///< end_time or steps (one of them)
   std::int64_t steps = 0;
@@ -158,10 +161,23 @@ struct CaseFile {
   std::string petsc_options;
 
   bool has_field(const std::string& f) const;
-  /// Number of time steps (from steps, or end_time / dt rounded to the nearest integer; with
-  /// dt: auto, valid once the driver has set dt).
+  /// Number of time steps: `steps`, or steps_to_end_time(end_time, dt).steps (end_time / dt when
+  /// that is a whole number to 1e-9, else rounded up; with dt: auto, valid once the driver has
+  /// set dt).
   std::int64_t num_steps() const;
 };
+
+/// N steps of dt.
+struct StepsToEndTime {
+  std::int64_t steps = 0;
+  double dt = 0;
+};
+
+/// The steps of equal size, none longer than max_dt, that end exactly at end_time: end_time /
+/// max_dt steps of max_dt when that is a whole number to 1e-9 relative (0.3 / 0.1: 3 steps of
+/// 0.1), else N = ceil(end_time / max_dt) steps of end_time / N (at least one step). The same
+/// bits for the same arguments on every rank count; N dt is end_time to the last bit or two.
+StepsToEndTime steps_to_end_time(double end_time, double max_dt);
 
 /// alpha_M, alpha_K giving damping ratio zeta1 at f1 and zeta2 at f2 (Hz), or nothing when one
 /// would be negative; rayleigh_ratio_problem() says why in words.
