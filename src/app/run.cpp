@@ -1257,7 +1257,7 @@ class Run {
     stats_ = steps.advance(system(), *integrator_, state_, c_.dt);
     linear_its_ += stats_.linear_iterations;
     newton_its_ += stats_.nonlinear_iterations;
-    state_.time = c_.dt * static_cast<double>(state_.step);  // exact step times, no drift
+    state_.time = step_time(state_.step);
     double removed = 0;  // kinetic energy taken by velocity damping
     if (c_.velocity_damping > 0) {
       const double before = energy_ ? system().kinetic_energy(state_.v) : 0;
@@ -1281,6 +1281,14 @@ class Run {
     if (probes_ && row) probes_->record(state_);
     if (reactions_ && row) reactions_->record(system(), state_, *integrator_);
     return global[1];
+  }
+
+  /// The time of step n: n dt (no drift), and end_time itself at the last step of a run that
+  /// ends there (n dt may miss it by an ulp).
+  double step_time(std::int64_t n) const {
+    const double t = c_.dt * static_cast<double>(n);
+    const bool at_end = n == nsteps_ && c_.steps == 0 && std::abs(t - c_.end_time) <= 1e-9 * t;
+    return at_end ? c_.end_time : t;
   }
 
   /// The progress line, about ten times per run and at the last step.

@@ -38,13 +38,13 @@ TEST(RoundDownToDigits, KeepsThreeSignificantDigitsAndNeverRoundsUp) {
   for (int i = 0; i < 100000; ++i) {
     const double x = std::exp(exponent(random));
     const double r = round_down_to_digits(x, 3);
-    char text[32];
+    char text[32], next[48];
     std::snprintf(text, sizeof text, "%.2e", r);
     int whole = 0, tenths = 0, hundredths = 0, power = 0;
     std::sscanf(text, "%1d.%1d%1de%d", &whole, &tenths, &hundredths, &power);
-    std::snprintf(text + 16, 16, "%de%d", 100 * whole + 10 * tenths + hundredths + 1, power - 2);
-    if (r > x || std::strtod(text, nullptr) != r || std::strtod(text + 16, nullptr) <= x)
-      ++failures;
+    std::snprintf(next, sizeof next, "%de%d", 100 * whole + 10 * tenths + hundredths + 1,
+                  power - 2);
+    if (r > x || std::strtod(text, nullptr) != r || std::strtod(next, nullptr) <= x) ++failures;
   }
   EXPECT_EQ(failures, 0);
 }
