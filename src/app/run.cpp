@@ -88,7 +88,12 @@ boundary_conditions type acceleration: the region's acceleration is value x ampl
   reads time,value rows from a file. A table or smooth step is zero after its last point as an
   acceleration (the ground moves on at its final velocity) and holds its last value as a load or
   displacement. The log echoes each condition: its peak, and the ground's final velocity and
-  displacement (the drift of an uncorrected record).
+  displacement (the drift of an uncorrected record). Where every support of a component follows
+  one record (uniform excitation), Rayleigh mass damping acts on the velocity relative to the
+  ground; output, reactions and energies stay absolute.
+energy.csv: kinetic, strain, external_work (loads and reactions), damping_dissipation,
+  algorithmic_dissipation (hht, generalized_alpha, non-trapezoidal newmark: what the scheme's
+  balance removes), total (constant for a correct run).
 output.reactions (default true): reactions.csv, the force each fixed/displacement region's support
   exerts on the body per step; output.fields: [..., reaction] adds it as point data.
 time.rayleigh: {mass: alpha_M, stiffness: alpha_K}, or target damping ratios at two frequencies
