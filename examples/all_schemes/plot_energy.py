@@ -63,7 +63,7 @@ for name, label, colour, style in schemes:
         continue
     found += 1
     e = load(path)
-    # What the scheme leaves in the oscillation: the energy it removed is put back out of total.
+    # What the scheme leaves in the oscillation: total less the energy the scheme removed.
     kept = e["total"] - e.get("algorithmic_dissipation", 0.0)
     t, ratio = e["time"], 1 + kept / E0
     top.semilogy(t, ratio, style, color=colour, label=label, lw=1.4)
