@@ -560,6 +560,9 @@ void EnergyHistory::after_step(MechanicalSystem& system, const State& state, dou
     const Vec mda = ma_prev_, da = a_prev_, rho = residual_, rho_next = residual_next_;
     INERTIA_PETSC(VecAYPX(mda, -1.0, ma_now_));  // M Delta a (ma_prev_ is not needed after)
     INERTIA_PETSC(VecAYPX(da, -1.0, integrator_.acceleration()));  // Delta a
+    // D's terms take the free DOFs' Delta a: only they follow Newmark's updates; the supports'
+    // exact motion departs from them by O(h^2) per step where gamma != 1/2 (counted there, it
+    // would book an O(h) error as dissipation), from the trapezoidal rule by O(h^3).
     // rho_{n+1} = -(alpha_f rho_n + (alpha_f - alpha_m) M Delta a) / (1 - alpha_f), free DOFs
     INERTIA_PETSC(VecAXPBYPCZ(rho_next, -af / (1 - af), -(af - am) / (1 - af), 0.0, rho, mda));
     system.zero_constrained(rho_next);
@@ -567,6 +570,7 @@ void EnergyHistory::after_step(MechanicalSystem& system, const State& state, dou
     // M abar + C vbar into work2_: (M a_n + M a_{n+1}) / 2 = M a_{n+1} - M Delta a / 2
     INERTIA_PETSC(VecWAXPY(work2_, -0.5, mda, ma_now_));
     if (damped) INERTIA_PETSC(VecAXPY(work2_, 1.0, cw_));
+    system.zero_constrained(da);
     INERTIA_PETSC(VecAXPBY(mv_prev_, 0.5, 0.5, mv_now_));  // M vbar
     PetscScalar d[3];
     INERTIA_PETSC(VecDotBegin(du, rho, &d[0]));

@@ -442,21 +442,26 @@ class Run {
   /// follow different motions).
   void log_ground_motion() {
     using G = MechanicalSystem::GroundMotion;
-    std::string uniform, multi;
+    std::string uniform, multi, displaced;
     for (int d = 0; d < 3; ++d) {
       const G g = system().ground_motion()[d];
-      std::string& list = g == G::uniform ? uniform : multi;
       if (g == G::none) continue;
+      std::string& list = g == G::uniform ? uniform : g == G::displaced ? displaced : multi;
       if (!list.empty()) list += ", ";
       list += "xyz"[d];
     }
+    const bool mass_damped = c_.rayleigh.mass != 0 || !c_.rayleigh_targets.empty();
+    if (!displaced.empty() && mass_damped)
+      log_ << "ground    supports driven by prescribed displacements in " << displaced
+           << ": Rayleigh mass damping acts on the absolute velocity (also on a body riding with "
+              "them); give a base excitation as type: acceleration to damp relative to the "
+              "ground\n";
     if (!uniform.empty())
       log_ << "ground    uniform base excitation in " << uniform
            << ": the supports follow one acceleration record; Rayleigh mass damping acts on the "
               "velocity relative to the ground (absolute u, v and reactions in the output)\n";
     if (!multi.empty())
-      log_ << (c_.rayleigh.mass != 0 || !c_.rayleigh_targets.empty() ? "warning   " : "ground    ")
-           << "multi-support excitation in " << multi
+      log_ << (mass_damped ? "warning   " : "ground    ") << "multi-support excitation in " << multi
            << ": the supports follow different motions (other records, or fixed supports beside "
               "accelerated ones), so Rayleigh mass damping acts on the absolute velocity there\n";
   }

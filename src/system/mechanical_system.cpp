@@ -183,12 +183,13 @@ MechanicalSystem::MechanicalSystem(MPI_Comm comm, LocalMesh mesh, ProblemSpec sp
   std::array<int, 3> ground_condition{-1, -1, -1};
   for (int d = 0; d < 3; ++d) {
     // Uniform: every holder of d accelerates it by the same record and value.
-    bool accelerated = false, uniform = true;
+    bool accelerated = false, displaced = false, uniform = true;
     int first = -1;
     for (std::size_t c = 0; c < nconditions; ++c) {
       if (!holds[3 * c + static_cast<std::size_t>(d)]) continue;
       const auto& h = spec_.dirichlet[c];
       accelerated = accelerated || (h.record >= 0 && h.value[d] != 0);
+      displaced = displaced || (h.record < 0 && h.value[d] != 0 && h.amplitude != 0);
       if (first < 0) {
         first = static_cast<int>(c);
       } else {
@@ -197,7 +198,10 @@ MechanicalSystem::MechanicalSystem(MPI_Comm comm, LocalMesh mesh, ProblemSpec sp
       }
       uniform = uniform && h.record >= 0 && h.value[d] != 0;
     }
-    if (!accelerated) continue;
+    if (!accelerated) {
+      if (displaced) ground_state_[d] = GroundMotion::displaced;
+      continue;
+    }
     ground_state_[d] = uniform ? GroundMotion::uniform : GroundMotion::multi_support;
     if (uniform) ground_condition[d] = first;
   }

@@ -105,7 +105,9 @@ class MechanicalSystem {
   /// load alpha_M M G(t) (in external_force()), so a body riding with its base feels no damping.
   /// Components whose supports follow different motions (multi-support excitation, or fixed
   /// supports besides accelerated ones) keep C v on the absolute velocity.
-  enum class GroundMotion { none, uniform, multi_support };
+  /// displaced: no acceleration record, but supports driven by a prescribed displacement (mass
+  /// damping acts on the absolute velocity there: the log says so).
+  enum class GroundMotion { none, uniform, multi_support, displaced };
   /// Per component x, y, z (the same on every rank).
   const std::array<GroundMotion, 3>& ground_motion() const { return ground_state_; }
   /// True if some component has uniform base excitation.
