@@ -480,11 +480,8 @@ class Run {
         entry.push_back(&bc);
     const auto name = [&](int condition) {
       const CaseBoundaryCondition& bc = *entry[condition];
-      return cat(bc.origin.key, " (",
-                 bc.type == T::fixed          ? "fixed"
-                 : bc.type == T::displacement ? "displacement"
-                                              : "acceleration",
-                 ", region ", bc.region, ", line ", bc.origin.line, ")");
+      return cat(bc.origin.key, " (", condition_type_name(bc.type), ", region ", bc.region,
+                 ", line ", bc.origin.line, ")");
     };
     std::string alike;  // "boundary_conditions[0] and [2] (regions xmin, ymin), [0] and [3] ..."
     std::int64_t alike_dofs = 0;
