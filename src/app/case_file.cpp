@@ -7,6 +7,7 @@
 #include <cmath>
 #include <fstream>
 #include <iomanip>
+#include <map>
 #include <numbers>
 #include <optional>
 #include <set>
@@ -23,6 +24,20 @@ namespace {
 /// Messages are one line: line breaks and other control characters inside echoed values (block
 /// scalars, quoted "\n", a bad escape quoted by yaml-cpp) are escaped.
 std::string one_line(const std::string& s) { return printable(s); }
+
+struct Node;
+
+/// The first entry of a list that named each region, for a second entry on the same region.
+class RegionOnce {
+ public:
+  explicit RegionOnce(const char* what) : what_(what) {}
+  /// Fails at `entry` when `region` was named by an earlier entry of the list.
+  void claim(const Node& entry, const std::string& region);
+
+ private:
+  const char* what_;
+  std::map<std::string, std::pair<std::string, int>> first_;  ///< region -> (key, line)
+};
 
 /// A YAML node with its key path, for messages.
 struct Node {
@@ -130,6 +145,14 @@ struct Node {
   }
 };
 
+void RegionOnce::claim(const Node& entry, const std::string& region) {
+  const auto [it, inserted] = first_.try_emplace(region, entry.key, entry.line());
+  if (!inserted)
+    entry["region"].fail(cat("region '", region, "' already has ", what_, " (", it->second.first,
+                             it->second.second ? cat(", line ", it->second.second) : std::string(),
+                             "); give one entry per region"));
+}
+
 /// A component's options section (a scheme's time.<name>) as an OptionMap over its YAML node;
 /// an absent section has no keys.
 class YamlOptions final : public OptionMap {
@@ -217,6 +240,7 @@ void parse_materials(const Node& n, CaseFile& c) {
 
 void parse_springs(const Node& n, CaseFile& c) {
   n.expect_sequence();
+  RegionOnce once("a spring");
   for (std::size_t i = 0; i < n.size(); ++i) {
     const Node s = n.at(i);
     s.expect_map({"region", "stiffness", "damping", "rest_length", "edges_of"});
@@ -225,6 +249,7 @@ void parse_springs(const Node& n, CaseFile& c) {
     CaseSpring spring;
     spring.origin = s.origin();
     spring.region = s["region"].text();
+    once.claim(s, s.has("edges_of") ? edge_region_name(spring.region) : spring.region);
     spring.properties.stiffness = s["stiffness"].positive();
     if (s.has("damping")) spring.properties.damping = s["damping"].non_negative();
     if (s.has("rest_length")) {
@@ -245,11 +270,13 @@ void parse_springs(const Node& n, CaseFile& c) {
 
 void parse_point_masses(const Node& n, CaseFile& c) {
   n.expect_sequence();
+  RegionOnce once("a point mass");
   for (std::size_t i = 0; i < n.size(); ++i) {
     const Node p = n.at(i);
     p.expect_map({"region", "mass"});
     for (const char* k : {"region", "mass"})
       if (!p.has(k)) p.fail(cat("missing key '", k, "'"));
+    once.claim(p, p["region"].text());
     c.point_masses.push_back({p["region"].text(), p["mass"].positive(), p.origin()});
   }
 }
@@ -649,7 +676,31 @@ CaseFile parse_case(const std::string& text, const std::filesystem::path& file) 
   const std::string file_name = file.string();
   YAML::Node root;
   try {
-    root = YAML::Load(text);
+    // Every document of the file: a second one (after '---') would otherwise be ignored.
+    const std::vector<YAML::Node> documents = YAML::LoadAll(text);
+    // (An empty document, a lone trailing '---', holds nothing to ignore.)
+    const auto second =
+        std::find_if(documents.begin() + std::min<std::size_t>(1, documents.size()),
+                     documents.end(), [](const YAML::Node& d) { return !d.IsNull(); });
+    if (second != documents.end()) {
+      // The separator's line: the last '---' before the document's first node.
+      int line = second->Mark().line;
+      std::vector<std::string_view> lines;
+      for (std::size_t b = 0; b <= text.size();) {
+        const std::size_t e = std::min(text.find('\n', b), text.size());
+        lines.push_back(std::string_view(text).substr(b, e - b));
+        b = e + 1;
+      }
+      for (int l = std::min<int>(line, static_cast<int>(lines.size()) - 1); l >= 0; --l)
+        if (lines[l].starts_with("---")) {
+          line = l;
+          break;
+        }
+      throw InputError(one_line(cat(file_name, line >= 0 ? cat(":", line + 1) : std::string(),
+                                    ": a second YAML document (after '---'); a case file is one "
+                                    "document: remove the separator or the second part")));
+    }
+    if (!documents.empty()) root = documents[0];
   } catch (const YAML::Exception& e) {
     throw InputError(
         one_line(cat(file_name, ":", e.mark.line + 1, ": YAML syntax error: ", e.msg)));
@@ -692,10 +743,12 @@ CaseFile parse_case(const std::string& text, const std::filesystem::path& file) 
     if (ic.has("velocity")) {
       const Node v = ic["velocity"];
       if (v.node.IsSequence() && v.size() > 0 && v.node[0].IsMap()) {
+        RegionOnce once("an initial velocity");
         for (std::size_t i = 0; i < v.size(); ++i) {
           const Node e = v.at(i);
           e.expect_map({"region", "velocity"});
           if (!e.has("region") || !e.has("velocity")) e.fail("needs 'region' and 'velocity'");
+          once.claim(e, e["region"].text());
           c.initial_velocity.push_back({e["region"].text(), e["velocity"].vec3(), e.origin()});
         }
       } else {

@@ -517,6 +517,45 @@ TEST(CaseFileErrors, MultiLineValueStillGivesOneLine) {
   expect_message(msg, 7, "time.dt");
 }
 
+TEST(CaseFileErrors, ASecondEntryForOneRegionIsRefusedWhereItWouldReplaceOrAdd) {
+  // A second spring for one region replaced the first, a second point mass added to it, a
+  // second initial velocity replaced it: each is an error naming both entries.
+  const std::string springs = mesh_box + time_newmark +
+                              "springs:\n"
+                              "  - {region: edges, stiffness: 400.0}\n"
+                              "  - {region: edges, stiffness: 200.0}\n";
+  expect_message(parse_error(springs), 8, "springs[1].region",
+                 {"region 'edges' already has a spring (springs[0], line 7)"});
+  const std::string masses = mesh_box + time_newmark +
+                             "point_masses:\n"
+                             "  - {region: corner, mass: 1}\n"
+                             "  - {region: other, mass: 1}\n"
+                             "  - {region: corner, mass: 2}\n";
+  expect_message(parse_error(masses), 9, "point_masses[2].region",
+                 {"region 'corner' already has a point mass (point_masses[0], line 7)"});
+  const std::string velocities = minimal_case() +
+                                 "initial_conditions:\n"
+                                 "  velocity:\n"
+                                 "    - {region: xmax, velocity: [1, 0, 0]}\n"
+                                 "    - {region: xmax, velocity: [0, 0, 2]}\n";
+  expect_message(parse_error(velocities), 11, "initial_conditions.velocity[1].region",
+                 {"region 'xmax' already has an initial velocity"});
+  // Springs on a surface's edges and on a line region of another name are two regions.
+  EXPECT_NO_THROW(parse_case(mesh_box + time_newmark +
+                                 "springs:\n"
+                                 "  - {region: skin, stiffness: 1, edges_of: surface}\n"
+                                 "  - {region: skin_line, stiffness: 1}\n",
+                             "case.yaml"));
+}
+
+TEST(CaseFileErrors, ASecondYamlDocumentIsRefused) {
+  // YAML::Load read the first document only: the second one's keys were never seen.
+  expect_message(parse_error(minimal_case() + "---\ntime: {dt: 1, steps: 1}\n"), 8, "",
+                 {"a second YAML document"});
+  // A document marker before the only document, or a lone one after it, holds nothing more.
+  EXPECT_NO_THROW(parse_case("---\n" + minimal_case() + "---\n", "case.yaml"));
+}
+
 TEST(CaseFileErrors, MaterialValues) {
   struct Case {
     std::string fields, key, what;
