@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <iomanip>
 #include <map>
@@ -341,57 +342,7 @@ void parse_boundary_conditions(const Node& n, CaseFile& c) {
   }
 }
 
-/// A table amplitude's points from a file of two columns, time and value (comma, semicolon or
-/// white space between them); `#` starts a comment, and a first line that is not two numbers is
-/// a header. Errors name the file and its line.
-std::vector<std::pair<double, double>> read_amplitude_file(const std::filesystem::path& path,
-                                                           const Node& where) {
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec))
-    where["file"].fail(cat("cannot open '", path.string(), "': not a regular file"));
-  // A record of 10^6 rows is a few tens of MiB; anything far larger is a wrong file.
-  if (std::filesystem::file_size(path, ec) > (std::uintmax_t{256} << 20))
-    where["file"].fail(cat("'", path.string(), "' is larger than 256 MiB: not an amplitude table"));
-  std::ifstream in(path);
-  if (!in) where["file"].fail(cat("cannot open '", path.string(), "'"));
-  std::vector<std::pair<double, double>> points;
-  std::string line;
-  int number = 0;
-  bool header_allowed = true;
-  auto fail = [&](const std::string& what) {
-    throw InputError(one_line(cat(path.string(), ":", number, ": ", what)));
-  };
-  while (std::getline(in, line)) {
-    ++number;
-    if (const auto hash = line.find('#'); hash != std::string::npos) line.erase(hash);
-    for (char& ch : line)
-      if (ch == ',' || ch == ';' || ch == '\t' || ch == '\r') ch = ' ';
-    std::istringstream fields(line);
-    std::vector<std::string> words;
-    for (std::string w; fields >> w;) words.push_back(w);
-    if (words.empty()) continue;
-    std::optional<double> t, v;
-    if (words.size() == 2) t = parse_number(words[0]), v = parse_number(words[1]);
-    if (!t || !v) {
-      if (header_allowed) {
-        header_allowed = false;
-        continue;
-      }
-      fail(cat("expected two finite numbers, time and value; got '", printable(line), "'"));
-    }
-    header_allowed = false;
-    if (!points.empty() && !(*t > points.back().first))
-      fail(cat("times must increase strictly (", *t, " after ", points.back().first, ")"));
-    points.emplace_back(*t, *v);
-  }
-  if (points.empty()) {
-    number = std::max(number, 1);
-    fail("no [time, value] rows");
-  }
-  return points;
-}
-
-void parse_amplitudes(const Node& n, CaseFile& c) {
+void parse_amplitudes(const Node& n, CaseFile& c, const AmplitudeFileReader& reader) {
   if (!n.node.IsMap()) n.fail("expected a mapping of amplitude names");
   for (const auto& kv : n.node) {
     const std::string name = n.key_name(kv.first);
@@ -402,7 +353,14 @@ void parse_amplitudes(const Node& n, CaseFile& c) {
     if (type == "table" && a.has("file")) {
       a.expect_map({"type", "file"});
       amp.file = a["file"].text();
-      amp.points = read_amplitude_file(c.directory / amp.file, a);
+      const std::filesystem::path path = c.directory / amp.file;
+      try {
+        AmplitudeTable table = reader(path);
+        amp.points = std::move(table.points);
+        amp.read = std::move(table.read);
+      } catch (const AmplitudeFileUnreadable& e) {
+        a["file"].fail(cat("cannot open '", path.string(), "': ", e.what()));
+      }
     } else if (type == "table" || type == "smooth_step") {
       if (type == "table") {
         a.expect_map({"type", "points", "file"});
@@ -418,12 +376,14 @@ void parse_amplitudes(const Node& n, CaseFile& c) {
       if (!a.has("points")) a.fail("missing key 'points'");
       const Node pts = a["points"];
       if (!pts.node.IsSequence() || pts.size() == 0) pts.fail("expected a list of [time, value]");
+      std::vector<std::pair<double, double>> points;
       for (std::size_t i = 0; i < pts.size(); ++i) {
         const auto p = pts.at(i).numbers(2, 2);
-        if (!amp.points.empty() && !(p[0] > amp.points.back().first))
+        if (!points.empty() && !(p[0] > points.back().first))
           pts.at(i).fail("times must increase strictly");
-        amp.points.emplace_back(p[0], p[1]);
+        points.emplace_back(p[0], p[1]);
       }
+      amp.points = std::move(points);
     } else {
       a.expect_map({"type", "frequency", "phase"});
       amp.type = CaseAmplitude::Type::sine;
@@ -672,7 +632,81 @@ StepsToEndTime steps_to_end_time(double end_time, double max_dt) {
   return {steps, end_time / static_cast<double>(steps)};
 }
 
-CaseFile parse_case(const std::string& text, const std::filesystem::path& file) {
+AmplitudeTable read_amplitude_table(const std::filesystem::path& path) {
+  const std::string name = printable(path.string());
+  std::ifstream in(path, std::ios::binary);
+  // The system's reason where the open fails; a stream opens a directory or a device, so ask.
+  if (!in) throw AmplitudeFileUnreadable(std::strerror(errno));
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (std::filesystem::is_directory(status)) throw AmplitudeFileUnreadable("Is a directory");
+  if (!std::filesystem::is_regular_file(status))
+    throw AmplitudeFileUnreadable("not a regular file");
+  // A record of 10^6 rows is a few tens of MiB; anything far larger is a wrong file.
+  if (const auto bytes = std::filesystem::file_size(path, ec); !ec && bytes > (256ull << 20))
+    throw InputError(
+        cat(name, ": ", bytes >> 20, " MiB, larger than 256 MiB: not an amplitude table"));
+  AmplitudeTable table;
+  auto& points = table.points;
+  std::string line;
+  int number = 0;
+  bool header_allowed = true;
+  auto fail = [&](const std::string& what) {
+    throw InputError(one_line(cat(name, ":", number, ": ", what)));
+  };
+  while (std::getline(in, line)) {
+    ++number;
+    if (number == 1) {
+      // Text editors on Windows write a UTF-8 byte-order mark; UTF-16 is another encoding.
+      if (line.starts_with("\xEF\xBB\xBF")) {
+        line.erase(0, 3);
+        table.read.byte_order_mark = true;
+      } else if (line.starts_with("\xFF\xFE") || line.starts_with("\xFE\xFF")) {
+        fail("UTF-16 text: save the file as UTF-8 or ASCII");
+      }
+    }
+    const std::string original = line;
+    if (const auto hash = line.find('#'); hash != std::string::npos) line.erase(hash);
+    for (char& ch : line)
+      if (ch == ',' || ch == ';' || ch == '\t' || ch == '\r' || ch == '\v' || ch == '\f') ch = ' ';
+    // Up to three words (a third is an error), split by hand: a record has millions of lines.
+    std::string_view words[3];
+    int count = 0;
+    for (std::size_t b = 0; count < 3;) {
+      b = line.find_first_not_of(' ', b);
+      if (b == std::string::npos) break;
+      const std::size_t e = std::min(line.find(' ', b), line.size());
+      words[count++] = std::string_view(line).substr(b, e - b);
+      b = e;
+    }
+    if (count == 0) continue;
+    std::optional<double> t, v;
+    if (count == 2) t = parse_number(words[0]), v = parse_number(words[1]);
+    if (!t || !v) {
+      if (header_allowed) {
+        header_allowed = false;
+        table.read.header_line = number;
+        table.read.header = excerpt(original);
+        continue;
+      }
+      fail(cat("expected two finite numbers, time and value; got '", excerpt(original), "'"));
+    }
+    header_allowed = false;
+    if (!points.empty() && !(*t > points.back().first))
+      fail(cat("times must increase strictly (", *t, " after ", points.back().first, ")"));
+    points.emplace_back(*t, *v);
+  }
+  if (in.bad()) throw AmplitudeFileUnreadable(std::strerror(errno));
+  if (points.empty()) {
+    number = std::max(number, 1);
+    fail("no [time, value] rows");
+  }
+  table.read.rows = static_cast<std::int64_t>(points.size());
+  return table;
+}
+
+CaseFile parse_case(const std::string& text, const std::filesystem::path& file,
+                    const AmplitudeFileReader& reader) {
   const std::string file_name = file.string();
   YAML::Node root;
   try {
@@ -724,7 +758,7 @@ CaseFile parse_case(const std::string& text, const std::filesystem::path& file) 
   if (top.has("materials")) parse_materials(top["materials"], c);
   if (top.has("springs")) parse_springs(top["springs"], c);
   if (top.has("point_masses")) parse_point_masses(top["point_masses"], c);
-  if (top.has("amplitudes")) parse_amplitudes(top["amplitudes"], c);
+  if (top.has("amplitudes")) parse_amplitudes(top["amplitudes"], c, reader);
   if (top.has("boundary_conditions")) parse_boundary_conditions(top["boundary_conditions"], c);
   if (top.has("gravity")) {
     const Node g = top["gravity"];
@@ -840,14 +874,6 @@ std::string rayleigh_close_targets(double zeta1, double f1, double zeta2, double
         << six(highest) << " Hz";
   out << "; place the targets at the lowest and the highest frequency that matter";
   return out.str();
-}
-
-CaseFile load_case(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw InputError(cat(file.string(), ": cannot open the case file"));
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return parse_case(buffer.str(), file);
 }
 
 namespace {

@@ -346,7 +346,7 @@ class Run {
   /// Collective. Returns the exit status; throws on bad input or a failed run.
   int run() {
     if (args_.split > 0) {
-      run_collectively(comm_, [&] { c_ = load_case(args_.case_file); });
+      run_collectively(comm_, [&] { c_ = load_case(comm_, args_.case_file); });
       log_ << "split     " << split_mesh(comm_, c_, args_.split) << "\n";
       return 0;
     }
@@ -383,7 +383,7 @@ class Run {
 
   /// Reads the case and builds the model: mesh, partition, distribution, assembly.
   void build() {
-    run_collectively(comm_, [&] { c_ = load_case(args_.case_file); });
+    run_collectively(comm_, [&] { c_ = load_case(comm_, args_.case_file); });
     insert_case_options(c_.petsc_options);
     check_solver_options(comm_);
     model_ = build_model(comm_, c_, &phases_);
@@ -737,10 +737,26 @@ class Run {
   /// The boundary conditions and the initial state as the run will apply them (after the case
   /// summary, once dt is known), then the warnings about the amplitudes. Collective.
   void describe_conditions() {
+    log_amplitude_files();
     echo_conditions();
     log_initial_state();
     warn_fast_amplitudes();
     warn_amplitude_spans();
+  }
+
+  /// One line per amplitude read from a file: rows, time span, what was skipped.
+  void log_amplitude_files() {
+    for (const auto& [name, a] : c_.amplitudes) {
+      if (a.file.empty()) continue;
+      log_ << "amplitude " << name << ": " << printable(a.file) << ", " << a.read.rows
+           << (a.read.rows == 1 ? " row" : " rows") << ", t = " << six(a.points.front().first)
+           << " to " << six(a.points.back().first) << " s";
+      if (a.read.byte_order_mark) log_ << "; a UTF-8 byte-order mark skipped";
+      if (a.read.header_line > 0)
+        log_ << "; line " << a.read.header_line << " skipped as a header: '" << a.read.header
+             << "'";
+      log_ << "\n";
+    }
   }
 
   /// One line per boundary condition (and gravity): what it does, on which region and components,
@@ -765,9 +781,13 @@ class Run {
       return cat("; peak ", six(size * p.value), " ", unit, " at t = ", six(p.time), " s");
     };
     using T = CaseBoundaryCondition::Type;
+    std::size_t dirichlet = 0;  // resolve_problem made one Dirichlet condition per such entry
     for (std::size_t i = 0; i < c_.boundary_conditions.size(); ++i) {
       const CaseBoundaryCondition& bc = c_.boundary_conditions[i];
       const auto& on = bc.components;
+      const bool prescribed =
+          bc.type == T::fixed || bc.type == T::displacement || bc.type == T::acceleration;
+      const std::size_t my_dirichlet = prescribed ? dirichlet++ : 0;
       log_ << "condition "
            << (bc.origin.key.empty() ? cat("boundary_conditions[", i, "]") : bc.origin.key) << ": ";
       switch (bc.type) {
@@ -785,8 +805,10 @@ class Run {
                << peak(bc.amplitude, norm_on(bc.value, on), "m/s^2");
           // The ground's motion at the end: the acceleration integrated from rest, as the
           // constraint applies it (a table is zero after its last point).
+          // (The system's own integral: a record of 10^7 points is integrated once.)
           const Amplitude a = amplitude_of(bc.amplitude);
-          const Amplitude ground = Amplitude::integrated(a);
+          const ProblemSpec& spec = system().spec();
+          const Amplitude& ground = spec.amplitudes.at(spec.dirichlet.at(my_dirichlet).amplitude);
           std::array<double, 3> velocity{}, displacement{};
           for (int k = 0; k < 3; ++k) {
             velocity[k] = bc.value[k] * ground.rate(t_end);

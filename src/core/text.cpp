@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "inertia/core/error.hpp"
+
 namespace inertia {
 
 std::size_t edit_distance(std::string_view a, std::string_view b) {
@@ -61,6 +63,13 @@ std::string printable(std::string_view text) {
     }
   }
   return out;
+}
+
+std::string excerpt(std::string_view text, std::size_t limit) {
+  if (text.size() <= limit) return printable(text);
+  std::size_t cut = limit;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+  return cat(printable(text.substr(0, cut)), "... (", text.size(), " bytes)");
 }
 
 }  // namespace inertia

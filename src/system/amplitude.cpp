@@ -16,7 +16,7 @@ Amplitude Amplitude::ramp(double end_time) {
   return a;
 }
 
-Amplitude Amplitude::table(std::vector<std::pair<double, double>> points) {
+Amplitude Amplitude::table(AmplitudePoints points) {
   Amplitude a;
   a.kind_ = Kind::table;
   a.points_ = std::move(points);
@@ -31,7 +31,7 @@ Amplitude Amplitude::sine(double frequency, double phase) {
   return a;
 }
 
-Amplitude Amplitude::smooth_step(std::vector<std::pair<double, double>> points, int continuity) {
+Amplitude Amplitude::smooth_step(AmplitudePoints points, int continuity) {
   Amplitude a;
   a.kind_ = Kind::smooth_step;
   a.points_ = std::move(points);
@@ -44,6 +44,7 @@ Amplitude Amplitude::integrated(const Amplitude& acceleration) {
   a.kind_ = Kind::integrated;
   a.base_ = std::make_shared<const Amplitude>(acceleration);
   a.breaks_ = {0.0};
+  a.breaks_.reserve(acceleration.points_.size() + 1);  // exactly: a record may be 10^7 points
   if (acceleration.kind_ == Kind::table || acceleration.kind_ == Kind::smooth_step) {
     for (const auto& p : acceleration.points_)
       if (p.first > 0) a.breaks_.push_back(p.first);
@@ -54,9 +55,12 @@ Amplitude Amplitude::integrated(const Amplitude& acceleration) {
   }
   a.v_at_ = {0.0};
   a.u_at_ = {0.0};
+  a.v_at_.reserve(a.breaks_.size());
+  a.u_at_.reserve(a.breaks_.size());
+  std::size_t cursor = 0;
   for (std::size_t i = 0; i + 1 < a.breaks_.size(); ++i) {
     double v = 0, u = 0;
-    a.partial(i, a.breaks_[i + 1], v, u);
+    a.partial(i, a.breaks_[i + 1], v, u, &cursor);
     a.v_at_.push_back(v);
     a.u_at_.push_back(u);
   }
@@ -72,19 +76,39 @@ std::size_t Amplitude::break_before(double t) const {
   return it == breaks_.begin() ? 0 : static_cast<std::size_t>(it - breaks_.begin()) - 1;
 }
 
-void Amplitude::partial(std::size_t i, double t, double& v, double& u) const {
+void Amplitude::partial(std::size_t i, double t, double& v, double& u, std::size_t* cursor) const {
   // From breaks_[i] (velocity v_at_[i], displacement u_at_[i]) to t, 4-point Gauss-Legendre.
   static constexpr double x[4] = {-0.8611363115940526, -0.3399810435848563, 0.3399810435848563,
                                   0.8611363115940526};
   static constexpr double w[4] = {0.3478548451374538, 0.6521451548625461, 0.6521451548625461,
                                   0.3478548451374538};
   const double t0 = breaks_[i], half = 0.5 * (t - t0);
+  double tau[4], a[4];
+  for (int k = 0; k < 4; ++k) tau[k] = t0 + half * (1 + x[k]);
+  // The four points lie in one segment of a table: one search for them (a record of 10^7
+  // points is integrated in a second, not four binary searches per point).
+  if (base_->kind_ == Kind::table && half > 0 && base_->points_.size() >= 2 &&
+      tau[0] >= base_->points_.front().first && tau[3] < base_->points_.back().first) {
+    const auto& pts = base_->points_;
+    // From the caller's cursor (the construction walks the segments in order), else a search.
+    auto it = cursor && *cursor < pts.size() && pts[*cursor].first <= tau[0]
+                  ? pts.begin() + static_cast<std::ptrdiff_t>(*cursor)
+                  : std::upper_bound(pts.begin(), pts.end(), tau[0],
+                                     [](double y, const auto& p) { return y < p.first; });
+    for (int k = 0; k < 4; ++k) {
+      while (it->first <= tau[k]) ++it;  // tau[3] < the last point's time: stays in range
+      const auto& [tb, ab] = *it;
+      const auto& [ta, aa] = *(it - 1);
+      a[k] = tau[k] > acceleration_end_ ? 0.0 : aa + (ab - aa) * (tau[k] - ta) / (tb - ta);
+    }
+    if (cursor) *cursor = static_cast<std::size_t>(it - pts.begin()) - 1;
+  } else {
+    for (int k = 0; k < 4; ++k) a[k] = integrand(tau[k]);
+  }
   double dv = 0, du = 0;
   for (int k = 0; k < 4; ++k) {
-    const double tau = t0 + half * (1 + x[k]);
-    const double a = integrand(tau);
-    dv += w[k] * a;
-    du += w[k] * (t - tau) * a;
+    dv += w[k] * a[k];
+    du += w[k] * (t - tau[k]) * a[k];
   }
   v = v_at_[i] + half * dv;
   u = u_at_[i] + v_at_[i] * (t - t0) + half * du;
@@ -214,10 +238,13 @@ Amplitude::Peak Amplitude::peak(double t0, double t1) const {
     case Kind::constant:
       break;
     case Kind::ramp:
+      break;
     case Kind::table:
     case Kind::smooth_step:
-      // Linear or monotone between the points: the extremes are at the points or the ends.
-      for (const auto& p : points_) consider(p.first);
+      // Linear or monotone between the points: the extremes are at the points (where the value
+      // is the point's) or the ends.
+      for (const auto& [t, a] : points_)
+        if (t >= t0 && t <= t1 && std::abs(a) > best.value) best = {std::abs(a), t};
       break;
     case Kind::sine: {
       // |sin(w t + p)| = 1 at w t + p = pi/2 + k pi: the first such t from t0.
@@ -231,11 +258,16 @@ Amplitude::Peak Amplitude::peak(double t0, double t1) const {
       break;
     }
     case Kind::integrated: {
+      // The breaks (where the value is u_at_) and the even samples, merged in time order.
       constexpr int samples = 4096;
-      std::vector<double> times(breaks_.begin(), breaks_.end());
-      for (int i = 1; i < samples; ++i) times.push_back(t0 + (t1 - t0) * i / samples);
-      std::sort(times.begin(), times.end());
-      for (double t : times) consider(t);
+      std::size_t b = 0;
+      for (int i = 1; i <= samples; ++i) {
+        const double ts = i < samples ? t0 + (t1 - t0) * i / samples : t1;
+        for (; b < breaks_.size() && breaks_[b] <= ts; ++b)
+          if (breaks_[b] >= t0 && std::abs(u_at_[b]) > best.value)
+            best = {std::abs(u_at_[b]), breaks_[b]};
+        consider(ts);
+      }
       break;
     }
   }

@@ -1296,6 +1296,28 @@ TEST(CaseFile, AccelerationConditionWithATableFromAFile) {
   EXPECT_EQ(points[3], (std::pair<double, double>{0.03, 0.0}));
 }
 
+TEST(CaseFile, AmplitudeFilesSayWhatWasReadAndSkipAByteOrderMark) {
+  const fs::path dir = scratch("read_quake");
+  // A UTF-8 byte-order mark before a header-less table: its first row is data, not a header.
+  std::ofstream(dir / "bom.csv") << "\xEF\xBB\xBF"
+                                 << "0,0.5\n0.01,0.2\n0.02,0\n";
+  const CaseFile bom = parse_case(quake_case("bom.csv"), dir / "case.yaml");
+  const CaseAmplitude& a = bom.amplitudes.at("quake");
+  ASSERT_EQ(a.points.size(), 3u);
+  EXPECT_EQ(a.points[0], (std::pair<double, double>{0, 0.5}));
+  EXPECT_TRUE(a.read.byte_order_mark);
+  EXPECT_EQ(a.read.header_line, 0);
+  EXPECT_EQ(a.read.rows, 3);
+  // A header after comments and blank lines: its line and text are kept for the log.
+  std::ofstream(dir / "header.csv") << "# record\n\ntime [s], acceleration [g]\n0,0\n1,1\n";
+  const CaseFile header = parse_case(quake_case("header.csv"), dir / "case.yaml");
+  const CaseAmplitude& h = header.amplitudes.at("quake");
+  EXPECT_FALSE(h.read.byte_order_mark);
+  EXPECT_EQ(h.read.header_line, 3);
+  EXPECT_EQ(h.read.header, "time [s], acceleration [g]");
+  EXPECT_EQ(h.read.rows, 2);
+}
+
 TEST(CaseFileErrors, AmplitudeFilesNameTheFileAndLine) {
   const fs::path dir = scratch("bad_quake");
   std::ofstream(dir / "backwards.csv") << "time,value\n0,0\n0.02,1\n0.01,2\n";
@@ -1311,8 +1333,22 @@ TEST(CaseFileErrors, AmplitudeFilesNameTheFileAndLine) {
   expect_message(error("three.csv"), 3, "", {"two finite numbers"}, "three.csv");
   expect_message(error("empty.csv"), 1, "", {"no [time, value] rows"}, "empty.csv");
   expect_message(error("nan.csv"), 2, "", {"two finite numbers"}, "nan.csv");
-  expect_message(error("missing.csv"), 8, "amplitudes.quake.file", {"cannot open"});
+  // The system's reason, at the case file's key.
+  expect_message(error("missing.csv"), 8, "amplitudes.quake.file",
+                 {"cannot open", "No such file or directory"});
+  fs::create_directories(dir / "folder.csv");
+  expect_message(error("folder.csv"), 8, "amplitudes.quake.file", {"Is a directory"});
   expect_message(error("/dev/zero"), 8, "amplitudes.quake.file", {"not a regular file"});
+  // UTF-16 (a spreadsheet's "Unicode text") is named, not read as a header and garbage.
+  std::ofstream(dir / "utf16.csv") << "\xFF\xFE"
+                                   << "0\0,\0"
+                                   << "0\0\n\0";
+  expect_message(error("utf16.csv"), 1, "", {"UTF-16"}, "utf16.csv");
+  // A bad line is quoted in at most ~80 characters, with its length.
+  std::ofstream(dir / "long.csv") << "0,0\n1," << std::string(100000, '7') << "x\n";
+  const std::string long_message = error("long.csv");
+  expect_message(long_message, 2, "", {"... (100003 bytes)"}, "long.csv");
+  EXPECT_LT(long_message.size(), 250u);
   // An acceleration needs a dynamic scheme.
   const fs::path d2 = scratch("static_quake");
   std::ofstream(d2 / "q.csv") << "0,0\n1,1\n";

@@ -18,6 +18,11 @@ std::string did_you_mean(std::string_view word, std::span<const std::string_view
 /// bytes (UTF-8 names) as they are.
 std::string printable(std::string_view text);
 
+/// At most about `limit` characters of `text` for a message, printable(): a longer text is cut
+/// (not inside a UTF-8 character) and ends with "... (N bytes)", so that a 5 MB bad value does
+/// not become a 5 MB error line.
+std::string excerpt(std::string_view text, std::size_t limit = 80);
+
 /// "a, b, c" for messages.
 std::string join(std::span<const std::string_view> words, std::string_view separator = ", ");
 

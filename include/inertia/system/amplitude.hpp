@@ -2,12 +2,36 @@
 /// \file amplitude.hpp
 /// Time functions that multiply a load or a prescribed displacement (case file `amplitudes`).
 
+#include <initializer_list>
 #include <limits>
 #include <memory>
 #include <utility>
 #include <vector>
 
 namespace inertia {
+
+/// The (t, a) points of a table or smooth step, immutable and shared by every copy: a record of
+/// 10^7 points is held once per rank, however many conditions, copies and integrals use it.
+class AmplitudePoints {
+ public:
+  using value_type = std::pair<double, double>;
+  using const_iterator = std::vector<value_type>::const_iterator;
+  AmplitudePoints() = default;
+  AmplitudePoints(std::vector<value_type> points)  // NOLINT(google-explicit-constructor)
+      : points_(std::make_shared<const std::vector<value_type>>(std::move(points))) {}
+  AmplitudePoints(std::initializer_list<value_type> points)
+      : AmplitudePoints(std::vector<value_type>(points)) {}
+  std::size_t size() const { return points_ ? points_->size() : 0; }
+  bool empty() const { return size() == 0; }
+  const value_type& operator[](std::size_t i) const { return (*points_)[i]; }
+  const value_type& front() const { return points_->front(); }
+  const value_type& back() const { return points_->back(); }
+  const_iterator begin() const { return points_ ? points_->begin() : const_iterator(); }
+  const_iterator end() const { return points_ ? points_->end() : const_iterator(); }
+
+ private:
+  std::shared_ptr<const std::vector<value_type>> points_;
+};
 
 /// a(t) with its first and second derivatives.
 /// - constant: 1;
@@ -39,9 +63,9 @@ class Amplitude {
   static Amplitude integrated(const Amplitude& acceleration);
   static Amplitude constant();
   static Amplitude ramp(double end_time);
-  static Amplitude table(std::vector<std::pair<double, double>> points);
+  static Amplitude table(AmplitudePoints points);
   static Amplitude sine(double frequency, double phase);
-  static Amplitude smooth_step(std::vector<std::pair<double, double>> points, int continuity);
+  static Amplitude smooth_step(AmplitudePoints points, int continuity);
 
   double value(double t) const;
   double rate(double t) const;          ///< da/dt
@@ -55,7 +79,8 @@ class Amplitude {
  private:
   enum class Kind { constant, ramp, table, sine, smooth_step, integrated };
   /// integrated: the integrals from breaks_[i] to t (< the next break) of A and (t - tau) A.
-  void partial(std::size_t i, double t, double& v, double& u) const;
+  /// `cursor` (optional): a table A's segment to search from, updated (for calls in time order).
+  void partial(std::size_t i, double t, double& v, double& u, std::size_t* cursor = nullptr) const;
   std::size_t break_before(double t) const;
   /// integrated: the acceleration A(t), zero after acceleration_end_.
   double integrand(double t) const;
@@ -65,7 +90,7 @@ class Amplitude {
   double step_shape(double x, int derivative) const;
   Kind kind_ = Kind::constant;
   double a_ = 0, b_ = 0;  // ramp: 1/end; sine: omega, phase
-  std::vector<std::pair<double, double>> points_;
+  AmplitudePoints points_;
   // integrated: the acceleration, its breakpoints (0 and its points after 0), and the velocity
   // and displacement at each breakpoint.
   std::shared_ptr<const Amplitude> base_;
