@@ -599,6 +599,8 @@ std::pair<double, double> EnergyHistory::update_total(MechanicalSystem& system,
   total_ = kinetic + strain - external_work_ + dissipation_ + algorithmic_;
   largest_term_ = std::max({std::abs(kinetic), std::abs(strain), std::abs(external_work_),
                             std::abs(dissipation_), std::abs(algorithmic_)});
+  in_play_ = std::abs(kinetic) + std::abs(strain) + std::abs(external_work_) +
+             std::abs(dissipation_) + std::abs(algorithmic_) + std::abs(initial_total_);
   return {kinetic, strain};
 }
 

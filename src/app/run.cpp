@@ -16,10 +16,13 @@
 #include <optional>
 #include <sstream>
 
+#include "inertia/app/blow_up.hpp"
 #include "inertia/app/case_file.hpp"
+#include "inertia/app/fingerprint.hpp"
 #include "inertia/app/histories.hpp"
 #include "inertia/app/model.hpp"
 #include "inertia/app/output_series.hpp"
+#include "inertia/core/hash.hpp"
 #include "inertia/core/limits.hpp"
 #include "inertia/core/text.hpp"
 #include "inertia/io/checkpoint.hpp"
@@ -39,6 +42,7 @@ struct Arguments {
   bool check = false;
   int split = 0;  ///< --split N: write the mesh's split for N ranks and exit
   std::optional<std::filesystem::path> restart;  ///< --restart DIR: continue from a checkpoint
+  bool allow_changed_model = false;  ///< --allow-changed-model: restart from another model's state
   std::vector<std::string> petsc;
 };
 
@@ -47,6 +51,8 @@ std::string usage() {
   out << R"(usage: mpirun -n N inertia CASE.yaml [PETSc options ...]
        mpirun -n N inertia CASE.yaml --restart DIR   continue from the newest checkpoint in DIR
                                       (output.checkpoint; DIR: the checkpoint directory or file)
+                                      of the same model; with --allow-changed-model also of
+                                      another one (the differences logged as warnings)
        inertia --check CASE.yaml      validate the case and the mesh, print a summary, exit
        inertia --split N CASE.yaml    partition the case's mesh file for N ranks, once, into
                                       CASE.pN.split next to the case: a run on N ranks then reads
@@ -134,6 +140,8 @@ std::optional<int> parse_arguments(int argc, char** argv, Arguments& args) {
         return 1;
       }
       args.restart = argv[++i];
+    } else if (a == "--allow-changed-model") {
+      args.allow_changed_model = true;
     } else if (!args.case_file.empty()) {
       args.petsc.push_back(a);
     } else if (a == "--help" || a == "-h" || a == "-help") {
@@ -334,6 +342,17 @@ const char* condition_type_name(CaseBoundaryCondition::Type type) {
   return "";
 }
 
+/// This rank's largest |x_i| of a vector, infinity where an entry is not finite.
+double largest_magnitude(Vec x) {
+  petsc::ConstArray a(x);
+  double m = 0;
+  for (const double v : a.span()) {
+    if (!std::isfinite(v)) return HUGE_VAL;
+    m = std::max(m, std::abs(v));
+  }
+  return m;
+}
+
 /// One run of a case, phase by phase (deal.II step-18's TopLevel::run() is the model): each
 /// phase is a member function, the state they share is the object's.
 class Run {
@@ -422,6 +441,7 @@ class Run {
       INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, box, 6, MPI_DOUBLE, MPI_MIN, comm_));
       log_ << "size      bounding box [" << box[0] << ", " << -box[3] << "] x [" << box[1] << ", "
            << -box[4] << "] x [" << box[2] << ", " << -box[5] << "]\n";
+      model_size_ = std::hypot(-box[3] - box[0], -box[4] - box[1], -box[5] - box[2]);
     }
     const PartitionSummary& p = model_.partition;
     log_ << "partition " << p.method << ": edge cut " << p.quality.edge_cut << ", imbalance "
@@ -976,9 +996,11 @@ class Run {
     linear_its_ = stats_.linear_iterations;
     if (c_.energy && EnergyHistory::has_carried(*integrator_))
       energy_carried_ = system().create_vector();
-    if (c_.checkpoint_every > 0 || args_.restart)
+    if (c_.checkpoint_every > 0 || args_.restart) {
       checkpointer_ =
           std::make_unique<io::Checkpointer>(comm_, lm.natural_ids, lm.num_global_nodes, state_.u);
+      fingerprint_ = model_fingerprint(comm_, c_, lm);
+    }
   }
 
   /// The vectors of a checkpoint: u, v, the scheme's own state and its solver guesses.
@@ -1013,6 +1035,7 @@ class Run {
     // (MUMPS's parallel factorisation), and the steps must repeat exactly.
     const bool modal_damping = !c_.rayleigh_modes.empty();
     if (modal_damping) a.reals.insert({{"rayleigh.mass", 0.0}, {"rayleigh.stiffness", 0.0}});
+    for (const auto& part : fingerprint_) a.optional_strings["model." + part.key] = "";
     // A checkpoint of another case is refused before its vectors are read.
     auto same_case = [&](const io::CheckpointAttributes& read) {
       const std::string& integrator = read.strings.at("integrator");
@@ -1040,6 +1063,7 @@ class Run {
                         saved.ratio(omega), ")");
         }
       }
+      check_fingerprint(read);
     };
     const io::Restored restored =
         checkpointer_->restore(*args_.restart, checkpoint_vectors(), a, same_case);
@@ -1068,6 +1092,28 @@ class Run {
       log_ << "; end_time " << c_.end_time << " s is not a whole number of its steps: the run ends "
            << t_end - c_.end_time << " s past it";
     log_ << "\n";
+  }
+
+  /// A restart's model against the checkpoint's fingerprint: refused where a part differs
+  /// (InputError naming them), unless --allow-changed-model, which logs each as a warning.
+  void check_fingerprint(const io::CheckpointAttributes& read) {
+    std::vector<std::string> differ;
+    bool any = false;
+    for (const auto& part : fingerprint_) {
+      const std::string& theirs = read.optional_strings.at("model." + part.key);
+      any = any || !theirs.empty();
+      if (theirs != hex64(part.hash)) differ.push_back(part.what);
+    }
+    if (differ.empty()) return;
+    const std::string what =
+        any ? cat("it was written for another model (changed: ",
+                  join(std::vector<std::string_view>(differ.begin(), differ.end()), "; "), ")")
+            : std::string(
+                  "it has no model fingerprint (written by an older inertia), so "
+                  "nothing says it belongs to this model");
+    if (!args_.allow_changed_model)
+      throw InputError(cat(what, " (--allow-changed-model continues from it anyway)"));
+    log_ << "warning   restart: " << what << "; continuing from it (--allow-changed-model)\n";
   }
 
   /// Opens the VTK series and the histories (continued after a restart) and records step 0.
@@ -1180,8 +1226,12 @@ class Run {
         {"rayleigh.stiffness", c_.rayleigh.stiffness}};
     a.integers = {{"step", state_.step}};
     a.strings = {{"integrator", std::string(c_.scheme.name())}, {"version", INERTIA_VERSION}};
-    const auto [file, bytes] = checkpointer_->write(c_.checkpoint_directory, state_.step, a,
-                                                    checkpoint_vectors(), c_.checkpoint_keep);
+    for (const auto& part : fingerprint_) a.strings["model." + part.key] = hex64(part.hash);
+    // keep: never removes the newest checkpoint of a state the blow-up watch still trusts.
+    const auto [file, bytes] =
+        checkpointer_->write(c_.checkpoint_directory, state_.step, a, checkpoint_vectors(),
+                             c_.checkpoint_keep, blow_up_ ? blow_up_->last_steady_step() : -1);
+    checkpoint_steps_.push_back(state_.step);
     checkpoint_bytes_ += bytes;
     ++checkpoints_;
     last_checkpoint_step_ = state_.step;
@@ -1203,6 +1253,13 @@ class Run {
     StepController steps(halvings,
                          [&](const std::string& what) { log_ << "retry     " << what << "\n"; });
     loop_start_ = MPI_Wtime();
+    blow_up_ = std::make_unique<BlowUpWatch>(model_size_, state_.step);
+    {
+      double m = largest_magnitude(state_.u);
+      INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &m, 1, MPI_DOUBLE, MPI_MAX, comm_));
+      blow_up_->after_step(state_.step, m);  // the state the run starts from
+    }
+    if (resume_) checkpoint_steps_.push_back(state_.step);
     first_step_ = state_.step;
     system().set_expected_solves(static_cast<double>(nsteps_ - state_.step));
     if (first_step_ >= nsteps_)
@@ -1244,6 +1301,8 @@ class Run {
         return cat("step ", state_.step + 1, ", t = ", state_.time + c_.dt);
       case Activity::checkpoint:
         return cat("checkpoint of step ", state_.step, ", t = ", state_.time);
+      case Activity::check:
+        return cat("after step ", state_.step, ", t = ", state_.time);
       case Activity::output:
         break;
     }
@@ -1294,22 +1353,45 @@ class Run {
       system().apply_constraints(state_.time, nullptr, state_.v, nullptr);
       if (energy_) removed = before - system().kinetic_energy(state_.v);
     }
-    // One reduction for both: is u finite everywhere, and did a rank receive a signal?
-    int local[2] = {0, InterruptGuard::received()}, global[2] = {0, 0};
-    {
-      petsc::ConstArray u(state_.u);
-      for (double x : u.span())
-        if (!std::isfinite(x)) local[0] = 1;
-    }
-    INERTIA_MPI(MPI_Allreduce(local, global, 2, MPI_INT, MPI_MAX, comm_));
-    if (global[0])
-      throw SolverError(cat("the solution is not finite at step ", state_.step, ", t = ",
-                            state_.time, "; reduce dt or check the loads and constraints"));
+    // One reduction for both: the largest displacement (infinite where u is not finite), for
+    // the blow-up watch, and whether a rank received a signal.
+    double local[2] = {largest_magnitude(state_.u),
+                       static_cast<double>(InterruptGuard::received())};
+    double global[2] = {0, 0};
+    INERTIA_MPI(MPI_Allreduce(local, global, 2, MPI_DOUBLE, MPI_MAX, comm_));
     const bool row = state_.step % c_.history_every == 0 || state_.step == nsteps_;
     if (energy_) energy_->after_step(system(), state_, c_.dt, removed, row);
+    std::optional<BlowUpWatch::Energy> energy;
+    if (energy_ && row) energy = BlowUpWatch::Energy{energy_->balance(), energy_->in_play()};
+    if (auto verdict = blow_up_->after_step(state_.step, global[0], energy)) {
+      activity_ = Activity::check;
+      throw SolverError(cat(*verdict, set_aside_unstable_checkpoints()));
+    }
     if (probes_ && row) probes_->record(state_);
     if (reactions_ && row) reactions_->record(system(), state_, *integrator_);
-    return global[1];
+    return static_cast<int>(global[1]);
+  }
+
+  /// After a blow-up: the checkpoints from its onset on are set aside (--restart would take
+  /// the newest); "; ..." says so and names the newest checkpoint before the onset, if any.
+  std::string set_aside_unstable_checkpoints() {
+    if (!checkpointer_ || c_.checkpoint_every <= 0) return std::string();
+    const std::int64_t onset = blow_up_->onset();
+    const int aside = checkpointer_->set_aside_from(c_.checkpoint_directory, onset);
+    // The newest one before the onset that is still there (keep: keeps it; see write_checkpoint).
+    std::int64_t best = -1;
+    for (const std::int64_t s : checkpoint_steps_)
+      if (s < onset && s > best && rank_of(comm_) == 0 &&
+          std::filesystem::exists(c_.checkpoint_directory / io::checkpoint_name(s)))
+        best = s;
+    INERTIA_MPI(MPI_Bcast(&best, 1, MPI_INT64_T, 0, comm_));
+    std::string out;
+    if (aside > 0)
+      out = cat("; ", aside, aside == 1 ? " checkpoint" : " checkpoints", " from step ", onset,
+                " on renamed *.unstable");
+    if (best < 0) return cat(out, "; no checkpoint before step ", onset);
+    return cat(out, "; the newest checkpoint before step ", onset, ": ",
+               (c_.checkpoint_directory / io::checkpoint_name(best)).string());
   }
 
   /// The time of step n: n dt (no drift), and end_time itself at the last step of a run that
@@ -1552,6 +1634,10 @@ class Run {
   std::unique_ptr<Integrator> integrator_;
   StepStats stats_;
   std::unique_ptr<io::Checkpointer> checkpointer_;
+  std::vector<FingerprintPart> fingerprint_;  ///< the model's, for checkpoints and restarts
+  std::unique_ptr<BlowUpWatch> blow_up_;
+  double model_size_ = 1;                       ///< the bounding box's diagonal
+  std::vector<std::int64_t> checkpoint_steps_;  ///< written or restored from, by this run
   std::optional<EnergyResume> resume_;
   std::unique_ptr<OutputSeries> series_;
   ProbeSites probe_sites_;
@@ -1565,7 +1651,8 @@ class Run {
   double loop_start_ = 0;
   std::int64_t first_step_ = 0, linear_its_ = 0, newton_its_ = 0;
   std::int64_t checkpoint_bytes_ = 0, checkpoints_ = 0, last_checkpoint_step_ = -1;
-  enum class Activity { step, output, checkpoint } activity_ = Activity::step;
+  /// check: the blow-up watch after a completed step.
+  enum class Activity { step, check, output, checkpoint } activity_ = Activity::step;
 };
 
 }  // namespace

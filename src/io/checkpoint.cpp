@@ -129,7 +129,8 @@ void Checkpointer::ensure_room(const fs::path& directory, const fs::path& file,
 
 std::pair<fs::path, std::int64_t> Checkpointer::write(const fs::path& directory, std::int64_t step,
                                                       const CheckpointAttributes& attributes,
-                                                      const NamedVectors& vectors, int keep) {
+                                                      const NamedVectors& vectors, int keep,
+                                                      std::int64_t keep_at_or_before) {
   const fs::path file = directory / checkpoint_name(step);
   const fs::path tmp = directory / (checkpoint_name(step) + ".tmp");
   run_on_root(comm_, [&] {
@@ -198,11 +199,31 @@ std::pair<fs::path, std::int64_t> Checkpointer::write(const fs::path& directory,
     fs::rename(tmp, file);
     auto all = checkpoints_in(directory);
     const auto excess = static_cast<std::ptrdiff_t>(all.size()) - std::max(keep, 1);
-    for (std::ptrdiff_t i = 0; i < excess; ++i) fs::remove(all[i].second);
+    // The newest checkpoint at or before keep_at_or_before stays (all is oldest first).
+    std::ptrdiff_t trusted = -1;
+    for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(all.size()); ++i)
+      if (all[i].first <= keep_at_or_before) trusted = i;
+    for (std::ptrdiff_t i = 0; i < excess; ++i)
+      if (i != trusted) fs::remove(all[i].second);
   });
   INERTIA_MPI(MPI_Bcast(&bytes, 1, MPI_INT64_T, 0, comm_));
   last_bytes_ = bytes;
   return {file, bytes};
+}
+
+int Checkpointer::set_aside_from(const fs::path& directory, std::int64_t step) {
+  int count = 0;
+  run_on_root(comm_, [&] {
+    for (const auto& [s, file] : checkpoints_in(directory))
+      if (s >= step) {
+        fs::path aside = file;
+        aside += ".unstable";
+        fs::rename(file, aside);
+        ++count;
+      }
+  });
+  INERTIA_MPI(MPI_Bcast(&count, 1, MPI_INT, 0, comm_));
+  return count;
 }
 
 void Checkpointer::read(const fs::path& file, const NamedVectors& vectors,
@@ -255,6 +276,17 @@ void Checkpointer::read(const fs::path& file, const NamedVectors& vectors,
       INERTIA_PETSC(
           PetscViewerHDF5ReadAttribute(viewer, "/", name.c_str(), PETSC_LONG, nullptr, &value));
       x = value;
+    }
+    for (auto& [name, x] : attributes.optional_strings) {
+      PetscBool has = PETSC_FALSE;
+      INERTIA_PETSC(PetscViewerHDF5HasAttribute(viewer, "/", name.c_str(), &has));
+      x.clear();
+      if (!has) continue;
+      char* value = nullptr;
+      INERTIA_PETSC(
+          PetscViewerHDF5ReadAttribute(viewer, "/", name.c_str(), PETSC_STRING, nullptr, &value));
+      x = value;
+      INERTIA_PETSC(PetscFree(value));
     }
     for (auto& [name, x] : attributes.strings) {
       require(name);

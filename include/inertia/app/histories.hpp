@@ -208,6 +208,9 @@ class EnergyHistory {
   /// The largest of |kinetic|, |strain|, |external work|, |dissipation| where total() was last
   /// computed: the scale of balance().
   double largest_term() const { return largest_term_; }
+  /// |kinetic| + |strain| + |work| + |dissipation| (both kinds) + |initial total| where total()
+  /// was last computed: the energy in play, which a blow-up's balance approaches.
+  double in_play() const { return in_play_; }
   double external_work() const { return external_work_; }
   double dissipation() const { return dissipation_; }
   double algorithmic_dissipation() const { return algorithmic_; }
@@ -226,6 +229,7 @@ class EnergyHistory {
   petsc::Vector ground_prev_, ground_now_;             ///< ground: f_g at t_n and t_{n+1}
   std::vector<double> reaction_prev_, reaction_now_;   ///< R on this rank's constrained DOFs
   double time_prev_ = 0;
+  double in_play_ = 0;
   double external_work_ = 0, dissipation_ = 0, algorithmic_ = 0, total_ = 0, largest_term_ = 0,
          initial_total_ = 0;
   std::array<double, 7> row_{};

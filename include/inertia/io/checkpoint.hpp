@@ -30,6 +30,8 @@ struct CheckpointAttributes {
   std::map<std::string, double> reals;
   std::map<std::string, std::int64_t> integers;
   std::map<std::string, std::string> strings;
+  /// Read when present, left empty when absent (attributes older checkpoints lack).
+  std::map<std::string, std::string> optional_strings;
 };
 
 using NamedVectors = std::vector<std::pair<std::string, Vec>>;
@@ -55,7 +57,9 @@ class Checkpointer {
                std::int64_t num_global_nodes, Vec layout);
 
   /// Collective. Writes `vectors` and `attributes` to directory/checkpoint_<step>.h5 (atomically,
-  /// see above) and removes all but the newest `keep` checkpoints. Returns the file and its size.
+  /// see above) and removes all but the newest `keep` checkpoints, and the newest one at or
+  /// before step `keep_at_or_before` (a state the run still trusts while it watches the later
+  /// ones for a blow-up; -1: none). Returns the file and its size.
   /// Before writing, every rank checks that the directory's file system has room for it (the
   /// size of the previous checkpoint, or an estimate for the first one): HDF5 cannot be trusted
   /// to fail on every rank alike when the disk fills in the middle of a collective write (one
@@ -64,7 +68,13 @@ class Checkpointer {
   std::pair<std::filesystem::path, std::int64_t> write(const std::filesystem::path& directory,
                                                        std::int64_t step,
                                                        const CheckpointAttributes& attributes,
-                                                       const NamedVectors& vectors, int keep);
+                                                       const NamedVectors& vectors, int keep,
+                                                       std::int64_t keep_at_or_before = -1);
+
+  /// Collective. Renames the checkpoints of `directory` at or after `step` to
+  /// "<name>.unstable", where --restart does not look (states a blow-up had already reached).
+  /// Returns how many.
+  int set_aside_from(const std::filesystem::path& directory, std::int64_t step);
 
   /// Collective. Reads the attributes named by the keys of `attributes` (into their values),
   /// calls `check(attributes)`, then reads the vectors named in `vectors` (into those Vecs, in
