@@ -167,8 +167,9 @@ void check_share(const LocalMesh& m, const SplitIndex& index, int rank) {
     INERTIA_CHECK(type >= 0 && type < num_cell_types, InputError, "cell ", m.cell_tags[c],
                   " has an unknown type (", type, ")");
     const CellTypeInfo& cell = info(m.cell_types[c]);
+    // offsets[c] is in [0, cell_nodes.size()] (from offsets[0] = 0, step by step): no overflow.
     INERTIA_CHECK(m.cell_offsets[c] <= static_cast<std::int64_t>(m.cell_nodes.size()) &&
-                      m.cell_offsets[c + 1] - m.cell_offsets[c] == cell.num_nodes,
+                      m.cell_offsets[c + 1] == m.cell_offsets[c] + cell.num_nodes,
                   InputError, "cell ", m.cell_tags[c], " (", cell.name, ") does not have ",
                   cell.num_nodes, " nodes");
     const std::int32_t region = m.cell_regions[c];

@@ -126,6 +126,8 @@ for np in 1 2 3; do
     eval '$tool flip "$bad" $((8 * $($tool where "$bad" coordinate $((np - 1))) + 4))'
   damaged "$np" "bad.p$np.split: the split is truncated" \
     eval 'truncate -s -100 "$bad"'
+  damaged "$np" "bad.p$np.split: not a split of this version of inertia (make it again" \
+    $tool set-word "$bad" 1 1
   # The rank count edited: to one more (the checksum) and to 2^40 (beyond the file's length).
   damaged "$np" "bad.p$np.split: the split's header is damaged (its checksum does not match)" \
     $tool set-word "$bad" 2 $((np + 1))

@@ -201,6 +201,8 @@ TEST(SplitFile, ValidChecksumsWithInconsistentContentAreRefusedInOneLine) {
   expect_refused(edit(l.cell_offsets + 16, std::int64_t{-5}), "does not have 8 nodes");
   expect_refused(edit(l.cell_offsets + 16, std::numeric_limits<std::int64_t>::min()),
                  "does not have 8 nodes");
+  expect_refused(edit(l.cell_offsets + 24, std::numeric_limits<std::int64_t>::min()),
+                 "does not have 8 nodes");  // after a positive offset (no overflow)
   expect_refused(edit(l.coords + 8, std::nan("")), "not a finite number");
   expect_refused(edit(l.coords + 8, HUGE_VAL), "not a finite number");
   expect_refused(edit(l.node_begin, std::int64_t{3}), "the summary says");
