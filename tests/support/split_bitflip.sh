@@ -2,11 +2,12 @@
 # The bit-flip experiment on a split: flips N random single bits (one at a time) of a 2-rank split
 # of the cantilever (tests/scripts/split.sh's case, 20 central-difference steps) and runs each
 # damaged split at np 2, sorting the outcomes: the same results as the intact split (exit 0, the
-# same probes.csv byte for byte), one error line (non-zero exit, exactly one "inertia: error"
-# line), a signal (a crash: killed by a signal, or PETSc's or MPI's report of one), a silent
-# change (exit 0, other results), a hang (no exit within 120 s) and anything else. Fails unless
-# there is no signal, silent change, hang or other outcome. split.sh runs it with a few bits; the
-# full experiment by hand, from a build directory's parent:
+# same probes.csv and energy.csv byte for byte), one error line (non-zero exit, exactly one
+# "inertia: error" line), a signal (a crash: killed by a signal, or PETSc's or MPI's report of
+# one), a silent change (exit 0, other results: probes.csv or energy.csv, whose energies change
+# with any coordinate, mass or connectivity), a hang (no exit within 120 s) and anything else.
+# Fails unless there is no signal, silent change, hang or other outcome. split.sh runs it with a
+# few bits; the full experiment by hand, from a build directory's parent:
 #   INERTIA=build/bin/inertia INERTIA_SOURCE_DIR=. tests/support/split_bitflip.sh 120 [SEED [WHERE]]
 # WHERE: "file" (default: bits anywhere, nearly all in the shares) or "index" (bits of the index:
 # header, offsets, checksums, facts and stamp, a few hundred bytes).
@@ -40,6 +41,7 @@ output:
   every: 20
   fields: []
   probes: [{name: tip, point: [1.0, 0.05, 0.05]}, {name: corner, point: [1.0, 0.1, 0.1]}]
+  energy: true
 EOF
 "$INERTIA" --split 2 "$work/flip.yaml" > "$work/split.log"
 cp "$work/flip.p2.split" "$work/intact.split"
@@ -47,7 +49,8 @@ rm -rf "$work/out"
 mpirun_np2 "$work/flip.yaml" > "$work/reference.log" 2>&1 ||
   { cat "$work/reference.log"; echo "FAIL: the intact split's run"; exit 1; }
 grep -q "each rank read its share of flip.p2.split" "$work/reference.log"
-cp "$work/out/probes.csv" "$work/reference.csv"
+cp "$work/out/probes.csv" "$work/reference_probes.csv"
+cp "$work/out/energy.csv" "$work/reference_energy.csv"
 
 bits=$($tool bits "$work/intact.split")
 if [ "$where" = index ]; then
@@ -69,7 +72,8 @@ for bit in $(python3 -c "import random; r = random.Random($seed); print(*r.sampl
        [ "$status" -gt 128 ]; then
     outcome=signal; signal=$((signal + 1))
   elif [ "$status" = 0 ]; then
-    if cmp -s "$work/out/probes.csv" "$work/reference.csv"; then
+    if cmp -s "$work/out/probes.csv" "$work/reference_probes.csv" &&
+       cmp -s "$work/out/energy.csv" "$work/reference_energy.csv"; then
       outcome=same; same=$((same + 1))
     else
       outcome=silent; silent=$((silent + 1))
