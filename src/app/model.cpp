@@ -7,6 +7,7 @@
 #include <map>
 #include <sstream>
 
+#include "inertia/core/hash.hpp"
 #include "inertia/mesh/box.hpp"
 #include "inertia/mesh/gmsh_reader.hpp"
 #include "inertia/mesh/topology.hpp"
@@ -89,16 +90,19 @@ std::vector<char> check_and_mark_elements(const CaseFile& c, const MeshData& mes
 
 LocalMesh read_and_distribute(MPI_Comm comm, const CaseFile& c, Phases& ph, Model& model);
 
-/// What a split depends on besides the rank count: the mesh file (size and modification time),
-/// the partitioner, and the regions the case makes elements of (materials, springs, point
-/// masses). A run refuses a split whose stamp differs from its case's.
+/// What a split depends on besides the rank count, as fields separated by "; ": the mesh file
+/// (its name, size and a hash of its content), the partitioner, and the regions the case makes
+/// elements of (materials, springs, point masses). A run refuses a split whose stamp differs from
+/// its case's. The content hash reads the whole mesh file (1-2 GB/s from the page cache): call
+/// this only when a split is made or used, and on one rank.
 std::string split_stamp(const CaseFile& c) {
-  std::ostringstream s;
+  const std::filesystem::path& mesh = *c.mesh_file;
+  const std::uint64_t content = hash_file(mesh);  // IoError naming the file if it cannot be read
   std::error_code ec;
-  const auto size = std::filesystem::file_size(*c.mesh_file, ec);
-  const auto modified = std::filesystem::last_write_time(*c.mesh_file, ec);
-  s << "mesh " << c.mesh_file->filename().string() << " (" << (ec ? 0 : size) << " bytes, modified "
-    << (ec ? 0 : modified.time_since_epoch().count()) << "); partitioner "
+  const std::uintmax_t size = std::filesystem::file_size(mesh, ec);
+  std::ostringstream s;
+  s << "mesh " << mesh.filename().string() << "; mesh size " << (ec ? 0 : size)
+    << " bytes; mesh content xxh3 " << hex64(content) << "; partitioner "
     << (c.partitioner == Partitioner::metis ? "metis" : "block") << "; materials";
   for (const auto& m : c.materials) s << " " << m.region;
   s << "; springs";
@@ -106,6 +110,30 @@ std::string split_stamp(const CaseFile& c) {
   s << "; point masses";
   for (const auto& p : c.point_masses) s << " " << p.region;
   return s.str();
+}
+
+/// What differs between the stamp a split was made with and the one its case has now: the first
+/// field that differs.
+std::string stamp_change(const std::string& made, const std::string& now) {
+  const auto fields = [](const std::string& stamp) {
+    std::vector<std::string> out;
+    for (std::size_t at = 0;;) {
+      const std::size_t end = stamp.find("; ", at);
+      out.push_back(stamp.substr(at, end - at));
+      if (end == std::string::npos) return out;
+      at = end + 2;
+    }
+  };
+  const auto then = fields(made), today = fields(now);
+  for (std::size_t k = 0; k < std::max(then.size(), today.size()); ++k) {
+    const std::string a = k < then.size() ? then[k] : "", b = k < today.size() ? today[k] : "";
+    if (a == b) continue;
+    if (a.starts_with("mesh content") && b.starts_with("mesh content"))
+      return cat("the content of ", today[0].substr(5), " changed: ", a.substr(13), " when split, ",
+                 b.substr(13), " now");
+    return cat(a.empty() ? "nothing" : a, " when split, ", b.empty() ? "nothing" : b, " now");
+  }
+  return "the same";
 }
 
 /// A mesh where nothing has mass: says which regions the mesh has, of which dimension, and
@@ -179,11 +207,14 @@ Model build_model(MPI_Comm comm, const CaseFile& c, Phases* phases) {
     Phases::Scope scope(ph, "mesh");
     std::string stamp;
     local = read_split(comm, split, &model.partition, &stamp);
-    const std::string expected = split_stamp(c);
-    INERTIA_CHECK(stamp == expected, InputError, split.string(),
-                  " was made from another mesh or case (", stamp, "; now: ", expected,
-                  "); make it again with inertia --split ", size_of(comm), " ",
-                  c.path.filename().string(), ", or remove it");
+    // The stamp is the same on every rank (its checksum was verified): rank 0 hashes the mesh.
+    run_on_root(comm, [&] {
+      const std::string expected = split_stamp(c);
+      INERTIA_CHECK(stamp == expected, InputError, split.string(),
+                    " was made from another mesh or case (", stamp_change(stamp, expected),
+                    "); make it again with inertia --split ", size_of(comm), " ",
+                    c.path.filename().string(), ", or remove it");
+    });
     const std::int64_t elements = total_elements(model.partition);
     require_elements(c, local.regions, elements);
     model.mesh_summary =

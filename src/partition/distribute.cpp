@@ -4,169 +4,30 @@
 /// rank will hold, less what every rank holds alike); one broadcast sends the common facts, one
 /// scatter the shares, and every rank unpacks its own.
 #include <algorithm>
-#include <cstring>
-#include <fstream>
 #include <limits>
 #include <memory>
 #include <numeric>
 #include <span>
 #include <tuple>
-#include <type_traits>
 
 #include "inertia/core/error.hpp"
-#include "inertia/core/files.hpp"
+#include "inertia/core/hash.hpp"
 #include "inertia/parallel/session.hpp"
 #include "inertia/partition/partition.hpp"
+#include "inertia/partition/split_file.hpp"
+#include "messages.hpp"
 
 namespace inertia {
 
 namespace {
 
-// ---- Serialisation ----------------------------------------------------------------------------
-// Messages are lists of fields (std::tie of members) copied bytewise into buffers of 8-byte
-// words, the unit of the scatter and the broadcast. Vectors and strings are preceded by their
-// size; vectors of trivially copyable values are copied in one piece.
-
-using Word = std::uint64_t;
-
-template <typename T>
-concept Bytewise = std::is_trivially_copyable_v<T>;
-
-/// Counts the bytes that writing a message takes.
-struct ByteCounter {
-  std::size_t bytes = 0;
-  void write(const void*, std::size_t n) { bytes += n; }
-};
-
-/// Writes a message into memory sized with a ByteCounter.
-struct ByteWriter {
-  std::byte* out;
-  void write(const void* p, std::size_t n) {
-    if (n) std::memcpy(out, p, n);
-    out += n;
-  }
-};
-
-/// Reads a message in the order it was written.
-struct ByteReader {
-  const std::byte* in;
-  const std::byte* end;
-  void read(void* p, std::size_t n) {
-    INERTIA_ASSERT(n <= static_cast<std::size_t>(end - in));
-    if (n) std::memcpy(p, in, n);
-    in += n;
-  }
-};
-
-template <typename Sink, Bytewise T>
-void put(Sink& s, const T& value) {
-  s.write(&value, sizeof(T));
-}
-template <typename Sink>
-void put(Sink& s, const std::string& text) {
-  put(s, text.size());
-  s.write(text.data(), text.size());
-}
-template <typename Sink>
-void put(Sink& s, const Region& r) {
-  put(s, r.name);
-  put(s, r.dim);
-  put(s, r.tag);
-}
-template <typename Sink, typename T>
-void put(Sink& s, const std::vector<T>& v) {
-  put(s, v.size());
-  if constexpr (Bytewise<T>)
-    s.write(v.data(), v.size() * sizeof(T));
-  else
-    for (const auto& x : v) put(s, x);
-}
-
-template <Bytewise T>
-void get(ByteReader& r, T& value) {
-  r.read(&value, sizeof(T));
-}
-void get(ByteReader& r, std::string& text) {
-  std::size_t n = 0;
-  get(r, n);
-  text.resize(n);
-  r.read(text.data(), n);
-}
-void get(ByteReader& r, Region& region) {
-  get(r, region.name);
-  get(r, region.dim);
-  get(r, region.tag);
-}
-template <typename T>
-void get(ByteReader& r, std::vector<T>& v) {
-  std::size_t n = 0;
-  get(r, n);
-  if constexpr (Bytewise<T>) {
-    INERTIA_ASSERT(n <= static_cast<std::size_t>(r.end - r.in) / sizeof(T));
-    v.resize(n);
-    r.read(v.data(), n * sizeof(T));
-  } else {
-    v.resize(n);
-    for (auto& x : v) get(r, x);
-  }
-}
-
-/// Writes every field of a message (a tuple of references) to `s`.
-template <typename Sink, typename Fields>
-void pack(Sink& s, const Fields& fields) {
-  std::apply([&](const auto&... f) { (put(s, f), ...); }, fields);
-}
-
-/// Reads every field of a message from words written by pack().
-template <typename Fields>
-void unpack(std::span<const Word> words, Fields fields) {
-  const auto* begin = reinterpret_cast<const std::byte*>(words.data());
-  ByteReader r{begin, begin + words.size_bytes()};
-  std::apply([&](auto&... f) { (get(r, f), ...); }, fields);
-  INERTIA_ASSERT(static_cast<std::size_t>(r.end - r.in) < sizeof(Word));  // only the padding
-}
-
-/// Number of words a message takes.
-template <typename Fields>
-std::size_t packed_words(const Fields& fields) {
-  ByteCounter counter;
-  pack(counter, fields);
-  return (counter.bytes + sizeof(Word) - 1) / sizeof(Word);
-}
-
-/// Packs a message into `words` words at `out` (as counted by packed_words).
-template <typename Fields>
-void pack_into(Word* out, std::size_t words, const Fields& fields) {
-  if (words > 0) out[words - 1] = 0;  // the padding
-  ByteWriter writer{reinterpret_cast<std::byte*>(out)};
-  pack(writer, fields);
-}
-
-// ---- The messages -----------------------------------------------------------------------------
-
-/// A rank's share: the fields of its LocalMesh that differ between ranks (the scatter).
-template <typename Mesh>
-auto share_fields(Mesh& m) {
-  return std::tie(m.node_begin, m.num_owned, m.ghosts, m.coords, m.node_tags, m.natural_ids,
-                  m.cell_types, m.cell_offsets, m.cell_nodes, m.cell_regions, m.cell_tags,
-                  m.cell_is_element, m.region_owned_nodes);
-}
-
-/// What every rank holds alike (the broadcast).
-struct CommonFacts {
-  std::int64_t num_global_nodes = 0;
-  std::vector<Region> regions;
-  std::vector<std::int64_t> region_node_counts;
-  PartitionSummary summary;
-};
-
-template <typename Facts>
-auto fact_fields(Facts& f) {
-  auto& s = f.summary;
-  return std::tie(f.num_global_nodes, f.regions, f.region_node_counts, s.method, s.quality,
-                  s.elements_per_rank, s.owned_nodes_per_rank, s.ghost_nodes_per_rank,
-                  s.dropped_cells);
-}
+using messages::CommonFacts;
+using messages::fact_fields;
+using messages::pack_into;
+using messages::packed_words;
+using messages::share_fields;
+using messages::unpack;
+using messages::Word;
 
 // ---- Rank 0: placement, numbering, shares -----------------------------------------------------
 
@@ -468,92 +329,45 @@ LocalMesh distribute(MPI_Comm comm, const MeshData& mesh, const std::vector<char
   return local;
 }
 
-// ---- Splits: the scatter's messages in a file
-// ---------------------------------------------------- Layout, all in 8-byte words: magic, version,
-// parts, facts words F, stamp words S; parts + 1 offsets (in words, from the start of the shares);
-// the facts (F words); the stamp (S words); then each part's share. A rank reads the header, the
-// offsets, the facts and the stamp (a few words per rank in all) and its own share: never the whole
-// mesh.
-
-namespace {
-
-constexpr Word split_magic = 0x54494c5053544e49;  // "INTSPLIT", little-endian
-constexpr Word split_version = 1;
-constexpr std::size_t split_header_words = 5;
-
-}  // namespace
+// ---- Splits: the scatter's messages in a file (split_file.hpp) ----------------------------------
 
 std::uint64_t write_split(const std::filesystem::path& file, const MeshData& mesh,
                           const std::vector<char>& is_element, const CellPartition& partition,
                           int parts, const std::string& stamp, PartitionSummary* summary) {
   CommonFacts facts;
-  SendBuffer send = pack_on_root(mesh, is_element, partition, parts, facts);
-  std::vector<Word> head(split_header_words + static_cast<std::size_t>(parts) + 1);
-  const std::size_t facts_words = packed_words(fact_fields(facts));
-  const auto stamp_fields = std::tie(stamp);
-  const std::size_t stamp_words = packed_words(stamp_fields);
-  head[0] = split_magic;
-  head[1] = split_version;
-  head[2] = static_cast<Word>(parts);
-  head[3] = facts_words;
-  head[4] = stamp_words;
-  for (int p = 0; p < parts; ++p) head[split_header_words + p] = static_cast<Word>(send.displs[p]);
-  head.back() = static_cast<Word>(send.displs.back()) + static_cast<Word>(send.counts.back());
-  std::vector<Word> middle(facts_words + stamp_words);
-  pack_into(middle.data(), facts_words, fact_fields(facts));
-  pack_into(middle.data() + facts_words, stamp_words, stamp_fields);
-  const auto as_bytes = [](const std::vector<Word>& w) {
-    return std::string_view(reinterpret_cast<const char*>(w.data()), w.size() * sizeof(Word));
-  };
-  const std::string_view shares(reinterpret_cast<const char*>(send.words.get()),
-                                head.back() * sizeof(Word));
-  write_file_atomically(file, {as_bytes(head), as_bytes(middle), shares});
+  const SendBuffer send = pack_on_root(mesh, is_element, partition, parts, facts);
+  const std::uint64_t bytes =
+      messages::write_split_file(file, facts, stamp, send.words.get(), send.counts, send.displs);
   if (summary) *summary = std::move(facts.summary);
-  return (head.size() + middle.size() + head.back()) * sizeof(Word);
+  return bytes;
 }
 
 LocalMesh read_split(MPI_Comm comm, const std::filesystem::path& file, PartitionSummary* summary,
                      std::string* stamp) {
   LocalMesh local;
-  CommonFacts facts;
-  std::string read_stamp;
-  std::exception_ptr error;
-  try {
-    std::ifstream in(file, std::ios::binary);
-    INERTIA_CHECK(in, InputError, file.string(), ": cannot open the split");
-    const auto read = [&](std::uint64_t word, std::size_t count, Word* out) {
-      in.seekg(static_cast<std::streamoff>(word * sizeof(Word)));
-      in.read(reinterpret_cast<char*>(out), static_cast<std::streamsize>(count * sizeof(Word)));
-      INERTIA_CHECK(in && static_cast<std::size_t>(in.gcount()) == count * sizeof(Word), InputError,
-                    file.string(),
-                    ": the split is truncated or damaged (make it again with inertia --split)");
-    };
-    Word head[split_header_words];
-    read(0, split_header_words, head);
-    INERTIA_CHECK(head[0] == split_magic && head[1] == split_version, InputError, file.string(),
-                  ": not a split of this version of inertia (make it again with inertia --split)");
-    const auto parts = static_cast<std::size_t>(head[2]);
-    INERTIA_CHECK(parts == static_cast<std::size_t>(size_of(comm)), InputError, file.string(),
-                  " is split for ", parts, " ranks, not ", size_of(comm));
-    std::vector<Word> offsets(parts + 1);
-    read(split_header_words, parts + 1, offsets.data());
-    const std::uint64_t middle_begin = split_header_words + parts + 1;
-    std::vector<Word> middle(head[3] + head[4]);
-    read(middle_begin, middle.size(), middle.data());
-    unpack(std::span<const Word>(middle.data(), head[3]), fact_fields(facts));
-    unpack(std::span<const Word>(middle.data() + head[3], head[4]), std::tie(read_stamp));
-    const auto r = static_cast<std::size_t>(rank_of(comm));
-    INERTIA_CHECK(offsets[r] <= offsets[r + 1] && offsets[r + 1] <= offsets[parts], InputError,
-                  file.string(), ": the split is damaged (make it again with inertia --split)");
-    std::vector<Word> share(offsets[r + 1] - offsets[r]);
-    read(middle_begin + middle.size() + offsets[r], share.size(), share.data());
-    local = unpack_local_mesh(share, facts);
-  } catch (...) {
-    error = std::current_exception();
+  SplitIndex index;
+  const std::string name = file.string();
+  run_collectively(comm, [&] {
+    const SplitFile source(file);
+    index = read_split_index(source, name);
+    INERTIA_CHECK(index.parts == size_of(comm), InputError, name, " is split for ", index.parts,
+                  " ranks, not ", size_of(comm));
+    local = read_split_share(source, index, rank_of(comm), name);
+  });
+  // Each share's natural ids are checked to lie below the node count; together they must be
+  // each node once (checkpoints are written in this order): compare an order-independent hash
+  // of them with that of the owned ranges, which are each node once.
+  std::uint64_t sums[2] = {0, 0};
+  for (std::int32_t i = 0; i < local.num_owned; ++i) {
+    sums[0] = combine_unordered(sums[0], static_cast<std::uint64_t>(local.natural_ids[i]));
+    sums[1] = combine_unordered(sums[1], static_cast<std::uint64_t>(local.node_begin + i));
   }
-  rethrow_collectively(comm, error);
-  if (summary) *summary = std::move(facts.summary);
-  if (stamp) *stamp = std::move(read_stamp);
+  INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, sums, 2, MPI_UINT64_T, MPI_SUM, comm));
+  INERTIA_CHECK(sums[0] == sums[1], InputError, name,
+                ": the split is inconsistent: its shares' natural node ids are not each node "
+                "once; make it again with inertia --split");
+  if (summary) *summary = std::move(index.summary);
+  if (stamp) *stamp = std::move(index.stamp);
   return local;
 }
 

@@ -5,8 +5,12 @@
   tests/data/gmsh, written in the four formats the reader supports (MSH 2.2 and 4.1, ASCII and
   binary, 4- and 8-byte sizes, parametric nodes, unknown sections, no physical groups, tet10).
 - case_file/: the example case files (examples/*/*.yaml) without their comment lines.
+- split/: splits (`inertia --split N`) of small cases on the gmsh/ seeds and the hanging mass: tet4
+  and tet10 solids with their faces, edge springs, line springs and point masses, for 1 to 3 ranks.
+  These need the inertia program: $INERTIA, else build/bin/inertia.
 
-Seeds are small (libFuzzer mutates small inputs best) and the whole corpus stays in the tens of KB.
+Seeds are small (libFuzzer mutates small inputs best: each under the campaign's 8192-byte
+max_len) and the whole corpus stays in the tens of KB.
 Usage: tests/fuzz/make_corpus.py (writes into tests/fuzz/corpus/, replacing what is there).
 """
 
@@ -14,6 +18,8 @@ import glob
 import os
 import shutil
 import struct
+import subprocess
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -225,9 +231,46 @@ def write_msh41(m, binary, size_bytes=8, parametric=False):
     return b"".join(pieces)
 
 
+# Split seeds: (name, mesh file, case lines, rank counts).
+SPLIT_CASES = [
+    ("box_tet4", os.path.join(HERE, "corpus", "gmsh", "box_22.msh"),
+     "materials: [{region: body, density: 1000, youngs_modulus: 1.0e9, poissons_ratio: 0.3}]\n"
+     "springs: [{region: left, edges_of: surface, stiffness: 10.0}]\n"
+     "point_masses: [{region: corner, mass: 1.0}]\n", (1, 2, 3)),
+    ("tet10", os.path.join(HERE, "corpus", "gmsh", "tet10_41.msh"),
+     "materials: [{region: body, density: 1000, youngs_modulus: 1.0e9, poissons_ratio: 0.3}]\n",
+     (2,)),
+    ("hanging_mass", os.path.join(ROOT, "meshes", "hanging_mass.msh"),
+     "springs: [{region: spring, stiffness: 100.0}]\n"
+     "point_masses: [{region: bob, mass: 1.0}]\n", (1, 2)),
+]
+
+
+def make_splits(out):
+    inertia = os.environ.get("INERTIA", os.path.join(ROOT, "build", "bin", "inertia"))
+    if not os.access(inertia, os.X_OK):
+        raise SystemExit("make_corpus.py: the split seeds need the inertia program; set INERTIA "
+                         "(not found: %s)" % inertia)
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, mesh, lines, rank_counts in SPLIT_CASES:
+            shutil.copy(mesh, os.path.join(tmp, "mesh.msh"))
+            case = os.path.join(tmp, name + ".yaml")
+            with open(case, "w") as f:
+                f.write("mesh: {file: mesh.msh}\n" + lines +
+                        "time: {integrator: central_difference, dt: 1.0e-6, steps: 1}\n")
+            for ranks in rank_counts:
+                subprocess.run([inertia, "--split", str(ranks), case], check=True,
+                               stdout=subprocess.DEVNULL)
+                split = os.path.join(tmp, "%s.p%d.split" % (name, ranks))
+                size = os.path.getsize(split)
+                assert size <= 8192, "%s: %d bytes, more than the campaign's max_len" % (split, size)
+                # Not named *.split: .gitignore keeps splits out of the repository.
+                shutil.copy(split, os.path.join(out, "split", "%s_p%d" % (name, ranks)))
+
+
 def main():
     out = os.path.join(HERE, "corpus")
-    for target in ("gmsh", "case_file"):
+    for target in ("gmsh", "case_file", "split"):
         shutil.rmtree(os.path.join(out, target), ignore_errors=True)
         os.makedirs(os.path.join(out, target))
 
@@ -257,6 +300,8 @@ def main():
         name = os.path.basename(os.path.dirname(path)) + "_" + os.path.basename(path)
         with open(os.path.join(out, "case_file", name), "w") as f:
             f.write(text)
+
+    make_splits(out)
 
 
 if __name__ == "__main__":

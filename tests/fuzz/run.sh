@@ -2,7 +2,7 @@
 # The bounded fuzz campaign that CI runs (README, "Tests"; called by .ci/run): configures a build
 # directory of its own with clang and -DINERTIA_FUZZ=ON, builds the fuzz targets (only them) and
 # runs each on its seed corpus (tests/fuzz/corpus/<target>) for a fixed number of inputs, with a
-# fixed seed, both targets at once. Exits non-zero on any finding: a crash, a sanitizer report
+# fixed seed, all targets at once. Exits non-zero on any finding: a crash, a sanitizer report
 # (ASan, UBSan, leaks), a hang (an input taking more than 10 s), an input needing more than 2 GB,
 # or a broken contract (an exception other than InputError, a message of more than one line); the
 # input that found it is kept under $build/campaign/<target>/findings.
@@ -11,14 +11,14 @@
 #   RUNS                   inputs per target (default 10000; INERTIA_FUZZ_RUNS)
 #   INERTIA_FUZZ_BUILD     the build directory (default build-fuzz)
 #   INERTIA_FUZZ_SEED      libFuzzer's seed (default 1)
-#   INERTIA_FUZZ_TARGETS   the targets to run (default "fuzz_gmsh fuzz_case_file")
+#   INERTIA_FUZZ_TARGETS   the targets to run (default "fuzz_gmsh fuzz_case_file fuzz_split")
 # A longer campaign by hand: see README, "Tests".
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 build=${INERTIA_FUZZ_BUILD:-build-fuzz}
 runs=${1:-${INERTIA_FUZZ_RUNS:-10000}}
 seed=${INERTIA_FUZZ_SEED:-1}
-read -r -a targets <<<"${INERTIA_FUZZ_TARGETS:-fuzz_gmsh fuzz_case_file}"
+read -r -a targets <<<"${INERTIA_FUZZ_TARGETS:-fuzz_gmsh fuzz_case_file fuzz_split}"
 max_seconds=120  # per target: a safety net, the runs take a few seconds
 
 # clang with libFuzzer and the sanitizer runtimes. On Debian 12 these come from clang and

@@ -81,18 +81,73 @@ rm -rf "$work/rank0"
 run 1 "$work/np1.log" "$work/case.yaml"
 if grep -q "read its share" "$work/np1.log"; then echo "FAIL: a 2- or 3-rank split used on 1 rank"; exit 1; fi
 
-# Refusals, one line each.
+# A mesh touched or copied (same content, another modification time): the split is still used.
 touch -d "2001-01-01" "$work/beam.msh"
-expect_error "was made from another mesh or case" 2 "$work/case.yaml"
-expect_error "was made from another mesh or case" 3 "$work/case.yaml"
-run 1 "$work/again.log" --split 2 "$work/case.yaml"
+rm -rf "$work/rank0"
+run 2 "$work/touched.log" "$work/case.yaml"
+grep -q "each rank read its share of case.p2.split" "$work/touched.log" ||
+  { cat "$work/touched.log"; echo "FAIL: a touched mesh's split was not used"; exit 1; }
+
+# Refusals, one line each.
 sed 's/region: beam, model/region: beam_typo, model/' "$work/case.yaml" > "$work/other.yaml"
 cp "$work/case.p2.split" "$work/other.p2.split"
 expect_error "was made from another mesh or case" 2 "$work/other.yaml"
 head -c 2000 "$work/case.p2.split" > "$work/cut.p2.split"
 cp "$work/case.yaml" "$work/cut.yaml"
-expect_error "truncated or damaged" 2 "$work/cut.yaml"
+expect_error "cut.p2.split: the split is truncated" 2 "$work/cut.yaml"
 printf 'mesh: {box: {lower: [0, 0, 0], upper: [1, 1, 1], cells: [2, 2, 2]}}\nmaterials: [{region: all, density: 1, youngs_modulus: 1, poissons_ratio: 0.3}]\ntime: {integrator: central_difference, dt: auto, steps: 1}\n' > "$work/box.yaml"
 expect_error "is for meshes read from a file" 1 --split 2 "$work/box.yaml"
 expect_error "needs a number of ranks" 1 --split two "$work/case.yaml"
+
+# Damaged and stale splits at 1, 2 and 3 ranks: every one refused in one line naming the file and
+# what is wrong, on every rank count, before the solver sees anything.
+tool="python3 $INERTIA_SOURCE_DIR/tests/support/split_tool.py"
+cp "$work/case.yaml" "$work/bad.yaml"
+damaged() {  # damaged NP PATTERN COMMAND...: bad.pNP.split = the intact split changed by COMMAND
+  local np=$1 pattern=$2
+  shift 2
+  cp "$work/case.p$np.split" "$work/bad.p$np.split"
+  "$@"
+  expect_error "$pattern" "$np" "$work/bad.yaml"
+}
+for np in 1 2 3; do
+  run 1 "$work/split_again_np$np.log" --split "$np" "$work/case.yaml"
+  bad=$work/bad.p$np.split
+  damaged "$np" "bad.p$np.split: the split's header is damaged" \
+    eval '$tool flip "$bad" $((8 * $($tool where "$bad" header) + 1))'
+  damaged "$np" "bad.p$np.split: the split's header is damaged (its checksum does not match)" \
+    eval '$tool flip "$bad" $((8 * $($tool where "$bad" facts) + 3))'
+  for ((r = 0; r < np; r++)); do
+    damaged "$np" "bad.p$np.split: checksum of rank $r's share does not match" \
+      eval '$tool flip "$bad" $((8 * $($tool where "$bad" share $r) + 5))'
+  done
+  # The coordinate's exponent: the corner would have moved by 10^11 m.
+  damaged "$np" "bad.p$np.split: checksum of rank $((np - 1))'s share does not match" \
+    eval '$tool flip "$bad" $((8 * $($tool where "$bad" coordinate $((np - 1))) + 4))'
+  damaged "$np" "bad.p$np.split: the split is truncated" \
+    eval 'truncate -s -100 "$bad"'
+  damaged "$np" "bad.p$np.split: not a split of this version of inertia (make it again" \
+    $tool set-word "$bad" 1 1
+  # The rank count edited: to one more (the checksum) and to 2^40 (beyond the file's length).
+  damaged "$np" "bad.p$np.split: the split's header is damaged (its checksum does not match)" \
+    $tool set-word "$bad" 2 $((np + 1))
+  damaged "$np" "bad.p$np.split: the split's header is damaged, or the split truncated" \
+    $tool set-word "$bad" 2 $((1 << 40))
+done
+# The mesh edited in place, its size and modification time kept: refused by its content.
+cp -p "$work/beam.msh" "$work/beam.orig"
+$tool edit-mesh "$work/beam.msh"
+touch -r "$work/beam.orig" "$work/beam.msh"
+cmp -s "$work/beam.msh" "$work/beam.orig" && { echo "FAIL: the mesh was not edited"; exit 1; }
+[ "$(stat -c %s.%Y "$work/beam.msh")" = "$(stat -c %s.%Y "$work/beam.orig")" ]
+for np in 1 2 3; do
+  expect_error "case.p$np.split was made from another mesh or case (the content of beam.msh changed" \
+    "$np" "$work/case.yaml"
+done
+mv "$work/beam.orig" "$work/beam.msh"
+echo "split: damaged and stale splits refused at 1, 2 and 3 ranks"
+
+# The bit-flip experiment, reduced (tests/support/split_bitflip.sh; the full one flips 120 bits).
+INERTIA_BITFLIP_WORK=$work/bitflip bash "$INERTIA_SOURCE_DIR/tests/support/split_bitflip.sh" 12
+
 echo "split: every check passed"
