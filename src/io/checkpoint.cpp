@@ -9,8 +9,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
+#include <optional>
 #include <regex>
 
+#include "hdf5_file.hpp"
 #include "inertia/core/files.hpp"
 #include "inertia/core/text.hpp"
 #include "inertia/parallel/session.hpp"
@@ -20,8 +23,11 @@ namespace inertia::io {
 
 namespace fs = std::filesystem;
 
+using detail::Hdf5File;
 using detail::QuietHdf5;
 using detail::require_free_space;
+using detail::SliceWriter;
+using detail::unless_failed;
 
 namespace {
 
@@ -45,29 +51,6 @@ std::vector<std::pair<std::int64_t, fs::path>> checkpoints_in(const fs::path& di
       out.emplace_back(s, it->path());
   std::sort(out.begin(), out.end());
   return out;
-}
-
-/// What HDF5's error stack says about the last failure: the system's errno where a driver
-/// recorded one (the POSIX drivers do), else the innermost failed call ("H5FD__mpio_write: file
-/// write failed": the MPI-IO driver keeps no errno).
-struct Hdf5Failure {
-  int error_number = 0;
-  std::string innermost;
-};
-
-Hdf5Failure hdf5_failure() {
-  Hdf5Failure found;
-  auto visit = [](unsigned, const H5E_error2_t* e, void* data) -> herr_t {
-    auto& f = *static_cast<Hdf5Failure*>(data);
-    if (e->desc) {
-      if (const char* at = std::strstr(e->desc, "errno = ")) f.error_number = std::atoi(at + 8);
-      if (f.innermost.empty())
-        f.innermost = std::string(e->func_name ? e->func_name : "?") + ": " + e->desc;
-    }
-    return 0;
-  };
-  H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, visit, &found);
-  return found;
 }
 
 /// Collective. A checksum of a vector's values that does not depend on how it is distributed:
@@ -141,57 +124,56 @@ std::pair<fs::path, std::int64_t> Checkpointer::write(const fs::path& directory,
   });
   ensure_room(directory, tmp, vectors.size());
   const QuietHdf5 quiet;
-  // Each collective HDF5 operation is one agreed step: a rank whose write fails (a full disk
-  // need not fail every rank at the same byte) tells the others before anyone enters the next
-  // collective operation, so nobody waits for a rank that gave up. On failure the viewer is
-  // destroyed by every rank (collectively) and the temporary file never becomes a checkpoint.
-  Viewer viewer;
-  auto agreed = [&](auto&& f) {
-    run_collectively(comm_, [&] {
-      try {
-        f();
-      } catch (const SolverError&) {
-        const Hdf5Failure failure = hdf5_failure();
-        if (failure.error_number) throw_io_error(tmp, failure.error_number);
-        if (failure.innermost.find("write failed") != std::string::npos)
-          throw IoError(tmp.string() + ": the write failed (HDF5 " + failure.innermost + ")");
-        throw;
-      }
-    });
-  };
-  agreed([&] {
-    INERTIA_PETSC(PetscViewerHDF5Open(comm_, tmp.c_str(), FILE_MODE_WRITE, viewer.out()));
+  // Three steps, each ended by an agreement of every rank (hdf5_file.hpp says why not parallel
+  // HDF5): rank 0 creates the file, its datasets and the case's attributes; every rank writes its
+  // share of each vector (natural order: one contiguous range of each dataset) and closes its
+  // descriptor, the data made durable before the rename; rank 0 adds the checksums and the
+  // completion attribute. A failure anywhere fails every rank with the system's reason, and the
+  // temporary file never becomes a checkpoint.
+  std::vector<std::uint64_t> offsets(vectors.size());
+  run_on_root(comm_, [&] {
+    Hdf5File h5(tmp, Hdf5File::Mode::create);
+    const auto rows = static_cast<hsize_t>(num_global_nodes_);
+    for (std::size_t k = 0; k < vectors.size(); ++k)
+      offsets[k] = h5.create_dataset("/" + vectors[k].first, {rows, 3}, H5T_NATIVE_DOUBLE);
+    h5.write_attribute("num_global_nodes", static_cast<long>(num_global_nodes_));
+    for (const auto& [name, x] : attributes.reals) h5.write_attribute(name, x);
+    for (const auto& [name, x] : attributes.integers)
+      h5.write_attribute(name, static_cast<long>(x));
+    for (const auto& [name, x] : attributes.strings) h5.write_attribute(name, x);
+    h5.close();
   });
-  for (const auto& [name, v] : vectors) {
-    INERTIA_PETSC(VecScatterBegin(scatter_, v, natural_, INSERT_VALUES, SCATTER_FORWARD));
-    INERTIA_PETSC(VecScatterEnd(scatter_, v, natural_, INSERT_VALUES, SCATTER_FORWARD));
-    INERTIA_PETSC(PetscObjectSetName(reinterpret_cast<PetscObject>(natural_.get()), name.c_str()));
-    agreed([&] { INERTIA_PETSC(VecView(natural_, viewer)); });
-    const long sum = checksum(comm_, natural_);
-    agreed([&] {
-      INERTIA_PETSC(PetscViewerHDF5WriteAttribute(viewer, "/", ("checksum." + name).c_str(),
-                                                  PETSC_LONG, &sum));
-    });
-  }
-  agreed([&] {
-    const long nodes = static_cast<long>(num_global_nodes_);
-    INERTIA_PETSC(
-        PetscViewerHDF5WriteAttribute(viewer, "/", "num_global_nodes", PETSC_LONG, &nodes));
-    for (const auto& [name, x] : attributes.reals)
-      INERTIA_PETSC(PetscViewerHDF5WriteAttribute(viewer, "/", name.c_str(), PETSC_DOUBLE, &x));
-    for (const auto& [name, x] : attributes.integers) {
-      const long value = static_cast<long>(x);
-      INERTIA_PETSC(PetscViewerHDF5WriteAttribute(viewer, "/", name.c_str(), PETSC_LONG, &value));
-    }
-    for (const auto& [name, x] : attributes.strings)
+  INERTIA_MPI(MPI_Bcast(offsets.data(), static_cast<int>(offsets.size()), MPI_UINT64_T, 0, comm_));
+  std::vector<long> sums(vectors.size());
+  {
+    // A rank whose write fails keeps taking part in the scatters and checksums (collective) and
+    // says so after the last vector.
+    std::exception_ptr failure;
+    std::optional<SliceWriter> out;
+    unless_failed(failure, [&] { out.emplace(tmp); });
+    PetscInt begin = 0, end = 0;
+    INERTIA_PETSC(VecGetOwnershipRange(natural_, &begin, &end));
+    for (std::size_t k = 0; k < vectors.size(); ++k) {
       INERTIA_PETSC(
-          PetscViewerHDF5WriteAttribute(viewer, "/", name.c_str(), PETSC_STRING, x.c_str()));
-    const long complete = 1;
-    INERTIA_PETSC(
-        PetscViewerHDF5WriteAttribute(viewer, "/", complete_attribute, PETSC_LONG, &complete));
+          VecScatterBegin(scatter_, vectors[k].second, natural_, INSERT_VALUES, SCATTER_FORWARD));
+      INERTIA_PETSC(
+          VecScatterEnd(scatter_, vectors[k].second, natural_, INSERT_VALUES, SCATTER_FORWARD));
+      sums[k] = checksum(comm_, natural_);
+      unless_failed(failure, [&] {
+        petsc::ConstArray a(natural_);
+        out->write({offsets[k] + 8 * static_cast<std::uint64_t>(begin), std::as_bytes(a.span())});
+      });
+    }
+    unless_failed(failure, [&] { out->close(true); });
+    rethrow_collectively(comm_, failure);
+  }
+  run_on_root(comm_, [&] {
+    Hdf5File h5(tmp, Hdf5File::Mode::append);
+    for (std::size_t k = 0; k < vectors.size(); ++k)
+      h5.write_attribute("checksum." + vectors[k].first, sums[k]);
+    h5.write_attribute(complete_attribute, 1L);
+    h5.close();
   });
-  // Closed here, checked: HDF5 may write its metadata only now (a full disk shows here).
-  agreed([&] { INERTIA_PETSC(PetscViewerDestroy(viewer.in_place())); });
   std::int64_t bytes = 0;
   run_on_root(comm_, [&] {
     bytes = static_cast<std::int64_t>(fs::file_size(tmp));
