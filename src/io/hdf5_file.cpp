@@ -223,15 +223,19 @@ hid_t id() {
 
 }  // namespace
 
-Hdf5File::Hdf5File(fs::path path, Mode mode) : path_(std::move(path)) {
+Hdf5File::Hdf5File(fs::path path, Mode mode, hsize_t user_block) : path_(std::move(path)) {
   driver::first_error = driver::open_error = 0;
+  PropertyList creation(H5P_FILE_CREATE);
+  if (creation.get() < 0 || (user_block && H5Pset_userblock(creation.get(), user_block) < 0))
+    fail("HDF5 cannot set up the file");
   PropertyList access(H5P_FILE_ACCESS);
   // No file lock (the driver takes none): ParaView may read the series while the run appends.
   if (access.get() < 0 || driver::id() < 0 ||
       H5Pset_driver(access.get(), driver::id(), nullptr) < 0)
     fail("HDF5 cannot set up its file driver");
-  file_ = mode == Mode::create ? H5Fcreate(path_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access.get())
-                               : H5Fopen(path_.c_str(), H5F_ACC_RDWR, access.get());
+  file_ = mode == Mode::create
+              ? H5Fcreate(path_.c_str(), H5F_ACC_TRUNC, creation.get(), access.get())
+              : H5Fopen(path_.c_str(), H5F_ACC_RDWR, access.get());
   if (file_ < 0) {
     if (driver::open_error) driver::record(driver::open_error);
     fail(mode == Mode::create ? "HDF5 cannot create it" : "HDF5 cannot open it");

@@ -52,7 +52,9 @@ Hdf5Failure hdf5_failure();
 class Hdf5File {
  public:
   enum class Mode { create, append };  ///< create: truncate or make; append: open read-write
-  Hdf5File(std::filesystem::path path, Mode mode);
+  /// `user_block`: bytes at the start of a created file that HDF5 leaves to us (0, or a power
+  /// of 2 from 512).
+  Hdf5File(std::filesystem::path path, Mode mode, hsize_t user_block = 0);
   Hdf5File(const Hdf5File&) = delete;
   Hdf5File& operator=(const Hdf5File&) = delete;
   /// Closes the file if close() was not called (or failed), without checking.
