@@ -10,6 +10,7 @@
 #   silent    exit 0 but the histories differ: the damage was used
 #   hang      killed by the timeout
 # Usage: INERTIA=build/bin/inertia tests/support/checkpoint_bitflips.sh [FLIPS [SEED [NP]]]
+# (TRIALS="84 85" runs only those trials of the seed's sequence, to look at one again.)
 # Prints one line per trial (offset, bit, outcome) and the counts; exits 1 if any trial was noisy,
 # a signal, a silent change or a hang.
 set -euo pipefail
@@ -53,7 +54,7 @@ size=$(stat -c %s "$original")
 echo "checkpoint: $size bytes; $flips flips (seed $seed) at np $np"
 
 declare -A count=([same]=0 [error]=0 [noisy]=0 [signal]=0 [silent]=0 [hang]=0)
-for trial in $(seq "$flips"); do
+for trial in ${TRIALS:-$(seq "$flips")}; do
   t="$work/trial"
   rm -rf "$t"
   mkdir -p "$t/out/checkpoints"
@@ -94,6 +95,9 @@ PY
     outcome=noisy
   fi
   count[$outcome]=$((count[$outcome] + 1))
+  case $outcome in  # the evidence of what went wrong
+    noisy | signal | hang) echo "--- flip $trial: status $status, stderr:" && head -n 20 "$t/err.txt" ;;
+  esac
   echo "flip $trial: byte $where -> $outcome$([ "$outcome" = error ] || [ "$outcome" = noisy ] &&
     echo ": $(grep -m1 '^inertia: error:' "$t/err.txt" | cut -c1-150)")"
 done
