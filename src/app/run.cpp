@@ -77,8 +77,8 @@ output.fields (README.md, "Outputs"), the arrays of the output frames:
   rank, region                                 cell data
   reaction                                     point data: the support reactions (zero elsewhere)
 output.format: vtu (default) | xdmf (README.md, "Outputs"): vtu writes <case>.pvd and per step a
-  .pvtu and one .vtu per rank; xdmf writes one HDF5 file <case>.h5 for the run (collective parallel
-  HDF5: the mesh once, one dataset per field and step) and <case>.xdmf, the series ParaView opens
+  .pvtu and one .vtu per rank; xdmf writes one HDF5 file <case>.h5 for the run (every rank writes
+  its share: the mesh once, one dataset per field and step) and <case>.xdmf, the series ParaView opens
   (its Xdmf3 readers): the file count does not grow with the ranks. After --restart the later
   steps go to <case>-r1.h5 (-r2, ...), listed in the same <case>.xdmf.
 output.probes: [{name, point, fields}], the columns of probes.csv; fields: some of

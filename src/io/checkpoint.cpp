@@ -1,7 +1,10 @@
 #include "inertia/io/checkpoint.hpp"
 
+#include <fcntl.h>
 #include <hdf5.h>
 #include <petscviewerhdf5.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <bit>
@@ -9,9 +12,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
+#include <optional>
 #include <regex>
 
+#include "hdf5_file.hpp"
 #include "inertia/core/files.hpp"
+#include "inertia/core/hash.hpp"
 #include "inertia/core/text.hpp"
 #include "inertia/parallel/session.hpp"
 #include "io_common.hpp"
@@ -20,8 +27,11 @@ namespace inertia::io {
 
 namespace fs = std::filesystem;
 
+using detail::Hdf5File;
 using detail::QuietHdf5;
 using detail::require_free_space;
+using detail::SliceWriter;
+using detail::unless_failed;
 
 namespace {
 
@@ -47,29 +57,6 @@ std::vector<std::pair<std::int64_t, fs::path>> checkpoints_in(const fs::path& di
   return out;
 }
 
-/// What HDF5's error stack says about the last failure: the system's errno where a driver
-/// recorded one (the POSIX drivers do), else the innermost failed call ("H5FD__mpio_write: file
-/// write failed": the MPI-IO driver keeps no errno).
-struct Hdf5Failure {
-  int error_number = 0;
-  std::string innermost;
-};
-
-Hdf5Failure hdf5_failure() {
-  Hdf5Failure found;
-  auto visit = [](unsigned, const H5E_error2_t* e, void* data) -> herr_t {
-    auto& f = *static_cast<Hdf5Failure*>(data);
-    if (e->desc) {
-      if (const char* at = std::strstr(e->desc, "errno = ")) f.error_number = std::atoi(at + 8);
-      if (f.innermost.empty())
-        f.innermost = std::string(e->func_name ? e->func_name : "?") + ": " + e->desc;
-    }
-    return 0;
-  };
-  H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, visit, &found);
-  return found;
-}
-
 /// Collective. A checksum of a vector's values that does not depend on how it is distributed:
 /// sum over entries (mod 2^64) of the value's bit pattern times (2 i + 1), i its global index.
 std::int64_t checksum(MPI_Comm comm, Vec x) {
@@ -86,6 +73,71 @@ std::int64_t checksum(MPI_Comm comm, Vec x) {
 }
 
 constexpr const char* complete_attribute = "checkpoint_complete";
+
+// The whole file's hash, in the HDF5 user block (the first 512 bytes, which HDF5 leaves to us),
+// is checked before HDF5 reads anything: a damaged file never reaches HDF5's parser, whose
+// reaction to damaged metadata is not ours to promise, and a changed attribute (time, dt, the
+// energy sums: no vector checksum covers them) is refused. A file without the header (written
+// before it existed) is read as before.
+constexpr hsize_t user_block = 512;
+constexpr std::string_view header_signature = "inertia checkpoint: xxh3-64 ";
+constexpr std::uint64_t hash_chunk = std::uint64_t{64} << 20;
+
+/// Collective. XXH3-64 of the bytes of `file` from the user block's end to `size`, in chunks of
+/// 64 MiB hashed by the ranks in turn (each reads its own from the file), the chunks' hashes then
+/// hashed in order: the same on any rank count. IoError on every rank if a rank cannot read.
+std::uint64_t content_hash(MPI_Comm comm, const fs::path& file, std::uint64_t size) {
+  const std::uint64_t body = size > user_block ? size - user_block : 0;
+  const std::uint64_t chunks = (body + hash_chunk - 1) / hash_chunk;
+  std::vector<std::uint64_t> hashes(chunks, 0);
+  std::exception_ptr failure;
+  try {
+    const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw_io_error(file, errno);
+    std::vector<char> buffer(std::size_t{1} << 20);
+    try {
+      const auto rank = static_cast<std::uint64_t>(rank_of(comm));
+      const auto ranks = static_cast<std::uint64_t>(size_of(comm));
+      for (std::uint64_t k = rank; k < chunks; k += ranks) {
+        Hasher h;
+        std::uint64_t at = user_block + k * hash_chunk;
+        const std::uint64_t end = std::min(at + hash_chunk, size);
+        while (at < end) {
+          const ssize_t n =
+              ::pread(fd, buffer.data(), std::min<std::uint64_t>(buffer.size(), end - at),
+                      static_cast<off_t>(at));
+          if (n < 0 && errno == EINTR) continue;
+          if (n < 0) throw_io_error(file, errno);
+          if (n == 0) throw IoError(cat(file.string(), ": shorter than it was"));
+          h.add_bytes(buffer.data(), static_cast<std::size_t>(n));
+          at += static_cast<std::uint64_t>(n);
+        }
+        hashes[k] = h.digest();
+      }
+    } catch (...) {
+      ::close(fd);
+      throw;
+    }
+    ::close(fd);
+  } catch (...) {
+    failure = std::current_exception();
+  }
+  rethrow_collectively(comm, failure);
+  INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, hashes.data(), static_cast<int>(chunks), MPI_UINT64_T,
+                            MPI_SUM, comm));  // each chunk's slot is set by one rank
+  Hasher h;
+  h.add(size).add(std::span<const std::uint64_t>(hashes));
+  return h.digest();
+}
+
+/// The user block's text: the signature, the hash and the size the file has.
+std::string header_text(std::uint64_t hash, std::uint64_t size) {
+  char text[128];
+  std::snprintf(text, sizeof text, "%.*s%016llx size %llu\n",
+                static_cast<int>(header_signature.size()), header_signature.data(),
+                static_cast<unsigned long long>(hash), static_cast<unsigned long long>(size));
+  return text;
+}
 
 }  // namespace
 
@@ -142,57 +194,67 @@ std::pair<fs::path, std::int64_t> Checkpointer::write(const fs::path& directory,
   });
   ensure_room(directory, tmp, vectors.size());
   const QuietHdf5 quiet;
-  // Each collective HDF5 operation is one agreed step: a rank whose write fails (a full disk
-  // need not fail every rank at the same byte) tells the others before anyone enters the next
-  // collective operation, so nobody waits for a rank that gave up. On failure the viewer is
-  // destroyed by every rank (collectively) and the temporary file never becomes a checkpoint.
-  Viewer viewer;
-  auto agreed = [&](auto&& f) {
-    run_collectively(comm_, [&] {
-      try {
-        f();
-      } catch (const SolverError&) {
-        const Hdf5Failure failure = hdf5_failure();
-        if (failure.error_number) throw_io_error(tmp, failure.error_number);
-        if (failure.innermost.find("write failed") != std::string::npos)
-          throw IoError(tmp.string() + ": the write failed (HDF5 " + failure.innermost + ")");
-        throw;
-      }
-    });
-  };
-  agreed([&] {
-    INERTIA_PETSC(PetscViewerHDF5Open(comm_, tmp.c_str(), FILE_MODE_WRITE, viewer.out()));
+  // Three steps, each ended by an agreement of every rank (hdf5_file.hpp says why not parallel
+  // HDF5): rank 0 creates the file, its datasets and the case's attributes; every rank writes its
+  // share of each vector (natural order: one contiguous range of each dataset) and closes its
+  // descriptor, the data made durable before the rename; rank 0 adds the checksums and the
+  // completion attribute. A failure anywhere fails every rank with the system's reason, and the
+  // temporary file never becomes a checkpoint.
+  std::vector<std::uint64_t> offsets(vectors.size());
+  run_on_root(comm_, [&] {
+    Hdf5File h5(tmp, Hdf5File::Mode::create, user_block);
+    const auto rows = static_cast<hsize_t>(num_global_nodes_);
+    for (std::size_t k = 0; k < vectors.size(); ++k)
+      offsets[k] = h5.create_dataset("/" + vectors[k].first, {rows, 3}, H5T_NATIVE_DOUBLE);
+    h5.write_attribute("num_global_nodes", static_cast<long>(num_global_nodes_));
+    for (const auto& [name, x] : attributes.reals) h5.write_attribute(name, x);
+    for (const auto& [name, x] : attributes.integers)
+      h5.write_attribute(name, static_cast<long>(x));
+    for (const auto& [name, x] : attributes.strings) h5.write_attribute(name, x);
+    h5.close();
   });
-  for (const auto& [name, v] : vectors) {
-    INERTIA_PETSC(VecScatterBegin(scatter_, v, natural_, INSERT_VALUES, SCATTER_FORWARD));
-    INERTIA_PETSC(VecScatterEnd(scatter_, v, natural_, INSERT_VALUES, SCATTER_FORWARD));
-    INERTIA_PETSC(PetscObjectSetName(reinterpret_cast<PetscObject>(natural_.get()), name.c_str()));
-    agreed([&] { INERTIA_PETSC(VecView(natural_, viewer)); });
-    const long sum = checksum(comm_, natural_);
-    agreed([&] {
-      INERTIA_PETSC(PetscViewerHDF5WriteAttribute(viewer, "/", ("checksum." + name).c_str(),
-                                                  PETSC_LONG, &sum));
-    });
-  }
-  agreed([&] {
-    const long nodes = static_cast<long>(num_global_nodes_);
-    INERTIA_PETSC(
-        PetscViewerHDF5WriteAttribute(viewer, "/", "num_global_nodes", PETSC_LONG, &nodes));
-    for (const auto& [name, x] : attributes.reals)
-      INERTIA_PETSC(PetscViewerHDF5WriteAttribute(viewer, "/", name.c_str(), PETSC_DOUBLE, &x));
-    for (const auto& [name, x] : attributes.integers) {
-      const long value = static_cast<long>(x);
-      INERTIA_PETSC(PetscViewerHDF5WriteAttribute(viewer, "/", name.c_str(), PETSC_LONG, &value));
-    }
-    for (const auto& [name, x] : attributes.strings)
+  INERTIA_MPI(MPI_Bcast(offsets.data(), static_cast<int>(offsets.size()), MPI_UINT64_T, 0, comm_));
+  std::vector<long> sums(vectors.size());
+  {
+    // A rank whose write fails keeps taking part in the scatters and checksums (collective) and
+    // says so after the last vector.
+    std::exception_ptr failure;
+    std::optional<SliceWriter> out;
+    unless_failed(failure, [&] { out.emplace(tmp); });
+    PetscInt begin = 0, end = 0;
+    INERTIA_PETSC(VecGetOwnershipRange(natural_, &begin, &end));
+    for (std::size_t k = 0; k < vectors.size(); ++k) {
       INERTIA_PETSC(
-          PetscViewerHDF5WriteAttribute(viewer, "/", name.c_str(), PETSC_STRING, x.c_str()));
-    const long complete = 1;
-    INERTIA_PETSC(
-        PetscViewerHDF5WriteAttribute(viewer, "/", complete_attribute, PETSC_LONG, &complete));
+          VecScatterBegin(scatter_, vectors[k].second, natural_, INSERT_VALUES, SCATTER_FORWARD));
+      INERTIA_PETSC(
+          VecScatterEnd(scatter_, vectors[k].second, natural_, INSERT_VALUES, SCATTER_FORWARD));
+      sums[k] = checksum(comm_, natural_);
+      unless_failed(failure, [&] {
+        petsc::ConstArray a(natural_);
+        out->write({offsets[k] + 8 * static_cast<std::uint64_t>(begin), std::as_bytes(a.span())});
+      });
+    }
+    unless_failed(failure, [&] { out->close(true); });
+    rethrow_collectively(comm_, failure);
+  }
+  run_on_root(comm_, [&] {
+    Hdf5File h5(tmp, Hdf5File::Mode::append);
+    for (std::size_t k = 0; k < vectors.size(); ++k)
+      h5.write_attribute("checksum." + vectors[k].first, sums[k]);
+    h5.write_attribute(complete_attribute, 1L);
+    h5.close();
   });
-  // Closed here, checked: HDF5 may write its metadata only now (a full disk shows here).
-  agreed([&] { INERTIA_PETSC(PetscViewerDestroy(viewer.in_place())); });
+  // The whole file's hash into its user block (read back by every rank, chunk by chunk).
+  std::uint64_t size = 0;
+  run_on_root(comm_, [&] { size = static_cast<std::uint64_t>(fs::file_size(tmp)); });
+  INERTIA_MPI(MPI_Bcast(&size, 1, MPI_UINT64_T, 0, comm_));
+  const std::uint64_t hash = content_hash(comm_, tmp, size);
+  run_on_root(comm_, [&] {
+    const std::string header = header_text(hash, size);
+    SliceWriter out(tmp);
+    out.write({0, std::as_bytes(std::span<const char>(header))});
+    out.close(true);
+  });
   std::int64_t bytes = 0;
   run_on_root(comm_, [&] {
     bytes = static_cast<std::int64_t>(fs::file_size(tmp));
@@ -254,6 +316,31 @@ void Checkpointer::read(const fs::path& file, const NamedVectors& vectors,
     INERTIA_PETSC(PetscViewerHDF5HasAttribute(viewer, "/", name.c_str(), &has));
     INERTIA_CHECK(has, Error, "no attribute '", name, "'");
   };
+  // The whole file's hash first (rank 0 reads the user block; every rank decides alike).
+  damaged([&] {
+    std::string head(128, '\0');
+    std::uint64_t size = 0;
+    run_on_root(comm_, [&] {
+      const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+      struct stat st {};
+      if (fd < 0 || ::fstat(fd, &st) != 0) throw_io_error(file, errno);
+      size = static_cast<std::uint64_t>(st.st_size);
+      const ssize_t n = ::pread(fd, head.data(), head.size(), 0);
+      ::close(fd);
+      head.resize(n > 0 ? static_cast<std::size_t>(n) : 0);
+    });
+    head = broadcast_string(comm_, head);
+    INERTIA_MPI(MPI_Bcast(&size, 1, MPI_UINT64_T, 0, comm_));
+    if (head.starts_with("\x89HDF\r\n\x1a\n")) return;  // written before the header existed
+    unsigned long long hash = 0, written = 0;
+    INERTIA_CHECK(
+        head.starts_with(header_signature) && std::sscanf(head.c_str() + header_signature.size(),
+                                                          "%16llx size %llu", &hash, &written) == 2,
+        Error, "no checkpoint header");
+    INERTIA_CHECK(written == size, Error, "it has ", size, " bytes, it was written with ", written);
+    INERTIA_CHECK(content_hash(comm_, file, size) == hash, Error,
+                  "its content does not match its hash");
+  });
   long nodes = -1;
   damaged([&] {
     try {

@@ -1,17 +1,19 @@
 #include "inertia/io/xdmf_writer.hpp"
 
 #include <hdf5.h>
-#include <petscviewerhdf5.h>
 
 #include <algorithm>
 #include <array>
 #include <cerrno>
 #include <charconv>
 #include <cstring>
+#include <exception>
 #include <limits>
 #include <numeric>
+#include <optional>
 #include <tuple>
 
+#include "hdf5_file.hpp"
 #include "inertia/core/error.hpp"
 #include "inertia/core/files.hpp"
 #include "inertia/parallel/session.hpp"
@@ -24,8 +26,12 @@ namespace fs = std::filesystem;
 using detail::check_series_name;
 using detail::create_output_directory;
 using detail::format_time;
+using detail::Hdf5File;
 using detail::QuietHdf5;
 using detail::require_free_space;
+using detail::Slice;
+using detail::SliceWriter;
+using detail::unless_failed;
 using detail::xml_comment_text;
 using detail::xml_escape;
 using detail::zero_padded;
@@ -166,6 +172,24 @@ bool same_on_all_ranks(MPI_Comm comm, std::string text) {
   return all_true(comm, broadcast_string(comm, text) == text);
 }
 
+/// The HDF5 type of PetscInt, as PETSc's ISView stored the topology.
+hid_t petsc_int_type() { return sizeof(PetscInt) == 8 ? H5T_NATIVE_LLONG : H5T_NATIVE_INT; }
+
+/// The dataset's dimensions as PETSc's VecView wrote them: [n] for scalars, [n, components].
+std::vector<hsize_t> field_dims(std::int64_t count, int components) {
+  if (components == 1) return {static_cast<hsize_t>(count)};
+  return {static_cast<hsize_t>(count), static_cast<hsize_t>(components)};
+}
+
+/// This rank's share of a natural-order vector: its values, at the byte of the dataset (which
+/// starts at `dataset_offset`) where they go.
+Slice share_of(Vec natural, std::uint64_t dataset_offset, const petsc::ConstArray& values) {
+  PetscInt begin = 0, end = 0;
+  INERTIA_PETSC(VecGetOwnershipRange(natural, &begin, &end));
+  return {dataset_offset + sizeof(PetscScalar) * static_cast<std::uint64_t>(begin),
+          std::as_bytes(values.span())};
+}
+
 }  // namespace
 
 XdmfSeriesWriter::XdmfSeriesWriter(MPI_Comm comm, std::filesystem::path directory, std::string name,
@@ -203,20 +227,10 @@ XdmfSeriesWriter::XdmfSeriesWriter(MPI_Comm comm, std::filesystem::path director
   counter_ = counter;
   h5_name_ = broadcast_string(comm_, h5_name_);
   h5_ = directory_ / h5_name_;
-  const QuietHdf5 quiet;
-  run_collectively(comm_, [&] {
-    try {
-      INERTIA_PETSC(PetscViewerHDF5Open(comm_, h5_.c_str(), FILE_MODE_WRITE, &viewer_));
-    } catch (const SolverError&) {
-      throw IoError(cat(h5_.string(), ": HDF5 cannot create it"));
-    }
-  });
   write_mesh(mesh);
 }
 
-XdmfSeriesWriter::~XdmfSeriesWriter() {
-  if (viewer_) (void)PetscViewerDestroy(&viewer_);
-}
+XdmfSeriesWriter::~XdmfSeriesWriter() = default;
 
 XdmfSeriesWriter::Transfer& XdmfSeriesWriter::transfer(bool cells, int bs) {
   auto& transfers = cells ? cell_transfers_ : point_transfers_;
@@ -243,8 +257,8 @@ XdmfSeriesWriter::Transfer& XdmfSeriesWriter::transfer(bool cells, int bs) {
   return t;
 }
 
-void XdmfSeriesWriter::view(Transfer& t, std::span<const double> values,
-                            std::span<const std::int32_t> ints, const std::string& name) {
+void XdmfSeriesWriter::gather(Transfer& t, std::span<const double> values,
+                              std::span<const std::int32_t> ints) {
   {
     petsc::Array a(t.local);
     if (!ints.empty())
@@ -254,14 +268,6 @@ void XdmfSeriesWriter::view(Transfer& t, std::span<const double> values,
   }
   INERTIA_PETSC(VecScatterBegin(t.scatter, t.local, t.natural, INSERT_VALUES, SCATTER_FORWARD));
   INERTIA_PETSC(VecScatterEnd(t.scatter, t.local, t.natural, INSERT_VALUES, SCATTER_FORWARD));
-  INERTIA_PETSC(PetscObjectSetName(reinterpret_cast<PetscObject>(t.natural.get()), name.c_str()));
-  run_collectively(comm_, [&] {
-    try {
-      INERTIA_PETSC(VecView(t.natural, viewer_));
-    } catch (const SolverError&) {
-      throw IoError(cat(h5_.string(), ": the write of '", name, "' failed (HDF5)"));
-    }
-  });
 }
 
 void XdmfSeriesWriter::write_mesh(const NaturalPieceMesh& mesh) {
@@ -290,9 +296,8 @@ void XdmfSeriesWriter::write_mesh(const NaturalPieceMesh& mesh) {
 
   // Coordinates, and at most 11 indices of 8 bytes per cell (a tet10 and its type code).
   ensure_room(24 * num_global_nodes_ + 88 * num_global_cells_, "the mesh");
-  const QuietHdf5 quiet;
-  INERTIA_PETSC(PetscViewerHDF5PushGroup(viewer_, "/mesh"));
-  view(transfer(false, 3), p.coords, {}, "geometry");
+  Transfer& geometry = transfer(false, 3);
+  gather(geometry, p.coords, {});
 
   // Topology, XDMF "Mixed": per cell its code, [its node count,] its nodes' natural indices, in
   // natural cell order. Each cell's entries are placed at their offset in the whole array (the
@@ -374,19 +379,30 @@ void XdmfSeriesWriter::write_mesh(const NaturalPieceMesh& mesh) {
       entries.reserve(static_cast<std::size_t>(a.size()));
       for (PetscInt i = 0; i < a.size(); ++i) entries.push_back(static_cast<PetscInt>(a[i]));
     }
-    petsc::IndexSet topology;
-    INERTIA_PETSC(ISCreateGeneral(comm_, static_cast<PetscInt>(entries.size()), entries.data(),
-                                  PETSC_USE_POINTER, topology.out()));
-    INERTIA_PETSC(PetscObjectSetName(reinterpret_cast<PetscObject>(topology.get()), "topology"));
+    PetscInt entries_begin = 0, entries_end = 0;
+    INERTIA_PETSC(VecGetOwnershipRange(natural, &entries_begin, &entries_end));
+
+    // The file and its two datasets (rank 0), then each rank's share of them (hdf5_file.hpp).
+    const QuietHdf5 quiet;
+    std::uint64_t offsets[2] = {0, 0};
+    run_on_root(comm_, [&] {
+      Hdf5File h5(h5_, Hdf5File::Mode::create);
+      h5.create_group("/mesh");
+      offsets[0] =
+          h5.create_dataset("/mesh/geometry", field_dims(num_global_nodes_, 3), H5T_NATIVE_DOUBLE);
+      offsets[1] =
+          h5.create_dataset("/mesh/topology", field_dims(topology_size_, 1), petsc_int_type());
+      h5.close();
+    });
+    INERTIA_MPI(MPI_Bcast(offsets, 2, MPI_UINT64_T, 0, comm_));
     run_collectively(comm_, [&] {
-      try {
-        INERTIA_PETSC(ISView(topology, viewer_));
-      } catch (const SolverError&) {
-        throw IoError(cat(h5_.string(), ": the write of the mesh failed (HDF5)"));
-      }
+      SliceWriter out(h5_);
+      out.write(share_of(geometry.natural, offsets[0], petsc::ConstArray(geometry.natural)));
+      out.write({offsets[1] + sizeof(PetscInt) * static_cast<std::uint64_t>(entries_begin),
+                 std::as_bytes(std::span<const PetscInt>(entries))});
+      out.close(false);
     });
   }
-  INERTIA_PETSC(PetscViewerHDF5PopGroup(viewer_));
 }
 
 void XdmfSeriesWriter::ensure_room(std::int64_t data_bytes, const char* what) const {
@@ -423,20 +439,40 @@ std::int64_t XdmfSeriesWriter::write(double time, std::span<const Field> point_d
     for (const Field& f : cell_data) data += 8 * f.components * num_global_cells_;
     ensure_room(std::max(data, last_frame_bytes_), "the frame");
   }
+  // The step's group and datasets (rank 0), then each rank's share of them (hdf5_file.hpp): a
+  // rank whose write fails goes on with the scatters (collective) and says so at the end.
   const QuietHdf5 quiet;
-  INERTIA_PETSC(PetscViewerHDF5PushGroup(viewer_, group.c_str()));
-  for (const Field& f : point_data)
-    view(transfer(false, f.components), f.values, f.int_values, f.name);
-  for (const Field& f : cell_data)
-    view(transfer(true, f.components), f.values, f.int_values, f.name);
-  INERTIA_PETSC(PetscViewerHDF5PopGroup(viewer_));
-  // On disk before the .xdmf names the step.
-  run_collectively(comm_, [&] {
-    hid_t file = -1;
-    INERTIA_PETSC(PetscViewerHDF5GetFileId(viewer_, &file));
-    if (H5Fflush(file, H5F_SCOPE_GLOBAL) < 0)
-      throw IoError(cat(h5_.string(), ": HDF5 could not flush it"));
+  std::vector<std::uint64_t> offsets(point_data.size() + cell_data.size());
+  run_on_root(comm_, [&] {
+    Hdf5File h5(h5_, Hdf5File::Mode::append);
+    h5.create_group(group);
+    std::size_t k = 0;
+    for (const Field& f : point_data)
+      offsets[k++] = h5.create_dataset(
+          cat(group, "/", f.name), field_dims(num_global_nodes_, f.components), H5T_NATIVE_DOUBLE);
+    for (const Field& f : cell_data)
+      offsets[k++] = h5.create_dataset(
+          cat(group, "/", f.name), field_dims(num_global_cells_, f.components), H5T_NATIVE_DOUBLE);
+    h5.close();
   });
+  INERTIA_MPI(MPI_Bcast(offsets.data(), static_cast<int>(offsets.size()), MPI_UINT64_T, 0, comm_));
+  {
+    std::exception_ptr failure;
+    std::optional<SliceWriter> out;
+    unless_failed(failure, [&] { out.emplace(h5_); });
+    std::size_t k = 0;
+    for (const auto* fields : {&point_data, &cell_data})
+      for (const Field& f : *fields) {
+        Transfer& t = transfer(fields == &cell_data, f.components);
+        gather(t, f.values, f.int_values);
+        const std::uint64_t offset = offsets[k++];
+        unless_failed(failure, [&] {
+          out->write(share_of(t.natural, offset, petsc::ConstArray(t.natural)));
+        });
+      }
+    unless_failed(failure, [&] { out->close(false); });
+    rethrow_collectively(comm_, failure);
+  }
 
   std::int64_t bytes = 0;
   run_on_root(comm_, [&] {

@@ -1,8 +1,9 @@
 #pragma once
 /// \file checkpoint.hpp
-/// Checkpoints with PETSc's HDF5 viewer: named vectors of the DOF layout, written in the
-/// natural node order (independent of the number of ranks and of the partition, so a run
-/// checkpointed on 2 ranks restarts on 3), plus scalar attributes (time, step, dt, ...).
+/// Checkpoints in HDF5 (written as src/io/hdf5_file.hpp says, read with PETSc's HDF5 viewer):
+/// named vectors of the DOF layout, written in the natural node order (independent of the number of
+/// ranks and of the partition, so a run checkpointed on 2 ranks restarts on 3), plus scalar
+/// attributes (time, step, dt, ...).
 ///
 /// Files: <directory>/checkpoint_NNNNNNNNN.h5 (NNN = the step). Each is written under a temporary
 /// name and renamed once every rank has closed it, so a run killed at any moment (even SIGKILL
@@ -60,11 +61,10 @@ class Checkpointer {
   /// see above) and removes all but the newest `keep` checkpoints, and the newest one at or
   /// before step `keep_at_or_before` (a state the run still trusts while it watches the later
   /// ones for a blow-up; -1: none). Returns the file and its size.
-  /// Before writing, every rank checks that the directory's file system has room for it (the
-  /// size of the previous checkpoint, or an estimate for the first one): HDF5 cannot be trusted
-  /// to fail on every rank alike when the disk fills in the middle of a collective write (one
-  /// rank may wait for ever in its flush), so a checkpoint that would not fit is refused before
-  /// it starts, with the system's reason ("No space left on device") on every rank.
+  /// A checkpoint that would not fit in the free space (the size of the previous checkpoint, or
+  /// an estimate for the first one) is refused before it starts; a write that fails anyway (a
+  /// quota, another writer, EIO) on any rank throws IoError "<file>: <strerror>" on every rank.
+  /// The data are made durable (fdatasync) before the rename.
   std::pair<std::filesystem::path, std::int64_t> write(const std::filesystem::path& directory,
                                                        std::int64_t step,
                                                        const CheckpointAttributes& attributes,

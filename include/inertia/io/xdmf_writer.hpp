@@ -1,9 +1,11 @@
 #pragma once
 /// \file xdmf_writer.hpp
-/// ParaView output whose file count does not grow with the rank count: one HDF5 file written
-/// collectively with PETSc's HDF5 viewer (parallel HDF5, MPI-IO) and a small XDMF3 file, written
-/// by rank 0, that describes the time series. The XDMF file is rewritten atomically (temporary
-/// file, then rename) after every step, and the HDF5 file is flushed before it, so a killed run
+/// ParaView output whose file count does not grow with the rank count: one HDF5 file for the run
+/// and a small XDMF3 file, written by rank 0, that describes the time series. Rank 0 writes the
+/// HDF5 file's structure (serial HDF5) and every rank its share of each dataset (pwrite), each
+/// step agreed by every rank: a failed write fails every rank, never leaves one waiting (see
+/// src/io/hdf5_file.hpp). The XDMF file is rewritten atomically (temporary file, then rename)
+/// after every step, once the step's data are written and the HDF5 file closed, so a killed run
 /// still leaves a valid series of the steps it completed.
 ///
 /// Files under `directory`:
@@ -56,9 +58,10 @@ class XdmfSeriesWriter {
 
   /// Collective. Writes one dataset per field into the HDF5 file (point fields: `components`
   /// values per local node, only the owned nodes' are used; cell fields: per local cell of the
-  /// mesh given to the constructor; Int32 fields are stored as Float64), flushes it, and rank 0
-  /// rewrites the .xdmf with the new step at `time`. The fields must be the same on every rank.
-  /// Returns the bytes the HDF5 file grew by (the first step counts the mesh too).
+  /// mesh given to the constructor; Int32 fields are stored as Float64), and rank 0 rewrites the
+  /// .xdmf with the new step at `time`. The fields must be the same on every rank. A failed write
+  /// (on any rank) throws IoError "<file>: <strerror>" on every rank and leaves the .xdmf as it
+  /// was. Returns the bytes the HDF5 file grew by (the first step counts the mesh too).
   std::int64_t write(double time, std::span<const Field> point_data,
                      std::span<const Field> cell_data);
 
@@ -78,12 +81,11 @@ class XdmfSeriesWriter {
     petsc::VecScatterHandle scatter;
   };
   Transfer& transfer(bool cells, int bs);
-  void view(Transfer& t, std::span<const double> values, std::span<const std::int32_t> ints,
-            const std::string& name);
+  /// Collective: `values` (or `ints`) into t.natural.
+  void gather(Transfer& t, std::span<const double> values, std::span<const std::int32_t> ints);
   void write_mesh(const NaturalPieceMesh& mesh);
   /// Collective. Refuses (IoError on every rank, ENOSPC) a write of about `data_bytes` that
-  /// would not fit in the free space: a disk filling in the middle of a collective HDF5 write
-  /// can leave a rank waiting for ever.
+  /// would not fit in the free space, before any of it is written: the frame is not begun.
   void ensure_room(std::int64_t data_bytes, const char* what) const;
   void write_xdmf() const;
   void resume(double up_to);  ///< rank 0: reads the kept steps of an existing .xdmf
@@ -93,7 +95,6 @@ class XdmfSeriesWriter {
   std::string name_;
   std::filesystem::path xdmf_, h5_;
   std::string h5_name_;  ///< h5_'s file name, as the .xdmf references it
-  PetscViewer viewer_ = nullptr;
   std::int32_t num_owned_ = 0;
   std::int64_t num_global_nodes_ = 0, num_global_cells_ = 0, topology_size_ = 0;
   std::vector<std::int64_t> owned_natural_;                   ///< natural index of each owned node
