@@ -90,6 +90,15 @@ std::vector<char> check_and_mark_elements(const CaseFile& c, const MeshData& mes
 
 LocalMesh read_and_distribute(MPI_Comm comm, const CaseFile& c, Phases& ph, Model& model);
 
+/// Collective. Whether the split exists, as rank 0 sees it: every rank takes the same path (ranks
+/// on file systems that disagree would otherwise wait for each other in different collectives;
+/// a rank that cannot read the split then fails in read_split, on every rank).
+bool split_exists(MPI_Comm comm, const std::filesystem::path& split) {
+  int exists = rank_of(comm) == 0 && std::filesystem::exists(split) ? 1 : 0;
+  INERTIA_MPI(MPI_Bcast(&exists, 1, MPI_INT, 0, comm));
+  return exists != 0;
+}
+
 /// What a split depends on besides the rank count, as fields separated by "; ": the mesh file
 /// (its name, size and a hash of its content), the partitioner, and the regions the case makes
 /// elements of (materials, springs, point masses). A run refuses a split whose stamp differs from
@@ -202,7 +211,7 @@ Model build_model(MPI_Comm comm, const CaseFile& c, Phases* phases) {
             counts[1], " ", info(face).name, " (generated in parallel)");
   } else if (const auto split =
                  c.mesh_file ? split_path(c, size_of(comm)) : std::filesystem::path();
-             !split.empty() && std::filesystem::exists(split)) {
+             !split.empty() && split_exists(comm, split)) {
     // `inertia --split N` made this: each rank reads its own share, no rank holds the mesh.
     Phases::Scope scope(ph, "mesh");
     std::string stamp;

@@ -939,11 +939,11 @@ class Run {
         log_ << "warning   " << what << " spans " << span << " s, " << std::lround(span / t_end)
              << "x the run's " << t_end << " s, of which the run sees the first "
              << std::setprecision(2) << 100 * t_end / span << " %" << std::setprecision(6)
-             << ": are the table's times in the unit of time: (ms against s)?\n";
+             << ": are its times in the case's unit of time (ms where the run is in s)?\n";
       else if (10 * span < t_end)
         log_ << "warning   " << what << " spans " << span << " s, 1/" << std::lround(t_end / span)
              << " of the run's " << t_end
-             << " s: are the table's times in the unit of time: (s against ms)?\n";
+             << " s: are its times in the case's unit of time (s where the run is in ms)?\n";
     }
   }
 
