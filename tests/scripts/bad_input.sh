@@ -579,6 +579,54 @@ printf '%s\n' "$box_mesh" "$box_material" "$box_bcs" \
 echo "a file, not a directory" >"$dir/blocker"
 expect_error checkpoint_dir_uncreatable "blocker/checkpoints.*checkpoint directory"
 
+# ---- Entries that replaced or added silently; files read as written (issue: nothing accepted
+# that should not be) ------------------------------------------------------------------------
+chain_mesh="mesh: {file: ${INERTIA_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}/meshes/spring_chain.msh}"
+chain_rest='boundary_conditions:
+  - {region: ends, type: fixed}
+time: {integrator: newmark, dt: 0.01, steps: 2}
+output: {directory: out, every: 0}'
+new_case duplicate_spring  # was: the second replaced the first, exit 0
+printf '%s\n' "$chain_mesh" 'springs:' '  - {region: springs, stiffness: 400.0}' \
+  '  - {region: springs, stiffness: 200.0}' 'point_masses: [{region: beads, mass: 0.25}]' \
+  "$chain_rest" >"$dir/case.yaml"
+expect_error duplicate_spring "case\.yaml:4: springs\[1\]\.region: region 'springs' already has a spring \(springs\[0\], line 3\)"
+
+new_case duplicate_point_mass  # was: the masses added up, exit 0
+printf '%s\n' "$chain_mesh" 'springs: [{region: springs, stiffness: 400.0}]' 'point_masses:' \
+  '  - {region: beads, mass: 0.25}' '  - {region: beads, mass: 0.25}' "$chain_rest" >"$dir/case.yaml"
+expect_error duplicate_point_mass "case\.yaml:5: point_masses\[1\]\.region: region 'beads' already has a point mass"
+
+new_case duplicate_initial_velocity  # was: the second replaced the first, exit 0
+printf '%s\n' "$box_mesh" "$box_material" "$box_bcs" "$time_ok" "$output_ok" \
+  'initial_conditions:' '  velocity:' '    - {region: all, velocity: [1, 0, 0]}' \
+  '    - {region: all, velocity: [0, 1, 0]}' >"$dir/case.yaml"
+expect_error duplicate_initial_velocity "case\.yaml:[0-9]+: initial_conditions\.velocity\[1\]\.region: region 'all' already has an initial velocity"
+
+new_case second_yaml_document  # was: ignored, exit 0
+printf '%s\n' "$box_mesh" "$box_material" "$box_bcs" "$time_ok" "$output_ok" '---' \
+  'time: {integrator: newmark, dt: 1.0, steps: 3}' >"$dir/case.yaml"
+expect_error second_yaml_document "case\.yaml:11: a second YAML document"
+
+amplitude_case() {  # amplitude_case FILE: a traction scaled by a table read from FILE
+  printf '%s\n' "$box_mesh" "$box_material" 'boundary_conditions:' \
+    '  - {region: xmin, type: fixed}' '  - {region: xmax, type: traction, value: [0, 0, -1], amplitude: rec}' \
+    'amplitudes:' "  rec: {type: table, file: $1}" "$time_ok" "$output_ok"
+}
+new_case amplitude_missing  # was: "not a regular file" for a missing file
+amplitude_case quake.csv >"$dir/case.yaml"
+expect_error amplitude_missing "case\.yaml:10: amplitudes\.rec\.file: cannot open '.*quake\.csv': No such file or directory"
+
+new_case amplitude_utf16
+amplitude_case quake.csv >"$dir/case.yaml"
+printf '\xff\xfe0\x00,\x000\x00\n\x00' >"$dir/quake.csv"
+expect_error amplitude_utf16 "quake\.csv:1: UTF-16 text"
+
+new_case amplitude_huge_value  # was: the 5 MB line echoed whole
+amplitude_case quake.csv >"$dir/case.yaml"
+{ echo "0,0"; printf '1,'; head -c 5000000 /dev/zero | tr '\0' '7'; echo "x"; } >"$dir/quake.csv"
+expect_error amplitude_huge_value "quake\.csv:2: expected two finite numbers.*\.\.\. \(5000003 bytes\)'\$"
+
 finish_cases
 
 # ------------------------------------------------------------------------------------------------

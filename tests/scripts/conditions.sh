@@ -123,5 +123,20 @@ for np in 1 3; do
   grep -q "momentum (1000, [-0-9.e]*, -2000) kg m/s" "$work/free$np/log" ||
     fail "free np $np: $(grep '^initial' "$work/free$np/log")"
 done
+# The same record saved by a Windows editor: a UTF-8 byte-order mark and no header. The mark is
+# skipped (it made the first row a header, so the record lost its first point) and the log says
+# what was read; the probes equal the plain file's, at 2 ranks (rank 0 reads, the others receive).
+mkdir -p "$work/bom/plain" "$work/bom/marked"
+cp "$work/short.yaml" "$work/record.csv" "$work/bom/plain/"
+cp "$work/short.yaml" "$work/bom/marked/"
+{ printf '\xef\xbb\xbf'; tail -n +2 "$work/record.csv"; } >"$work/bom/marked/record.csv"
+for v in plain marked; do
+  (cd "$work/bom/$v" && mpi 2 "$INERTIA" short.yaml >log 2>&1) || fail "bom $v: $(tail -1 "$work/bom/$v/log")"
+done
+once "$work/bom/plain/log" "amplitude record: record.csv, 101 rows, t = 0 to 1 s; line 1 skipped as a header: 'time,acceleration'"
+once "$work/bom/marked/log" "amplitude record: record.csv, 101 rows, t = 0 to 1 s; a UTF-8 byte-order mark skipped"
+cmp -s "$work/bom/plain/out/probes.csv" "$work/bom/marked/out/probes.csv" ||
+  fail "np 2: the record with a byte-order mark gives other probes than the plain one"
+
 [ $failed = 0 ] && echo "conditions: all checks passed"
 exit $failed
