@@ -1,5 +1,6 @@
 #include "inertia/app/case_file.hpp"
 
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -705,20 +706,71 @@ AmplitudeTable read_amplitude_table(const std::filesystem::path& path) {
   return table;
 }
 
+namespace {
+
+// Listens to one document's events: whether it holds anything but a null, and where it starts.
+class DocumentProbe final : public YAML::EventHandler {
+ public:
+  bool has_content = false;
+  int line = -1;  // 0-based line of the document's first node
+
+  void OnDocumentStart(const YAML::Mark&) override {}
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t) override { note(mark, false); }
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t) override { note(mark, true); }
+  void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t,
+                const std::string& value) override {
+    const bool null = tag == "?" && (value.empty() || value == "~" || value == "null" ||
+                                     value == "Null" || value == "NULL");
+    note(mark, !null);
+  }
+  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {
+    note(mark, true);
+  }
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
+                  YAML::EmitterStyle::value) override {
+    note(mark, true);
+  }
+  void OnMapEnd() override {}
+
+ private:
+  void note(const YAML::Mark& mark, bool content) {
+    if (line < 0) line = mark.line;
+    has_content = has_content || content;
+  }
+};
+
+// The line (0-based) of the first node of a second document that holds anything but a null
+// (an empty document, a lone trailing '---', holds nothing to ignore), if there is one.
+// Throws YAML::Exception on a syntax error in any document.
+std::optional<int> second_document_line(const std::string& text) {
+  std::istringstream in(text);
+  YAML::Parser parser(in);
+  const std::size_t bound =
+      2 + static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+  for (std::size_t document = 0; document < bound; ++document) {
+    DocumentProbe probe;
+    if (!parser.HandleNextDocument(probe)) return std::nullopt;
+    if (document > 0 && probe.has_content) return probe.line;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 CaseFile parse_case(const std::string& text, const std::filesystem::path& file,
                     const AmplitudeFileReader& reader) {
   const std::string file_name = file.string();
   YAML::Node root;
   try {
-    // Every document of the file: a second one (after '---') would otherwise be ignored.
-    const std::vector<YAML::Node> documents = YAML::LoadAll(text);
-    // (An empty document, a lone trailing '---', holds nothing to ignore.)
-    const auto second =
-        std::find_if(documents.begin() + std::min<std::size_t>(1, documents.size()),
-                     documents.end(), [](const YAML::Node& d) { return !d.IsNull(); });
-    if (second != documents.end()) {
+    // A second document (after '---') would otherwise be ignored. Documents are walked with a
+    // parser of our own rather than YAML::LoadAll, which loops forever on some malformed inputs
+    // (a comma followed by a non-UTF-8 byte): at most one document per line, plus one.
+    if (const std::optional<int> second = second_document_line(text)) {
       // The separator's line: the last '---' before the document's first node.
-      int line = second->Mark().line;
+      int line = *second;
       std::vector<std::string_view> lines;
       for (std::size_t b = 0; b <= text.size();) {
         const std::size_t e = std::min(text.find('\n', b), text.size());
@@ -734,7 +786,7 @@ CaseFile parse_case(const std::string& text, const std::filesystem::path& file,
                                     ": a second YAML document (after '---'); a case file is one "
                                     "document: remove the separator or the second part")));
     }
-    if (!documents.empty()) root = documents[0];
+    root = YAML::Load(text);
   } catch (const YAML::Exception& e) {
     throw InputError(
         one_line(cat(file_name, ":", e.mark.line + 1, ": YAML syntax error: ", e.msg)));

@@ -554,6 +554,10 @@ TEST(CaseFileErrors, ASecondYamlDocumentIsRefused) {
                  {"a second YAML document"});
   // A document marker before the only document, or a lone one after it, holds nothing more.
   EXPECT_NO_THROW(parse_case("---\n" + minimal_case() + "---\n", "case.yaml"));
+  EXPECT_NO_THROW(parse_case(minimal_case() + "---\n~\n---\nnull\n", "case.yaml"));
+  // Inputs on which YAML::LoadAll never returns (found by the fuzz campaign): one error each.
+  for (const std::string text : {std::string(",\x9a"), std::string("!m0.2, atiionl ")})
+    EXPECT_FALSE(parse_error(text).empty()) << text;
 }
 
 TEST(CaseFileErrors, MaterialValues) {
