@@ -8,6 +8,8 @@
 #include <sstream>
 
 #include "inertia/core/hash.hpp"
+#include "inertia/core/interrupt.hpp"
+#include "inertia/core/text.hpp"
 #include "inertia/mesh/box.hpp"
 #include "inertia/mesh/gmsh_reader.hpp"
 #include "inertia/mesh/topology.hpp"
@@ -48,8 +50,8 @@ void check_volumes_have_materials(const CaseFile& c, const MeshData& mesh) {
   }
   for (std::size_t r = 0; r < mesh.regions.size(); ++r)
     if (used[r] && !has_material[r])
-      throw InputError(cat(c.path.string(), ": materials: volume region '", mesh.regions[r].name,
-                           "' has no material"));
+      throw InputError(cat(printable(c.path.string()), ": materials: volume region '",
+                           excerpt(mesh.regions[r].name), "' has no material"));
 }
 
 std::string cell_summary(const MeshData& mesh) {
@@ -144,11 +146,11 @@ void require_elements(const CaseFile& c, const std::vector<Region>& mesh_regions
   std::string regions;
   int max_dim = -1;
   for (const auto& r : mesh_regions) {
-    regions += cat(regions.empty() ? "" : ", ", r.name, " (", r.dim, "D)");
+    regions += cat(regions.empty() ? "" : ", ", excerpt(r.name), " (", r.dim, "D)");
     max_dim = std::max(max_dim, r.dim);
   }
   throw InputError(
-      cat(c.path.string(),
+      cat(printable(c.path.string()),
           ": no mesh cell has a material, a spring or a point mass; the mesh's regions: ",
           regions.empty() ? "none" : regions,
           max_dim < 3 ? "; the mesh has no volume cells: materials need a volume mesh (gmsh -3)"
@@ -236,7 +238,7 @@ std::filesystem::path split_path(const CaseFile& c, int ranks) {
 }
 
 std::string split_mesh(MPI_Comm comm, const CaseFile& c, int ranks) {
-  INERTIA_CHECK(c.mesh_file, InputError, c.path.string(),
+  INERTIA_CHECK(c.mesh_file, InputError, printable(c.path.string()),
                 ": --split is for meshes read from a file (mesh.file); a mesh.box is generated "
                 "on every rank already");
   std::string summary;

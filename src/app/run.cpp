@@ -124,7 +124,9 @@ the step and write a checkpoint of it first). README.md, "What a run promises".
 /// "inertia: error: <what>" on stderr in one write, so that no other output (mpiexec's) can
 /// come between its parts.
 void report_error(const std::string& what) {
-  const std::string line = "inertia: error: " + what + "\n";
+  // printable(): a path or name with control bytes (a newline, an escape sequence) in any
+  // message still makes one line that changes nothing on the terminal.
+  const std::string line = "inertia: error: " + printable(what) + "\n";
   std::fwrite(line.data(), 1, line.size(), stderr);
   std::fflush(stderr);
 }
@@ -157,15 +159,15 @@ std::optional<int> parse_arguments(int argc, char** argv, Arguments& args) {
       char* end = nullptr;
       const long parts = std::strtol(n, &end, 10);
       if (*n == '\0' || *end != '\0' || parts < 1 || parts > 10000000) {
-        report_error(cat("--split needs a number of ranks (1 to 10^7), got '", n, "'"));
+        report_error(cat("--split needs a number of ranks (1 to 10^7), got '", excerpt(n), "'"));
         return 1;
       }
       args.split = static_cast<int>(parts);
     } else if (!a.empty() && a[0] != '-') {
       args.case_file = a;
     } else {
-      report_error(
-          cat("expected a case file before PETSc options, got '", a, "' (see inertia --help)"));
+      report_error(cat("expected a case file before PETSc options, got '", excerpt(a),
+                       "' (see inertia --help)"));
       return 1;
     }
   }
@@ -203,11 +205,11 @@ void prepare_directory(const std::filesystem::path& directory, const char* what)
   std::error_code ec;
   std::filesystem::create_directories(directory, ec);
   if (!std::filesystem::is_directory(directory))
-    throw InputError(cat(directory.string(), ": cannot create the ", what,
+    throw InputError(cat(printable(directory.string()), ": cannot create the ", what,
                          ec ? cat(" (", ec.message(), ")") : std::string()));
   if (::access(directory.c_str(), W_OK | X_OK) != 0)
-    throw InputError(
-        cat(directory.string(), ": cannot write in the ", what, " (", std::strerror(errno), ")"));
+    throw InputError(cat(printable(directory.string()), ": cannot write in the ", what, " (",
+                         std::strerror(errno), ")"));
 }
 
 /// Collective. Reads the solver options the way the run's solvers will (KSP, PC and SNES with no
@@ -549,7 +551,8 @@ class Run {
     const bool warn = static_run || supported;
     for (const MeshPart& p : parts.free_parts) {
       std::string regions;
-      for (int r : p.regions) regions += cat(regions.empty() ? "" : ", ", lm.regions[r].name);
+      for (int r : p.regions)
+        regions += cat(regions.empty() ? "" : ", ", printable(lm.regions[r].name));
       const std::string part = cat(parts.count > 1 ? "part" : "the mesh", " of ", p.nodes,
                                    p.nodes == 1 ? " node" : " nodes", " (regions ", regions, ")");
       const char* warning = parts.count > 1 ? "warning   mesh " : "warning   ";
@@ -745,7 +748,7 @@ class Run {
       std::ostringstream out;
       out << std::setprecision(4) << "          smallest element transit time L/c = " << best.time
           << " s: element " << lm.cell_tags[best_cell] << " ("
-          << info(lm.cell_types[best_cell]).name << ", region '" << lm.regions[r].name
+          << info(lm.cell_types[best_cell]).name << ", region '" << printable(lm.regions[r].name)
           << "', L = " << best_length << ", c = " << wave_speed[r]
           << "), the element that limits explicit steps";
       line = out.str();
@@ -812,15 +815,15 @@ class Run {
            << (bc.origin.key.empty() ? cat("boundary_conditions[", i, "]") : bc.origin.key) << ": ";
       switch (bc.type) {
         case T::fixed:
-          log_ << "fixed region " << bc.region << " (" << component_names(on) << ")";
+          log_ << "fixed region " << printable(bc.region) << " (" << component_names(on) << ")";
           break;
         case T::displacement:
-          log_ << "displacement of region " << bc.region << " (" << component_names(on)
+          log_ << "displacement of region " << printable(bc.region) << " (" << component_names(on)
                << ") = " << on_components(bc.value, on) << times(bc.amplitude)
                << peak(bc.amplitude, norm_on(bc.value, on), "m");
           break;
         case T::acceleration: {
-          log_ << "acceleration of region " << bc.region << " (" << component_names(on)
+          log_ << "acceleration of region " << printable(bc.region) << " (" << component_names(on)
                << ") = " << on_components(bc.value, on) << times(bc.amplitude)
                << peak(bc.amplitude, norm_on(bc.value, on), "m/s^2");
           // The ground's motion at the end: the acceleration integrated from rest, as the
@@ -845,15 +848,16 @@ class Run {
           break;
         }
         case T::traction:
-          log_ << "traction on region " << bc.region << " = " << on_components(bc.value, on)
-               << times(bc.amplitude) << peak(bc.amplitude, norm_on(bc.value, on), "Pa");
+          log_ << "traction on region " << printable(bc.region) << " = "
+               << on_components(bc.value, on) << times(bc.amplitude)
+               << peak(bc.amplitude, norm_on(bc.value, on), "Pa");
           break;
         case T::pressure:
-          log_ << "pressure on region " << bc.region << " = " << bc.value[0] << times(bc.amplitude)
-               << peak(bc.amplitude, std::abs(bc.value[0]), "Pa");
+          log_ << "pressure on region " << printable(bc.region) << " = " << bc.value[0]
+               << times(bc.amplitude) << peak(bc.amplitude, std::abs(bc.value[0]), "Pa");
           break;
         case T::force:
-          log_ << "force on region " << bc.region << " = " << on_components(bc.value, on)
+          log_ << "force on region " << printable(bc.region) << " = " << on_components(bc.value, on)
                << " in total" << times(bc.amplitude)
                << peak(bc.amplitude, norm_on(bc.value, on), "N");
           break;
@@ -955,7 +959,7 @@ class Run {
       if (a.type == CaseAmplitude::Type::sine) {
         const double period = 1 / a.frequency;
         if (period < 10 * c_.dt)
-          log_ << "warning   amplitude '" << name << "': a period of " << period
+          log_ << "warning   amplitude '" << printable(name) << "': a period of " << period
                << " s is fewer than 10 steps of dt " << c_.dt
                << " s: the sine is undersampled; use a smaller dt\n";
         continue;
@@ -966,9 +970,10 @@ class Run {
         // Relative tolerance: a record sampled at 0.01 s has steps of 0.01 s only to round-off
         // (0.07 - 0.06 < 0.01), and a run at dt 0.01 samples every point of it.
         if (t1 - t0 < c_.dt * (1 - 1e-6) && a1 != a0 && t0 < t_end && t1 > 0) {
-          log_ << "warning   amplitude '" << name << "' changes from " << a0 << " to " << a1
-               << " within " << t1 - t0 << " s (t = " << t0 << " to " << t1 << "), less than dt "
-               << c_.dt << " s: the steps sample it only at their times; use a smaller dt\n";
+          log_ << "warning   amplitude '" << printable(name) << "' changes from " << a0 << " to "
+               << a1 << " within " << t1 - t0 << " s (t = " << t0 << " to " << t1
+               << "), less than dt " << c_.dt
+               << " s: the steps sample it only at their times; use a smaller dt\n";
           break;
         }
       }
@@ -1443,11 +1448,11 @@ class Run {
       const int frames = series_->frames();
       log_ << ", " << frames << " " << series_kind() << " outputs (" << series_->bytes() / 1024
            << " KiB, " << (frames ? series_->bytes() / 1024 / frames : 0) << " KiB per output) in "
-           << series_->series_path().string();
+           << printable(series_->series_path().string());
     }
     if (checkpoints_)
       log_ << ", " << checkpoints_ << " checkpoints (" << checkpoint_bytes_ / 1024 / checkpoints_
-           << " KiB each) in " << c_.checkpoint_directory.string();
+           << " KiB each) in " << printable(c_.checkpoint_directory.string());
     log_ << "\n";
     report_timings();
   }
