@@ -455,6 +455,7 @@ class GmshParser {
                    const std::vector<int>& groups, int dim);
 
   std::string name_;
+  std::uint64_t elements_read_ = 0;  ///< for the interruption checks
   const char* begin_;
   const char* p_;
   const char* end_;
@@ -643,6 +644,8 @@ void GmshParser::read_entities() {
 }
 
 void GmshParser::add_node(std::int64_t tag, const double* xyz) {
+  if ((node_tags_.size() & 0xffff) == 0) [[unlikely]]
+    throw_if_interrupted(cat("while reading ", printable(name_)));
   if (tag < 0) fail(cat("negative node tag ", tag));
   const auto index = static_cast<Index>(node_tags_.size());
   if (!node_index_.insert(static_cast<std::uint64_t>(tag), index))
@@ -791,6 +794,8 @@ Storage GmshParser::storage_for(const GmshType& type, std::int64_t element_tag, 
 
 void GmshParser::add_element(const Storage& s, std::int64_t element_tag, const Index* nodes,
                              const std::vector<int>& groups, int dim) {
+  if ((++elements_read_ & 0xffff) == 0) [[unlikely]]
+    throw_if_interrupted(cat("while reading ", printable(name_)));
   if (!s.cell) return;
   const std::size_t copies = groups.empty() ? 1 : groups.size();
   for (std::size_t g = 0; g < copies; ++g) {
