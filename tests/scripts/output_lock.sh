@@ -4,9 +4,10 @@
 # work). A second run into either is refused at once in one line naming the holder, and the
 # first run is unaffected (each history row once). A run killed with SIGKILL leaves the file but
 # no lock: the next run takes it and says so, and a --restart into the directory of a run that
-# ended works. --check takes no lock. At 1 and 2 ranks.
+# ended works. --check takes no lock. On a file system without flock (an LD_PRELOAD shim,
+# tests/support/noflock.c), a run warns and goes on. At 1 and 2 ranks.
 set -euo pipefail
-: "${INERTIA:?}"
+: "${INERTIA:?}" "${INERTIA_NOFLOCK:?set INERTIA_NOFLOCK to the no-flock shim (libinertia_noflock.so)}"
 : "${INERTIA_MPIEXEC:=mpiexec}"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 work=$(mktemp -d)
@@ -136,5 +137,17 @@ for np in 1 2; do
   [ ! -e "$d/k/out/.inertia.lock" ] && [ ! -e "$d/k/ckpt/.inertia.lock" ] ||
     fail "np $np: a lock file stayed after the restarted run"
   echo "ok: np $np, after kill -9 the next run (--restart into its own directory) took the lock: $(grep -m1 '^lock ' "$work/out" | cut -c1-100)..."
+
+  # ---- 3. A file system without flock ----------------------------------------------------------
+  case_file "$d/n" 50 out ckpt
+  LD_PRELOAD="$INERTIA_NOFLOCK" mpi "$np" "$d/n/case.yaml" || fail "np $np: a run without flock failed"
+  grep -q "^warning   .*n/out: cannot lock the output directory (flock: No locks available; a file system without locks): nothing stops another run from writing into it at the same time\$" "$work/out" ||
+    fail "np $np: no warning without flock"
+  grep -q "^warning   .*n/ckpt: cannot lock the checkpoint directory" "$work/out" ||
+    fail "np $np: no warning for the checkpoint directory without flock"
+  [ ! -e "$d/n/out/.inertia.lock" ] && [ ! -e "$d/n/ckpt/.inertia.lock" ] ||
+    fail "np $np: a lock file left without flock"
+  each_step_once "$d/n/out/probes.csv" 50
+  echo "ok: np $np, without flock: $(grep -m1 '^warning   .*cannot lock' "$work/out" | sed 's|/tmp/[^ ]*/n/|.../n/|' | cut -c1-120)..."
 done
 echo "output_lock: all checks passed"
