@@ -142,7 +142,7 @@ for np in 1 2; do
   rm -rf "$d/out"
   start "$np" "$d/case.yaml"
   interrupt TERM all '^inertia .*: case ' "$d/case.yaml"
-  stopped 143 'interrupted by SIGTERM (while reading|during the set-up).*; no output written$'
+  stopped 143 'interrupted by SIGTERM (while (reading|checking)|during the set-up).*; no output written$'
   no_outputs
   echo "ok: np $np, SIGTERM at the start of the set-up: status 143 after $elapsed s: $(grep -o 'interrupted.*' "$work/err")"
 done
@@ -164,7 +164,7 @@ echo "ok: np 2, SIGTERM to rank 1 only in the set-up: status 143 after $elapsed 
 python3 "$INERTIA_SOURCE_DIR/tests/support/hex_cube_msh.py" 50 "$d/cube.msh"
 start 1 --split 2 "$d/case.yaml"
 interrupt TERM all '^split .* into ' --split 2 "$d/case.yaml"
-stopped 143 'interrupted by SIGTERM (while reading .*cube\.msh|during --split).*; no split written$'
+stopped 143 'interrupted by SIGTERM (while (reading|checking) .*cube\.msh|during --split).*; no split written$'
 ls "$d"/*split* > /dev/null 2>&1 && fail "split: a split file was left"
 echo "ok: SIGTERM during --split: status 143 after $elapsed s: $(grep -o 'interrupted.*' "$work/err")"
 echo "signals: all checks passed"
