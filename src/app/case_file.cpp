@@ -9,6 +9,7 @@
 #include <cstring>
 #include <fstream>
 #include <iomanip>
+#include <limits>
 #include <map>
 #include <numbers>
 #include <optional>
@@ -40,6 +41,8 @@ class RegionOnce {
   const char* what_;
   std::map<std::string, std::pair<std::string, int>> first_;  ///< region -> (key, line)
 };
+/// The largest count an int holds (output.every, ...).
+constexpr std::int64_t int_max = std::numeric_limits<int>::max();
 
 /// A YAML node with its key path, for messages.
 struct Node {
@@ -69,7 +72,7 @@ struct Node {
     for (const auto& kv : node) {
       if (kv.first.is(k)) break;
       if (kv.first.IsScalar() && kv.first.as<std::string>() == name)
-        at_key.fail(cat("key '", name, "' is given more than once"));
+        at_key.fail(cat("key '", excerpt(name), "' is given more than once"));
     }
     return name;
   }
@@ -83,8 +86,8 @@ struct Node {
       if (std::find(keys.begin(), keys.end(), k) == keys.end()) {
         const int l = kv.first.Mark().line + 1;
         throw InputError(
-            one_line(cat(*file, ":", l, ": ", key.empty() ? "" : key + ": ", "unknown key '", k,
-                         "'", did_you_mean(k, keys), "; allowed: ", join(keys))));
+            one_line(cat(*file, ":", l, ": ", key.empty() ? "" : key + ": ", "unknown key '",
+                         excerpt(k), "'", did_you_mean(k, keys), "; allowed: ", join(keys))));
       }
     }
   }
@@ -98,7 +101,7 @@ struct Node {
   double number() const {
     const std::string s = text();
     const auto v = parse_number(s);
-    if (!v) fail(cat("expected a finite number, got '", s, "'"));
+    if (!v) fail(cat("expected a finite number, got '", excerpt(s), "'"));
     return *v;
   }
   double positive() const {
@@ -113,13 +116,23 @@ struct Node {
   }
   std::int64_t integer() const {
     const double v = number();
-    if (v != std::floor(v) || std::abs(v) > 9e15) fail(cat("expected an integer, got ", text()));
+    if (v != std::floor(v) || std::abs(v) > 9e15)
+      fail(cat("expected an integer, got '", excerpt(text()), "'"));
+    return static_cast<std::int64_t>(v);
+  }
+  /// An integer in [min, max]; anything else (3000000000 for an int, 2.5, 1e20) is refused
+  /// with the range (and `note`, "0: none").
+  std::int64_t integer_in(std::int64_t min, std::int64_t max, const char* note = nullptr) const {
+    const double v = number();
+    if (!(v == std::floor(v) && v >= static_cast<double>(min) && v <= static_cast<double>(max)))
+      fail(cat("must be an integer in [", min, ", ", max, "]", note ? cat(" (", note, ")") : "",
+               ", got '", excerpt(text()), "'"));
     return static_cast<std::int64_t>(v);
   }
   bool boolean() const {
     const std::string s = text();
     const auto v = parse_boolean(s);
-    if (!v) fail(cat("expected true or false, got '", s, "'"));
+    if (!v) fail(cat("expected true or false, got '", excerpt(s), "'"));
     return *v;
   }
   std::string choice(std::initializer_list<std::string_view> options) const {
@@ -128,8 +141,8 @@ struct Node {
   std::string choice(const std::vector<std::string_view>& list) const {
     const std::string s = text();
     if (std::find(list.begin(), list.end(), s) == list.end())
-      fail(
-          cat("unknown value '", s, "'", did_you_mean(s, list), "; expected one of: ", join(list)));
+      fail(cat("unknown value '", excerpt(s), "'", did_you_mean(s, list),
+               "; expected one of: ", join(list)));
     return s;
   }
   std::vector<double> numbers(std::size_t min_size, std::size_t max_size) const {
@@ -425,7 +438,7 @@ void parse_time(const Node& n, CaseFile& c) {
     integrator = n["integrator"].text();
     if (!find_scheme(integrator)) {
       const auto names = integrator_names();
-      n["integrator"].fail(cat("unknown integrator '", integrator, "'",
+      n["integrator"].fail(cat("unknown integrator '", excerpt(integrator), "'",
                                did_you_mean(integrator, names), "; available: ", join(names)));
     }
   }
@@ -440,10 +453,10 @@ void parse_time(const Node& n, CaseFile& c) {
       std::vector<std::string_view> stable;
       for (const auto& e : scheme_entries())
         if (e.configure(OptionList{}).conditionally_stable()) stable.push_back(e.name);
-      n["dt"].fail(cat("dt: auto needs an explicit scheme with a stable step (", join(stable),
-                       ", variational_symplectic with explicit: true), not '", c.scheme.name(),
-                       c.scheme.options_text().empty() ? "" : " (" + c.scheme.options_text() + ")",
-                       "'"));
+      n["dt"].fail(
+          cat("dt: auto needs an explicit scheme with a stable step (", join(stable),
+              ", variational_symplectic with explicit: true), not '", c.scheme.name(),
+              c.scheme.options_text().empty() ? "" : " (" + c.scheme.options_text() + ")'"));
     }
     c.dt_auto = true;
   } else {
@@ -518,9 +531,7 @@ void parse_time(const Node& n, CaseFile& c) {
                            " solves with the assembled stiffness); use operator: assembled"));
   if (n.has("allow_unstable")) c.allow_unstable = n["allow_unstable"].boolean();
   if (n.has("max_step_halvings")) {
-    const auto halvings = n["max_step_halvings"].integer();
-    if (halvings < 0 || halvings > 20) n["max_step_halvings"].fail("must be between 0 and 20");
-    c.max_step_halvings = static_cast<int>(halvings);
+    c.max_step_halvings = static_cast<int>(n["max_step_halvings"].integer_in(0, 20));
   }
 }
 
@@ -534,18 +545,14 @@ void parse_output(const Node& n, CaseFile& c) {
     n["interval"].fail("give either 'every' (steps) or 'interval' (seconds), not both");
   if (n.has("interval")) c.output_interval = n["interval"].positive();
   if (n.has("history_every")) {
-    const auto every = n["history_every"].integer();
-    if (every < 1 || every > 1000000000) n["history_every"].fail("must be >= 1");
-    c.history_every = static_cast<int>(every);
+    c.history_every = static_cast<int>(n["history_every"].integer_in(1, int_max));
   }
   if (n.has("directory")) {
     const std::filesystem::path p = n["directory"].text();
     c.output_directory = p.is_absolute() ? p : c.directory / p;
   }
   if (n.has("every")) {
-    const auto every = n["every"].integer();
-    if (every < 0 || every > 1000000000) n["every"].fail("must be >= 0 (0 = no VTK output)");
-    c.output_every = static_cast<int>(every);
+    c.output_every = static_cast<int>(n["every"].integer_in(0, int_max, "0: no VTK output"));
   }
   if (n.has("fields")) {
     const Node f = n["fields"];
@@ -592,14 +599,8 @@ void parse_output(const Node& n, CaseFile& c) {
     const Node k = n["checkpoint"];
     k.expect_map({"every", "keep", "directory"});
     if (!k.has("every")) k.fail("needs 'every' (write a checkpoint every N steps)");
-    const auto every = k["every"].integer();
-    if (every < 0 || every > 1000000000) k["every"].fail("must be >= 0 (0 = no checkpoints)");
-    c.checkpoint_every = static_cast<int>(every);
-    if (k.has("keep")) {
-      const auto keep = k["keep"].integer();
-      if (keep < 1 || keep > 1000) k["keep"].fail("must be between 1 and 1000");
-      c.checkpoint_keep = static_cast<int>(keep);
-    }
+    c.checkpoint_every = static_cast<int>(k["every"].integer_in(0, int_max, "0: no checkpoints"));
+    if (k.has("keep")) c.checkpoint_keep = static_cast<int>(k["keep"].integer_in(1, 1000));
     if (k.has("directory")) {
       const std::filesystem::path p = k["directory"].text();
       c.checkpoint_directory = p.is_absolute() ? p : c.directory / p;
@@ -847,10 +848,7 @@ CaseFile parse_case(const std::string& text, const std::filesystem::path& file,
     const Node m = top["modal"];
     m.expect_map({"modes", "mass"});
     if (!m.has("modes")) m.fail("missing key 'modes'");
-    const auto modes = m["modes"].integer();
-    if (modes < 1 || modes > 10000)
-      m["modes"].fail(cat("must be between 1 and 10000 (got ", modes, ")"));
-    c.modal_modes = static_cast<int>(modes);
+    c.modal_modes = static_cast<int>(m["modes"].integer_in(1, 10000));
     if (m.has("mass"))
       modal_mass = m["mass"].choice({"consistent", "lumped"}) == "consistent"
                        ? MassTreatment::consistent
@@ -875,7 +873,7 @@ CaseFile parse_case(const std::string& text, const std::filesystem::path& file,
     std::vector<std::string_view> known;
     for (const auto& [k, v] : c.amplitudes) known.push_back(k);
     throw InputError(
-        one_line(cat(file_name, ":", line, ": ", key, ": unknown amplitude '", name, "'",
+        one_line(cat(file_name, ":", line, ": ", key, ": unknown amplitude '", excerpt(name), "'",
                      did_you_mean(name, known),
                      known.empty() ? "; no amplitudes are defined" : "; defined: " + join(known))));
   };
@@ -938,16 +936,16 @@ int region_index(const CaseFile& c, const std::vector<Region>& regions,
       // A physical group named in the mesh but holding no cells: nothing would be applied there.
       if (!cells_per_region.empty() && cells_per_region[r] == 0)
         throw InputError(
-            one_line(cat(c.path.string(), ":", origin.line, ": ", origin.key, ": region '", name,
-                         "' (tag ", regions[r].tag, ", dimension ", regions[r].dim,
+            one_line(cat(c.path.string(), ":", origin.line, ": ", origin.key, ": region '",
+                         excerpt(name), "' (tag ", regions[r].tag, ", dimension ", regions[r].dim,
                          ") holds no mesh cells of dimension ", regions[r].dim,
                          regions[r].dim == 3 ? ": the mesh has no volume cells there (a mesh made "
                                                "with gmsh -2 has none: mesh with gmsh -3)"
                                              : ": check the physical group in the mesh")));
       if (want_dim >= 0 && regions[r].dim != want_dim)
         throw InputError(
-            one_line(cat(c.path.string(), ":", origin.line, ": ", origin.key, ": region '", name,
-                         "' has dimension ", regions[r].dim, ", expected ", want_dim,
+            one_line(cat(c.path.string(), ":", origin.line, ": ", origin.key, ": region '",
+                         excerpt(name), "' has dimension ", regions[r].dim, ", expected ", want_dim,
                          want_dim == 3   ? " (a volume)"
                          : want_dim == 2 ? " (a surface)"
                          : want_dim == 1 ? " (lines)"
@@ -955,10 +953,14 @@ int region_index(const CaseFile& c, const std::vector<Region>& regions,
       return static_cast<int>(r);
     }
   std::vector<std::string_view> known;
-  for (const auto& r : regions) known.push_back(r.name);
+  std::string listed;  // the mesh's names, a long one (a broken mesh file) as an excerpt
+  for (const auto& r : regions) {
+    known.push_back(r.name);
+    listed += cat(listed.empty() ? "" : ", ", excerpt(r.name));
+  }
   throw InputError(
-      one_line(cat(c.path.string(), ":", origin.line, ": ", origin.key, ": unknown region '", name,
-                   "'", did_you_mean(name, known), "; the mesh has: ", join(known))));
+      one_line(cat(c.path.string(), ":", origin.line, ": ", origin.key, ": unknown region '",
+                   excerpt(name), "'", did_you_mean(name, known), "; the mesh has: ", listed)));
 }
 
 }  // namespace
@@ -998,8 +1000,8 @@ ProblemSpec resolve_problem(const CaseFile& c, const std::vector<Region>& region
     const int r = region_index(c, regions, cells_per_region, m.region, o, 3);
     for (const auto& other : spec.materials)
       if (other.region == r)
-        throw InputError(cat(c.path.string(), ":", o.line, ": ", o.key, ": region '", m.region,
-                             "' has two materials"));
+        throw InputError(one_line(cat(c.path.string(), ":", o.line, ": ", o.key, ": region '",
+                                      excerpt(m.region), "' has two materials")));
     spec.materials.push_back({r, m.material});
   }
   for (const auto& sp : c.springs) {

@@ -8,6 +8,8 @@
 #include <sstream>
 
 #include "inertia/core/hash.hpp"
+#include "inertia/core/interrupt.hpp"
+#include "inertia/core/text.hpp"
 #include "inertia/mesh/box.hpp"
 #include "inertia/mesh/gmsh_reader.hpp"
 #include "inertia/mesh/topology.hpp"
@@ -25,11 +27,14 @@ MeshData load_mesh(const CaseFile& c) {
     source = "mesh.box";
     mesh = generate_box(*c.box);
   }
+  // Rank 0 alone (run_on_root makes the stop collective): its own signal stops it here.
+  throw_if_interrupted(cat("while checking ", printable(source)));
   try {
     check_cell_quality(mesh);
   } catch (const InputError& e) {
-    throw InputError(cat(source, ": ", e.what()));
+    throw InputError(cat(printable(source), ": ", e.what()));
   }
+  throw_if_interrupted(cat("while checking ", printable(source)));
   orient_faces(mesh);
   return mesh;
 }
@@ -48,8 +53,8 @@ void check_volumes_have_materials(const CaseFile& c, const MeshData& mesh) {
   }
   for (std::size_t r = 0; r < mesh.regions.size(); ++r)
     if (used[r] && !has_material[r])
-      throw InputError(cat(c.path.string(), ": materials: volume region '", mesh.regions[r].name,
-                           "' has no material"));
+      throw InputError(cat(printable(c.path.string()), ": materials: volume region '",
+                           excerpt(mesh.regions[r].name), "' has no material"));
 }
 
 std::string cell_summary(const MeshData& mesh) {
@@ -153,11 +158,11 @@ void require_elements(const CaseFile& c, const std::vector<Region>& mesh_regions
   std::string regions;
   int max_dim = -1;
   for (const auto& r : mesh_regions) {
-    regions += cat(regions.empty() ? "" : ", ", r.name, " (", r.dim, "D)");
+    regions += cat(regions.empty() ? "" : ", ", excerpt(r.name), " (", r.dim, "D)");
     max_dim = std::max(max_dim, r.dim);
   }
   throw InputError(
-      cat(c.path.string(),
+      cat(printable(c.path.string()),
           ": no mesh cell has a material, a spring or a point mass; the mesh's regions: ",
           regions.empty() ? "none" : regions,
           max_dim < 3 ? "; the mesh has no volume cells: materials need a volume mesh (gmsh -3)"
@@ -198,6 +203,7 @@ Model build_model(MPI_Comm comm, const CaseFile& c, Phases* phases) {
           [&](const MeshData& block) { return check_and_mark_elements(c, block, false); },
           &model.partition);
     }
+    stop_if_interrupted(comm, "during the set-up (after generating the mesh)");
     std::int64_t counts[2] = {0, 0};  // volume cells, boundary faces
     for (std::int64_t k = 0; k < local.num_cells(); ++k)
       ++counts[info(local.cell_types[k]).dim == 3 ? 0 : 1];
@@ -216,13 +222,14 @@ Model build_model(MPI_Comm comm, const CaseFile& c, Phases* phases) {
     Phases::Scope scope(ph, "mesh");
     std::string stamp;
     local = read_split(comm, split, &model.partition, &stamp);
+    stop_if_interrupted(comm, "during the set-up (after reading the split)");
     // The stamp is the same on every rank (its checksum was verified): rank 0 hashes the mesh.
     run_on_root(comm, [&] {
       const std::string expected = split_stamp(c);
-      INERTIA_CHECK(stamp == expected, InputError, split.string(),
+      INERTIA_CHECK(stamp == expected, InputError, printable(split.string()),
                     " was made from another mesh or case (", stamp_change(stamp, expected),
                     "); make it again with inertia --split ", size_of(comm), " ",
-                    c.path.filename().string(), ", or remove it");
+                    printable(c.path.filename().string()), ", or remove it");
     });
     const std::int64_t elements = total_elements(model.partition);
     require_elements(c, local.regions, elements);
@@ -245,7 +252,7 @@ std::filesystem::path split_path(const CaseFile& c, int ranks) {
 }
 
 std::string split_mesh(MPI_Comm comm, const CaseFile& c, int ranks) {
-  INERTIA_CHECK(c.mesh_file, InputError, c.path.string(),
+  INERTIA_CHECK(c.mesh_file, InputError, printable(c.path.string()),
                 ": --split is for meshes read from a file (mesh.file); a mesh.box is generated "
                 "on every rank already");
   std::string summary;
@@ -253,7 +260,9 @@ std::string split_mesh(MPI_Comm comm, const CaseFile& c, int ranks) {
     MeshData mesh;
     std::vector<char> is_element;
     const std::string cells = read_checked_mesh(c, mesh, is_element);
+    throw_if_interrupted("during --split (after reading the mesh)");
     const CellPartition partition = partition_elements(mesh, is_element, ranks, c.partitioner);
+    throw_if_interrupted("during --split (after partitioning the mesh)");
     const auto file = split_path(c, ranks);
     PartitionSummary parts;
     const std::uint64_t bytes =
@@ -278,6 +287,7 @@ LocalMesh read_and_distribute(MPI_Comm comm, const CaseFile& c, Phases& ph, Mode
     Phases::Scope scope(ph, "mesh");
     run_on_root(comm, [&] { model.mesh_summary = read_checked_mesh(c, mesh, is_element); });
   }
+  stop_if_interrupted(comm, "during the set-up (after reading the mesh)");
   LocalMesh local;
   CellPartition partition;
   {
@@ -286,11 +296,13 @@ LocalMesh read_and_distribute(MPI_Comm comm, const CaseFile& c, Phases& ph, Mode
       partition = partition_elements(mesh, is_element, size_of(comm), c.partitioner);
     });
   }
+  stop_if_interrupted(comm, "during the set-up (after partitioning the mesh)");
   {
     Phases::Scope scope(ph, "distribute");
     local = distribute(comm, mesh, is_element, partition, &model.partition);
     mesh = MeshData{};
   }
+  stop_if_interrupted(comm, "during the set-up (after distributing the mesh)");
   return local;
 }
 

@@ -5,9 +5,9 @@
 
 #include <cerrno>
 #include <cmath>
-#include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <iomanip>
 #include <iostream>
 #include <iterator>
@@ -22,7 +22,10 @@
 #include "inertia/app/histories.hpp"
 #include "inertia/app/model.hpp"
 #include "inertia/app/output_series.hpp"
+#include "inertia/core/directory_lock.hpp"
+#include "inertia/core/files.hpp"
 #include "inertia/core/hash.hpp"
+#include "inertia/core/interrupt.hpp"
 #include "inertia/core/limits.hpp"
 #include "inertia/core/text.hpp"
 #include "inertia/io/checkpoint.hpp"
@@ -115,8 +118,10 @@ Options after the case file go to PETSc and override the case file's `petsc:` st
   -ksp_type cg -pc_type gamg -ksp_rtol 1e-10 -ksp_monitor -log_view
 Options that no solver read are listed as warnings at the end.
 Exit status: 0 on success, 1 on bad input, a failed solve or a failed write (one line on stderr,
-the written files marked INCOMPLETE), 128 + the signal after SIGTERM or SIGINT (the ranks finish
-the step and write a checkpoint of it first). README.md, "What a run promises".
+the written files marked INCOMPLETE), or an output directory in use by another run (each run
+locks its output.directory), 128 + the signal after SIGTERM or SIGINT (in the time loop the
+ranks finish the step and write a checkpoint of it first; in the set-up, a modal analysis or
+--split they stop within seconds, nothing written). README.md, "What a run promises".
 )";
   return out.str();
 }
@@ -124,7 +129,9 @@ the step and write a checkpoint of it first). README.md, "What a run promises".
 /// "inertia: error: <what>" on stderr in one write, so that no other output (mpiexec's) can
 /// come between its parts.
 void report_error(const std::string& what) {
-  const std::string line = "inertia: error: " + what + "\n";
+  // printable(): a path or name with control bytes (a newline, an escape sequence) in any
+  // message still makes one line that changes nothing on the terminal.
+  const std::string line = "inertia: error: " + printable(what) + "\n";
   std::fwrite(line.data(), 1, line.size(), stderr);
   std::fflush(stderr);
 }
@@ -157,15 +164,15 @@ std::optional<int> parse_arguments(int argc, char** argv, Arguments& args) {
       char* end = nullptr;
       const long parts = std::strtol(n, &end, 10);
       if (*n == '\0' || *end != '\0' || parts < 1 || parts > 10000000) {
-        report_error(cat("--split needs a number of ranks (1 to 10^7), got '", n, "'"));
+        report_error(cat("--split needs a number of ranks (1 to 10^7), got '", excerpt(n), "'"));
         return 1;
       }
       args.split = static_cast<int>(parts);
     } else if (!a.empty() && a[0] != '-') {
       args.case_file = a;
     } else {
-      report_error(
-          cat("expected a case file before PETSc options, got '", a, "' (see inertia --help)"));
+      report_error(cat("expected a case file before PETSc options, got '", excerpt(a),
+                       "' (see inertia --help)"));
       return 1;
     }
   }
@@ -203,11 +210,11 @@ void prepare_directory(const std::filesystem::path& directory, const char* what)
   std::error_code ec;
   std::filesystem::create_directories(directory, ec);
   if (!std::filesystem::is_directory(directory))
-    throw InputError(cat(directory.string(), ": cannot create the ", what,
+    throw InputError(cat(printable(directory.string()), ": cannot create the ", what,
                          ec ? cat(" (", ec.message(), ")") : std::string()));
   if (::access(directory.c_str(), W_OK | X_OK) != 0)
-    throw InputError(
-        cat(directory.string(), ": cannot write in the ", what, " (", std::strerror(errno), ")"));
+    throw InputError(cat(printable(directory.string()), ": cannot write in the ", what, " (",
+                         std::strerror(errno), ")"));
 }
 
 /// Collective. Reads the solver options the way the run's solvers will (KSP, PC and SNES with no
@@ -234,45 +241,6 @@ void check_solver_options(MPI_Comm comm) {
     throw InputError(cat("PETSc options (case file's petsc: or the command line): ", e.what()));
   }
 }
-
-/// SIGTERM (a batch system's time limit) and SIGINT (Ctrl-C) while the object lives: the first
-/// is remembered, and the time loop stops after the current step, on every rank at the same step
-/// (the flag is combined with the step's finiteness check). A second signal is not caught.
-class InterruptGuard {
- public:
-  InterruptGuard() {
-    struct sigaction action {};
-    action.sa_handler = &InterruptGuard::on_signal;
-    sigemptyset(&action.sa_mask);
-    action.sa_flags = SA_RESTART | SA_RESETHAND;
-    sigaction(SIGTERM, &action, &previous_term_);
-    sigaction(SIGINT, &action, &previous_int_);
-  }
-  InterruptGuard(const InterruptGuard&) = delete;
-  InterruptGuard& operator=(const InterruptGuard&) = delete;
-  ~InterruptGuard() {
-    sigaction(SIGTERM, &previous_term_, nullptr);
-    sigaction(SIGINT, &previous_int_, nullptr);
-  }
-  /// The signal received on this rank, 0 if none.
-  static int received() { return received_; }
-
- private:
-  static void on_signal(int signal) { received_ = signal; }
-  static inline volatile std::sig_atomic_t received_ = 0;
-  struct sigaction previous_term_ {
-  }, previous_int_{};
-};
-
-/// The run was stopped by a signal after a complete step; the exit status is 128 + signal.
-class Interrupted : public Error {
- public:
-  Interrupted(int signal, const std::string& what) : Error(what), signal_(signal) {}
-  int signal() const { return signal_; }
-
- private:
-  int signal_;
-};
 
 /// x with the log's 6 significant digits (cat() gives 10).
 std::string six(double x) {
@@ -364,32 +332,21 @@ class Run {
 
   /// Collective. Returns the exit status; throws on bad input or a failed run.
   int run() {
-    if (args_.split > 0) {
-      run_collectively(comm_, [&] { c_ = load_case(comm_, args_.case_file); });
-      log_ << "split     " << split_mesh(comm_, c_, args_.split) << "\n";
-      return 0;
+    if (args_.split > 0) return split();
+    try {
+      set_up();
+    } catch (const Interrupted& e) {  // the outputs are not open yet: nothing to mark
+      throw Interrupted(e.signal(), cat(e.what(), "; ", written_before_the_outputs()));
     }
-    build();
-    setup_peak_rss_ = peak_resident_bytes();
-    describe();
-    if (!c_.has_time) {  // a modal analysis alone
-      if (args_.check) {
-        warn_unused_petsc_options();
-        log_ << "check     OK\n";
-        return 0;
-      }
-      modal_analysis();
-      finish_modal();
-      return 0;
-    }
-    if (c_.modal_modes > 0 && !args_.check) modal_analysis();
-    choose_time_step();
     if (args_.check) {
       warn_unused_petsc_options();
       log_ << "check     OK\n";
       return 0;
     }
-    initialize();
+    if (!c_.has_time) {  // a modal analysis alone
+      finish_modal();
+      return 0;
+    }
     if (args_.restart) restore_checkpoint();
     open_outputs();
     time_loop();
@@ -400,33 +357,163 @@ class Run {
  private:
   MechanicalSystem& system() { return *model_.system; }
 
-  /// Reads the case and builds the model: mesh, partition, distribution, assembly.
+  /// --split N: rank 0 reads the mesh, partitions it for N ranks and writes CASE.pN.split.
+  int split() {
+    run_collectively(comm_, [&] { c_ = load_case(comm_, args_.case_file); });
+    if (c_.mesh_file)  // a box: split_mesh says why there is nothing to split
+      log_ << "split     " << printable(c_.mesh_file->lexically_normal().string()) << " for "
+           << args_.split << " ranks into "
+           << printable(split_path(c_, args_.split).lexically_normal().string()) << "\n"
+           << std::flush;
+    try {
+      log_ << "split     " << split_mesh(comm_, c_, args_.split) << "\n";
+    } catch (const Interrupted& e) {  // the split is written atomically, at the end
+      throw Interrupted(e.signal(), cat(e.what(), "; no split written"));
+    }
+    // Rank 0 works alone and sees only its own signal: another rank's stops the run here.
+    stop_if_interrupted(comm_, "during --split (the split was written completely)");
+    return 0;
+  }
+
+  /// Everything before the outputs open: the model, its summary, the modal analysis, the time
+  /// step and the integrator's start (its solver set-up). A signal stops it where every rank
+  /// passes (stop_if_interrupted()), and inside its long parts: the mesh read, the power
+  /// iterations, SLEPc's solves.
+  void set_up() {
+    build();
+    setup_peak_rss_ = peak_resident_bytes();
+    describe();
+    stop_if_interrupted(comm_, "during the set-up (after the model's summary)");
+    if (!c_.has_time) {  // a modal analysis alone
+      if (!args_.check) modal_analysis();
+      return;
+    }
+    if (c_.modal_modes > 0 && !args_.check) modal_analysis();
+    choose_time_step();
+    if (args_.check) return;
+    stop_if_interrupted(comm_, "during the set-up (after the time step's choice)");
+    initialize();
+    stop_if_interrupted(comm_, "during the set-up (after the integrator's solver set-up)");
+  }
+
+  /// For an interruption before the outputs open: what the run has written.
+  std::string written_before_the_outputs() const {
+    if (modes_written_)
+      return "the modal analysis is complete (modes.csv), the transient did not start";
+    return "no output written";
+  }
+
+  /// Reads the case and builds the model: mesh, partition, distribution, assembly. Before the
+  /// model, a run (not --check) creates its output directories and locks them (one run per
+  /// directory); --check only verifies that they could be created.
   void build() {
     run_collectively(comm_, [&] { c_ = load_case(comm_, args_.case_file); });
+    const int nranks = size_of(comm_);
+    log_ << "inertia " << INERTIA_VERSION << ": case " << printable(c_.path.string()) << " on "
+         << nranks << (nranks == 1 ? " rank\n" : " ranks\n") << std::flush;
     insert_case_options(c_.petsc_options);
     check_solver_options(comm_);
+    if (args_.check)
+      check_directories();
+    else
+      lock_directories();
+    stop_if_interrupted(comm_, "during the set-up (before the mesh)");
     model_ = build_model(comm_, c_, &phases_);
+    stop_if_interrupted(comm_, "during the set-up (after the assembly)");
+  }
+
+  /// The directories the run will write to (the output directory; the checkpoint directory with
+  /// checkpoints, or a modal analysis's output directory), as they are: nothing is created.
+  struct RunDirectory {
+    std::filesystem::path path;
+    const char* what;  ///< "output directory"
+    const char* key;   ///< the case file's key for it
+  };
+  std::vector<RunDirectory> run_directories() const {
+    std::vector<RunDirectory> dirs{{c_.output_directory, "output directory", "output.directory"}};
+    if (c_.has_time && c_.checkpoint_every > 0)
+      dirs.push_back(
+          {c_.checkpoint_directory, "checkpoint directory", "output.checkpoint.directory"});
+    return dirs;
+  }
+
+  /// --check: the run's directories could be created and written in; nothing is created.
+  void check_directories() {
+    run_on_root(comm_, [&] {
+      for (const auto& [dir, what, key] : run_directories())
+        if (const std::string problem = directory_creation_problem(dir, what); !problem.empty())
+          throw InputError(problem);
+    });
+  }
+
+  /// Creates the run's directories (found writable before any work is done, not at the first
+  /// checkpoint, hours in) and takes their locks (core/directory_lock.hpp) on rank 0, for the
+  /// run's life: a second run into the same directory is refused in one line naming the
+  /// holder. The checkpoint directory is locked too unless it is the output directory. On a file
+  /// system without flock, a warning and no lock.
+  void lock_directories() {
+    std::string notes;  // the log's lines, from rank 0
+    run_on_root(comm_, [&] {
+      std::error_code ec;
+      const auto case_path = std::filesystem::absolute(c_.path, ec);
+      char host[256] = "";
+      ::gethostname(host, sizeof host - 1);
+      const std::time_t now = std::time(nullptr);
+      char started[32] = "";
+      std::strftime(started, sizeof started, "%Y-%m-%d %H:%M:%S", std::localtime(&now));
+      const std::string holder =
+          printable(cat("the run of ", (ec ? c_.path : case_path).string(), " (pid ", ::getpid(),
+                        " on host ", host, ", started ", started, ")"));
+      for (const auto& [dir, what, key] : run_directories()) {
+        prepare_directory(dir, what);
+        if (!locks_.empty() && std::filesystem::equivalent(dir, locks_[0].path().parent_path(), ec))
+          continue;  // the checkpoints go to the output directory itself
+        DirectoryLock lock(dir, holder);
+        const std::string name = printable(dir.string());
+        switch (lock.outcome()) {
+          case DirectoryLock::Outcome::held:
+            throw InputError(cat(name, ": in use by ",
+                                 lock.holder().empty() ? "another run (starting)" : lock.holder(),
+                                 "; wait for it to end, or give this run another ", key));
+          case DirectoryLock::Outcome::unsupported:
+            notes += cat("warning   ", name, ": cannot lock the ", what,
+                         " (flock: ", std::strerror(lock.error()),
+                         "; a file system without locks): nothing stops another run from "
+                         "writing into it at the same time\n");
+            break;
+          case DirectoryLock::Outcome::taken:
+            if (!lock.previous_holder().empty())
+              notes += cat("lock      ", name, ": ", lock.previous_holder(),
+                           " ended without releasing the ", what,
+                           " (killed or crashed); its files may be incomplete\n");
+            break;
+          case DirectoryLock::Outcome::none:
+            break;
+        }
+        locks_.push_back(std::move(lock));
+      }
+    });
+    log_ << notes;
   }
 
   /// Logs the case, the mesh, its regions, the materials and the partition; locates the probes.
   void describe() {
     const int nranks = size_of(comm_);
     const LocalMesh& lm = system().mesh();
-    log_ << "inertia " << INERTIA_VERSION << ": case " << c_.path.string() << " on " << nranks
-         << (nranks == 1 ? " rank\n" : " ranks\n");
     log_ << "mesh      "
-         << (c_.mesh_file ? c_.mesh_file->lexically_normal().string()
+         << (c_.mesh_file ? printable(c_.mesh_file->lexically_normal().string())
                           : std::string("box generator"))
          << "\n";
     if (rank_of(comm_) == 0) log_ << "          " << model_.mesh_summary << "\n";
     log_ << "regions  ";
     for (std::size_t r = 0; r < lm.regions.size(); ++r)
-      log_ << " " << lm.regions[r].name << " (" << lm.regions[r].dim << "D, tag "
+      log_ << " " << printable(lm.regions[r].name) << " (" << lm.regions[r].dim << "D, tag "
            << lm.regions[r].tag << ", " << lm.region_node_counts[r] << " nodes)";
     log_ << "\n";
     for (const auto& m : c_.materials)
-      log_ << "material  " << m.region << ": " << m.model << ", density " << m.material.density
-           << ", E " << m.material.youngs_modulus << ", nu " << m.material.poissons_ratio << "\n";
+      log_ << "material  " << printable(m.region) << ": " << m.model << ", density "
+           << m.material.density << ", E " << m.material.youngs_modulus << ", nu "
+           << m.material.poissons_ratio << "\n";
     log_ << "dofs      " << system().num_global_dofs() << " (" << system().num_constrained_dofs()
          << " constrained), total mass " << system().total_mass() << "\n";
     log_constraint_overlaps();
@@ -455,6 +542,7 @@ class Run {
     probe_sites_ = locate_probes(system(), c_.probes, c_.path.string());
     for (const auto& line : probe_sites_.descriptions) log_ << "  " << line << "\n";
     log_ground_motion();
+    log_ << std::flush;  // the summary is on screen (in the batch job's log) during the set-up
   }
 
   /// Base excitation by acceleration records: per component, whether Rayleigh's mass term damps
@@ -549,7 +637,8 @@ class Run {
     const bool warn = static_run || supported;
     for (const MeshPart& p : parts.free_parts) {
       std::string regions;
-      for (int r : p.regions) regions += cat(regions.empty() ? "" : ", ", lm.regions[r].name);
+      for (int r : p.regions)
+        regions += cat(regions.empty() ? "" : ", ", printable(lm.regions[r].name));
       const std::string part = cat(parts.count > 1 ? "part" : "the mesh", " of ", p.nodes,
                                    p.nodes == 1 ? " node" : " nodes", " (regions ", regions, ")");
       const char* warning = parts.count > 1 ? "warning   mesh " : "warning   ";
@@ -745,7 +834,7 @@ class Run {
       std::ostringstream out;
       out << std::setprecision(4) << "          smallest element transit time L/c = " << best.time
           << " s: element " << lm.cell_tags[best_cell] << " ("
-          << info(lm.cell_types[best_cell]).name << ", region '" << lm.regions[r].name
+          << info(lm.cell_types[best_cell]).name << ", region '" << printable(lm.regions[r].name)
           << "', L = " << best_length << ", c = " << wave_speed[r]
           << "), the element that limits explicit steps";
       line = out.str();
@@ -812,15 +901,15 @@ class Run {
            << (bc.origin.key.empty() ? cat("boundary_conditions[", i, "]") : bc.origin.key) << ": ";
       switch (bc.type) {
         case T::fixed:
-          log_ << "fixed region " << bc.region << " (" << component_names(on) << ")";
+          log_ << "fixed region " << printable(bc.region) << " (" << component_names(on) << ")";
           break;
         case T::displacement:
-          log_ << "displacement of region " << bc.region << " (" << component_names(on)
+          log_ << "displacement of region " << printable(bc.region) << " (" << component_names(on)
                << ") = " << on_components(bc.value, on) << times(bc.amplitude)
                << peak(bc.amplitude, norm_on(bc.value, on), "m");
           break;
         case T::acceleration: {
-          log_ << "acceleration of region " << bc.region << " (" << component_names(on)
+          log_ << "acceleration of region " << printable(bc.region) << " (" << component_names(on)
                << ") = " << on_components(bc.value, on) << times(bc.amplitude)
                << peak(bc.amplitude, norm_on(bc.value, on), "m/s^2");
           // The ground's motion at the end: the acceleration integrated from rest, as the
@@ -845,15 +934,16 @@ class Run {
           break;
         }
         case T::traction:
-          log_ << "traction on region " << bc.region << " = " << on_components(bc.value, on)
-               << times(bc.amplitude) << peak(bc.amplitude, norm_on(bc.value, on), "Pa");
+          log_ << "traction on region " << printable(bc.region) << " = "
+               << on_components(bc.value, on) << times(bc.amplitude)
+               << peak(bc.amplitude, norm_on(bc.value, on), "Pa");
           break;
         case T::pressure:
-          log_ << "pressure on region " << bc.region << " = " << bc.value[0] << times(bc.amplitude)
-               << peak(bc.amplitude, std::abs(bc.value[0]), "Pa");
+          log_ << "pressure on region " << printable(bc.region) << " = " << bc.value[0]
+               << times(bc.amplitude) << peak(bc.amplitude, std::abs(bc.value[0]), "Pa");
           break;
         case T::force:
-          log_ << "force on region " << bc.region << " = " << on_components(bc.value, on)
+          log_ << "force on region " << printable(bc.region) << " = " << on_components(bc.value, on)
                << " in total" << times(bc.amplitude)
                << peak(bc.amplitude, norm_on(bc.value, on), "N");
           break;
@@ -955,7 +1045,7 @@ class Run {
       if (a.type == CaseAmplitude::Type::sine) {
         const double period = 1 / a.frequency;
         if (period < 10 * c_.dt)
-          log_ << "warning   amplitude '" << name << "': a period of " << period
+          log_ << "warning   amplitude '" << printable(name) << "': a period of " << period
                << " s is fewer than 10 steps of dt " << c_.dt
                << " s: the sine is undersampled; use a smaller dt\n";
         continue;
@@ -966,26 +1056,20 @@ class Run {
         // Relative tolerance: a record sampled at 0.01 s has steps of 0.01 s only to round-off
         // (0.07 - 0.06 < 0.01), and a run at dt 0.01 samples every point of it.
         if (t1 - t0 < c_.dt * (1 - 1e-6) && a1 != a0 && t0 < t_end && t1 > 0) {
-          log_ << "warning   amplitude '" << name << "' changes from " << a0 << " to " << a1
-               << " within " << t1 - t0 << " s (t = " << t0 << " to " << t1 << "), less than dt "
-               << c_.dt << " s: the steps sample it only at their times; use a smaller dt\n";
+          log_ << "warning   amplitude '" << printable(name) << "' changes from " << a0 << " to "
+               << a1 << " within " << t1 - t0 << " s (t = " << t0 << " to " << t1
+               << "), less than dt " << c_.dt
+               << " s: the steps sample it only at their times; use a smaller dt\n";
           break;
         }
       }
     }
   }
 
-  /// Creates the output directory, the initial state (u = 0, the initial velocities, the
-  /// prescribed motion at t = 0) and the integrator, which completes it (a_0, ...).
+  /// The initial state (u = 0, the initial velocities, the prescribed motion at t = 0) and the
+  /// integrator, which completes it (a_0, ...); the output directories exist since build().
   void initialize() {
-    // The directories the run writes to exist and are writable before any work is done (not
-    // found at the first checkpoint, hours in).
-    run_on_root(comm_, [&] {
-      prepare_directory(c_.output_directory, "output directory");
-      if (c_.checkpoint_every > 0)
-        prepare_directory(c_.checkpoint_directory, "checkpoint directory");
-    });
-    log_ << "output    " << c_.output_directory.string() << "\n";
+    log_ << "output    " << printable(c_.output_directory.string()) << "\n";
     const LocalMesh& lm = system().mesh();
     state_.u = system().create_vector();
     state_.v = system().create_vector();
@@ -1329,10 +1413,9 @@ class Run {
       checkpoint = cat("checkpoint of step ", state_.step, " in ", c_.checkpoint_directory.string(),
                        " (continue with --restart)");
     }
-    const char* abbrev = sigabbrev_np(signal);
-    const std::string what =
-        cat("interrupted by ", abbrev ? cat("SIG", abbrev) : cat("signal ", signal), " after step ",
-            state_.step, " of ", nsteps_, " (t = ", state_.time, "); ", checkpoint);
+    const std::string what = interrupted_message(
+        signal,
+        cat("after step ", state_.step, " of ", nsteps_, " (t = ", state_.time, "); ", checkpoint));
     mark_failed(what);
     throw Interrupted(signal, what);
   }
@@ -1355,8 +1438,7 @@ class Run {
     }
     // One reduction for both: the largest displacement (infinite where u is not finite), for
     // the blow-up watch, and whether a rank received a signal.
-    double local[2] = {largest_magnitude(state_.u),
-                       static_cast<double>(InterruptGuard::received())};
+    double local[2] = {largest_magnitude(state_.u), static_cast<double>(interrupt_signal())};
     double global[2] = {0, 0};
     INERTIA_MPI(MPI_Allreduce(local, global, 2, MPI_DOUBLE, MPI_MAX, comm_));
     const bool row = state_.step % c_.history_every == 0 || state_.step == nsteps_;
@@ -1443,11 +1525,11 @@ class Run {
       const int frames = series_->frames();
       log_ << ", " << frames << " " << series_kind() << " outputs (" << series_->bytes() / 1024
            << " KiB, " << (frames ? series_->bytes() / 1024 / frames : 0) << " KiB per output) in "
-           << series_->series_path().string();
+           << printable(series_->series_path().string());
     }
     if (checkpoints_)
       log_ << ", " << checkpoints_ << " checkpoints (" << checkpoint_bytes_ / 1024 / checkpoints_
-           << " KiB each) in " << c_.checkpoint_directory.string();
+           << " KiB each) in " << printable(c_.checkpoint_directory.string());
     log_ << "\n";
     report_timings();
   }
@@ -1499,7 +1581,7 @@ class Run {
     ModalResult modes;
     {
       Phases::Scope scope(phases_, "modal analysis");
-      run_on_root(comm_, [&] { prepare_directory(c_.output_directory, "output directory"); });
+      log_ << "modal     the " << c_.modal_modes << " lowest modes (SLEPc)\n" << std::flush;
       try {
         modes = compute_modes(system(), c_.modal_modes);
       } catch (const InputError& e) {  // the same on every rank: the model cannot have modes
@@ -1580,7 +1662,8 @@ class Run {
     OutputSeries series(comm_, c_, system(), std::nullopt, c_.name + "_modes");
     for (std::size_t i = 0; i < modes.shapes.size(); ++i)
       series.write_point_field(static_cast<double>(i + 1), "mode_shape", modes.shapes[i]);
-    log_ << "modal     modes.csv and " << series.series_path().string() << " written\n";
+    modes_written_ = true;
+    log_ << "modal     modes.csv and " << printable(series.series_path().string()) << " written\n";
     if (found < modes.asked) {
       const auto count = [](auto n) { return cat(n, n == 1 ? " mode" : " modes"); };
       log_ << "warning   modal: " << count(modes.asked) << " asked, ";
@@ -1651,6 +1734,8 @@ class Run {
   double loop_start_ = 0;
   std::int64_t first_step_ = 0, linear_its_ = 0, newton_its_ = 0;
   std::int64_t checkpoint_bytes_ = 0, checkpoints_ = 0, last_checkpoint_step_ = -1;
+  std::vector<DirectoryLock> locks_;  ///< rank 0: the output (and checkpoint) directory's
+  bool modes_written_ = false;        ///< modes.csv and the mode shapes are complete
   /// check: the blow-up watch after a completed step.
   enum class Activity { step, check, output, checkpoint } activity_ = Activity::step;
 };

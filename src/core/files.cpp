@@ -10,10 +10,12 @@
 #include <sstream>
 #include <utility>
 
+#include "inertia/core/text.hpp"
+
 namespace inertia {
 
 void throw_io_error(const std::filesystem::path& path, int error_number) {
-  throw IoError(cat(path.string(), ": ", std::strerror(error_number)));
+  throw IoError(cat(printable(path.string()), ": ", std::strerror(error_number)));
 }
 
 OutputFile::OutputFile(const std::filesystem::path& path, Mode mode) : path_(path) {
@@ -101,6 +103,38 @@ std::string read_file(const std::filesystem::path& path) {
   content << in.rdbuf();
   if (in.bad()) throw_io_error(path, errno ? errno : EIO);
   return content.str();
+}
+
+std::string directory_creation_problem(const std::filesystem::path& directory,
+                                       std::string_view what) {
+  namespace fs = std::filesystem;
+  const std::string name = printable(directory.string());
+  const auto cannot_create = [&](const std::string& why) {
+    return cat(name, ": cannot create the ", what, " (", why, ")");
+  };
+  std::error_code ec;
+  const fs::path absolute = fs::absolute(directory, ec).lexically_normal();
+  if (ec) return cannot_create(ec.message());
+  // The nearest existing ancestor (or the directory itself), as a creation would reach it.
+  fs::path existing = absolute;
+  for (;;) {
+    const fs::file_status st = fs::status(existing, ec);
+    if (ec && ec != std::errc::no_such_file_or_directory && ec != std::errc::not_a_directory)
+      return cannot_create(cat(printable(existing.string()), ": ", ec.message()));
+    if (fs::exists(st)) {
+      if (!fs::is_directory(st))
+        return cannot_create(cat(printable(existing.string()), " is not a directory"));
+      break;
+    }
+    if (fs::is_symlink(fs::symlink_status(existing, ec)))
+      return cannot_create(cat(printable(existing.string()), " is a symbolic link to nothing"));
+    if (!existing.has_relative_path()) return cannot_create("no such file system root");
+    existing = existing.parent_path();
+  }
+  if (::access(existing.c_str(), W_OK | X_OK) == 0) return {};
+  if (existing == absolute)
+    return cat(name, ": cannot write in the ", what, " (", std::strerror(errno), ")");
+  return cannot_create(cat(printable(existing.string()), ": ", std::strerror(errno)));
 }
 
 SpaceReserve::SpaceReserve(std::filesystem::path path, std::size_t bytes) : path_(std::move(path)) {

@@ -23,14 +23,19 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
 }
 
 std::string did_you_mean(std::string_view word, std::span<const std::string_view> candidates) {
+  // Names are short; a megabyte "name" (a broken file) gets no hint: the distance costs the
+  // product of the lengths.
+  constexpr std::size_t longest = 1000;
   std::string_view best;
   std::size_t best_distance = std::max<std::size_t>(2, word.size() / 3) + 1;
+  if (word.size() > longest) return "";
   for (auto c : candidates) {
+    if (c.size() > longest) continue;
     const std::size_t d = edit_distance(word, c);
     if (d < best_distance) best = c, best_distance = d;
   }
   if (best.empty()) return "";
-  return " (did you mean '" + std::string(best) + "'?)";
+  return cat(" (did you mean '", excerpt(best), "'?)");
 }
 
 std::string join(std::span<const std::string_view> words, std::string_view separator) {

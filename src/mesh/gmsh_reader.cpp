@@ -48,6 +48,8 @@
 #include <vector>
 
 #include "inertia/core/error.hpp"
+#include "inertia/core/interrupt.hpp"
+#include "inertia/core/text.hpp"
 
 namespace inertia {
 
@@ -163,18 +165,6 @@ std::string with_article(std::string_view what) {
   return cat(vowel ? "an " : "a ", what);
 }
 
-/// A short printable excerpt of file text for messages (keeps what() on one line).
-std::string printable(std::string_view s) {
-  constexpr std::size_t max_chars = 24;
-  std::string out;
-  for (std::size_t i = 0; i < s.size() && i < max_chars; ++i) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    out += (c >= 0x20 && c < 0x7f) ? static_cast<char>(c) : '?';
-  }
-  if (s.size() > max_chars) out += "...";
-  return out;
-}
-
 using EntityKey = std::pair<int, int>;  // (dim, tag): physical groups and entities alike
 
 // ------------------------------------------------------------------------------------------------
@@ -198,7 +188,9 @@ class GmshParser {
     const bool after_last_line = p_ == end_ && p_ > begin_ && p_[-1] == '\n';
     return cat(" (line ", after_last_line ? line_ - 1 : line_, ")");
   }
-  std::string message(const std::string& what) const { return cat(name_, ": ", what, where()); }
+  std::string message(const std::string& what) const {
+    return cat(printable(name_), ": ", what, where());
+  }
   [[noreturn]] void fail(const std::string& what) const { throw InputError(message(what)); }
 
   std::uint64_t remaining() const { return static_cast<std::uint64_t>(end_ - p_); }
@@ -244,7 +236,7 @@ class GmshParser {
   }
   [[noreturn, gnu::cold, gnu::noinline]] void fail_open(std::string_view what) const {
     if (p_ == end_) fail(cat("unexpected end of file, expected ", with_article(what), " line"));
-    fail(cat("expected ", with_article(what), " line, found '", printable(line_text()),
+    fail(cat("expected ", with_article(what), " line, found '", excerpt(line_text()),
              "' (the section ends before its counts say)"));
   }
   /// Sets the number of fields of the current line, once its first fields have told it.
@@ -296,7 +288,7 @@ class GmshParser {
       fail(cat(line_what_, " line has ", have, have == 1 ? " field" : " fields", ", expected ",
                line_fields_));
     if (!missing.empty()) fail(cat(line_what_, " line ends before its ", missing));
-    fail(cat("unexpected '", printable(peek_token()), "' at the end of the ", line_what_, " line"));
+    fail(cat("unexpected '", excerpt(peek_token()), "' at the end of the ", line_what_, " line"));
   }
   std::string_view peek_token() const {
     const char* q = p_;
@@ -322,8 +314,8 @@ class GmshParser {
   [[noreturn, gnu::cold, gnu::noinline]] void fail_integer(std::string_view what,
                                                            std::errc ec) const {
     if (ec == std::errc::result_out_of_range)
-      fail(cat(what, " '", printable(peek_token()), "' is out of range"));
-    fail(cat("expected ", what, ", found '", printable(peek_token()), "'"));
+      fail(cat(what, " '", excerpt(peek_token()), "' is out of range"));
+    fail(cat("expected ", what, ", found '", excerpt(peek_token()), "'"));
   }
   /// An integer in [min, max].
   std::int64_t integer_in(std::string_view what, std::int64_t min, std::int64_t max) {
@@ -348,7 +340,7 @@ class GmshParser {
     double v = 0;
     const auto [q, ec] = std::from_chars(s, end_, v);
     if (ec != std::errc{} || (q < end_ && !is_space(*q)) || !std::isfinite(v)) [[unlikely]]
-      fail(cat("expected a finite ", what, ", found '", printable(peek_token()), "'"));
+      fail(cat("expected a finite ", what, ", found '", excerpt(peek_token()), "'"));
     p_ = q;
     return v;
   }
@@ -363,12 +355,12 @@ class GmshParser {
           peek_token() != wanted) {
         p_ = data_end;
         fail(cat("expected ", wanted, " right after the binary data, found '",
-                 printable(std::string_view(p_, remaining())), "'"));
+                 excerpt(std::string_view(p_, remaining())), "'"));
       }
     } else {
       if (!next_line()) fail(cat("unexpected end of file, expected ", wanted));
       if (peek_token() != wanted)
-        fail(cat("expected ", wanted, ", found '", printable(line_text()), "'",
+        fail(cat("expected ", wanted, ", found '", excerpt(line_text()), "'",
                  *p_ == '$' ? "" : " (the section holds more than its counts say)"));
     }
     p_ += wanted.size();
@@ -391,7 +383,7 @@ class GmshParser {
     while (true) {
       at = rest.find(marker, at);
       if (at == std::string_view::npos)
-        fail(cat("section $", printable(name), " has no ", printable(marker)));
+        fail(cat("section $", excerpt(name), " has no ", excerpt(marker)));
       const bool line_start = at == 0 || rest[at - 1] == '\n';
       std::size_t after = at + marker.size();
       while (after < rest.size() && rest[after] != '\n' && is_space(rest[after])) ++after;
@@ -463,6 +455,7 @@ class GmshParser {
                    const std::vector<int>& groups, int dim);
 
   std::string name_;
+  std::uint64_t elements_read_ = 0;  ///< for the interruption checks
   const char* begin_;
   const char* p_;
   const char* end_;
@@ -503,7 +496,7 @@ MeshData GmshParser::parse() {
     line_fields_ = 1;
     const std::string_view t = peek_token();
     if (t.size() < 2 || t[0] != '$')
-      fail(cat("expected a section header such as $Nodes, found '", printable(t), "'"));
+      fail(cat("expected a section header such as $Nodes, found '", excerpt(t), "'"));
     p_ += t.size();
     close_line();
     const std::string_view section = t.substr(1);
@@ -530,7 +523,7 @@ MeshData GmshParser::parse() {
       version_ == 4 ? read_elements_v4() : read_elements_v2();
       seen_elements_ = true;
     } else if (section.starts_with("End")) {
-      fail(cat("unexpected ", printable(t)));
+      fail(cat("unexpected ", excerpt(t)));
     } else {
       skip_section(section);  // $Periodic, $NodeData, $Comments, ...
     }
@@ -544,7 +537,7 @@ void GmshParser::read_mesh_format() {
   double v = 0;
   const auto [q, ec] = std::from_chars(version.data(), version.data() + version.size(), v);
   if (ec != std::errc{} || q != version.data() + version.size())
-    fail(cat("bad MSH version '", printable(version), "'"));
+    fail(cat("bad MSH version '", excerpt(version), "'"));
   if (v >= 2.0 && v < 3.0) {
     version_ = 2;
   } else if (std::abs(v - 4.1) < 1e-9) {
@@ -552,7 +545,7 @@ void GmshParser::read_mesh_format() {
   } else if (v == 4.0) {
     fail("MSH 4.0 is not supported: save as 4.1 or 2.2 (gmsh -format msh41)");
   } else {
-    fail(cat("unsupported MSH version ", printable(version), " (supported: 2.2 and 4.1)"));
+    fail(cat("unsupported MSH version ", excerpt(version), " (supported: 2.2 and 4.1)"));
   }
   const std::int64_t file_type = integer_in("file type", 0, 1);
   const std::int64_t data_size = integer("data size");
@@ -651,6 +644,8 @@ void GmshParser::read_entities() {
 }
 
 void GmshParser::add_node(std::int64_t tag, const double* xyz) {
+  if ((node_tags_.size() & 0xffff) == 0) [[unlikely]]
+    throw_if_interrupted(cat("while reading ", printable(name_)));
   if (tag < 0) fail(cat("negative node tag ", tag));
   const auto index = static_cast<Index>(node_tags_.size());
   if (!node_index_.insert(static_cast<std::uint64_t>(tag), index))
@@ -799,6 +794,8 @@ Storage GmshParser::storage_for(const GmshType& type, std::int64_t element_tag, 
 
 void GmshParser::add_element(const Storage& s, std::int64_t element_tag, const Index* nodes,
                              const std::vector<int>& groups, int dim) {
+  if ((++elements_read_ & 0xffff) == 0) [[unlikely]]
+    throw_if_interrupted(cat("while reading ", printable(name_)));
   if (!s.cell) return;
   const std::size_t copies = groups.empty() ? 1 : groups.size();
   for (std::size_t g = 0; g < copies; ++g) {
@@ -1047,23 +1044,26 @@ std::string read_whole_file(const std::filesystem::path& file) {
   std::error_code ec;
   const auto status = std::filesystem::status(file, ec);
   if (!std::filesystem::exists(status))
-    throw InputError(cat(file.string(), ": cannot open mesh file (",
+    throw InputError(cat(printable(file.string()), ": cannot open mesh file (",
                          ec ? ec.message() : std::string("no such file"), ")"));
   if (!std::filesystem::is_regular_file(status))
-    throw InputError(cat(file.string(), ": mesh file is not a regular file"));
+    throw InputError(cat(printable(file.string()), ": mesh file is not a regular file"));
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(file.c_str(), "rb"), &std::fclose);
   if (!f)
-    throw InputError(cat(file.string(), ": cannot open mesh file (", std::strerror(errno), ")"));
+    throw InputError(
+        cat(printable(file.string()), ": cannot open mesh file (", std::strerror(errno), ")"));
   std::string text;
   const auto size = std::filesystem::file_size(file, ec);
   if (!ec) text.reserve(size);
   std::array<char, 1 << 16> chunk{};
   while (true) {
+    throw_if_interrupted(cat("while reading ", printable(file.string())));
     const std::size_t got = std::fread(chunk.data(), 1, chunk.size(), f.get());
     text.append(chunk.data(), got);
     if (got < chunk.size()) break;
   }
-  if (std::ferror(f.get())) throw InputError(cat(file.string(), ": error reading mesh file"));
+  if (std::ferror(f.get()))
+    throw InputError(cat(printable(file.string()), ": error reading mesh file"));
   return text;
 }
 

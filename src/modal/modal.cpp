@@ -7,7 +7,9 @@
 #include <numbers>
 #include <numeric>
 
+#include "inertia/core/interrupt.hpp"
 #include "inertia/core/text.hpp"
+#include "inertia/parallel/session.hpp"
 #include "inertia/system/direct_solver.hpp"
 
 namespace inertia {
@@ -26,6 +28,26 @@ void ensure_slepc() {
 }
 
 using Eps = petsc::Handle<EPS, EPSDestroy>;
+
+/// SIGTERM or SIGINT during EPSSolve: after every inner solve (a few per Krylov-Schur
+/// iteration, which can take minutes), the ranks combine their flags; once one received a
+/// signal, the callback fails and EPSSolve returns an error, which compute_modes() turns into
+/// Interrupted. A PETSc callback: it returns codes, it throws nothing.
+struct InterruptCheck {
+  MPI_Comm comm = MPI_COMM_NULL;
+  int signal = 0;  ///< the signal any rank received, the same on every rank
+  int solves = 0;
+};
+
+PetscErrorCode stop_on_signal(KSP, Vec, Vec, void* context) {
+  auto& check = *static_cast<InterruptCheck*>(context);
+  ++check.solves;
+  int signal = interrupt_signal();
+  if (MPI_Allreduce(MPI_IN_PLACE, &signal, 1, MPI_INT, MPI_MAX, check.comm) != MPI_SUCCESS)
+    return PETSC_ERR_MPI;
+  check.signal = signal;
+  return signal ? PETSC_ERR_USER : 0;
+}
 
 }  // namespace
 
@@ -92,7 +114,18 @@ ModalResult compute_modes(MechanicalSystem& system, int count) {
     INERTIA_PETSC(KSPSetTolerances(ksp, 1e-12, 1e-50, PETSC_DEFAULT, 10000));
   }
   INERTIA_PETSC(EPSSetFromOptions(eps));
-  INERTIA_PETSC(EPSSolve(eps));
+  stop_if_interrupted(comm, "during the modal analysis (before SLEPc's solve)");
+  InterruptCheck check{comm};
+  INERTIA_PETSC(KSPSetPostSolve(ksp, stop_on_signal, &check));
+  const PetscErrorCode solved = EPSSolve(eps);
+  if (check.signal)
+    throw Interrupted(
+        check.signal,
+        interrupted_message(check.signal,
+                            cat("during the modal analysis (SLEPc, after ", check.solves,
+                                check.solves == 1 ? " inner solve)" : " inner solves)")));
+  INERTIA_PETSC(solved);
+  INERTIA_PETSC(KSPSetPostSolve(ksp, nullptr, nullptr));
   PetscInt converged = 0;
   INERTIA_PETSC(EPSGetConverged(eps, &converged));
   INERTIA_PETSC(EPSGetIterationNumber(eps, &result.iterations));

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "inertia/core/error.hpp"
+#include "inertia/core/interrupt.hpp"
 #include "inertia/parallel/petsc.hpp"
 
 namespace inertia {
@@ -94,11 +95,13 @@ bool all_true(MPI_Comm comm, bool value) {
 
 void rethrow_collectively(MPI_Comm comm, std::exception_ptr error) {
   const int rank = rank_of(comm), size = size_of(comm);
-  int kind = 0;  // 0 none, 1 input, 2 solver, 3 other
+  int kind = 0;  // 0 none, 1 input, 2 solver, 3 other, 4 + signal: interrupted
   std::string message;
   if (error) {
     try {
       std::rethrow_exception(error);
+    } catch (const Interrupted& e) {
+      kind = 4 + e.signal(), message = e.what();
     } catch (const InputError& e) {
       kind = 1, message = e.what();
     } catch (const SolverError& e) {
@@ -119,7 +122,14 @@ void rethrow_collectively(MPI_Comm comm, std::exception_ptr error) {
   INERTIA_MPI(MPI_Bcast(message.data(), static_cast<int>(len), MPI_CHAR, first, comm));
   if (kind == 1) throw InputError(message);
   if (kind == 2) throw SolverError(message);
+  if (kind >= 4) throw Interrupted(kind - 4, message);
   throw Error(message);
+}
+
+void stop_if_interrupted(MPI_Comm comm, std::string_view where) {
+  int signal = interrupt_signal();
+  INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &signal, 1, MPI_INT, MPI_MAX, comm));
+  if (signal) throw Interrupted(signal, interrupted_message(signal, where));
 }
 
 std::ostream& root_out(MPI_Comm comm) {

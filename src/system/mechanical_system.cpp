@@ -57,6 +57,7 @@ MechanicalSystem::MechanicalSystem(MPI_Comm comm, LocalMesh mesh, ProblemSpec sp
                                                   : Assembler::MatrixFormat::aij);
     assembler_.assemble_stiffness(K_);
   }
+  stop_if_interrupted(comm_, "during the set-up (the assembly, after the stiffness)");
   work_ = create_vector();
   work2_ = create_vector();
   if (!is_linear()) {
@@ -82,6 +83,7 @@ MechanicalSystem::MechanicalSystem(MPI_Comm comm, LocalMesh mesh, ProblemSpec sp
     assembler_.assemble_consistent_mass(M_);
     INERTIA_PETSC(MatDiagonalSet(M_, point_masses_, ADD_VALUES));
   }
+  stop_if_interrupted(comm_, "during the set-up (the assembly, after the mass)");
 
   // Loads, one vector per amplitude.
   for (const auto& load : spec_.loads) {

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdint>
 
+#include "inertia/parallel/session.hpp"
+
 namespace inertia {
 
 namespace {
@@ -58,6 +60,10 @@ FrequencyEstimate estimate_highest_frequency(MechanicalSystem& system, int max_i
   system.zero_constrained(x);
   double lambda = 0, previous = 0;  // the largest Rayleigh quotient, and the last iteration's
   for (int i = 0; i < max_iterations; ++i) {
+    // Each iteration solves with M (consistent mass): minutes for a large model in all.
+    stop_if_interrupted(system.comm(), cat("during the set-up (the highest frequency's power "
+                                           "iteration ",
+                                           i + 1, ")"));
     PetscReal norm = 0;
     INERTIA_PETSC(VecNormalize(x, &norm));
     if (norm == 0) {  // every DOF constrained, or K x = 0: nothing above zero

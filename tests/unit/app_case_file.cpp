@@ -556,7 +556,7 @@ TEST(CaseFileErrors, ASecondYamlDocumentIsRefused) {
   EXPECT_NO_THROW(parse_case("---\n" + minimal_case() + "---\n", "case.yaml"));
   EXPECT_NO_THROW(parse_case(minimal_case() + "---\n~\n---\nnull\n", "case.yaml"));
   // Inputs on which YAML::LoadAll never returns (found by the fuzz campaign): one error each.
-  for (const std::string text : {std::string(",\x9a"), std::string("!m0.2, atiionl ")})
+  for (const std::string& text : {std::string(",\x9a"), std::string("!m0.2, atiionl ")})
     EXPECT_FALSE(parse_error(text).empty()) << text;
 }
 
@@ -867,6 +867,37 @@ TEST(CaseFileErrors, YamlErrorsQuotingControlCharactersStayOnOneLine) {
     for (char c : msg) EXPECT_TRUE(c >= 0x20 && c < 0x7f) << msg;
     EXPECT_TRUE(contains(msg, printable(bad))) << msg;
   }
+}
+
+TEST(CaseFileErrors, AHugeBadValueIsQuotedAsAnExcerptWithItsLength) {
+  // A 5 MB number (a broken generator, a paste gone wrong) was echoed whole.
+  const std::string huge = "1.5e" + std::string(1 << 20, '7') + "x";
+  for (const std::string& where :
+       {"  dt: " + huge + "\n", "  steps: " + huge + "\n", "  integrator: " + huge + "\n"}) {
+    const auto msg = parse_error(mesh_box + materials_all + "time:\n" + where +
+                                 (where.starts_with("  dt") ? "  steps: 10\n" : "  dt: 1.0e-4\n"));
+    expect_message(msg, 6, "time.");
+    EXPECT_LT(msg.size(), 400u) << msg.substr(0, 400);
+    EXPECT_TRUE(contains(msg, "'1.5e777")) << msg.substr(0, 400);
+    EXPECT_FALSE(contains(msg, std::string(80, '7'))) << msg.substr(0, 400);
+    EXPECT_TRUE(contains(msg, cat("... (", huge.size(), " bytes)'"))) << msg.substr(0, 300);
+  }
+}
+
+TEST(CaseFileErrors, CountsOutOfRangeSayTheRange) {
+  // 3000000000 does not fit an int: it was refused as "must be >= 0".
+  for (const char* value : {"3000000000", "-1", "2.5", "1e20"})
+    expect_message(
+        parse_error(minimal_case() + "output: {every: " + std::string(value) + "}\n"), 8,
+        "output.every",
+        {cat("must be an integer in [0, 2147483647] (0: no VTK output), got '", value, "'")});
+  expect_message(parse_error(minimal_case() + "output: {history_every: 0}\n"), 8,
+                 "output.history_every", {"must be an integer in [1, 2147483647], got '0'"});
+  expect_message(parse_error(minimal_case() + "output: {checkpoint: {every: 2147483648}}\n"), 8,
+                 "output.checkpoint.every",
+                 {"must be an integer in [0, 2147483647] (0: no checkpoints), got '2147483648'"});
+  EXPECT_EQ(parse_case(minimal_case() + "output: {every: 2147483647}\n", "case.yaml").output_every,
+            2147483647);
 }
 
 TEST(CaseFileErrors, EmptyOrNonMappingDocument) {
@@ -1278,7 +1309,7 @@ TEST(CaseFile, ModalAloneOrBeforeATransient) {
 TEST(CaseFileErrors, ModalMisused) {
   expect_message(parse_error(mesh_box + materials_all), 0, "", {"missing key 'time'", "modal"});
   expect_message(parse_error(mesh_box + materials_all + "modal: {modes: 0}\n"), 5, "modal.modes",
-                 {"between 1 and 10000"});
+                 {"must be an integer in [1, 10000], got '0'"});
   expect_message(parse_error(mesh_box + materials_all + "modal: {mode: 3}\n"), 5, "modal",
                  {"unknown key 'mode'"});
   expect_message(parse_error(minimal_case() + "  mass: lumped\nmodal: {modes: 2, mass: "

@@ -65,6 +65,16 @@ void write_file_atomically(const std::filesystem::path& path,
 /// The whole content of a file; throws IoError.
 std::string read_file(const std::filesystem::path& path);
 
+/// Whether `directory` could be created (or written in, if it exists), found without creating
+/// anything: "" if it could, else the message "<directory>: cannot create the <what> (<reason>)"
+/// (or "cannot write in the <what>"), the reason naming the path at fault ("/data/blocker is
+/// not a directory", "/data: Permission denied", "/ro: Read-only file system"). Walks up to the
+/// nearest existing ancestor and asks access(2) there for write and search permission (with the
+/// real user id, as the run will create it; root passes except on read-only file systems).
+/// For `--check`, which leaves no trace.
+std::string directory_creation_problem(const std::filesystem::path& directory,
+                                       std::string_view what);
+
 /// A few KiB of disk kept aside in a hidden file for the last words of a failing run: when the
 /// disk fills, release() frees them so that the INCOMPLETE marks of the histories and the
 /// series still fit. Best effort: creating the reserve where it cannot be made is not an error.

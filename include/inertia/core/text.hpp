@@ -1,6 +1,6 @@
 #pragma once
 /// \file text.hpp
-/// Small text helpers for messages: edit distance and did-you-mean hints.
+/// Small text helpers for messages: edit distance and did-you-mean hints, printable excerpts.
 
 #include <span>
 #include <string>

@@ -7,6 +7,7 @@
 #include <exception>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace inertia {
@@ -36,9 +37,15 @@ std::string broadcast_string(MPI_Comm comm, std::string s, int root = 0);
 bool all_true(MPI_Comm comm, bool value);
 
 /// Collective. If `error` is non-null on any rank, every rank throws the same exception type
-/// (InputError, SolverError or Error) with the message of the lowest failing rank. Returns
+/// (InputError, SolverError, Interrupted with its signal, or Error) with the message of the
+/// lowest failing rank. Returns
 /// normally on every rank otherwise. Use it to fail together after rank-local work.
 void rethrow_collectively(MPI_Comm comm, std::exception_ptr error);
+
+/// Collective. If any rank received SIGTERM or SIGINT (core/interrupt.hpp), every rank throws
+/// Interrupted(interrupted_message(signal, where)) (the highest signal number of those received).
+/// Call it where every rank passes: a signal delivered to one rank only stops them all there.
+void stop_if_interrupted(MPI_Comm comm, std::string_view where);
 
 /// Collective. Runs f() on every rank and fails together if any rank threw.
 template <typename F>
