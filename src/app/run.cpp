@@ -16,20 +16,17 @@
 #include <optional>
 #include <sstream>
 
-#include "inertia/app/blow_up.hpp"
 #include "inertia/app/case_file.hpp"
-#include "inertia/app/fingerprint.hpp"
 #include "inertia/app/histories.hpp"
 #include "inertia/app/model.hpp"
+#include "inertia/app/monitors.hpp"
 #include "inertia/app/output_series.hpp"
 #include "inertia/app/run_plan.hpp"
 #include "inertia/core/directory_lock.hpp"
 #include "inertia/core/files.hpp"
-#include "inertia/core/hash.hpp"
 #include "inertia/core/interrupt.hpp"
 #include "inertia/core/limits.hpp"
 #include "inertia/core/text.hpp"
-#include "inertia/io/checkpoint.hpp"
 #include "inertia/modal/modal.hpp"
 #include "inertia/parallel/session.hpp"
 #include "inertia/partition/connected_parts.hpp"
@@ -311,17 +308,6 @@ const char* condition_type_name(CaseBoundaryCondition::Type type) {
   return "";
 }
 
-/// This rank's largest |x_i| of a vector, infinity where an entry is not finite.
-double largest_magnitude(Vec x) {
-  petsc::ConstArray a(x);
-  double m = 0, nan_or_inf = 0;  // v * 0 is 0, or NaN for a NaN or an infinity: no branch
-  for (const double v : a.span()) {
-    m = std::max(m, std::abs(v));
-    nan_or_inf += v * 0.0;
-  }
-  return std::isnan(nan_or_inf) ? HUGE_VAL : m;
-}
-
 /// One run of a case, phase by phase (deal.II step-18's TopLevel::run() is the model): each
 /// phase is a member function, the state they share is the object's.
 class Run {
@@ -383,7 +369,7 @@ class Run {
   /// iterations, SLEPc's solves.
   void set_up() {
     build();
-    setup_peak_rss_ = peak_resident_bytes();
+    add<MemoryMonitor>(comm_, log_, c().output_directory, peak_resident_bytes());
     describe();
     stop_if_interrupted(comm_, "during the set-up (after the model's summary)");
     if (!c().has_time) {  // a modal analysis alone
@@ -1070,7 +1056,6 @@ class Run {
   /// integrator, which completes it (a_0, ...); the output directories exist since build().
   void initialize() {
     log_ << "output    " << printable(c().output_directory.string()) << "\n";
-    const LocalMesh& lm = system().mesh();
     state_.u = system().create_vector();
     state_.v = system().create_vector();
     set_initial_state(state_.u, state_.v);
@@ -1078,100 +1063,75 @@ class Run {
     Phases::Scope scope(phases_, "solver setup");
     stats_ = integrator_->initialize(system(), state_);
     linear_its_ = stats_.linear_iterations;
-    if (c().energy && EnergyHistory::has_carried(*integrator_))
-      energy_carried_ = system().create_vector();
+    build_monitors();
+  }
+
+  /// The run's monitors (app/monitors.hpp), in the loop's order: what each step's outputs are.
+  void build_monitors() {
+    const std::filesystem::path& out = c().output_directory;
+    EnergyMonitor* energy = nullptr;
+    if (c().energy) energy = add<EnergyMonitor>(system(), *integrator_, out / "energy.csv");
+    BlowUpMonitor* blow_up = add<BlowUpMonitor>(model_size_, energy);
+    if (!c().probes.empty()) add<ProbesMonitor>(std::move(probe_sites_), out / "probes.csv");
+    ReactionsMonitor* reactions = nullptr;
+    {  // the regions of fixed, displacement and acceleration conditions
+      std::vector<std::string> regions;
+      for (const auto& bc : c().boundary_conditions)
+        if (bc.type == CaseBoundaryCondition::Type::fixed ||
+            bc.type == CaseBoundaryCondition::Type::displacement ||
+            bc.type == CaseBoundaryCondition::Type::acceleration)
+          regions.push_back(bc.region);
+      if ((c().reactions || c().has_field("reaction")) && !regions.empty())
+        reactions = add<ReactionsMonitor>(std::move(regions), c().has_field("reaction"));
+    }
+    if (plan_.schedule.frames()) add<SeriesMonitor>(reactions);
     if (c().checkpoint_every > 0 || args_.restart) {
-      checkpointer_ =
-          std::make_unique<io::Checkpointer>(comm_, lm.natural_ids, lm.num_global_nodes, state_.u);
-      fingerprint_ = model_fingerprint(comm_, c(), lm);
+      checkpoints_ =
+          add<CheckpointMonitor>(comm_, c(), plan_, system(), state_, *integrator_, monitors_);
+      checkpoints_->set_watch(blow_up);
+      blow_up->set_checkpoints(checkpoints_);
+    }
+    add<ProgressMonitor>(energy, monitors_);
+    for (const auto& m : monitors_) {
+      (m->in_step() ? step_monitors_ : output_monitors_).push_back(m.get());
+      wants_removed_kinetic_ = wants_removed_kinetic_ || m->wants_removed_kinetic();
     }
   }
 
-  /// The vectors of a checkpoint: u, v, the scheme's own state and its solver guesses.
-  io::NamedVectors checkpoint_vectors() {
-    io::NamedVectors vectors{{"displacement", state_.u.get()}, {"velocity", state_.v.get()}};
-    for (const auto& x : integrator_->internal_state()) vectors.push_back(x);
-    for (const auto& x : integrator_->solver_guesses()) vectors.push_back(x);
-    if (energy_carried_) {
-      // The energy history's carried vector (the alpha schemes' end-point residual): its value
-      // now, or where a restore puts the checkpoint's.
-      if (energy_) INERTIA_PETSC(VecCopy(energy_->carried(), energy_carried_));
-      vectors.push_back({"energy_residual", energy_carried_.get()});
-    }
-    return vectors;
+  /// Appends a monitor to the list; returns it.
+  template <class M, class... Args>
+  M* add(Args&&... args) {
+    auto m = std::make_unique<M>(std::forward<Args>(args)...);
+    M* raw = m.get();
+    monitors_.push_back(std::move(m));
+    return raw;
   }
 
-  /// --restart: the state, the step and the energy sums of the newest usable checkpoint (a
-  /// damaged newer one is skipped, and the log says why).
+  /// --restart: the state, the step and the monitors' sums of the newest usable checkpoint (a
+  /// damaged newer one is skipped, and the log says why); the plan continues from it.
   void restore_checkpoint() {
     Phases::Scope scope(phases_, "checkpoint");
-    io::CheckpointAttributes a;
-    a.reals = {{"time", 0.0},
-               {"dt", 0.0},
-               {"energy.external_work", 0.0},
-               {"energy.dissipation", 0.0},
-               {"energy.algorithmic_dissipation", 0.0},
-               {"energy.initial_total", 0.0}};
-    a.integers = {{"step", 0}};
-    a.strings = {{"integrator", ""}};
-    // Damping solved from modes (time.rayleigh.modes) continues with the coefficients the run
-    // started with: the modal analysis repeated here agrees only to round-off at np > 1
-    // (MUMPS's parallel factorisation), and the steps must repeat exactly.
-    const bool modal_damping = !c().rayleigh_modes.empty();
-    if (modal_damping) a.reals.insert({{"rayleigh.mass", 0.0}, {"rayleigh.stiffness", 0.0}});
-    for (const auto& part : fingerprint_) a.optional_strings["model." + part.key] = "";
-    // A checkpoint of another case is refused before its vectors are read.
-    auto same_case = [&](const io::CheckpointAttributes& read) {
-      const std::string& integrator = read.strings.at("integrator");
-      INERTIA_CHECK(integrator == c().scheme.name(), InputError, "it was written by the ",
-                    integrator, " integrator, but ", c().path.string(), " uses ",
-                    c().scheme.name());
-      // The run continues with the checkpoint's dt (below). A given dt must be the case's: the
-      // step it runs, or (end_time given) time.dt shortened to end some end_time exactly, which
-      // for a checkpoint at step k of that run lies in (time.dt (k - 1) / k, time.dt].
-      const double dt = read.reals.at("dt");
-      const double k = static_cast<double>(read.integers.at("step"));
-      const bool shortened = c().steps == 0 && dt <= c().dt_requested * (1 + 1e-12) &&
-                             dt * k > c().dt_requested * (k - 1) * (1 - 1e-12);
-      INERTIA_CHECK(c().dt_auto || std::abs(plan_.dt - dt) <= 1e-12 * dt || shortened, InputError,
-                    "time.dt ", c().dt_requested, " of ", c().path.string(),
-                    " differs from the checkpoint's ", dt);
-      if (modal_damping) {
-        // The same targets: the saved coefficients give the case's ratios at the modes.
-        const RayleighDamping saved{read.reals.at("rayleigh.mass"),
-                                    read.reals.at("rayleigh.stiffness")};
-        for (const auto& [ratio, hz] : plan_.rayleigh.targets) {
-          const double omega = 2 * std::numbers::pi * hz;
-          INERTIA_CHECK(std::abs(saved.ratio(omega) - ratio) <= 1e-8 * std::max(ratio, 1e-3),
-                        InputError, "time.rayleigh of ", c().path.string(), " (damping ratio ",
-                        ratio, " at ", hz, " Hz) differs from the checkpoint's (",
-                        saved.ratio(omega), ")");
-        }
-      }
-      check_fingerprint(read);
-    };
-    const io::Restored restored =
-        checkpointer_->restore(*args_.restart, checkpoint_vectors(), a, same_case);
-    for (const auto& why : restored.skipped) log_ << "restart   skipped " << why << "\n";
+    const auto [a, file] =
+        checkpoints_->restore_from(*args_.restart, args_.allow_changed_model, log_);
     // The checkpoint's dt, whatever this rank count's estimate (dt: auto) or a changed end_time
     // would give: the steps repeat exactly, and the step count comes from end_time and that dt
     // (plan_run()).
+    const bool modal_damping = !c().rayleigh_modes.empty();
     plan_inputs_.restart =
-        PlanRestart{a.integers["step"], a.reals["time"], a.reals["dt"], std::nullopt};
+        PlanRestart{a.integers.at("step"), a.reals.at("time"), a.reals.at("dt"), std::nullopt};
     if (modal_damping)
       plan_inputs_.restart->rayleigh =
-          RayleighDamping{a.reals["rayleigh.mass"], a.reals["rayleigh.stiffness"]};
+          RayleighDamping{a.reals.at("rayleigh.mass"), a.reals.at("rayleigh.stiffness")};
     plan_ = plan_run(c(), plan_inputs_);
     if (modal_damping) system().set_rayleigh(plan_.rayleigh.coefficients);
     state_.time = plan_.start_time;
     state_.step = plan_.first_step;
+    for (const auto& m : monitors_) m->restore(a);
+    resumed_ = true;
     const std::int64_t steps = plan_.steps;
     const double case_dt = plan_.case_dt;
-    resume_ =
-        EnergyResume{state_.step, a.reals["energy.external_work"], a.reals["energy.dissipation"],
-                     a.reals["energy.algorithmic_dissipation"], a.reals["energy.initial_total"]};
     const double t_end = plan_.duration();
-    log_ << "restart   from " << restored.file.string() << ": step " << state_.step
+    log_ << "restart   from " << file.string() << ": step " << state_.step
          << ", t = " << state_.time << "; continuing to step " << steps << ", t = " << t_end
          << ", with the checkpoint's dt " << plan_.dt << " s";
     if (std::abs(case_dt - plan_.dt) > 1e-12 * plan_.dt)
@@ -1183,142 +1143,22 @@ class Run {
     log_ << "\n";
   }
 
-  /// A restart's model against the checkpoint's fingerprint: refused where a part differs
-  /// (InputError naming them), unless --allow-changed-model, which logs each as a warning.
-  void check_fingerprint(const io::CheckpointAttributes& read) {
-    std::vector<std::string> differ;
-    bool any = false;
-    for (const auto& part : fingerprint_) {
-      const std::string& theirs = read.optional_strings.at("model." + part.key);
-      any = any || !theirs.empty();
-      if (theirs != hex64(part.hash)) differ.push_back(part.what);
-    }
-    if (differ.empty()) return;
-    const std::string what =
-        any ? cat("it was written for another model (changed: ",
-                  join(std::vector<std::string_view>(differ.begin(), differ.end()), "; "), ")")
-            : std::string(
-                  "it has no model fingerprint (written by an older inertia), so "
-                  "nothing says it belongs to this model");
-    if (!args_.allow_changed_model)
-      throw InputError(cat(what, " (--allow-changed-model continues from it anyway)"));
-    log_ << "warning   restart: " << what << "; continuing from it (--allow-changed-model)\n";
-  }
-
-  /// Opens the VTK series and the histories (continued after a restart) and records step 0.
+  /// Opens the outputs (continued after a restart) and records step 0: starts every monitor.
   void open_outputs() {
     // Room for the INCOMPLETE marks, should the disk fill (released by mark_failed()).
     int rank = 0;
     INERTIA_MPI(MPI_Comm_rank(comm_, &rank));
     if (rank == 0) reserve_.emplace(c().output_directory / ".inertia-reserve", 16 << 10);
-    if (plan_.schedule.frames())
-      series_ = std::make_unique<OutputSeries>(
-          comm_, c(), system(),
-          resume_ ? std::optional<double>(state_.time + 0.5 * plan_.dt) : std::nullopt);
-    if (!c().probes.empty())
-      probes_ =
-          std::make_unique<Probes>(comm_, system().assembler(), std::move(probe_sites_),
-                                   c().output_directory / "probes.csv", resume_ ? state_.step : -1);
-    open_reactions();
-    if (c().energy)
-      energy_ = std::make_unique<EnergyHistory>(
-          system(), state_, *integrator_, c().output_directory / "energy.csv",
-          resume_ ? &*resume_ : nullptr, energy_carried_.get());
-    if (!resume_) {
-      if (probes_) probes_->record(state_);
-      if (reactions_) reactions_->record(system(), state_, *integrator_);
-      if (series_) write_frame();
-    }
-    if (series_) plan_frames();
+    context_.emplace(
+        RunContext{comm_, log_, c(), plan_, system(), *integrator_, state_, phases_, resumed_});
+    for (const auto& m : monitors_) m->start(*context_);
   }
 
-  /// reactions.csv (and the `reaction` field) for the regions of fixed and displacement
-  /// conditions, with a scheme that carries an acceleration (the inertia term).
-  void open_reactions() {
-    std::vector<std::string> regions;
-    for (const auto& bc : c().boundary_conditions)
-      if (bc.type == CaseBoundaryCondition::Type::fixed ||
-          bc.type == CaseBoundaryCondition::Type::displacement ||
-          bc.type == CaseBoundaryCondition::Type::acceleration)
-        regions.push_back(bc.region);
-    const bool wanted = (c().reactions || c().has_field("reaction")) && !regions.empty();
-    if (!wanted) return;
-    if (!integrator_->acceleration()) {
-      log_ << "warning   no support reactions (reactions.csv, field reaction): "
-           << c().scheme.name() << " carries no acceleration\n";
-      return;
-    }
-    reactions_ = std::make_unique<Reactions>(
-        system(), regions, c().output_directory / "reactions.csv", resume_ ? state_.step : -1);
-    if (c().has_field("reaction")) reaction_field_ = system().create_vector();
+  void flush_monitors() {
+    for (const auto& m : monitors_) m->flush();
   }
 
-  /// The frames to come: with output.interval, the first step at or after each multiple of the
-  /// interval; with output.every, every N steps; and the last step always. Logs their count and
-  /// their size (from the frame just written, or the average of the series so far).
-  void plan_frames() {
-    const OutputSchedule& schedule = plan_.schedule;
-    if (schedule.frame_interval > 0) next_frame_time_ = schedule.first_frame_time(state_.time);
-    // The steps to come, through the loop's own test (it advances a copy of the next time).
-    const std::int64_t frames = schedule.frames_after(state_.step, next_frame_time_);
-    const double raw = static_cast<double>(series_->raw_bytes_per_frame());
-    const bool xdmf = c().output_format == OutputFormat::xdmf;
-    log_ << "output    " << frames << " more " << series_kind() << " frames ("
-         << (c().output_interval > 0 ? cat("every ", c().output_interval, " s")
-                                     : cat("every ", c().output_every, " steps"))
-         << " and the last step), at most " << std::setprecision(3)
-         << raw * static_cast<double>(frames) / (1 << 20) << " MiB (" << raw / 1024
-         << (xdmf ? " KiB per frame, uncompressed)" : " KiB per frame before compression)")
-         << std::setprecision(6) << "\n";
-  }
-
-  /// The output format's name for the log.
-  const char* series_kind() const {
-    return c().output_format == OutputFormat::xdmf ? "XDMF" : "VTK";
-  }
-
-  void write_frame() {
-    Phases::Scope scope(phases_, "output");
-    if (reaction_field_) {
-      reactions_->compute(system(), state_, *integrator_);
-      reactions_->fill(system(), reaction_field_);
-    }
-    series_->write(state_, integrator_->acceleration(), reaction_field_.get());
-  }
-
-  void write_checkpoint() {
-    Phases::Scope scope(phases_, "checkpoint");
-    flush_histories();  // every history row up to this step is on disk before the checkpoint
-    io::CheckpointAttributes a;
-    a.reals = {
-        {"time", state_.time},
-        {"dt", plan_.dt},
-        {"energy.external_work", energy_ ? energy_->external_work() : 0.0},
-        {"energy.dissipation", energy_ ? energy_->dissipation() : 0.0},
-        {"energy.algorithmic_dissipation", energy_ ? energy_->algorithmic_dissipation() : 0.0},
-        {"energy.initial_total", energy_ ? energy_->initial_total() : 0.0},
-        {"rayleigh.mass", plan_.rayleigh.coefficients.mass},
-        {"rayleigh.stiffness", plan_.rayleigh.coefficients.stiffness}};
-    a.integers = {{"step", state_.step}};
-    a.strings = {{"integrator", std::string(c().scheme.name())}, {"version", INERTIA_VERSION}};
-    for (const auto& part : fingerprint_) a.strings["model." + part.key] = hex64(part.hash);
-    // keep: never removes the newest checkpoint of a state the blow-up watch still trusts.
-    const auto [file, bytes] =
-        checkpointer_->write(c().checkpoint_directory, state_.step, a, checkpoint_vectors(),
-                             c().checkpoint_keep, blow_up_ ? blow_up_->last_steady_step() : -1);
-    checkpoint_steps_.push_back(state_.step);
-    checkpoint_bytes_ += bytes;
-    ++checkpoints_;
-    last_checkpoint_step_ = state_.step;
-  }
-
-  void flush_histories() {
-    if (energy_) energy_->flush();
-    if (probes_) probes_->flush();
-    if (reactions_) reactions_->flush();
-  }
-
-  /// Every step from the current one to the last, with its outputs; a failure marks the
+  /// Every step from the current one to the last, with its monitors; a failure marks the
   /// written files INCOMPLETE with the reason before it propagates, and a signal stops the loop
   /// after a complete step (stop()).
   void time_loop() {
@@ -1329,13 +1169,6 @@ class Run {
     StepController steps(halvings,
                          [&](const std::string& what) { log_ << "retry     " << what << "\n"; });
     loop_start_ = MPI_Wtime();
-    blow_up_ = std::make_unique<BlowUpWatch>(model_size_, state_.step);
-    {
-      double m = largest_magnitude(state_.u);
-      INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &m, 1, MPI_DOUBLE, MPI_MAX, comm_));
-      blow_up_->after_step(state_.step, m);  // the state the run starts from
-    }
-    if (resume_) checkpoint_steps_.push_back(state_.step);
     first_step_ = state_.step;
     system().set_expected_solves(static_cast<double>(plan_.steps - state_.step));
     if (first_step_ >= plan_.steps)
@@ -1343,19 +1176,17 @@ class Run {
     int signal = 0;
     try {
       while (state_.step < plan_.steps && !signal) {
-        activity_ = Activity::step;
-        signal = advance(steps);
+        activity_ = LoopActivity::step;
+        const StepView step = advance(steps, signal);
         for (const auto& note : system().take_solver_notes())  // a warning brings its own tag
           log_ << (note.starts_with("warning   ") ? "" : "solver    ") << note << "\n";
-        activity_ = Activity::output;
-        if (series_ && plan_.schedule.frame_due(state_.step, next_frame_time_)) write_frame();
-        activity_ = Activity::checkpoint;
-        if (plan_.schedule.checkpoint_due(state_.step)) write_checkpoint();
-        activity_ = Activity::output;
-        report_progress();
+        for (Monitor* m : output_monitors_) {
+          activity_ = m->activity();
+          m->after_step(step);
+        }
       }
-      activity_ = Activity::output;
-      flush_histories();
+      activity_ = LoopActivity::output;
+      flush_monitors();
       if (signal) stop(signal);
     } catch (const Interrupted&) {
       throw;
@@ -1371,37 +1202,32 @@ class Run {
   /// What the loop was doing, for the INCOMPLETE marks.
   std::string activity() const {
     switch (activity_) {
-      case Activity::step:
+      case LoopActivity::step:
         return cat("step ", state_.step + 1, ", t = ", state_.time + plan_.dt);
-      case Activity::checkpoint:
+      case LoopActivity::checkpoint:
         return cat("checkpoint of step ", state_.step, ", t = ", state_.time);
-      case Activity::check:
+      case LoopActivity::check:
         return cat("after step ", state_.step, ", t = ", state_.time);
-      case Activity::output:
+      case LoopActivity::output:
         break;
     }
     return cat("output of step ", state_.step, ", t = ", state_.time);
   }
 
+  /// The outputs, then the histories, marked INCOMPLETE.
   void mark_failed(const std::string& reason) {
     reserve_.reset();
-    if (series_) series_->mark_failed(reason);
-    if (energy_) energy_->mark_failed(reason);
-    if (probes_) probes_->mark_failed(reason);
-    if (reactions_) reactions_->mark_failed(reason);
+    for (Monitor* m : output_monitors_) m->mark_failed(reason);
+    for (Monitor* m : step_monitors_) m->mark_failed(reason);
   }
 
   /// After a signal: a checkpoint of this step (if checkpoints are on), the files marked
   /// INCOMPLETE after their last complete step, and Interrupted for the exit status.
   void stop(int signal) {
     std::string checkpoint = "no checkpoint (output.checkpoint is off)";
-    if (checkpointer_ && c().checkpoint_every > 0) {
-      if (last_checkpoint_step_ != state_.step) {
-        activity_ = Activity::checkpoint;
-        write_checkpoint();
-      }
-      checkpoint = cat("checkpoint of step ", state_.step, " in ",
-                       c().checkpoint_directory.string(), " (continue with --restart)");
+    if (checkpoints_) {
+      activity_ = LoopActivity::checkpoint;
+      checkpoint = checkpoints_->write_for_stop();
     }
     const std::string what =
         interrupted_message(signal, cat("after step ", state_.step, " of ", plan_.steps,
@@ -1410,92 +1236,36 @@ class Run {
     throw Interrupted(signal, what);
   }
 
-  /// One step with its velocity damping, finiteness check and history rows. Returns the signal
-  /// received by any rank (0: none), agreed on every rank.
-  int advance(StepController& steps) {
+  /// One step with its velocity damping and the monitors that belong to it (history rows, the
+  /// blow-up watch). `signal`: the signal received by any rank (0: none), agreed on every rank.
+  StepView advance(StepController& steps, int& signal) {
     Phases::Scope scope(phases_, "time loop");
-    if (energy_) energy_->before_step(system(), state_);
+    for (Monitor* m : step_monitors_) m->before_step();
     stats_ = steps.advance(system(), *integrator_, state_, plan_.dt);
     linear_its_ += stats_.linear_iterations;
     newton_its_ += stats_.nonlinear_iterations;
     state_.time = plan_.time_of(state_.step);
     double removed = 0;  // kinetic energy taken by velocity damping
     if (c().velocity_damping > 0) {
-      const double before = energy_ ? system().kinetic_energy(state_.v) : 0;
+      const double before = wants_removed_kinetic_ ? system().kinetic_energy(state_.v) : 0;
       integrator_->scale_velocity(std::exp(-plan_.dt * c().velocity_damping), state_);
       system().apply_constraints(state_.time, nullptr, state_.v, nullptr);
-      if (energy_) removed = before - system().kinetic_energy(state_.v);
+      if (wants_removed_kinetic_) removed = before - system().kinetic_energy(state_.v);
     }
     // One reduction for both: the largest displacement (infinite where u is not finite), for
     // the blow-up watch, and whether a rank received a signal.
     double local[2] = {largest_magnitude(state_.u), static_cast<double>(interrupt_signal())};
     double global[2] = {0, 0};
     INERTIA_MPI(MPI_Allreduce(local, global, 2, MPI_DOUBLE, MPI_MAX, comm_));
-    const bool row = plan_.schedule.history_row(state_.step);
-    if (energy_) energy_->after_step(system(), state_, plan_.dt, removed, row);
-    std::optional<BlowUpWatch::Energy> energy;
-    if (energy_ && row) energy = BlowUpWatch::Energy{energy_->balance(), energy_->in_play()};
-    if (auto verdict = blow_up_->after_step(state_.step, global[0], energy)) {
-      activity_ = Activity::check;
-      throw SolverError(cat(*verdict, set_aside_unstable_checkpoints()));
+    const StepView step{state_,     stats_,    plan_.schedule.history_row(state_.step),
+                        removed,    global[0], first_step_,
+                        loop_start_};
+    for (Monitor* m : step_monitors_) {
+      activity_ = m->activity();
+      m->after_step(step);
     }
-    if (probes_ && row) probes_->record(state_);
-    if (reactions_ && row) reactions_->record(system(), state_, *integrator_);
-    return static_cast<int>(global[1]);
-  }
-
-  /// After a blow-up: the checkpoints from its onset on are set aside (--restart would take
-  /// the newest); "; ..." says so and names the newest checkpoint before the onset, if any.
-  std::string set_aside_unstable_checkpoints() {
-    if (!checkpointer_ || c().checkpoint_every <= 0) return std::string();
-    const std::int64_t onset = blow_up_->onset();
-    const int aside = checkpointer_->set_aside_from(c().checkpoint_directory, onset);
-    // The newest one before the onset that is still there (keep: keeps it; see write_checkpoint).
-    std::int64_t best = -1;
-    for (const std::int64_t s : checkpoint_steps_)
-      if (s < onset && s > best && rank_of(comm_) == 0 &&
-          std::filesystem::exists(c().checkpoint_directory / io::checkpoint_name(s)))
-        best = s;
-    INERTIA_MPI(MPI_Bcast(&best, 1, MPI_INT64_T, 0, comm_));
-    std::string out;
-    if (aside > 0)
-      out = cat("; ", aside, aside == 1 ? " checkpoint" : " checkpoints", " from step ", onset,
-                " on renamed *.unstable");
-    if (best < 0) return cat(out, "; no checkpoint before step ", onset);
-    return cat(out, "; the newest checkpoint before step ", onset, ": ",
-               (c().checkpoint_directory / io::checkpoint_name(best)).string());
-  }
-
-  /// The progress line, about ten times per run and at the last step.
-  void report_progress() {
-    const std::int64_t done = state_.step - first_step_, todo = plan_.steps - first_step_;
-    const std::int64_t every = std::max<std::int64_t>(1, todo / 10);
-    if (done % every != 0 && state_.step != plan_.steps) return;
-    const double wall = MPI_Wtime() - loop_start_;
-    const double left =
-        wall / static_cast<double>(done) * static_cast<double>(plan_.steps - state_.step);
-    log_ << "step " << std::setw(7) << state_.step << "/" << plan_.steps << "  t " << std::setw(11)
-         << state_.time << "  wall " << std::setw(8) << std::setprecision(3) << wall << " s  left "
-         << std::setw(8) << left << " s  ksp its " << stats_.linear_iterations
-         << std::setprecision(6);
-    if (!stats_.nonlinear_reason.empty())
-      log_ << "  newton its " << stats_.nonlinear_iterations << " (" << stats_.nonlinear_reason
-           << ")";
-    if (energy_) {
-      if (!plan_.schedule.history_row(state_.step))
-        energy_->update_total(system(), state_);  // no row at this step
-      // The balance (the change of total since the start) and its size against the largest
-      // energy term; beyond 1 % of it the balance does not close, and the line says "error".
-      const double balance = energy_->balance(), scale = energy_->largest_term();
-      const double percent = scale > 0 ? 100 * balance / scale : 0.0;
-      log_ << (std::abs(percent) > balance_error_percent ? "  energy balance error "
-                                                         : "  energy balance ")
-           << std::setprecision(3) << balance;
-      if (scale > 0) log_ << " (" << percent << " %)";
-      log_ << std::setprecision(6);
-    }
-    log_ << "\n";
-    flush_histories();
+    signal = static_cast<int>(global[1]);
+    return step;
   }
 
   /// The closing summary, the timing table and timings.csv.
@@ -1503,56 +1273,21 @@ class Run {
     log_ << "\nfinished: " << plan_.steps - first_step_ << " steps, " << linear_its_
          << " linear iterations";
     if (newton_its_) log_ << ", " << newton_its_ << " Newton iterations";
-    if (series_) {
-      const int frames = series_->frames();
-      log_ << ", " << frames << " " << series_kind() << " outputs (" << series_->bytes() / 1024
-           << " KiB, " << (frames ? series_->bytes() / 1024 / frames : 0) << " KiB per output) in "
-           << printable(series_->series_path().string());
-    }
-    if (checkpoints_)
-      log_ << ", " << checkpoints_ << " checkpoints (" << checkpoint_bytes_ / 1024 / checkpoints_
-           << " KiB each) in " << printable(c().checkpoint_directory.string());
+    for (const Monitor* m : output_monitors_) m->summary(log_);
     log_ << "\n";
     report_timings();
   }
 
-  /// The timing table, timings.csv and the PETSc options nothing used: the end of every run.
+  /// The timing table, timings.csv, the monitors' reports (memory) and the PETSc options
+  /// nothing used: the end of every run.
   void report_timings() {
     phases_.print(comm_, log_);
     const double total = MPI_Wtime() - start_;
     log_ << "  " << std::left << std::setw(16) << "total" << std::right << std::setw(12)
          << std::fixed << std::setprecision(3) << total << "\n";
     phases_.write_csv(comm_, c().output_directory / "timings.csv", total);
-    report_memory();
+    for (const auto& m : monitors_) m->finish();
     warn_unused_petsc_options();
-  }
-
-  /// Each rank's peak resident set (getrusage), after the setup (mesh, partition, model) and
-  /// over the whole run: memory.csv gets one row per rank, the log one line with the largest
-  /// rank's (what a node must hold per rank) and the sum.
-  void report_memory() {
-    const std::uint64_t mine[2] = {setup_peak_rss_, peak_resident_bytes()};
-    const int size = size_of(comm_);
-    std::vector<std::uint64_t> all(rank_of(comm_) == 0 ? 2 * static_cast<std::size_t>(size) : 0);
-    INERTIA_MPI(MPI_Gather(mine, 2, MPI_UINT64_T, all.data(), 2, MPI_UINT64_T, 0, comm_));
-    run_on_root(comm_, [&] {
-      std::ostringstream csv;
-      csv << "rank,setup_peak_rss_bytes,peak_rss_bytes\n";
-      int largest[2] = {0, 0};
-      double sum = 0;
-      for (int r = 0; r < size; ++r) {
-        csv << r << "," << all[2 * r] << "," << all[2 * r + 1] << "\n";
-        for (int k = 0; k < 2; ++k)
-          if (all[2 * r + k] > all[2 * largest[k] + k]) largest[k] = r;
-        sum += static_cast<double>(all[2 * r + 1]);
-      }
-      write_file_atomically(c().output_directory / "memory.csv", csv.str());
-      const auto mb = [](double bytes) { return cat(std::lround(bytes / 1e6), " MB"); };
-      log_ << "memory    peak resident set: largest rank " << mb(all[2 * largest[1] + 1])
-           << " (rank " << largest[1] << "), all " << size << (size == 1 ? " rank " : " ranks ")
-           << mb(sum) << "; after the setup: largest " << mb(all[2 * largest[0]]) << " (rank "
-           << largest[0] << "); per rank in memory.csv\n";
-    });
   }
 
   /// modal.modes: the lowest modes with SLEPc (modal/modal.hpp), logged as a table with the
@@ -1669,14 +1404,10 @@ class Run {
     INERTIA_PETSC(PetscOptionsLeftRestore(nullptr, &n, &names, &values));
   }
 
-  /// A balance beyond this percentage of the largest energy term does not close.
-  static constexpr double balance_error_percent = 1.0;
-
   MPI_Comm comm_;
   const Arguments& args_;
   std::ostream& log_;
   const double start_;
-  std::uint64_t setup_peak_rss_ = 0;  ///< peak resident bytes after build()
   Phases phases_;
   std::optional<const CaseFile> case_;  ///< the case as parsed: never changed after
   Model model_;
@@ -1686,28 +1417,22 @@ class Run {
   State state_;
   std::unique_ptr<Integrator> integrator_;
   StepStats stats_;
-  std::unique_ptr<io::Checkpointer> checkpointer_;
-  std::vector<FingerprintPart> fingerprint_;  ///< the model's, for checkpoints and restarts
-  std::unique_ptr<BlowUpWatch> blow_up_;
-  double model_size_ = 1;                       ///< the bounding box's diagonal
-  std::vector<std::int64_t> checkpoint_steps_;  ///< written or restored from, by this run
-  std::optional<EnergyResume> resume_;
-  std::unique_ptr<OutputSeries> series_;
-  ProbeSites probe_sites_;
-  std::unique_ptr<Probes> probes_;
-  std::unique_ptr<Reactions> reactions_;
-  petsc::Vector reaction_field_;  ///< output.fields: reaction
-  std::unique_ptr<EnergyHistory> energy_;
-  petsc::Vector energy_carried_;  ///< checkpointed for the alpha schemes (see EnergyHistory)
+  double model_size_ = 1;   ///< the bounding box's diagonal
+  ProbeSites probe_sites_;  ///< located by describe(), handed to the probes' monitor
+  /// The outputs and watches, in the loop's order; split into those of the step (history rows,
+  /// the blow-up watch) and those after it (frames, checkpoints, the progress line).
+  MonitorList monitors_;
+  std::vector<Monitor*> step_monitors_, output_monitors_;
+  bool wants_removed_kinetic_ = false;        ///< a monitor measures velocity damping's share
+  CheckpointMonitor* checkpoints_ = nullptr;  ///< in monitors_, with checkpoints or --restart
+  std::optional<RunContext> context_;         ///< what the monitors see, once the outputs open
+  bool resumed_ = false;                      ///< --restart: continuing a checkpoint's run
   std::optional<SpaceReserve> reserve_;
-  double next_frame_time_ = 0;  ///< output.interval: the next frame at the first step from here
   double loop_start_ = 0;
   std::int64_t first_step_ = 0, linear_its_ = 0, newton_its_ = 0;
-  std::int64_t checkpoint_bytes_ = 0, checkpoints_ = 0, last_checkpoint_step_ = -1;
   std::vector<DirectoryLock> locks_;  ///< rank 0: the output (and checkpoint) directory's
   bool modes_written_ = false;        ///< modes.csv and the mode shapes are complete
-  /// check: the blow-up watch after a completed step.
-  enum class Activity { step, check, output, checkpoint } activity_ = Activity::step;
+  LoopActivity activity_ = LoopActivity::step;
 };
 
 }  // namespace
