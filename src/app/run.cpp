@@ -16,19 +16,17 @@
 #include <optional>
 #include <sstream>
 
-#include "inertia/app/blow_up.hpp"
 #include "inertia/app/case_file.hpp"
-#include "inertia/app/fingerprint.hpp"
 #include "inertia/app/histories.hpp"
 #include "inertia/app/model.hpp"
+#include "inertia/app/monitors.hpp"
 #include "inertia/app/output_series.hpp"
+#include "inertia/app/run_plan.hpp"
 #include "inertia/core/directory_lock.hpp"
 #include "inertia/core/files.hpp"
-#include "inertia/core/hash.hpp"
 #include "inertia/core/interrupt.hpp"
 #include "inertia/core/limits.hpp"
 #include "inertia/core/text.hpp"
-#include "inertia/io/checkpoint.hpp"
 #include "inertia/modal/modal.hpp"
 #include "inertia/parallel/session.hpp"
 #include "inertia/partition/connected_parts.hpp"
@@ -310,17 +308,6 @@ const char* condition_type_name(CaseBoundaryCondition::Type type) {
   return "";
 }
 
-/// This rank's largest |x_i| of a vector, infinity where an entry is not finite.
-double largest_magnitude(Vec x) {
-  petsc::ConstArray a(x);
-  double m = 0, nan_or_inf = 0;  // v * 0 is 0, or NaN for a NaN or an infinity: no branch
-  for (const double v : a.span()) {
-    m = std::max(m, std::abs(v));
-    nan_or_inf += v * 0.0;
-  }
-  return std::isnan(nan_or_inf) ? HUGE_VAL : m;
-}
-
 /// One run of a case, phase by phase (deal.II step-18's TopLevel::run() is the model): each
 /// phase is a member function, the state they share is the object's.
 class Run {
@@ -343,7 +330,7 @@ class Run {
       log_ << "check     OK\n";
       return 0;
     }
-    if (!c_.has_time) {  // a modal analysis alone
+    if (!c().has_time) {  // a modal analysis alone
       finish_modal();
       return 0;
     }
@@ -356,17 +343,18 @@ class Run {
 
  private:
   MechanicalSystem& system() { return *model_.system; }
+  const CaseFile& c() const { return *case_; }
 
   /// --split N: rank 0 reads the mesh, partitions it for N ranks and writes CASE.pN.split.
   int split() {
-    run_collectively(comm_, [&] { c_ = load_case(comm_, args_.case_file); });
-    if (c_.mesh_file)  // a box: split_mesh says why there is nothing to split
-      log_ << "split     " << printable(c_.mesh_file->lexically_normal().string()) << " for "
+    run_collectively(comm_, [&] { case_.emplace(load_case(comm_, args_.case_file)); });
+    if (c().mesh_file)  // a box: split_mesh says why there is nothing to split
+      log_ << "split     " << printable(c().mesh_file->lexically_normal().string()) << " for "
            << args_.split << " ranks into "
-           << printable(split_path(c_, args_.split).lexically_normal().string()) << "\n"
+           << printable(split_path(c(), args_.split).lexically_normal().string()) << "\n"
            << std::flush;
     try {
-      log_ << "split     " << split_mesh(comm_, c_, args_.split) << "\n";
+      log_ << "split     " << split_mesh(comm_, c(), args_.split) << "\n";
     } catch (const Interrupted& e) {  // the split is written atomically, at the end
       throw Interrupted(e.signal(), cat(e.what(), "; no split written"));
     }
@@ -381,14 +369,14 @@ class Run {
   /// iterations, SLEPc's solves.
   void set_up() {
     build();
-    setup_peak_rss_ = peak_resident_bytes();
+    add<MemoryMonitor>(comm_, log_, c().output_directory, peak_resident_bytes());
     describe();
     stop_if_interrupted(comm_, "during the set-up (after the model's summary)");
-    if (!c_.has_time) {  // a modal analysis alone
+    if (!c().has_time) {  // a modal analysis alone
       if (!args_.check) modal_analysis();
       return;
     }
-    if (c_.modal_modes > 0 && !args_.check) modal_analysis();
+    if (c().modal_modes > 0 && !args_.check) modal_analysis();
     choose_time_step();
     if (args_.check) return;
     stop_if_interrupted(comm_, "during the set-up (after the time step's choice)");
@@ -407,18 +395,18 @@ class Run {
   /// model, a run (not --check) creates its output directories and locks them (one run per
   /// directory); --check only verifies that they could be created.
   void build() {
-    run_collectively(comm_, [&] { c_ = load_case(comm_, args_.case_file); });
+    run_collectively(comm_, [&] { case_.emplace(load_case(comm_, args_.case_file)); });
     const int nranks = size_of(comm_);
-    log_ << "inertia " << INERTIA_VERSION << ": case " << printable(c_.path.string()) << " on "
+    log_ << "inertia " << INERTIA_VERSION << ": case " << printable(c().path.string()) << " on "
          << nranks << (nranks == 1 ? " rank\n" : " ranks\n") << std::flush;
-    insert_case_options(c_.petsc_options);
+    insert_case_options(c().petsc_options);
     check_solver_options(comm_);
     if (args_.check)
       check_directories();
     else
       lock_directories();
     stop_if_interrupted(comm_, "during the set-up (before the mesh)");
-    model_ = build_model(comm_, c_, &phases_);
+    model_ = build_model(comm_, c(), &phases_);
     stop_if_interrupted(comm_, "during the set-up (after the assembly)");
   }
 
@@ -430,10 +418,10 @@ class Run {
     const char* key;   ///< the case file's key for it
   };
   std::vector<RunDirectory> run_directories() const {
-    std::vector<RunDirectory> dirs{{c_.output_directory, "output directory", "output.directory"}};
-    if (c_.has_time && c_.checkpoint_every > 0)
+    std::vector<RunDirectory> dirs{{c().output_directory, "output directory", "output.directory"}};
+    if (c().has_time && c().checkpoint_every > 0)
       dirs.push_back(
-          {c_.checkpoint_directory, "checkpoint directory", "output.checkpoint.directory"});
+          {c().checkpoint_directory, "checkpoint directory", "output.checkpoint.directory"});
     return dirs;
   }
 
@@ -455,14 +443,14 @@ class Run {
     std::string notes;  // the log's lines, from rank 0
     run_on_root(comm_, [&] {
       std::error_code ec;
-      const auto case_path = std::filesystem::absolute(c_.path, ec);
+      const auto case_path = std::filesystem::absolute(c().path, ec);
       char host[256] = "";
       ::gethostname(host, sizeof host - 1);
       const std::time_t now = std::time(nullptr);
       char started[32] = "";
       std::strftime(started, sizeof started, "%Y-%m-%d %H:%M:%S", std::localtime(&now));
       const std::string holder =
-          printable(cat("the run of ", (ec ? c_.path : case_path).string(), " (pid ", ::getpid(),
+          printable(cat("the run of ", (ec ? c().path : case_path).string(), " (pid ", ::getpid(),
                         " on host ", host, ", started ", started, ")"));
       for (const auto& [dir, what, key] : run_directories()) {
         prepare_directory(dir, what);
@@ -501,8 +489,8 @@ class Run {
     const int nranks = size_of(comm_);
     const LocalMesh& lm = system().mesh();
     log_ << "mesh      "
-         << (c_.mesh_file ? printable(c_.mesh_file->lexically_normal().string())
-                          : std::string("box generator"))
+         << (c().mesh_file ? printable(c().mesh_file->lexically_normal().string())
+                           : std::string("box generator"))
          << "\n";
     if (rank_of(comm_) == 0) log_ << "          " << model_.mesh_summary << "\n";
     log_ << "regions  ";
@@ -510,7 +498,7 @@ class Run {
       log_ << " " << printable(lm.regions[r].name) << " (" << lm.regions[r].dim << "D, tag "
            << lm.regions[r].tag << ", " << lm.region_node_counts[r] << " nodes)";
     log_ << "\n";
-    for (const auto& m : c_.materials)
+    for (const auto& m : c().materials)
       log_ << "material  " << printable(m.region) << ": " << m.model << ", density "
            << m.material.density << ", E " << m.material.youngs_modulus << ", nu "
            << m.material.poissons_ratio << "\n";
@@ -539,7 +527,7 @@ class Run {
       log_ << std::setw(16) << r << std::setw(10) << p.elements_per_rank[r] << std::setw(10)
            << p.owned_nodes_per_rank[r] << std::setw(10) << p.ghost_nodes_per_rank[r]
            << std::setw(10) << 3 * p.owned_nodes_per_rank[r] << "\n";
-    probe_sites_ = locate_probes(system(), c_.probes, c_.path.string());
+    probe_sites_ = locate_probes(system(), c().probes, c().path.string());
     for (const auto& line : probe_sites_.descriptions) log_ << "  " << line << "\n";
     log_ground_motion();
     log_ << std::flush;  // the summary is on screen (in the batch job's log) during the set-up
@@ -558,7 +546,7 @@ class Run {
       if (!list.empty()) list += ", ";
       list += "xyz"[d];
     }
-    const bool mass_damped = c_.rayleigh.mass != 0 || !c_.rayleigh_targets.empty();
+    const bool mass_damped = c().rayleigh.mass != 0 || !c().rayleigh_targets.empty();
     if (!displaced.empty() && mass_damped)
       log_ << "ground    supports driven by prescribed displacements in " << displaced
            << ": Rayleigh mass damping acts on the absolute velocity (also on a body riding with "
@@ -583,7 +571,7 @@ class Run {
     // fixed, displacement and acceleration ones, in order).
     using T = CaseBoundaryCondition::Type;
     std::vector<const CaseBoundaryCondition*> entry;
-    for (const auto& bc : c_.boundary_conditions)
+    for (const auto& bc : c().boundary_conditions)
       if (bc.type == T::fixed || bc.type == T::displacement || bc.type == T::acceleration)
         entry.push_back(&bc);
     const auto name = [&](int condition) {
@@ -628,7 +616,7 @@ class Run {
     const PetscInt first = 3 * static_cast<PetscInt>(lm.node_begin);
     for (const PetscInt dof : system().constrained_dofs()) held[(dof - first) / 3] = 1;
     const ConnectedParts parts = connected_parts(comm_, lm, held);
-    const bool static_run = c_.has_time && c_.scheme.kind() == SchemeKind::static_solve;
+    const bool static_run = c().has_time && c().scheme.kind() == SchemeKind::static_solve;
     const bool supported = parts.free_count < parts.count;
     if (parts.count > 1)
       log_ << "mesh      " << parts.count << " disconnected parts (no node shared between them), "
@@ -664,7 +652,7 @@ class Run {
   /// Estimates the highest frequency, sets dt (dt: auto) or checks it against the scheme's
   /// stable step, and logs the scheme.
   void choose_time_step() {
-    const Scheme& scheme = c_.scheme;
+    const Scheme& scheme = c().scheme;
     {
       Phases::Scope scope(phases_, "solver setup");
       // Implicit schemes only log it and choose a solver with it: lumped masses suffice.
@@ -685,12 +673,11 @@ class Run {
            << " (the estimate still changed by " << frequency_.last_change
            << " relative, tolerance " << power_iteration_tolerance
            << "): the highest frequency may be underestimated\n";
-    // The stable step of the chosen scheme, or of central difference for the others.
-    const Scheme& reference = scheme.conditionally_stable() ? scheme : central_difference_;
-    const double limit = reference.stability_limit();
-    const double stable_dt = omega > 0 ? limit / omega : INFINITY;
-    log_ << "          stable step of " << reference.name() << ": dt <= " << limit
-         << "/omega = " << stable_dt << " s"
+    plan_inputs_.highest_omega = omega;
+    plan_ = plan_run(c(), plan_inputs_);
+    const RunPlan& p = plan_;
+    log_ << "          stable step of " << p.stable_reference << ": dt <= " << p.stability_limit
+         << "/omega = " << p.stable_dt << " s"
          << (scheme.conditionally_stable()
                  ? ""
                  : cat(" (", scheme.name(),
@@ -698,91 +685,90 @@ class Run {
                                                     : " is unstable at any step)"))
          << "\n";
     log_limiting_element();
-    if (c_.dt_auto) {
-      // 3 digits of the stable step: the same bits on every rank count (spectrum.hpp); then, with
-      // end_time, equal steps that end exactly there.
-      constexpr double safety = 0.9;
-      const double rounded = round_down_to_digits(stable_dt, 3);
-      c_.dt = safety * rounded;
-      std::string how = cat(safety, " x the stable step ", rounded, " s rounded down to 3 digits");
-      if (c_.steps == 0) {
-        const StepsToEndTime fit = steps_to_end_time(c_.end_time, c_.dt);
-        how += fit.dt == c_.dt ? cat(", ", fit.steps, " steps to end_time")
-                               : cat(", then ", fit.steps, " steps of end_time/", fit.steps,
-                                     " to end exactly at end_time");
-        if (fit.steps == 1 && c_.dt > c_.end_time)
-          log_ << "warning   dt: auto would be " << c_.dt << " s, longer than end_time "
-               << c_.end_time << " s: the run is one step of " << fit.dt
-               << " s. Check the units (total mass, bounding box and highest frequency above)\n";
-        c_.dt = fit.dt;
-      }
-      log_ << "          dt: auto = " << c_.dt << " s (" << how << ")\n";
-    } else if (scheme.conditionally_stable() && c_.dt > stable_dt) {
-      const std::string what =
-          cat("time.dt: ", c_.dt, " s exceeds the stable step of ", scheme.name(), ", ", stable_dt,
-              " s (omega_max ~ ", omega, " rad/s, omega h = ", c_.dt * omega, " > ", limit, ")");
-      if (!c_.allow_unstable)
-        throw InputError(cat(c_.path.string(), ": ", what,
-                             "; use a smaller dt, dt: auto, or time.allow_unstable: true"));
-      log_ << "warning   " << what << "; running anyway (time.allow_unstable: true)\n";
-    }
-    if (scheme.stability_limit() == 0)
-      log_ << "warning   " << scheme.name()
-           << " grows for an undamped oscillation at any time step; it is here for teaching. "
-              "Prefer symplectic_euler, central_difference or rk4 (explicit), or an implicit "
-              "scheme\n";
-    if (!c_.dt_auto && c_.steps == 0 && c_.dt_requested > c_.end_time)
-      log_ << "warning   time.dt " << c_.dt_requested << " s is longer than end_time "
-           << c_.end_time << " s: the run is one step of " << c_.dt
-           << " s. Check the units (total mass, bounding box and highest frequency above)\n";
-    else if (!c_.dt_auto && c_.dt != c_.dt_requested)
-      log_ << "          time.dt " << c_.dt_requested << " s does not divide end_time "
-           << c_.end_time << " s: " << c_.num_steps() << " steps of end_time/" << c_.num_steps()
-           << " = " << c_.dt << " s instead, to end exactly at end_time\n";
+    log_time_step();
     describe_conditions();
-    nsteps_ = c_.num_steps();
     log_ << "time      " << scheme.name();
     if (!scheme.options_text().empty()) log_ << " (" << scheme.options_text() << ")";
-    log_ << ", dt " << c_.dt << ", " << nsteps_
-         << " steps to t = " << c_.dt * static_cast<double>(nsteps_) << ", "
-         << (c_.mass == MassTreatment::lumped ? "lumped" : "consistent") << " mass, rayleigh "
-         << c_.rayleigh.mass << " / " << c_.rayleigh.stiffness;
-    if (c_.velocity_damping > 0) log_ << ", velocity damping " << c_.velocity_damping;
-    if (!c_.rayleigh_targets.empty()) {
-      // The targets, the ratio's minimum and the highest frequency's (what the stiff modes get).
-      const auto& t = c_.rayleigh_targets;
-      auto where = [&](int i) {
-        return c_.rayleigh_modes.empty()
-                   ? cat(t[i].second, " Hz")
-                   : cat("mode ", c_.rayleigh_modes[i], " (",
-                         t[i].second > 0 ? cat(t[i].second, " Hz") : std::string("after modal"),
-                         ")");
-      };
-      log_ << "\nrayleigh  from damping ratios " << t[0].first << " at " << where(0) << " and "
-           << t[1].first << " at " << where(1);
-      if (t[0].second == 0)
-        log_ << ": solved once the modal analysis has run (not with --check)";
-      else
-        log_ << ": alpha_M " << c_.rayleigh.mass << " 1/s, alpha_K " << c_.rayleigh.stiffness
-             << " s";
-      if (c_.rayleigh.mass > 0 && c_.rayleigh.stiffness > 0) {
-        const double w_min = std::sqrt(c_.rayleigh.mass / c_.rayleigh.stiffness);
-        log_ << "; lowest ratio " << c_.rayleigh.ratio(w_min) << " at "
-             << w_min / (2 * std::numbers::pi) << " Hz";
-      }
-      if (frequency_.power > 0 && t[0].second > 0)
-        log_ << "; ratio " << c_.rayleigh.ratio(frequency_.power) << " at the highest frequency ("
-             << frequency_.power / (2 * std::numbers::pi) << " Hz)";
-    }
+    log_ << ", dt " << p.dt << ", " << p.steps << " steps to t = " << p.duration() << ", "
+         << (c().mass == MassTreatment::lumped ? "lumped" : "consistent") << " mass, rayleigh "
+         << p.rayleigh.coefficients.mass << " / " << p.rayleigh.coefficients.stiffness;
+    if (c().velocity_damping > 0) log_ << ", velocity damping " << c().velocity_damping;
+    if (!p.rayleigh.targets.empty()) log_rayleigh_targets();
     if (!system().is_linear())
       log_ << (scheme.newton() ? ", nonlinear: Newton (SNES) every step" : ", nonlinear");
     log_ << "\n";
     warn_close_rayleigh_targets();
   }
 
+  /// How the plan chose dt (dt: auto, a given dt above the stable step, shortened), and the
+  /// warnings about it.
+  void log_time_step() {
+    const RunPlan& p = plan_;
+    const Scheme& scheme = c().scheme;
+    if (c().dt_auto) {
+      std::string how =
+          cat(auto_dt_safety, " x the stable step ", p.auto_rounded, " s rounded down to 3 digits");
+      if (c().steps == 0) {
+        how += p.dt_source == DtSource::automatic
+                   ? cat(", ", p.auto_fit_steps, " steps to end_time")
+                   : cat(", then ", p.auto_fit_steps, " steps of end_time/", p.auto_fit_steps,
+                         " to end exactly at end_time");
+        if (p.auto_fit_steps == 1 && p.auto_unfitted > c().end_time)
+          log_ << "warning   dt: auto would be " << p.auto_unfitted << " s, longer than end_time "
+               << c().end_time << " s: the run is one step of " << p.dt
+               << " s. Check the units (total mass, bounding box and highest frequency above)\n";
+      }
+      log_ << "          dt: auto = " << p.dt << " s (" << how << ")\n";
+    } else if (!p.exceeds_stable.empty()) {
+      refuse_unstable_dt(c(), p);
+      log_ << "warning   " << p.exceeds_stable << "; running anyway (time.allow_unstable: true)\n";
+    }
+    if (scheme.stability_limit() == 0)
+      log_ << "warning   " << scheme.name()
+           << " grows for an undamped oscillation at any time step; it is here for teaching. "
+              "Prefer symplectic_euler, central_difference or rk4 (explicit), or an implicit "
+              "scheme\n";
+    if (!c().dt_auto && c().steps == 0 && c().dt_requested > c().end_time)
+      log_ << "warning   time.dt " << c().dt_requested << " s is longer than end_time "
+           << c().end_time << " s: the run is one step of " << p.dt
+           << " s. Check the units (total mass, bounding box and highest frequency above)\n";
+    else if (p.dt_source == DtSource::given_shortened)
+      log_ << "          time.dt " << c().dt_requested << " s does not divide end_time "
+           << c().end_time << " s: " << p.steps << " steps of end_time/" << p.steps << " = " << p.dt
+           << " s instead, to end exactly at end_time\n";
+  }
+
+  /// time.rayleigh's damping ratios: the targets, the ratio's minimum and the highest
+  /// frequency's (what the stiff modes get), continuing the "time" line.
+  void log_rayleigh_targets() {
+    const RayleighPlan& r = plan_.rayleigh;
+    const RayleighDamping& rayleigh = r.coefficients;
+    const auto& t = r.targets;
+    auto where = [&](int i) {
+      return c().rayleigh_modes.empty()
+                 ? cat(t[i].second, " Hz")
+                 : cat("mode ", c().rayleigh_modes[i], " (",
+                       t[i].second > 0 ? cat(t[i].second, " Hz") : std::string("after modal"), ")");
+    };
+    log_ << "\nrayleigh  from damping ratios " << t[0].first << " at " << where(0) << " and "
+         << t[1].first << " at " << where(1);
+    if (t[0].second == 0)
+      log_ << ": solved once the modal analysis has run (not with --check)";
+    else
+      log_ << ": alpha_M " << rayleigh.mass << " 1/s, alpha_K " << rayleigh.stiffness << " s";
+    if (rayleigh.mass > 0 && rayleigh.stiffness > 0) {
+      const double w_min = std::sqrt(rayleigh.mass / rayleigh.stiffness);
+      log_ << "; lowest ratio " << rayleigh.ratio(w_min) << " at " << w_min / (2 * std::numbers::pi)
+           << " Hz";
+    }
+    if (frequency_.power > 0 && t[0].second > 0)
+      log_ << "; ratio " << rayleigh.ratio(frequency_.power) << " at the highest frequency ("
+           << frequency_.power / (2 * std::numbers::pi) << " Hz)";
+  }
+
   /// time.rayleigh's targets closer than a factor 1.5 in frequency (rayleigh_close_targets()).
   void warn_close_rayleigh_targets() {
-    const auto& t = c_.rayleigh_targets;
+    const auto& t = plan_.rayleigh.targets;
     if (t.empty() || t[0].second == 0) return;  // coefficients given, or modes not computed
     const std::string what =
         rayleigh_close_targets(t[0].first, t[0].second, t[1].first, t[1].second,
@@ -855,7 +841,7 @@ class Run {
 
   /// One line per amplitude read from a file: rows, time span, what was skipped.
   void log_amplitude_files() {
-    for (const auto& [name, a] : c_.amplitudes) {
+    for (const auto& [name, a] : c().amplitudes) {
       if (a.file.empty()) continue;
       log_ << "amplitude " << name << ": " << printable(a.file) << ", " << a.read.rows
            << (a.read.rows == 1 ? " row" : " rows") << ", t = " << six(a.points.front().first)
@@ -873,11 +859,11 @@ class Run {
   /// acceleration also the ground's velocity and displacement at the end (the drift of a record
   /// that is not baseline-corrected). The unit names assume SI.
   void echo_conditions() {
-    const double t_end = c_.dt * static_cast<double>(c_.num_steps());
-    const bool ramped = c_.scheme.kind() == SchemeKind::static_solve;
+    const double t_end = plan_.duration();
+    const bool ramped = c().scheme.kind() == SchemeKind::static_solve;
     // A condition's time function: its amplitude, else constant (the static ramp under static).
     auto amplitude_of = [&](const std::string& name) {
-      if (!name.empty()) return make_amplitude(c_.amplitudes.at(name));
+      if (!name.empty()) return make_amplitude(c().amplitudes.at(name));
       return ramped ? Amplitude::ramp(t_end) : Amplitude::constant();
     };
     auto times = [&](const std::string& name) {
@@ -891,8 +877,8 @@ class Run {
     };
     using T = CaseBoundaryCondition::Type;
     std::size_t dirichlet = 0;  // resolve_problem made one Dirichlet condition per such entry
-    for (std::size_t i = 0; i < c_.boundary_conditions.size(); ++i) {
-      const CaseBoundaryCondition& bc = c_.boundary_conditions[i];
+    for (std::size_t i = 0; i < c().boundary_conditions.size(); ++i) {
+      const CaseBoundaryCondition& bc = c().boundary_conditions[i];
       const auto& on = bc.components;
       const bool prescribed =
           bc.type == T::fixed || bc.type == T::displacement || bc.type == T::acceleration;
@@ -950,11 +936,11 @@ class Run {
       }
       log_ << "\n";
     }
-    if (c_.gravity) {
+    if (c().gravity) {
       const std::array<bool, 3> all{true, true, true};
-      log_ << "condition gravity: " << on_components(*c_.gravity, all)
-           << times(c_.gravity_amplitude)
-           << peak(c_.gravity_amplitude, norm_on(*c_.gravity, all), "m/s^2") << "\n";
+      log_ << "condition gravity: " << on_components(*c().gravity, all)
+           << times(c().gravity_amplitude)
+           << peak(c().gravity_amplitude, norm_on(*c().gravity, all), "m/s^2") << "\n";
     }
   }
 
@@ -998,13 +984,13 @@ class Run {
   /// in ms against a run in s).
   void warn_amplitude_spans() {
     constexpr std::size_t record_points = 10;
-    const double t_end = c_.dt * static_cast<double>(c_.num_steps());
-    for (const auto& [name, a] : c_.amplitudes) {
+    const double t_end = plan_.duration();
+    for (const auto& [name, a] : c().amplitudes) {
       if (a.type == CaseAmplitude::Type::sine) continue;
       const auto [last, last_value] = a.points.back();
       std::string uses;
       auto add = [&](const std::string& use) { uses += (uses.empty() ? "" : "; ") + use; };
-      for (const auto& bc : c_.boundary_conditions) {
+      for (const auto& bc : c().boundary_conditions) {
         if (bc.amplitude != name) continue;
         const std::string which = cat(condition_type_name(bc.type), " of condition ", bc.origin.key,
                                       " (region ", bc.region, ")");
@@ -1014,7 +1000,7 @@ class Run {
         else
           add(cat("as the ", which, " it holds its last value ", six(last_value)));
       }
-      if (c_.gravity && c_.gravity_amplitude == name)
+      if (c().gravity && c().gravity_amplitude == name)
         add(cat("as gravity's amplitude it holds its last value ", six(last_value)));
       if (uses.empty()) continue;  // unused: it changes nothing
       const std::string what = cat("amplitude '", name, "' (", describe_amplitude(a), ")");
@@ -1040,13 +1026,13 @@ class Run {
   /// Amplitudes that change within less than a step (a 40 us pulse under a 2 ms step) are only
   /// sampled at the step times: a warning for each, with the time scale and dt.
   void warn_fast_amplitudes() {
-    const double t_end = c_.dt * static_cast<double>(c_.num_steps());
-    for (const auto& [name, a] : c_.amplitudes) {
+    const double t_end = plan_.duration();
+    for (const auto& [name, a] : c().amplitudes) {
       if (a.type == CaseAmplitude::Type::sine) {
         const double period = 1 / a.frequency;
-        if (period < 10 * c_.dt)
+        if (period < 10 * plan_.dt)
           log_ << "warning   amplitude '" << printable(name) << "': a period of " << period
-               << " s is fewer than 10 steps of dt " << c_.dt
+               << " s is fewer than 10 steps of dt " << plan_.dt
                << " s: the sine is undersampled; use a smaller dt\n";
         continue;
       }
@@ -1055,10 +1041,10 @@ class Run {
         const auto [t1, a1] = a.points[i + 1];
         // Relative tolerance: a record sampled at 0.01 s has steps of 0.01 s only to round-off
         // (0.07 - 0.06 < 0.01), and a run at dt 0.01 samples every point of it.
-        if (t1 - t0 < c_.dt * (1 - 1e-6) && a1 != a0 && t0 < t_end && t1 > 0) {
+        if (t1 - t0 < plan_.dt * (1 - 1e-6) && a1 != a0 && t0 < t_end && t1 > 0) {
           log_ << "warning   amplitude '" << printable(name) << "' changes from " << a0 << " to "
                << a1 << " within " << t1 - t0 << " s (t = " << t0 << " to " << t1
-               << "), less than dt " << c_.dt
+               << "), less than dt " << plan_.dt
                << " s: the steps sample it only at their times; use a smaller dt\n";
           break;
         }
@@ -1069,303 +1055,138 @@ class Run {
   /// The initial state (u = 0, the initial velocities, the prescribed motion at t = 0) and the
   /// integrator, which completes it (a_0, ...); the output directories exist since build().
   void initialize() {
-    log_ << "output    " << printable(c_.output_directory.string()) << "\n";
-    const LocalMesh& lm = system().mesh();
+    log_ << "output    " << printable(c().output_directory.string()) << "\n";
     state_.u = system().create_vector();
     state_.v = system().create_vector();
     set_initial_state(state_.u, state_.v);
-    integrator_ = c_.scheme.create();
+    integrator_ = c().scheme.create();
     Phases::Scope scope(phases_, "solver setup");
     stats_ = integrator_->initialize(system(), state_);
     linear_its_ = stats_.linear_iterations;
-    if (c_.energy && EnergyHistory::has_carried(*integrator_))
-      energy_carried_ = system().create_vector();
-    if (c_.checkpoint_every > 0 || args_.restart) {
-      checkpointer_ =
-          std::make_unique<io::Checkpointer>(comm_, lm.natural_ids, lm.num_global_nodes, state_.u);
-      fingerprint_ = model_fingerprint(comm_, c_, lm);
+    build_monitors();
+  }
+
+  /// The run's monitors (app/monitors.hpp), in the loop's order: what each step's outputs are.
+  void build_monitors() {
+    const std::filesystem::path& out = c().output_directory;
+    EnergyMonitor* energy = nullptr;
+    if (c().energy) energy = add<EnergyMonitor>(system(), *integrator_, out / "energy.csv");
+    BlowUpMonitor* blow_up = add<BlowUpMonitor>(model_size_, energy);
+    if (!c().probes.empty()) add<ProbesMonitor>(std::move(probe_sites_), out / "probes.csv");
+    ReactionsMonitor* reactions = nullptr;
+    {  // the regions of fixed, displacement and acceleration conditions
+      std::vector<std::string> regions;
+      for (const auto& bc : c().boundary_conditions)
+        if (bc.type == CaseBoundaryCondition::Type::fixed ||
+            bc.type == CaseBoundaryCondition::Type::displacement ||
+            bc.type == CaseBoundaryCondition::Type::acceleration)
+          regions.push_back(bc.region);
+      if ((c().reactions || c().has_field("reaction")) && !regions.empty())
+        reactions = add<ReactionsMonitor>(std::move(regions), c().has_field("reaction"));
+    }
+    if (plan_.schedule.frames()) add<SeriesMonitor>(reactions);
+    if (c().checkpoint_every > 0 || args_.restart) {
+      checkpoints_ =
+          add<CheckpointMonitor>(comm_, c(), plan_, system(), state_, *integrator_, monitors_);
+      checkpoints_->set_watch(blow_up);
+      blow_up->set_checkpoints(checkpoints_);
+    }
+    add<ProgressMonitor>(energy, monitors_);
+    for (const auto& m : monitors_) {
+      (m->in_step() ? step_monitors_ : output_monitors_).push_back(m.get());
+      wants_removed_kinetic_ = wants_removed_kinetic_ || m->wants_removed_kinetic();
     }
   }
 
-  /// The vectors of a checkpoint: u, v, the scheme's own state and its solver guesses.
-  io::NamedVectors checkpoint_vectors() {
-    io::NamedVectors vectors{{"displacement", state_.u.get()}, {"velocity", state_.v.get()}};
-    for (const auto& x : integrator_->internal_state()) vectors.push_back(x);
-    for (const auto& x : integrator_->solver_guesses()) vectors.push_back(x);
-    if (energy_carried_) {
-      // The energy history's carried vector (the alpha schemes' end-point residual): its value
-      // now, or where a restore puts the checkpoint's.
-      if (energy_) INERTIA_PETSC(VecCopy(energy_->carried(), energy_carried_));
-      vectors.push_back({"energy_residual", energy_carried_.get()});
-    }
-    return vectors;
+  /// Appends a monitor to the list; returns it.
+  template <class M, class... Args>
+  M* add(Args&&... args) {
+    auto m = std::make_unique<M>(std::forward<Args>(args)...);
+    M* raw = m.get();
+    monitors_.push_back(std::move(m));
+    return raw;
   }
 
-  /// --restart: the state, the step and the energy sums of the newest usable checkpoint (a
-  /// damaged newer one is skipped, and the log says why).
+  /// --restart: the state, the step and the monitors' sums of the newest usable checkpoint (a
+  /// damaged newer one is skipped, and the log says why); the plan continues from it.
   void restore_checkpoint() {
     Phases::Scope scope(phases_, "checkpoint");
-    io::CheckpointAttributes a;
-    a.reals = {{"time", 0.0},
-               {"dt", 0.0},
-               {"energy.external_work", 0.0},
-               {"energy.dissipation", 0.0},
-               {"energy.algorithmic_dissipation", 0.0},
-               {"energy.initial_total", 0.0}};
-    a.integers = {{"step", 0}};
-    a.strings = {{"integrator", ""}};
-    // Damping solved from modes (time.rayleigh.modes) continues with the coefficients the run
-    // started with: the modal analysis repeated here agrees only to round-off at np > 1
-    // (MUMPS's parallel factorisation), and the steps must repeat exactly.
-    const bool modal_damping = !c_.rayleigh_modes.empty();
-    if (modal_damping) a.reals.insert({{"rayleigh.mass", 0.0}, {"rayleigh.stiffness", 0.0}});
-    for (const auto& part : fingerprint_) a.optional_strings["model." + part.key] = "";
-    // A checkpoint of another case is refused before its vectors are read.
-    auto same_case = [&](const io::CheckpointAttributes& read) {
-      const std::string& integrator = read.strings.at("integrator");
-      INERTIA_CHECK(integrator == c_.scheme.name(), InputError, "it was written by the ",
-                    integrator, " integrator, but ", c_.path.string(), " uses ", c_.scheme.name());
-      // The run continues with the checkpoint's dt (below). A given dt must be the case's: the
-      // step it runs, or (end_time given) time.dt shortened to end some end_time exactly, which
-      // for a checkpoint at step k of that run lies in (time.dt (k - 1) / k, time.dt].
-      const double dt = read.reals.at("dt");
-      const double k = static_cast<double>(read.integers.at("step"));
-      const bool shortened = c_.steps == 0 && dt <= c_.dt_requested * (1 + 1e-12) &&
-                             dt * k > c_.dt_requested * (k - 1) * (1 - 1e-12);
-      INERTIA_CHECK(c_.dt_auto || std::abs(c_.dt - dt) <= 1e-12 * dt || shortened, InputError,
-                    "time.dt ", c_.dt_requested, " of ", c_.path.string(),
-                    " differs from the checkpoint's ", dt);
-      if (modal_damping) {
-        // The same targets: the saved coefficients give the case's ratios at the modes.
-        const RayleighDamping saved{read.reals.at("rayleigh.mass"),
-                                    read.reals.at("rayleigh.stiffness")};
-        for (const auto& [ratio, hz] : c_.rayleigh_targets) {
-          const double omega = 2 * std::numbers::pi * hz;
-          INERTIA_CHECK(std::abs(saved.ratio(omega) - ratio) <= 1e-8 * std::max(ratio, 1e-3),
-                        InputError, "time.rayleigh of ", c_.path.string(), " (damping ratio ",
-                        ratio, " at ", hz, " Hz) differs from the checkpoint's (",
-                        saved.ratio(omega), ")");
-        }
-      }
-      check_fingerprint(read);
-    };
-    const io::Restored restored =
-        checkpointer_->restore(*args_.restart, checkpoint_vectors(), a, same_case);
-    for (const auto& why : restored.skipped) log_ << "restart   skipped " << why << "\n";
+    const auto [a, file] =
+        checkpoints_->restore_from(*args_.restart, args_.allow_changed_model, log_);
     // The checkpoint's dt, whatever this rank count's estimate (dt: auto) or a changed end_time
-    // would give: the steps repeat exactly, and the step count comes from end_time and that dt.
-    const double case_dt = c_.dt;
-    c_.dt = a.reals["dt"];
-    if (modal_damping) {
-      c_.rayleigh = {a.reals["rayleigh.mass"], a.reals["rayleigh.stiffness"]};
-      system().set_rayleigh(c_.rayleigh);
-    }
-    state_.time = a.reals["time"];
-    state_.step = a.integers["step"];
-    nsteps_ = c_.num_steps();
-    resume_ =
-        EnergyResume{state_.step, a.reals["energy.external_work"], a.reals["energy.dissipation"],
-                     a.reals["energy.algorithmic_dissipation"], a.reals["energy.initial_total"]};
-    const double t_end = c_.dt * static_cast<double>(nsteps_);
-    log_ << "restart   from " << restored.file.string() << ": step " << state_.step
-         << ", t = " << state_.time << "; continuing to step " << nsteps_ << ", t = " << t_end
-         << ", with the checkpoint's dt " << c_.dt << " s";
-    if (std::abs(case_dt - c_.dt) > 1e-12 * c_.dt)
+    // would give: the steps repeat exactly, and the step count comes from end_time and that dt
+    // (plan_run()).
+    const bool modal_damping = !c().rayleigh_modes.empty();
+    plan_inputs_.restart =
+        PlanRestart{a.integers.at("step"), a.reals.at("time"), a.reals.at("dt"), std::nullopt};
+    if (modal_damping)
+      plan_inputs_.restart->rayleigh =
+          RayleighDamping{a.reals.at("rayleigh.mass"), a.reals.at("rayleigh.stiffness")};
+    plan_ = plan_run(c(), plan_inputs_);
+    if (modal_damping) system().set_rayleigh(plan_.rayleigh.coefficients);
+    state_.time = plan_.start_time;
+    state_.step = plan_.first_step;
+    for (const auto& m : monitors_) m->restore(a);
+    resumed_ = true;
+    const std::int64_t steps = plan_.steps;
+    const double case_dt = plan_.case_dt;
+    const double t_end = plan_.duration();
+    log_ << "restart   from " << file.string() << ": step " << state_.step
+         << ", t = " << state_.time << "; continuing to step " << steps << ", t = " << t_end
+         << ", with the checkpoint's dt " << plan_.dt << " s";
+    if (std::abs(case_dt - plan_.dt) > 1e-12 * plan_.dt)
       log_ << " (this case alone would step " << case_dt << " s)";
-    if (c_.steps == 0 && std::abs(t_end - c_.end_time) > 1e-9 * c_.end_time)
-      log_ << "; end_time " << c_.end_time << " s is not a whole number of its steps: the run ends "
-           << t_end - c_.end_time << " s past it";
+    if (c().steps == 0 && std::abs(t_end - c().end_time) > 1e-9 * c().end_time)
+      log_ << "; end_time " << c().end_time
+           << " s is not a whole number of its steps: the run ends " << t_end - c().end_time
+           << " s past it";
     log_ << "\n";
   }
 
-  /// A restart's model against the checkpoint's fingerprint: refused where a part differs
-  /// (InputError naming them), unless --allow-changed-model, which logs each as a warning.
-  void check_fingerprint(const io::CheckpointAttributes& read) {
-    std::vector<std::string> differ;
-    bool any = false;
-    for (const auto& part : fingerprint_) {
-      const std::string& theirs = read.optional_strings.at("model." + part.key);
-      any = any || !theirs.empty();
-      if (theirs != hex64(part.hash)) differ.push_back(part.what);
-    }
-    if (differ.empty()) return;
-    const std::string what =
-        any ? cat("it was written for another model (changed: ",
-                  join(std::vector<std::string_view>(differ.begin(), differ.end()), "; "), ")")
-            : std::string(
-                  "it has no model fingerprint (written by an older inertia), so "
-                  "nothing says it belongs to this model");
-    if (!args_.allow_changed_model)
-      throw InputError(cat(what, " (--allow-changed-model continues from it anyway)"));
-    log_ << "warning   restart: " << what << "; continuing from it (--allow-changed-model)\n";
-  }
-
-  /// Opens the VTK series and the histories (continued after a restart) and records step 0.
+  /// Opens the outputs (continued after a restart) and records step 0: starts every monitor.
   void open_outputs() {
     // Room for the INCOMPLETE marks, should the disk fill (released by mark_failed()).
     int rank = 0;
     INERTIA_MPI(MPI_Comm_rank(comm_, &rank));
-    if (rank == 0) reserve_.emplace(c_.output_directory / ".inertia-reserve", 16 << 10);
-    if (c_.output_every > 0 || c_.output_interval > 0)
-      series_ = std::make_unique<OutputSeries>(
-          comm_, c_, system(),
-          resume_ ? std::optional<double>(state_.time + 0.5 * c_.dt) : std::nullopt);
-    if (!c_.probes.empty())
-      probes_ =
-          std::make_unique<Probes>(comm_, system().assembler(), std::move(probe_sites_),
-                                   c_.output_directory / "probes.csv", resume_ ? state_.step : -1);
-    open_reactions();
-    if (c_.energy)
-      energy_ = std::make_unique<EnergyHistory>(
-          system(), state_, *integrator_, c_.output_directory / "energy.csv",
-          resume_ ? &*resume_ : nullptr, energy_carried_.get());
-    if (!resume_) {
-      if (probes_) probes_->record(state_);
-      if (reactions_) reactions_->record(system(), state_, *integrator_);
-      if (series_) write_frame();
-    }
-    if (series_) plan_frames();
+    if (rank == 0) reserve_.emplace(c().output_directory / ".inertia-reserve", 16 << 10);
+    context_.emplace(
+        RunContext{comm_, log_, c(), plan_, system(), *integrator_, state_, phases_, resumed_});
+    for (const auto& m : monitors_) m->start(*context_);
   }
 
-  /// reactions.csv (and the `reaction` field) for the regions of fixed and displacement
-  /// conditions, with a scheme that carries an acceleration (the inertia term).
-  void open_reactions() {
-    std::vector<std::string> regions;
-    for (const auto& bc : c_.boundary_conditions)
-      if (bc.type == CaseBoundaryCondition::Type::fixed ||
-          bc.type == CaseBoundaryCondition::Type::displacement ||
-          bc.type == CaseBoundaryCondition::Type::acceleration)
-        regions.push_back(bc.region);
-    const bool wanted = (c_.reactions || c_.has_field("reaction")) && !regions.empty();
-    if (!wanted) return;
-    if (!integrator_->acceleration()) {
-      log_ << "warning   no support reactions (reactions.csv, field reaction): " << c_.scheme.name()
-           << " carries no acceleration\n";
-      return;
-    }
-    reactions_ = std::make_unique<Reactions>(
-        system(), regions, c_.output_directory / "reactions.csv", resume_ ? state_.step : -1);
-    if (c_.has_field("reaction")) reaction_field_ = system().create_vector();
+  void flush_monitors() {
+    for (const auto& m : monitors_) m->flush();
   }
 
-  /// The frames to come: with output.interval, the first step at or after each multiple of the
-  /// interval; with output.every, every N steps; and the last step always. Logs their count and
-  /// their size (from the frame just written, or the average of the series so far).
-  void plan_frames() {
-    if (c_.output_interval > 0)
-      next_frame_time_ =
-          (std::floor((state_.time + 1e-9 * c_.dt) / c_.output_interval) + 1) * c_.output_interval;
-    // The steps to come, through the loop's own test (it advances a copy of the next time).
-    std::int64_t frames = 0;
-    double next = next_frame_time_;
-    for (std::int64_t n = state_.step + 1; n <= nsteps_; ++n) frames += frame_due(n, next);
-    const double raw = static_cast<double>(series_->raw_bytes_per_frame());
-    const bool xdmf = c_.output_format == OutputFormat::xdmf;
-    log_ << "output    " << frames << " more " << series_kind() << " frames ("
-         << (c_.output_interval > 0 ? cat("every ", c_.output_interval, " s")
-                                    : cat("every ", c_.output_every, " steps"))
-         << " and the last step), at most " << std::setprecision(3)
-         << raw * static_cast<double>(frames) / (1 << 20) << " MiB (" << raw / 1024
-         << (xdmf ? " KiB per frame, uncompressed)" : " KiB per frame before compression)")
-         << std::setprecision(6) << "\n";
-  }
-
-  /// The output format's name for the log.
-  const char* series_kind() const {
-    return c_.output_format == OutputFormat::xdmf ? "XDMF" : "VTK";
-  }
-
-  /// Whether step `step` writes a frame (see plan_frames()); with output.interval, moves
-  /// `next_time` past the step's time when it does.
-  bool frame_due(std::int64_t step, double& next_time) const {
-    if (step == nsteps_) return true;
-    if (c_.output_interval <= 0) return step % c_.output_every == 0;
-    const double t = c_.dt * static_cast<double>(step) + 1e-9 * c_.dt;
-    if (t < next_time) return false;
-    while (next_time <= t) next_time += c_.output_interval;
-    return true;
-  }
-
-  void write_frame() {
-    Phases::Scope scope(phases_, "output");
-    if (reaction_field_) {
-      reactions_->compute(system(), state_, *integrator_);
-      reactions_->fill(system(), reaction_field_);
-    }
-    series_->write(state_, integrator_->acceleration(), reaction_field_.get());
-  }
-
-  void write_checkpoint() {
-    Phases::Scope scope(phases_, "checkpoint");
-    flush_histories();  // every history row up to this step is on disk before the checkpoint
-    io::CheckpointAttributes a;
-    a.reals = {
-        {"time", state_.time},
-        {"dt", c_.dt},
-        {"energy.external_work", energy_ ? energy_->external_work() : 0.0},
-        {"energy.dissipation", energy_ ? energy_->dissipation() : 0.0},
-        {"energy.algorithmic_dissipation", energy_ ? energy_->algorithmic_dissipation() : 0.0},
-        {"energy.initial_total", energy_ ? energy_->initial_total() : 0.0},
-        {"rayleigh.mass", c_.rayleigh.mass},
-        {"rayleigh.stiffness", c_.rayleigh.stiffness}};
-    a.integers = {{"step", state_.step}};
-    a.strings = {{"integrator", std::string(c_.scheme.name())}, {"version", INERTIA_VERSION}};
-    for (const auto& part : fingerprint_) a.strings["model." + part.key] = hex64(part.hash);
-    // keep: never removes the newest checkpoint of a state the blow-up watch still trusts.
-    const auto [file, bytes] =
-        checkpointer_->write(c_.checkpoint_directory, state_.step, a, checkpoint_vectors(),
-                             c_.checkpoint_keep, blow_up_ ? blow_up_->last_steady_step() : -1);
-    checkpoint_steps_.push_back(state_.step);
-    checkpoint_bytes_ += bytes;
-    ++checkpoints_;
-    last_checkpoint_step_ = state_.step;
-  }
-
-  void flush_histories() {
-    if (energy_) energy_->flush();
-    if (probes_) probes_->flush();
-    if (reactions_) reactions_->flush();
-  }
-
-  /// Every step from the current one to the last, with its outputs; a failure marks the
+  /// Every step from the current one to the last, with its monitors; a failure marks the
   /// written files INCOMPLETE with the reason before it propagates, and a signal stops the loop
   /// after a complete step (stop()).
   void time_loop() {
     log_ << "\n";
     // An explicit step of a linear model has nothing that can fail and be retried: no snapshots.
-    const int halvings = c_.scheme.is_explicit() && system().is_linear() ? 0 : c_.max_step_halvings;
+    const int halvings =
+        c().scheme.is_explicit() && system().is_linear() ? 0 : c().max_step_halvings;
     StepController steps(halvings,
                          [&](const std::string& what) { log_ << "retry     " << what << "\n"; });
     loop_start_ = MPI_Wtime();
-    blow_up_ = std::make_unique<BlowUpWatch>(model_size_, state_.step);
-    {
-      double m = largest_magnitude(state_.u);
-      INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &m, 1, MPI_DOUBLE, MPI_MAX, comm_));
-      blow_up_->after_step(state_.step, m);  // the state the run starts from
-    }
-    if (resume_) checkpoint_steps_.push_back(state_.step);
     first_step_ = state_.step;
-    system().set_expected_solves(static_cast<double>(nsteps_ - state_.step));
-    if (first_step_ >= nsteps_)
+    system().set_expected_solves(static_cast<double>(plan_.steps - state_.step));
+    if (first_step_ >= plan_.steps)
       log_ << "nothing to do: the checkpoint is at or after the last step\n";
     int signal = 0;
     try {
-      while (state_.step < nsteps_ && !signal) {
-        activity_ = Activity::step;
-        signal = advance(steps);
+      while (state_.step < plan_.steps && !signal) {
+        activity_ = LoopActivity::step;
+        const StepView step = advance(steps, signal);
         for (const auto& note : system().take_solver_notes())  // a warning brings its own tag
           log_ << (note.starts_with("warning   ") ? "" : "solver    ") << note << "\n";
-        activity_ = Activity::output;
-        if (series_ && frame_due(state_.step, next_frame_time_)) write_frame();
-        activity_ = Activity::checkpoint;
-        if (c_.checkpoint_every > 0 &&
-            (state_.step % c_.checkpoint_every == 0 || state_.step == nsteps_))
-          write_checkpoint();
-        activity_ = Activity::output;
-        report_progress();
+        for (Monitor* m : output_monitors_) {
+          activity_ = m->activity();
+          m->after_step(step);
+        }
       }
-      activity_ = Activity::output;
-      flush_histories();
+      activity_ = LoopActivity::output;
+      flush_monitors();
       if (signal) stop(signal);
     } catch (const Interrupted&) {
       throw;
@@ -1381,196 +1202,92 @@ class Run {
   /// What the loop was doing, for the INCOMPLETE marks.
   std::string activity() const {
     switch (activity_) {
-      case Activity::step:
-        return cat("step ", state_.step + 1, ", t = ", state_.time + c_.dt);
-      case Activity::checkpoint:
+      case LoopActivity::step:
+        return cat("step ", state_.step + 1, ", t = ", state_.time + plan_.dt);
+      case LoopActivity::checkpoint:
         return cat("checkpoint of step ", state_.step, ", t = ", state_.time);
-      case Activity::check:
+      case LoopActivity::check:
         return cat("after step ", state_.step, ", t = ", state_.time);
-      case Activity::output:
+      case LoopActivity::output:
         break;
     }
     return cat("output of step ", state_.step, ", t = ", state_.time);
   }
 
+  /// The outputs, then the histories, marked INCOMPLETE.
   void mark_failed(const std::string& reason) {
     reserve_.reset();
-    if (series_) series_->mark_failed(reason);
-    if (energy_) energy_->mark_failed(reason);
-    if (probes_) probes_->mark_failed(reason);
-    if (reactions_) reactions_->mark_failed(reason);
+    for (Monitor* m : output_monitors_) m->mark_failed(reason);
+    for (Monitor* m : step_monitors_) m->mark_failed(reason);
   }
 
   /// After a signal: a checkpoint of this step (if checkpoints are on), the files marked
   /// INCOMPLETE after their last complete step, and Interrupted for the exit status.
   void stop(int signal) {
     std::string checkpoint = "no checkpoint (output.checkpoint is off)";
-    if (checkpointer_ && c_.checkpoint_every > 0) {
-      if (last_checkpoint_step_ != state_.step) {
-        activity_ = Activity::checkpoint;
-        write_checkpoint();
-      }
-      checkpoint = cat("checkpoint of step ", state_.step, " in ", c_.checkpoint_directory.string(),
-                       " (continue with --restart)");
+    if (checkpoints_) {
+      activity_ = LoopActivity::checkpoint;
+      checkpoint = checkpoints_->write_for_stop();
     }
-    const std::string what = interrupted_message(
-        signal,
-        cat("after step ", state_.step, " of ", nsteps_, " (t = ", state_.time, "); ", checkpoint));
+    const std::string what =
+        interrupted_message(signal, cat("after step ", state_.step, " of ", plan_.steps,
+                                        " (t = ", state_.time, "); ", checkpoint));
     mark_failed(what);
     throw Interrupted(signal, what);
   }
 
-  /// One step with its velocity damping, finiteness check and history rows. Returns the signal
-  /// received by any rank (0: none), agreed on every rank.
-  int advance(StepController& steps) {
+  /// One step with its velocity damping and the monitors that belong to it (history rows, the
+  /// blow-up watch). `signal`: the signal received by any rank (0: none), agreed on every rank.
+  StepView advance(StepController& steps, int& signal) {
     Phases::Scope scope(phases_, "time loop");
-    if (energy_) energy_->before_step(system(), state_);
-    stats_ = steps.advance(system(), *integrator_, state_, c_.dt);
+    for (Monitor* m : step_monitors_) m->before_step();
+    stats_ = steps.advance(system(), *integrator_, state_, plan_.dt);
     linear_its_ += stats_.linear_iterations;
     newton_its_ += stats_.nonlinear_iterations;
-    state_.time = step_time(state_.step);
+    state_.time = plan_.time_of(state_.step);
     double removed = 0;  // kinetic energy taken by velocity damping
-    if (c_.velocity_damping > 0) {
-      const double before = energy_ ? system().kinetic_energy(state_.v) : 0;
-      integrator_->scale_velocity(std::exp(-c_.dt * c_.velocity_damping), state_);
+    if (c().velocity_damping > 0) {
+      const double before = wants_removed_kinetic_ ? system().kinetic_energy(state_.v) : 0;
+      integrator_->scale_velocity(std::exp(-plan_.dt * c().velocity_damping), state_);
       system().apply_constraints(state_.time, nullptr, state_.v, nullptr);
-      if (energy_) removed = before - system().kinetic_energy(state_.v);
+      if (wants_removed_kinetic_) removed = before - system().kinetic_energy(state_.v);
     }
     // One reduction for both: the largest displacement (infinite where u is not finite), for
     // the blow-up watch, and whether a rank received a signal.
     double local[2] = {largest_magnitude(state_.u), static_cast<double>(interrupt_signal())};
     double global[2] = {0, 0};
     INERTIA_MPI(MPI_Allreduce(local, global, 2, MPI_DOUBLE, MPI_MAX, comm_));
-    const bool row = state_.step % c_.history_every == 0 || state_.step == nsteps_;
-    if (energy_) energy_->after_step(system(), state_, c_.dt, removed, row);
-    std::optional<BlowUpWatch::Energy> energy;
-    if (energy_ && row) energy = BlowUpWatch::Energy{energy_->balance(), energy_->in_play()};
-    if (auto verdict = blow_up_->after_step(state_.step, global[0], energy)) {
-      activity_ = Activity::check;
-      throw SolverError(cat(*verdict, set_aside_unstable_checkpoints()));
+    const StepView step{state_,     stats_,    plan_.schedule.history_row(state_.step),
+                        removed,    global[0], first_step_,
+                        loop_start_};
+    for (Monitor* m : step_monitors_) {
+      activity_ = m->activity();
+      m->after_step(step);
     }
-    if (probes_ && row) probes_->record(state_);
-    if (reactions_ && row) reactions_->record(system(), state_, *integrator_);
-    return static_cast<int>(global[1]);
-  }
-
-  /// After a blow-up: the checkpoints from its onset on are set aside (--restart would take
-  /// the newest); "; ..." says so and names the newest checkpoint before the onset, if any.
-  std::string set_aside_unstable_checkpoints() {
-    if (!checkpointer_ || c_.checkpoint_every <= 0) return std::string();
-    const std::int64_t onset = blow_up_->onset();
-    const int aside = checkpointer_->set_aside_from(c_.checkpoint_directory, onset);
-    // The newest one before the onset that is still there (keep: keeps it; see write_checkpoint).
-    std::int64_t best = -1;
-    for (const std::int64_t s : checkpoint_steps_)
-      if (s < onset && s > best && rank_of(comm_) == 0 &&
-          std::filesystem::exists(c_.checkpoint_directory / io::checkpoint_name(s)))
-        best = s;
-    INERTIA_MPI(MPI_Bcast(&best, 1, MPI_INT64_T, 0, comm_));
-    std::string out;
-    if (aside > 0)
-      out = cat("; ", aside, aside == 1 ? " checkpoint" : " checkpoints", " from step ", onset,
-                " on renamed *.unstable");
-    if (best < 0) return cat(out, "; no checkpoint before step ", onset);
-    return cat(out, "; the newest checkpoint before step ", onset, ": ",
-               (c_.checkpoint_directory / io::checkpoint_name(best)).string());
-  }
-
-  /// The time of step n: n dt (no drift), and end_time itself at the last step of a run that
-  /// ends there (n dt may miss it by an ulp).
-  double step_time(std::int64_t n) const {
-    const double t = c_.dt * static_cast<double>(n);
-    const bool at_end = n == nsteps_ && c_.steps == 0 && std::abs(t - c_.end_time) <= 1e-9 * t;
-    return at_end ? c_.end_time : t;
-  }
-
-  /// The progress line, about ten times per run and at the last step.
-  void report_progress() {
-    const std::int64_t done = state_.step - first_step_, todo = nsteps_ - first_step_;
-    const std::int64_t every = std::max<std::int64_t>(1, todo / 10);
-    if (done % every != 0 && state_.step != nsteps_) return;
-    const double wall = MPI_Wtime() - loop_start_;
-    const double left =
-        wall / static_cast<double>(done) * static_cast<double>(nsteps_ - state_.step);
-    log_ << "step " << std::setw(7) << state_.step << "/" << nsteps_ << "  t " << std::setw(11)
-         << state_.time << "  wall " << std::setw(8) << std::setprecision(3) << wall << " s  left "
-         << std::setw(8) << left << " s  ksp its " << stats_.linear_iterations
-         << std::setprecision(6);
-    if (!stats_.nonlinear_reason.empty())
-      log_ << "  newton its " << stats_.nonlinear_iterations << " (" << stats_.nonlinear_reason
-           << ")";
-    if (energy_) {
-      if (state_.step % c_.history_every != 0 && state_.step != nsteps_)
-        energy_->update_total(system(), state_);  // no row at this step
-      // The balance (the change of total since the start) and its size against the largest
-      // energy term; beyond 1 % of it the balance does not close, and the line says "error".
-      const double balance = energy_->balance(), scale = energy_->largest_term();
-      const double percent = scale > 0 ? 100 * balance / scale : 0.0;
-      log_ << (std::abs(percent) > balance_error_percent ? "  energy balance error "
-                                                         : "  energy balance ")
-           << std::setprecision(3) << balance;
-      if (scale > 0) log_ << " (" << percent << " %)";
-      log_ << std::setprecision(6);
-    }
-    log_ << "\n";
-    flush_histories();
+    signal = static_cast<int>(global[1]);
+    return step;
   }
 
   /// The closing summary, the timing table and timings.csv.
   void finish() {
-    log_ << "\nfinished: " << nsteps_ - first_step_ << " steps, " << linear_its_
+    log_ << "\nfinished: " << plan_.steps - first_step_ << " steps, " << linear_its_
          << " linear iterations";
     if (newton_its_) log_ << ", " << newton_its_ << " Newton iterations";
-    if (series_) {
-      const int frames = series_->frames();
-      log_ << ", " << frames << " " << series_kind() << " outputs (" << series_->bytes() / 1024
-           << " KiB, " << (frames ? series_->bytes() / 1024 / frames : 0) << " KiB per output) in "
-           << printable(series_->series_path().string());
-    }
-    if (checkpoints_)
-      log_ << ", " << checkpoints_ << " checkpoints (" << checkpoint_bytes_ / 1024 / checkpoints_
-           << " KiB each) in " << printable(c_.checkpoint_directory.string());
+    for (const Monitor* m : output_monitors_) m->summary(log_);
     log_ << "\n";
     report_timings();
   }
 
-  /// The timing table, timings.csv and the PETSc options nothing used: the end of every run.
+  /// The timing table, timings.csv, the monitors' reports (memory) and the PETSc options
+  /// nothing used: the end of every run.
   void report_timings() {
     phases_.print(comm_, log_);
     const double total = MPI_Wtime() - start_;
     log_ << "  " << std::left << std::setw(16) << "total" << std::right << std::setw(12)
          << std::fixed << std::setprecision(3) << total << "\n";
-    phases_.write_csv(comm_, c_.output_directory / "timings.csv", total);
-    report_memory();
+    phases_.write_csv(comm_, c().output_directory / "timings.csv", total);
+    for (const auto& m : monitors_) m->finish();
     warn_unused_petsc_options();
-  }
-
-  /// Each rank's peak resident set (getrusage), after the setup (mesh, partition, model) and
-  /// over the whole run: memory.csv gets one row per rank, the log one line with the largest
-  /// rank's (what a node must hold per rank) and the sum.
-  void report_memory() {
-    const std::uint64_t mine[2] = {setup_peak_rss_, peak_resident_bytes()};
-    const int size = size_of(comm_);
-    std::vector<std::uint64_t> all(rank_of(comm_) == 0 ? 2 * static_cast<std::size_t>(size) : 0);
-    INERTIA_MPI(MPI_Gather(mine, 2, MPI_UINT64_T, all.data(), 2, MPI_UINT64_T, 0, comm_));
-    run_on_root(comm_, [&] {
-      std::ostringstream csv;
-      csv << "rank,setup_peak_rss_bytes,peak_rss_bytes\n";
-      int largest[2] = {0, 0};
-      double sum = 0;
-      for (int r = 0; r < size; ++r) {
-        csv << r << "," << all[2 * r] << "," << all[2 * r + 1] << "\n";
-        for (int k = 0; k < 2; ++k)
-          if (all[2 * r + k] > all[2 * largest[k] + k]) largest[k] = r;
-        sum += static_cast<double>(all[2 * r + 1]);
-      }
-      write_file_atomically(c_.output_directory / "memory.csv", csv.str());
-      const auto mb = [](double bytes) { return cat(std::lround(bytes / 1e6), " MB"); };
-      log_ << "memory    peak resident set: largest rank " << mb(all[2 * largest[1] + 1])
-           << " (rank " << largest[1] << "), all " << size << (size == 1 ? " rank " : " ranks ")
-           << mb(sum) << "; after the setup: largest " << mb(all[2 * largest[0]]) << " (rank "
-           << largest[0] << "); per rank in memory.csv\n";
-    });
   }
 
   /// modal.modes: the lowest modes with SLEPc (modal/modal.hpp), logged as a table with the
@@ -1581,45 +1298,33 @@ class Run {
     ModalResult modes;
     {
       Phases::Scope scope(phases_, "modal analysis");
-      log_ << "modal     the " << c_.modal_modes << " lowest modes (SLEPc)\n" << std::flush;
+      log_ << "modal     the " << c().modal_modes << " lowest modes (SLEPc)\n" << std::flush;
       try {
-        modes = compute_modes(system(), c_.modal_modes);
+        modes = compute_modes(system(), c().modal_modes);
       } catch (const InputError& e) {  // the same on every rank: the model cannot have modes
-        throw InputError(cat(c_.path.string(), ": ", e.what()));
+        throw InputError(cat(c().path.string(), ": ", e.what()));
       }
     }
     // time.rayleigh.modes beyond the modes found: an error once they are written.
     std::string unusable;
     const auto found = static_cast<int>(modes.modes.size());
-    if (const auto& m = c_.rayleigh_modes; !m.empty() && std::max(m[0], m[1]) > found)
-      unusable = cat(c_.path.string(), ": time.rayleigh.modes: mode ", std::max(m[0], m[1]),
+    if (const auto& m = c().rayleigh_modes; !m.empty() && std::max(m[0], m[1]) > found)
+      unusable = cat(c().path.string(), ": time.rayleigh.modes: mode ", std::max(m[0], m[1]),
                      ", but the modal analysis found ", found, " modes",
                      modes.free_dofs < modes.asked
                          ? cat(" (the model has ", modes.free_dofs, " free DOFs)")
                          : std::string(),
                      "; modes.csv lists them");
-    if (!c_.rayleigh_modes.empty() && unusable.empty()) {
+    for (const Mode& m : modes.modes) plan_inputs_.modes.push_back({m.frequency, m.rigid});
+    RayleighDamping rayleigh = c().rayleigh;
+    if (!c().rayleigh_modes.empty() && unusable.empty()) {
       // time.rayleigh: {damping_ratios, modes}: the targets at those modes' frequencies.
-      for (int i = 0; i < 2; ++i) {
-        const Mode& m = modes.modes.at(static_cast<std::size_t>(c_.rayleigh_modes[i] - 1));
-        INERTIA_CHECK(!m.rigid, InputError, c_.path.string(), ": time.rayleigh.modes: mode ",
-                      c_.rayleigh_modes[i], " is a rigid-body mode (0 Hz); pick elastic modes");
-        c_.rayleigh_targets[i].second = m.frequency;
-      }
-      const auto& t = c_.rayleigh_targets;
-      INERTIA_CHECK(std::abs(t[0].second - t[1].second) > 1e-9 * t[1].second, InputError,
-                    c_.path.string(), ": time.rayleigh.modes: modes ", c_.rayleigh_modes[0],
-                    " and ", c_.rayleigh_modes[1], " have the same frequency (", t[0].second,
-                    " Hz); pick two distinct frequencies");
-      const auto solved = rayleigh_from_ratios(t[0].first, t[0].second, t[1].first, t[1].second);
-      INERTIA_CHECK(solved, InputError, c_.path.string(), ": time.rayleigh: ",
-                    rayleigh_ratio_problem(t[0].first, t[0].second, t[1].first, t[1].second));
-      c_.rayleigh = *solved;
-      system().set_rayleigh(*solved);
+      rayleigh = plan_rayleigh(c(), plan_inputs_.modes).coefficients;
+      system().set_rayleigh(rayleigh);
     }
-    const bool damped = c_.rayleigh.mass != 0 || c_.rayleigh.stiffness != 0;
+    const bool damped = rayleigh.mass != 0 || rayleigh.stiffness != 0;
     log_ << "modal     " << modes.modes.size() << " modes of K phi = omega^2 M phi ("
-         << (c_.mass == MassTreatment::lumped ? "lumped" : "consistent")
+         << (c().mass == MassTreatment::lumped ? "lumped" : "consistent")
          << " mass), Krylov-Schur with shift-and-invert at sigma = " << modes.shift << ", "
          << modes.iterations << " iterations; inner solve of K - sigma M: " << modes.solver << "\n";
     log_ << "   mode   frequency (Hz)    omega (rad/s)   eff. mass x     eff. mass y     eff. mass "
@@ -1639,7 +1344,7 @@ class Run {
         log_ << std::setw(16) << m.effective_mass[d];
         sums[d] += m.effective_mass[d];
       }
-      if (damped && !m.rigid) log_ << std::setw(19) << c_.rayleigh.ratio(m.omega);
+      if (damped && !m.rigid) log_ << std::setw(19) << rayleigh.ratio(m.omega);
       if (m.rigid) log_ << "   rigid-body mode (0 Hz)";
       log_ << "\n";
       csv << i + 1 << "," << m.frequency << "," << m.omega << "," << m.generalized_mass;
@@ -1657,9 +1362,9 @@ class Run {
            << (modes.total_mass[d] > 0 ? 100 * sums[d] / modes.total_mass[d] : 0.0) << " %)"
            << std::setprecision(6) << (d < 2 ? ", " : "\n");
     run_on_root(comm_,
-                [&] { write_file_atomically(c_.output_directory / "modes.csv", csv.str()); });
+                [&] { write_file_atomically(c().output_directory / "modes.csv", csv.str()); });
     // The mode shapes as a series ParaView steps through.
-    OutputSeries series(comm_, c_, system(), std::nullopt, c_.name + "_modes");
+    OutputSeries series(comm_, c(), system(), std::nullopt, c().name + "_modes");
     for (std::size_t i = 0; i < modes.shapes.size(); ++i)
       series.write_point_field(static_cast<double>(i + 1), "mode_shape", modes.shapes[i]);
     modes_written_ = true;
@@ -1699,45 +1404,35 @@ class Run {
     INERTIA_PETSC(PetscOptionsLeftRestore(nullptr, &n, &names, &values));
   }
 
-  /// A balance beyond this percentage of the largest energy term does not close.
-  static constexpr double balance_error_percent = 1.0;
-
   MPI_Comm comm_;
   const Arguments& args_;
   std::ostream& log_;
   const double start_;
-  std::uint64_t setup_peak_rss_ = 0;  ///< peak resident bytes after build()
-  const Scheme central_difference_ = configure_scheme("central_difference");
   Phases phases_;
-  CaseFile c_;
+  std::optional<const CaseFile> case_;  ///< the case as parsed: never changed after
   Model model_;
   FrequencyEstimate frequency_;
-  std::int64_t nsteps_ = 0;
+  PlanInputs plan_inputs_;  ///< what the run measured for its plan
+  RunPlan plan_;            ///< dt, steps, Rayleigh coefficients, output schedule (plan_run())
   State state_;
   std::unique_ptr<Integrator> integrator_;
   StepStats stats_;
-  std::unique_ptr<io::Checkpointer> checkpointer_;
-  std::vector<FingerprintPart> fingerprint_;  ///< the model's, for checkpoints and restarts
-  std::unique_ptr<BlowUpWatch> blow_up_;
-  double model_size_ = 1;                       ///< the bounding box's diagonal
-  std::vector<std::int64_t> checkpoint_steps_;  ///< written or restored from, by this run
-  std::optional<EnergyResume> resume_;
-  std::unique_ptr<OutputSeries> series_;
-  ProbeSites probe_sites_;
-  std::unique_ptr<Probes> probes_;
-  std::unique_ptr<Reactions> reactions_;
-  petsc::Vector reaction_field_;  ///< output.fields: reaction
-  std::unique_ptr<EnergyHistory> energy_;
-  petsc::Vector energy_carried_;  ///< checkpointed for the alpha schemes (see EnergyHistory)
+  double model_size_ = 1;   ///< the bounding box's diagonal
+  ProbeSites probe_sites_;  ///< located by describe(), handed to the probes' monitor
+  /// The outputs and watches, in the loop's order; split into those of the step (history rows,
+  /// the blow-up watch) and those after it (frames, checkpoints, the progress line).
+  MonitorList monitors_;
+  std::vector<Monitor*> step_monitors_, output_monitors_;
+  bool wants_removed_kinetic_ = false;        ///< a monitor measures velocity damping's share
+  CheckpointMonitor* checkpoints_ = nullptr;  ///< in monitors_, with checkpoints or --restart
+  std::optional<RunContext> context_;         ///< what the monitors see, once the outputs open
+  bool resumed_ = false;                      ///< --restart: continuing a checkpoint's run
   std::optional<SpaceReserve> reserve_;
-  double next_frame_time_ = 0;  ///< output.interval: the next frame at the first step from here
   double loop_start_ = 0;
   std::int64_t first_step_ = 0, linear_its_ = 0, newton_its_ = 0;
-  std::int64_t checkpoint_bytes_ = 0, checkpoints_ = 0, last_checkpoint_step_ = -1;
   std::vector<DirectoryLock> locks_;  ///< rank 0: the output (and checkpoint) directory's
   bool modes_written_ = false;        ///< modes.csv and the mode shapes are complete
-  /// check: the blow-up watch after a completed step.
-  enum class Activity { step, check, output, checkpoint } activity_ = Activity::step;
+  LoopActivity activity_ = LoopActivity::step;
 };
 
 }  // namespace

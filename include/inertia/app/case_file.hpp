@@ -152,8 +152,8 @@ struct CaseFile {
 
   // time
   Scheme scheme = configure_scheme("newmark");  ///< time.integrator with its options
-  /// The step the run takes (> 0, or 0 with dt_auto until the driver sets it): time.dt, or with
-  /// end_time the step that ends exactly at end_time (steps_to_end_time of time.dt).
+  /// time.dt, or with end_time the step that ends exactly at end_time (steps_to_end_time of
+  /// time.dt); 0 with dt_auto. The run's dt is the run plan's (app/run_plan.hpp).
   double dt = 0;
   double dt_requested = 0;  ///< time.dt as written (0 with dt_auto)
   bool dt_auto = false;
@@ -195,8 +195,7 @@ struct CaseFile {
 
   bool has_field(const std::string& f) const;
   /// Number of time steps: `steps`, or steps_to_end_time(end_time, dt).steps (end_time / dt when
-  /// that is a whole number to 1e-9, else rounded up; with dt: auto, valid once the driver has
-  /// set dt).
+  /// that is a whole number to 1e-9, else rounded up; 0 with dt: auto: see the run plan).
   std::int64_t num_steps() const;
 };
 
