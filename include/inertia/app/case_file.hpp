@@ -49,9 +49,12 @@ struct CasePointMass {
   Origin origin;
 };
 
+struct ConditionType;
+
+/// A `boundary_conditions` entry; its type's row (app/conditions.hpp) parses, resolves and
+/// describes it.
 struct CaseBoundaryCondition {
-  enum class Type { fixed, displacement, acceleration, traction, pressure, force };
-  Type type = Type::fixed;
+  const ConditionType* type = nullptr;  ///< never null once parsed
   std::string region;
   std::array<bool, 3> components{true, true, true};
   std::array<double, 3> value{0, 0, 0};  ///< pressure in value[0]
