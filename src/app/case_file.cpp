@@ -19,6 +19,7 @@
 
 #include "case_node.hpp"
 #include "inertia/app/conditions.hpp"
+#include "inertia/app/output_fields.hpp"
 #include "inertia/core/text.hpp"
 #include "inertia/mesh/mesh_data.hpp"
 
@@ -403,8 +404,7 @@ void parse_output(const Node& n, CaseFile& c) {
     const Node f = n["fields"];
     f.expect_sequence();
     c.fields.clear();
-    const std::vector<std::string_view> choices(output_field_names.begin(),
-                                                output_field_names.end());
+    const std::vector<std::string_view> choices = output_field_names(FieldKind::frame);
     for (std::size_t i = 0; i < f.size(); ++i) c.fields.push_back(f.at(i).choice(choices));
   }
   if (n.has("probes")) {
@@ -418,8 +418,7 @@ void parse_output(const Node& n, CaseFile& c) {
       CaseProbe probe{q["name"].text(), q["point"].vec3(), q["point"].origin()};
       if (q.has("fields")) {
         const Node f = q["fields"];
-        const std::vector<std::string_view> choices(probe_field_names.begin(),
-                                                    probe_field_names.end());
+        const std::vector<std::string_view> choices = output_field_names(FieldKind::probe);
         f.expect_sequence();
         if (f.size() == 0) f.fail(cat("expected a list of some of: ", join(choices)));
         probe.fields.clear();

@@ -22,6 +22,7 @@
 #include "inertia/app/fingerprint.hpp"
 #include "inertia/app/histories.hpp"
 #include "inertia/app/model.hpp"
+#include "inertia/app/output_fields.hpp"
 #include "inertia/app/output_series.hpp"
 #include "inertia/core/directory_lock.hpp"
 #include "inertia/core/files.hpp"
@@ -74,19 +75,14 @@ time.integrator (README.md, "Time integration"):
     out << "  " << std::left << std::setw(24) << e.name << e.summary << "\n";
   out << R"(
 output.fields (README.md, "Outputs"), the arrays of the output frames:
-  displacement, velocity, acceleration         point data
-  von_mises, stress, strain                    cell data: the average over each cell
-  nodal_von_mises, nodal_stress, nodal_strain  point data: the volume-weighted average of the
-                                               cells around each node (smooth, not faceted)
-  rank, region                                 cell data
-  reaction                                     point data: the support reactions (zero elsewhere)
-output.format: vtu (default) | xdmf (README.md, "Outputs"): vtu writes <case>.pvd and per step a
+)" << output_fields_help(FieldKind::frame)
+      << R"(output.format: vtu (default) | xdmf (README.md, "Outputs"): vtu writes <case>.pvd and per step a
   .pvtu and one .vtu per rank; xdmf writes one HDF5 file <case>.h5 for the run (every rank writes
   its share: the mesh once, one dataset per field and step) and <case>.xdmf, the series ParaView opens
   (its Xdmf3 readers): the file count does not grow with the ranks. After --restart the later
   steps go to <case>-r1.h5 (-r2, ...), listed in the same <case>.xdmf.
 output.probes: [{name, point, fields}], the columns of probes.csv; fields: some of
-  )" << join(probe_field_names)
+  )" << join(output_field_names(FieldKind::probe))
       << R"(
   (default: displacement, velocity). u and v at the node nearest the point; stress, strain and
   von_mises at the point itself, in the element that holds it.
