@@ -58,6 +58,9 @@ struct ConditionEcho {
 struct ConditionType {
   std::string_view name;     ///< the `type:` value
   std::string_view summary;  ///< one line for --help
+  /// A minimal entry (YAML flow mapping on region `face`, a surface): the unit tests parse and
+  /// resolve it.
+  std::string_view example;
   /// Prescribes motion (a DirichletCondition: reactions, constraint overlaps) rather than a load.
   bool prescribes_motion = false;
   /// The keys an entry of this type allows (region and type first), in the order messages list
