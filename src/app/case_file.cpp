@@ -17,6 +17,9 @@
 #include <sstream>
 #include <utility>
 
+#include "case_node.hpp"
+#include "inertia/app/conditions.hpp"
+#include "inertia/app/output_fields.hpp"
 #include "inertia/core/text.hpp"
 #include "inertia/mesh/mesh_data.hpp"
 
@@ -24,11 +27,9 @@ namespace inertia {
 
 namespace {
 
-/// Messages are one line: line breaks and other control characters inside echoed values (block
-/// scalars, quoted "\n", a bad escape quoted by yaml-cpp) are escaped.
-std::string one_line(const std::string& s) { return printable(s); }
-
-struct Node;
+using case_yaml::Node;
+using case_yaml::one_line;
+using case_yaml::parse_components;
 
 /// The first entry of a list that named each region, for a second entry on the same region.
 class RegionOnce {
@@ -43,122 +44,6 @@ class RegionOnce {
 };
 /// The largest count an int holds (output.every, ...).
 constexpr std::int64_t int_max = std::numeric_limits<int>::max();
-
-/// A YAML node with its key path, for messages.
-struct Node {
-  YAML::Node node;
-  std::string key;
-  const std::string* file;
-
-  int line() const { return node.Mark().line >= 0 ? node.Mark().line + 1 : 0; }
-  [[noreturn]] void fail(const std::string& what) const {
-    throw InputError(one_line(cat(*file, line() ? ":" + std::to_string(line()) : std::string(),
-                                  ": ", key.empty() ? std::string() : key + ": ", what)));
-  }
-  bool has(const char* k) const { return node.IsMap() && node[k]; }
-  Node operator[](const char* k) const {
-    return {node[k], key.empty() ? std::string(k) : key + "." + k, file};
-  }
-  Node at(std::size_t i) const { return {node[i], cat(key, "[", i, "]"), file}; }
-  std::size_t size() const { return node.size(); }
-  Origin origin() const { return {line(), key}; }
-
-  /// A key of this mapping: a plain name, given once (YAML parsers keep the first of duplicates,
-  /// which would let a second, invalid value pass unvalidated).
-  std::string key_name(const YAML::Node& k) const {
-    const Node at_key{k, key, file};
-    if (!k.IsScalar()) at_key.fail("expected a plain name as key");
-    const auto name = k.as<std::string>();
-    for (const auto& kv : node) {
-      if (kv.first.is(k)) break;
-      if (kv.first.IsScalar() && kv.first.as<std::string>() == name)
-        at_key.fail(cat("key '", excerpt(name), "' is given more than once"));
-    }
-    return name;
-  }
-  void expect_map(std::initializer_list<std::string_view> allowed) const {
-    expect_map(std::span<const std::string_view>(allowed.begin(), allowed.size()));
-  }
-  void expect_map(std::span<const std::string_view> keys) const {
-    if (!node.IsMap()) fail("expected a mapping of keys");
-    for (const auto& kv : node) {
-      const auto k = key_name(kv.first);
-      if (std::find(keys.begin(), keys.end(), k) == keys.end()) {
-        const int l = kv.first.Mark().line + 1;
-        throw InputError(
-            one_line(cat(*file, ":", l, ": ", key.empty() ? "" : key + ": ", "unknown key '",
-                         excerpt(k), "'", did_you_mean(k, keys), "; allowed: ", join(keys))));
-      }
-    }
-  }
-  void expect_sequence() const {
-    if (!node.IsSequence()) fail("expected a list");
-  }
-  std::string text() const {
-    if (!node.IsScalar()) fail("expected a single value");
-    return node.as<std::string>();
-  }
-  double number() const {
-    const std::string s = text();
-    const auto v = parse_number(s);
-    if (!v) fail(cat("expected a finite number, got '", excerpt(s), "'"));
-    return *v;
-  }
-  double positive() const {
-    const double v = number();
-    if (!(v > 0)) fail(cat("must be > 0 (got ", v, ")"));
-    return v;
-  }
-  double non_negative() const {
-    const double v = number();
-    if (!(v >= 0)) fail(cat("must be >= 0 (got ", v, ")"));
-    return v;
-  }
-  std::int64_t integer() const {
-    const double v = number();
-    if (v != std::floor(v) || std::abs(v) > 9e15)
-      fail(cat("expected an integer, got '", excerpt(text()), "'"));
-    return static_cast<std::int64_t>(v);
-  }
-  /// An integer in [min, max]; anything else (3000000000 for an int, 2.5, 1e20) is refused
-  /// with the range (and `note`, "0: none").
-  std::int64_t integer_in(std::int64_t min, std::int64_t max, const char* note = nullptr) const {
-    const double v = number();
-    if (!(v == std::floor(v) && v >= static_cast<double>(min) && v <= static_cast<double>(max)))
-      fail(cat("must be an integer in [", min, ", ", max, "]", note ? cat(" (", note, ")") : "",
-               ", got '", excerpt(text()), "'"));
-    return static_cast<std::int64_t>(v);
-  }
-  bool boolean() const {
-    const std::string s = text();
-    const auto v = parse_boolean(s);
-    if (!v) fail(cat("expected true or false, got '", excerpt(s), "'"));
-    return *v;
-  }
-  std::string choice(std::initializer_list<std::string_view> options) const {
-    return choice(std::vector<std::string_view>(options));
-  }
-  std::string choice(const std::vector<std::string_view>& list) const {
-    const std::string s = text();
-    if (std::find(list.begin(), list.end(), s) == list.end())
-      fail(cat("unknown value '", excerpt(s), "'", did_you_mean(s, list),
-               "; expected one of: ", join(list)));
-    return s;
-  }
-  std::vector<double> numbers(std::size_t min_size, std::size_t max_size) const {
-    if (!node.IsSequence() || node.size() < min_size || node.size() > max_size)
-      fail(min_size == max_size
-               ? cat("expected a list of ", min_size, " numbers")
-               : cat("expected a list of ", min_size, " to ", max_size, " numbers"));
-    std::vector<double> out;
-    for (std::size_t i = 0; i < node.size(); ++i) out.push_back(at(i).number());
-    return out;
-  }
-  std::array<double, 3> vec3() const {
-    const auto v = numbers(3, 3);
-    return {v[0], v[1], v[2]};
-  }
-};
 
 void RegionOnce::claim(const Node& entry, const std::string& region) {
   const auto [it, inserted] = first_.try_emplace(region, entry.key, entry.line());
@@ -296,61 +181,22 @@ void parse_point_masses(const Node& n, CaseFile& c) {
   }
 }
 
-std::array<bool, 3> parse_components(const Node& n) {
-  n.expect_sequence();
-  if (n.size() == 0 || n.size() > 3) n.fail("expected a list of 1 to 3 of x, y, z");
-  std::array<bool, 3> comps{false, false, false};
-  for (std::size_t i = 0; i < n.size(); ++i) {
-    const std::string s = n.at(i).choice({"x", "y", "z"});
-    const int k = s[0] - 'x';
-    if (comps[k]) n.at(i).fail(cat("component ", s, " listed twice"));
-    comps[k] = true;
-  }
-  return comps;
-}
-
+/// Each entry is read by its type's row (app/conditions.hpp): the keys any type allows first,
+/// then region and type, then the type's own keys and values.
 void parse_boundary_conditions(const Node& n, CaseFile& c) {
   n.expect_sequence();
+  const std::vector<std::string_view> any_keys = condition_keys();
   for (std::size_t i = 0; i < n.size(); ++i) {
     const Node b = n.at(i);
-    b.expect_map({"region", "type", "components", "value", "amplitude"});
+    b.expect_map(any_keys);
     if (!b.has("type")) b.fail("missing key 'type'");
     if (!b.has("region")) b.fail("missing key 'region'");
     CaseBoundaryCondition bc;
     bc.origin = b.origin();
     bc.region = b["region"].text();
-    const std::string type = b["type"].choice(
-        {"fixed", "displacement", "acceleration", "traction", "pressure", "force"});
-    if (type == "fixed") {
-      b.expect_map({"region", "type", "components"});
-      bc.type = CaseBoundaryCondition::Type::fixed;
-      if (b.has("components")) bc.components = parse_components(b["components"]);
-    } else if (type == "displacement" || type == "acceleration") {
-      b.expect_map({"region", "type", "components", "value", "amplitude"});
-      bc.type = type == "displacement" ? CaseBoundaryCondition::Type::displacement
-                                       : CaseBoundaryCondition::Type::acceleration;
-      if (!b.has("value")) b.fail("missing key 'value'");
-      if (b.has("components")) bc.components = parse_components(b["components"]);
-      const auto value = b["value"].numbers(1, 3);
-      const int ncomp =
-          static_cast<int>(std::count(bc.components.begin(), bc.components.end(), true));
-      if (static_cast<int>(value.size()) != ncomp)
-        b["value"].fail(cat("expected ", ncomp, " values, one per component"));
-      // value[j] belongs to the j-th listed component (components: [z, x] -> value: [uz, ux]).
-      for (std::size_t j = 0; j < value.size(); ++j)
-        bc.value[b.has("components") ? b["components"].at(j).text()[0] - 'x' : j] = value[j];
-    } else if (type == "pressure") {
-      b.expect_map({"region", "type", "value", "amplitude"});
-      bc.type = CaseBoundaryCondition::Type::pressure;
-      if (!b.has("value")) b.fail("missing key 'value'");
-      bc.value[0] = b["value"].number();
-    } else {
-      b.expect_map({"region", "type", "value", "amplitude"});
-      bc.type = type == "traction" ? CaseBoundaryCondition::Type::traction
-                                   : CaseBoundaryCondition::Type::force;
-      if (!b.has("value")) b.fail("missing key 'value'");
-      bc.value = b["value"].vec3();
-    }
+    bc.type = find_condition_type(b["type"].choice(condition_type_names()));
+    b.expect_map(bc.type->keys);
+    bc.type->parse(b, bc);
     if (b.has("amplitude")) bc.amplitude = b["amplitude"].text();
     c.boundary_conditions.push_back(bc);
   }
@@ -558,8 +404,7 @@ void parse_output(const Node& n, CaseFile& c) {
     const Node f = n["fields"];
     f.expect_sequence();
     c.fields.clear();
-    const std::vector<std::string_view> choices(output_field_names.begin(),
-                                                output_field_names.end());
+    const std::vector<std::string_view> choices = output_field_names(FieldKind::frame);
     for (std::size_t i = 0; i < f.size(); ++i) c.fields.push_back(f.at(i).choice(choices));
   }
   if (n.has("probes")) {
@@ -573,8 +418,7 @@ void parse_output(const Node& n, CaseFile& c) {
       CaseProbe probe{q["name"].text(), q["point"].vec3(), q["point"].origin()};
       if (q.has("fields")) {
         const Node f = q["fields"];
-        const std::vector<std::string_view> choices(probe_field_names.begin(),
-                                                    probe_field_names.end());
+        const std::vector<std::string_view> choices = output_field_names(FieldKind::probe);
         f.expect_sequence();
         if (f.size() == 0) f.fail(cat("expected a list of some of: ", join(choices)));
         probe.fields.clear();
@@ -1020,44 +864,13 @@ ProblemSpec resolve_problem(const CaseFile& c, const std::vector<Region>& region
     spec.point_masses.push_back({region_index(c, regions, cells_per_region, pm.region,
                                               {pm.origin.line, pm.origin.key + ".region"}, -1),
                                  pm.mass});
-  for (const auto& bc : c.boundary_conditions) {
-    const Origin o{bc.origin.line, bc.origin.key + ".region"};
-    using T = CaseBoundaryCondition::Type;
-    switch (bc.type) {
-      case T::fixed:
-      case T::displacement:
-        spec.dirichlet.push_back({region_index(c, regions, cells_per_region, bc.region, o, -1),
-                                  bc.components, bc.value, amp(bc.amplitude)});
-        break;
-      case T::acceleration: {
-        // The region follows u(t) = value x the double integral of the amplitude from 0.
-        if (c.scheme.kind() == SchemeKind::static_solve)
-          throw InputError(cat(c.path.string(), ":", bc.origin.line, ": ", bc.origin.key,
-                               ".type: an acceleration has no meaning for the static integrator; "
-                               "use a displacement"));
-        const int region = region_index(c, regions, cells_per_region, bc.region, o, -1);
-        spec.amplitudes.push_back(Amplitude::integrated(
-            bc.amplitude.empty() ? Amplitude::constant() : spec.amplitudes[amp(bc.amplitude)]));
-        // The record's identity: its amplitude's index (the constant acceleration: past them).
-        const int record = bc.amplitude.empty() ? static_cast<int>(c.amplitudes.size())
-                                                : amplitude_index.at(bc.amplitude);
-        spec.dirichlet.push_back({region, bc.components, bc.value,
-                                  static_cast<int>(spec.amplitudes.size()) - 1, record});
-        break;
-      }
-      case T::traction:
-      case T::pressure:
-        spec.loads.push_back({bc.type == T::traction ? Load::Kind::traction : Load::Kind::pressure,
-                              region_index(c, regions, cells_per_region, bc.region, o, 2), bc.value,
-                              amp(bc.amplitude)});
-        break;
-      case T::force:
-        spec.loads.push_back({Load::Kind::force,
-                              region_index(c, regions, cells_per_region, bc.region, o, -1),
-                              bc.value, amp(bc.amplitude)});
-        break;
-    }
-  }
+  const ConditionResolver resolver{c,
+                                   [&](const std::string& region, const Origin& o, int want_dim) {
+                                     return region_index(c, regions, cells_per_region, region, o,
+                                                         want_dim);
+                                   },
+                                   amp};
+  for (const auto& bc : c.boundary_conditions) bc.type->resolve(resolver, bc, spec);
   if (c.gravity)
     spec.loads.push_back({Load::Kind::gravity, -1, *c.gravity, amp(c.gravity_amplitude)});
   for (const auto& iv : c.initial_velocity)

@@ -1,5 +1,6 @@
 #include "inertia/app/fingerprint.hpp"
 
+#include "inertia/app/conditions.hpp"
 #include "inertia/core/hash.hpp"
 #include "inertia/parallel/session.hpp"
 
@@ -77,7 +78,7 @@ std::vector<FingerprintPart> model_fingerprint(MPI_Comm comm, const CaseFile& c,
 
   Hasher conditions;
   for (const auto& bc : c.boundary_conditions) {
-    conditions.add(static_cast<int>(bc.type)).add(bc.region).add(bc.components).add(bc.value);
+    conditions.add(condition_type_index(*bc.type)).add(bc.region).add(bc.components).add(bc.value);
     add_amplitude(conditions, c, bc.amplitude);
   }
   conditions.add("gravity").add(c.gravity.has_value());

@@ -168,13 +168,17 @@ double element_size_at(const LocalMesh& mesh, std::int32_t node) {
 
 namespace {
 
-bool has(const std::vector<std::string>& fields, const char* f) {
-  return std::find(fields.begin(), fields.end(), f) != fields.end();
+/// True if a probe with these fields records any of `location` (point: at its node, cell: at
+/// its point, in its solid cell).
+bool records(const std::vector<std::string>& fields, FieldLocation location) {
+  return std::any_of(fields.begin(), fields.end(), [&](const std::string& f) {
+    return find_output_field(FieldKind::probe, f)->location == location;
+  });
 }
 
 /// True if a probe with these fields samples strain or stress at its point.
 bool samples_stress(const std::vector<std::string>& fields) {
-  return has(fields, "stress") || has(fields, "strain") || has(fields, "von_mises");
+  return records(fields, FieldLocation::cell);
 }
 
 std::string point_text(const double* p) { return cat("(", p[0], ", ", p[1], ", ", p[2], ")"); }
@@ -222,7 +226,7 @@ ProbeSites locate_probes(const MechanicalSystem& system, const std::vector<CaseP
                            " away, more than the size of the elements there (", where[4], ")"));
     sites.names.push_back(p.name);
     sites.fields.push_back(p.fields);
-    const bool nodal = has(p.fields, "displacement") || has(p.fields, "velocity");
+    const bool nodal = records(p.fields, FieldLocation::point);
     sites.owned_dof.push_back(owner && nodal ? 3 * node : -1);
     if (nodal)
       sites.descriptions.push_back(
@@ -235,7 +239,8 @@ ProbeSites locate_probes(const MechanicalSystem& system, const std::vector<CaseP
     // bounding box is as near as the nearest node (a cell of that node is that near).
     std::string sampled;  // "stress, von_mises"
     for (const auto& f : p.fields)
-      if (f != "displacement" && f != "velocity") sampled += (sampled.empty() ? "" : ", ") + f;
+      if (find_output_field(FieldKind::probe, f)->location == FieldLocation::cell)
+        sampled += (sampled.empty() ? "" : ", ") + f;
     SolidPoint point = system.assembler().solid_containing(p.point);
     double distance = point.cell >= 0 ? 0.0 : std::numeric_limits<double>::infinity();
     INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &distance, 1, MPI_DOUBLE, MPI_MIN, comm));
@@ -284,17 +289,11 @@ Probes::Probes(MPI_Comm comm, const Assembler& assembler, ProbeSites sites,
   std::string comment;
   for (const auto& line : sites.descriptions) comment += "# " + line + "\n";
   for (std::size_t p = 0; p < sites.names.size(); ++p) {
-    Columns& at = columns_.emplace_back();
-    auto add = [&](int& offset, std::initializer_list<const char*> names) {
-      offset = static_cast<int>(columns.size());
-      for (const char* q : names) columns.push_back(sites.names[p] + "." + q);
-    };
-    for (const auto& f : sites.fields[p]) {
-      if (f == "displacement") add(at.displacement, {"ux", "uy", "uz"});
-      if (f == "velocity") add(at.velocity, {"vx", "vy", "vz"});
-      if (f == "stress") add(at.stress, {"sxx", "syy", "szz", "sxy", "syz", "sxz"});
-      if (f == "strain") add(at.strain, {"exx", "eyy", "ezz", "exy", "eyz", "exz"});
-      if (f == "von_mises") add(at.von_mises, {"von_mises"});
+    auto& at = columns_.emplace_back();
+    for (const auto& name : sites.fields[p]) {
+      const OutputField* f = find_output_field(FieldKind::probe, name);
+      at.push_back({f, static_cast<int>(columns.size())});
+      for (const auto q : f->columns) columns.push_back(cat(sites.names[p], ".", q));
     }
     sampled_ = sampled_ || samples_stress(sites.fields[p]);
   }
@@ -314,25 +313,22 @@ void Probes::record(const State& state) {
     petsc::ConstArray u(state.u), v(state.v);
     for (std::size_t p = 0; p < owned_dof_.size(); ++p) {
       if (owned_dof_[p] < 0) continue;
-      const Columns& at = columns_[p];
-      for (int i = 0; i < 3; ++i) {
-        if (at.displacement >= 0) values_[at.displacement + i] = u[owned_dof_[p] + i];
-        if (at.velocity >= 0) values_[at.velocity + i] = v[owned_dof_[p] + i];
-      }
+      const ProbeInput node{&u[owned_dof_[p]], &v[owned_dof_[p]]};
+      for (const Column& at : columns_[p])
+        if (at.field->location == FieldLocation::point)
+          at.field->fill_probe(node, &values_[at.offset]);
     }
   }
   if (sampled_) {  // collective: the ghosts of u are updated on every rank
     petsc::GhostedRead u(state.u);
     for (std::size_t p = 0; p < points_.size(); ++p) {
       if (points_[p].cell < 0) continue;
-      const Columns& at = columns_[p];
       double strain[6], stress[6];
       assembler_.point_stress(u.span(), points_[p], strain, stress);
-      for (int k = 0; k < 6; ++k) {
-        if (at.stress >= 0) values_[at.stress + k] = stress[k];
-        if (at.strain >= 0) values_[at.strain + k] = strain[k];
-      }
-      if (at.von_mises >= 0) values_[at.von_mises] = fe::von_mises(stress);
+      const ProbeInput point{nullptr, nullptr, strain, stress};
+      for (const Column& at : columns_[p])
+        if (at.field->location == FieldLocation::cell)
+          at.field->fill_probe(point, &values_[at.offset]);
     }
   }
   INERTIA_MPI(MPI_Reduce(values_.data(), sums_.data(), static_cast<int>(values_.size()), MPI_DOUBLE,

@@ -209,9 +209,7 @@ Model build_model(MPI_Comm comm, const CaseFile& c, Phases* phases) {
       ++counts[info(local.cell_types[k]).dim == 3 ? 0 : 1];
     INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, counts, 2, MPI_INT64_T, MPI_SUM, comm));
     require_elements(c, local.regions, total_elements(model.partition));
-    const CellType face = c.box->element == CellType::hex8   ? CellType::quad4
-                          : c.box->element == CellType::tet4 ? CellType::tri3
-                                                             : CellType::tri6;
+    const CellType face = info(c.box->element).face_type;
     model.mesh_summary =
         cat(local.num_global_nodes, " nodes, ", counts[0], " ", info(c.box->element).name, ", ",
             counts[1], " ", info(face).name, " (generated in parallel)");

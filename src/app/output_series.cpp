@@ -1,5 +1,6 @@
 #include "inertia/app/output_series.hpp"
 
+#include "inertia/app/output_fields.hpp"
 #include "inertia/parallel/session.hpp"
 
 namespace inertia {
@@ -71,82 +72,43 @@ OutputSeries::OutputSeries(MPI_Comm comm, const CaseFile& c, const MechanicalSys
                              keys},
         resume_up_to);
   }
-  point_values_.resize(4);
+  // The fields output.fields asks for, from the table (a frame holds them in its order).
+  for (const auto& f : output_fields())
+    if (f.kind == FieldKind::frame && c.has_field(std::string(f.name))) {
+      fields_.push_back(&f);
+      if (f.needs != FieldNeeds::state) needs_ = std::max(needs_, f.needs);
+    }
+  buffers_.resize(fields_.size());
   // Uncompressed size of a frame: coordinates and point fields (float64 per node of the piece),
   // cell fields, connectivity, offsets and types. The compressed pieces are at most this (zlib
-  // adds a few bytes per block), usually several times less.
-  const auto points = static_cast<std::int64_t>(lm.coords.size() / 3);
-  std::int64_t point_fields = 0;
-  for (const char* f : {"displacement", "velocity", "acceleration", "reaction"})
-    point_fields += c.has_field(f);
-  std::int64_t point_bytes = 24 * (1 + point_fields);  // the coordinates and the vectors
-  if (c.has_field("nodal_von_mises")) point_bytes += 8;
-  if (c.has_field("nodal_stress")) point_bytes += 48;
-  if (c.has_field("nodal_strain")) point_bytes += 48;
-  std::int64_t cell_bytes = 0;
-  if (c.has_field("von_mises")) cell_bytes += 8;
-  if (c.has_field("stress")) cell_bytes += 48;
-  if (c.has_field("strain")) cell_bytes += 48;
-  if (c.has_field("rank")) cell_bytes += 4;
-  if (c.has_field("region")) cell_bytes += 4;
+  // adds a few bytes per block), usually several times less. XDMF: the owned nodes' fields and
+  // the cell fields (every cell field as Float64); the mesh is written once, not per frame.
+  const bool xdmf = xdmf_ != nullptr;
+  const auto points = xdmf ? static_cast<std::int64_t>(lm.num_owned)
+                           : static_cast<std::int64_t>(lm.coords.size() / 3);
+  std::int64_t point_bytes = xdmf ? 0 : 24;    // the coordinates
+  std::int64_t cell_bytes = xdmf ? 0 : 8 + 1;  // offsets and types
+  for (const OutputField* f : fields_)
+    (f->location == FieldLocation::point ? point_bytes : cell_bytes) += f->bytes(xdmf);
   raw_bytes_per_frame_ = points * point_bytes +
-                         static_cast<std::int64_t>(cells_.size()) * (cell_bytes + 8 + 1) +
-                         static_cast<std::int64_t>(nodes_.size()) * 8;
-  // XDMF: the owned nodes' fields and the cell fields (every cell field as Float64); the mesh is
-  // written once, not per frame.
-  if (xdmf_)
-    raw_bytes_per_frame_ = lm.num_owned * (point_bytes - 24) +
-                           static_cast<std::int64_t>(cells_.size()) *
-                               (cell_bytes + 4 * (c.has_field("rank") + c.has_field("region")));
+                         static_cast<std::int64_t>(cells_.size()) * cell_bytes +
+                         (xdmf ? 0 : static_cast<std::int64_t>(nodes_.size()) * 8);
   INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &raw_bytes_per_frame_, 1, MPI_INT64_T, MPI_SUM, comm));
-}
-
-void OutputSeries::add_point_field(const char* name, Vec x) {
-  if (!x || !case_.has_field(name)) return;
-  std::vector<double>& values = point_values_[point_fields_.size()];
-  {
-    petsc::GhostedRead local(x);
-    values.assign(local.span().begin(), local.span().end());
-  }
-  point_fields_.push_back({name, 3, values, {}});
 }
 
 void OutputSeries::write(const State& state, Vec acceleration, Vec reaction) {
   point_fields_.clear();
   cell_fields_.clear();
-  add_point_field("displacement", state.u);
-  add_point_field("velocity", state.v);
-  add_point_field("acceleration", acceleration);
-  add_point_field("reaction", reaction);
-  const bool nodal = case_.has_field("nodal_von_mises") || case_.has_field("nodal_stress") ||
-                     case_.has_field("nodal_strain");
-  const bool stresses = nodal || case_.has_field("von_mises") || case_.has_field("stress") ||
-                        case_.has_field("strain");
-  if (stresses) {
-    system_.assembler().cell_stress(state.u, stress_);
-    if (nodal) system_.assembler().nodal_average(stress_, nodal_);
-    von_mises_.clear();
-    stress_values_.clear();
-    strain_values_.clear();
-    for (auto k : cells_) {
-      von_mises_.push_back(stress_.von_mises[k]);
-      stress_values_.insert(stress_values_.end(), &stress_.stress[6 * k],
-                            &stress_.stress[6 * k] + 6);
-      strain_values_.insert(strain_values_.end(), &stress_.strain[6 * k],
-                            &stress_.strain[6 * k] + 6);
-    }
+  if (needs_ >= FieldNeeds::cell_stresses) system_.assembler().cell_stress(state.u, stress_);
+  if (needs_ >= FieldNeeds::nodal_averages) system_.assembler().nodal_average(stress_, nodal_);
+  const FrameInput in{state.u,  state.v, acceleration, reaction, cells_,
+                      &stress_, &nodal_, rank_,        region_};
+  for (std::size_t i = 0; i < fields_.size(); ++i) {
+    const OutputField& f = *fields_[i];
+    io::Field field{std::string(f.name), f.components, {}, {}};
+    if (!f.fill_frame(in, buffers_[i], field)) continue;
+    (f.location == FieldLocation::point ? point_fields_ : cell_fields_).push_back(field);
   }
-  if (case_.has_field("nodal_von_mises"))
-    point_fields_.push_back({"nodal_von_mises", 1, nodal_.von_mises, {}});
-  if (case_.has_field("nodal_stress"))
-    point_fields_.push_back({"nodal_stress", 6, nodal_.stress, {}});
-  if (case_.has_field("nodal_strain"))
-    point_fields_.push_back({"nodal_strain", 6, nodal_.strain, {}});
-  if (case_.has_field("von_mises")) cell_fields_.push_back({"von_mises", 1, von_mises_, {}});
-  if (case_.has_field("stress")) cell_fields_.push_back({"stress", 6, stress_values_, {}});
-  if (case_.has_field("strain")) cell_fields_.push_back({"strain", 6, strain_values_, {}});
-  if (case_.has_field("rank")) cell_fields_.push_back({"rank", 1, {}, rank_});
-  if (case_.has_field("region")) cell_fields_.push_back({"region", 1, {}, region_});
   bytes_ += write_frame(state.time);
 }
 
@@ -159,7 +121,7 @@ std::int64_t OutputSeries::write_frame(double time) {
 void OutputSeries::write_point_field(double time, const char* name, Vec x) {
   point_fields_.clear();
   cell_fields_.clear();
-  std::vector<double>& values = point_values_[0];
+  std::vector<double>& values = mode_values_;
   {
     petsc::GhostedRead local(x);
     values.assign(local.span().begin(), local.span().end());

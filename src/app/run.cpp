@@ -17,9 +17,11 @@
 #include <sstream>
 
 #include "inertia/app/case_file.hpp"
+#include "inertia/app/conditions.hpp"
 #include "inertia/app/histories.hpp"
 #include "inertia/app/model.hpp"
 #include "inertia/app/monitors.hpp"
+#include "inertia/app/output_fields.hpp"
 #include "inertia/app/output_series.hpp"
 #include "inertia/app/run_plan.hpp"
 #include "inertia/core/directory_lock.hpp"
@@ -71,26 +73,25 @@ time.integrator (README.md, "Time integration"):
     out << "  " << std::left << std::setw(24) << e.name << e.summary << "\n";
   out << R"(
 output.fields (README.md, "Outputs"), the arrays of the output frames:
-  displacement, velocity, acceleration         point data
-  von_mises, stress, strain                    cell data: the average over each cell
-  nodal_von_mises, nodal_stress, nodal_strain  point data: the volume-weighted average of the
-                                               cells around each node (smooth, not faceted)
-  rank, region                                 cell data
-  reaction                                     point data: the support reactions (zero elsewhere)
-output.format: vtu (default) | xdmf (README.md, "Outputs"): vtu writes <case>.pvd and per step a
+)" << output_fields_help(FieldKind::frame)
+      << R"(output.format: vtu (default) | xdmf (README.md, "Outputs"): vtu writes <case>.pvd and per step a
   .pvtu and one .vtu per rank; xdmf writes one HDF5 file <case>.h5 for the run (every rank writes
   its share: the mesh once, one dataset per field and step) and <case>.xdmf, the series ParaView opens
   (its Xdmf3 readers): the file count does not grow with the ranks. After --restart the later
   steps go to <case>-r1.h5 (-r2, ...), listed in the same <case>.xdmf.
 output.probes: [{name, point, fields}], the columns of probes.csv; fields: some of
-  )" << join(probe_field_names)
+  )" << join(output_field_names(FieldKind::probe))
       << R"(
   (default: displacement, velocity). u and v at the node nearest the point; stress, strain and
   von_mises at the point itself, in the element that holds it.
 Tensors (stress, strain): 6 components xx yy zz xy yz xz, the strain's shear as a tensor.
 modal: {modes: N, mass: consistent}: the N lowest modes with SLEPc (modes.csv, <case>_modes.pvd)
   before the transient, or alone when the case has no time: section.
-boundary_conditions type acceleration: the region's acceleration is value x amplitude(t), its
+)";
+  out << "boundary_conditions[].type (README.md, \"The case file\"):\n";
+  for (const auto& t : condition_types())
+    out << "  " << std::left << std::setw(24) << t.name << t.summary << "\n";
+  out << R"(boundary_conditions type acceleration: the region's acceleration is value x amplitude(t), its
   velocity and displacement the integrals from rest; amplitudes: {type: table, file: quake.csv}
   reads time,value rows from a file. A table or smooth step is zero after its last point as an
   acceleration (the ground moves on at its final velocity) and holds its last value as a load or
@@ -247,33 +248,6 @@ std::string six(double x) {
   return out.str();
 }
 
-/// "x", "y, z": the components a condition acts on.
-std::string component_names(const std::array<bool, 3>& on) {
-  std::string names;
-  for (int i = 0; i < 3; ++i)
-    if (on[i]) names += cat(names.empty() ? "" : ", ", "xyz"[i]);
-  return names;
-}
-
-/// A condition's vector on its components: "9.81" for one, "(0.01, 0, 0)" for more.
-std::string on_components(const std::array<double, 3>& x, const std::array<bool, 3>& on) {
-  std::vector<double> picked;
-  for (int i = 0; i < 3; ++i)
-    if (on[i]) picked.push_back(x[i]);
-  if (picked.size() == 1) return six(picked[0]);
-  std::string text = "(";
-  for (std::size_t i = 0; i < picked.size(); ++i) text += cat(i ? ", " : "", six(picked[i]));
-  return text + ")";
-}
-
-/// The Euclidean norm of x on the components.
-double norm_on(const std::array<double, 3>& x, const std::array<bool, 3>& on) {
-  double sum = 0;
-  for (int i = 0; i < 3; ++i)
-    if (on[i]) sum += x[i] * x[i];
-  return std::sqrt(sum);
-}
-
 /// "table of 2000 points from quake.csv", "smooth step of 3 points", "sine of 2 Hz".
 std::string describe_amplitude(const CaseAmplitude& a) {
   switch (a.type) {
@@ -286,26 +260,6 @@ std::string describe_amplitude(const CaseAmplitude& a) {
       break;
   }
   return cat("sine of ", six(a.frequency), " Hz");
-}
-
-/// The case file's word for a boundary condition's type.
-const char* condition_type_name(CaseBoundaryCondition::Type type) {
-  using T = CaseBoundaryCondition::Type;
-  switch (type) {
-    case T::fixed:
-      return "fixed";
-    case T::displacement:
-      return "displacement";
-    case T::acceleration:
-      return "acceleration";
-    case T::traction:
-      return "traction";
-    case T::pressure:
-      return "pressure";
-    case T::force:
-      return "force";
-  }
-  return "";
 }
 
 /// One run of a case, phase by phase (deal.II step-18's TopLevel::run() is the model): each
@@ -569,15 +523,13 @@ class Run {
   void log_constraint_overlaps() {
     // The case file's entry of each of the system's conditions (ProblemSpec::dirichlet: the
     // fixed, displacement and acceleration ones, in order).
-    using T = CaseBoundaryCondition::Type;
     std::vector<const CaseBoundaryCondition*> entry;
     for (const auto& bc : c().boundary_conditions)
-      if (bc.type == T::fixed || bc.type == T::displacement || bc.type == T::acceleration)
-        entry.push_back(&bc);
+      if (bc.type->prescribes_motion) entry.push_back(&bc);
     const auto name = [&](int condition) {
       const CaseBoundaryCondition& bc = *entry[condition];
-      return cat(bc.origin.key, " (", condition_type_name(bc.type), ", region ", bc.region,
-                 ", line ", bc.origin.line, ")");
+      return cat(bc.origin.key, " (", bc.type->name, ", region ", bc.region, ", line ",
+                 bc.origin.line, ")");
     };
     std::string alike;  // "boundary_conditions[0] and [2] (regions xmin, ymin), [0] and [3] ..."
     std::int64_t alike_dofs = 0;
@@ -859,88 +811,26 @@ class Run {
   /// acceleration also the ground's velocity and displacement at the end (the drift of a record
   /// that is not baseline-corrected). The unit names assume SI.
   void echo_conditions() {
-    const double t_end = plan_.duration();
-    const bool ramped = c().scheme.kind() == SchemeKind::static_solve;
-    // A condition's time function: its amplitude, else constant (the static ramp under static).
-    auto amplitude_of = [&](const std::string& name) {
-      if (!name.empty()) return make_amplitude(c().amplitudes.at(name));
-      return ramped ? Amplitude::ramp(t_end) : Amplitude::constant();
-    };
-    auto times = [&](const std::string& name) {
-      if (!name.empty()) return cat(" x ", name, "(t)");
-      return ramped ? cat(" x t/", six(t_end), " (the static ramp)") : std::string(" (constant)");
-    };
-    auto peak = [&](const std::string& name, double size, const char* unit) {
-      if (name.empty() && !ramped) return std::string();
-      const auto p = amplitude_of(name).peak(0, t_end);
-      return cat("; peak ", six(size * p.value), " ", unit, " at t = ", six(p.time), " s");
-    };
-    using T = CaseBoundaryCondition::Type;
+    ConditionEcho echo;
+    echo.t_end = plan_.duration();
+    echo.ramped = c().scheme.kind() == SchemeKind::static_solve;
+    echo.amplitudes = &c().amplitudes;
+    const ProblemSpec& spec = system().spec();
     std::size_t dirichlet = 0;  // resolve_problem made one Dirichlet condition per such entry
     for (std::size_t i = 0; i < c().boundary_conditions.size(); ++i) {
       const CaseBoundaryCondition& bc = c().boundary_conditions[i];
-      const auto& on = bc.components;
-      const bool prescribed =
-          bc.type == T::fixed || bc.type == T::displacement || bc.type == T::acceleration;
-      const std::size_t my_dirichlet = prescribed ? dirichlet++ : 0;
+      echo.motion = bc.type->prescribes_motion
+                        ? &spec.amplitudes.at(spec.dirichlet.at(dirichlet++).amplitude)
+                        : nullptr;
       log_ << "condition "
-           << (bc.origin.key.empty() ? cat("boundary_conditions[", i, "]") : bc.origin.key) << ": ";
-      switch (bc.type) {
-        case T::fixed:
-          log_ << "fixed region " << printable(bc.region) << " (" << component_names(on) << ")";
-          break;
-        case T::displacement:
-          log_ << "displacement of region " << printable(bc.region) << " (" << component_names(on)
-               << ") = " << on_components(bc.value, on) << times(bc.amplitude)
-               << peak(bc.amplitude, norm_on(bc.value, on), "m");
-          break;
-        case T::acceleration: {
-          log_ << "acceleration of region " << printable(bc.region) << " (" << component_names(on)
-               << ") = " << on_components(bc.value, on) << times(bc.amplitude)
-               << peak(bc.amplitude, norm_on(bc.value, on), "m/s^2");
-          // The ground's motion at the end: the acceleration integrated from rest, as the
-          // constraint applies it (a table is zero after its last point).
-          // (The system's own integral: a record of 10^7 points is integrated once.)
-          const Amplitude a = amplitude_of(bc.amplitude);
-          const ProblemSpec& spec = system().spec();
-          const Amplitude& ground = spec.amplitudes.at(spec.dirichlet.at(my_dirichlet).amplitude);
-          std::array<double, 3> velocity{}, displacement{};
-          for (int k = 0; k < 3; ++k) {
-            velocity[k] = bc.value[k] * ground.rate(t_end);
-            displacement[k] = bc.value[k] * ground.value(t_end);
-          }
-          log_ << "; at the end (t = " << t_end << " s) the ground moves at "
-               << on_components(velocity, on) << " m/s and has moved "
-               << on_components(displacement, on) << " m";
-          // Not small against what the peak acceleration could do over the run: a drift.
-          const double scale = a.peak(0, t_end).value * t_end;
-          if (std::abs(ground.rate(t_end)) > 1e-3 * scale ||
-              std::abs(ground.value(t_end)) > 1e-3 * scale * t_end)
-            log_ << " (an uncorrected record drifts)";
-          break;
-        }
-        case T::traction:
-          log_ << "traction on region " << printable(bc.region) << " = "
-               << on_components(bc.value, on) << times(bc.amplitude)
-               << peak(bc.amplitude, norm_on(bc.value, on), "Pa");
-          break;
-        case T::pressure:
-          log_ << "pressure on region " << printable(bc.region) << " = " << bc.value[0]
-               << times(bc.amplitude) << peak(bc.amplitude, std::abs(bc.value[0]), "Pa");
-          break;
-        case T::force:
-          log_ << "force on region " << printable(bc.region) << " = " << on_components(bc.value, on)
-               << " in total" << times(bc.amplitude)
-               << peak(bc.amplitude, norm_on(bc.value, on), "N");
-          break;
-      }
-      log_ << "\n";
+           << (bc.origin.key.empty() ? cat("boundary_conditions[", i, "]") : bc.origin.key) << ": "
+           << bc.type->describe(echo, bc) << "\n";
     }
     if (c().gravity) {
       const std::array<bool, 3> all{true, true, true};
       log_ << "condition gravity: " << on_components(*c().gravity, all)
-           << times(c().gravity_amplitude)
-           << peak(c().gravity_amplitude, norm_on(*c().gravity, all), "m/s^2") << "\n";
+           << echo.times(c().gravity_amplitude)
+           << echo.peak(c().gravity_amplitude, norm_on(*c().gravity, all), "m/s^2") << "\n";
     }
   }
 
@@ -992,9 +882,9 @@ class Run {
       auto add = [&](const std::string& use) { uses += (uses.empty() ? "" : "; ") + use; };
       for (const auto& bc : c().boundary_conditions) {
         if (bc.amplitude != name) continue;
-        const std::string which = cat(condition_type_name(bc.type), " of condition ", bc.origin.key,
-                                      " (region ", bc.region, ")");
-        if (bc.type == CaseBoundaryCondition::Type::acceleration)
+        const std::string which =
+            cat(bc.type->name, " of condition ", bc.origin.key, " (region ", bc.region, ")");
+        if (bc.type->name == "acceleration")
           add(cat("as the ", which, " it is zero after ", six(last),
                   " s (the ground moves on at its final velocity)"));
         else
@@ -1077,10 +967,7 @@ class Run {
     {  // the regions of fixed, displacement and acceleration conditions
       std::vector<std::string> regions;
       for (const auto& bc : c().boundary_conditions)
-        if (bc.type == CaseBoundaryCondition::Type::fixed ||
-            bc.type == CaseBoundaryCondition::Type::displacement ||
-            bc.type == CaseBoundaryCondition::Type::acceleration)
-          regions.push_back(bc.region);
+        if (bc.type->prescribes_motion) regions.push_back(bc.region);
       if ((c().reactions || c().has_field("reaction")) && !regions.empty())
         reactions = add<ReactionsMonitor>(std::move(regions), c().has_field("reaction"));
     }

@@ -58,25 +58,8 @@ void barycentric(int dim, const double* xi, double* l) {
   }
 }
 
-/// Reference cell measure: |[-1,1]^d| or the unit simplex's 1/d!.
-double reference_measure(CellType t) {
-  switch (t) {
-    case CellType::line2:
-      return 2.0;
-    case CellType::tri3:
-    case CellType::tri6:
-      return 0.5;
-    case CellType::quad4:
-      return 4.0;
-    case CellType::tet4:
-    case CellType::tet10:
-      return 1.0 / 6.0;
-    case CellType::hex8:
-      return 8.0;
-    default:
-      return 1.0;
-  }
-}
+/// Reference cell measure: |[-1,1]^d| or the unit simplex's 1/d! (the cell-type table's shape).
+double reference_measure(CellType t) { return inertia::reference_measure(info(t).shape); }
 
 /// Reference coordinates of node a (used to evaluate the Jacobian at the nodes).
 void reference_node(CellType t, int a, double* xi) {

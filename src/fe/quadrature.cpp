@@ -208,33 +208,31 @@ int gauss_points_for(int degree) { return degree <= 1 ? 1 : degree <= 3 ? 2 : de
 QuadratureRule quadrature(CellType t, int degree) {
   INERTIA_CHECK(degree >= 0, InternalError, "quadrature: negative degree ", degree);
   const int g = gauss_points_for(degree);
-  switch (t) {
-    case CellType::point1:
+  switch (info(t).shape) {
+    case ReferenceShape::point:
       return make(point_points, point_weights);
-    case CellType::line2:
+    case ReferenceShape::line:
       if (g == 1) return make(line_1);
       if (g == 2) return make(line_2);
       if (g == 3) return make(line_3);
       break;
-    case CellType::quad4:
+    case ReferenceShape::quadrilateral:
       if (g == 1) return make(quad_1);
       if (g == 2) return make(quad_2);
       if (g == 3) return make(quad_3);
       break;
-    case CellType::hex8:
+    case ReferenceShape::hexahedron:
       if (g == 1) return make(hex_1);
       if (g == 2) return make(hex_2);
       if (g == 3) return make(hex_3);
       break;
-    case CellType::tri3:
-    case CellType::tri6:
+    case ReferenceShape::triangle:
       if (degree <= 1) return make(tri_1_points, tri_1_weights);
       if (degree == 2) return make(tri_2_points, tri_2_weights);
       if (degree <= 4) return make(tri_4_points, tri_4_weights);
       if (degree == 5) return make(tri_5_points, tri_5_weights);
       break;
-    case CellType::tet4:
-    case CellType::tet10:
+    case ReferenceShape::tetrahedron:
       if (degree <= 1) return make(tet_1_points, tet_1_weights);
       if (degree == 2) return make(tet_2_points, tet_2_weights);
       if (degree == 3) return make(tet_3_points, tet_3_weights);
@@ -245,35 +243,8 @@ QuadratureRule quadrature(CellType t, int degree) {
       cat("no quadrature rule of degree ", degree, " is tabulated for ", info(t).name));
 }
 
-QuadratureRule stiffness_rule(CellType t) {
-  switch (t) {
-    case CellType::tet10:
-    case CellType::tri6:
-      return quadrature(t, 2);
-    case CellType::hex8:
-    case CellType::quad4:
-      return quadrature(t, 3);  // 2 points per direction
-    default:
-      return quadrature(t, 1);
-  }
-}
+QuadratureRule stiffness_rule(CellType t) { return quadrature(t, info(t).stiffness_degree); }
 
-QuadratureRule mass_rule(CellType t) {
-  switch (t) {
-    case CellType::tet4:
-    case CellType::tri3:
-      return quadrature(t, 2);
-    case CellType::tet10:
-    case CellType::tri6:
-      return quadrature(t, 4);
-    case CellType::hex8:
-    case CellType::quad4:
-    case CellType::line2:
-      return quadrature(t,
-                        3);  // 2 points per direction: N_a N_b detJ is at most cubic per direction
-    default:
-      return quadrature(t, 1);
-  }
-}
+QuadratureRule mass_rule(CellType t) { return quadrature(t, info(t).mass_degree); }
 
 }  // namespace inertia::fe

@@ -113,30 +113,8 @@ std::vector<std::int64_t> sorted_positions(MPI_Comm comm,
 }
 
 /// XDMF's "Mixed" topology code of a cell type, and whether a node count follows it (the
-/// polyvertex and polyline codes do).
-std::pair<int, bool> xdmf_code(CellType t) {
-  switch (t) {
-    case CellType::point1:
-      return {1, true};  // Polyvertex
-    case CellType::line2:
-      return {2, true};  // Polyline
-    case CellType::tri3:
-      return {4, false};
-    case CellType::quad4:
-      return {5, false};
-    case CellType::tet4:
-      return {6, false};
-    case CellType::hex8:
-      return {9, false};
-    case CellType::tri6:
-      return {36, false};  // Triangle_6: corners, then edges (0,1), (1,2), (2,0), as VTK
-    case CellType::tet10:
-      // Tetrahedron_10: corners, then edges (0,1), (1,2), (2,0), (0,3), (1,3), (2,3): VTK's
-      // order, inertia's internal order (checked with ParaView: tests/scripts/xdmf.sh).
-      return {38, false};
-  }
-  throw InternalError("XDMF output: unknown cell type");
-}
+/// cell-type table's).
+std::pair<int, bool> xdmf_code(CellType t) { return {info(t).xdmf_id, info(t).xdmf_node_count}; }
 
 std::string attribute_type(int components) {
   switch (components) {

@@ -10,11 +10,6 @@ namespace inertia {
 
 namespace {
 
-constexpr FaceTable tet_faces{4, {{0, 2, 1, -1}, {0, 1, 3, -1}, {1, 2, 3, -1}, {0, 3, 2, -1}}};
-constexpr FaceTable hex_faces{
-    6, {{0, 3, 2, 1}, {4, 5, 6, 7}, {0, 1, 5, 4}, {3, 7, 6, 2}, {0, 4, 7, 3}, {1, 2, 6, 5}}};
-constexpr FaceTable no_faces{0, {}};
-
 /// VTK tet10 node on the edge between corners a and b.
 int tet10_edge_node(int a, int b) {
   if (a > b) std::swap(a, b);
@@ -44,18 +39,6 @@ Key make_key(const std::int64_t* nodes, int n) {
 }
 
 }  // namespace
-
-const FaceTable& face_table(CellType t) {
-  switch (t) {
-    case CellType::tet4:
-    case CellType::tet10:
-      return tet_faces;
-    case CellType::hex8:
-      return hex_faces;
-    default:
-      return no_faces;
-  }
-}
 
 std::int64_t orient_faces(MeshData& mesh) {
   // Map of (sorted face corners) -> (volume cell, local face), over the faces of volume cells,

@@ -49,9 +49,12 @@ struct CasePointMass {
   Origin origin;
 };
 
+struct ConditionType;
+
+/// A `boundary_conditions` entry; its type's row (app/conditions.hpp) parses, resolves and
+/// describes it.
 struct CaseBoundaryCondition {
-  enum class Type { fixed, displacement, acceleration, traction, pressure, force };
-  Type type = Type::fixed;
+  const ConditionType* type = nullptr;  ///< never null once parsed
   std::string region;
   std::array<bool, 3> components{true, true, true};
   std::array<double, 3> value{0, 0, 0};  ///< pressure in value[0]
@@ -104,20 +107,11 @@ struct CaseAmplitude {
 /// The time function of an `amplitudes` entry.
 Amplitude make_amplitude(const CaseAmplitude& a);
 
-/// The arrays output.fields can ask for, in the order --help and the README list them.
-inline constexpr std::array<std::string_view, 12> output_field_names{
-    "displacement",    "velocity",     "acceleration", "von_mises", "stress", "strain",
-    "nodal_von_mises", "nodal_stress", "nodal_strain", "rank",      "region", "reaction"};
-
-/// What a probe can record (output.probes[].fields), in the order --help and the README list them.
-inline constexpr std::array<std::string_view, 5> probe_field_names{"displacement", "velocity",
-                                                                   "stress", "strain", "von_mises"};
-
 struct CaseProbe {
   std::string name;
   std::array<double, 3> point{0, 0, 0};
   Origin origin;
-  /// probe_field_names entries, in the order given (their columns come in that order).
+  /// Probe fields (app/output_fields.hpp), in the order given (their columns come in that order).
   std::vector<std::string> fields{"displacement", "velocity"};
 };
 
@@ -182,6 +176,7 @@ struct CaseFile {
   int output_every = 10;       ///< VTK every N steps (0: none), unless output_interval > 0
   double output_interval = 0;  ///< output.interval: VTK every this much simulated time (s)
   int history_every = 1;       ///< output.history_every: probe and energy rows every N steps
+  /// output.fields: frame fields (app/output_fields.hpp), as given.
   std::vector<std::string> fields{"displacement", "velocity", "acceleration", "von_mises",
                                   "stress",       "strain",   "rank",         "region"};
   std::vector<CaseProbe> probes;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "inertia/app/case_file.hpp"
+#include "inertia/app/output_fields.hpp"
 #include "inertia/core/files.hpp"
 #include "inertia/time/integrator.hpp"
 
@@ -88,15 +89,16 @@ class Probes {
   void mark_failed(const std::string& reason) { file_.mark_failed(reason); }
 
  private:
-  /// Where a probe's values go in a row (-1: not asked for).
-  struct Columns {
-    int displacement = -1, velocity = -1, stress = -1, strain = -1, von_mises = -1;
+  /// A field of a probe (a probe row of app/output_fields.hpp) and where its values go in a row.
+  struct Column {
+    const OutputField* field = nullptr;
+    int offset = 0;
   };
   MPI_Comm comm_;
   const Assembler& assembler_;
   std::vector<PetscInt> owned_dof_;  ///< first DOF (owned local index) of each probe's node, or -1
   std::vector<SolidPoint> points_;
-  std::vector<Columns> columns_;
+  std::vector<std::vector<Column>> columns_;  ///< per probe, in the order it lists its fields
   bool sampled_ = false;  ///< some probe samples strain or stress (the same on every rank)
   std::vector<double> values_, sums_;
   CsvFile file_;

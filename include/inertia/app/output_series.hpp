@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "inertia/app/case_file.hpp"
+#include "inertia/app/output_fields.hpp"
 #include "inertia/assembly/assembler.hpp"
 #include "inertia/io/vtk_writer.hpp"
 #include "inertia/io/xdmf_writer.hpp"
@@ -32,10 +33,10 @@ class OutputSeries {
   /// output.fields says (the mode shapes of a modal analysis).
   void write_point_field(double time, const char* name, Vec x);
 
-  /// Collective. Writes one frame at state.time: u, v, the scheme's acceleration (null: none)
-  /// and the stress fields of u: per cell (von_mises, stress, strain) and averaged at the nodes
-  /// (nodal_von_mises, nodal_stress, nodal_strain: Assembler::nodal_average).
-  /// `reaction`: the support reactions at the constrained DOFs (null: not written).
+  /// Collective. Writes one frame at state.time with the fields output.fields asks for, filled
+  /// by their rows of the field table (app/output_fields.hpp) from u, v, the scheme's
+  /// acceleration (null: none), the stresses of u per cell and averaged at the nodes, and
+  /// `reaction`, the support reactions at the constrained DOFs (null: not written).
   void write(const State& state, Vec acceleration, Vec reaction = nullptr);
   /// Marks the series as incomplete (rank 0; never throws).
   void mark_failed(const std::string& reason) {
@@ -53,7 +54,6 @@ class OutputSeries {
   }
 
  private:
-  void add_point_field(const char* name, Vec x);
   std::int64_t write_frame(double time);
 
   const CaseFile& case_;
@@ -66,12 +66,15 @@ class OutputSeries {
   std::vector<CellType> types_;
   std::vector<std::int64_t> offsets_{0}, nodes_;
   std::vector<std::int32_t> rank_, region_;
+  // The frame's fields (rows of output_fields()) and what they need computed.
+  std::vector<const OutputField*> fields_;
+  FieldNeeds needs_ = FieldNeeds::state;
   // Per-frame scratch, sized once.
   CellStress stress_;
   NodalStress nodal_;
-  std::vector<std::vector<double>> point_values_;
+  std::vector<std::vector<double>> buffers_;  ///< per field of fields_
+  std::vector<double> mode_values_;           ///< write_point_field
   std::vector<io::Field> point_fields_, cell_fields_;
-  std::vector<double> von_mises_, stress_values_, strain_values_;
   std::int64_t bytes_ = 0;
 };
 

@@ -1,6 +1,10 @@
 #pragma once
 /// \file cell_type.hpp
-/// The cell-type table: dimension, node count, Gmsh and VTK type ids and the node-order map.
+/// The cell-type table: every per-type fact outside the shape functions (fe/element.cpp): the
+/// reference shape, dimension, node counts, Gmsh, VTK and XDMF type ids, the node-order map, the
+/// faces of volume types and their cell type, and the quadrature degrees of the element kernels.
+/// A new cell type is one row here plus its shape functions (and, for a new reference shape, its
+/// quadrature rules in fe/quadrature.cpp).
 ///
 /// inertia stores every cell's nodes in **VTK order** (the order of the VTK file format
 /// documentation). Gmsh's order equals VTK's for every type here except tet10, whose last two
@@ -18,6 +22,43 @@ enum class CellType : std::uint8_t { point1, line2, tri3, quad4, tet4, tet10, he
 
 inline constexpr int num_cell_types = 8;
 
+/// The reference cell a type maps from (fe/element.hpp describes each).
+enum class ReferenceShape : std::uint8_t {
+  point,
+  line,           ///< [-1, 1]
+  triangle,       ///< the unit triangle
+  quadrilateral,  ///< [-1, 1]^2
+  tetrahedron,    ///< the unit tetrahedron
+  hexahedron,     ///< [-1, 1]^3
+};
+
+/// The measure (length, area, volume) of a reference shape: |[-1,1]^d| or the unit simplex's 1/d!.
+constexpr double reference_measure(ReferenceShape s) {
+  switch (s) {
+    case ReferenceShape::line:
+      return 2.0;
+    case ReferenceShape::triangle:
+      return 0.5;
+    case ReferenceShape::quadrilateral:
+      return 4.0;
+    case ReferenceShape::tetrahedron:
+      return 1.0 / 6.0;
+    case ReferenceShape::hexahedron:
+      return 8.0;
+    case ReferenceShape::point:
+      break;
+  }
+  return 1.0;
+}
+
+/// Corner nodes of the local faces of a volume cell type: face f has corners[f] (3 or 4 local
+/// indices, -1 padded), ordered so the right-hand-rule normal points outward for a positively
+/// oriented cell. Other types have no faces.
+struct FaceTable {
+  int num_faces;
+  int corners[6][4];
+};
+
 struct CellTypeInfo {
   CellType type;
   std::string_view name;  ///< as in the case file and messages: "tet10"
@@ -28,22 +69,163 @@ struct CellTypeInfo {
   int vtk_id;       ///< VTK cell type (VTK_TETRA = 10, ...)
   /// internal (VTK) node i is Gmsh node gmsh_node[i]
   std::array<std::uint8_t, 10> gmsh_node;
+  ReferenceShape shape;
+  /// XDMF's "Mixed" topology code, and whether a node count follows it in the topology array
+  /// (the polyvertex and polyline codes).
+  int xdmf_id;
+  bool xdmf_node_count;
+  /// Polynomial degree the element kernels' quadrature integrates exactly (fe::stiffness_rule,
+  /// fe::mass_rule; tensor-product shapes: per direction).
+  int stiffness_degree, mass_degree;
+  /// Volume types: the faces, and the type of the face cells that carry loads on them.
+  FaceTable faces;
+  CellType face_type;
 };
 
+inline constexpr FaceTable no_faces{0, {}};
+inline constexpr FaceTable tet_faces{4,
+                                     {{0, 2, 1, -1}, {0, 1, 3, -1}, {1, 2, 3, -1}, {0, 3, 2, -1}}};
+inline constexpr FaceTable hex_faces{
+    6, {{0, 3, 2, 1}, {4, 5, 6, 7}, {0, 1, 5, 4}, {3, 7, 6, 2}, {0, 4, 7, 3}, {1, 2, 6, 5}}};
+
+// Quadrature degrees: tet10 and tri6 stiffness 2 (4 and 3 points), hex8 and quad4 3 per
+// direction (2 x 2 x 2 Gauss points); mass: N_a N_b detJ exactly (tet4 2, tet10 4, hex8 3).
+// XDMF codes: Polyvertex 1 and Polyline 2 (a node count follows), Triangle 4, Quadrilateral 5,
+// Tetrahedron 6, Hexahedron 9, Triangle_6 36 and Tetrahedron_10 38 (corners, then the edges
+// (0,1), (1,2), (2,0), (0,3), (1,3), (2,3): VTK's order, inertia's internal order, checked with
+// ParaView: tests/scripts/xdmf.sh).
+using RS = ReferenceShape;
 inline constexpr std::array<CellTypeInfo, num_cell_types> cell_type_table{{
-    {CellType::point1, "point", 0, 1, 1, 15, 1, {0}},
-    {CellType::line2, "line2", 1, 2, 2, 1, 3, {0, 1}},
-    {CellType::tri3, "tri3", 2, 3, 3, 2, 5, {0, 1, 2}},
-    {CellType::quad4, "quad4", 2, 4, 4, 3, 9, {0, 1, 2, 3}},
-    {CellType::tet4, "tet4", 3, 4, 4, 4, 10, {0, 1, 2, 3}},
-    {CellType::tet10, "tet10", 3, 10, 4, 11, 24, {0, 1, 2, 3, 4, 5, 6, 7, 9, 8}},
-    {CellType::hex8, "hex8", 3, 8, 8, 5, 12, {0, 1, 2, 3, 4, 5, 6, 7}},
+    // type, name, dim, nodes, corners, gmsh, vtk, gmsh node order, shape, xdmf, xdmf count,
+    // stiffness and mass degrees, faces, face type
+    {CellType::point1,
+     "point",
+     0,
+     1,
+     1,
+     15,
+     1,
+     {0},
+     RS::point,
+     1,
+     true,
+     1,
+     1,
+     no_faces,
+     CellType::point1},
+    {CellType::line2,
+     "line2",
+     1,
+     2,
+     2,
+     1,
+     3,
+     {0, 1},
+     RS::line,
+     2,
+     true,
+     1,
+     3,
+     no_faces,
+     CellType::line2},
+    {CellType::tri3,
+     "tri3",
+     2,
+     3,
+     3,
+     2,
+     5,
+     {0, 1, 2},
+     RS::triangle,
+     4,
+     false,
+     1,
+     2,
+     no_faces,
+     CellType::tri3},
+    {CellType::quad4,
+     "quad4",
+     2,
+     4,
+     4,
+     3,
+     9,
+     {0, 1, 2, 3},
+     RS::quadrilateral,
+     5,
+     false,
+     3,
+     3,
+     no_faces,
+     CellType::quad4},
+    {CellType::tet4,
+     "tet4",
+     3,
+     4,
+     4,
+     4,
+     10,
+     {0, 1, 2, 3},
+     RS::tetrahedron,
+     6,
+     false,
+     1,
+     2,
+     tet_faces,
+     CellType::tri3},
+    {CellType::tet10,
+     "tet10",
+     3,
+     10,
+     4,
+     11,
+     24,
+     {0, 1, 2, 3, 4, 5, 6, 7, 9, 8},
+     RS::tetrahedron,
+     38,
+     false,
+     2,
+     4,
+     tet_faces,
+     CellType::tri6},
+    {CellType::hex8,
+     "hex8",
+     3,
+     8,
+     8,
+     5,
+     12,
+     {0, 1, 2, 3, 4, 5, 6, 7},
+     RS::hexahedron,
+     9,
+     false,
+     3,
+     3,
+     hex_faces,
+     CellType::quad4},
     // tri6: corners, then midpoints of edges (0,1), (1,2), (2,0) in both Gmsh and VTK. Faces of
     // tet10 meshes; boundary loads on them are integrated with quadratic shape functions.
-    {CellType::tri6, "tri6", 2, 6, 3, 9, 22, {0, 1, 2, 3, 4, 5}},
+    {CellType::tri6,
+     "tri6",
+     2,
+     6,
+     3,
+     9,
+     22,
+     {0, 1, 2, 3, 4, 5},
+     RS::triangle,
+     36,
+     false,
+     2,
+     4,
+     no_faces,
+     CellType::tri6},
 }};
 
 constexpr const CellTypeInfo& info(CellType t) { return cell_type_table[static_cast<int>(t)]; }
+
+/// The faces of a volume cell type (none for the others).
+constexpr const FaceTable& face_table(CellType t) { return info(t).faces; }
 
 /// The cell type of a Gmsh element type number, or nullopt if inertia does not support it.
 constexpr std::optional<CellType> cell_type_from_gmsh(int gmsh_id) {

@@ -12,14 +12,7 @@ namespace inertia {
 /// element. Returns the number of faces that lie on no volume cell (left as they are).
 std::int64_t orient_faces(MeshData& mesh);
 
-/// Corner nodes of the local faces of a volume cell type: face f of a cell has
-/// face_corners(t)[f] (3 or 4 local indices, -1 padded), ordered so the right-hand-rule normal
-/// points outward for a positively oriented cell.
-struct FaceTable {
-  int num_faces;
-  int corners[6][4];
-};
-const FaceTable& face_table(CellType t);
+// face_table(CellType): the faces of a volume cell type, in the cell-type table (cell_type.hpp).
 
 /// Keeps only the nodes used by some cell, renumbering cell nodes; preserves relative node order.
 void drop_unused_nodes(MeshData& mesh);

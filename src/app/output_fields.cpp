@@ -1,0 +1,231 @@
+#include "inertia/app/output_fields.hpp"
+
+#include <algorithm>
+#include <iomanip>
+#include <sstream>
+
+#include "inertia/core/text.hpp"
+#include "inertia/fe/element.hpp"
+#include "inertia/parallel/petsc.hpp"
+
+namespace inertia {
+
+namespace {
+
+// ---- frames: an array over the piece ----
+
+/// A ghosted vector's local values (owned, then ghosts): 3 per node.
+bool copy_vector(Vec x, std::vector<double>& buffer, io::Field& out) {
+  if (!x) return false;
+  petsc::GhostedRead local(x);
+  buffer.assign(local.span().begin(), local.span().end());
+  out.values = buffer;
+  return true;
+}
+
+bool frame_displacement(const FrameInput& in, std::vector<double>& b, io::Field& out) {
+  return copy_vector(in.u, b, out);
+}
+bool frame_velocity(const FrameInput& in, std::vector<double>& b, io::Field& out) {
+  return copy_vector(in.v, b, out);
+}
+bool frame_acceleration(const FrameInput& in, std::vector<double>& b, io::Field& out) {
+  return copy_vector(in.acceleration, b, out);
+}
+bool frame_reaction(const FrameInput& in, std::vector<double>& b, io::Field& out) {
+  return copy_vector(in.reaction, b, out);
+}
+
+/// The piece's cells' values of a per-cell array of n components.
+bool gather_cells(const FrameInput& in, const std::vector<double>& all, int n,
+                  std::vector<double>& buffer, io::Field& out) {
+  buffer.clear();
+  for (const auto k : in.cells) buffer.insert(buffer.end(), &all[n * k], &all[n * k] + n);
+  out.values = buffer;
+  return true;
+}
+
+bool frame_von_mises(const FrameInput& in, std::vector<double>& b, io::Field& out) {
+  return gather_cells(in, in.cell_stress->von_mises, 1, b, out);
+}
+bool frame_stress(const FrameInput& in, std::vector<double>& b, io::Field& out) {
+  return gather_cells(in, in.cell_stress->stress, 6, b, out);
+}
+bool frame_strain(const FrameInput& in, std::vector<double>& b, io::Field& out) {
+  return gather_cells(in, in.cell_stress->strain, 6, b, out);
+}
+
+bool frame_nodal_von_mises(const FrameInput& in, std::vector<double>&, io::Field& out) {
+  out.values = in.nodal_stress->von_mises;
+  return true;
+}
+bool frame_nodal_stress(const FrameInput& in, std::vector<double>&, io::Field& out) {
+  out.values = in.nodal_stress->stress;
+  return true;
+}
+bool frame_nodal_strain(const FrameInput& in, std::vector<double>&, io::Field& out) {
+  out.values = in.nodal_stress->strain;
+  return true;
+}
+
+bool frame_rank(const FrameInput& in, std::vector<double>&, io::Field& out) {
+  out.int_values = in.rank;
+  return true;
+}
+bool frame_region(const FrameInput& in, std::vector<double>&, io::Field& out) {
+  out.int_values = in.region;
+  return true;
+}
+
+// ---- probes: values at the probe's node or point ----
+
+bool copy_values(const double* from, int n, double* out) {
+  if (!from) return false;
+  std::copy_n(from, n, out);
+  return true;
+}
+
+bool probe_displacement(const ProbeInput& in, double* out) { return copy_values(in.u, 3, out); }
+bool probe_velocity(const ProbeInput& in, double* out) { return copy_values(in.v, 3, out); }
+bool probe_stress(const ProbeInput& in, double* out) { return copy_values(in.stress, 6, out); }
+bool probe_strain(const ProbeInput& in, double* out) { return copy_values(in.strain, 6, out); }
+bool probe_von_mises(const ProbeInput& in, double* out) {
+  if (!in.stress) return false;
+  out[0] = fe::von_mises(in.stress);
+  return true;
+}
+
+constexpr std::string_view u_columns[] = {"ux", "uy", "uz"};
+constexpr std::string_view v_columns[] = {"vx", "vy", "vz"};
+constexpr std::string_view stress_columns[] = {"sxx", "syy", "szz", "sxy", "syz", "sxz"};
+constexpr std::string_view strain_columns[] = {"exx", "eyy", "ezz", "exy", "eyz", "exz"};
+constexpr std::string_view von_mises_columns[] = {"von_mises"};
+
+using K = FieldKind;
+using L = FieldLocation;
+using N = FieldNeeds;
+
+constexpr std::string_view averaged =
+    "point data: the volume-weighted average of the\ncells around each node (smooth, not faceted)";
+
+/// One row per field. A frame holds its point arrays, then its cell arrays, each in this order.
+const OutputField table[] = {
+    // name, kind, location, components, integer, probe columns, needs, --help, fill functions
+    {"displacement", K::frame, L::point, 3, false, {}, N::state, "point data", frame_displacement},
+    {"velocity", K::frame, L::point, 3, false, {}, N::state, "point data", frame_velocity},
+    {"acceleration", K::frame, L::point, 3, false, {}, N::state, "point data", frame_acceleration},
+    {"reaction",
+     K::frame,
+     L::point,
+     3,
+     false,
+     {},
+     N::state,
+     "point data: the support reactions (zero elsewhere)",
+     frame_reaction},
+    {"von_mises",
+     K::frame,
+     L::cell,
+     1,
+     false,
+     {},
+     N::cell_stresses,
+     "cell data: the average over each cell",
+     frame_von_mises},
+    {"stress",
+     K::frame,
+     L::cell,
+     6,
+     false,
+     {},
+     N::cell_stresses,
+     "cell data: the average over each cell",
+     frame_stress},
+    {"strain",
+     K::frame,
+     L::cell,
+     6,
+     false,
+     {},
+     N::cell_stresses,
+     "cell data: the average over each cell",
+     frame_strain},
+    {"nodal_von_mises",
+     K::frame,
+     L::point,
+     1,
+     false,
+     {},
+     N::nodal_averages,
+     averaged,
+     frame_nodal_von_mises},
+    {"nodal_stress",
+     K::frame,
+     L::point,
+     6,
+     false,
+     {},
+     N::nodal_averages,
+     averaged,
+     frame_nodal_stress},
+    {"nodal_strain",
+     K::frame,
+     L::point,
+     6,
+     false,
+     {},
+     N::nodal_averages,
+     averaged,
+     frame_nodal_strain},
+    {"rank", K::frame, L::cell, 1, true, {}, N::state, "cell data", frame_rank},
+    {"region", K::frame, L::cell, 1, true, {}, N::state, "cell data", frame_region},
+
+    {"displacement", K::probe, L::point, 3, false, u_columns, N::state, "", nullptr,
+     probe_displacement},
+    {"velocity", K::probe, L::point, 3, false, v_columns, N::state, "", nullptr, probe_velocity},
+    {"stress", K::probe, L::cell, 6, false, stress_columns, N::cell_stresses, "", nullptr,
+     probe_stress},
+    {"strain", K::probe, L::cell, 6, false, strain_columns, N::cell_stresses, "", nullptr,
+     probe_strain},
+    {"von_mises", K::probe, L::cell, 1, false, von_mises_columns, N::cell_stresses, "", nullptr,
+     probe_von_mises},
+};
+
+}  // namespace
+
+std::span<const OutputField> output_fields() { return table; }
+
+const OutputField* find_output_field(FieldKind kind, std::string_view name) {
+  for (const auto& f : table)
+    if (f.kind == kind && f.name == name) return &f;
+  return nullptr;
+}
+
+std::vector<std::string_view> output_field_names(FieldKind kind) {
+  std::vector<std::string_view> names;
+  for (const auto& f : table)
+    if (f.kind == kind) names.push_back(f.name);
+  return names;
+}
+
+std::string output_fields_help(FieldKind kind) {
+  constexpr int width = 45;  // the names' column
+  std::ostringstream out;
+  std::vector<const OutputField*> rows;
+  for (const auto& f : table)
+    if (f.kind == kind) rows.push_back(&f);
+  for (std::size_t i = 0; i < rows.size();) {
+    std::size_t j = i + 1;
+    while (j < rows.size() && rows[j]->help == rows[i]->help) ++j;
+    std::string names;
+    for (std::size_t k = i; k < j; ++k) names += cat(k > i ? ", " : "", rows[k]->name);
+    out << "  " << std::left << std::setw(width) << names;
+    for (const char ch : rows[i]->help)
+      out << (ch == '\n' ? "\n" + std::string(width + 2, ' ') : std::string(1, ch));
+    out << "\n";
+    i = j;
+  }
+  return out.str();
+}
+
+}  // namespace inertia
