@@ -64,7 +64,7 @@ struct Balance {
 
 Balance run_balance(Simulation& r, Integrator& integrator, double dt, int steps) {
   MechanicalSystem& s = r.system();
-  const auto dir = test::fresh_output_dir("app_energy");
+  const auto dir = test::fresh_output_dir("energy_balance");
   Balance b;
   EnergyHistory energy(s, r.state, integrator, dir / "energy.csv");
   for (int n = 0; n < steps; ++n) {
