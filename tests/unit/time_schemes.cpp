@@ -48,18 +48,21 @@ class PetscEnvironment : public ::testing::Environment {
 ::testing::Environment* const petsc_environment =
     ::testing::AddGlobalTestEnvironment(new PetscEnvironment);
 
-/// The free DOF's scalar problem m a + c v + k x = f(t), c = alpha_M m + alpha_K k (the support
-/// fixed).
+/// The free DOF's scalar problem m a + c v + k x = f(t), c = alpha_M m + alpha_K k, with the
+/// support at g(t) (the Newmark-family recurrences take its motion; the others assume it fixed).
 struct Scalar {
   double m, k, am, ak, c;
-  std::function<double(double)> f;
+  std::function<double(double)> f, g, dg, ddg;
   explicit Scalar(const OneDofParams& p)
       : m(p.m),
         k(p.k),
         am(p.rayleigh.mass),
         ak(p.rayleigh.stiffness),
         c(p.rayleigh.mass * p.m + p.rayleigh.stiffness * p.k),
-        f([p](double t) { return p.F * std::sin(p.Omega * t); }) {}
+        f([p](double t) { return p.F * std::sin(p.Omega * t); }),
+        g([p](double t) { return p.G * std::sin(p.Omega_g * t); }),
+        dg([p](double t) { return p.G * p.Omega_g * std::cos(p.Omega_g * t); }),
+        ddg([p](double t) { return -p.G * p.Omega_g * p.Omega_g * std::sin(p.Omega_g * t); }) {}
   double accel(double t, double x, double v) const { return (f(t) - k * x - c * v) / m; }
 };
 
@@ -71,20 +74,27 @@ using Reference = std::function<Trajectory(const Scalar&, double x, double v, do
 
 // ---- The schemes' scalar recurrences (the headers in include/inertia/time/ document them) ----
 
-/// Newmark and the alpha schemes (alpha_schemes.hpp, Chung & Hulbert's convention).
+/// Newmark and the alpha schemes (alpha_schemes.hpp, Chung & Hulbert's convention), with the
+/// support on its prescribed path (newmark_family.hpp: the predictors' constrained increments
+/// put it at g, g', g'' at t_{n+1}; the balance sees the alpha-weighted support).
 Reference newmark_family(double alpha_m, double alpha_f, double beta, double gamma) {
   return [=](const Scalar& s, double x, double v, double h, int n) {
     Trajectory out;
-    double a = s.accel(0, x, v), t = 0;
+    const double wf = 1 - alpha_f;
+    double a = (s.f(0) - s.k * (x - s.g(0)) - s.am * s.m * v - s.ak * s.k * (v - s.dg(0))) / s.m;
+    double t = 0;
     for (int i = 0; i < n; ++i) {
       const double t1 = t + h;
       const double du = h * v + h * h * (0.5 - beta) * a, dv = h * (1 - gamma) * a;
-      const double xu = x + (1 - alpha_f) * du, xv = v + (1 - alpha_f) * dv;
-      const double rhs = (1 - alpha_f) * s.f(t1) + alpha_f * s.f(t) -
-                         s.m * (alpha_m * a + s.am * xv) - s.k * (xu + s.ak * xv);
-      const double A = (1 - alpha_m + (1 - alpha_f) * h * gamma * s.am) * s.m +
-                       (1 - alpha_f) * (h * h * beta + h * gamma * s.ak) * s.k;
-      a = rhs / A;
+      const double du_c = s.g(t1) - h * h * beta * s.ddg(t1) - s.g(t);
+      const double dv_c = s.dg(t1) - h * gamma * s.ddg(t1) - s.dg(t);
+      const double xu = x + wf * du, xv = v + wf * dv;
+      const double xu_c = s.g(t) + wf * du_c, xv_c = s.dg(t) + wf * dv_c;
+      const double rhs = wf * s.f(t1) + alpha_f * s.f(t) - s.m * (alpha_m * a + s.am * xv) -
+                         s.k * ((xu - xu_c) + s.ak * (xv - xv_c));
+      const double kc = wf * (h * h * beta + h * gamma * s.ak);
+      const double A = (1 - alpha_m + wf * h * gamma * s.am) * s.m + kc * s.k;
+      a = (rhs + kc * s.k * s.ddg(t1)) / A;  // the support's prescribed a_{n+1} lifted
       x += du + h * h * beta * a;
       v += dv + h * gamma * a;
       t = t1;
@@ -332,6 +342,7 @@ OneDofParams damped_forced(const Scheme& scheme) {
 struct Path {
   bool newton;  ///< the Newton path (a linear spring marked nonlinear)
   bool lumped;
+  bool moving_support = false;  ///< the support driven by g(t) (Newmark family)
 };
 
 class Recurrence : public ::testing::TestWithParam<std::tuple<Case, Path>> {};
@@ -342,6 +353,10 @@ TEST_P(Recurrence, EveryStepEqualsTheSchemesScalarRecurrence) {
   OneDofParams p = damped_forced(scheme);
   p.newton = path.newton;
   p.lumped = path.lumped;
+  if (path.moving_support) {
+    ASSERT_TRUE(scheme.create()->newmark_weights()) << "the recurrence is the Newmark family's";
+    p.G = 0.2;
+  }
   OneDofSystem system(p);
   const double x0 = 0.5, v0 = 0.3, h = 0.05;
   const int n = 60;
@@ -359,15 +374,31 @@ TEST_P(Recurrence, EveryStepEqualsTheSchemesScalarRecurrence) {
 std::string recurrence_name(const ::testing::TestParamInfo<std::tuple<Case, Path>>& info) {
   const Case& c = std::get<0>(info.param);
   const Path& path = std::get<1>(info.param);
-  return case_name({c, info.index}) + (path.newton   ? "_newton"
-                                       : path.lumped ? "_lumped"
-                                                     : "_consistent");
+  return case_name({c, info.index}) + (path.newton ? "_newton_path" : "") +
+         (path.lumped ? "_lumped" : "_consistent") + (path.moving_support ? "_moving_support" : "");
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryScheme, Recurrence,
                          ::testing::Combine(::testing::ValuesIn(cases()),
                                             ::testing::Values(Path{false, true}, Path{false, false},
                                                               Path{true, true})),
+                         recurrence_name);
+
+/// The Newmark family (newmark, hht, generalized_alpha) with the support driven by g(t) (the
+/// scalar recurrence above takes it; tests/mpi/prescribed_motion.cpp drives every scheme through
+/// its support on a mesh).
+std::vector<Case> newmark_family_cases() {
+  std::vector<Case> out;
+  for (const Case& c : cases())
+    if (c.scheme == "newmark" || c.scheme == "hht" || c.scheme == "generalized_alpha")
+      out.push_back(c);
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(NewmarkFamily, Recurrence,
+                         ::testing::Combine(::testing::ValuesIn(newmark_family_cases()),
+                                            ::testing::Values(Path{false, true, true},
+                                                              Path{true, false, true})),
                          recurrence_name);
 
 // ---- Order of accuracy ----
