@@ -1,10 +1,17 @@
 // Every registered scheme (src/time/registry.cpp) on a one-DOF mass-spring-damper with no mesh and
-// no case file (tests/support/one_dof_system.hpp, a DynamicSystem on serial PETSc vectors): every
-// step against the scheme's scalar recurrence written out below (linear and Newton paths, lumped
-// and consistent mass), its order of accuracy against the exact forced damped vibration, and the
-// stability limit its Scheme::Traits declare (an undamped oscillation stays bounded just below
-// omega h = limit and grows just above). The whole stack (YAML, meshes, ranks) is tested by
-// tests/mpi/*_schemes.cpp and the others there.
+// no case file (tests/support/one_dof_system.hpp, a DynamicSystem on serial PETSc vectors):
+// - every step against the scheme's scalar recurrence written out below, to 1e-12 of the motion's
+//   scale: linear and Newton paths, lumped and consistent mass, Rayleigh damping, a time-varying
+//   load; the Newmark family also with its support driven by g(t), and with a nonlinear (cubic)
+//   spring against its balance solved by scalar Newton;
+// - the observed order over three halvings of the step against the exact solution, within 0.2 of
+//   the nominal one (a free vibration), and with Rayleigh damping and a time-varying load, where
+//   three schemes are first order;
+// - the stability limit Scheme::Traits declare: an undamped oscillation bounded just below
+//   omega h = limit and growing just above (growing at any step for a limit of 0, bounded at
+//   omega h = 1 and 100 for an infinite one).
+// unit.SchemeCases fails for a registered scheme that has no case here. The whole stack (YAML,
+// meshes, ranks) is tested by tests/mpi/*_schemes.cpp, newmark.cpp, prescribed_motion.cpp, ...
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -400,6 +407,91 @@ INSTANTIATE_TEST_SUITE_P(NewmarkFamily, Recurrence,
                                             ::testing::Values(Path{false, true, true},
                                                               Path{true, false, true})),
                          recurrence_name);
+
+// ---- A nonlinear spring: Newton ----
+
+/// The Newmark family's balance with the spring force k e + k3 e^3 (no damping), its a_{n+1}
+/// solved by scalar Newton to round-off: hht interpolates the forces, generalized_alpha the state
+/// (alpha_schemes.hpp), newmark is either at alpha_m = alpha_f = 0.
+Trajectory nonlinear_newmark_family(const OneDofParams& p, double alpha_m, double alpha_f,
+                                    double beta, double gamma, bool interpolate_forces, double x,
+                                    double v, double h, int n) {
+  const OneDofSystem s(p);  // spring() and spring_tangent()
+  Trajectory out;
+  double a = (s.load(0) - s.spring(x)) / p.m;
+  for (int i = 0; i < n; ++i) {
+    const double t = i * h, t1 = t + h, wf = 1 - alpha_f;
+    const double xs = x + h * v + h * h * (0.5 - beta) * a, vs = v + h * (1 - gamma) * a;
+    const double rhs = wf * s.load(t1) + alpha_f * s.load(t) - alpha_m * p.m * a;
+    double a1 = a;
+    for (int it = 0; it < 50; ++it) {
+      const double x1 = xs + h * h * beta * a1;
+      const double xa = interpolate_forces ? x1 : wf * x1 + alpha_f * x;
+      const double spring =
+          interpolate_forces ? wf * s.spring(x1) + alpha_f * s.spring(x) : s.spring(xa);
+      const double r = (1 - alpha_m) * p.m * a1 + spring - rhs;
+      const double dr = (1 - alpha_m) * p.m + wf * h * h * beta * s.spring_tangent(xa);
+      const double da = r / dr;
+      a1 -= da;
+      if (std::abs(da) <= 1e-16 * std::abs(a1)) break;
+    }
+    a = a1;
+    x = xs + h * h * beta * a;
+    v = vs + h * gamma * a;
+    out.push_back({x, v});
+  }
+  return out;
+}
+
+struct NonlinearCase {
+  std::string scheme;
+  OptionList options;
+  double alpha_m, alpha_f, beta, gamma;
+  bool interpolate_forces;
+};
+
+class NonlinearSpring : public ::testing::TestWithParam<NonlinearCase> {};
+
+TEST_P(NonlinearSpring, NewtonStepsEqualTheScalarBalanceSolvedToRoundOff) {
+  const NonlinearCase& c = GetParam();
+  const Scheme scheme = configure_scheme(c.scheme, c.options);
+  OneDofParams p;
+  p.k3 = 50;  // at x = 0.5 the cubic term is 1.6 times the linear one
+  p.F = 1.5;
+  OneDofSystem system(p);
+  ASSERT_FALSE(system.is_linear());
+  const double x0 = 0.5, v0 = 0.3, h = 0.05;
+  const int n = 60;
+  State state;
+  state.u = system.create_vector();
+  state.v = system.create_vector();
+  set_entry(state.u, 0, x0);
+  set_entry(state.v, 0, v0);
+  auto integrator = scheme.create();
+  integrator->initialize(system, state);
+  const Trajectory want = nonlinear_newmark_family(p, c.alpha_m, c.alpha_f, c.beta, c.gamma,
+                                                   c.interpolate_forces, x0, v0, h, n);
+  double scale = 0;
+  for (const XV& s : want) scale = std::max({scale, std::abs(s.x), std::abs(s.v)});
+  std::int64_t iterations = 0;
+  for (int i = 0; i < n; ++i) {
+    const StepStats stats = integrator->step(system, state, h);
+    iterations += stats.nonlinear_iterations;
+    ASSERT_NEAR(entry(state.u, 0), want[i].x, 1e-12 * scale) << "step " << i + 1;
+    ASSERT_NEAR(entry(state.v, 0), want[i].v, 1e-12 * scale) << "step " << i + 1;
+  }
+  EXPECT_GE(iterations, 2 * n) << "a nonlinear spring takes more than one Newton iteration";
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    NewmarkFamily, NonlinearSpring,
+    ::testing::Values(NonlinearCase{"newmark", {}, 0, 0, 0.25, 0.5, true},
+                      // alpha = -0.05
+                      NonlinearCase{"hht", {}, 0, 0.05, 1.05 * 1.05 / 4, 0.55, true},
+                      // rho_infinity = 0.8: alpha_m = 0.6 / 1.8, alpha_f = 0.8 / 1.8
+                      NonlinearCase{
+                          "generalized_alpha", {}, 1.0 / 3, 4.0 / 9, 25.0 / 81, 11.0 / 18, false}),
+    [](const ::testing::TestParamInfo<NonlinearCase>& info) { return info.param.scheme; });
 
 // ---- Order of accuracy ----
 
