@@ -39,7 +39,7 @@ class AlphaScheme final : public Integrator {
   AlphaScheme(std::string_view name, const AlphaCoefficients& c) : name_(name), c_(c) {}
   std::string_view name() const override { return name_; }
 
-  StepStats initialize(MechanicalSystem& system, State& state) override {
+  StepStats initialize(DynamicSystem& system, State& state) override {
     a_ = system.create_vector();
     rhs_ = system.create_vector();
     w_ = system.create_vector();
@@ -61,7 +61,7 @@ class AlphaScheme final : public Integrator {
   }
 
   /// Linear systems: newmark_detail::linear_step with this scheme's weights.
-  StepStats step(MechanicalSystem& system, State& state, double h) override {
+  StepStats step(DynamicSystem& system, State& state, double h) override {
     if (!system.is_linear()) return newton_step(system, state, h);
     const SolveReport r = newmark_detail::linear_step(system, state, h, *newmark_weights(), a_, du_,
                                                       dv_, x_, rhs_, w_, mw_);
@@ -80,7 +80,7 @@ class AlphaScheme final : public Integrator {
   ///          g0 = alpha_m M a_n + alpha_f (f_ext(t_{n+1}) - f_ext(t_n)).
   /// Jacobian (1 - alpha_m + (1 - alpha_f) h gamma alpha_M) M
   ///   + (1 - alpha_f) ((h^2 beta + h gamma alpha_K) K + h gamma B), K and B at x.
-  StepStats newton_step(MechanicalSystem& system, State& state, double h) {
+  StepStats newton_step(DynamicSystem& system, State& state, double h) {
     const auto rayleigh = system.rayleigh();
     const double alpha_M = rayleigh.mass, alpha_K = rayleigh.stiffness;  // captured below
     const double am = c_.alpha_m, af = c_.alpha_f, beta = c_.beta, gamma = c_.gamma;

@@ -11,7 +11,7 @@ class CentralDifference final : public Integrator {
   explicit CentralDifference(const CentralDifferenceParams& p) : p_(p) {}
   std::string_view name() const override { return "central_difference"; }
 
-  StepStats initialize(MechanicalSystem& system, State& state) override {
+  StepStats initialize(DynamicSystem& system, State& state) override {
     forces_.allocate(system);
     a_ = system.create_vector();
     acceleration_ = system.create_vector();
@@ -24,7 +24,7 @@ class CentralDifference final : public Integrator {
     return {forces_.acceleration(system, state.time, state.u, state.v, acceleration_), 0};
   }
 
-  StepStats step(MechanicalSystem& system, State& state, double h) override {
+  StepStats step(DynamicSystem& system, State& state, double h) override {
     const double alpha_m = system.rayleigh().mass;
     const double t = state.time, t1 = t + h;
     PetscInt iterations = 0;
@@ -86,7 +86,7 @@ class CentralDifference final : public Integrator {
   /// a_ = M^{-1} (f(t, x, v_half) - alpha_K K(x) v_half): alpha_M is in c_v, c_a. Computed as
   /// M^{-1} (f - C v_half) + alpha_M v_half, which is the same on the free DOFs except that a
   /// consistent mass also keeps the alpha_M M_fc coupling to prescribed velocities.
-  PetscInt evaluate_a(MechanicalSystem& system, double t, Vec x) {
+  PetscInt evaluate_a(DynamicSystem& system, double t, Vec x) {
     const PetscInt iterations = forces_.acceleration(system, t, x, v_half_, a_);
     const double alpha_m = system.rayleigh().mass;
     if (alpha_m != 0) INERTIA_PETSC(VecAXPY(a_, alpha_m, v_half_));

@@ -12,7 +12,7 @@ class EulerImplicit final : public Integrator {
   explicit EulerImplicit(const EulerImplicitParams& p) : p_(p) {}
   std::string_view name() const override { return "euler_implicit"; }
 
-  StepStats initialize(MechanicalSystem& system, State& state) override {
+  StepStats initialize(DynamicSystem& system, State& state) override {
     f_ = system.create_vector();
     w_ = system.create_vector();
     mw_ = system.create_vector();
@@ -25,7 +25,7 @@ class EulerImplicit final : public Integrator {
     return {};
   }
 
-  StepStats step(MechanicalSystem& system, State& state, double h) override {
+  StepStats step(DynamicSystem& system, State& state, double h) override {
     if (p_.newton) return newton_step(system, state, h);
     const auto [alpha_m, alpha_k] = system.rayleigh();
     const double tau = p_.trapezoidal ? 0.5 : 1.0;
@@ -70,7 +70,7 @@ class EulerImplicit final : public Integrator {
     return {r.iterations, 0};
   }
 
-  StepStats newton_step(MechanicalSystem& system, State& state, double h) {
+  StepStats newton_step(DynamicSystem& system, State& state, double h) {
     const auto rayleigh = system.rayleigh();
     const double alpha_m = rayleigh.mass, alpha_k = rayleigh.stiffness;  // captured below
     const double t1 = state.time + h;
@@ -111,7 +111,7 @@ class EulerImplicit final : public Integrator {
  private:
   /// y += scale (g(t1) - x_n) / h on the constrained DOFs (x_n = state.u): the velocity that
   /// carries a support from where it is to its prescribed place at t1 in one step. Uses x_.
-  void add_placing_velocity(MechanicalSystem& system, const State& state, double t1, double h,
+  void add_placing_velocity(DynamicSystem& system, const State& state, double t1, double h,
                             double scale, Vec y) {
     INERTIA_PETSC(VecCopy(state.u, x_));
     system.apply_constraints(t1, x_, nullptr, nullptr);

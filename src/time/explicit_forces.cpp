@@ -2,12 +2,12 @@
 
 namespace inertia::explicit_detail {
 
-void ExplicitForces::allocate(const MechanicalSystem& system) {
+void ExplicitForces::allocate(const DynamicSystem& system) {
   r_ = system.create_vector();
   w_ = system.create_vector();
 }
 
-Vec ExplicitForces::net_force(MechanicalSystem& system, double t, Vec u, Vec v) {
+Vec ExplicitForces::net_force(DynamicSystem& system, double t, Vec u, Vec v) {
   const auto [alpha_m, alpha_k] = system.rayleigh();
   system.force(t, u, v, r_);
   if (alpha_m != 0 || alpha_k != 0) {
@@ -19,12 +19,12 @@ Vec ExplicitForces::net_force(MechanicalSystem& system, double t, Vec u, Vec v) 
   return r_;
 }
 
-PetscInt ExplicitForces::solve_mass(MechanicalSystem& system, double t, Vec r, Vec a) {
+PetscInt ExplicitForces::solve_mass(DynamicSystem& system, double t, Vec r, Vec a) {
   system.apply_constraints(t, nullptr, nullptr, a);
   return system.solve(1.0, 0.0, r, a).iterations;
 }
 
-PetscInt ExplicitForces::acceleration(MechanicalSystem& system, double t, Vec u, Vec v, Vec a) {
+PetscInt ExplicitForces::acceleration(DynamicSystem& system, double t, Vec u, Vec v, Vec a) {
   const auto [alpha_m, alpha_k] = system.rayleigh();
   if (alpha_m == 0 && alpha_k == 0 && system.lumped_acceleration(t, u, a)) {
     system.apply_constraints(t, nullptr, nullptr, a);

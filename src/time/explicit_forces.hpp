@@ -9,26 +9,26 @@
 /// back where the formula needs it: the same on the free DOFs, and with a consistent mass it
 /// keeps the alpha_M M_fc coupling to prescribed velocities that a pointwise term would drop.
 
-#include "inertia/system/mechanical_system.hpp"
+#include "inertia/system/dynamic_system.hpp"
 
 namespace inertia::explicit_detail {
 
 class ExplicitForces {
  public:
   /// Allocates the work vectors; call from Integrator::initialize(), never from step().
-  void allocate(const MechanicalSystem& system);
+  void allocate(const DynamicSystem& system);
 
   /// Collective. r = f(t, u, v) - C v with the tangent K(u) (updated only when alpha_K != 0; a
   /// no-op for linear models anyway). Returns r, owned here and valid until the next call.
-  Vec net_force(MechanicalSystem& system, double t, Vec u, Vec v);
+  Vec net_force(DynamicSystem& system, double t, Vec u, Vec v);
 
   /// Collective. a = M^{-1} r on the free DOFs; the constrained DOFs of a are set to g''(t) first.
   /// Returns the KSP iterations (0 for a lumped mass).
-  static PetscInt solve_mass(MechanicalSystem& system, double t, Vec r, Vec a);
+  static PetscInt solve_mass(DynamicSystem& system, double t, Vec r, Vec a);
 
   /// Collective. a = a(t, u, v) = M^{-1} (f(t, u, v) - C v), constrained DOFs g''(t): the
   /// acceleration of the Euler and Runge-Kutta schemes. Returns the KSP iterations.
-  PetscInt acceleration(MechanicalSystem& system, double t, Vec u, Vec v, Vec a);
+  PetscInt acceleration(DynamicSystem& system, double t, Vec u, Vec v, Vec a);
 
  private:
   petsc::Vector r_, w_;

@@ -12,7 +12,7 @@ class Newmark final : public Integrator {
   explicit Newmark(const NewmarkParams& p) : p_(p) {}
   std::string_view name() const override { return "newmark"; }
 
-  StepStats initialize(MechanicalSystem& system, State& state) override {
+  StepStats initialize(DynamicSystem& system, State& state) override {
     a_ = system.create_vector();
     rhs_ = system.create_vector();
     w_ = system.create_vector();
@@ -29,7 +29,7 @@ class Newmark final : public Integrator {
   }
 
   /// Linear systems: the alpha schemes' step at alpha_m = alpha_f = 0 (newmark_family.hpp).
-  StepStats step(MechanicalSystem& system, State& state, double h) override {
+  StepStats step(DynamicSystem& system, State& state, double h) override {
     if (!system.is_linear()) return newton_step(system, state, h);
     const SolveReport r =
         newmark_detail::linear_step(system, state, h, weights(), a_, du_, dv_, x_, rhs_, w_, mw_);
@@ -43,7 +43,7 @@ class Newmark final : public Integrator {
   ///   x(a) = x* + h^2 beta a, v(a) = v* + h gamma a (x*, v* the predictors, whose constrained
   /// entries put x and v on the prescribed motion at t_{n+1}: newmark_family.hpp),
   /// with Jacobian (1 + h gamma alpha_M) M + (h^2 beta + h gamma alpha_K) K + h gamma B.
-  StepStats newton_step(MechanicalSystem& system, State& state, double h) {
+  StepStats newton_step(DynamicSystem& system, State& state, double h) {
     const auto rayleigh = system.rayleigh();
     const double alpha_m = rayleigh.mass, alpha_k = rayleigh.stiffness;  // captured below
     const double beta = p_.beta, gamma = p_.gamma, t1 = state.time + h;

@@ -5,7 +5,7 @@
 /// (Newmark's is the alpha schemes' at alpha_m = alpha_f = 0).
 ///
 /// Prescribed motion enters each step at its exact value: the predictors' constrained entries are
-/// chosen (MechanicalSystem::prescribe_increments) so that Newmark's update with the prescribed
+/// chosen (DynamicSystem::prescribe_increments) so that Newmark's update with the prescribed
 /// acceleration g''(t_{n+1}) ends on g(t_{n+1}) and g'(t_{n+1}); the balance at t_{n+1} (or the
 /// alpha-weighted one between t_n and t_{n+1}) therefore sees the supports where they are, with
 /// their prescribed velocity and acceleration (the M_fc a_c and C_fc v_c couplings included),
@@ -17,8 +17,8 @@ namespace inertia::newmark_detail {
 
 /// Collective. a = M^{-1} (f(t, u, v) - C v) at the state, the constrained DOFs of a prescribed;
 /// rhs and w are work vectors. Returns the solve's report.
-inline SolveReport initial_acceleration(MechanicalSystem& system, const State& state, Vec a,
-                                        Vec rhs, Vec w) {
+inline SolveReport initial_acceleration(DynamicSystem& system, const State& state, Vec a, Vec rhs,
+                                        Vec w) {
   system.update_tangent(state.u);
   system.force(state.time, state.u, state.v, rhs);
   system.mult_damping(state.v, w);
@@ -32,7 +32,7 @@ inline SolveReport initial_acceleration(MechanicalSystem& system, const State& s
 /// on the free DOFs, and on the constrained ones the increments that the update
 ///   u_{n+1} = u_n + du + h^2 beta a_{n+1},  v_{n+1} = v_n + dv + h gamma a_{n+1}
 /// with the prescribed a_{n+1} = g''(t_{n+1}) turns into g(t_{n+1}) and g'(t_{n+1}).
-inline void predictor_increments(const MechanicalSystem& system, const State& state, double h,
+inline void predictor_increments(const DynamicSystem& system, const State& state, double h,
                                  const NewmarkWeights& c, Vec a, Vec du, Vec dv) {
   INERTIA_PETSC(VecAXPBYPCZ(du, h, h * h * (0.5 - c.beta), 0.0, state.v, a));
   INERTIA_PETSC(VecAXPBY(dv, h * (1 - c.gamma), 0.0, a));
@@ -53,7 +53,7 @@ inline void predictor_increments(const MechanicalSystem& system, const State& st
 /// set to the prescribed motion (which they equal up to round-off). One product with K, one with
 /// M (none for a lumped M). state.time and step are the caller's. `a` holds a_n on entry and
 /// a_{n+1} on return; du, dv, x, rhs, w, mw are work vectors.
-inline SolveReport linear_step(MechanicalSystem& system, State& state, double h,
+inline SolveReport linear_step(DynamicSystem& system, State& state, double h,
                                const NewmarkWeights& c, Vec a, Vec du, Vec dv, Vec x, Vec rhs,
                                Vec w, Vec mw) {
   const auto [alpha_M, alpha_K] = system.rayleigh();

@@ -10,7 +10,7 @@
 
 namespace inertia {
 
-NewtonSolver::NewtonSolver(MechanicalSystem& system) : system_(system) {
+NewtonSolver::NewtonSolver(DynamicSystem& system) : system_(system) {
   residual_ = system_.create_vector();
   x_ = system_.create_vector();
   jacobian_ = system_.create_operator();
@@ -81,7 +81,7 @@ PetscErrorCode NewtonSolver::jacobian_callback(SNES, Vec y, Mat J, Mat, void* co
     self->system_.update_tangent(self->x_);
     self->system_.fill_operator(self->problem_->m, self->problem_->k, self->problem_->b, J);
     // AMG's near-null space: the rigid-body modes of the current configuration.
-    self->system_.assembler().attach_rigid_body_modes(J, self->x_);
+    self->system_.attach_near_null_space(J, self->x_);
     if (!self->chosen_) self->choose_linear_solver(J);
     if (self->direct_) self->lag_factorisation();
   } catch (...) {
@@ -327,7 +327,7 @@ void NewtonSolver::choose_linear_solver(Mat J) {
   // A tangent per Newton iteration, about four iterations per step (one per load step for the
   // static solver); each tangent costs a numeric factorisation or a GAMG set-up.
   const double solves = 4 * std::max(1.0, system_.expected_solves());
-  const SolverChoice choice = choose_solver(J, "", system_.spec().linear_solver, solves,
+  const SolverChoice choice = choose_solver(J, "", system_.linear_solver(), solves,
                                             amg_products_per_solve, "time.linear_solver", solves);
   system_.add_solver_note(
       cat("Newton's tangents (", system_.num_global_dofs(), " DOFs): ", choice.why));

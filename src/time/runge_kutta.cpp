@@ -34,7 +34,7 @@ class ExplicitRungeKutta final : public Integrator {
   explicit ExplicitRungeKutta(const Tableau& tableau) : t_(tableau) {}
   std::string_view name() const override { return t_.name; }
 
-  StepStats initialize(MechanicalSystem& system, State& state) override {
+  StepStats initialize(DynamicSystem& system, State& state) override {
     forces_.allocate(system);
     x_ = system.create_vector();
     for (int i = 0; i < t_.stages; ++i) {
@@ -45,7 +45,7 @@ class ExplicitRungeKutta final : public Integrator {
     return {forces_.acceleration(system, state.time, state.u, state.v, last()), 0};
   }
 
-  StepStats step(MechanicalSystem& system, State& state, double h) override {
+  StepStats step(DynamicSystem& system, State& state, double h) override {
     const int s = t_.stages;
     PetscInt iterations = 0;
     Vec x = state.u;

@@ -11,7 +11,7 @@ class Static final : public Integrator {
  public:
   std::string_view name() const override { return "static"; }
 
-  StepStats initialize(MechanicalSystem& system, State& state) override {
+  StepStats initialize(DynamicSystem& system, State& state) override {
     f_ = system.create_vector();
     a_ = system.create_vector();  // stays zero: each load step is an equilibrium
     INERTIA_PETSC(VecZeroEntries(state.v));
@@ -19,7 +19,7 @@ class Static final : public Integrator {
     return {};
   }
 
-  StepStats step(MechanicalSystem& system, State& state, double h) override {
+  StepStats step(DynamicSystem& system, State& state, double h) override {
     const double t1 = state.time + h;
     system.apply_constraints(t1, state.u, nullptr, nullptr);  // prescribed u at this load step
     StepStats stats;
@@ -49,7 +49,7 @@ class Static final : public Integrator {
   Vec acceleration() const override { return a_.get(); }
 
  private:
-  Vec zero_velocity(MechanicalSystem& system) {
+  Vec zero_velocity(DynamicSystem& system) {
     if (!zero_) zero_ = system.create_vector();
     return zero_;
   }

@@ -5,7 +5,7 @@ namespace inertia {
 StepController::StepController(int max_halvings, std::function<void(const std::string&)> on_retry)
     : max_halvings_(max_halvings), on_retry_(std::move(on_retry)) {}
 
-void StepController::save(MechanicalSystem& system, Integrator& integrator, const State& state,
+void StepController::save(DynamicSystem& system, Integrator& integrator, const State& state,
                           int depth) {
   if (static_cast<int>(snapshots_.size()) <= depth) snapshots_.resize(depth + 1);
   Snapshot& s = snapshots_[depth];
@@ -32,7 +32,7 @@ void StepController::restore(Integrator& integrator, State& state, int depth) {
     INERTIA_PETSC(VecCopy(s.internal[i], internal[i].second));
 }
 
-StepStats StepController::attempt(MechanicalSystem& system, Integrator& integrator, State& state,
+StepStats StepController::attempt(DynamicSystem& system, Integrator& integrator, State& state,
                                   double dt, int depth) {
   const double t0 = state.time;
   const std::int64_t n0 = state.step;
@@ -57,7 +57,7 @@ StepStats StepController::attempt(MechanicalSystem& system, Integrator& integrat
   }
 }
 
-StepStats StepController::advance(MechanicalSystem& system, Integrator& integrator, State& state,
+StepStats StepController::advance(DynamicSystem& system, Integrator& integrator, State& state,
                                   double dt) {
   const std::int64_t n0 = state.step;
   StepStats stats = attempt(system, integrator, state, dt, 0);

@@ -10,13 +10,13 @@ class SymplecticEuler final : public Integrator {
  public:
   std::string_view name() const override { return "symplectic_euler"; }
 
-  StepStats initialize(MechanicalSystem& system, State& state) override {
+  StepStats initialize(DynamicSystem& system, State& state) override {
     forces_.allocate(system);
     a_ = system.create_vector();
     return {forces_.acceleration(system, state.time, state.u, state.v, a_), 0};
   }
 
-  StepStats step(MechanicalSystem& system, State& state, double h) override {
+  StepStats step(DynamicSystem& system, State& state, double h) override {
     const PetscInt iterations = forces_.acceleration(system, state.time, state.u, state.v, a_);
     INERTIA_PETSC(VecAXPY(state.v, h, a_));       // v_n + h a_n
     INERTIA_PETSC(VecAXPY(state.u, h, state.v));  // x_n + h v_{n+1}

@@ -13,7 +13,7 @@ class VariationalSymplecticImplicit final : public Integrator {
   explicit VariationalSymplecticImplicit(const VariationalSymplecticParams& p) : p_(p) {}
   std::string_view name() const override { return "variational_symplectic"; }
 
-  StepStats initialize(MechanicalSystem& system, State& state) override {
+  StepStats initialize(DynamicSystem& system, State& state) override {
     p_n_ = system.create_vector();
     r_ = system.create_vector();
     f_ = system.create_vector();
@@ -28,7 +28,7 @@ class VariationalSymplecticImplicit final : public Integrator {
     return {};
   }
 
-  StepStats step(MechanicalSystem& system, State& state, double h) override {
+  StepStats step(DynamicSystem& system, State& state, double h) override {
     const auto rayleigh = system.rayleigh();
     const double alpha_m = rayleigh.mass, alpha_k = rayleigh.stiffness;  // captured below
     const double t_mid = state.time + 0.5 * h, t1 = state.time + h;
@@ -96,7 +96,7 @@ class VariationalSymplecticImplicit final : public Integrator {
     INERTIA_PETSC(VecScale(p_n_, factor));
   }
   bool has_hamiltonian() const override { return true; }
-  double hamiltonian(MechanicalSystem& system, const State& state) override {
+  double hamiltonian(DynamicSystem& system, const State& state) override {
     // 1/2 p.M^{-1} p + stored energy - f_ext . u (the potential of the loads, taken as constant)
     INERTIA_PETSC(VecZeroEntries(w_));
     system.solve(1.0, 0.0, p_n_, w_);
@@ -114,7 +114,7 @@ class VariationalSymplecticImplicit final : public Integrator {
 
  private:
   /// y's constrained entries := those of values (others unchanged).
-  static void copy_constrained(MechanicalSystem& system, Vec values, Vec y) {
+  static void copy_constrained(DynamicSystem& system, Vec values, Vec y) {
     system.zero_constrained(y);
     // values is zero on the free DOFs, so adding it sets exactly the constrained entries.
     INERTIA_PETSC(VecAXPY(y, 1.0, values));
@@ -129,13 +129,13 @@ class VariationalSymplecticExplicit final : public Integrator {
  public:
   std::string_view name() const override { return "variational_symplectic"; }
 
-  StepStats initialize(MechanicalSystem& system, State&) override {
+  StepStats initialize(DynamicSystem& system, State&) override {
     forces_.allocate(system);
     p_ = system.create_vector();
     return {};
   }
 
-  StepStats step(MechanicalSystem& system, State& state, double h) override {
+  StepStats step(DynamicSystem& system, State& state, double h) override {
     const double t1 = state.time + h;
     system.mult_mass(state.v, p_);  // p_n = M v_n
     // v_{n+1} = M^{-1} (p_n + h (f(t_n, x_n, v_n) - C v_n)): on the free DOFs the spec's

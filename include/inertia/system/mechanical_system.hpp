@@ -18,81 +18,79 @@
 
 #include "inertia/assembly/assembler.hpp"
 #include "inertia/assembly/matrix_free.hpp"
+#include "inertia/system/dynamic_system.hpp"
 #include "inertia/system/problem.hpp"
 
 namespace inertia {
 
-/// What a linear solve did.
-struct SolveReport {
-  PetscInt iterations = 0;
-  double residual = 0;
-};
-
-class MechanicalSystem {
+class MechanicalSystem final : public DynamicSystem {
  public:
   /// Collective. Assembles M (consistent or lumped), K, the load vectors and the constraint sets.
   MechanicalSystem(MPI_Comm comm, LocalMesh mesh, ProblemSpec spec);
   MechanicalSystem(const MechanicalSystem&) = delete;
   MechanicalSystem& operator=(const MechanicalSystem&) = delete;
 
-  MPI_Comm comm() const { return comm_; }
+  MPI_Comm comm() const override { return comm_; }
   const LocalMesh& mesh() const { return mesh_; }
   const Assembler& assembler() const { return assembler_; }
   const ProblemSpec& spec() const { return spec_; }
-  const RayleighDamping& rayleigh() const { return spec_.rayleigh; }
+  const RayleighDamping& rayleigh() const override { return spec_.rayleigh; }
   /// Sets the Rayleigh coefficients (damping ratios at modes, known once the modes are): before
   /// the first solve that uses them.
   void set_rayleigh(const RayleighDamping& r) { spec_.rayleigh = r; }
-  PetscInt num_global_dofs() const { return assembler_.num_global_dofs(); }
+  PetscInt num_global_dofs() const override { return assembler_.num_global_dofs(); }
   PetscInt num_constrained_dofs() const;  ///< collective: over all ranks
 
   /// A zeroed ghosted vector with the DOF layout.
-  petsc::Vector create_vector() const { return assembler_.create_vector(); }
+  petsc::Vector create_vector() const override { return assembler_.create_vector(); }
 
   /// Collective. Linearises the system at displacement u: the tangent stiffness used by
   /// mult_stiffness, mult_damping (its alpha_K part) and solve() becomes K(u). A no-op while every
   /// element is linear (K is constant); nonlinear elements re-assemble only when u changed.
-  void update_tangent(Vec u);
+  void update_tangent(Vec u) override;
 
   /// True while every element is linear (no springs, no nonlinear materials): K is constant
   /// and f_int(u) = K u.
-  bool is_linear() const { return !assembler_.has_springs() && !assembler_.has_nonlinear_solids(); }
+  bool is_linear() const override {
+    return !assembler_.has_springs() && !assembler_.has_nonlinear_solids();
+  }
   /// True if some spring has a dashpot (then B, the dashpot matrix, is not zero).
-  bool has_dashpots() const { return assembler_.has_dashpots(); }
+  bool has_dashpots() const override { return assembler_.has_dashpots(); }
 
   /// y = M x, y = K x (tangent), y = C x = alpha_M M x + alpha_K K x (Rayleigh), y = B x
   /// (spring dashpots, at the linearisation point). Collective.
-  void mult_mass(Vec x, Vec y) const;
-  void mult_stiffness(Vec x, Vec y) const;
-  void mult_damping(Vec x, Vec y) const;
+  void mult_mass(Vec x, Vec y) const override;
+  void mult_stiffness(Vec x, Vec y) const override;
+  void mult_damping(Vec x, Vec y) const override;
   void mult_dashpot(Vec x, Vec y) const;
 
   /// External load f_ext(t): the sum of every load times its amplitude, and with uniform base
   /// excitation and Rayleigh mass damping the ground's share of that damping (see
   /// ground_damping_force()). Collective.
-  void external_force(double t, Vec f) const;
+  void external_force(double t, Vec f) const override;
   /// Internal elastic force f_int(u) (K u for linear elasticity, plus the springs). Collective.
   void internal_force(Vec u, Vec f) const;
   /// Spring dashpot force f_dashpot(u, v). Collective.
   void dashpot_force(Vec u, Vec v, Vec f) const;
   /// f(t, u, v) = f_ext(t) - f_int(u) - f_dashpot(u, v). Rayleigh damping is not in it: the
   /// integrators apply it. Collective.
-  void force(double t, Vec u, Vec v, Vec f) const;
+  void force(double t, Vec u, Vec v, Vec f) const override;
   /// Collective. For a linear model with a lumped mass and no dashpots: a = M^{-1} f(t, u) on
   /// the free DOFs and 0 on the constrained ones, in one pass over the vectors after the product
   /// K u (the explicit schemes' hot path). Returns false, doing nothing, for other models.
-  bool lumped_acceleration(double t, Vec u, Vec a) const;
+  bool lumped_acceleration(double t, Vec u, Vec a) const override;
 
   /// Sets the constrained DOFs of u, v, a (each may be null) to g(t), g'(t), g''(t).
-  void apply_constraints(double t, Vec u, Vec v, Vec a) const;
+  void apply_constraints(double t, Vec u, Vec v, Vec a) const override;
   /// The constrained entries of the increments du, dv of a Newmark-type predictor from t0 to
   /// t1 = t0 + h, chosen so that u(t0) + du + h^2 beta a and v(t0) + dv + h gamma a with
   /// a = g''(t1) are the prescribed g(t1) and g'(t1):
   ///   du_c = g(t1) - h^2 beta g''(t1) - g(t0),  dv_c = g'(t1) - h gamma g''(t1) - g'(t0).
   /// The free entries are left as they are.
-  void prescribe_increments(double t0, double h, double beta, double gamma, Vec du, Vec dv) const;
+  void prescribe_increments(double t0, double h, double beta, double gamma, Vec du,
+                            Vec dv) const override;
   /// Zeroes the constrained DOFs of r.
-  void zero_constrained(Vec r) const;
+  void zero_constrained(Vec r) const override;
   /// True if some constrained DOF has a non-zero prescribed motion (same on every rank).
   bool has_prescribed_motion() const { return has_prescribed_motion_; }
 
@@ -124,7 +122,7 @@ class MechanicalSystem {
   /// solve left, or what a change of the constrained entries put there).
   void residual(double t, Vec u, Vec v, Vec a, Vec r) const;
   /// Zeroes the free entries of r (the complement of zero_constrained()).
-  void keep_constrained(Vec r) const;
+  void keep_constrained(Vec r) const override;
   /// Collective. The reactions of reaction(), on this rank's constrained DOFs only (in the order
   /// of constrained_dofs()), without a product over the whole mesh for linear models with an
   /// assembled K: the constrained rows of K and M are cut out on the first call. Nonlinear and
@@ -150,7 +148,7 @@ class MechanicalSystem {
   /// to the right-hand side). r is not modified. The operator and its preconditioner are built on
   /// the first call with a given (m, k, b) and reused until the tangent changes. Throws
   /// SolverError if the solve diverges.
-  SolveReport solve(double m, double k, Vec r, Vec y, double b = 0);
+  SolveReport solve(double m, double k, Vec r, Vec y, double b = 0) override;
 
   /// The highest natural frequency (rad/s) of the linear model, from the driver's estimate:
   /// solves with m M + k K, k omega^2 <= 30 m (mass-dominated: moderate time steps), then
@@ -160,10 +158,10 @@ class MechanicalSystem {
   /// choice between a factorisation computed once and an iterative solve weighs it. 0: unknown
   /// (taken as one).
   void set_expected_solves(double n) { expected_solves_ = n; }
-  double expected_solves() const { return expected_solves_; }
+  double expected_solves() const override { return expected_solves_; }
   /// Records a solver choice made elsewhere (Newton's tangents) for take_solver_notes(); a note
   /// that starts with the log tag "warning   " is logged as a warning.
-  void add_solver_note(std::string note) { solver_notes_.push_back(std::move(note)); }
+  void add_solver_note(std::string note) override { solver_notes_.push_back(std::move(note)); }
   /// The solver choices made since the last call, one line each (what, which solver and why).
   std::vector<std::string> take_solver_notes() { return std::exchange(solver_notes_, {}); }
   /// True if solves with m M + k K default to Jacobi (see set_highest_frequency).
@@ -175,15 +173,21 @@ class MechanicalSystem {
   static constexpr double plain_aggregation_limit = 250;
 
   /// Collective. A matrix with the operator's pattern and near-null space, for Newton Jacobians.
-  petsc::Matrix create_operator() const;
+  petsc::Matrix create_operator() const override;
   /// Collective. A = m M + k K + b B at the current linearisation, with the constrained rows and
   /// columns replaced by a scaled identity (see solve()). Returns that diagonal value.
-  double fill_operator(double m, double k, double b, Mat A) const;
+  double fill_operator(double m, double k, double b, Mat A) const override;
+  /// The rigid-body modes at configuration x (Assembler::attach_rigid_body_modes).
+  void attach_near_null_space(Mat A, Vec x) const override {
+    assembler_.attach_rigid_body_modes(A, x);
+  }
+  /// time.linear_solver.
+  LinearSolverChoice linear_solver() const override { return spec_.linear_solver; }
 
   /// 1/2 v.M v; the stored elastic energy (1/2 u.K u for the solids, 1/2 k (l - l0)^2 per
   /// spring). Collective.
   double kinetic_energy(Vec v) const;
-  double strain_energy(Vec u) const;
+  double strain_energy(Vec u) const override;
 
   /// Collective. Lumped nodal masses (solids' row sums or HRZ, plus point masses) into m,
   /// whatever the mass treatment of the run.
@@ -191,7 +195,7 @@ class MechanicalSystem {
   /// Collective. Total mass of solids and point masses.
   double total_mass() const;
   /// Lumped masses (lumped treatment only; null otherwise).
-  Vec lumped_mass() const { return lumped_mass_.get(); }
+  Vec lumped_mass() const override { return lumped_mass_.get(); }
   Mat stiffness() const { return is_linear() ? K_.get() : K_tangent_.get(); }
   /// The matrix-free operator (time.operator: matrix_free), or null.
   const MatrixFreeElasticity* matrix_free() const { return matrix_free_.get(); }

@@ -14,7 +14,9 @@
 ///   true  (default): v_{-1/2} = v_0 - (h/2) a_0, a_0 = M^{-1} (f(t_0, x_0, v_0) - C v_0): second
 ///                    order;
 ///   false (SOFA):    v_{-1/2} = v_0: positions first order.
-/// Stable for omega h <= 2 (undamped).
+/// Stable for omega h <= 2 (undamped). Second order, except with alpha_K: the explicit alpha_K
+/// term takes the lagging v_{n-1/2}, which makes the scheme first order (tests/unit/
+/// time_schemes.cpp measures both).
 ///
 /// State.v is the whole-step velocity v_{n+1} = (v_{n+1/2} + v_{n+3/2}) / 2, and acceleration()
 /// the whole-step acceleration (v_{n+3/2} - v_{n+1/2}) / h = a_{n+1} - alpha_M v_{n+1}: a step

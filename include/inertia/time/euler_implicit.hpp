@@ -12,8 +12,9 @@
 /// newton: backward Euler solved to convergence with SNES,
 ///   G(v+) = M (v+ - v_n) - h [f(t_{n+1}, x_n + h v+, v+) - C v+] = 0,
 ///   Jacobian (1 + h alpha_M) M + h (h + alpha_K) K + h B.
-/// First order (second with trapezoidal), unconditionally stable; an undamped mode's energy
-/// decays by 1 / (1 + (omega h)^2) per step.
+/// First order (second with trapezoidal under constant loads: with the loads at t_n, a
+/// time-varying load makes trapezoidal first order too), unconditionally stable; an undamped
+/// mode's energy decays by 1 / (1 + (omega h)^2) per step.
 /// Constrained DOFs: the unknown velocity's constrained entries are those that put x+ on the
 /// prescribed g(t_{n+1}) ((g(t_{n+1}) - x_n) / h, or its trapezoidal counterpart); after the step
 /// they take the prescribed velocity g'(t_{n+1}).

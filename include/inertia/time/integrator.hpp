@@ -1,9 +1,10 @@
 #pragma once
 /// \file integrator.hpp
-/// The integrator seam: a scheme sees only the MechanicalSystem's vocabulary and the State, so it
-/// is tested on a one-DOF oscillator and runs unchanged on millions of DOFs. What a scheme is
-/// before it runs (kind, stability limit, options) is its Scheme (scheme.hpp); schemes are
-/// registered by name in registry.cpp, one line each.
+/// The integrator seam: a scheme sees only the DynamicSystem's vocabulary (dynamic_system.hpp:
+/// the operations the schemes use, which MechanicalSystem implements) and the State, so it is
+/// tested on a one-DOF oscillator (tests/unit/time_schemes.cpp) and runs unchanged on millions
+/// of DOFs. What a scheme is before it runs (kind, stability limit, options) is its Scheme
+/// (scheme.hpp); schemes are registered by name in registry.cpp, one line each.
 ///
 /// Prescribed motion: every scheme evaluates its forces with the constrained DOFs at their
 /// prescribed values at the times it evaluates them (and their prescribed velocity and
@@ -20,6 +21,10 @@
 #include <utility>
 #include <vector>
 
+#include "inertia/core/error.hpp"
+#include "inertia/system/dynamic_system.hpp"
+// Not used here: src/app's headers (histories.hpp, output_series.hpp) get MechanicalSystem
+// through this header; it goes when they include what they use.
 #include "inertia/system/mechanical_system.hpp"
 
 namespace inertia {
@@ -56,9 +61,9 @@ class Integrator {
   virtual std::string_view name() const = 0;
   /// Collective. Completes the initial state (u, v at state.time are given, constraints applied)
   /// with whatever the scheme carries, e.g. a_0 for Newmark.
-  virtual StepStats initialize(MechanicalSystem& system, State& state) = 0;
+  virtual StepStats initialize(DynamicSystem& system, State& state) = 0;
   /// Collective. Advances state by dt (time and step included).
-  virtual StepStats step(MechanicalSystem& system, State& state, double dt) = 0;
+  virtual StepStats step(DynamicSystem& system, State& state, double dt) = 0;
   /// The scheme's acceleration at the current state, or null if it carries none.
   virtual Vec acceleration() const { return nullptr; }
   /// Scheme state beyond (u, v), by name, for checkpoints and step retries.
@@ -75,7 +80,7 @@ class Integrator {
   /// True if the scheme has a discrete Hamiltonian to report (variational integrators).
   virtual bool has_hamiltonian() const { return false; }
   /// Collective. The scheme's Hamiltonian 1/2 p.M^{-1} p + potential at the current state.
-  virtual double hamiltonian(MechanicalSystem& system, const State& state) {
+  virtual double hamiltonian(DynamicSystem& system, const State& state) {
     (void)system, (void)state;
     return 0;
   }

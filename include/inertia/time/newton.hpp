@@ -58,7 +58,8 @@
 #include <string>
 #include <vector>
 
-#include "inertia/system/mechanical_system.hpp"
+#include "inertia/core/error.hpp"
+#include "inertia/system/dynamic_system.hpp"
 
 namespace inertia {
 
@@ -90,7 +91,7 @@ class NewtonSolver {
   };
 
   /// Collective. Creates the SNES (Newton with line search) and its Jacobian matrix.
-  explicit NewtonSolver(MechanicalSystem& system);
+  explicit NewtonSolver(DynamicSystem& system);
 
   /// The report of the last solve (residual history included).
   const NewtonReport& last_report() const { return last_; }
@@ -136,7 +137,7 @@ class NewtonSolver {
   /// Krylov iterations with a kept factorisation beyond which the next tangent is refactored.
   static constexpr PetscInt max_lagged_iterations = 6;
 
-  MechanicalSystem& system_;
+  DynamicSystem& system_;
   petsc::Snes snes_;
   petsc::Matrix jacobian_;
   petsc::Vector residual_, x_, guess_;

@@ -20,16 +20,16 @@ class StepController {
 
   /// Collective. Advances `state` by dt (state.step by one, state.time by dt). Throws
   /// SolverError naming the time and the last failure when the halvings are exhausted.
-  StepStats advance(MechanicalSystem& system, Integrator& integrator, State& state, double dt);
+  StepStats advance(DynamicSystem& system, Integrator& integrator, State& state, double dt);
 
  private:
-  StepStats attempt(MechanicalSystem& system, Integrator& integrator, State& state, double dt,
+  StepStats attempt(DynamicSystem& system, Integrator& integrator, State& state, double dt,
                     int depth);
   struct Snapshot {
     petsc::Vector u, v;
     std::vector<petsc::Vector> internal;
   };
-  void save(MechanicalSystem& system, Integrator& integrator, const State& state, int depth);
+  void save(DynamicSystem& system, Integrator& integrator, const State& state, int depth);
   void restore(Integrator& integrator, State& state, int depth);
 
   int max_halvings_;

@@ -11,8 +11,10 @@
 ///   p is integrator state (p+ != M v+) and is checkpointed. Newton stops on SNES's residual test
 ///   (newton_tolerance is its relative tolerance) or after max_newton_steps iterations (SOFA stops
 ///   on |r_i - r_{i-1}| / |q_n| <= 0.01 after at most 5); a linear system takes one linear solve.
-///   Second order, unconditionally stable; has_hamiltonian(): 1/2 p.M^{-1} p + potential, constant
-///   for conservative systems.
+///   Second order in the position, unconditionally stable; has_hamiltonian(): 1/2 p.M^{-1} p +
+///   potential, constant for conservative systems. With Rayleigh damping (either term) the
+///   position is first order, and State.v is the step's mean velocity (q_{n+1} - q_n) / h, a
+///   first-order value of v(t_{n+1}) (tests/unit/time_schemes.cpp measures them).
 ///
 /// Explicit (SOFA's explicitIntegration) advances the momentum p (p_0 = M v_0):
 ///   v_{n+1} = M^{-1} (p_n + h f(t_n, x_n, v_n) - h alpha_K K(x_n) v_n) - h alpha_M v_n,

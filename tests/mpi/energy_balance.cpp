@@ -41,10 +41,10 @@ class Misreported final : public Integrator {
   Misreported(std::unique_ptr<Integrator> real, NewmarkWeights told)
       : real_(std::move(real)), told_(told) {}
   std::string_view name() const override { return real_->name(); }
-  StepStats initialize(MechanicalSystem& s, State& state) override {
+  StepStats initialize(DynamicSystem& s, State& state) override {
     return real_->initialize(s, state);
   }
-  StepStats step(MechanicalSystem& s, State& state, double dt) override {
+  StepStats step(DynamicSystem& s, State& state, double dt) override {
     return real_->step(s, state, dt);
   }
   Vec acceleration() const override { return real_->acceleration(); }
@@ -64,7 +64,7 @@ struct Balance {
 
 Balance run_balance(Simulation& r, Integrator& integrator, double dt, int steps) {
   MechanicalSystem& s = r.system();
-  const auto dir = test::fresh_output_dir("app_energy");
+  const auto dir = test::fresh_output_dir("energy_balance");
   Balance b;
   EnergyHistory energy(s, r.state, integrator, dir / "energy.csv");
   for (int n = 0; n < steps; ++n) {

@@ -123,7 +123,7 @@ std::array<double, 3> pendulum_hamiltonian(double h) {
 // A nonlinear conservative system: the hanging mass pushed sideways swings and stretches. The
 // midpoint variational integrator conserves a modified Hamiltonian, so the discrete H oscillates
 // at O(h^2) around H_0 without drift (exactly constant only for linear systems, see
-// app_implicit_schemes.cpp): halving h divides the oscillation by 4.
+// implicit_schemes.cpp): halving h divides the oscillation by 4.
 TEST(VariationalImplicit, HamiltonianOfASwingingSpringPendulumOscillatesAtSecondOrderWithoutDrift) {
   const auto coarse = pendulum_hamiltonian(0.005), fine = pendulum_hamiltonian(0.0025);
   if (rank_of(MPI_COMM_WORLD) == 0)

@@ -217,7 +217,7 @@ namespace {
 double worst_balance_error(const std::string& yaml, double dt, int steps) {
   Simulation r = start(yaml);
   MechanicalSystem& s = *r.model.system;
-  const auto dir = test::fresh_output_dir("app_newmark");
+  const auto dir = test::fresh_output_dir("newmark");
   double worst = 0, scale = 0;
   {
     EnergyHistory energy(s, r.state, *r.integrator, dir / "energy.csv");

@@ -1,0 +1,107 @@
+#pragma once
+/// \file dynamic_system.hpp
+/// The system as the time integrators see it: exactly the operations src/time/*.cpp calls
+/// (schemes, their shared helpers, the step controller and Newton), nothing more. MechanicalSystem
+/// (mechanical_system.hpp) is the implementation a run uses; a scheme's unit test runs on a
+/// one-DOF implementation (tests/support/one_dof_system.hpp), with no mesh and no case file.
+///
+/// The equation of motion, in SOFA's vocabulary:
+///   M a + C v + f_int(u) + f_dashpot(u, v) = f_ext(t),   C = alpha_M M + alpha_K K(u),
+/// with K(u) the tangent of f_int at the linearisation point (update_tangent) and B that of
+/// f_dashpot with respect to v. Constrained DOFs follow a prescribed motion g(t); solves act on
+/// the free DOFs (mechanical_system.hpp describes the constraint treatment).
+///
+/// An implementation's contract, beyond each method's comment: while is_linear(), f_int(u) = K u
+/// with a constant K and there are no dashpots (the schemes' linear paths use mult_stiffness in
+/// place of the internal force and ignore B); otherwise the schemes use Newton (NewtonSolver),
+/// which needs create_operator / fill_operator.
+///
+/// It lives in the system module (below time) so that MechanicalSystem can implement it without
+/// a dependency pointing up.
+
+#include <mpi.h>
+
+#include <string>
+
+#include "inertia/parallel/petsc.hpp"
+#include "inertia/system/problem.hpp"
+
+namespace inertia {
+
+/// What a linear solve did.
+struct SolveReport {
+  PetscInt iterations = 0;
+  double residual = 0;
+};
+
+class DynamicSystem {
+ public:
+  virtual ~DynamicSystem() = default;
+
+  virtual MPI_Comm comm() const = 0;
+  /// A zeroed vector with the DOF layout (ghosted for a distributed system).
+  virtual petsc::Vector create_vector() const = 0;
+  virtual PetscInt num_global_dofs() const = 0;
+  /// Rayleigh coefficients alpha_M, alpha_K of C.
+  virtual const RayleighDamping& rayleigh() const = 0;
+
+  /// True while f_int(u) = K u with a constant K and there are no dashpots.
+  virtual bool is_linear() const = 0;
+  /// True if B (the dashpots' tangent with respect to v) is not zero.
+  virtual bool has_dashpots() const = 0;
+  /// Collective. Linearises at u: K(u) (and B) are used by mult_stiffness, mult_damping, solve
+  /// and fill_operator until the next call. A no-op for linear systems.
+  virtual void update_tangent(Vec u) = 0;
+
+  /// y = M x, y = K x (tangent), y = C x (Rayleigh). Collective.
+  virtual void mult_mass(Vec x, Vec y) const = 0;
+  virtual void mult_stiffness(Vec x, Vec y) const = 0;
+  virtual void mult_damping(Vec x, Vec y) const = 0;
+
+  /// f_ext(t). Collective.
+  virtual void external_force(double t, Vec f) const = 0;
+  /// f(t, u, v) = f_ext(t) - f_int(u) - f_dashpot(u, v) (no Rayleigh damping). Collective.
+  virtual void force(double t, Vec u, Vec v, Vec f) const = 0;
+  /// Collective. The explicit schemes' hot path: where the system can, a = M^{-1} f(t, u) on the
+  /// free DOFs and 0 on the constrained ones in one pass, returning true; false (doing nothing)
+  /// where it cannot (then the schemes solve with M).
+  virtual bool lumped_acceleration(double t, Vec u, Vec a) const = 0;
+  /// The lumped masses if M is lumped (mass solves are pointwise), null otherwise.
+  virtual Vec lumped_mass() const = 0;
+
+  /// Sets the constrained DOFs of u, v, a (each may be null) to g(t), g'(t), g''(t).
+  virtual void apply_constraints(double t, Vec u, Vec v, Vec a) const = 0;
+  /// The constrained entries of a Newmark-type predictor's increments du, dv from t0 to t0 + h
+  /// (MechanicalSystem::prescribe_increments); the free entries are left as they are.
+  virtual void prescribe_increments(double t0, double h, double beta, double gamma, Vec du,
+                                    Vec dv) const = 0;
+  /// Zeroes the constrained entries of r; keep_constrained zeroes the free ones.
+  virtual void zero_constrained(Vec r) const = 0;
+  virtual void keep_constrained(Vec r) const = 0;
+
+  /// Collective. Solves (m M + k K + b B) y = r for the free DOFs of y; the constrained DOFs of
+  /// y hold their prescribed values on entry and keep them. Throws SolverError if it fails.
+  virtual SolveReport solve(double m, double k, Vec r, Vec y, double b = 0) = 0;
+
+  /// Newton's Jacobians: a matrix with the operator's pattern; A = m M + k K + b B at the
+  /// current linearisation with the constrained rows and columns a scaled identity (returns
+  /// the diagonal value); the near-null space of A at configuration x for AMG (may do nothing).
+  virtual petsc::Matrix create_operator() const = 0;
+  virtual double fill_operator(double m, double k, double b, Mat A) const = 0;
+  virtual void attach_near_null_space(Mat A, Vec x) const = 0;
+  /// The case's choice of linear solver, the number of solves the run expects (0: unknown),
+  /// and where solver choices are recorded for the log.
+  virtual LinearSolverChoice linear_solver() const = 0;
+  virtual double expected_solves() const = 0;
+  virtual void add_solver_note(std::string note) = 0;
+
+  /// The stored elastic energy at u (Newton's energy line search, the variational Hamiltonian).
+  virtual double strain_energy(Vec u) const = 0;
+
+ protected:
+  DynamicSystem() = default;
+  DynamicSystem(const DynamicSystem&) = default;
+  DynamicSystem& operator=(const DynamicSystem&) = default;
+};
+
+}  // namespace inertia
