@@ -715,8 +715,7 @@ int bench(const Options& o) {
       report_assembly(out, primary, t_assembly, b.cells, ranks);
       {
         petsc::Vector m = system.create_vector();
-        const double t =
-            per_call(comm, o.repeat, 0.0, [&] { system.lumped_masses(m); });
+        const double t = per_call(comm, o.repeat, 0.0, [&] { system.lumped_masses(m); });
         out.value(cat("assembly_", primary, "_lumped_mass_seconds"), t, "s");
       }
 
@@ -845,8 +844,7 @@ int bench(const Options& o) {
     out.value("setup_newmark_consistent_seconds", b.seconds, "s");
     {
       petsc::Matrix M = system.assembler().create_matrix();
-      const double t =
-          per_call(comm, o.repeat, 0.0, [&] { system.assemble_consistent_mass(M); });
+      const double t = per_call(comm, o.repeat, 0.0, [&] { system.assemble_consistent_mass(M); });
       out.value(cat("assembly_", primary, "_consistent_mass_seconds"), t, "s");
     }
     {
