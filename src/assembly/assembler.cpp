@@ -6,14 +6,14 @@
 #include <limits>
 
 #include "inertia/fe/element.hpp"
-#include "inertia/fe/spring.hpp"
 #include "inertia/parallel/session.hpp"
 
 namespace inertia {
 
 namespace {
 constexpr int max_dofs = 3 * fe::max_nodes;
-}
+fe::Lame lame_of(const ElasticMaterial& m) { return {m.lambda(), m.mu()}; }
+}  // namespace
 
 Assembler::Assembler(MPI_Comm comm, const LocalMesh& mesh, ElementAssignment elements)
     : comm_(comm), mesh_(mesh), elements_(std::move(elements)) {
@@ -21,34 +21,15 @@ Assembler::Assembler(MPI_Comm comm, const LocalMesh& mesh, ElementAssignment ele
   INERTIA_ASSERT(elements_.cell_material.size() == ncells);
   elements_.cell_spring.resize(ncells, -1);
   elements_.cell_point.resize(ncells, 0);
-  std::exception_ptr error;
   for (std::int64_t c = 0; c < mesh_.num_cells(); ++c) {
     const bool solid = elements_.cell_material[c] >= 0;
     const bool spring = elements_.cell_spring[c] >= 0;
-    if (solid) {
-      solid_cells_.push_back(c);
-      if (!elements_.materials[elements_.cell_material[c]].is_linear())
-        nonlinear_solid_cells_.push_back(c);
-    }
-    if (spring) {
-      INERTIA_ASSERT(mesh_.cell_types[c] == CellType::line2);
-      spring_cells_.push_back(c);
-      const auto& p = elements_.springs[elements_.cell_spring[c]];
-      double x[6];
-      gather_coords(c, x);
-      const double l = fe::spring_length(x, x + 3);
-      if (!(l > 0) && !error)
-        error = std::make_exception_ptr(
-            InputError(cat("spring element ", mesh_.cell_tags[c], " has zero length in the mesh")));
-      rest_lengths_.push_back(p.rest_length >= 0 ? p.rest_length : l);
-      has_dashpots_ = has_dashpots_ || p.damping > 0;
-    }
+    if (solid) solid_cells_.push_back(c);
     if (solid || spring || elements_.cell_point[c]) pattern_cells_.push_back(c);
   }
-  rethrow_collectively(comm_, error);
-  has_springs_ = !all_true(comm_, spring_cells_.empty());
-  has_nonlinear_solids_ = !all_true(comm_, nonlinear_solid_cells_.empty());
-  has_dashpots_ = !all_true(comm_, !has_dashpots_);
+  pattern_index_.assign(ncells, -1);
+  for (std::size_t e = 0; e < pattern_cells_.size(); ++e)
+    pattern_index_[static_cast<std::size_t>(pattern_cells_[e])] = static_cast<std::int64_t>(e);
   // Local-to-global map over nodes (blocks of 3 DOFs): owned, then ghosts.
   std::vector<PetscInt> nodes(static_cast<std::size_t>(mesh_.num_local_nodes()));
   for (std::int32_t i = 0; i < mesh_.num_local_nodes(); ++i)
@@ -86,14 +67,6 @@ void Assembler::gather_coords(std::int64_t c, double* x) const {
     for (int i = 0; i < 3; ++i) x[3 * a + i] = mesh_.coords[3 * nodes[a] + i];
 }
 
-void Assembler::spring_ends(std::int64_t c, const PetscScalar* u, double* x0, double* x1) const {
-  const auto nodes = mesh_.nodes_of(c);
-  for (int i = 0; i < 3; ++i) {
-    x0[i] = mesh_.coords[3 * nodes[0] + i] + u[3 * nodes[0] + i];
-    x1[i] = mesh_.coords[3 * nodes[1] + i] + u[3 * nodes[1] + i];
-  }
-}
-
 std::exception_ptr Assembler::element_error(std::int64_t c, const std::exception& e) const {
   const auto nodes = mesh_.nodes_of(c);
   const int nc = info(mesh_.cell_types[c]).num_corners;
@@ -105,260 +78,53 @@ std::exception_ptr Assembler::element_error(std::int64_t c, const std::exception
                       ") at (", centre[0], ", ", centre[1], ", ", centre[2], "): ", e.what())));
 }
 
-/// Fills the value array cell by cell (kernel(c, type, x, Ke) writes the (3n)^2 entries of cell c,
-/// zeros if the cell does not contribute) and moves it into A (set_matrix_values).
-/// A kernel may throw SolverError for a configuration it cannot take (an inverted element, a
-/// collapsed spring). The loop carries on with zeros so that every rank still reaches the
-/// collective insertion, and the first error is then rethrown on every rank with the element's id.
-template <typename Kernel>
-void Assembler::assemble_matrix(Mat A, Kernel&& kernel) const {
+void Assembler::add_cell_matrix(std::int64_t c, const double* Ke) const {
+  const std::int64_t e = pattern_index_[static_cast<std::size_t>(c)];
+  INERTIA_ASSERT(e >= 0);
+  const auto nodes = mesh_.nodes_of(c);
+  const int n = static_cast<int>(nodes.size());
+  const int nd = 3 * n;
+  double* values = values_.data();
+  const std::int64_t* position = block_position_.data() + cell_block_offset_[e];
+  for (int a = 0; a < n; ++a) {
+    const std::int64_t stride = 3 * (block_ptr_[nodes[a] + 1] - block_ptr_[nodes[a]]);
+    const double* row = Ke + 3 * a * nd;
+    for (int b = 0; b < n; ++b) {
+      double* v = values + position[a * n + b];
+      const double* k = row + 3 * b;
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) v[i * stride + j] += k[i * nd + j];
+    }
+  }
+}
+
+void Assembler::assemble(Mat A, const std::function<void(MatrixSum&)>& fill) const {
   static const PetscLogEvent event = petsc::log_event("InertiaElements");
   PetscLogEventBegin(event, 0, 0, 0, 0);
-  double x[max_dofs];
-  double buffer[max_dofs * max_dofs];
-  std::exception_ptr error;
   std::fill(values_.begin(), values_.end(), 0.0);
-  double* values = values_.data();
-  for (std::size_t e = 0; e < pattern_cells_.size(); ++e) {
-    const std::int64_t c = pattern_cells_[e];
-    const CellType t = mesh_.cell_types[c];
-    const int n = info(t).num_nodes;
-    const int nd = 3 * n;
-    gather_coords(c, x);
-    const std::span<double> Ke(buffer, static_cast<std::size_t>(nd * nd));
-    std::fill(Ke.begin(), Ke.end(), 0.0);
-    try {
-      kernel(c, t, std::span<const double>(x, nd), Ke);
-    } catch (const SolverError& err) {
-      if (!error) error = element_error(c, err);
-      continue;
-    }
-    // Sum the element's 3x3 blocks into the value array.
-    const auto nodes = mesh_.nodes_of(c);
-    const std::int64_t* position = block_position_.data() + cell_block_offset_[e];
-    for (int a = 0; a < n; ++a) {
-      const std::int64_t stride = 3 * (block_ptr_[nodes[a] + 1] - block_ptr_[nodes[a]]);
-      const double* row = buffer + 3 * a * nd;
-      for (int b = 0; b < n; ++b) {
-        double* v = values + position[a * n + b];
-        const double* k = row + 3 * b;
-        for (int i = 0; i < 3; ++i)
-          for (int j = 0; j < 3; ++j) v[i * stride + j] += k[i * nd + j];
-      }
-    }
-  }
+  MatrixSum sum(*this);
+  fill(sum);
   PetscLogEventEnd(event, 0, 0, 0, 0);
   set_matrix_values(A);
-  rethrow_collectively(comm_, error);
+  rethrow_collectively(comm_, sum.error_);
 }
 
-void Assembler::assemble_stiffness(Mat K) const {
-  assemble_matrix(K, [&](std::int64_t c, CellType t, auto x, auto Ke) {
-    const int m = elements_.cell_material[c];
-    if (m < 0 || !elements_.materials[m].is_linear()) return;
-    const auto& mat = elements_.materials[m];
-    fe::stiffness_linear_elastic(t, x, mat.lambda(), mat.mu(), Ke);
-  });
-}
-
-namespace {
-
-fe::Lame lame_of(const ElasticMaterial& m) { return {m.lambda(), m.mu()}; }
-
-}  // namespace
-
-void Assembler::assemble_tangent(Vec u, Mat K) const {
-  petsc::GhostedRead ul(u);
-  std::size_t spring = 0;  // pattern_cells_ and spring_cells_ are both in increasing cell order
-  assemble_matrix(K, [&](std::int64_t c, CellType t, auto x, auto Ke) {
-    const int m = elements_.cell_material[c];
-    if (m >= 0) {
-      const auto& mat = elements_.materials[m];
-      if (mat.is_linear()) {
-        fe::stiffness_linear_elastic(t, x, mat.lambda(), mat.mu(), Ke);
-      } else {
-        double ue[max_dofs];
-        const auto nodes = mesh_.nodes_of(c);
-        for (std::size_t a = 0; a < nodes.size(); ++a)
-          for (int i = 0; i < 3; ++i) ue[3 * a + i] = ul.data()[3 * nodes[a] + i];
-        fe::hyperelastic_force_tangent(t, x, std::span<const double>(ue, x.size()), mat.model,
-                                       lame_of(mat), {}, Ke);
-      }
-    }
-    const int s = elements_.cell_spring[c];
-    if (s >= 0) {
-      while (spring_cells_[spring] != c) ++spring;
-      double x0[3], x1[3], Ks[36];
-      spring_ends(c, ul.data(), x0, x1);
-      fe::spring_tangent(x0, x1, elements_.springs[s].stiffness, rest_lengths_[spring], Ks);
-      for (int i = 0; i < 36; ++i) Ke[i] += Ks[i];
-    }
-  });
-}
-
-void Assembler::assemble_dashpot(Vec u, Mat B) const {
-  petsc::GhostedRead ul(u);
-  assemble_matrix(B, [&](std::int64_t c, CellType, auto, auto Be) {
-    const int s = elements_.cell_spring[c];
-    if (s < 0 || elements_.springs[s].damping <= 0) return;
-    double x0[3], x1[3];
-    spring_ends(c, ul.data(), x0, x1);
-    fe::dashpot_matrix(x0, x1, elements_.springs[s].damping, Be.data());
-  });
-}
-
-void Assembler::assemble_consistent_mass(Mat M) const {
-  assemble_matrix(M, [&](std::int64_t c, CellType t, auto x, auto Me) {
-    const int m = elements_.cell_material[c];
-    if (m >= 0) fe::mass_consistent(t, x, elements_.materials[m].density, Me);
-  });
-}
-
-void Assembler::add_nonlinear_forces(Vec u, Vec v, Vec f_int, Vec f_dashpot) const {
-  if (!has_springs_ && !has_nonlinear_solids_) return;
-  petsc::GhostedRead ul(u);
-  std::size_t k = 0;
-  if (f_int)
-    add_cell_vectors(f_int, [&](std::int64_t c, CellType t, auto x, auto fe_vec) {
-      const int m = elements_.cell_material[c];
-      if (m >= 0 && !elements_.materials[m].is_linear()) {
-        double ue[max_dofs];
-        const auto nodes = mesh_.nodes_of(c);
-        for (std::size_t a = 0; a < nodes.size(); ++a)
-          for (int i = 0; i < 3; ++i) ue[3 * a + i] = ul.data()[3 * nodes[a] + i];
-        const auto& mat = elements_.materials[m];
-        fe::hyperelastic_force_tangent(t, x, std::span<const double>(ue, x.size()), mat.model,
-                                       lame_of(mat), fe_vec, {});
-        return true;
-      }
-      if (elements_.cell_spring[c] < 0) return false;
-      while (spring_cells_[k] != c) ++k;
-      double x0[3], x1[3];
-      spring_ends(c, ul.data(), x0, x1);
-      fe::spring_force(x0, x1, elements_.springs[elements_.cell_spring[c]].stiffness,
-                       rest_lengths_[k], fe_vec.data());
-      return true;
-    });
-  if (!f_dashpot || !has_dashpots_) return;
-  k = 0;
-  petsc::GhostedRead vl(v);
-  add_cell_vectors(f_dashpot, [&](std::int64_t c, CellType, auto, auto fe_vec) {
-    const int s = elements_.cell_spring[c];
-    if (s < 0 || elements_.springs[s].damping <= 0) return false;
-    double x0[3], x1[3];
-    spring_ends(c, ul.data(), x0, x1);
-    const auto nodes = mesh_.nodes_of(c);
-    fe::dashpot_force(x0, x1, vl.data() + 3 * nodes[0], vl.data() + 3 * nodes[1],
-                      elements_.springs[s].damping, fe_vec.data());
-    return true;
-  });
-}
-
-double Assembler::nonlinear_energy(Vec u) const {
-  double local = 0;
-  if (has_springs_ || has_nonlinear_solids_) {
-    petsc::GhostedRead ul(u);
-    for (std::size_t k = 0; k < spring_cells_.size(); ++k) {
-      const std::int64_t c = spring_cells_[k];
-      double x0[3], x1[3];
-      spring_ends(c, ul.data(), x0, x1);
-      local += fe::spring_energy(x0, x1, elements_.springs[elements_.cell_spring[c]].stiffness,
-                                 rest_lengths_[k]);  // never throws
-    }
-    double x[max_dofs], ue[max_dofs];
-    for (auto c : nonlinear_solid_cells_) {
-      const CellType t = mesh_.cell_types[c];
-      const auto nodes = mesh_.nodes_of(c);
-      const auto nd = 3 * nodes.size();
-      gather_coords(c, x);
-      for (std::size_t a = 0; a < nodes.size(); ++a)
-        for (int i = 0; i < 3; ++i) ue[3 * a + i] = ul.data()[3 * nodes[a] + i];
-      const auto& mat = elements_.materials[elements_.cell_material[c]];
-      try {
-        local += fe::hyperelastic_energy(t, std::span<const double>(x, nd),
-                                         std::span<const double>(ue, nd), mat.model, lame_of(mat));
-      } catch (const SolverError&) {
-        local = std::numeric_limits<double>::quiet_NaN();  // an inverted element has no energy
-      }
-    }
-  }
-  double global = 0;
-  INERTIA_MPI(MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_SUM, comm_));
-  return global;
-}
-
-template <typename Kernel>
-void Assembler::add_cell_vectors(Vec f, Kernel&& kernel) const {
+void Assembler::assemble(Vec f, const std::function<void(VectorSum&)>& fill) const {
   // Accumulate into the local form (owned + ghosts), then sum the ghost parts into their owners.
   if (!scratch_) scratch_ = create_vector();
   Vec contribution = scratch_;
-  std::exception_ptr error;  // see assemble_matrix
+  std::exception_ptr error;
   {
     petsc::GhostedArray lf(contribution);
     std::ranges::fill(lf.span(), 0.0);  // owned and ghost parts
-    double x[max_dofs], fe_vec[max_dofs];
-    for (std::int64_t c = 0; c < mesh_.num_cells(); ++c) {
-      const CellType t = mesh_.cell_types[c];
-      const int nd = 3 * info(t).num_nodes;
-      gather_coords(c, x);
-      std::fill(fe_vec, fe_vec + nd, 0.0);
-      try {
-        if (!kernel(c, t, std::span<const double>(x, nd), std::span<double>(fe_vec, nd))) continue;
-      } catch (const SolverError& e) {
-        if (!error) error = element_error(c, e);
-        continue;
-      }
-      const auto nodes = mesh_.nodes_of(c);
-      for (std::size_t a = 0; a < nodes.size(); ++a)
-        for (int i = 0; i < 3; ++i)
-          lf[static_cast<PetscInt>(3 * nodes[a] + i)] += fe_vec[3 * a + i];
-    }
+    VectorSum sum(*this, lf.span());
+    fill(sum);
+    error = sum.error_;
   }  // local form restored before the reverse update
   INERTIA_PETSC(VecGhostUpdateBegin(contribution, ADD_VALUES, SCATTER_REVERSE));
   INERTIA_PETSC(VecGhostUpdateEnd(contribution, ADD_VALUES, SCATTER_REVERSE));
   rethrow_collectively(comm_, error);
   INERTIA_PETSC(VecAXPY(f, 1.0, contribution));
-}
-
-void Assembler::assemble_lumped_mass(Vec m) const {
-  INERTIA_PETSC(VecZeroEntries(m));
-  add_cell_vectors(m, [&](std::int64_t c, CellType t, auto x, auto me) {
-    const int m = elements_.cell_material[c];
-    if (m < 0) return false;
-    double nodal[fe::max_nodes];
-    const int n = info(t).num_nodes;
-    fe::mass_lumped(t, x, elements_.materials[m].density, std::span<double>(nodal, n));
-    for (int a = 0; a < n; ++a)
-      for (int i = 0; i < 3; ++i) me[3 * a + i] = nodal[a];
-    return true;
-  });
-}
-
-void Assembler::add_gravity(const std::array<double, 3>& g, Vec f) const {
-  add_cell_vectors(f, [&](std::int64_t c, CellType t, auto x, auto fe_vec) {
-    const int m = elements_.cell_material[c];
-    if (m < 0) return false;
-    const double rho = elements_.materials[m].density;
-    const double b[3] = {rho * g[0], rho * g[1], rho * g[2]};
-    fe::body_force(t, x, b, fe_vec);
-    return true;
-  });
-}
-
-void Assembler::add_traction(int region, const std::array<double, 3>& traction, Vec f) const {
-  add_cell_vectors(f, [&](std::int64_t c, CellType t, auto x, auto fe_vec) {
-    if (mesh_.cell_regions[c] != region || info(t).dim != 2) return false;
-    fe::face_traction(t, x, traction.data(), fe_vec);
-    return true;
-  });
-}
-
-void Assembler::add_pressure(int region, double pressure, Vec f) const {
-  add_cell_vectors(f, [&](std::int64_t c, CellType t, auto x, auto fe_vec) {
-    if (mesh_.cell_regions[c] != region || info(t).dim != 2) return false;
-    fe::face_pressure(t, x, pressure, fe_vec);
-    return true;
-  });
 }
 
 void Assembler::cell_stress(Vec u, CellStress& out) const {
@@ -551,19 +317,6 @@ void Assembler::attach_rigid_body_modes(Mat A, Vec u) const {
   petsc::NullSpace modes;
   INERTIA_PETSC(MatNullSpaceCreateRigidBody(x, modes.out()));
   INERTIA_PETSC(MatSetNearNullSpace(A, modes));
-}
-
-double Assembler::total_mass() const {
-  double local = 0, x[max_dofs];
-  for (auto c : solid_cells_) {
-    const CellType t = mesh_.cell_types[c];
-    gather_coords(c, x);
-    local += elements_.materials[elements_.cell_material[c]].density *
-             fe::measure(t, std::span<const double>(x, 3 * info(t).num_nodes));
-  }
-  double global = 0;
-  INERTIA_MPI(MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_SUM, comm_));
-  return global;
 }
 
 void check_cell_quality(const MeshData& mesh, double min_scaled_jacobian) {

@@ -45,6 +45,12 @@ MechanicalSystem::MechanicalSystem(MPI_Comm comm, LocalMesh mesh, ProblemSpec sp
       mesh_(std::move(mesh)),
       spec_(std::move(spec)),
       assembler_(comm_, mesh_, element_assignment(mesh_, spec_)) {
+  terms_ = build_force_terms({comm_, mesh_, spec_, assembler_, assembler_.elements()});
+  for (const auto& t : terms_) {
+    const ForceTerm::Traits traits = t->traits();
+    linear_ = linear_ && (traits.linear || traits.load);
+    dashpots_ = dashpots_ || traits.dashpot;
+  }
   if (spec_.matrix_free) {
     // K is never stored: products come from the element kernels (explicit schemes only).
     matrix_free_ = std::make_unique<MatrixFreeElasticity>(
@@ -55,7 +61,7 @@ MechanicalSystem::MechanicalSystem(MPI_Comm comm, LocalMesh mesh, ProblemSpec sp
     baij_stiffness_ = spec_.explicit_scheme && is_linear();
     K_ = assembler_.create_matrix(baij_stiffness_ ? Assembler::MatrixFormat::blocked
                                                   : Assembler::MatrixFormat::aij);
-    assembler_.assemble_stiffness(K_);
+    assemble_stiffness(K_);
   }
   stop_if_interrupted(comm_, "during the set-up (the assembly, after the stiffness)");
   work_ = create_vector();
@@ -66,59 +72,37 @@ MechanicalSystem::MechanicalSystem(MPI_Comm comm, LocalMesh mesh, ProblemSpec sp
     if (has_dashpots()) B_ = assembler_.create_matrix();
     update_tangent(linearised_at_);  // the reference configuration
   }
-  // Point masses: each node of the region once (owned nodes; region node lists are unique).
+  // Nodal masses (point masses: each node of the region once, owned nodes).
   point_masses_ = create_vector();
   {
     petsc::Array pm(point_masses_);
-    for (const auto& p : spec_.point_masses)
-      for (auto n : mesh_.region_owned_nodes[p.region])
-        for (int i = 0; i < 3; ++i) pm[3 * n + i] += p.mass;
+    for (const auto& t : terms_) t->add_nodal_mass(pm.span());
   }
   // Lumped masses always (the zero-mass check uses them), consistent M on request.
   lumped_mass_ = create_vector();
-  assembler_.assemble_lumped_mass(lumped_mass_);
-  INERTIA_PETSC(VecAXPY(lumped_mass_, 1.0, point_masses_));
+  lumped_masses(lumped_mass_);
   if (spec_.mass == MassTreatment::consistent) {
     M_ = assembler_.create_matrix();
-    assembler_.assemble_consistent_mass(M_);
+    assemble_consistent_mass(M_);
     INERTIA_PETSC(MatDiagonalSet(M_, point_masses_, ADD_VALUES));
   }
   stop_if_interrupted(comm_, "during the set-up (the assembly, after the mass)");
 
-  // Loads, one vector per amplitude.
-  for (const auto& load : spec_.loads) {
-    auto it = std::find_if(loads_.begin(), loads_.end(),
-                           [&](const auto& p) { return p.first == load.amplitude; });
-    if (it == loads_.end()) {
-      loads_.emplace_back(load.amplitude, create_vector());
-      it = loads_.end() - 1;
-    }
-    Vec f = it->second;
-    switch (load.kind) {
-      case Load::Kind::gravity: {
-        assembler_.add_gravity(load.value, f);
-        // Point masses weigh m g.
-        petsc::Array fa(f);
-        petsc::ConstArray pm(point_masses_);
-        for (PetscInt i = 0; i < fa.size(); ++i) fa[i] += pm[i] * load.value[i % 3];
-        break;
-      }
-      case Load::Kind::traction:
-        assembler_.add_traction(load.region, load.value, f);
-        break;
-      case Load::Kind::pressure:
-        assembler_.add_pressure(load.region, load.value[0], f);
-        break;
-      case Load::Kind::force: {
-        // The total force split evenly over the region's nodes (all ranks).
-        const auto count = static_cast<double>(mesh_.region_node_counts[load.region]);
-        petsc::Array fa(f);
-        for (auto n : mesh_.region_owned_nodes[load.region])
-          for (int i = 0; i < 3; ++i) fa[3 * n + i] += load.value[i] / count;
-        break;
-      }
-    }
+  // Loads, one vector per amplitude (in the order of their first load).
+  for (const auto& t : terms_) {
+    const ForceTerm::Traits traits = t->traits();
+    if (!traits.load) continue;
+    if (std::none_of(loads_.begin(), loads_.end(),
+                     [&](const auto& p) { return p.first == traits.amplitude; }))
+      loads_.emplace_back(traits.amplitude, create_vector());
   }
+  for (auto& [amplitude, f] : loads_)
+    assembler_.assemble(f, [&](VectorSum& sum) {
+      for (const auto& t : terms_)
+        if (const ForceTerm::Traits traits = t->traits();
+            traits.load && traits.amplitude == amplitude)
+          t->add_load(terms_, sum);
+    });
 
   // Constrained DOFs: later conditions override earlier ones on shared DOFs.
   struct Held {
@@ -253,14 +237,51 @@ MechanicalSystem::MechanicalSystem(MPI_Comm comm, LocalMesh mesh, ProblemSpec sp
 }
 
 void MechanicalSystem::lumped_masses(Vec m) const {
-  assembler_.assemble_lumped_mass(m);
+  INERTIA_PETSC(VecZeroEntries(m));
+  assembler_.assemble(m, [&](VectorSum& sum) {
+    for (const auto& t : terms_) t->add_lumped_mass(sum);
+  });
   INERTIA_PETSC(VecAXPY(m, 1.0, point_masses_));
 }
 
 double MechanicalSystem::total_mass() const {
-  PetscScalar points = 0;
-  INERTIA_PETSC(VecSum(point_masses_, &points));
-  return assembler_.total_mass() + points / 3;
+  double local = 0;
+  for (const auto& t : terms_) local += t->mass();
+  double global = 0;
+  INERTIA_MPI(MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_SUM, comm_));
+  return global;
+}
+
+void MechanicalSystem::assemble_stiffness(Mat K) const {
+  assembler_.assemble(K, [&](MatrixSum& sum) {
+    for (const auto& t : terms_)
+      if (const ForceTerm::Traits traits = t->traits(); traits.linear && !traits.load)
+        t->add_stiffness({}, sum);
+  });
+}
+
+void MechanicalSystem::assemble_consistent_mass(Mat M) const {
+  assembler_.assemble(M, [&](MatrixSum& sum) {
+    for (const auto& t : terms_) t->add_consistent_mass(sum);
+  });
+}
+
+void MechanicalSystem::add_nonlinear_forces(Vec u, Vec v, Vec f_int, Vec f_dashpot) const {
+  if (linear_) return;
+  petsc::GhostedRead ul(u);
+  if (f_int)
+    assembler_.assemble(f_int, [&](VectorSum& sum) {
+      const TermPoint at{ul.span(), {}};
+      for (const auto& t : terms_)
+        if (!t->traits().linear) t->add_internal_force(at, sum);
+    });
+  if (!f_dashpot || !dashpots_) return;
+  petsc::GhostedRead vl(v);
+  assembler_.assemble(f_dashpot, [&](VectorSum& sum) {
+    const TermPoint at{ul.span(), vl.span()};
+    for (const auto& t : terms_)
+      if (t->traits().dashpot) t->add_dashpot_force(at, sum);
+  });
 }
 
 PetscInt MechanicalSystem::num_constrained_dofs() const {
@@ -277,8 +298,20 @@ void MechanicalSystem::update_tangent(Vec u) {
     if (same) return;
   }
   if (u != linearised_at_.get()) INERTIA_PETSC(VecCopy(u, linearised_at_));
-  assembler_.assemble_tangent(linearised_at_, K_tangent_);
-  if (B_) assembler_.assemble_dashpot(linearised_at_, B_);
+  {
+    petsc::GhostedRead ul(linearised_at_);
+    const TermPoint at{ul.span(), {}};
+    // Every term's stiffness: the linear ones' constant K, the nonlinear ones' tangent at u.
+    assembler_.assemble(K_tangent_, [&](MatrixSum& sum) {
+      for (const auto& t : terms_)
+        if (!t->traits().load) t->add_stiffness(at, sum);
+    });
+    if (B_)
+      assembler_.assemble(B_, [&](MatrixSum& sum) {
+        for (const auto& t : terms_)
+          if (t->traits().dashpot) t->add_dashpot_matrix(at, sum);
+      });
+  }
   tangent_assembled_ = true;
   for (auto& [key, solver] : solvers_)
     if (key[1] != 0 || key[2] != 0) solver.stale = true;
@@ -352,13 +385,13 @@ void MechanicalSystem::ground_velocity(double t, Vec w) const {
 
 void MechanicalSystem::internal_force(Vec u, Vec f) const {
   INERTIA_PETSC(MatMult(K_, u, f));
-  assembler_.add_nonlinear_forces(u, nullptr, f, nullptr);
+  add_nonlinear_forces(u, nullptr, f, nullptr);
 }
 
 void MechanicalSystem::dashpot_force(Vec u, Vec v, Vec f) const {
   INERTIA_PETSC(VecZeroEntries(f));
   if (!has_dashpots()) return;
-  assembler_.add_nonlinear_forces(u, v, nullptr, f);
+  add_nonlinear_forces(u, v, nullptr, f);
 }
 
 void MechanicalSystem::external_minus_internal(double t, Vec u, Vec f, Vec scale) const {
@@ -408,7 +441,7 @@ void MechanicalSystem::force(double t, Vec u, Vec v, Vec f) const {
   if (!is_linear()) {
     // Nonlinear elements (and dashpots): accumulate f_int and f_dashpot, then subtract both.
     INERTIA_PETSC(VecZeroEntries(work2_));
-    assembler_.add_nonlinear_forces(u, v, work2_, has_dashpots() ? work2_.get() : nullptr);
+    add_nonlinear_forces(u, v, work2_, has_dashpots() ? work2_.get() : nullptr);
     INERTIA_PETSC(VecAXPY(f, -1.0, work2_));
   }
 }
@@ -817,7 +850,16 @@ double MechanicalSystem::strain_energy(Vec u) const {
     INERTIA_PETSC(MatMult(K_, u, work_));
     INERTIA_PETSC(VecDot(u, work_, &dot));
   }
-  return 0.5 * dot + assembler_.nonlinear_energy(u);
+  double local = 0;
+  if (!linear_) {
+    petsc::GhostedRead ul(u);
+    const TermPoint at{ul.span(), {}};
+    for (const auto& t : terms_)
+      if (!t->traits().linear) local += t->energy(at);
+  }
+  double nonlinear = 0;
+  INERTIA_MPI(MPI_Allreduce(&local, &nonlinear, 1, MPI_DOUBLE, MPI_SUM, comm_));
+  return 0.5 * dot + nonlinear;
 }
 
 }  // namespace inertia

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <string>
 
+#include "../support/temp_directory.hpp"
 #include "inertia/core/directory_lock.hpp"
 #include "inertia/core/files.hpp"
 
@@ -15,19 +16,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-/// A fresh empty directory under the system's temporary directory, removed afterwards.
-class TempDirectory {
- public:
-  TempDirectory() {
-    std::string pattern = (fs::temp_directory_path() / "inertia_lock_XXXXXX").string();
-    path_ = ::mkdtemp(pattern.data());
-  }
-  ~TempDirectory() { fs::remove_all(path_); }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
+using testing::TempDirectory;
 
 std::string content(const fs::path& file) {
   std::ifstream in(file);

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <string>
 
+#include "../support/temp_directory.hpp"
 #include "inertia/core/files.hpp"
 
 namespace inertia {
@@ -15,19 +16,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-/// A fresh empty directory under the system's temporary directory, removed afterwards.
-class TempDirectory {
- public:
-  TempDirectory() {
-    std::string pattern = (fs::temp_directory_path() / "inertia_files_XXXXXX").string();
-    path_ = ::mkdtemp(pattern.data());
-  }
-  ~TempDirectory() { fs::remove_all(path_); }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
+using testing::TempDirectory;
 
 TEST(DirectoryCreationProblem, NoneForACreatableOrWritableDirectoryAndNothingCreated) {
   TempDirectory dir;

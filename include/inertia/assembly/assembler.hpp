@@ -11,12 +11,14 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <array>
 #include <exception>
 #include <functional>
 #include <span>
 #include <vector>
 
+#include "inertia/core/error.hpp"
 #include "inertia/fe/element.hpp"
 #include "inertia/fe/hyperelastic.hpp"
 #include "inertia/parallel/petsc.hpp"
@@ -83,23 +85,59 @@ struct SolidPoint {
   std::array<double, 3 * fe::max_nodes> gradients{};  ///< dN_a / dx_j at xi, 3 per node
 };
 
+class Assembler;
+
+/// One assembly of a matrix with the assembler's pattern (Assembler::assemble): the force terms
+/// add their cells' matrices into it, then the whole is moved into the PETSc matrix at once.
+class MatrixSum {
+ public:
+  /// kernel(c, type, x, Ke) writes the (3n)^2 entries of local cell c (zeroed before; x holds its
+  /// node coordinates). A kernel may throw SolverError for a configuration it cannot take (an
+  /// inverted element, a collapsed spring): the loop goes on with the next cell, so that every
+  /// rank reaches the collective insertion, and the first error is rethrown on every rank with
+  /// the element's id when the assembly ends. Every cell must be in the pattern.
+  template <typename Kernel>
+  void add_cells(std::span<const std::int64_t> cells, Kernel&& kernel);
+
+ private:
+  friend class Assembler;
+  explicit MatrixSum(const Assembler& a) : a_(a) {}
+  const Assembler& a_;
+  std::exception_ptr error_;
+};
+
+/// One assembly of a vector (Assembler::assemble): the terms add their cells' vectors (or
+/// nodal values) into the local form, whose ghost parts are then summed into their owners.
+class VectorSum {
+ public:
+  /// kernel(c, type, x, fe) writes the 3n entries of local cell c (zeroed before) and returns
+  /// true, or returns false if the cell adds nothing. SolverError: as MatrixSum::add_cells.
+  template <typename Kernel>
+  void add_cells(std::span<const std::int64_t> cells, Kernel&& kernel);
+  /// The local form (owned DOFs, then ghost-node DOFs): nodal contributions go straight here.
+  std::span<PetscScalar> local() { return local_; }
+
+ private:
+  friend class Assembler;
+  VectorSum(const Assembler& a, std::span<PetscScalar> local) : a_(a), local_(local) {}
+  const Assembler& a_;
+  std::span<PetscScalar> local_;
+  std::exception_ptr error_;
+};
+
 class Assembler {
  public:
+  /// Degrees of freedom of the largest cell.
+  static constexpr int max_cell_dofs = 3 * fe::max_nodes;
   /// Collective. Builds the local-to-global map, the rigid-body modes and the sparsity pattern.
-  /// Throws InputError (on every rank) for a spring of zero length in the mesh.
   Assembler(MPI_Comm comm, const LocalMesh& mesh, ElementAssignment elements);
 
   MPI_Comm comm() const { return comm_; }
   const LocalMesh& mesh() const { return mesh_; }
+  /// What each local cell is (its material, its spring set, ...).
+  const ElementAssignment& elements() const { return elements_; }
   PetscInt num_owned_dofs() const { return 3 * mesh_.num_owned; }
   PetscInt num_global_dofs() const { return static_cast<PetscInt>(3 * mesh_.num_global_nodes); }
-  /// True if some rank has springs (the same on every rank).
-  bool has_springs() const { return has_springs_; }
-  /// True if some rank has solids with a nonlinear material (the same on every rank).
-  bool has_nonlinear_solids() const { return has_nonlinear_solids_; }
-  /// True if some rank has springs with a dashpot (the same on every rank).
-  bool has_dashpots() const { return has_dashpots_; }
-
   /// Collective. A zeroed ghosted vector (block size 3): owned DOFs, then ghost-node DOFs in the
   /// local form.
   petsc::Vector create_vector() const;
@@ -116,34 +154,17 @@ class Assembler {
   /// multiplies about 1.5x faster (a third of the index data).
   void copy_values(Mat from, Mat to) const;
 
-  /// Collective. The stiffness of the linear-elastic solids (nonlinear solids and springs
-  /// contribute zero: their forces come from add_nonlinear_forces).
-  void assemble_stiffness(Mat K) const;
-  /// Collective. The tangent stiffness at displacement u: every solid (nonlinear ones at u) plus
-  /// the springs at their current axis. u is a ghosted vector; its ghosts are updated here.
-  void assemble_tangent(Vec u, Mat K) const;
-  /// Collective. The dashpot matrix of the springs at displacement u.
-  void assemble_dashpot(Vec u, Mat B) const;
-  /// Collective. The consistent mass of the solids.
-  void assemble_consistent_mass(Mat M) const;
-  /// Collective. Lumped nodal masses of the solids (the same value in the 3 DOFs of a node).
-  void assemble_lumped_mass(Vec m) const;
-
-  /// Collective. Adds the internal force at u of the nonlinear elements (springs, nonlinear
-  /// solids) to f_int (if non-null), and (if non-null) the springs' dashpot force at (u, v) to
-  /// f_dashpot.
-  /// Ghosts of u and v are updated here. Throws SolverError (on every rank, naming the element)
-  /// for an inverted element or a collapsed spring.
-  void add_nonlinear_forces(Vec u, Vec v, Vec f_int, Vec f_dashpot) const;
-  /// Collective. Stored energy of the nonlinear elements at u.
-  double nonlinear_energy(Vec u) const;
-
-  /// Collective. Adds the consistent nodal forces of the body acceleration g (force = rho g) to f.
-  void add_gravity(const std::array<double, 3>& g, Vec f) const;
-  /// Collective. Adds consistent nodal forces of a uniform traction (force per area) or pressure
-  /// (along the inward normal) on the face cells of `region` held by this rank.
-  void add_traction(int region, const std::array<double, 3>& traction, Vec f) const;
-  void add_pressure(int region, double pressure, Vec f) const;
+  /// Collective. A = the sum of what `fill` adds (the force terms' cell matrices), with the
+  /// ghost rows' values sent to their owners; then the first element error of any rank is
+  /// rethrown on every rank.
+  void assemble(Mat A, const std::function<void(MatrixSum&)>& fill) const;
+  /// Collective. f += the sum of what `fill` adds (cell vectors and nodal values into the local
+  /// form, ghost parts summed into their owners); element errors as above.
+  void assemble(Vec f, const std::function<void(VectorSum&)>& fill) const;
+  /// The node coordinates of local cell c, 3 per node.
+  void cell_coordinates(std::int64_t c, double* x) const { gather_coords(c, x); }
+  /// A SolverError naming local cell c (file tag, type, centroid) and the kernel's message.
+  std::exception_ptr element_error(std::int64_t c, const std::exception& e) const;
 
   /// Collective (ghost update of u). Cell strain/stress from displacement u: small strain and
   /// linear stress for linear-elastic cells, Green-Lagrange strain and Cauchy stress for
@@ -172,31 +193,18 @@ class Assembler {
   /// (its near-null space for AMG).
   void attach_rigid_body_modes(Mat A, Vec u) const;
 
-  /// Total mass of the solids (sum over ranks of rho * volume). Collective.
-  double total_mass() const;
-
  private:
-  template <typename Kernel>
-  void assemble_matrix(Mat A, Kernel&& kernel) const;
-  template <typename Kernel>
-  void add_cell_vectors(Vec f, Kernel&& kernel) const;
   void gather_coords(std::int64_t c, double* x) const;
   /// solid_containing (nearest false: reach unused) and nearest_solid (true).
   SolidPoint locate_in_solids(const std::array<double, 3>& p, double reach, bool nearest) const;
-  /// A SolverError naming local cell c (file tag, type, centroid) and the kernel's message.
-  std::exception_ptr element_error(std::int64_t c, const std::exception& e) const;
-  /// Current end positions of spring cell c from the local form of u.
-  void spring_ends(std::int64_t c, const PetscScalar* u, double* x0, double* x1) const;
-
+  /// Adds the cell matrix Ke (3n x 3n) of local cell c (in the pattern) into values_.
+  void add_cell_matrix(std::int64_t c, const double* Ke) const;
+  friend class MatrixSum;
   MPI_Comm comm_;
   const LocalMesh& mesh_;
   ElementAssignment elements_;
   std::vector<std::int64_t> pattern_cells_;  ///< local cells in the sparsity pattern
   std::vector<std::int64_t> solid_cells_;
-  std::vector<std::int64_t> nonlinear_solid_cells_;
-  std::vector<std::int64_t> spring_cells_;
-  std::vector<double> rest_lengths_;  ///< per spring cell (same order as spring_cells_)
-  bool has_springs_ = false, has_dashpots_ = false, has_nonlinear_solids_ = false;
   petsc::LocalToGlobal l2g_;
   petsc::Vector coordinates_;  ///< owned node coordinates, block size 3
   petsc::NullSpace rigid_body_modes_;
@@ -213,6 +221,7 @@ class Assembler {
   std::vector<std::int64_t> block_ptr_;
   std::vector<std::int32_t> block_cols_;
   std::vector<std::int64_t> cell_block_offset_;  ///< per pattern cell: first entry below
+  std::vector<std::int64_t> pattern_index_;      ///< per local cell: its pattern index, or -1
   std::vector<std::int64_t> block_position_;     ///< per (cell, a, b): value index of entry (0, 0)
   /// One value per entry of the local rows (row node, row component, column block, column
   /// component: the CSR order of the local pattern), reused by every assembly.
@@ -237,6 +246,46 @@ class Assembler {
   mutable petsc::Vector scratch_;   ///< ghosted, reused by add_cell_vectors
   mutable petsc::Vector deformed_;  ///< X + u, reused by attach_rigid_body_modes
 };
+
+template <typename Kernel>
+void MatrixSum::add_cells(std::span<const std::int64_t> cells, Kernel&& kernel) {
+  double x[Assembler::max_cell_dofs];
+  double Ke[Assembler::max_cell_dofs * Assembler::max_cell_dofs];
+  for (const std::int64_t c : cells) {
+    const CellType t = a_.mesh().cell_types[c];
+    const int nd = 3 * info(t).num_nodes;
+    a_.cell_coordinates(c, x);
+    std::fill(Ke, Ke + nd * nd, 0.0);
+    try {
+      kernel(c, t, std::span<const double>(x, nd),
+             std::span<double>(Ke, static_cast<std::size_t>(nd * nd)));
+    } catch (const SolverError& err) {
+      if (!error_) error_ = a_.element_error(c, err);
+      continue;
+    }
+    a_.add_cell_matrix(c, Ke);
+  }
+}
+
+template <typename Kernel>
+void VectorSum::add_cells(std::span<const std::int64_t> cells, Kernel&& kernel) {
+  double x[Assembler::max_cell_dofs], fe_vec[Assembler::max_cell_dofs];
+  for (const std::int64_t c : cells) {
+    const CellType t = a_.mesh().cell_types[c];
+    const int nd = 3 * info(t).num_nodes;
+    a_.cell_coordinates(c, x);
+    std::fill(fe_vec, fe_vec + nd, 0.0);
+    try {
+      if (!kernel(c, t, std::span<const double>(x, nd), std::span<double>(fe_vec, nd))) continue;
+    } catch (const SolverError& e) {
+      if (!error_) error_ = a_.element_error(c, e);
+      continue;
+    }
+    const auto nodes = a_.mesh().nodes_of(c);
+    for (std::size_t a = 0; a < nodes.size(); ++a)
+      for (int i = 0; i < 3; ++i) local_[3 * nodes[a] + i] += fe_vec[3 * a + i];
+  }
+}
 
 /// Rejects inverted or degenerate 3D cells: throws InputError naming the first bad cell's file tag,
 /// type, centroid and scaled Jacobian. Serial (rank 0, before distribution).

@@ -19,6 +19,7 @@
 #include "inertia/assembly/assembler.hpp"
 #include "inertia/assembly/matrix_free.hpp"
 #include "inertia/system/dynamic_system.hpp"
+#include "inertia/system/force_term.hpp"
 #include "inertia/system/problem.hpp"
 
 namespace inertia {
@@ -51,11 +52,17 @@ class MechanicalSystem final : public DynamicSystem {
 
   /// True while every element is linear (no springs, no nonlinear materials): K is constant
   /// and f_int(u) = K u.
-  bool is_linear() const override {
-    return !assembler_.has_springs() && !assembler_.has_nonlinear_solids();
-  }
+  bool is_linear() const override { return linear_; }
   /// True if some spring has a dashpot (then B, the dashpot matrix, is not zero).
-  bool has_dashpots() const override { return assembler_.has_dashpots(); }
+  bool has_dashpots() const override { return dashpots_; }
+  /// The force terms (force_term.hpp), the same list on every rank.
+  std::span<const std::unique_ptr<ForceTerm>> terms() const { return terms_; }
+  /// Collective. The constant stiffness of the linear terms into K (a matrix of the
+  /// assembler's pattern, either format; nonlinear terms add nothing: their forces are
+  /// evaluated at u).
+  void assemble_stiffness(Mat K) const;
+  /// Collective. The consistent mass of the terms' cells into M (nodal masses not included).
+  void assemble_consistent_mass(Mat M) const;
 
   /// y = M x, y = K x (tangent), y = C x = alpha_M M x + alpha_K K x (Rayleigh), y = B x
   /// (spring dashpots, at the linearisation point). Collective.
@@ -202,6 +209,9 @@ class MechanicalSystem final : public DynamicSystem {
   Mat mass_matrix() const { return M_.get(); }
 
  private:
+  /// Adds the nonlinear terms' internal force at u to f_int (if non-null) and the dashpot
+  /// terms' force at (u, v) to f_dashpot (if non-null). Ghosts of u and v are updated here.
+  void add_nonlinear_forces(Vec u, Vec v, Vec f_int, Vec f_dashpot) const;
   /// f = f_ext(t) - K u, times `scale` pointwise if not null; remembers K u (ku_).
   void external_minus_internal(double t, Vec u, Vec f, Vec scale) const;
   struct Solver {
@@ -222,6 +232,9 @@ class MechanicalSystem final : public DynamicSystem {
   LocalMesh mesh_;
   ProblemSpec spec_;
   Assembler assembler_;
+  std::vector<std::unique_ptr<ForceTerm>> terms_;
+  bool linear_ = true;     ///< every term is linear (or a load): f_int = K u
+  bool dashpots_ = false;  ///< some term has a dashpot
   std::unique_ptr<MatrixFreeElasticity> matrix_free_;  ///< time.operator: matrix_free
   bool baij_stiffness_ = false;
   double expected_solves_ = 0;

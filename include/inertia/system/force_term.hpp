@@ -1,0 +1,125 @@
+#pragma once
+/// \file force_term.hpp
+/// The model's physics as a list of force terms (SOFA's ForceField): solids (one term per
+/// material region), springs with their dashpots, point masses, and the loads. MechanicalSystem
+/// holds the list and the schemes, the energy balance, the reactions and Newton see only the
+/// system, which asks each term:
+///
+/// - linear terms (f = K u with a constant K) add their K once into the assembled stiffness, so an
+///   explicit step stays one product and an implicit one keeps its single factorisation;
+/// - nonlinear terms add their internal force f_int(u), their tangent dK at u and their stored
+///   energy at every evaluation;
+/// - dashpot terms add a velocity-dependent force f_d(u, v) and its matrix B(u);
+/// - terms with mass add their lumped and consistent mass, and the weight of that mass under a
+///   body acceleration (gravity);
+/// - loads add a reference load vector F, which the system scales by the load's amplitude a(t).
+///
+/// A term is one class in one file (src/system/term_<name>.cpp) and one line in the registry
+/// (src/system/term_registry.cpp), which builds the terms of its kind from the ProblemSpec.
+/// Every rank holds the same list (a term may have no cells on a rank), so that what the
+/// traits say is the same on every rank.
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "inertia/assembly/assembler.hpp"
+#include "inertia/system/problem.hpp"
+
+namespace inertia {
+
+/// Where a term is evaluated: the local forms (owned, then ghost DOFs; ghosts current) of the
+/// displacement and, for dashpots, the velocity.
+struct TermPoint {
+  std::span<const PetscScalar> u;
+  std::span<const PetscScalar> v;  ///< empty where no dashpot is evaluated
+};
+
+class ForceTerm {
+ public:
+  struct Traits {
+    /// f_int = K u with a constant K (linear elasticity): added once into the assembled K.
+    bool linear = true;
+    /// Has a velocity-dependent force f_d(u, v) with matrix B(u) (dashpots).
+    bool dashpot = false;
+    /// A load: a reference vector F scaled by amplitude `amplitude` (ProblemSpec::amplitudes).
+    bool load = false;
+    int amplitude = 0;
+  };
+
+  virtual ~ForceTerm() = default;
+  /// For the log and messages: "springs of region 'chain'".
+  virtual std::string describe() const = 0;
+  virtual Traits traits() const = 0;
+
+  /// Linear terms: their constant stiffness (`at` unused). Nonlinear terms: the tangent
+  /// d f_int / d u at `at`. Collective only through the assembly that calls it.
+  virtual void add_stiffness(const TermPoint& at, MatrixSum& K) const { (void)at, (void)K; }
+  /// Nonlinear terms: the internal force at `at` (a linear term's is in K u).
+  virtual void add_internal_force(const TermPoint& at, VectorSum& f) const { (void)at, (void)f; }
+  /// Nonlinear terms: the stored energy of this rank's part at `at` (a linear term's is in
+  /// 1/2 u.K u); NaN where it has none (an inverted element).
+  virtual double energy(const TermPoint& at) const {
+    (void)at;
+    return 0;
+  }
+  /// Dashpot terms: f_d(u, v) and B(u).
+  virtual void add_dashpot_force(const TermPoint& at, VectorSum& f) const { (void)at, (void)f; }
+  virtual void add_dashpot_matrix(const TermPoint& at, MatrixSum& B) const { (void)at, (void)B; }
+
+  /// Terms with mass: lumped nodal masses (the same in the 3 DOFs of a node) and the
+  /// consistent mass matrix of their cells.
+  virtual void add_lumped_mass(VectorSum& m) const { (void)m; }
+  virtual void add_consistent_mass(MatrixSum& M) const { (void)M; }
+  /// Masses at nodes (point masses): into the owned entries of m, the same in both treatments
+  /// (on the diagonal of a consistent M).
+  virtual void add_nodal_mass(std::span<PetscScalar> owned) const { (void)owned; }
+  /// This rank's share of the term's mass.
+  virtual double mass() const { return 0; }
+  /// The forces of a uniform body acceleration g on the term's cell mass (rho g; nodal masses
+  /// weigh through add_nodal_mass).
+  virtual void add_body_force(const std::array<double, 3>& g, VectorSum& f) const {
+    (void)g, (void)f;
+  }
+
+  /// Loads: the reference vector F (f_ext = a(t) F). `terms`: the whole list (gravity weighs
+  /// the terms with mass).
+  virtual void add_load(std::span<const std::unique_ptr<ForceTerm>> terms, VectorSum& f) const {
+    (void)terms, (void)f;
+  }
+};
+
+/// What a registry entry builds its terms from.
+struct TermInputs {
+  MPI_Comm comm;
+  const LocalMesh& mesh;
+  const ProblemSpec& spec;
+  const Assembler& assembler;
+  const ElementAssignment& elements;  ///< per local cell: its material, its spring set
+};
+
+/// One kind of force term.
+struct ForceTermEntry {
+  std::string_view name;     ///< the case-file section its terms come from
+  std::string_view summary;  ///< one line for --help and the README
+  /// Appends the terms of this kind (the same number on every rank). Collective: may throw
+  /// InputError on every rank.
+  void (*build)(const TermInputs& in, std::vector<std::unique_ptr<ForceTerm>>& out);
+};
+
+/// Every registered kind, in the order the terms are built (and summed).
+std::span<const ForceTermEntry> force_term_entries();
+/// The terms of a problem, kind by kind in registry order. Collective.
+std::vector<std::unique_ptr<ForceTerm>> build_force_terms(const TermInputs& in);
+
+// The registered kinds (one file each).
+void build_solid_terms(const TermInputs& in, std::vector<std::unique_ptr<ForceTerm>>& out);
+void build_spring_terms(const TermInputs& in, std::vector<std::unique_ptr<ForceTerm>>& out);
+void build_point_mass_terms(const TermInputs& in, std::vector<std::unique_ptr<ForceTerm>>& out);
+void build_load_terms(const TermInputs& in, std::vector<std::unique_ptr<ForceTerm>>& out);
+
+}  // namespace inertia

@@ -1,0 +1,82 @@
+// Loads: gravity (the weight of every term with mass), uniform tractions and pressures on the
+// face cells of a region, and a total force split evenly over a region's nodes; each a reference
+// vector F that the system scales by the load's amplitude, f_ext(t) = a(t) F.
+#include "inertia/fe/element.hpp"
+#include "inertia/system/force_term.hpp"
+
+namespace inertia {
+
+namespace {
+
+class LoadTerm final : public ForceTerm {
+ public:
+  LoadTerm(const LocalMesh& mesh, const Load& load) : mesh_(mesh), load_(load) {
+    if (load_.kind == Load::Kind::traction || load_.kind == Load::Kind::pressure)
+      for (std::int64_t c = 0; c < mesh_.num_cells(); ++c)
+        if (mesh_.cell_regions[c] == load_.region && info(mesh_.cell_types[c]).dim == 2)
+          faces_.push_back(c);
+  }
+
+  std::string describe() const override {
+    switch (load_.kind) {
+      case Load::Kind::gravity:
+        return "gravity";
+      case Load::Kind::traction:
+        return cat("traction on region '", mesh_.regions[load_.region].name, "'");
+      case Load::Kind::pressure:
+        return cat("pressure on region '", mesh_.regions[load_.region].name, "'");
+      case Load::Kind::force:
+        return cat("force on region '", mesh_.regions[load_.region].name, "'");
+    }
+    return "load";
+  }
+  Traits traits() const override { return {.load = true, .amplitude = load_.amplitude}; }
+
+  void add_load(std::span<const std::unique_ptr<ForceTerm>> terms, VectorSum& f) const override {
+    switch (load_.kind) {
+      case Load::Kind::gravity: {
+        // Cell masses weigh rho g, nodal masses m g.
+        std::vector<PetscScalar> nodal(static_cast<std::size_t>(3 * mesh_.num_owned), 0.0);
+        for (const auto& t : terms) {
+          t->add_body_force(load_.value, f);
+          t->add_nodal_mass(nodal);
+        }
+        for (std::size_t i = 0; i < nodal.size(); ++i)
+          f.local()[i] += nodal[i] * load_.value[i % 3];
+        break;
+      }
+      case Load::Kind::traction:
+        f.add_cells(faces_, [&](std::int64_t, CellType t, auto x, auto fe_vec) {
+          fe::face_traction(t, x, load_.value.data(), fe_vec);
+          return true;
+        });
+        break;
+      case Load::Kind::pressure:
+        f.add_cells(faces_, [&](std::int64_t, CellType t, auto x, auto fe_vec) {
+          fe::face_pressure(t, x, load_.value[0], fe_vec);
+          return true;
+        });
+        break;
+      case Load::Kind::force: {
+        // The total force split evenly over the region's nodes (all ranks).
+        const auto count = static_cast<double>(mesh_.region_node_counts[load_.region]);
+        for (auto n : mesh_.region_owned_nodes[load_.region])
+          for (int i = 0; i < 3; ++i) f.local()[3 * n + i] += load_.value[i] / count;
+        break;
+      }
+    }
+  }
+
+ private:
+  const LocalMesh& mesh_;
+  Load load_;
+  std::vector<std::int64_t> faces_;  ///< traction, pressure: the region's face cells here
+};
+
+}  // namespace
+
+void build_load_terms(const TermInputs& in, std::vector<std::unique_ptr<ForceTerm>>& out) {
+  for (const auto& load : in.spec.loads) out.push_back(std::make_unique<LoadTerm>(in.mesh, load));
+}
+
+}  // namespace inertia
