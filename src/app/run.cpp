@@ -32,6 +32,7 @@
 #include "inertia/modal/modal.hpp"
 #include "inertia/parallel/session.hpp"
 #include "inertia/partition/connected_parts.hpp"
+#include "inertia/system/force_term.hpp"
 #include "inertia/system/spectrum.hpp"
 #include "inertia/time/step_control.hpp"
 
@@ -88,6 +89,9 @@ Tensors (stress, strain): 6 components xx yy zz xy yz xz, the strain's shear as 
 modal: {modes: N, mass: consistent}: the N lowest modes with SLEPc (modes.csv, <case>_modes.pvd)
   before the transient, or alone when the case has no time: section.
 )";
+  out << "force terms (README.md, \"Architecture\"), by the case-file section they come from:\n";
+  for (const auto& e : force_term_entries())
+    out << "  " << std::left << std::setw(24) << e.name << e.summary << "\n";
   out << "boundary_conditions[].type (README.md, \"The case file\"):\n";
   for (const auto& t : condition_types())
     out << "  " << std::left << std::setw(24) << t.name << t.summary << "\n";

@@ -15,6 +15,7 @@
 #include "inertia/app/output_fields.hpp"
 #include "inertia/core/error.hpp"
 #include "inertia/core/text.hpp"
+#include "inertia/system/force_term.hpp"
 
 namespace inertia {
 namespace {
@@ -126,6 +127,17 @@ TEST(ConditionTypes, HelpListsEveryType) {
   for (const auto& t : condition_types())
     EXPECT_TRUE(contains(help, cat("  ", t.name, " ")) && contains(help, std::string(t.summary)))
         << t.name;
+}
+
+// ---- force terms ----
+
+TEST(ForceTerms, HelpListsEveryKind) {
+  const std::string help = help_text();
+  ASSERT_TRUE(contains(help, "usage")) << "could not run inertia --help";
+  ASSERT_FALSE(force_term_entries().empty());
+  for (const auto& e : force_term_entries())
+    EXPECT_TRUE(contains(help, cat("  ", e.name, " ")) && contains(help, std::string(e.summary)))
+        << e.name;
 }
 
 // ---- output fields ----
