@@ -22,6 +22,7 @@
 #include "inertia/app/output_fields.hpp"
 #include "inertia/core/text.hpp"
 #include "inertia/mesh/mesh_data.hpp"
+#include "inertia/system/force_term.hpp"
 
 namespace inertia {
 
@@ -643,9 +644,21 @@ CaseFile parse_case(const std::string& text, const std::filesystem::path& file,
   c.output_directory = c.directory / "out" / c.name;
   const Node top{root, "", &file_name};
   if (!root.IsMap()) top.fail("expected a YAML mapping with keys mesh, materials, time, ...");
-  top.expect_map({"mesh", "materials", "springs", "point_masses", "boundary_conditions",
-                  "amplitudes", "gravity", "initial_conditions", "modal", "time", "output",
-                  "petsc"});
+  std::vector<std::string_view> sections{"mesh",
+                                         "materials",
+                                         "springs",
+                                         "point_masses",
+                                         "boundary_conditions",
+                                         "amplitudes",
+                                         "gravity",
+                                         "initial_conditions",
+                                         "modal",
+                                         "time",
+                                         "output",
+                                         "petsc"};
+  for (const auto& e : force_term_entries())
+    if (e.parse) sections.push_back(e.name);
+  top.expect_map(sections);
   if (!top.has("mesh")) top.fail("missing key 'mesh'");
   if (!top.has("time") && !top.has("modal"))
     top.fail("missing key 'time' (a transient or static run) or 'modal' (a modal analysis)");
@@ -657,6 +670,17 @@ CaseFile parse_case(const std::string& text, const std::filesystem::path& file,
   if (top.has("point_masses")) parse_point_masses(top["point_masses"], c);
   if (top.has("amplitudes")) parse_amplitudes(top["amplitudes"], c, reader);
   if (top.has("boundary_conditions")) parse_boundary_conditions(top["boundary_conditions"], c);
+  for (const auto& e : force_term_entries()) {
+    const std::string name(e.name);
+    if (!e.parse || !top.has(name.c_str())) continue;
+    const Node section = top[name.c_str()];
+    auto parsed = e.parse(section);
+    parsed->where = cat(file_name, ":", section.line(), ": ", name);
+    YAML::Emitter text;
+    text << section.node;
+    parsed->source = text.c_str();
+    c.term_sections.emplace(name, std::move(parsed));
+  }
   if (top.has("gravity")) {
     const Node g = top["gravity"];
     if (g.node.IsMap()) {
@@ -824,6 +848,7 @@ Amplitude make_amplitude(const CaseAmplitude& a) {
 ProblemSpec resolve_problem(const CaseFile& c, const std::vector<Region>& regions,
                             std::span<const std::int64_t> cells_per_region) {
   ProblemSpec spec;
+  spec.term_sections = c.term_sections;
   std::map<std::string, int> amplitude_index;
   for (const auto& [name, a] : c.amplitudes) {
     amplitude_index[name] = static_cast<int>(spec.amplitudes.size());

@@ -63,6 +63,7 @@ std::vector<FingerprintPart> model_fingerprint(MPI_Comm comm, const CaseFile& c,
         .add(s.properties.rest_length);
   materials.add("point_masses");
   for (const auto& p : c.point_masses) materials.add(p.region).add(p.mass);
+  for (const auto& [name, section] : c.term_sections) materials.add(name).add(section->source);
 
   Hasher mass;
   mass.add(static_cast<int>(c.mass));
@@ -92,7 +93,8 @@ std::vector<FingerprintPart> model_fingerprint(MPI_Comm comm, const CaseFile& c,
 
   return {{"nodes", "the node coordinates", global[0]},
           {"elements", "the elements (types, connectivity or regions)", elements.digest()},
-          {"materials", "the materials, springs or point masses", materials.digest()},
+          {"materials", "the materials, springs, point masses or force-term sections",
+           materials.digest()},
           {"mass", "the mass treatment (lumped or consistent)", mass.digest()},
           {"damping", "the damping (Rayleigh coefficients or velocity damping)", damping.digest()},
           {"conditions", "the boundary conditions, loads or their amplitudes", conditions.digest()},

@@ -280,7 +280,8 @@ ProbeSites locate_probes(const MechanicalSystem& system, const std::vector<CaseP
 }
 
 Probes::Probes(MPI_Comm comm, const Assembler& assembler, ProbeSites sites,
-               const std::filesystem::path& path, std::int64_t resume_after)
+               const std::filesystem::path& path, std::int64_t resume_after,
+               std::span<PointState* const> states)
     : comm_(comm),
       assembler_(assembler),
       owned_dof_(std::move(sites.owned_dof)),
@@ -294,6 +295,17 @@ Probes::Probes(MPI_Comm comm, const Assembler& assembler, ProbeSites sites,
       const OutputField* f = find_output_field(FieldKind::probe, name);
       at.push_back({f, static_cast<int>(columns.size())});
       for (const auto q : f->columns) columns.push_back(cat(sites.names[p], ".", q));
+      if (name != "state") continue;
+      for (const PointState* s : states) {
+        std::int64_t row = -1;
+        const std::int64_t cell = points_[p].cell;
+        for (std::size_t r = 0; cell >= 0 && r < s->rows(); ++r)
+          if (s->cells()[r] == cell) row = static_cast<std::int64_t>(r);
+        state_columns_.push_back({p, s, row, static_cast<int>(columns.size())});
+        for (const auto& comp : s->layout().components)
+          columns.push_back(
+              cat(sites.names[p], ".", s->layout().name, comp.empty() ? "" : ".", comp));
+      }
     }
     sampled_ = sampled_ || samples_stress(sites.fields[p]);
   }
@@ -301,7 +313,8 @@ Probes::Probes(MPI_Comm comm, const Assembler& assembler, ProbeSites sites,
     comment +=
         "# u and v: at the probe's nearest node; stress, strain, von_mises: at the probe point, "
         "components xx yy zz xy yz xz (tensor shear strain) as in the VTK stress and strain "
-        "arrays\n";
+        "arrays; state: the history variables of the probe point's cell, averaged over its "
+        "quadrature points\n";
   values_.resize(columns.size());
   sums_.resize(values_.size());
   file_ = CsvFile(comm_, path, comment, columns, resume_after);
@@ -327,9 +340,13 @@ void Probes::record(const State& state) {
       assembler_.point_stress(u.span(), points_[p], strain, stress);
       const ProbeInput point{nullptr, nullptr, strain, stress};
       for (const Column& at : columns_[p])
-        if (at.field->location == FieldLocation::cell)
+        if (at.field->location == FieldLocation::cell && at.field->fill_probe)
           at.field->fill_probe(point, &values_[at.offset]);
     }
+    for (const StateColumn& at : state_columns_)  // the rank holding the probe's cell
+      if (at.row >= 0)
+        for (int k = 0; k < at.state->num_components(); ++k)
+          values_[at.offset + k] = at.state->cell_average(static_cast<std::size_t>(at.row), k);
   }
   INERTIA_MPI(MPI_Reduce(values_.data(), sums_.data(), static_cast<int>(values_.size()), MPI_DOUBLE,
                          MPI_SUM, 0, comm_));

@@ -97,7 +97,7 @@ void BlowUpMonitor::after_step(const StepView& step) {
 void ProbesMonitor::start(const RunContext& run) {
   run_ = &run;
   probes_ = std::make_unique<Probes>(run.comm, run.system.assembler(), std::move(sites_), path_,
-                                     run.resumed ? run.state.step : -1);
+                                     run.resumed ? run.state.step : -1, run.system.point_states());
   if (!run.resumed) probes_->record(run.state);
 }
 

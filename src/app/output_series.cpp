@@ -79,6 +79,18 @@ OutputSeries::OutputSeries(MPI_Comm comm, const CaseFile& c, const MechanicalSys
       if (f.needs != FieldNeeds::state) needs_ = std::max(needs_, f.needs);
     }
   buffers_.resize(fields_.size());
+  if (c.has_field("state"))
+    for (const PointState* ps : system.point_states()) {
+      StateArrays& a = state_arrays_.emplace_back();
+      a.state = ps;
+      std::vector<std::int64_t> row_of_local(static_cast<std::size_t>(lm.num_cells()), -1);
+      for (std::size_t r = 0; r < ps->rows(); ++r)
+        row_of_local[ps->cells()[r]] = static_cast<std::int64_t>(r);
+      for (const auto k : cells_) a.row_of.push_back(row_of_local[k]);
+      for (const auto& comp : ps->layout().components)
+        a.names.push_back(comp.empty() ? ps->layout().name : ps->layout().name + "." + comp);
+      a.values.resize(a.names.size());
+    }
   // Uncompressed size of a frame: coordinates and point fields (float64 per node of the piece),
   // cell fields, connectivity, offsets and types. The compressed pieces are at most this (zlib
   // adds a few bytes per block), usually several times less. XDMF: the owned nodes' fields and
@@ -90,6 +102,7 @@ OutputSeries::OutputSeries(MPI_Comm comm, const CaseFile& c, const MechanicalSys
   std::int64_t cell_bytes = xdmf ? 0 : 8 + 1;  // offsets and types
   for (const OutputField* f : fields_)
     (f->location == FieldLocation::point ? point_bytes : cell_bytes) += f->bytes(xdmf);
+  for (const auto& a : state_arrays_) cell_bytes += 8 * static_cast<std::int64_t>(a.names.size());
   raw_bytes_per_frame_ = points * point_bytes +
                          static_cast<std::int64_t>(cells_.size()) * cell_bytes +
                          (xdmf ? 0 : static_cast<std::int64_t>(nodes_.size()) * 8);
@@ -109,6 +122,16 @@ void OutputSeries::write(const State& state, Vec acceleration, Vec reaction) {
     if (!f.fill_frame(in, buffers_[i], field)) continue;
     (f.location == FieldLocation::point ? point_fields_ : cell_fields_).push_back(field);
   }
+  for (auto& a : state_arrays_)  // the committed state, averaged over each cell's points
+    for (std::size_t k = 0; k < a.names.size(); ++k) {
+      auto& values = a.values[k];
+      values.assign(a.row_of.size(), 0.0);
+      for (std::size_t i = 0; i < a.row_of.size(); ++i)
+        if (a.row_of[i] >= 0)
+          values[i] =
+              a.state->cell_average(static_cast<std::size_t>(a.row_of[i]), static_cast<int>(k));
+      cell_fields_.push_back({a.names[k], 1, values, {}});
+    }
   bytes_ += write_frame(state.time);
 }
 

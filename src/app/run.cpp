@@ -90,8 +90,12 @@ modal: {modes: N, mass: consistent}: the N lowest modes with SLEPc (modes.csv, <
   before the transient, or alone when the case has no time: section.
 )";
   out << "force terms (README.md, \"Architecture\"), by the case-file section they come from:\n";
-  for (const auto& e : force_term_entries())
+  for (const auto& e : force_term_entries()) {
     out << "  " << std::left << std::setw(24) << e.name << e.summary << "\n";
+    if (e.parse && !e.example.empty())
+      out << "  " << std::setw(24) << ""
+          << "e.g. " << e.name << ": " << e.example << "\n";
+  }
   out << "boundary_conditions[].type (README.md, \"The case file\"):\n";
   for (const auto& t : condition_types())
     out << "  " << std::left << std::setw(24) << t.name << t.summary << "\n";

@@ -50,6 +50,10 @@ MechanicalSystem::MechanicalSystem(MPI_Comm comm, LocalMesh mesh, ProblemSpec sp
     const ForceTerm::Traits traits = t->traits();
     linear_ = linear_ && (traits.linear || traits.load);
     dashpots_ = dashpots_ || traits.dashpot;
+    if (PointState* state = t->point_state()) {
+      state_terms_.push_back(t.get());
+      point_states_.push_back(state);
+    }
   }
   if (spec_.matrix_free) {
     // K is never stored: products come from the element kernels (explicit schemes only).
@@ -838,6 +842,26 @@ double MechanicalSystem::kinetic_energy(Vec v) const {
   PetscScalar dot = 0;
   INERTIA_PETSC(VecDot(v, work_, &dot));
   return 0.5 * dot;
+}
+
+void MechanicalSystem::commit_step(Vec u) {
+  if (state_terms_.empty()) return;
+  std::exception_ptr error;
+  {
+    petsc::GhostedRead ul(u);
+    const TermPoint at{ul.span(), {}};
+    try {
+      for (const ForceTerm* t : state_terms_) t->update_state(at);
+    } catch (const SolverError&) {
+      error = std::current_exception();
+    }
+  }
+  rethrow_collectively(comm_, error);
+  for (PointState* s : point_states_) s->commit();
+}
+
+void MechanicalSystem::reject_step() {
+  for (PointState* s : point_states_) s->restore();
 }
 
 double MechanicalSystem::strain_energy(Vec u) const {

@@ -1,7 +1,9 @@
 // The kinds of force terms, one line each (force_term.hpp): a new kind is one file defining
 // its term class and build function, plus one line here.
 #include <array>
+#include <vector>
 
+#include "inertia/core/error.hpp"
 #include "inertia/system/force_term.hpp"
 
 namespace inertia {
@@ -22,13 +24,32 @@ constexpr std::array entries{
                    build_load_terms},
 };
 
+std::vector<ForceTermEntry>& all_entries() {
+  static std::vector<ForceTermEntry> all(entries.begin(), entries.end());
+  return all;
+}
+
 }  // namespace
 
-std::span<const ForceTermEntry> force_term_entries() { return entries; }
+std::span<const ForceTermEntry> force_term_entries() { return all_entries(); }
+
+void register_force_term(const ForceTermEntry& entry) {
+  for (const auto& e : all_entries())
+    INERTIA_CHECK(e.name != entry.name, Error, "force term kind '", entry.name,
+                  "' is registered twice");
+  INERTIA_CHECK(entry.build, Error, "force term kind '", entry.name, "' has no build function");
+  all_entries().push_back(entry);
+}
+
+const ForceTermEntry* force_term_section(std::string_view name) {
+  for (const auto& e : all_entries())
+    if (e.parse && e.name == name) return &e;
+  return nullptr;
+}
 
 std::vector<std::unique_ptr<ForceTerm>> build_force_terms(const TermInputs& in) {
   std::vector<std::unique_ptr<ForceTerm>> terms;
-  for (const auto& e : entries) e.build(in, terms);
+  for (const auto& e : all_entries()) e.build(in, terms);
   return terms;
 }
 

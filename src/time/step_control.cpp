@@ -38,8 +38,11 @@ StepStats StepController::attempt(DynamicSystem& system, Integrator& integrator,
   const std::int64_t n0 = state.step;
   if (max_halvings_ > depth) save(system, integrator, state, depth);
   try {
-    return integrator.step(system, state, dt);
+    StepStats stats = integrator.step(system, state, dt);
+    system.commit_step(state.u);  // the step is accepted once its history is
+    return stats;
   } catch (const SolverError& e) {
+    system.reject_step();
     if (depth >= max_halvings_)
       throw SolverError(cat("the step from t = ", t0, " with dt = ", dt, " failed",
                             max_halvings_ > 0 ? cat(" after ", max_halvings_, " halvings") : "",

@@ -16,18 +16,13 @@
 #include <vector>
 
 #include "inertia/core/error.hpp"
+#include "inertia/core/origin.hpp"
 #include "inertia/mesh/box.hpp"
 #include "inertia/partition/partition.hpp"
 #include "inertia/system/problem.hpp"
 #include "inertia/time/scheme.hpp"
 
 namespace inertia {
-
-/// Where in the case file a value came from, for messages after parsing.
-struct Origin {
-  int line = 0;     ///< 1-based, 0 if unknown
-  std::string key;  ///< e.g. "boundary_conditions[2].region"
-};
 
 struct CaseMaterial {
   std::string region;
@@ -187,6 +182,8 @@ struct CaseFile {
   std::filesystem::path checkpoint_directory;  ///< default <output.directory>/checkpoints
 
   std::string petsc_options;
+  /// The sections of the force-term kinds that have their own (ForceTermEntry::parse), by name.
+  TermSections term_sections;
 
   bool has_field(const std::string& f) const;
   /// Number of time steps: `steps`, or steps_to_end_time(end_time, dt).steps (end_time / dt when

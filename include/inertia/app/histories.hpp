@@ -81,8 +81,11 @@ class Probes {
   /// Collective. Starts probes.csv at `path` (its header comments describe the sites), or with
   /// resume_after >= 0 continues an existing file after that step (restart). `assembler`
   /// samples the stresses; it must outlive the probes.
+  /// `states`: the system's point states, for the probes that ask for `state` (the committed
+  /// state of the probe's cell, averaged over its points: <probe>.<variable>.<component>).
   Probes(MPI_Comm comm, const Assembler& assembler, ProbeSites sites,
-         const std::filesystem::path& path, std::int64_t resume_after = -1);
+         const std::filesystem::path& path, std::int64_t resume_after = -1,
+         std::span<PointState* const> states = {});
   /// Collective. Appends a row. Allocates nothing.
   void record(const State& state);
   void flush() { file_.flush(); }
@@ -99,6 +102,14 @@ class Probes {
   std::vector<PetscInt> owned_dof_;  ///< first DOF (owned local index) of each probe's node, or -1
   std::vector<SolidPoint> points_;
   std::vector<std::vector<Column>> columns_;  ///< per probe, in the order it lists its fields
+  /// `state` columns: a point state's components at a probe's cell (row -1: not the term's).
+  struct StateColumn {
+    std::size_t probe = 0;
+    const PointState* state = nullptr;
+    std::int64_t row = -1;
+    int offset = 0;
+  };
+  std::vector<StateColumn> state_columns_;
   bool sampled_ = false;  ///< some probe samples strain or stress (the same on every rank)
   std::vector<double> values_, sums_;
   CsvFile file_;

@@ -73,7 +73,16 @@ class OutputSeries {
   CellStress stress_;
   NodalStress nodal_;
   std::vector<std::vector<double>> buffers_;  ///< per field of fields_
-  std::vector<double> mode_values_;           ///< write_point_field
+  /// output.fields has `state`: per point state of the system, the row of each piece cell (-1:
+  /// not a cell of its term), and the arrays' names and values (one per component).
+  struct StateArrays {
+    const PointState* state;
+    std::vector<std::int64_t> row_of;  ///< per piece cell
+    std::vector<std::string> names;
+    std::vector<std::vector<double>> values;
+  };
+  std::vector<StateArrays> state_arrays_;
+  std::vector<double> mode_values_;  ///< write_point_field
   std::vector<io::Field> point_fields_, cell_fields_;
   std::int64_t bytes_ = 0;
 };

@@ -98,6 +98,13 @@ class DynamicSystem {
   /// The stored elastic energy at u (Newton's energy line search, the variational Hamiltonian).
   virtual double strain_energy(Vec u) const = 0;
 
+  /// Collective. The step that ended at u is accepted: the history variables at quadrature
+  /// points (point_state.hpp) take their values at u. May throw SolverError (the step is then
+  /// retried like a failed solve). Nothing to do for a system without history.
+  virtual void commit_step(Vec u) { (void)u; }
+  /// The step being tried failed and will be retried: its trial history is discarded.
+  virtual void reject_step() {}
+
  protected:
   DynamicSystem() = default;
   DynamicSystem(const DynamicSystem&) = default;

@@ -12,10 +12,18 @@
 /// - dashpot terms add a velocity-dependent force f_d(u, v) and its matrix B(u);
 /// - terms with mass add their lumped and consistent mass, and the weight of that mass under a
 ///   body acceleration (gravity);
-/// - loads add a reference load vector F, which the system scales by the load's amplitude a(t).
+/// - loads add a reference load vector F, which the system scales by the load's amplitude a(t);
+/// - terms with history variables at their quadrature points (plasticity) own a PointState
+///   (point_state.hpp): their evaluations at u write its trial state, the system commits it when
+///   a step is accepted and restores it when a step is retried; checkpoints and outputs read it.
 ///
 /// A term is one class in one file (src/system/term_<name>.cpp) and one line in the registry
-/// (src/system/term_registry.cpp), which builds the terms of its kind from the ProblemSpec.
+/// (src/system/term_registry.cpp), which builds the terms of its kind from the ProblemSpec. A
+/// kind may have a case-file section of its own (a top-level key named after it): its `parse`
+/// reads and validates the section with the case file's reader (inertia/core/case_node.hpp), the
+/// case file keeps what it returns, and its `build` finds it in ProblemSpec::term_sections. A kind
+/// defined outside the library (a test's) is added with register_force_term() before the case
+/// file is read.
 /// Every rank holds the same list (a term may have no cells on a rank), so that what the
 /// traits say is the same on every rank.
 
@@ -28,9 +36,14 @@
 #include <vector>
 
 #include "inertia/assembly/assembler.hpp"
+#include "inertia/system/point_state.hpp"
 #include "inertia/system/problem.hpp"
 
 namespace inertia {
+
+namespace case_yaml {
+struct Node;
+}
 
 /// Where a term is evaluated: the local forms (owned, then ghost DOFs; ghosts current) of the
 /// displacement and, for dashpots, the velocity.
@@ -91,6 +104,14 @@ class ForceTerm {
   virtual void add_load(std::span<const std::unique_ptr<ForceTerm>> terms, VectorSum& f) const {
     (void)terms, (void)f;
   }
+
+  /// Terms with history variables: their state at the quadrature points (null for the others).
+  /// Every evaluation at u (force, tangent, energy) writes its trial state from the committed one.
+  virtual PointState* point_state() const { return nullptr; }
+  /// Terms with state: sets the trial state at `at` from the committed one, what an evaluation
+  /// does on the way. The system calls it at an accepted step's configuration, then commits. May
+  /// throw SolverError (an element that cannot take the configuration): the step is retried.
+  virtual void update_state(const TermPoint& at) const { (void)at; }
 };
 
 /// What a registry entry builds its terms from.
@@ -109,10 +130,21 @@ struct ForceTermEntry {
   /// Appends the terms of this kind (the same number on every rank). Collective: may throw
   /// InputError on every rank.
   void (*build)(const TermInputs& in, std::vector<std::unique_ptr<ForceTerm>>& out);
+  /// Kinds with a section of their own (the top-level key `name`): reads and validates it
+  /// (InputError "<file>:<line>: <key>: ...", one line); the result's `where` and `source` are
+  /// filled by the caller. Null for the kinds built from the case file's own sections.
+  std::shared_ptr<TermSection> (*parse)(const case_yaml::Node& section) = nullptr;
+  /// With parse: an example of the section, one line, for --help.
+  std::string_view example = {};
 };
 
-/// Every registered kind, in the order the terms are built (and summed).
+/// Every kind, built-in then registered, in the order the terms are built (and summed).
 std::span<const ForceTermEntry> force_term_entries();
+/// Adds a kind defined outside the library (a test's term), before any case file is read. Its
+/// name must differ from every kind's and from the case file's own sections.
+void register_force_term(const ForceTermEntry& entry);
+/// The entry with a section of its own named `name`, or null.
+const ForceTermEntry* force_term_section(std::string_view name);
 /// The terms of a problem, kind by kind in registry order. Collective.
 std::vector<std::unique_ptr<ForceTerm>> build_force_terms(const TermInputs& in);
 

@@ -195,6 +195,10 @@ class MechanicalSystem final : public DynamicSystem {
   /// spring). Collective.
   double kinetic_energy(Vec v) const;
   double strain_energy(Vec u) const override;
+  void commit_step(Vec u) override;
+  void reject_step() override;
+  /// The terms' history variables (point_state.hpp), in term order; the same list on every rank.
+  std::span<PointState* const> point_states() const { return point_states_; }
 
   /// Collective. Lumped nodal masses (solids' row sums or HRZ, plus point masses) into m,
   /// whatever the mass treatment of the run.
@@ -233,8 +237,10 @@ class MechanicalSystem final : public DynamicSystem {
   ProblemSpec spec_;
   Assembler assembler_;
   std::vector<std::unique_ptr<ForceTerm>> terms_;
-  bool linear_ = true;     ///< every term is linear (or a load): f_int = K u
-  bool dashpots_ = false;  ///< some term has a dashpot
+  bool linear_ = true;                         ///< every term is linear (or a load): f_int = K u
+  bool dashpots_ = false;                      ///< some term has a dashpot
+  std::vector<const ForceTerm*> state_terms_;  ///< the terms with history variables
+  std::vector<PointState*> point_states_;      ///< theirs
   std::unique_ptr<MatrixFreeElasticity> matrix_free_;  ///< time.operator: matrix_free
   bool baij_stiffness_ = false;
   double expected_solves_ = 0;

@@ -5,6 +5,10 @@
 /// region indices and amplitude names to indices. Built by the app, consumed by MechanicalSystem.
 
 #include <array>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "inertia/assembly/assembler.hpp"
@@ -13,6 +17,18 @@
 namespace inertia {
 
 enum class MassTreatment { consistent, lumped };
+
+/// The parsed case-file section of a force-term kind with a section of its own
+/// (ForceTermEntry::parse); the kind's build function reads its own type back.
+struct TermSection {
+  virtual ~TermSection() = default;
+  /// "<file>:<line>: <section>", for messages about the section found later (a region the mesh
+  /// lacks).
+  std::string where;
+  /// The section as YAML text: a restart refuses a checkpoint written with another.
+  std::string source;
+};
+using TermSections = std::map<std::string, std::shared_ptr<const TermSection>, std::less<>>;
 
 struct MaterialAssignment {
   int region = -1;
@@ -92,6 +108,7 @@ struct ProblemSpec {
   /// products move 30 % fewer bytes than AIJ's; implicit solves need AIJ for GAMG.
   bool explicit_scheme = false;
   LinearSolverChoice linear_solver = LinearSolverChoice::automatic;
+  TermSections term_sections;  ///< by section name (ForceTermEntry::parse)
 };
 
 }  // namespace inertia

@@ -2,7 +2,9 @@
 /// \file step_control.hpp
 /// Step halving: a step whose solve fails (a diverged Newton or linear solve, an element that
 /// cannot take the configuration) is retried as two steps of half the size, recursively, before
-/// the run stops with the reason and the time.
+/// the run stops with the reason and the time. An accepted step (each half of a retried one too)
+/// commits the system's history variables at its end (DynamicSystem::commit_step); a failed one
+/// discards its trial history (reject_step) with the rest of its state.
 
 #include <functional>
 #include <string>
