@@ -130,6 +130,38 @@ std::uint64_t content_hash(MPI_Comm comm, const fs::path& file, std::uint64_t si
   return h.digest();
 }
 
+/// A caller's array in a Vec made without one (VecCreateMPIWithArray with no array) for the scope
+/// of the object: VecPlaceArray, then VecResetArray (never throws).
+class Placed {
+ public:
+  Placed(Vec v, double* values) : v_(v) {
+    static double none = 0;  // an empty span may have no storage
+    INERTIA_PETSC(VecPlaceArray(v_, values ? values : &none));
+  }
+  Placed(const Placed&) = delete;
+  Placed& operator=(const Placed&) = delete;
+  ~Placed() { (void)VecResetArray(v_); }
+
+ private:
+  Vec v_;
+};
+
+/// The dimensions of dataset `name` of the file open in `viewer` (every rank, alike).
+std::vector<hsize_t> dataset_dims(PetscViewer viewer, const std::string& name) {
+  hid_t file = H5I_INVALID_HID;
+  INERTIA_PETSC(PetscViewerHDF5GetFileId(viewer, &file));
+  const hid_t dataset = H5Dopen2(file, ("/" + name).c_str(), H5P_DEFAULT);
+  INERTIA_CHECK(dataset >= 0, Error, "HDF5 cannot open the dataset '", name, "'");
+  const hid_t space = H5Dget_space(dataset);
+  const int rank = space >= 0 ? H5Sget_simple_extent_ndims(space) : -1;
+  std::vector<hsize_t> dims(static_cast<std::size_t>(std::max(rank, 0)));
+  const bool ok = rank >= 0 && H5Sget_simple_extent_dims(space, dims.data(), nullptr) == rank;
+  if (space >= 0) H5Sclose(space);
+  H5Dclose(dataset);
+  INERTIA_CHECK(ok, Error, "HDF5 cannot read the shape of the dataset '", name, "'");
+  return dims;
+}
+
 /// The user block's text: the signature, the hash and the size the file has.
 std::string header_text(std::uint64_t hash, std::uint64_t size) {
   char text[128];
@@ -170,19 +202,109 @@ Checkpointer::Checkpointer(MPI_Comm comm, std::span<const std::int64_t> natural_
   INERTIA_PETSC(VecScatterCreate(layout, from_is, natural_, to_is, scatter_.out()));
 }
 
+std::vector<Checkpointer::CellLayout*> Checkpointer::cell_layouts(const CellArrays& cells) {
+  // The contract (CellArray), on every rank; the lowest failing rank's reason on every rank.
+  std::string description;  // what every rank must agree on
+  try {
+    run_collectively(comm_, [&] {
+      for (std::size_t k = 0; k < cells.size(); ++k) {
+        const CellArray& c = cells[k];
+        INERTIA_CHECK(c.stride >= 1 && c.num_global_rows >= 0, InternalError, "cell array '",
+                      c.name, "': stride ", c.stride, ", ", c.num_global_rows, " rows");
+        INERTIA_CHECK(c.num_global_rows <= PETSC_MAX_INT / c.stride, InternalError, "cell array '",
+                      c.name, "': ", c.num_global_rows, " rows of ", c.stride,
+                      " values exceed PETSc's index range (", PETSC_MAX_INT, ")");
+        INERTIA_CHECK(c.values.size() == c.natural_rows.size() * static_cast<std::size_t>(c.stride),
+                      InternalError, "cell array '", c.name, "': ", c.values.size(), " values for ",
+                      c.natural_rows.size(), " rows of ", c.stride);
+        for (const std::int64_t row : c.natural_rows)
+          INERTIA_CHECK(row >= 0 && row < c.num_global_rows, InternalError, "cell array '", c.name,
+                        "': natural row ", row, " is not in [0, ", c.num_global_rows, ")");
+        for (std::size_t j = 0; j < k; ++j)
+          INERTIA_CHECK(cells[j].name != c.name, InternalError, "cell array '", c.name,
+                        "' is given twice");
+        description += cat(c.name, ' ', c.stride, ' ', c.num_global_rows, '\n');
+      }
+    });
+  } catch (const InternalError&) {
+    throw;
+  } catch (const Error& e) {
+    throw InternalError(e.what());  // the type on the ranks that did not fail
+  }
+  INERTIA_CHECK(all_true(comm_, broadcast_string(comm_, description) == description), InternalError,
+                "checkpoint: the ranks do not pass the same cell arrays");
+  std::vector<CellLayout*> layouts;
+  for (const CellArray& c : cells) {
+    CellLayout& l = cell_layouts_[c.name];
+    const bool same = l.ready && l.stride == c.stride && l.num_global_rows == c.num_global_rows &&
+                      std::ranges::equal(l.natural_rows, c.natural_rows);
+    layouts.push_back(&l);
+    if (all_true(comm_, same)) continue;
+    // Made anew: this rank's rows as a block vector, the natural order split by PETSc.
+    l.ready = false;  // until it is complete and checked
+    l.stride = c.stride;
+    l.num_global_rows = c.num_global_rows;
+    l.natural_rows.assign(c.natural_rows.begin(), c.natural_rows.end());
+    const auto rows = static_cast<PetscInt>(c.natural_rows.size());
+    PetscInt local_rows = PETSC_DECIDE, global_rows = static_cast<PetscInt>(c.num_global_rows);
+    INERTIA_PETSC(PetscSplitOwnership(comm_, &local_rows, &global_rows));
+    INERTIA_PETSC(VecCreateMPIWithArray(comm_, c.stride, rows * c.stride, PETSC_DECIDE, nullptr,
+                                        l.local.out()));
+    INERTIA_PETSC(VecCreate(comm_, l.natural.out()));
+    INERTIA_PETSC(VecSetSizes(l.natural, c.stride * local_rows, c.stride * global_rows));
+    INERTIA_PETSC(VecSetBlockSize(l.natural, c.stride));
+    INERTIA_PETSC(VecSetType(l.natural, VECMPI));
+    PetscInt begin = 0, end = 0;
+    INERTIA_PETSC(VecGetOwnershipRange(l.local, &begin, &end));
+    const std::vector<PetscInt> to(c.natural_rows.begin(), c.natural_rows.end());
+    petsc::IndexSet from_is, to_is;
+    INERTIA_PETSC(ISCreateStride(comm_, end - begin, begin, 1, from_is.out()));
+    INERTIA_PETSC(ISCreateBlock(comm_, c.stride, rows, to.data(), PETSC_COPY_VALUES, to_is.out()));
+    INERTIA_PETSC(VecScatterCreate(l.local, from_is, l.natural, to_is, l.scatter.out()));
+    // Every natural row on exactly one rank: each entry of the natural vector gets one 1.
+    std::vector<double> ones(c.values.size(), 1.0);
+    {
+      const Placed placed(l.local, ones.data());
+      INERTIA_PETSC(VecSet(l.natural, 0.0));
+      INERTIA_PETSC(VecScatterBegin(l.scatter, l.local, l.natural, ADD_VALUES, SCATTER_FORWARD));
+      INERTIA_PETSC(VecScatterEnd(l.scatter, l.local, l.natural, ADD_VALUES, SCATTER_FORWARD));
+    }
+    PetscReal low = 1, high = 1;
+    if (c.num_global_rows > 0) {
+      INERTIA_PETSC(VecMin(l.natural, nullptr, &low));
+      INERTIA_PETSC(VecMax(l.natural, nullptr, &high));
+    }
+    INERTIA_CHECK(low == 1 && high == 1, InternalError, "cell array '", c.name,
+                  "': the ranks' natural rows do not cover [0, ", c.num_global_rows, ") once each");
+    l.ready = true;
+  }
+  return layouts;
+}
+
 void Checkpointer::ensure_room(const fs::path& directory, const fs::path& file,
-                               std::size_t num_vectors) const {
+                               std::size_t num_vectors, std::uint64_t cell_bytes) const {
   // The previous checkpoint's size, or the data plus HDF5's metadata for the first one; a
   // quarter more for what the rest of the run writes meanwhile.
   const auto estimate = static_cast<std::uint64_t>(std::max<std::int64_t>(
-      last_bytes_, 24 * num_global_nodes_ * static_cast<std::int64_t>(num_vectors) + (16 << 10)));
+      last_bytes_, 24 * num_global_nodes_ * static_cast<std::int64_t>(num_vectors) +
+                       static_cast<std::int64_t>(cell_bytes) + (16 << 10)));
   require_free_space(comm_, directory, file, estimate + estimate / 4, "the checkpoint");
 }
 
 std::pair<fs::path, std::int64_t> Checkpointer::write(const fs::path& directory, std::int64_t step,
                                                       const CheckpointAttributes& attributes,
                                                       const NamedVectors& vectors, int keep,
-                                                      std::int64_t keep_at_or_before) {
+                                                      std::int64_t keep_at_or_before,
+                                                      const CellArrays& cells) {
+  const std::vector<CellLayout*> layouts = cell_layouts(cells);
+  for (const CellArray& c : cells)
+    for (const auto& [name, x] : vectors)
+      INERTIA_CHECK(name != c.name, InternalError, "checkpoint: '", name,
+                    "' is both a vector and a cell array");  // the same on every rank
+  std::uint64_t cell_bytes = 0;
+  for (const CellArray& c : cells)
+    cell_bytes +=
+        8 * static_cast<std::uint64_t>(c.num_global_rows) * static_cast<std::uint64_t>(c.stride);
   const fs::path file = directory / checkpoint_name(step);
   const fs::path tmp = directory / (checkpoint_name(step) + ".tmp");
   run_on_root(comm_, [&] {
@@ -192,7 +314,7 @@ std::pair<fs::path, std::int64_t> Checkpointer::write(const fs::path& directory,
                   ": cannot create the checkpoint directory");
     fs::remove(tmp, ec);
   });
-  ensure_room(directory, tmp, vectors.size());
+  ensure_room(directory, tmp, vectors.size(), cell_bytes);
   const QuietHdf5 quiet;
   // Three steps, each ended by an agreement of every rank (hdf5_file.hpp says why not parallel
   // HDF5): rank 0 creates the file, its datasets and the case's attributes; every rank writes its
@@ -200,12 +322,18 @@ std::pair<fs::path, std::int64_t> Checkpointer::write(const fs::path& directory,
   // descriptor, the data made durable before the rename; rank 0 adds the checksums and the
   // completion attribute. A failure anywhere fails every rank with the system's reason, and the
   // temporary file never becomes a checkpoint.
-  std::vector<std::uint64_t> offsets(vectors.size());
+  // Offsets: the vectors', then the cell arrays'.
+  std::vector<std::uint64_t> offsets(vectors.size() + cells.size());
   run_on_root(comm_, [&] {
     Hdf5File h5(tmp, Hdf5File::Mode::create, user_block);
     const auto rows = static_cast<hsize_t>(num_global_nodes_);
     for (std::size_t k = 0; k < vectors.size(); ++k)
       offsets[k] = h5.create_dataset("/" + vectors[k].first, {rows, 3}, H5T_NATIVE_DOUBLE);
+    for (std::size_t k = 0; k < cells.size(); ++k)
+      offsets[vectors.size() + k] = h5.create_dataset(
+          "/" + cells[k].name,
+          {static_cast<hsize_t>(cells[k].num_global_rows), static_cast<hsize_t>(cells[k].stride)},
+          H5T_NATIVE_DOUBLE);
     h5.write_attribute("num_global_nodes", static_cast<long>(num_global_nodes_));
     for (const auto& [name, x] : attributes.reals) h5.write_attribute(name, x);
     for (const auto& [name, x] : attributes.integers)
@@ -214,7 +342,7 @@ std::pair<fs::path, std::int64_t> Checkpointer::write(const fs::path& directory,
     h5.close();
   });
   INERTIA_MPI(MPI_Bcast(offsets.data(), static_cast<int>(offsets.size()), MPI_UINT64_T, 0, comm_));
-  std::vector<long> sums(vectors.size());
+  std::vector<long> sums(vectors.size() + cells.size());
   {
     // A rank whose write fails keeps taking part in the scatters and checksums (collective) and
     // says so after the last vector.
@@ -234,6 +362,25 @@ std::pair<fs::path, std::int64_t> Checkpointer::write(const fs::path& directory,
         out->write({offsets[k] + 8 * static_cast<std::uint64_t>(begin), std::as_bytes(a.span())});
       });
     }
+    for (std::size_t k = 0; k < cells.size(); ++k) {
+      CellLayout& l = *layouts[k];
+      {
+        const Placed placed(l.local, cells[k].values.data());
+        INERTIA_PETSC(
+            VecScatterBegin(l.scatter, l.local, l.natural, INSERT_VALUES, SCATTER_FORWARD));
+        INERTIA_PETSC(VecScatterEnd(l.scatter, l.local, l.natural, INSERT_VALUES, SCATTER_FORWARD));
+      }
+      const std::size_t at = vectors.size() + k;
+      sums[at] = checksum(comm_, l.natural);
+      PetscInt first = 0, last = 0;
+      INERTIA_PETSC(VecGetOwnershipRange(l.natural, &first, &last));
+      unless_failed(failure, [&] {
+        petsc::ConstArray a(l.natural);
+        if (a.size() > 0)
+          out->write(
+              {offsets[at] + 8 * static_cast<std::uint64_t>(first), std::as_bytes(a.span())});
+      });
+    }
     unless_failed(failure, [&] { out->close(true); });
     rethrow_collectively(comm_, failure);
   }
@@ -241,6 +388,8 @@ std::pair<fs::path, std::int64_t> Checkpointer::write(const fs::path& directory,
     Hdf5File h5(tmp, Hdf5File::Mode::append);
     for (std::size_t k = 0; k < vectors.size(); ++k)
       h5.write_attribute("checksum." + vectors[k].first, sums[k]);
+    for (std::size_t k = 0; k < cells.size(); ++k)
+      h5.write_attribute("checksum." + cells[k].name, sums[vectors.size() + k]);
     h5.write_attribute(complete_attribute, 1L);
     h5.close();
   });
@@ -290,7 +439,9 @@ int Checkpointer::set_aside_from(const fs::path& directory, std::int64_t step) {
 
 void Checkpointer::read(const fs::path& file, const NamedVectors& vectors,
                         CheckpointAttributes& attributes,
-                        const std::function<void(const CheckpointAttributes&)>& check) {
+                        const std::function<void(const CheckpointAttributes&)>& check,
+                        const CellArrays& cells) {
+  const std::vector<CellLayout*> layouts = cell_layouts(cells);
   const QuietHdf5 quiet;
   Viewer viewer;
   // Damage: the file cannot be opened, or lacks what a complete checkpoint has, or its data do
@@ -411,12 +562,39 @@ void Checkpointer::read(const fs::path& file, const NamedVectors& vectors,
       INERTIA_PETSC(VecScatterBegin(scatter_, natural_, v, INSERT_VALUES, SCATTER_REVERSE));
       INERTIA_PETSC(VecScatterEnd(scatter_, natural_, v, INSERT_VALUES, SCATTER_REVERSE));
     }
+    for (std::size_t k = 0; k < cells.size(); ++k) {
+      const CellArray& c = cells[k];
+      CellLayout& l = *layouts[k];
+      PetscBool has = PETSC_FALSE;
+      INERTIA_PETSC(PetscViewerHDF5HasDataset(viewer, cat("/", c.name).c_str(), &has));
+      INERTIA_CHECK(has, Error, "no dataset '", c.name, "'");
+      const std::vector<hsize_t> dims = dataset_dims(viewer, c.name);
+      INERTIA_CHECK(dims.size() == 2 && dims[0] == static_cast<hsize_t>(c.num_global_rows) &&
+                        dims[1] == static_cast<hsize_t>(c.stride),
+                    Error, "the dataset '", c.name, "' is not ", c.num_global_rows, " rows of ",
+                    c.stride, " values");
+      require("checksum." + c.name);
+      long expected = 0;
+      INERTIA_PETSC(PetscViewerHDF5ReadAttribute(viewer, "/", ("checksum." + c.name).c_str(),
+                                                 PETSC_LONG, nullptr, &expected));
+      if (c.num_global_rows > 0) {  // HDF5 reads nothing from an empty dataset
+        INERTIA_PETSC(
+            PetscObjectSetName(reinterpret_cast<PetscObject>(l.natural.get()), c.name.c_str()));
+        INERTIA_PETSC(VecLoad(l.natural, viewer));
+      }
+      INERTIA_CHECK(checksum(comm_, l.natural) == expected, Error, "the values of '", c.name,
+                    "' do not match their checksum");
+      const Placed placed(l.local, c.values.data());
+      INERTIA_PETSC(VecScatterBegin(l.scatter, l.natural, l.local, INSERT_VALUES, SCATTER_REVERSE));
+      INERTIA_PETSC(VecScatterEnd(l.scatter, l.natural, l.local, INSERT_VALUES, SCATTER_REVERSE));
+    }
   });
 }
 
 Restored Checkpointer::restore(const fs::path& path, const NamedVectors& vectors,
                                CheckpointAttributes& attributes,
-                               const std::function<void(const CheckpointAttributes&)>& check) {
+                               const std::function<void(const CheckpointAttributes&)>& check,
+                               const CellArrays& cells) {
   // Candidates, newest first (rank 0 looks; every rank gets the list).
   std::string list;
   run_on_root(comm_, [&] {
@@ -442,7 +620,7 @@ Restored Checkpointer::restore(const fs::path& path, const NamedVectors& vectors
        start = end + 1) {
     const fs::path file = list.substr(start, end - start);
     try {
-      read(file, vectors, attributes, check);
+      read(file, vectors, attributes, check, cells);
       restored.file = file;
       return restored;
     } catch (const DamagedCheckpoint& e) {
