@@ -13,6 +13,7 @@
 #include "inertia/core/hash.hpp"
 #include "inertia/core/limits.hpp"
 #include "inertia/core/text.hpp"
+#include "inertia/parallel/natural_order.hpp"
 #include "inertia/parallel/session.hpp"
 
 namespace inertia {
@@ -194,7 +195,24 @@ CheckpointMonitor::CheckpointMonitor(MPI_Comm comm, const CaseFile& c, const Run
       integrator_(integrator),
       monitors_(monitors),
       checkpointer_(comm, system.mesh().natural_ids, system.mesh().num_global_nodes, state.u),
-      fingerprint_(model_fingerprint(comm, c, system.mesh())) {}
+      fingerprint_(model_fingerprint(comm, c, system.mesh())) {
+  for (PointState* s : system.point_states()) {
+    StateRows& rows = states_.emplace_back();
+    rows.state = s;
+    std::vector<std::int64_t> tags;
+    tags.reserve(s->rows());
+    for (const auto cell : s->cells()) tags.push_back(system.mesh().cell_tags[cell]);
+    rows.natural = natural_order(comm, tags, rows.global, cat(s->layout().name, ": element"));
+  }
+}
+
+io::CellArrays CheckpointMonitor::cell_arrays() {
+  io::CellArrays arrays;
+  for (const StateRows& rows : states_)
+    arrays.push_back({"state." + rows.state->layout().name, rows.state->stride(), rows.global,
+                      rows.natural, rows.state->committed_values()});
+  return arrays;
+}
 
 io::NamedVectors CheckpointMonitor::vectors() {
   io::NamedVectors vectors{{"displacement", state_.u.get()}, {"velocity", state_.v.get()}};
@@ -250,7 +268,9 @@ std::pair<io::CheckpointAttributes, std::filesystem::path> CheckpointMonitor::re
   };
   io::NamedVectors vectors = this->vectors();
   for (const auto& m : monitors_) m->declare(vectors);
-  const io::Restored restored = checkpointer_.restore(path, vectors, a, same_case);
+  const io::Restored restored =
+      checkpointer_.restore(path, vectors, a, same_case, cell_arrays());
+  for (const StateRows& rows : states_) rows.state->restore();  // trial = the restored state
   for (const auto& why : restored.skipped) log << "restart   skipped " << why << "\n";
   steps_.push_back(a.integers["step"]);
   return {a, restored.file};
@@ -304,7 +324,7 @@ void CheckpointMonitor::write() {
   // keep: never removes the newest checkpoint of a state the blow-up watch still trusts.
   const auto [file, bytes] =
       checkpointer_.write(c_.checkpoint_directory, state_.step, a, vectors, c_.checkpoint_keep,
-                          watch_ ? watch_->last_steady_step() : -1);
+                          watch_ ? watch_->last_steady_step() : -1, cell_arrays());
   steps_.push_back(state_.step);
   bytes_ += bytes;
   ++count_;

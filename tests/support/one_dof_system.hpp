@@ -66,6 +66,9 @@ class OneDofSystem final : public DynamicSystem {
   double linearised_extension() const { return e_lin_; }
   std::vector<std::string> notes;  ///< add_solver_note's lines
   int solves = 0;                  ///< calls of solve()
+  int fail_solve = 0;              ///< this call of solve() (1-based) throws SolverError
+  std::vector<double> commits;     ///< u at each commit_step (the accepted steps' ends)
+  int rejects = 0;                 ///< calls of reject_step()
 
   MPI_Comm comm() const override { return PETSC_COMM_SELF; }
   petsc::Vector create_vector() const override {
@@ -117,11 +120,13 @@ class OneDofSystem final : public DynamicSystem {
     set_entry(du, 1, g(t1) - h * h * beta * ddg(t1) - g(t0));
     set_entry(dv, 1, dg(t1) - h * gamma * ddg(t1) - dg(t0));
   }
+  void commit_step(Vec u) override { commits.push_back(entry(u, 0)); }
+  void reject_step() override { ++rejects; }
   void zero_constrained(Vec r) const override { set_entry(r, 1, 0); }
   void keep_constrained(Vec r) const override { set_entry(r, 0, 0); }
 
   SolveReport solve(double m, double k, Vec r, Vec y, double b = 0) override {
-    ++solves;
+    if (++solves == fail_solve) throw SolverError("the failure the test asked for");
     const auto A = matrix(m, k, b);
     set_entry(y, 0, (entry(r, 0) - A[1] * entry(y, 1)) / A[0]);
     return {1, 0};

@@ -29,6 +29,7 @@
 #include "inertia/core/text.hpp"
 #include "inertia/parallel/session.hpp"
 #include "inertia/time/scheme.hpp"
+#include "inertia/time/step_control.hpp"
 
 namespace {
 
@@ -631,6 +632,61 @@ TEST_P(Stability, BoundedJustBelowTheDeclaredLimitAndGrowingJustAbove) {
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryScheme, Stability, ::testing::ValuesIn(dynamic_cases()), case_name);
+
+// The step controller's life cycle of history variables (DynamicSystem::commit_step,
+// reject_step): every accepted step commits its end state once, a failed step is rejected and
+// commits nothing, and its two halves commit exactly the states of a run that took those halves
+// in the first place.
+TEST(StepControl, CommitsEachAcceptedStepOnceAndNothingOfAFailedOne) {
+  for (const char* name : {"newmark", "euler_implicit"}) {
+    SCOPED_TRACE(name);
+    const Scheme scheme = configure_scheme(name);
+    OneDofParams p;
+    p.F = 1.5;
+    auto start = [&](OneDofSystem& system, State& state) {
+      state.u = system.create_vector();
+      state.v = system.create_vector();
+      set_entry(state.u, 0, 0.5);
+      system.apply_constraints(0, state.u, state.v, nullptr);
+      auto integrator = scheme.create();
+      integrator->initialize(system, state);
+      return integrator;
+    };
+    const double h = 0.05;
+    // Reference: steps of h, h, h/2, h/2, h, ..., each end state recorded.
+    OneDofSystem reference(p);
+    State ref_state;
+    auto ref = start(reference, ref_state);
+    std::vector<double> want;
+    for (const double dt : {h, h, h / 2, h / 2, h, h, h}) {
+      ref->step(reference, ref_state, dt);
+      want.push_back(entry(ref_state.u, 0));
+    }
+    // Through the controller, the third step's solve failing once.
+    OneDofSystem system(p);
+    State state;
+    auto integrator = start(system, state);
+    const int per_step = [&] {
+      OneDofSystem probe(p);
+      State s;
+      auto i = start(probe, s);
+      const int before = probe.solves;
+      i->step(probe, s, h);
+      return probe.solves - before;
+    }();
+    ASSERT_GT(per_step, 0);
+    system.fail_solve = system.solves + 2 * per_step + 1;
+    std::vector<std::string> retries;
+    StepController steps(1, [&](const std::string& what) { retries.push_back(what); });
+    for (int n = 0; n < 6; ++n) steps.advance(system, *integrator, state, h);
+    EXPECT_EQ(retries.size(), 1u);
+    EXPECT_EQ(system.rejects, 1);
+    EXPECT_EQ(state.step, 6);
+    ASSERT_EQ(system.commits.size(), want.size());
+    for (std::size_t i = 0; i < want.size(); ++i)
+      EXPECT_EQ(system.commits[i], want[i]) << "commit " << i;
+  }
+}
 
 TEST(SchemeCases, CoverEveryRegisteredScheme) {
   const auto all = cases();

@@ -173,6 +173,8 @@ class CheckpointMonitor final : public Monitor {
   void check_fingerprint(const io::CheckpointAttributes& read, bool allow_changed_model,
                          std::ostream& log) const;
   io::NamedVectors vectors();
+  /// The system's point states as cell arrays, keyed by their cells' file tags.
+  io::CellArrays cell_arrays();
   MPI_Comm comm_;
   const CaseFile& c_;
   const RunPlan& plan_;
@@ -183,6 +185,14 @@ class CheckpointMonitor final : public Monitor {
   const BlowUpMonitor* watch_ = nullptr;
   io::Checkpointer checkpointer_;
   std::vector<FingerprintPart> fingerprint_;  ///< the model's, for checkpoints and restarts
+  /// Per point state of the system: the natural row of each of its rows (natural_order of the
+  /// cells' tags) and the number of rows over all ranks.
+  struct StateRows {
+    PointState* state;
+    std::vector<std::int64_t> natural;
+    std::int64_t global = 0;
+  };
+  std::vector<StateRows> states_;
   std::vector<std::int64_t> steps_;           ///< written or restored from, by this run
   std::int64_t bytes_ = 0, count_ = 0, last_step_ = -1;
 };
