@@ -56,8 +56,14 @@ void EnergyMonitor::start(const RunContext& run) {
 
 void EnergyMonitor::before_step() { history_->before_step(run_->system, run_->state); }
 
+void EnergyMonitor::within_step(const State& state, double dt) {
+  // The balance of a retried step is summed over its parts, each the scheme's own step.
+  history_->after_step(run_->system, state, dt, 0, false);
+  history_->before_step(run_->system, state);
+}
+
 void EnergyMonitor::after_step(const StepView& step) {
-  history_->after_step(run_->system, step.state, run_->plan.dt, step.removed_kinetic,
+  history_->after_step(run_->system, step.state, step.last_dt, step.removed_kinetic,
                        step.history_row);
 }
 
@@ -268,8 +274,7 @@ std::pair<io::CheckpointAttributes, std::filesystem::path> CheckpointMonitor::re
   };
   io::NamedVectors vectors = this->vectors();
   for (const auto& m : monitors_) m->declare(vectors);
-  const io::Restored restored =
-      checkpointer_.restore(path, vectors, a, same_case, cell_arrays());
+  const io::Restored restored = checkpointer_.restore(path, vectors, a, same_case, cell_arrays());
   for (const StateRows& rows : states_) rows.state->restore();  // trial = the restored state
   for (const auto& why : restored.skipped) log << "restart   skipped " << why << "\n";
   steps_.push_back(a.integers["step"]);

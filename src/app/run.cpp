@@ -1063,6 +1063,9 @@ class Run {
         c().scheme.is_explicit() && system().is_linear() ? 0 : c().max_step_halvings;
     StepController steps(halvings,
                          [&](const std::string& what) { log_ << "retry     " << what << "\n"; });
+    steps.on_within_step([&](const State& state, double dt) {
+      for (Monitor* m : step_monitors_) m->within_step(state, dt);
+    });
     loop_start_ = MPI_Wtime();
     first_step_ = state_.step;
     system().set_expected_solves(static_cast<double>(plan_.steps - state_.step));
@@ -1152,9 +1155,9 @@ class Run {
     double local[2] = {largest_magnitude(state_.u), static_cast<double>(interrupt_signal())};
     double global[2] = {0, 0};
     INERTIA_MPI(MPI_Allreduce(local, global, 2, MPI_DOUBLE, MPI_MAX, comm_));
-    const StepView step{state_,     stats_,    plan_.schedule.history_row(state_.step),
-                        removed,    global[0], first_step_,
-                        loop_start_};
+    const StepView step{state_,      stats_,          plan_.schedule.history_row(state_.step),
+                        removed,     steps.last_dt(), global[0],
+                        first_step_, loop_start_};
     for (Monitor* m : step_monitors_) {
       activity_ = m->activity();
       m->after_step(step);

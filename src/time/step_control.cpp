@@ -40,6 +40,7 @@ StepStats StepController::attempt(DynamicSystem& system, Integrator& integrator,
   try {
     StepStats stats = integrator.step(system, state, dt);
     system.commit_step(state.u);  // the step is accepted once its history is
+    last_dt_ = dt;
     return stats;
   } catch (const SolverError& e) {
     system.reject_step();
@@ -53,6 +54,7 @@ StepStats StepController::attempt(DynamicSystem& system, Integrator& integrator,
     on_retry_(cat("step from t = ", t0, " with dt = ", dt, " failed (", e.what(),
                   "); retrying as two steps of ", dt / 2));
     StepStats first = attempt(system, integrator, state, dt / 2, depth + 1);
+    if (within_) within_(state, last_dt_);
     StepStats second = attempt(system, integrator, state, dt / 2, depth + 1);
     second.linear_iterations += first.linear_iterations;
     second.nonlinear_iterations += first.nonlinear_iterations;

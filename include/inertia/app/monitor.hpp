@@ -46,9 +46,12 @@ struct RunContext {
 /// One completed step, as the loop passes it to the monitors.
 struct StepView {
   const State& state;
-  const StepStats& stats;           ///< the step's solver statistics
-  bool history_row = false;         ///< a probe/reaction/energy row at this step (the schedule)
-  double removed_kinetic = 0;       ///< kinetic energy velocity damping took in this step
+  const StepStats& stats;      ///< the step's solver statistics
+  bool history_row = false;    ///< a probe/reaction/energy row at this step (the schedule)
+  double removed_kinetic = 0;  ///< kinetic energy velocity damping took in this step
+  /// The size of the step's last part: the run's dt, or less where the step was retried in halves
+  /// (Monitor::within_step saw the other parts).
+  double last_dt = 0;
   double largest_displacement = 0;  ///< max |u_i| over the ranks, infinite if not finite
   std::int64_t first_step = 0;      ///< where this run's loop started
   double loop_start = 0;            ///< MPI_Wtime() when the loop started
@@ -75,6 +78,10 @@ class Monitor {
   virtual void start(const RunContext& run) { (void)run; }
   /// Before the integrator's step.
   virtual void before_step() {}
+  /// A step retried in halves (StepController): at each boundary inside it, the state there and
+  /// the size of the part that just ended (an accumulation over the step's parts, such as the
+  /// energy balance's work, needs them). Collective.
+  virtual void within_step(const State& state, double dt) { (void)state, (void)dt; }
   /// After a completed step.
   virtual void after_step(const StepView& step) { (void)step; }
   /// Writes what is buffered (before a checkpoint, with the progress line, at the end).

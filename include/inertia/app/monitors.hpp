@@ -37,6 +37,7 @@ class EnergyMonitor final : public Monitor {
   void restore(const io::CheckpointAttributes& read) override;
   void start(const RunContext& run) override;
   void before_step() override;
+  void within_step(const State& state, double dt) override;
   void after_step(const StepView& step) override;
   void flush() override { history_->flush(); }
   void mark_failed(const std::string& reason) override { history_->mark_failed(reason); }
@@ -193,7 +194,7 @@ class CheckpointMonitor final : public Monitor {
     std::int64_t global = 0;
   };
   std::vector<StateRows> states_;
-  std::vector<std::int64_t> steps_;           ///< written or restored from, by this run
+  std::vector<std::int64_t> steps_;  ///< written or restored from, by this run
   std::int64_t bytes_ = 0, count_ = 0, last_step_ = -1;
 };
 

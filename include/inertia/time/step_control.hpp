@@ -23,6 +23,11 @@ class StepController {
   /// Collective. Advances `state` by dt (state.step by one, state.time by dt). Throws
   /// SolverError naming the time and the last failure when the halvings are exhausted.
   StepStats advance(DynamicSystem& system, Integrator& integrator, State& state, double dt);
+  /// Called (on every rank) at each boundary inside a step retried in halves, with the state
+  /// there and the size of the part that just ended.
+  void on_within_step(std::function<void(const State&, double)> f) { within_ = std::move(f); }
+  /// The size of the last part of the last step: its dt, or less where it was retried.
+  double last_dt() const { return last_dt_; }
 
  private:
   StepStats attempt(DynamicSystem& system, Integrator& integrator, State& state, double dt,
@@ -36,6 +41,8 @@ class StepController {
 
   int max_halvings_;
   std::function<void(const std::string&)> on_retry_;
+  std::function<void(const State&, double)> within_;
+  double last_dt_ = 0;
   std::vector<Snapshot> snapshots_;  ///< one per recursion depth, allocated once
 };
 
