@@ -295,8 +295,8 @@ Probes::Probes(MPI_Comm comm, const Assembler& assembler, ProbeSites sites,
       const OutputField* f = find_output_field(FieldKind::probe, name);
       at.push_back({f, static_cast<int>(columns.size())});
       for (const auto q : f->columns) columns.push_back(cat(sites.names[p], ".", q));
-      if (name != "state") continue;
-      for (const PointState* s : states) {
+      if (!f->from_model) continue;
+      for (const PointState* s : states) {  // `state`
         std::int64_t row = -1;
         const std::int64_t cell = points_[p].cell;
         for (std::size_t r = 0; cell >= 0 && r < s->rows(); ++r)
@@ -340,7 +340,7 @@ void Probes::record(const State& state) {
       assembler_.point_stress(u.span(), points_[p], strain, stress);
       const ProbeInput point{nullptr, nullptr, strain, stress};
       for (const Column& at : columns_[p])
-        if (at.field->location == FieldLocation::cell && at.field->fill_probe)
+        if (at.field->location == FieldLocation::cell && !at.field->from_model)
           at.field->fill_probe(point, &values_[at.offset]);
     }
     for (const StateColumn& at : state_columns_)  // the rank holding the probe's cell

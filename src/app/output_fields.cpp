@@ -55,9 +55,6 @@ bool frame_strain(const FrameInput& in, std::vector<double>& b, io::Field& out) 
   return gather_cells(in, in.cell_stress->strain, 6, b, out);
 }
 
-/// `state`: OutputSeries writes one array per component of each term's point state.
-bool frame_state(const FrameInput&, std::vector<double>&, io::Field&) { return false; }
-
 bool frame_nodal_von_mises(const FrameInput& in, std::vector<double>&, io::Field& out) {
   out.values = in.nodal_stress->von_mises;
   return true;
@@ -183,14 +180,16 @@ const OutputField table[] = {
     {"state",
      K::frame,
      L::cell,
-     1,
+     0,
      false,
      {},
      N::state,
      "cell data: the history variables of the force terms that\nhave them, averaged over each "
      "cell's quadrature points: an\narray <variable>.<component> per component (0 outside\nthe "
      "term's cells)",
-     frame_state},
+     nullptr,
+     nullptr,
+     true},
     {"rank", K::frame, L::cell, 1, true, {}, N::state, "cell data", frame_rank},
     {"region", K::frame, L::cell, 1, true, {}, N::state, "cell data", frame_region},
 
@@ -204,7 +203,7 @@ const OutputField table[] = {
     {"von_mises", K::probe, L::cell, 1, false, von_mises_columns, N::cell_stresses, "", nullptr,
      probe_von_mises},
     // Its columns (<probe>.<variable>.<component>) come from the terms' point states (Probes).
-    {"state", K::probe, L::cell, 0, false, {}, N::state, "", nullptr, nullptr},
+    {"state", K::probe, L::cell, 0, false, {}, N::state, "", nullptr, nullptr, true},
 };
 
 }  // namespace

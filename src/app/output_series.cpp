@@ -74,7 +74,7 @@ OutputSeries::OutputSeries(MPI_Comm comm, const CaseFile& c, const MechanicalSys
   }
   // The fields output.fields asks for, from the table (a frame holds them in its order).
   for (const auto& f : output_fields())
-    if (f.kind == FieldKind::frame && c.has_field(std::string(f.name))) {
+    if (f.kind == FieldKind::frame && !f.from_model && c.has_field(std::string(f.name))) {
       fields_.push_back(&f);
       if (f.needs != FieldNeeds::state) needs_ = std::max(needs_, f.needs);
     }

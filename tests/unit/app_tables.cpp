@@ -150,6 +150,13 @@ TEST(OutputFields, NamesAreUniquePerKindAndRowsAreComplete) {
       SCOPED_TRACE(std::string(f.name));
       EXPECT_TRUE(names.insert(f.name).second) << "a second row called " << f.name;
       EXPECT_EQ(find_output_field(kind, f.name), &f);
+      if (f.from_model) {  // named by the model's point states (OutputSeries, Probes fill it)
+        EXPECT_EQ(f.components, 0);
+        EXPECT_TRUE(f.columns.empty());
+        EXPECT_EQ(f.location, FieldLocation::cell);
+        EXPECT_TRUE(f.fill_frame == nullptr && f.fill_probe == nullptr);
+        continue;
+      }
       EXPECT_GE(f.components, 1);
       if (kind == FieldKind::frame) {
         EXPECT_TRUE(f.fill_frame != nullptr);
