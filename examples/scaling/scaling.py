@@ -28,6 +28,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 
 SCRIPT_DIR = os.path.dirname(os.path.abspath(__file__))
@@ -41,6 +42,10 @@ YOUNGS_MODULUS = 1.0e7
 POISSONS_RATIO = 0.3
 TRACTION = [1000.0, 0.0, 0.0]
 NEWMARK_DEFAULT_DT = 1.0e-3
+EXPLICIT = ["central_difference", "symplectic_euler"]  # lumped mass, dt auto
+IMPLICIT = ["newmark", "hht", "generalized_alpha", "euler_implicit"]  # consistent mass, a fixed dt
+# The study's files go outside the repository unless --workdir says otherwise.
+DEFAULT_WORKDIR = os.path.join(tempfile.gettempdir(), "inertia-scaling")
 
 
 class StudyError(Exception):
@@ -101,20 +106,24 @@ def parse_args(argv):
                    help="weak scaling: cells [N*np, N, N] on np ranks (default: 30)")
     p.add_argument("--element", choices=["hex8", "tet4"], default="hex8",
                    help="element of the box mesh (default: hex8)")
-    p.add_argument("--integrator", choices=["central_difference", "newmark"],
-                   default="central_difference",
-                   help="central_difference: explicit, lumped mass, dt auto; newmark: implicit, "
-                        "consistent mass, fixed dt, CG+GAMG solve every step "
-                        "(default: central_difference)")
+    p.add_argument("--integrator", choices=EXPLICIT + IMPLICIT, default="central_difference",
+                   help="explicit (" + ", ".join(EXPLICIT) + "): lumped mass, dt auto; implicit ("
+                        + ", ".join(IMPLICIT) + "): consistent mass, fixed dt, a solve every "
+                        "step (default: central_difference)")
+    p.add_argument("--operator", choices=["assembled", "matrix_free"], default="assembled",
+                   help="time.operator: the stiffness products from the assembled matrix or from "
+                        "the element kernels (matrix_free: explicit integrators only; default: "
+                        "assembled)")
     p.add_argument("--dt", default=None,
                    help="time step: 'auto' (explicit only) or a number (default: auto for "
-                        f"central_difference, {NEWMARK_DEFAULT_DT:g} for newmark)")
+                        f"the explicit integrators, {NEWMARK_DEFAULT_DT:g} for the implicit ones)")
     p.add_argument("--steps", default=100, type=int, help="time steps per run (default: 100)")
     p.add_argument("--repeat", default=1, type=int, metavar="K",
                    help="run every case K times and keep the minimum time of every phase "
                         "(default: 1)")
-    p.add_argument("--workdir", default=os.path.join(SCRIPT_DIR, "runs"),
-                   help="where case files, logs and run outputs go (default: examples/scaling/runs)")
+    p.add_argument("--workdir", default=DEFAULT_WORKDIR,
+                   help="where case files, logs and run outputs go (default: "
+                        f"{DEFAULT_WORKDIR}, outside the repository)")
     p.add_argument("--outdir", default=None,
                    help="where scaling.csv and the PNGs go (default: the workdir)")
     p.add_argument("--extra", default="",
@@ -139,11 +148,16 @@ def parse_args(argv):
         args.launcher = default_launcher()
     if "{np}" not in args.launcher:
         p.error(f"--launcher: the template must contain {{np}}, got '{args.launcher}'")
+    explicit = args.integrator in EXPLICIT
+    if args.operator == "matrix_free" and not explicit:
+        p.error(f"--operator matrix_free is for the explicit integrators ({', '.join(EXPLICIT)}): "
+                f"{args.integrator} solves with the assembled stiffness")
     if args.dt is None:
-        args.dt = "auto" if args.integrator == "central_difference" else NEWMARK_DEFAULT_DT
+        args.dt = "auto" if explicit else NEWMARK_DEFAULT_DT
     elif args.dt == "auto":
-        if args.integrator == "newmark":
-            p.error("--dt auto is for the explicit integrator only; give newmark a number")
+        if not explicit:
+            p.error(f"--dt auto is for the explicit integrators only; give {args.integrator} a "
+                    "number")
     else:
         try:
             args.dt = float(args.dt)
@@ -176,10 +190,7 @@ def expected_dofs(cells):
 def case_text(cells, args):
     h = 1.0 / min(cells)  # cubic cells
     upper = [round(c * h, 12) for c in cells]
-    if args.integrator == "central_difference":
-        mass, dt = "lumped", args.dt
-    else:
-        mass, dt = "consistent", args.dt
+    mass, dt = ("lumped" if args.integrator in EXPLICIT else "consistent"), args.dt
     dt_text = dt if dt == "auto" else repr(float(dt))
     fmt = lambda v: "[" + ", ".join(f"{x:g}" for x in v) + "]"
     return (
@@ -198,7 +209,8 @@ def case_text(cells, args):
         f"  mass: {mass}\n"
         f"  dt: {dt_text}\n"
         f"  steps: {args.steps}\n"
-        "output:\n"
+        + (f"  operator: {args.operator}\n" if args.operator != "assembled" else "")
+        + "output:\n"
         "  directory: out\n"
         "  every: 0\n")
 
@@ -394,7 +406,7 @@ def write_csv(path, rows, phase_order, args):
     header = ["mode", "ranks", "dofs", "steps"] + [column_name(p) for p in phase_order] + \
         ["speedup_time_loop", "efficiency_time_loop", "speedup_total", "efficiency_total",
          "time_loop_ns_per_dof_step", "time_loop_rank_ns_per_dof_step",
-         "cells", "element", "integrator", "dt", "repeats", "linear_iterations",
+         "cells", "element", "integrator", "operator", "dt", "repeats", "linear_iterations",
          "peak_rss_max_mb"]
 
     def num(v, fmt="{:.6g}"):
@@ -414,7 +426,7 @@ def write_csv(path, rows, phase_order, args):
                         num(r["ns_per_dof_step"], "{:.3f}"),
                         num(r["rank_ns_per_dof_step"], "{:.3f}"),
                         "x".join(map(str, r["cells"])), args.element, args.integrator,
-                        args.dt, args.repeat, num(r["linear_iterations"], "{:d}"),
+                        args.operator, args.dt, args.repeat, num(r["linear_iterations"], "{:d}"),
                         num(r["peak_rss_max_mb"], "{:.1f}")])
     os.replace(tmp, path)
 
@@ -467,7 +479,8 @@ def series_title(rows, mode, args):
 def run_title(args):
     dt = "dt auto" if args.dt == "auto" else f"dt {args.dt:g}"
     reps = f", min of {args.repeat} runs" if args.repeat > 1 else ""
-    return f"{args.integrator}, {dt}, {args.steps} steps{reps}"
+    operator = ", matrix-free" if args.operator == "matrix_free" else ""
+    return f"{args.integrator}{operator}, {dt}, {args.steps} steps{reps}"
 
 
 def plot_all(rows, phase_order, args, plt):

@@ -67,6 +67,27 @@ PY
 grep -q "ksp_rtol 1e-8" "$work/newmark/strong/np1/rep1/command.txt"
 [ -s "$work/newmark/scaling.csv" ] && [ -s "$work/newmark/strong_speedup.png" ]
 
+# The matrix-free explicit operator and another implicit scheme, and the default work directory
+# outside the repository.
+"$py" "$script" --mode strong --ranks 1,2 --cells 4,4,4 --steps 5 --inertia "$INERTIA" \
+  --launcher "$launcher" --workdir "$work/mf" --operator matrix_free > "$work/log.mf"
+grep -q "operator: matrix_free" "$work/mf/strong/np2/rep1/case.yaml"
+grep -q "^strong,2,375,5,.*,central_difference,matrix_free," "$work/mf/scaling.csv"
+"$py" "$script" --mode strong --ranks 1 --cells 4,4,4 --steps 3 --inertia "$INERTIA" \
+  --launcher "$launcher" --workdir "$work/hht" --integrator hht --dt 1e-3 > "$work/log.hht"
+grep -q "integrator: hht" "$work/hht/strong/np1/rep1/case.yaml"
+grep -q "mass: consistent" "$work/hht/strong/np1/rep1/case.yaml"
+[ -s "$work/hht/scaling.csv" ]
+default=$("$py" "$script" --mode strong --ranks 1 --cells 4,4,4 --steps 3 --inertia "$INERTIA" \
+  --launcher "$launcher" --dry-run | sed -n 's/.*; workdir //p')
+case "$(realpath -m "$default")/" in
+  "$(realpath "$INERTIA_SOURCE_DIR")"/*) echo "the default workdir $default is inside the repository"; exit 1 ;;
+esac
+status=0
+"$py" "$script" --integrator newmark --operator matrix_free --inertia "$INERTIA" \
+  > /dev/null 2> "$work/err" || status=$?
+[ "$status" -ne 0 ] && grep -q "^scaling.py: error: --operator matrix_free is for the explicit" "$work/err"
+
 # A run that fails: non-zero exit status and one "scaling.py: error:" line naming the run.
 status=0
 "$py" "$script" --mode strong --ranks 1 --cells 4,4,4 --steps 5 --inertia "$INERTIA" \
