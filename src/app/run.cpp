@@ -3,6 +3,7 @@
 #include <petscsys.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -954,6 +955,16 @@ class Run {
   /// integrator, which completes it (a_0, ...); the output directories exist since build().
   void initialize() {
     log_ << "output    " << printable(c().output_directory.string()) << "\n";
+    bool probes_state = false;
+    for (const auto& p : c().probes)
+      probes_state = probes_state || std::ranges::count(p.fields, std::string("state")) > 0;
+    if ((c().has_field("state") || probes_state) && system().point_states().empty())
+      log_ << "warning   output: 'state' asked for, but no force term of this case has history "
+              "variables: nothing is written for it\n";
+    else
+      for (const PointState* s : system().point_states())
+        log_ << "state     " << s->layout().name << ": " << s->layout().components.size()
+             << " components at up to " << s->layout().points << " points per cell\n";
     state_.u = system().create_vector();
     state_.v = system().create_vector();
     set_initial_state(state_.u, state_.v);

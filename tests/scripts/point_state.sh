@@ -9,9 +9,11 @@
 #   3 ranks) rewrites the same probes.csv, state columns included: the state is checkpointed keyed
 #   by element, not by rank;
 # - the VTK frames carry the state as cell arrays <variable>.<component>;
-# - the kind's own case-file section is validated with one error line.
+# - the kind's own case-file section is validated with one error line; the plain executable
+#   (no term with state) says that 'state' writes nothing.
 set -euo pipefail
-: "${INERTIA_TEST_TERMS:?}" "${INERTIA_SOURCE_DIR:?}" "${INERTIA_MPIEXEC:=mpiexec}"
+: "${INERTIA_TEST_TERMS:?}" "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}" "${INERTIA_MPIEXEC:=mpiexec}"
+INERTIA_PLAIN=$INERTIA
 INERTIA=$INERTIA_TEST_TERMS
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -87,6 +89,7 @@ for np in 1 2 3; do
   run "$np" "$d/case.yaml"
   [ "$(grep -c '^retry ' "$work/last.log")" = 1 ] || { cat "$work/last.log"; echo "FAIL: np$np: expected one retry"; exit 1; }
   grep -q "^retry .*state_check: the failure asked for at step 7" "$work/last.log"
+  grep -q "^state     state_check: 8 components at up to 8 points per cell" "$work/last.log"
   python3 - "$d/probes.csv" "$np" <<'PY'
 import csv, sys
 with open(sys.argv[1]) as f:
@@ -141,6 +144,15 @@ mkdir -p "$d"
 cp -r "$work/np2/." "$d/"
 run 3 "$d/case.yaml" --restart "$d/checkpoints/checkpoint_000000010.h5"
 compare "$work/np2" "$d" 1e-10 "restart np2->3"
+
+# The plain executable: no term has state, so 'state' writes nothing, and the log says so.
+d="$work/plain"
+mkdir -p "$d"
+case_file "$d"
+sed -i 's/^state_check: .*//' "$d/case.yaml"
+INERTIA=$INERTIA_PLAIN run 1 "$d/case.yaml"
+grep -q "^warning   output: 'state' asked for, but no force term of this case has history variables" "$work/last.log"
+! grep -rlq 'Name="state_check' "$d" || { echo "FAIL: state arrays without a term that has state"; exit 1; }
 
 # The section's validation: one line each, with the file and line.
 d="$work/bad"
