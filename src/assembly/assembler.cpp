@@ -38,15 +38,20 @@ Assembler::Assembler(MPI_Comm comm, const LocalMesh& mesh, ElementAssignment ele
                                              nodes.data(), PETSC_COPY_VALUES, l2g_.out()));
   ghost_nodes_.assign(nodes.begin() + mesh_.num_owned, nodes.end());
 
-  // Owned node coordinates and the six rigid-body modes for AMG.
+  // Owned node coordinates (the rigid-body modes for AMG are made from them with the pattern).
   INERTIA_PETSC(VecCreateMPI(comm_, num_owned_dofs(), num_global_dofs(), coordinates_.out()));
   INERTIA_PETSC(VecSetBlockSize(coordinates_, 3));
   {
     petsc::Array x(coordinates_);
     std::copy(mesh_.coords.begin(), mesh_.coords.begin() + 3 * mesh_.num_owned, x.span().begin());
   }
+}
+
+void Assembler::ensure_pattern() const {
+  if (pattern_built_) return;
   INERTIA_PETSC(MatNullSpaceCreateRigidBody(coordinates_, rigid_body_modes_.out()));
   build_pattern();
+  pattern_built_ = true;
 }
 
 petsc::Vector Assembler::create_vector() const {
@@ -100,6 +105,7 @@ void Assembler::add_cell_matrix(std::int64_t c, const double* Ke) const {
 
 void Assembler::assemble(Mat A, const std::function<void(MatrixSum&)>& fill) const {
   static const PetscLogEvent event = petsc::log_event("InertiaElements");
+  ensure_pattern();
   PetscLogEventBegin(event, 0, 0, 0, 0);
   std::fill(values_.begin(), values_.end(), 0.0);
   MatrixSum sum(*this);

@@ -77,7 +77,7 @@ class MatrixValues {
 
 }  // namespace
 
-void Assembler::build_pattern() {
+void Assembler::build_pattern() const {
   static const PetscLogEvent event = petsc::log_event("InertiaPattern");
   PetscLogEventBegin(event, 0, 0, 0, 0);
   const std::int32_t no = mesh_.num_owned;
@@ -148,7 +148,7 @@ void Assembler::build_pattern() {
   build_owned_rows();
 }
 
-void Assembler::build_owned_rows() {
+void Assembler::build_owned_rows() const {
   static const PetscLogEvent event = petsc::log_event("InertiaOwnedRows");
   PetscLogEventBegin(event, 0, 0, 0, 0);
   int size = 1, rank = 0;
@@ -304,6 +304,7 @@ void finish_matrix(Mat A, ISLocalToGlobalMapping l2g, MatNullSpace modes) {
 }  // namespace
 
 petsc::Matrix Assembler::create_matrix(MatrixFormat format) const {
+  ensure_pattern();
   static const PetscLogEvent event = petsc::log_event("InertiaCreateMatrix");
   PetscLogEventBegin(event, 0, 0, 0, 0);
   int size = 1;
@@ -376,6 +377,7 @@ petsc::Matrix Assembler::create_matrix(MatrixFormat format) const {
 
 void Assembler::copy_values(Mat from, Mat to) const {
   static const PetscLogEvent event = petsc::log_event("InertiaCopyValues");
+  INERTIA_ASSERT(pattern_built_);  // from and to came from create_matrix
   PetscLogEventBegin(event, 0, 0, 0, 0);
   int size = 1;
   INERTIA_MPI(MPI_Comm_size(comm_, &size));
