@@ -345,6 +345,29 @@ class Run {
     stop_if_interrupted(comm_, "during the set-up (after the time step's choice)");
     initialize();
     stop_if_interrupted(comm_, "during the set-up (after the integrator's solver set-up)");
+    log_set_up_time();
+  }
+
+  /// The set-up's wall time from the start of the run (max over ranks) and its phases, with
+  /// what the stiffness operator is.
+  void log_set_up_time() {
+    double elapsed = MPI_Wtime() - start_;
+    INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &elapsed, 1, MPI_DOUBLE, MPI_MAX, comm_));
+    const auto s = [](double x) {
+      std::ostringstream out;
+      out << std::fixed << std::setprecision(2) << x << " s";
+      return out.str();
+    };
+    log_ << "setup     " << s(elapsed) << " (max over ranks): mesh "
+         << s(phases_.seconds(comm_, "mesh")) << ", partition "
+         << s(phases_.seconds(comm_, "partition")) << ", distribute "
+         << s(phases_.seconds(comm_, "distribute")) << ", assemble "
+         << s(phases_.seconds(comm_, "assemble")) << ", solver setup "
+         << s(phases_.seconds(comm_, "solver setup")) << "; "
+         << (system().matrix_free() ? "K matrix-free: its element data built in 'assemble', no "
+                                      "matrix or sparsity pattern"
+                                    : "K assembled")
+         << "\n";
   }
 
   /// For an interruption before the outputs open: what the run has written.

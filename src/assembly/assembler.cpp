@@ -38,15 +38,19 @@ Assembler::Assembler(MPI_Comm comm, const LocalMesh& mesh, ElementAssignment ele
                                              nodes.data(), PETSC_COPY_VALUES, l2g_.out()));
   ghost_nodes_.assign(nodes.begin() + mesh_.num_owned, nodes.end());
 
-  // Owned node coordinates and the six rigid-body modes for AMG.
+  // Owned node coordinates (the rigid-body modes for AMG are made from them with the pattern).
   INERTIA_PETSC(VecCreateMPI(comm_, num_owned_dofs(), num_global_dofs(), coordinates_.out()));
   INERTIA_PETSC(VecSetBlockSize(coordinates_, 3));
   {
     petsc::Array x(coordinates_);
     std::copy(mesh_.coords.begin(), mesh_.coords.begin() + 3 * mesh_.num_owned, x.span().begin());
   }
-  INERTIA_PETSC(MatNullSpaceCreateRigidBody(coordinates_, rigid_body_modes_.out()));
+}
+
+void Assembler::ensure_pattern() const {
+  if (pattern_built_) return;
   build_pattern();
+  pattern_built_ = true;
 }
 
 petsc::Vector Assembler::create_vector() const {
@@ -84,28 +88,52 @@ void Assembler::add_cell_matrix(std::int64_t c, const double* Ke) const {
   const auto nodes = mesh_.nodes_of(c);
   const int n = static_cast<int>(nodes.size());
   const int nd = 3 * n;
-  double* values = values_.data();
-  const std::int64_t* position = block_position_.data() + cell_block_offset_[e];
+  const std::int32_t no = mesh_.num_owned;
+  std::int32_t column[fe::max_nodes];  // the cell's nodes' places in global order
+  for (int b = 0; b < n; ++b) column[b] = order(static_cast<std::int32_t>(nodes[b]));
   for (int a = 0; a < n; ++a) {
-    const std::int64_t stride = 3 * (block_ptr_[nodes[a] + 1] - block_ptr_[nodes[a]]);
+    const auto r = static_cast<std::int32_t>(nodes[a]);
     const double* row = Ke + 3 * a * nd;
+    // Where each node b's block is in row a (its columns sorted by their global order).
+    std::int32_t pos[fe::max_nodes];
+    const auto first = block_cols_.begin() + block_ptr_[r],
+               last = block_cols_.begin() + block_ptr_[r + 1];
+    for (int b = 0; b < n; ++b)
+      pos[b] = static_cast<std::int32_t>(
+          std::lower_bound(first, last, column[b],
+                           [this](std::int32_t l, std::int32_t o) { return order(l) < o; }) -
+          first);
+    if (r >= no) {  // a ghost row: summed here, then sent to its owner
+      const std::int64_t stride = 3 * (block_ptr_[r + 1] - block_ptr_[r]);
+      double* base = ghost_values_.data() + 9 * (block_ptr_[r] - block_ptr_[no]);
+      for (int b = 0; b < n; ++b) {
+        double* v = base + 3 * pos[b];
+        const double* k = row + 3 * b;
+        for (int i = 0; i < 3; ++i)
+          for (int j = 0; j < 3; ++j) v[i * stride + j] += k[i * nd + j];
+      }
+      continue;
+    }
+    const bool extended = owned_extended_[r] != 0;
+    const std::int32_t* index = owned_index_.data() + block_ptr_[r];
     for (int b = 0; b < n; ++b) {
-      double* v = values + position[a * n + b];
+      const Block d = owned_block(r, extended ? index[pos[b]] : pos[b]);
       const double* k = row + 3 * b;
       for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j) v[i * stride + j] += k[i * nd + j];
+        for (int j = 0; j < 3; ++j) d.p[i * d.si + j * d.sj] += k[i * nd + j];
     }
   }
 }
 
 void Assembler::assemble(Mat A, const std::function<void(MatrixSum&)>& fill) const {
   static const PetscLogEvent event = petsc::log_event("InertiaElements");
-  PetscLogEventBegin(event, 0, 0, 0, 0);
-  std::fill(values_.begin(), values_.end(), 0.0);
+  ensure_pattern();
   MatrixSum sum(*this);
-  fill(sum);
-  PetscLogEventEnd(event, 0, 0, 0, 0);
-  set_matrix_values(A);
+  set_matrix_values(A, [&] {
+    PetscLogEventBegin(event, 0, 0, 0, 0);
+    fill(sum);
+    PetscLogEventEnd(event, 0, 0, 0, 0);
+  });
   rethrow_collectively(comm_, sum.error_);
 }
 

@@ -3,9 +3,10 @@
 /// Each rank builds the block pattern of its elements' rows (owned and ghost nodes) once. The
 /// ghost rows' patterns go to their owners, which then know every block of their rows. Matrices
 /// are created directly from CSR arrays of the owned rows (the diagonal and off-diagonal parts of
-/// MPIAIJ, PETSc's own layout), so no preallocation pass or insertion sort runs; an assembly fills
-/// the local rows' values, copies the owned rows into the matrix's arrays and sends the ghost
-/// rows to their owners, which add them.
+/// MPIAIJ, PETSc's own layout), so no preallocation pass or insertion sort runs; an assembly sums
+/// the owned rows' values in place in the matrix's arrays (no second copy of the matrix: the peak
+/// memory of an assembled run is the matrix, not the matrix and its values) and the ghost rows'
+/// in a buffer it then sends to their owners, which add them.
 
 #include <algorithm>
 #include <memory>
@@ -77,7 +78,7 @@ class MatrixValues {
 
 }  // namespace
 
-void Assembler::build_pattern() {
+void Assembler::build_pattern() const {
   static const PetscLogEvent event = petsc::log_event("InertiaPattern");
   PetscLogEventBegin(event, 0, 0, 0, 0);
   const std::int32_t no = mesh_.num_owned;
@@ -87,9 +88,8 @@ void Assembler::build_pattern() {
   const auto low = static_cast<std::int32_t>(
       std::lower_bound(mesh_.ghosts.begin(), mesh_.ghosts.end(), mesh_.node_begin) -
       mesh_.ghosts.begin());
-  const auto ord = [no, low](std::int32_t l) {
-    return l < no ? l + low : l < no + low ? l - no : l;
-  };
+  ghosts_below_ = low;
+  const auto ord = [this](std::int32_t l) { return order(l); };
   const auto local_of = [no, low](std::int32_t o) {
     return o < low ? o + no : o < low + no ? o - low : o;
   };
@@ -121,34 +121,13 @@ void Assembler::build_pattern() {
   }
   all = {};
   count = {};
-  // Where each element block (a, b) lives in the value array, found while the columns are
-  // still in global order.
-  cell_block_offset_.assign(pattern_cells_.size() + 1, 0);
-  for (std::size_t e = 0; e < pattern_cells_.size(); ++e) {
-    const auto n = mesh_.nodes_of(pattern_cells_[e]).size();
-    cell_block_offset_[e + 1] = cell_block_offset_[e] + static_cast<std::int64_t>(n * n);
-  }
-  block_position_.resize(static_cast<std::size_t>(cell_block_offset_.back()));
-  for (std::size_t e = 0; e < pattern_cells_.size(); ++e) {
-    const auto nodes = mesh_.nodes_of(pattern_cells_[e]);
-    std::int64_t k = cell_block_offset_[e];
-    for (auto a : nodes) {
-      const auto row_begin = block_cols_.begin() + block_ptr_[a];
-      const auto row_end = block_cols_.begin() + block_ptr_[a + 1];
-      for (auto b : nodes) {
-        const auto pos =
-            std::lower_bound(row_begin, row_end, ord(static_cast<std::int32_t>(b))) - row_begin;
-        block_position_[k++] = 9 * block_ptr_[a] + 3 * pos;
-      }
-    }
-  }
   for (auto& b : block_cols_) b = local_of(b);
-  values_.assign(static_cast<std::size_t>(9 * block_ptr_[nl]), 0.0);
+  ghost_values_.assign(static_cast<std::size_t>(9 * (block_ptr_[nl] - block_ptr_[no])), 0.0);
   PetscLogEventEnd(event, 0, 0, 0, 0);
   build_owned_rows();
 }
 
-void Assembler::build_owned_rows() {
+void Assembler::build_owned_rows() const {
   static const PetscLogEvent event = petsc::log_event("InertiaOwnedRows");
   PetscLogEventBegin(event, 0, 0, 0, 0);
   int size = 1, rank = 0;
@@ -170,7 +149,7 @@ void Assembler::build_owned_rows() {
     const int owner =
         static_cast<int>(std::upper_bound(begins.begin(), begins.end(), g) - begins.begin()) - 1;
     if (sends_.empty() || sends_.back().rank != owner) {
-      sends_.push_back({owner, 9 * block_ptr_[r], 0});
+      sends_.push_back({owner, 9 * (block_ptr_[r] - block_ptr_[no]), 0});
       out.emplace_back();
     }
     const std::int64_t nb = block_ptr_[r + 1] - block_ptr_[r];
@@ -298,12 +277,13 @@ void finish_matrix(Mat A, ISLocalToGlobalMapping l2g, MatNullSpace modes) {
   INERTIA_PETSC(MatSetOption(A, MAT_NEW_NONZERO_LOCATION_ERR, PETSC_TRUE));
   INERTIA_PETSC(MatSetOption(A, MAT_SYMMETRIC, PETSC_TRUE));
   INERTIA_PETSC(MatSetOption(A, MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
-  INERTIA_PETSC(MatSetNearNullSpace(A, modes));
+  if (modes) INERTIA_PETSC(MatSetNearNullSpace(A, modes));
 }
 
 }  // namespace
 
 petsc::Matrix Assembler::create_matrix(MatrixFormat format) const {
+  ensure_pattern();
   static const PetscLogEvent event = petsc::log_event("InertiaCreateMatrix");
   PetscLogEventBegin(event, 0, 0, 0, 0);
   int size = 1;
@@ -320,10 +300,12 @@ petsc::Matrix Assembler::create_matrix(MatrixFormat format) const {
         MatSeqBAIJSetPreallocationCSR(A, 3, owned_ptr_.data(), owned_cols_.data(), nullptr));
     INERTIA_PETSC(
         MatMPIBAIJSetPreallocationCSR(A, 3, owned_ptr_.data(), owned_cols_.data(), nullptr));
-    finish_matrix(A, l2g_, rigid_body_modes_);
+    finish_matrix(A, l2g_, nullptr);  // products only: no near-null space
     PetscLogEventEnd(event, 0, 0, 0, 0);
     return A;
   }
+  if (!rigid_body_modes_)
+    INERTIA_PETSC(MatNullSpaceCreateRigidBody(coordinates_, rigid_body_modes_.out()));
   const std::int32_t no = mesh_.num_owned;
   const PetscInt first = static_cast<PetscInt>(mesh_.node_begin);
   auto arrays = std::make_unique<MatrixArrays>();
@@ -376,6 +358,7 @@ petsc::Matrix Assembler::create_matrix(MatrixFormat format) const {
 
 void Assembler::copy_values(Mat from, Mat to) const {
   static const PetscLogEvent event = petsc::log_event("InertiaCopyValues");
+  INERTIA_ASSERT(pattern_built_);  // from and to came from create_matrix
   PetscLogEventBegin(event, 0, 0, 0, 0);
   int size = 1;
   INERTIA_MPI(MPI_Comm_size(comm_, &size));
@@ -414,68 +397,43 @@ void Assembler::copy_values(Mat from, Mat to) const {
   PetscLogEventEnd(event, 0, 0, 0, 0);
 }
 
-void Assembler::set_matrix_values(Mat A) const {
+Assembler::Block Assembler::owned_block(std::int32_t r, std::int32_t f) const {
+  // The diagonal and off-diagonal parts of row r start at the same offsets in both formats.
+  const std::int32_t left = owned_left_[r], nd = owned_diag_[r];
+  const bool in_diag = f >= left && f < left + nd;
+  const std::int64_t k = in_diag ? f - left : f < left ? f : f - nd;
+  const auto& ptr = in_diag ? diag_ptr_ : off_ptr_;
+  PetscScalar* base = (in_diag ? target_.diag : target_.off) + ptr[3 * r];
+  if (target_.blocked) return {base + 9 * k, 1, 3};  // BAIJ: each block column by column
+  return {base + 3 * k, ptr[3 * r + 1] - ptr[3 * r], 1};
+}
+
+void Assembler::set_matrix_values(Mat A, const std::function<void()>& fill) const {
   static const PetscLogEvent event = petsc::log_event("InertiaSetValues");
-  PetscLogEventBegin(event, 0, 0, 0, 0);
-  std::vector<MPI_Request> requests(receives_.size() + sends_.size());
-  for (std::size_t m = 0; m < receives_.size(); ++m)
-    INERTIA_MPI(MPI_Irecv(received_values_.data() + receives_[m].begin,
-                          static_cast<int>(receives_[m].count), MPI_DOUBLE, receives_[m].rank,
-                          values_tag, comm_, &requests[m]));
-  for (std::size_t m = 0; m < sends_.size(); ++m)
-    INERTIA_MPI(MPI_Isend(values_.data() + sends_[m].begin, static_cast<int>(sends_[m].count),
-                          MPI_DOUBLE, sends_[m].rank, values_tag, comm_,
-                          &requests[receives_.size() + m]));
+  int size = 1;
+  INERTIA_MPI(MPI_Comm_size(comm_, &size));
   {
-    int size = 1;
-    INERTIA_MPI(MPI_Comm_size(comm_, &size));
     const MatrixValues mv(A, size > 1);
-    PetscScalar* const diag = mv.diag();
-    PetscScalar* const off = mv.off();
-    const bool blocked = mv.blocked();
-    // Block f of owned row r: where its entry (0, 0) is and the strides of i and j. The
-    // diagonal and off-diagonal parts of row r start at the same offsets in both formats.
-    struct Block {
-      PetscScalar* p;
-      std::int64_t si, sj;
-    };
-    const auto at = [&](std::int32_t r, std::int32_t f) -> Block {
-      const std::int32_t left = owned_left_[r], nd = owned_diag_[r];
-      const bool in_diag = f >= left && f < left + nd;
-      const std::int64_t k = in_diag ? f - left : f < left ? f : f - nd;
-      const auto& ptr = in_diag ? diag_ptr_ : off_ptr_;
-      PetscScalar* base = (in_diag ? diag : off) + ptr[3 * r];
-      if (blocked) return {base + 9 * k, 1, 3};
-      return {base + 3 * k, ptr[3 * r + 1] - ptr[3 * r], 1};
-    };
     const std::int32_t no = mesh_.num_owned;
-    for (std::int32_t r = 0; r < no; ++r) {
-      const std::int64_t nb = block_ptr_[r + 1] - block_ptr_[r];
-      const PetscScalar* src = values_.data() + 9 * block_ptr_[r];
-      if (!owned_extended_[r] && !blocked) {
-        // The local row is the matrix row: three contiguous pieces per DOF row.
-        const std::int64_t left = 3 * owned_left_[r], nd = 3 * owned_diag_[r];
-        for (int i = 0; i < 3; ++i, src += 3 * nb) {
-          PetscScalar* o = off + off_ptr_[3 * r + i];
-          std::copy(src, src + left, o);
-          std::copy(src + left, src + left + nd, diag + diag_ptr_[3 * r + i]);
-          std::copy(src + left + nd, src + 3 * nb, o + left);
-        }
-        continue;
-      }
-      if (owned_extended_[r]) {
-        const auto d = diag + diag_ptr_[3 * r], d_end = diag + diag_ptr_[3 * r + 3];
-        std::fill(d, d_end, 0.0);
-        if (off) std::fill(off + off_ptr_[3 * r], off + off_ptr_[3 * r + 3], 0.0);
-      }
-      for (std::int64_t k = 0; k < nb; ++k) {
-        const auto f =
-            owned_extended_[r] ? owned_index_[block_ptr_[r] + k] : static_cast<std::int32_t>(k);
-        const Block d = at(r, f);
-        for (int i = 0; i < 3; ++i)
-          for (int j = 0; j < 3; ++j) d.p[i * d.si + j * d.sj] = src[3 * nb * i + 3 * k + j];
-      }
-    }
+    std::fill(mv.diag(), mv.diag() + diag_ptr_[3 * no], 0.0);
+    if (mv.off()) std::fill(mv.off(), mv.off() + off_ptr_[3 * no], 0.0);
+    std::ranges::fill(ghost_values_, 0.0);
+    struct Reset {  // target_ points into A only while its arrays are borrowed
+      Target& target;
+      ~Reset() { target = {}; }
+    } reset{target_};
+    target_ = {mv.diag(), mv.off(), mv.blocked()};
+    fill();
+    PetscLogEventBegin(event, 0, 0, 0, 0);
+    std::vector<MPI_Request> requests(receives_.size() + sends_.size());
+    for (std::size_t m = 0; m < receives_.size(); ++m)
+      INERTIA_MPI(MPI_Irecv(received_values_.data() + receives_[m].begin,
+                            static_cast<int>(receives_[m].count), MPI_DOUBLE, receives_[m].rank,
+                            values_tag, comm_, &requests[m]));
+    for (std::size_t m = 0; m < sends_.size(); ++m)
+      INERTIA_MPI(MPI_Isend(ghost_values_.data() + sends_[m].begin,
+                            static_cast<int>(sends_[m].count), MPI_DOUBLE, sends_[m].rank,
+                            values_tag, comm_, &requests[receives_.size() + m]));
     INERTIA_MPI(
         MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE));
     const PetscScalar* src = received_values_.data();
@@ -483,7 +441,7 @@ void Assembler::set_matrix_values(Mat A) const {
       const std::int32_t r = received_rows_[q];
       const std::int64_t nb = received_ptr_[q + 1] - received_ptr_[q];
       for (std::int64_t k = 0; k < nb; ++k) {
-        const Block d = at(r, received_index_[received_ptr_[q] + k]);
+        const Block d = owned_block(r, received_index_[received_ptr_[q] + k]);
         for (int i = 0; i < 3; ++i)
           for (int j = 0; j < 3; ++j) d.p[i * d.si + j * d.sj] += src[3 * nb * i + 3 * k + j];
       }

@@ -71,6 +71,9 @@ TEST_P(MatrixFree, ProductEqualsAssembledStiffness) {
   Model free = model_of(comm, box_case(GetParam(), "matrix_free"));
   ASSERT_EQ(assembled.system->matrix_free(), nullptr);
   ASSERT_NE(free.system->matrix_free(), nullptr);
+  // A matrix-free model holds no sparsity pattern (about 1 KB per DOF on a hex8 grid).
+  EXPECT_TRUE(assembled.system->assembler().has_pattern());
+  EXPECT_FALSE(free.system->assembler().has_pattern());
   ASSERT_EQ(assembled.system->num_global_dofs(), free.system->num_global_dofs());
   // The same partition (deterministic METIS), so the same DOF numbering: compare entrywise.
   petsc::Vector x = assembled.system->create_vector();

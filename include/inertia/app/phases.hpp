@@ -50,6 +50,14 @@ class Phases {
     }
   }
 
+  /// Collective. The seconds spent in phase `name` so far, max over ranks (0 if it never ran).
+  double seconds(MPI_Comm comm, const std::string& name) {
+    const double mine = entries_[index(name)].seconds;
+    double global = 0;
+    MPI_Allreduce(&mine, &global, 1, MPI_DOUBLE, MPI_MAX, comm);
+    return global;
+  }
+
   /// Registers a phase (so it appears in the table and timings.csv even if it never runs).
   void declare(const std::string& name) { stage(name); }
 

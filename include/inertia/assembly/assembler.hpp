@@ -88,7 +88,8 @@ struct SolidPoint {
 class Assembler;
 
 /// One assembly of a matrix with the assembler's pattern (Assembler::assemble): the force terms
-/// add their cells' matrices into it, then the whole is moved into the PETSc matrix at once.
+/// add their cells' matrices into it (owned rows straight into the PETSc matrix's arrays, ghost
+/// rows into a buffer sent to their owners when the terms are done).
 class MatrixSum {
  public:
   /// kernel(c, type, x, Ke) writes the (3n)^2 entries of local cell c (zeroed before; x holds its
@@ -129,7 +130,10 @@ class Assembler {
  public:
   /// Degrees of freedom of the largest cell.
   static constexpr int max_cell_dofs = 3 * fe::max_nodes;
-  /// Collective. Builds the local-to-global map, the rigid-body modes and the sparsity pattern.
+  /// Collective. Builds the local-to-global map and the owned node coordinates. The sparsity
+  /// pattern (about 130 B per DOF on a hex8 grid) is built by the first create_matrix() or matrix
+  /// assemble(), which are collective: a run that assembles no matrix (matrix-free) never holds
+  /// it.
   Assembler(MPI_Comm comm, const LocalMesh& mesh, ElementAssignment elements);
 
   MPI_Comm comm() const { return comm_; }
@@ -145,10 +149,13 @@ class Assembler {
   /// blocks (a third of the index data: the fastest MatMult, for explicit schemes).
   enum class MatrixFormat { aij, blocked };
   /// Collective. A matrix with block size 3, the local-to-global map, the exact pattern of the
-  /// element cells (every block of every owned row, from all ranks) and the rigid-body
-  /// near-null space attached; values zero. AIJ matrices use CSR arrays built here without a
-  /// copy or an insertion pass. Every matrix of one assembler has the same pattern.
+  /// element cells (every block of every owned row, from all ranks) and, for AIJ (what AMG
+  /// takes), the rigid-body near-null space attached; values zero. AIJ matrices use CSR arrays
+  /// built here without a copy or an insertion pass. Every matrix of one assembler has the same
+  /// pattern.
   petsc::Matrix create_matrix(MatrixFormat format = MatrixFormat::aij) const;
+  /// True once the sparsity pattern is built (by the first create_matrix or matrix assemble).
+  bool has_pattern() const { return pattern_built_; }
   /// Copies the values of `from` into `to`, two matrices of create_matrix (either format; not
   /// collective: each rank copies its rows, no insertion pass). An AIJ operator's BAIJ copy
   /// multiplies about 1.5x faster (a third of the index data).
@@ -197,7 +204,8 @@ class Assembler {
   void gather_coords(std::int64_t c, double* x) const;
   /// solid_containing (nearest false: reach unused) and nearest_solid (true).
   SolidPoint locate_in_solids(const std::array<double, 3>& p, double reach, bool nearest) const;
-  /// Adds the cell matrix Ke (3n x 3n) of local cell c (in the pattern) into values_.
+  /// Adds the cell matrix Ke (3n x 3n) of local cell c (in the pattern): its owned rows into
+  /// the arrays of the matrix being assembled (target_), its ghost rows into ghost_values_.
   void add_cell_matrix(std::int64_t c, const double* Ke) const;
   friend class MatrixSum;
   MPI_Comm comm_;
@@ -207,41 +215,70 @@ class Assembler {
   std::vector<std::int64_t> solid_cells_;
   petsc::LocalToGlobal l2g_;
   petsc::Vector coordinates_;  ///< owned node coordinates, block size 3
-  petsc::NullSpace rigid_body_modes_;
   std::vector<PetscInt> ghost_nodes_;
-  // The sparsity pattern and the matrices' storage (pattern.cpp).
-  void build_pattern();
+  // The sparsity pattern and the matrices' storage (pattern.cpp): built on first use by
+  // ensure_pattern() (collective), hence mutable.
+  /// Collective. Builds the pattern and the rigid-body modes unless they are built.
+  void ensure_pattern() const;
+  void build_pattern() const;
   /// Exchanges the ghost-row patterns with their owners and lays out the owned rows.
-  void build_owned_rows();
-  /// Collective. Moves values_ into A (a matrix of create_matrix): owned rows are copied into
-  /// its diagonal and off-diagonal CSR arrays, ghost rows are sent to and added by their owners.
-  void set_matrix_values(Mat A) const;
+  void build_owned_rows() const;
+  mutable bool pattern_built_ = false;
+  /// The rigid-body modes, made by the first AIJ create_matrix (AMG reads them from the
+  /// preconditioning matrix; BAIJ matrices only multiply).
+  mutable petsc::NullSpace rigid_body_modes_;
+  /// Collective. A = what `fill` adds (through add_cell_matrix): A's values are zeroed, the
+  /// owned rows summed in place in its diagonal and off-diagonal arrays (no copy of the matrix),
+  /// the ghost rows (ghost_values_) sent to and added by their owners.
+  void set_matrix_values(Mat A, const std::function<void()>& fill) const;
+  /// The value arrays of the matrix set_matrix_values is filling (null outside it).
+  struct Target {
+    PetscScalar* diag = nullptr;
+    PetscScalar* off = nullptr;
+    bool blocked = false;
+  };
+  mutable Target target_;
+  /// Block f of owned row r in target_: where its entry (0, 0) is and the strides of i and j.
+  struct Block {
+    PetscScalar* p;
+    std::int64_t si, sj;
+  };
+  Block owned_block(std::int32_t r, std::int32_t f) const;
   /// Local rows (owned nodes, then ghost nodes), each with its column blocks (local node
   /// indices) in global order: the pattern of this rank's elements.
-  std::vector<std::int64_t> block_ptr_;
-  std::vector<std::int32_t> block_cols_;
-  std::vector<std::int64_t> cell_block_offset_;  ///< per pattern cell: first entry below
-  std::vector<std::int64_t> pattern_index_;      ///< per local cell: its pattern index, or -1
-  std::vector<std::int64_t> block_position_;     ///< per (cell, a, b): value index of entry (0, 0)
-  /// One value per entry of the local rows (row node, row component, column block, column
+  mutable std::vector<std::int64_t> block_ptr_;
+  mutable std::vector<std::int32_t> block_cols_;
+  mutable std::vector<std::int64_t> pattern_index_;  ///< per local cell: its pattern index, or -1
+  /// Ghost nodes below the owned range: local node l has place order(l) in global order (block
+  /// columns are sorted by it; add_cell_matrix finds a block by bisection, storing nothing per
+  /// cell).
+  mutable std::int32_t ghosts_below_ = 0;
+  std::int32_t order(std::int32_t l) const {
+    const std::int32_t no = mesh_.num_owned;
+    return l < no ? l + ghosts_below_ : l < no + ghosts_below_ ? l - no : l;
+  }
+  /// One value per entry of the ghost rows (row node, row component, column block, column
   /// component: the CSR order of the local pattern), reused by every assembly.
-  mutable std::vector<PetscScalar> values_;
+  mutable std::vector<PetscScalar> ghost_values_;
   /// Owned rows of the matrix: the local pattern plus the blocks other ranks' ghost rows add.
-  std::vector<PetscInt> owned_ptr_;           ///< per owned node: first block below
-  std::vector<PetscInt> owned_cols_;          ///< global column node of each block, sorted
-  std::vector<std::int32_t> owned_left_;      ///< per owned node: blocks left of the owned columns
-  std::vector<std::int32_t> owned_diag_;      ///< per owned node: blocks in the owned columns
-  std::vector<char> owned_extended_;          ///< per owned node: other ranks add blocks
-  std::vector<std::int32_t> owned_index_;     ///< per local block of an extended row: its index
-  std::vector<PetscInt> diag_ptr_, off_ptr_;  ///< CSR row pointers of the two parts (DOF rows)
+  mutable std::vector<PetscInt> owned_ptr_;   ///< per owned node: first block below
+  mutable std::vector<PetscInt> owned_cols_;  ///< global column node of each block, sorted
+  mutable std::vector<std::int32_t>
+      owned_left_;  ///< per owned node: blocks left of the owned columns
+  mutable std::vector<std::int32_t> owned_diag_;  ///< per owned node: blocks in the owned columns
+  mutable std::vector<char> owned_extended_;      ///< per owned node: other ranks add blocks
+  mutable std::vector<std::int32_t>
+      owned_index_;  ///< per local block of an extended row: its index
+  mutable std::vector<PetscInt> diag_ptr_,
+      off_ptr_;  ///< CSR row pointers of the two parts (DOF rows)
   struct Message {
     int rank;
     std::int64_t begin, count;  ///< in values
   };
-  std::vector<Message> sends_, receives_;     ///< ghost-row values, per neighbour
-  std::vector<std::int32_t> received_rows_;   ///< owned node of each received row
-  std::vector<std::int64_t> received_ptr_;    ///< per received row: first block below
-  std::vector<std::int32_t> received_index_;  ///< per received block: its index in the row
+  mutable std::vector<Message> sends_, receives_;     ///< ghost-row values, per neighbour
+  mutable std::vector<std::int32_t> received_rows_;   ///< owned node of each received row
+  mutable std::vector<std::int64_t> received_ptr_;    ///< per received row: first block below
+  mutable std::vector<std::int32_t> received_index_;  ///< per received block: its index in the row
   mutable std::vector<PetscScalar> received_values_;
   mutable petsc::Vector scratch_;   ///< ghosted, reused by add_cell_vectors
   mutable petsc::Vector deformed_;  ///< X + u, reused by attach_rigid_body_modes
