@@ -302,6 +302,10 @@ void MechanicalSystem::update_tangent(Vec u) {
     if (same) return;
   }
   if (u != linearised_at_.get()) INERTIA_PETSC(VecCopy(u, linearised_at_));
+  // Until the assembly below succeeds, no tangent is valid: an element that cannot take u
+  // (a SolverError, retried by Newton or the step controller) leaves K_tangent_ partly summed,
+  // and a later call at the same u must assemble it again rather than use it.
+  tangent_assembled_ = false;
   {
     petsc::GhostedRead ul(linearised_at_);
     const TermPoint at{ul.span(), {}};
