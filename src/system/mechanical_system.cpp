@@ -487,6 +487,13 @@ void MechanicalSystem::prescribe_increments(double t0, double h, double beta, do
   }
 }
 
+void MechanicalSystem::add_constrained(double s, Vec x, Vec y) const {
+  const PetscInt first = static_cast<PetscInt>(3 * mesh_.node_begin);
+  petsc::ConstArray xx(x);
+  petsc::Array yy(y);
+  for (auto g : constrained_) yy[g - first] += s * xx[g - first];
+}
+
 void MechanicalSystem::zero_constrained(Vec r) const {
   const PetscInt first = static_cast<PetscInt>(3 * mesh_.node_begin);
   petsc::Array x(r);
@@ -750,7 +757,7 @@ bool MechanicalSystem::choose_direct(Mat A, double m, double k, double b) {
   return choice.direct;
 }
 
-SolveReport MechanicalSystem::solve(double m, double k, Vec r, Vec y, double b) {
+SolveReport MechanicalSystem::solve(double m, double k, Vec r, Vec y, double b, Coupling coupling) {
   SolveReport report;
   const PetscInt first = static_cast<PetscInt>(3 * mesh_.node_begin);
   if (k == 0 && (b == 0 || !B_) && lumped_mass_) {
@@ -773,7 +780,7 @@ SolveReport MechanicalSystem::solve(double m, double k, Vec r, Vec y, double b) 
   Solver& s = solver(m, k, b);
   INERTIA_PETSC(VecCopy(r, work_));
   // Lift the prescribed values: rhs_free -= (m M + k K)_{free,constrained} y_constrained.
-  if (has_prescribed_motion_) {
+  if (has_prescribed_motion_ && coupling == Coupling::lift) {
     INERTIA_PETSC(VecZeroEntries(work2_));
     {
       petsc::ConstArray yy(y);

@@ -99,7 +99,9 @@ class MechanicalSystem final : public DynamicSystem {
   /// Zeroes the constrained DOFs of r.
   void zero_constrained(Vec r) const override;
   /// True if some constrained DOF has a non-zero prescribed motion (same on every rank).
-  bool has_prescribed_motion() const { return has_prescribed_motion_; }
+  bool has_prescribed_motion() const override { return has_prescribed_motion_; }
+  /// y += s x on the constrained DOFs (owned entries; ghosts are not updated).
+  void add_constrained(double s, Vec x, Vec y) const override;
 
   /// Uniform base excitation. In a component d where every constrained DOF follows one
   /// acceleration record (conditions of type acceleration with the same record and value), the
@@ -151,11 +153,13 @@ class MechanicalSystem final : public DynamicSystem {
   std::span<const ConstraintOverlap> constraint_overlaps() const { return overlaps_; }
 
   /// Collective. Solves (m M + k K + b B) y = r for the free DOFs of y; the constrained DOFs of y
-  /// hold their prescribed values on entry and keep them (their effect on the free rows is lifted
-  /// to the right-hand side). r is not modified. The operator and its preconditioner are built on
-  /// the first call with a given (m, k, b) and reused until the tangent changes. Throws
-  /// SolverError if the solve diverges.
-  SolveReport solve(double m, double k, Vec r, Vec y, double b = 0) override;
+  /// hold their prescribed values on entry and keep them (with Coupling::lift, the default, their
+  /// effect on the free rows is lifted to the right-hand side: a product with K, and with M
+  /// unless it is lumped, when has_prescribed_motion(); with Coupling::in_rhs r carries it). r is
+  /// not modified. The operator and its preconditioner are built on the first call with a given
+  /// (m, k, b) and reused until the tangent changes. Throws SolverError if the solve diverges.
+  SolveReport solve(double m, double k, Vec r, Vec y, double b = 0,
+                    Coupling coupling = Coupling::lift) override;
 
   /// The highest natural frequency (rad/s) of the linear model, from the driver's estimate:
   /// solves with m M + k K, k omega^2 <= 30 m (mass-dominated: moderate time steps), then
