@@ -135,7 +135,10 @@ class MechanicalSystem final : public DynamicSystem {
   /// Collective. The reactions of reaction(), on this rank's constrained DOFs only (in the order
   /// of constrained_dofs()), without a product over the whole mesh for linear models with an
   /// assembled K: the constrained rows of K and M are cut out on the first call. Nonlinear and
-  /// matrix-free models evaluate the internal force (one residual evaluation).
+  /// matrix-free models evaluate the internal force (one residual evaluation). Linear models:
+  /// two products with those rows, K_c (u + alpha_K v) and M_c (a + alpha_M v) (the lumped M's
+  /// pointwise); a second call at the same t, u, v, a (same vectors, unchanged: PETSc's object
+  /// states) returns the first call's values without a product (reactions.csv and energy.csv).
   void support_reactions(double t, Vec u, Vec v, Vec a, std::span<double> out) const;
   /// This rank's constrained DOFs (global indices, sorted) and, for each, the index of the
   /// condition (ProblemSpec::dirichlet) that holds it: the last one naming it.
@@ -199,6 +202,9 @@ class MechanicalSystem final : public DynamicSystem {
   /// spring). Collective.
   double kinetic_energy(Vec v) const;
   double strain_energy(Vec u) const override;
+  /// The same for a linear model, with K u into ku (taken from force()'s K u where that is
+  /// still valid, else one product).
+  double strain_energy(Vec u, Vec ku) const;
   void commit_step(Vec u) override;
   void reject_step() override;
   /// The terms' history variables (point_state.hpp), in term order; the same list on every rank.
@@ -273,6 +279,14 @@ class MechanicalSystem final : public DynamicSystem {
     petsc::Matrix K, M;
     petsc::Vector r, w;
   } reaction_rows_;
+  /// support_reactions()'s last result and where it was computed.
+  mutable struct {
+    double t = 0;
+    std::array<Vec, 3> vecs{};
+    std::array<PetscObjectState, 3> states{};
+    bool valid = false;
+    std::vector<double> values;
+  } reactions_cache_;
   struct Prescribed {
     PetscInt local;  ///< owned local DOF index
     double value;
