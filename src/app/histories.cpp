@@ -446,7 +446,7 @@ double support_work(const MechanicalSystem& system, Vec u0, Vec u1, std::span<co
 
 EnergyHistory::EnergyHistory(MechanicalSystem& system, const State& state, Integrator& integrator,
                              const std::filesystem::path& path, const EnergyResume* resume,
-                             Vec carried)
+                             Vec carried, bool velocity_scaled)
     : integrator_(integrator),
       identity_(dissipative_weights(integrator)),
       u_prev_(system.create_vector()),
@@ -467,10 +467,21 @@ EnergyHistory::EnergyHistory(MechanicalSystem& system, const State& state, Integ
     ground_prev_ = system.create_vector();
     ground_now_ = system.create_vector();
   }
+  linear_ = system.is_linear();
+  mv_prev_ = system.create_vector();
+  mv_now_ = system.create_vector();
+  const auto weights = integrator.newmark_weights();
+  const auto& rayleigh = system.rayleigh();
+  trapezoidal_stiffness_ = linear_ && rayleigh.stiffness != 0 && !system.has_prescribed_motion() &&
+                           weights && !identity_ && !velocity_scaled;
+  if (trapezoidal_stiffness_) {
+    ku_prev_ = system.create_vector();
+    ku_now_ = system.create_vector();
+  } else if (linear_ && rayleigh.stiffness != 0) {
+    kv_ = system.create_vector();
+  }
   if (identity_) {
     a_prev_ = system.create_vector();
-    mv_prev_ = system.create_vector();
-    mv_now_ = system.create_vector();
     ma_prev_ = system.create_vector();
     ma_now_ = system.create_vector();
     residual_ = system.create_vector();  // rho_0 = 0: a_0 solves the equation of motion
@@ -500,10 +511,15 @@ void EnergyHistory::evaluate(MechanicalSystem& system, const State& state) {
     system.support_reactions(state.time, state.u, state.v, integrator_.acceleration(),
                              reaction_now_);
   if (ground_) system.ground_damping_force(state.time, ground_now_);
-  if (identity_) {
-    system.mult_mass(state.v, mv_now_);
-    system.mult_mass(integrator_.acceleration(), ma_now_);
-  }
+  // M v: the kinetic energy, Rayleigh's mass dissipation (with the previous step's) and the
+  // identity; K u: the strain energy (and, for the trapezoidal rule, the stiffness dissipation).
+  system.mult_mass(state.v, mv_now_);
+  if (identity_) system.mult_mass(integrator_.acceleration(), ma_now_);
+  PetscScalar kinetic = 0;
+  INERTIA_PETSC(VecDot(state.v, mv_now_, &kinetic));
+  kinetic_now_ = 0.5 * kinetic;
+  strain_now_ = trapezoidal_stiffness_ ? system.strain_energy(state.u, ku_now_)
+                                       : system.strain_energy(state.u);
 }
 
 void EnergyHistory::before_step(MechanicalSystem& system, const State& state) {
@@ -514,9 +530,10 @@ void EnergyHistory::before_step(MechanicalSystem& system, const State& state) {
   std::swap(f_prev_, f_now_);
   std::swap(reaction_prev_, reaction_now_);
   if (ground_) std::swap(ground_prev_, ground_now_);
+  std::swap(mv_prev_, mv_now_);
+  if (trapezoidal_stiffness_) std::swap(ku_prev_, ku_now_);
   if (identity_) {
     INERTIA_PETSC(VecCopy(integrator_.acceleration(), a_prev_));
-    std::swap(mv_prev_, mv_now_);
     std::swap(ma_prev_, ma_now_);
   }
 }
@@ -541,6 +558,8 @@ void EnergyHistory::after_step(MechanicalSystem& system, const State& state, dou
   const bool damped = r.mass != 0 || r.stiffness != 0;
   const Vec vbar = v_prev_, wbar = work2_;
   INERTIA_PETSC(VecAXPBY(vbar, 0.5, 0.5, state.v));
+  // M vbar into mv_prev_ (M v_n is not needed after this step).
+  INERTIA_PETSC(VecAXPBY(mv_prev_, 0.5, 0.5, mv_now_));
   if (damped) {
     INERTIA_PETSC(VecCopy(vbar, wbar));
     if (ground_) {
@@ -549,10 +568,32 @@ void EnergyHistory::after_step(MechanicalSystem& system, const State& state, dou
       system.ground_velocity(state.time, cw_);
       INERTIA_PETSC(VecAXPY(wbar, -0.5, cw_));
     }
-    system.mult_damping(wbar, cw_);
     PetscScalar d = 0;
-    INERTIA_PETSC(VecDot(wbar, cw_, &d));
-    dissipation_ += dt * d;
+    if (!linear_) {
+      system.mult_damping(wbar, cw_);  // C at the current tangent
+    } else {
+      // C wbar = alpha_M (M vbar - M Gbar) + alpha_K K vbar (K Gbar = 0: a rigid translation),
+      // alpha_M M Gbar = fbar_g; M vbar from the ends' M v, no product.
+      INERTIA_PETSC(VecAXPBY(cw_, r.mass, 0.0, mv_prev_));
+      if (ground_) {
+        INERTIA_PETSC(VecAXPY(cw_, -0.5, ground_prev_));
+        INERTIA_PETSC(VecAXPY(cw_, -0.5, ground_now_));
+      }
+      if (trapezoidal_stiffness_) {
+        // The trapezoidal rule with fixed supports: vbar = Delta u / h on every DOF, so
+        // vbar.K vbar = vbar.(K u_{n+1} - K u_n) / h from the strain energy's products.
+        INERTIA_PETSC(VecAXPY(ku_prev_, -1.0, ku_now_));  // -(K Delta u): ku_prev_ is spent
+        PetscScalar k = 0;
+        INERTIA_PETSC(VecDot(vbar, ku_prev_, &k));
+        d -= r.stiffness * k / dt;
+      } else if (r.stiffness != 0) {
+        system.mult_stiffness(vbar, kv_);
+        INERTIA_PETSC(VecAXPY(cw_, r.stiffness, kv_));
+      }
+    }
+    PetscScalar dm = 0;
+    INERTIA_PETSC(VecDot(wbar, cw_, &dm));
+    dissipation_ += dt * (d + dm);
     if (ground_) {
       // The ground's work through the mass damping, - h fbar_g.(vbar + wbar); and C vbar =
       // C wbar + fbar_g for the identity below.
@@ -583,8 +624,7 @@ void EnergyHistory::after_step(MechanicalSystem& system, const State& state, dou
     // M abar + C vbar into work2_: (M a_n + M a_{n+1}) / 2 = M a_{n+1} - M Delta a / 2
     INERTIA_PETSC(VecWAXPY(work2_, -0.5, mda, ma_now_));
     if (damped) INERTIA_PETSC(VecAXPY(work2_, 1.0, cw_));
-    system.zero_constrained(da);
-    INERTIA_PETSC(VecAXPBY(mv_prev_, 0.5, 0.5, mv_now_));  // M vbar
+    system.zero_constrained(da);  // M vbar is in mv_prev_
     PetscScalar d[3];
     INERTIA_PETSC(VecDotBegin(du, rho, &d[0]));
     INERTIA_PETSC(VecDotBegin(mv_prev_, da, &d[1]));
@@ -600,15 +640,9 @@ void EnergyHistory::after_step(MechanicalSystem& system, const State& state, dou
 
 std::pair<double, double> EnergyHistory::update_total(MechanicalSystem& system,
                                                       const State& state) {
-  double kinetic = 0;
-  if (identity_) {  // M v is at hand
-    PetscScalar d = 0;
-    INERTIA_PETSC(VecDot(state.v, mv_now_, &d));
-    kinetic = 0.5 * d;
-  } else {
-    kinetic = system.kinetic_energy(state.v);
-  }
-  const double strain = system.strain_energy(state.u);
+  (void)system;
+  (void)state;  // evaluate() computed both at this state
+  const double kinetic = kinetic_now_, strain = strain_now_;
   total_ = kinetic + strain - external_work_ + dissipation_ + algorithmic_;
   largest_term_ = std::max({std::abs(kinetic), std::abs(strain), std::abs(external_work_),
                             std::abs(dissipation_), std::abs(algorithmic_)});

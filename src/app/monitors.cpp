@@ -51,7 +51,8 @@ void EnergyMonitor::restore(const io::CheckpointAttributes& read) {
 void EnergyMonitor::start(const RunContext& run) {
   run_ = &run;
   history_ = std::make_unique<EnergyHistory>(run.system, run.state, run.integrator, path_,
-                                             resume_ ? &*resume_ : nullptr, carried_.get());
+                                             resume_ ? &*resume_ : nullptr, carried_.get(),
+                                             run.c.velocity_damping > 0);
 }
 
 void EnergyMonitor::before_step() { history_->before_step(run_->system, run_->state); }

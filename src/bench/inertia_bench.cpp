@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "inertia/app/case_file.hpp"
+#include "inertia/app/histories.hpp"
 #include "inertia/app/model.hpp"
 #include "inertia/core/limits.hpp"
 #include "inertia/parallel/session.hpp"
@@ -42,6 +43,8 @@ assembly rate, MatMult time and bandwidth (AIJ and BAIJ(3)), explicit central-di
 time (assembled and matrix-free), implicit Newmark step time and iterations, a static CG+GAMG
 solve (setup, solve, iterations), the implicit solver's automatic choice (time.linear_solver:
 auto) against direct and iterative forced on a 19,683-DOF tet10 cantilever (alternating samples),
+the products per implicit step of every implicit scheme with and without the energy balance (a
+41,067-DOF tet10 tower on a shaken base),
 the two Newton examples (large_deflection, soft_drop) with the default, CG + GAMG, and the previous
 default (critical-point line search, CG + GAMG), and peak memory per DOF.
 
@@ -544,6 +547,110 @@ void implicit_choice(MPI_Comm comm, const Options& o, Report& out) {
   out.value("implicit_choice_auto_over_best_forced", auto_run / best_run, "x");
 }
 
+/// This rank's count of the product events (MatMult, MatMultAdd, MatMultTranspose: with K, M and
+/// the reactions' constrained rows) in the current log stage.
+double product_events() {
+  double n = 0;
+  for (const char* name : {"MatMult", "MatMultAdd", "MatMultTranspose"}) {
+    PetscLogEvent id = -1;
+    INERTIA_PETSC(PetscLogEventGetId(name, &id));
+    PetscEventPerfInfo info{};
+    INERTIA_PETSC(PetscLogEventGetPerfInfo(PETSC_DETERMINE, id, &info));
+    n += info.count;
+  }
+  return n;
+}
+
+/// Products per implicit step (issue 26): a tet10 tower (41,067 DOFs; --quick: 1,275) on a base
+/// shaken in x (an acceleration record, y and z fixed), consistent mass, Rayleigh damping, MUMPS
+/// factored once, for every implicit scheme: the step alone, and with reactions.csv and energy.csv
+/// as the run computes them (Reactions::record, EnergyHistory's before_step / after_step). Counts,
+/// not times: PETSc's product events over `steps` steps after two, max over ranks, per step; the
+/// step times (median of the steps) are the hht lines' only.
+void implicit_products(MPI_Comm comm, const Options& o, Report& out) {
+  const int cells = o.quick ? 2 : 6, height = o.quick ? 8 : 40, steps = o.quick ? 3 : 10;
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / cat("inertia-bench-products-", [&] {
+        int pid = static_cast<int>(getpid());
+        INERTIA_MPI(MPI_Bcast(&pid, 1, MPI_INT, 0, comm));
+        return pid;
+      }());
+  if (rank_of(comm) == 0) std::filesystem::create_directories(dir);
+  INERTIA_MPI(MPI_Barrier(comm));
+  out.comment(cat("products: tet10 tower 0.4 x 0.4 x 3 m, ", cells, " x ", cells, " x ", height,
+                  " cells, base acceleration 9.81 sin(2 pi 2 t) in x (y, z fixed), consistent "
+                  "mass, Rayleigh 0.5 / 1e-4, dt 0.005, MUMPS; per step over ",
+                  steps,
+                  " steps after two: product events (MatMult, MatMultAdd, MatMultTranspose; "
+                  "the reactions' products are with the constrained rows only); _energy: with "
+                  "reactions.csv and energy.csv"));
+  for (const char* scheme :
+       {"newmark", "hht", "generalized_alpha", "euler_implicit", "variational_symplectic"}) {
+    std::ostringstream y;
+    y << "mesh: {box: {lower: [0, 0, 0], upper: [0.4, 0.4, 3.0], cells: [" << cells << ", " << cells
+      << ", " << height << "], element: tet10}}\n"
+      << "materials: [{region: all, density: 2500, youngs_modulus: 1.0e9, poissons_ratio: 0.2}]\n"
+      << "boundary_conditions:\n  - {region: zmin, type: fixed, components: [y, z]}\n"
+      << "  - {region: zmin, type: acceleration, components: [x], value: [9.81], amplitude: "
+         "quake}\n"
+      << "amplitudes: {quake: {type: sine, frequency: 2}}\n"
+      << "time: {integrator: " << scheme
+      << ", mass: consistent, rayleigh: {mass: 0.5, stiffness: 1.0e-4}, dt: 0.005, steps: 1000, "
+         "linear_solver: direct}\n"
+      << "output: {every: 0}\n";
+    Built b = build(comm, parse(comm, y.str()));
+    MechanicalSystem& system = *b.model.system;
+    // Reactions (and so their work in energy.csv) come with an acceleration (Newmark family).
+    const bool reactions =
+        std::string(scheme) != "euler_implicit" && std::string(scheme) != "variational_symplectic";
+    double per_step[2] = {0, 0}, seconds[2] = {0, 0};
+    for (int with_energy = 0; with_energy < 2; ++with_energy) {
+      State state;
+      state.u = system.create_vector();
+      state.v = system.create_vector();
+      system.apply_constraints(0.0, state.u, state.v, nullptr);
+      auto integrator = configure_scheme(scheme).create();
+      integrator->initialize(system, state);
+      std::unique_ptr<Reactions> r;
+      std::unique_ptr<EnergyHistory> e;
+      if (with_energy) {
+        if (reactions)
+          r = std::make_unique<Reactions>(system, std::vector<std::string>{"zmin", "zmin"},
+                                          dir / cat(scheme, "_reactions.csv"));
+        e = std::make_unique<EnergyHistory>(system, state, *integrator,
+                                            dir / cat(scheme, "_energy.csv"));
+      }
+      auto step = [&] {
+        if (e) e->before_step(system, state);
+        integrator->step(system, state, 0.005);
+        if (r) r->record(system, state, *integrator);
+        if (e) e->after_step(system, state, 0.005, 0.0);
+      };
+      for (int k = 0; k < 2; ++k) step();
+      const double before = product_events();
+      std::vector<double> t;
+      for (int k = 0; k < steps; ++k) t.push_back(timed(comm, step));
+      double local = (product_events() - before) / steps, global = 0;
+      INERTIA_MPI(MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_MAX, comm));
+      per_step[with_energy] = global;
+      seconds[with_energy] = median(t);
+    }
+    if (std::string(scheme) == "hht")
+      out.integer("products_dofs", system.num_global_dofs(), "DOFs");
+    out.value(cat("products_", scheme, "_per_step"), per_step[0], "products");
+    out.value(cat("products_", scheme, "_energy_per_step"), per_step[1], "products");
+    if (std::string(scheme) == "hht") {
+      out.value("products_hht_step_seconds", seconds[0], "s");
+      out.value("products_hht_energy_step_seconds", seconds[1], "s");
+    }
+  }
+  INERTIA_MPI(MPI_Barrier(comm));
+  if (rank_of(comm) == 0) {
+    std::error_code ec;
+    std::filesystem::remove_all(dir, ec);
+  }
+}
+
 /// The two Newton examples (examples/large_deflection/dynamic.yaml: a Neo-Hookean cantilever
 /// flung by a tip load; examples/soft_drop/soft_drop.yaml: a jelly block dropping under gravity,
 /// mass damping), each as three models stepping alternately: the default (energy line search,
@@ -947,6 +1054,8 @@ int bench(const Options& o) {
 
   // --- The implicit solver's automatic choice on a small stiff case, against each choice forced.
   implicit_choice(comm, o, out);
+  // --- Products per implicit step, with and without the energy balance (issue 26).
+  implicit_products(comm, o, out);
   // --- The Newton examples: the default against the previous one, alternating.
   newton_examples(comm, o, out);
 

@@ -491,6 +491,13 @@ void MechanicalSystem::prescribe_increments(double t0, double h, double beta, do
   }
 }
 
+void MechanicalSystem::add_constrained(double s, Vec x, Vec y) const {
+  const PetscInt first = static_cast<PetscInt>(3 * mesh_.node_begin);
+  petsc::ConstArray xx(x);
+  petsc::Array yy(y);
+  for (auto g : constrained_) yy[g - first] += s * xx[g - first];
+}
+
 void MechanicalSystem::zero_constrained(Vec r) const {
   const PetscInt first = static_cast<PetscInt>(3 * mesh_.node_begin);
   petsc::Array x(r);
@@ -526,6 +533,16 @@ void MechanicalSystem::support_reactions(double t, Vec u, Vec v, Vec a,
                                          std::span<double> out) const {
   INERTIA_CHECK(out.size() == constrained_.size(), InternalError, "support_reactions: expected ",
                 constrained_.size(), " values");
+  // The same state as the last call (reactions.csv and energy.csv at one step): its values.
+  auto& cache = reactions_cache_;
+  const std::array<Vec, 3> vecs{u, v, a};
+  std::array<PetscObjectState, 3> states{};
+  for (int k = 0; k < 3; ++k) states[k] = vecs[k] ? petsc::object_state(vecs[k]) : 0;
+  if (cache.valid && cache.t == t && cache.vecs == vecs && cache.states == states) {
+    std::copy(cache.values.begin(), cache.values.end(), out.begin());
+    return;
+  }
+  cache.valid = false;
   const PetscInt first = static_cast<PetscInt>(3 * mesh_.node_begin);
   const auto& rayleigh = spec_.rayleigh;
   // Linear models with an assembled K: the constrained rows of K (and of a consistent M), cut
@@ -568,11 +585,13 @@ void MechanicalSystem::support_reactions(double t, Vec u, Vec v, Vec a,
   };
   // Elastic (and Rayleigh stiffness) forces.
   if (rows) {
-    INERTIA_PETSC(MatMult(reaction_rows_.K, u, reaction_rows_.r));
+    // K_c (u + alpha_K v): one product with the rows.
+    Vec x = u;
     if (rayleigh.stiffness != 0) {
-      INERTIA_PETSC(MatMult(reaction_rows_.K, v, reaction_rows_.w));
-      INERTIA_PETSC(VecAXPY(reaction_rows_.r, rayleigh.stiffness, reaction_rows_.w));
+      INERTIA_PETSC(VecWAXPY(work_, rayleigh.stiffness, v, u));
+      x = work_;
     }
+    INERTIA_PETSC(MatMult(reaction_rows_.K, x, reaction_rows_.r));
     add_rows(reaction_rows_.r, 1.0);
   } else {
     internal_force(u, work_);
@@ -616,6 +635,11 @@ void MechanicalSystem::support_reactions(double t, Vec u, Vec v, Vec a,
   // Loads on the supported nodes.
   external_force(t, work_);
   add_picked(work_, -1.0);
+  cache.values.assign(out.begin(), out.end());  // allocates on the first call only
+  cache.t = t;
+  cache.vecs = vecs;
+  for (int k = 0; k < 3; ++k) cache.states[k] = vecs[k] ? petsc::object_state(vecs[k]) : 0;
+  cache.valid = true;
 }
 
 void MechanicalSystem::reaction(double t, Vec u, Vec v, Vec a, Vec r) const {
@@ -754,7 +778,7 @@ bool MechanicalSystem::choose_direct(Mat A, double m, double k, double b) {
   return choice.direct;
 }
 
-SolveReport MechanicalSystem::solve(double m, double k, Vec r, Vec y, double b) {
+SolveReport MechanicalSystem::solve(double m, double k, Vec r, Vec y, double b, Coupling coupling) {
   SolveReport report;
   const PetscInt first = static_cast<PetscInt>(3 * mesh_.node_begin);
   if (k == 0 && (b == 0 || !B_) && lumped_mass_) {
@@ -777,7 +801,7 @@ SolveReport MechanicalSystem::solve(double m, double k, Vec r, Vec y, double b) 
   Solver& s = solver(m, k, b);
   INERTIA_PETSC(VecCopy(r, work_));
   // Lift the prescribed values: rhs_free -= (m M + k K)_{free,constrained} y_constrained.
-  if (has_prescribed_motion_) {
+  if (has_prescribed_motion_ && coupling == Coupling::lift) {
     INERTIA_PETSC(VecZeroEntries(work2_));
     {
       petsc::ConstArray yy(y);
@@ -866,6 +890,19 @@ void MechanicalSystem::commit_step(Vec u) {
 
 void MechanicalSystem::reject_step() {
   for (PointState* s : point_states_) s->restore();
+}
+
+double MechanicalSystem::strain_energy(Vec u, Vec ku) const {
+  INERTIA_CHECK(linear_, InternalError, "strain_energy(u, ku): a linear model only");
+  const PetscObjectState u_state = petsc::object_state(u);
+  const PetscObjectState ku_state = petsc::object_state(work2_);
+  if (u == ku_.u && u_state == ku_.u_state && ku_state == ku_.ku_state)
+    INERTIA_PETSC(VecCopy(work2_, ku));  // K u is still in work2_ (see force())
+  else
+    INERTIA_PETSC(MatMult(K_, u, ku));
+  PetscScalar dot = 0;
+  INERTIA_PETSC(VecDot(u, ku, &dot));
+  return 0.5 * dot;
 }
 
 double MechanicalSystem::strain_energy(Vec u) const {

@@ -31,25 +31,37 @@ class EulerImplicit final : public Integrator {
     const double tau = p_.trapezoidal ? 0.5 : 1.0;
     const double t1 = state.time + h;
     system.update_tangent(state.u);  // K, B at x_n
-    system.force(state.time, state.u, state.v, f_);
+    // A linear system folds K u_n, K v_n and the prescribed dv_c's coupling into one product with
+    // K (and one with a consistent M, for alpha_M or a moving support): Coupling::in_rhs.
+    const bool linear = system.is_linear();
+    const bool mass_coupling = system.has_prescribed_motion() && !system.lumped_mass();
     SolveReport r;
     if (p_.first_order) {
       // (M + tau h K) v+ = f(x_n, v_n); the constrained entries of v+ put x+ on g(t_{n+1}).
       INERTIA_PETSC(VecCopy(state.v, dv_));
       system.zero_constrained(dv_);
       add_placing_velocity(system, state, t1, h, 1.0, dv_);
-      r = system.solve(1.0, tau * h, f_, dv_);
+      if (linear) {
+        // f_ext - K (x_n + tau h v+_c) - M v+_c
+        system.external_force(state.time, f_);
+        INERTIA_PETSC(VecCopy(state.u, x_));
+        system.add_constrained(tau * h, dv_, x_);
+        system.mult_stiffness(x_, mw_);
+        INERTIA_PETSC(VecAXPY(f_, -1.0, mw_));
+        if (mass_coupling) {
+          INERTIA_PETSC(VecZeroEntries(x_));
+          system.add_constrained(1.0, dv_, x_);
+          system.mult_mass(x_, mw_);
+          INERTIA_PETSC(VecAXPY(f_, -1.0, mw_));
+        }
+        r = system.solve(1.0, tau * h, f_, dv_, 0, DynamicSystem::Coupling::in_rhs);
+      } else {
+        system.force(state.time, state.u, state.v, f_);
+        r = system.solve(1.0, tau * h, f_, dv_);
+      }
       INERTIA_PETSC(VecCopy(dv_, state.v));
       INERTIA_PETSC(VecAXPY(state.u, h, state.v));
     } else {
-      // b = h [f - alpha_M M v_n - (tau h + alpha_K) K v_n]
-      if (alpha_m != 0) {
-        system.mult_mass(state.v, mw_);
-        INERTIA_PETSC(VecAXPY(f_, -alpha_m, mw_));
-      }
-      system.mult_stiffness(state.v, mw_);
-      INERTIA_PETSC(VecAXPY(f_, -(tau * h + alpha_k), mw_));
-      INERTIA_PETSC(VecScale(f_, h));
       // dv on constrained DOFs: what puts x+ on g(t_{n+1}), (g(t_{n+1}) - x_n) / (tau h) -
       // v_n / tau; 0 on the free ones (the initial guess).
       INERTIA_PETSC(VecCopy(state.v, w_));  // v_n
@@ -57,7 +69,34 @@ class EulerImplicit final : public Integrator {
       system.keep_constrained(mw_);  // v_n on the constrained DOFs, 0 elsewhere
       INERTIA_PETSC(VecAXPBY(dv_, -1.0 / tau, 0.0, mw_));
       add_placing_velocity(system, state, t1, h, 1.0 / tau, dv_);
-      r = system.solve(1 + tau * h * alpha_m, tau * h * (tau * h + alpha_k), f_, dv_, tau * h);
+      // b = h [f - alpha_M M v_n - (tau h + alpha_K) K v_n]
+      const double m = 1 + tau * h * alpha_m, k = tau * h * (tau * h + alpha_k);
+      if (linear) {
+        // b = h f_ext - K (h x_n + h (tau h + alpha_K) v_n + k dv_c) - M (h alpha_M v_n + m dv_c)
+        system.external_force(state.time, f_);
+        INERTIA_PETSC(VecScale(f_, h));
+        INERTIA_PETSC(VecAXPBYPCZ(x_, h, h * (tau * h + alpha_k), 0.0, state.u, state.v));
+        if (system.has_prescribed_motion()) system.add_constrained(k, dv_, x_);
+        system.mult_stiffness(x_, mw_);
+        INERTIA_PETSC(VecAXPY(f_, -1.0, mw_));
+        if (alpha_m != 0 || mass_coupling) {
+          INERTIA_PETSC(VecAXPBY(x_, h * alpha_m, 0.0, state.v));
+          if (mass_coupling) system.add_constrained(m, dv_, x_);
+          system.mult_mass(x_, mw_);
+          INERTIA_PETSC(VecAXPY(f_, -1.0, mw_));
+        }
+        r = system.solve(m, k, f_, dv_, tau * h, DynamicSystem::Coupling::in_rhs);
+      } else {
+        system.force(state.time, state.u, state.v, f_);
+        if (alpha_m != 0) {
+          system.mult_mass(state.v, mw_);
+          INERTIA_PETSC(VecAXPY(f_, -alpha_m, mw_));
+        }
+        system.mult_stiffness(state.v, mw_);
+        INERTIA_PETSC(VecAXPY(f_, -(tau * h + alpha_k), mw_));
+        INERTIA_PETSC(VecScale(f_, h));
+        r = system.solve(m, k, f_, dv_, tau * h);
+      }
       INERTIA_PETSC(VecAXPY(state.v, 1.0, dv_));
       if (p_.trapezoidal)
         INERTIA_PETSC(VecAXPBYPCZ(state.u, 0.5 * h, 0.5 * h, 1.0, w_, state.v));

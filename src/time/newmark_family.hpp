@@ -46,19 +46,25 @@ inline void predictor_increments(const DynamicSystem& system, const State& state
 /// a_{n+1} solves
 ///   A a_{n+1} = (1 - alpha_f) f_ext(t_{n+1}) + alpha_f f_ext(t_n)
 ///     - M (alpha_m a_n + alpha_M x_v) - K (x_u + alpha_K x_v),
-///   A = (1 - alpha_m + (1 - alpha_f) h gamma alpha_M) M
-///     + (1 - alpha_f) (h^2 beta + h gamma alpha_K) K,
-/// the constrained DOFs of a_{n+1} prescribed (their coupling lifted by the solve); then
-/// u_{n+1} = u* + h^2 beta a_{n+1}, v_{n+1} = v* + h gamma a_{n+1}, and the constrained entries
-/// set to the prescribed motion (which they equal up to round-off). One product with K, one with
-/// M (none for a lumped M). state.time and step are the caller's. `a` holds a_n on entry and
-/// a_{n+1} on return; du, dv, x, rhs, w, mw are work vectors.
+///   A = m M + k K,  m = 1 - alpha_m + (1 - alpha_f) h gamma alpha_M,
+///                   k = (1 - alpha_f) (h^2 beta + h gamma alpha_K),
+/// the constrained DOFs of a_{n+1} prescribed, their coupling into the free rows carried by the
+/// same two products: M (alpha_m a_n + alpha_M x_v + m a_c) and K (x_u + alpha_K x_v + k a_c)
+/// (Coupling::in_rhs); then u_{n+1} = u* + h^2 beta a_{n+1}, v_{n+1} = v* + h gamma a_{n+1}, and
+/// the constrained entries set to the prescribed motion (which they equal up to round-off).
+/// Products per step: one with K, and one with M where alpha_m, alpha_M or a moving support
+/// needs it (pointwise for a lumped M), moving supports included. state.time and step are the
+/// caller's. `a` holds a_n on entry and a_{n+1} on return; du, dv, x, rhs, w, mw are work vectors.
 inline SolveReport linear_step(DynamicSystem& system, State& state, double h,
                                const NewmarkWeights& c, Vec a, Vec du, Vec dv, Vec x, Vec rhs,
                                Vec w, Vec mw) {
   const auto [alpha_M, alpha_K] = system.rayleigh();
   const double am = c.alpha_m, af = c.alpha_f, wm = 1 - am, wf = 1 - af;
   const double t0 = state.time, t1 = t0 + h;
+  const double m = wm + wf * h * c.gamma * alpha_M;
+  const double k = wf * (h * h * c.beta + h * c.gamma * alpha_K);
+  const bool moving = system.has_prescribed_motion();
+  const bool mass_coupling = moving && !system.lumped_mass();  // a lumped M couples no DOFs
   predictor_increments(system, state, h, c, a, du, dv);
   system.external_force(t1, rhs);
   if (af != 0) {
@@ -66,25 +72,29 @@ inline SolveReport linear_step(DynamicSystem& system, State& state, double h,
     INERTIA_PETSC(VecAXPBY(rhs, af, wf, w));
   }
   if (alpha_M != 0 || alpha_K != 0) INERTIA_PETSC(VecWAXPY(x, wf, dv, state.v));  // x_v
-  if (alpha_M != 0 || am != 0) {
-    // - M (alpha_m a_n + alpha_M x_v)
+  if (alpha_M != 0 || am != 0 || mass_coupling) {
+    // - M (alpha_m a_n + alpha_M x_v + m a_c)
     if (alpha_M != 0)
       INERTIA_PETSC(VecAXPBYPCZ(w, am, alpha_M, 0.0, a, x));
     else
       INERTIA_PETSC(VecAXPBY(w, am, 0.0, a));
+    if (mass_coupling) {
+      system.apply_constraints(t1, nullptr, nullptr, a);  // a_c = g''(t_{n+1})
+      system.add_constrained(m, a, w);
+    }
     system.mult_mass(w, mw);
     INERTIA_PETSC(VecAXPY(rhs, -1.0, mw));
   }
-  // - K (x_u + alpha_K x_v), x_u = u_n + (1 - alpha_f) du
+  // Solve for a_{n+1} (initial guess a_n; constrained DOFs prescribed).
+  system.apply_constraints(t1, nullptr, nullptr, a);
+  // - K (x_u + alpha_K x_v + k a_c), x_u = u_n + (1 - alpha_f) du
   INERTIA_PETSC(VecWAXPY(w, wf, du, state.u));
   if (alpha_K != 0) INERTIA_PETSC(VecAXPY(w, alpha_K, x));
+  if (moving) system.add_constrained(k, a, w);
   system.mult_stiffness(w, mw);
   INERTIA_PETSC(VecAXPY(rhs, -1.0, mw));
 
-  // Solve for a_{n+1} (initial guess a_n; constrained DOFs prescribed).
-  system.apply_constraints(t1, nullptr, nullptr, a);
-  const SolveReport r = system.solve(wm + wf * h * c.gamma * alpha_M,
-                                     wf * (h * h * c.beta + h * c.gamma * alpha_K), rhs, a);
+  const SolveReport r = system.solve(m, k, rhs, a, 0, DynamicSystem::Coupling::in_rhs);
   INERTIA_PETSC(VecAXPBYPCZ(state.u, 1.0, h * h * c.beta, 1.0, du, a));
   INERTIA_PETSC(VecAXPBYPCZ(state.v, 1.0, h * c.gamma, 1.0, dv, a));
   system.apply_constraints(t1, state.u, state.v, nullptr);

@@ -40,11 +40,22 @@ class VariationalSymplecticImplicit final : public Integrator {
     INERTIA_PETSC(VecScale(w_, 0.5));  // (g - q_n)/2 on constrained DOFs, 0 elsewhere
     StepStats stats;
     if (system.is_linear()) {
-      // G is affine in r: A r = f(t_mid, q_n, 0) + (2/h) p_n (the dashpot-free linear case).
-      system.force(t_mid, state.u, w_, f_);
+      // G is affine in r: A r = f(t_mid, q_n, 0) + (2/h) p_n (the dashpot-free linear case),
+      // with the prescribed r_c's coupling in the same products (Coupling::in_rhs):
+      //   f_ext(t_mid) + (2/h) p_n - K (q_n + k r_c) - M (m r_c).
+      // w_ is r_c on the constrained DOFs and 0 elsewhere. One product with K, and one with a
+      // consistent M when a support moves.
+      system.external_force(t_mid, f_);
       INERTIA_PETSC(VecAXPY(f_, 2 / h, p_n_));
+      INERTIA_PETSC(VecWAXPY(x_, k, w_, state.u));
+      system.mult_stiffness(x_, v_);
+      INERTIA_PETSC(VecAXPY(f_, -1.0, v_));
+      if (system.has_prescribed_motion() && !system.lumped_mass()) {
+        system.mult_mass(w_, v_);
+        INERTIA_PETSC(VecAXPY(f_, -m, v_));
+      }
       copy_constrained(system, w_, r_);
-      const SolveReport rep = system.solve(m, k, f_, r_);
+      const SolveReport rep = system.solve(m, k, f_, r_, 0, DynamicSystem::Coupling::in_rhs);
       stats.linear_iterations = rep.iterations;
     } else {
       Vec qn = state.u;

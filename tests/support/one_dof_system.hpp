@@ -66,9 +66,14 @@ class OneDofSystem final : public DynamicSystem {
   double linearised_extension() const { return e_lin_; }
   std::vector<std::string> notes;  ///< add_solver_note's lines
   int solves = 0;                  ///< calls of solve()
-  int fail_solve = 0;              ///< this call of solve() (1-based) throws SolverError
-  std::vector<double> commits;     ///< u at each commit_step (the accepted steps' ends)
-  int rejects = 0;                 ///< calls of reject_step()
+  /// Products with M and K as MechanicalSystem makes them (PETSc's MatMult): mult_mass unless M
+  /// is lumped (then pointwise), mult_stiffness, mult_damping's terms, one K u in force() and
+  /// lumped_acceleration(), and solve's lift of a moving support (Coupling::lift). Mutable: the
+  /// products are const operations.
+  mutable int mass_products = 0, stiffness_products = 0;
+  int fail_solve = 0;           ///< this call of solve() (1-based) throws SolverError
+  std::vector<double> commits;  ///< u at each commit_step (the accepted steps' ends)
+  int rejects = 0;              ///< calls of reject_step()
 
   MPI_Comm comm() const override { return PETSC_COMM_SELF; }
   petsc::Vector create_vector() const override {
@@ -85,25 +90,33 @@ class OneDofSystem final : public DynamicSystem {
     if (!is_linear()) e_lin_ = entry(u, 0) - entry(u, 1);
   }
 
-  void mult_mass(Vec x, Vec y) const override { INERTIA_PETSC(VecPointwiseMult(y, mass_, x)); }
+  void mult_mass(Vec x, Vec y) const override {
+    if (!p_.lumped) ++mass_products;
+    INERTIA_PETSC(VecPointwiseMult(y, mass_, x));
+  }
   void mult_stiffness(Vec x, Vec y) const override {
+    ++stiffness_products;
     const double kt = spring_tangent(e_lin_), d = entry(x, 0) - entry(x, 1);
     set_pair(y, kt * d, -kt * d);
   }
   void mult_damping(Vec x, Vec y) const override {
     const double kt = spring_tangent(e_lin_), d = entry(x, 0) - entry(x, 1);
     const auto [am, ak] = p_.rayleigh;
+    if (am != 0 && !p_.lumped) ++mass_products;
+    if (ak != 0) ++stiffness_products;
     set_pair(y, am * p_.m * entry(x, 0) + ak * kt * d,
              am * p_.m_support * entry(x, 1) - ak * kt * d);
   }
   void external_force(double t, Vec f) const override { set_pair(f, load(t), 0); }
   void force(double t, Vec u, Vec v, Vec f) const override {
+    ++stiffness_products;
     const double e = entry(u, 0) - entry(u, 1), de = entry(v, 0) - entry(v, 1);
     const double s = spring(e) + p_.c * de;
     set_pair(f, load(t) - s, s);
   }
   bool lumped_acceleration(double t, Vec u, Vec a) const override {
     if (!p_.lumped || !is_linear()) return false;
+    ++stiffness_products;
     set_pair(a, (load(t) - spring(entry(u, 0) - entry(u, 1))) / p_.m, 0);
     return true;
   }
@@ -125,10 +138,21 @@ class OneDofSystem final : public DynamicSystem {
   void zero_constrained(Vec r) const override { set_entry(r, 1, 0); }
   void keep_constrained(Vec r) const override { set_entry(r, 0, 0); }
 
-  SolveReport solve(double m, double k, Vec r, Vec y, double b = 0) override {
+  bool has_prescribed_motion() const override { return p_.G != 0; }
+  void add_constrained(double s, Vec x, Vec y) const override {
+    set_entry(y, 1, entry(y, 1) + s * entry(x, 1));
+  }
+  SolveReport solve(double m, double k, Vec r, Vec y, double b = 0,
+                    Coupling coupling = Coupling::lift) override {
     if (++solves == fail_solve) throw SolverError("the failure the test asked for");
     const auto A = matrix(m, k, b);
-    set_entry(y, 0, (entry(r, 0) - A[1] * entry(y, 1)) / A[0]);
+    const bool lift = coupling == Coupling::lift && has_prescribed_motion();
+    if (lift) {  // MechanicalSystem's lift: (m M + k K + b B)_{free,constrained} y_c
+      if (k != 0) ++stiffness_products;
+      if (!p_.lumped) ++mass_products;
+    }
+    const double lifted = lift ? A[1] * entry(y, 1) : 0.0;
+    set_entry(y, 0, (entry(r, 0) - lifted) / A[0]);
     return {1, 0};
   }
 

@@ -688,6 +688,73 @@ TEST(StepControl, CommitsEachAcceptedStepOnceAndNothingOfAFailedOne) {
   }
 }
 
+// ---- Products per step ----
+
+// The products with M and K each implicit step of a linear system makes (OneDofSystem counts them
+// as MechanicalSystem makes them: a consistent M's product is a MatMult, a lumped one pointwise),
+// exactly, for every implicit scheme, with and without Rayleigh damping, with a consistent or
+// lumped M, with a fixed or a moving support. The right-hand side of a step is one product with
+// K and at most one with M: the Newmark family's M (alpha_m a_n + alpha_M x_v + m a_c) and
+// K (x_u + alpha_K x_v + k a_c) carry everything, a moving support's coupling included (no lift
+// inside the solve); euler_implicit's likewise; variational_symplectic's momentum takes one more
+// of each (p_{n+1} = M v_{n+1} + h/2 f(t_mid, q_n + r)). A product added back fails here.
+struct ExpectedProducts {
+  const char* label;
+  const char* scheme;
+  OptionList options;
+  /// Products with K per step, and with a consistent M: without damping and with a fixed
+  /// support, and the extra one that alpha_M or a moving support needs (one for both at once).
+  int stiffness, mass, mass_if_damped, mass_if_moving;
+};
+
+TEST(ProductsPerStep, ImplicitSchemesMakeOneProductWithKAndAtMostOneWithM) {
+  const std::vector<ExpectedProducts> expected{
+      {"newmark", "newmark", {}, 1, 0, 1, 1},
+      {"hht", "hht", {}, 1, 0, 1, 1},
+      {"hht alpha 0", "hht", {{"alpha", "0"}}, 1, 0, 1, 1},
+      {"generalized_alpha", "generalized_alpha", {}, 1, 1, 0, 0},  // alpha_m != 0: M a_n each step
+      {"euler_implicit", "euler_implicit", {}, 1, 0, 1, 1},
+      {"euler_implicit trapezoidal", "euler_implicit", {{"trapezoidal", "true"}}, 1, 0, 1, 1},
+      {"euler_implicit first_order", "euler_implicit", {{"first_order", "true"}}, 1, 0, 0, 1},
+      {"variational_symplectic", "variational_symplectic", {}, 2, 1, 0, 1},
+  };
+  for (const auto& e : expected) {
+    const Scheme scheme = configure_scheme(e.scheme, e.options);
+    for (const bool lumped : {false, true})
+      for (const bool damped : {false, true})
+        for (const bool moving : {false, true}) {
+          if (damped && !scheme.refuses_damping().empty()) continue;
+          SCOPED_TRACE(cat(e.label, lumped ? ", lumped" : ", consistent",
+                           damped ? ", Rayleigh" : "", moving ? ", moving support" : ""));
+          OneDofParams p;
+          p.F = 1.5;
+          p.lumped = lumped;
+          if (damped) p.rayleigh = {0.1, 0.01};
+          if (moving) p.G = 0.2;
+          OneDofSystem system(p);
+          State state;
+          state.u = system.create_vector();
+          state.v = system.create_vector();
+          set_entry(state.u, 0, 0.5);
+          system.apply_constraints(0, state.u, state.v, nullptr);
+          auto integrator = scheme.create();
+          integrator->initialize(system, state);
+          integrator->step(system, state, 0.05);
+          const int want_mass = lumped ? 0
+                                       : e.mass + std::max(damped ? e.mass_if_damped : 0,
+                                                           moving ? e.mass_if_moving : 0);
+          for (int n = 0; n < 4; ++n) {
+            const int k0 = system.stiffness_products, m0 = system.mass_products;
+            const int s0 = system.solves;
+            integrator->step(system, state, 0.05);
+            EXPECT_EQ(system.stiffness_products - k0, e.stiffness) << "step " << n + 2;
+            EXPECT_EQ(system.mass_products - m0, want_mass) << "step " << n + 2;
+            EXPECT_EQ(system.solves - s0, 1) << "step " << n + 2;
+          }
+        }
+  }
+}
+
 TEST(SchemeCases, CoverEveryRegisteredScheme) {
   const auto all = cases();
   for (const SchemeEntry& e : scheme_entries())

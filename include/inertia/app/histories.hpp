@@ -186,16 +186,26 @@ struct EnergyResume {
 /// algorithmic dissipation: 0 for the trapezoidal rule; for the alpha schemes rho_f is carried
 /// by their balance (1 - alpha_f) rho_{n+1} + alpha_f rho_n + (alpha_f - alpha_m) M Delta a = 0 on
 /// the free DOFs, from rho_0 = 0 (a_0 solves the equation of motion), never evaluated as a
-/// residual: an implementation that does not solve its balance leaves total drifting. Cost: one
-/// product with M per step.
+/// residual: an implementation that does not solve its balance leaves total drifting.
+///
+/// Cost per step, linear models (products with the whole K or a consistent M; the reactions'
+/// products with the constrained rows are shared with reactions.csv): M v_{n+1} (kinetic energy,
+/// and Rayleigh's mass term from M vbar = (M v_n + M v_{n+1}) / 2, M Gbar = fbar_g / alpha_M),
+/// K u_{n+1} (strain energy; none where the scheme's force already made it: explicit schemes),
+/// with alpha_K one product K vbar (K Gbar = 0), except for the trapezoidal rule (newmark 1/4,
+/// 1/2) with fixed supports and no velocity damping, where vbar = Delta u / h on every DOF and
+/// vbar.K vbar = vbar.(K u_{n+1} - K u_n) / h; the identity adds M a_{n+1}. Nonlinear models
+/// multiply by C at the current tangent.
 class EnergyHistory {
  public:
   /// Collective. Writes the step-0 row, or with `resume` continues an existing file after
   /// resume->step with its running sums. With an integrator that has a Hamiltonian (variational),
   /// adds its `hamiltonian` column. `carried` (see carried()): the checkpoint's, on a resume.
+  /// `velocity_scaled`: the run scales v after each step (velocity damping), so the trapezoidal
+  /// rule's vbar = Delta u / h does not hold (see Cost below).
   EnergyHistory(MechanicalSystem& system, const State& state, Integrator& integrator,
                 const std::filesystem::path& path, const EnergyResume* resume = nullptr,
-                Vec carried = nullptr);
+                Vec carried = nullptr, bool velocity_scaled = false);
   /// Whether the balance carries a vector from step to step (the alpha schemes' end-point
   /// residual) that a checkpoint must hold for an exact restart.
   static bool has_carried(const Integrator& integrator);
@@ -208,8 +218,9 @@ class EnergyHistory {
   /// `extra_dissipation` is energy removed outside the scheme (velocity damping).
   void after_step(MechanicalSystem& system, const State& state, double dt, double extra_dissipation,
                   bool row = true);
-  /// Collective. Recomputes total() at this state without a row (after a step without one).
-  /// Returns the kinetic and strain energies it computed.
+  /// Recomputes total() without a row (after a step without one), from the kinetic and strain
+  /// energies the last after_step (or the constructor) computed at `state`; no product. Returns
+  /// them.
   std::pair<double, double> update_total(MechanicalSystem& system, const State& state);
   void flush() { file_.flush(); }
   void mark_failed(const std::string& reason) { file_.mark_failed(reason); }
@@ -236,8 +247,14 @@ class EnergyHistory {
   std::optional<NewmarkWeights> identity_;  ///< the Newmark-family identity (not trapezoidal)
   bool reactions_ = false;  ///< prescribed motion and an acceleration: count reaction work
   bool ground_ = false;     ///< uniform base excitation with Rayleigh mass damping
+  bool linear_ = false;     ///< the system is linear: C = alpha_M M + alpha_K K, K constant
+  /// The trapezoidal rule's alpha_K vbar.K vbar from K u_n and K u_{n+1} (Cost above).
+  bool trapezoidal_stiffness_ = false;
+  petsc::Vector ku_prev_, ku_now_;  ///< trapezoidal_stiffness_: K u_n, K u_{n+1}
+  petsc::Vector kv_;                ///< K vbar (linear, alpha_K, not trapezoidal_stiffness_)
+  double kinetic_now_ = 0, strain_now_ = 0;  ///< at the state evaluate() last saw
   petsc::Vector u_prev_, v_prev_, a_prev_, f_prev_, f_now_, work_, work2_, cw_;
-  petsc::Vector mv_prev_, mv_now_, ma_prev_, ma_now_;  ///< the identity: M v, M a
+  petsc::Vector mv_prev_, mv_now_, ma_prev_, ma_now_;  ///< M v; the identity: M a
   petsc::Vector residual_, residual_next_;             ///< the identity: rho_f
   petsc::Vector ground_prev_, ground_now_;             ///< ground: f_g at t_n and t_{n+1}
   std::vector<double> reaction_prev_, reaction_now_;   ///< R on this rank's constrained DOFs

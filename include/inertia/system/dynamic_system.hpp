@@ -78,10 +78,24 @@ class DynamicSystem {
   /// Zeroes the constrained entries of r; keep_constrained zeroes the free ones.
   virtual void zero_constrained(Vec r) const = 0;
   virtual void keep_constrained(Vec r) const = 0;
+  /// True if some constrained DOF moves (a displacement, velocity or acceleration condition): a
+  /// solve's prescribed values then couple into the free rows (solve's Coupling).
+  virtual bool has_prescribed_motion() const = 0;
+  /// y += s x on the constrained DOFs; the free entries of y are left as they are. No product.
+  virtual void add_constrained(double s, Vec x, Vec y) const = 0;
 
+  /// How solve treats the coupling of the prescribed values y_c into the free rows:
+  /// `lift`: solve subtracts (m M + k K + b B)_{free,constrained} y_c from r itself (two or
+  /// three products with a vector that is zero on the free DOFs, when has_prescribed_motion());
+  /// `in_rhs`: r's free rows already carry it. A scheme that multiplies by M and K for its
+  /// right-hand side anyway folds it into those products: M (p + m y_c) and K (q + k y_c)
+  /// (add_constrained), so that a moving support costs no product of its own.
+  enum class Coupling { lift, in_rhs };
   /// Collective. Solves (m M + k K + b B) y = r for the free DOFs of y; the constrained DOFs of
-  /// y hold their prescribed values on entry and keep them. Throws SolverError if it fails.
-  virtual SolveReport solve(double m, double k, Vec r, Vec y, double b = 0) = 0;
+  /// y hold their prescribed values on entry and keep them; r's constrained rows are ignored.
+  /// Throws SolverError if it fails.
+  virtual SolveReport solve(double m, double k, Vec r, Vec y, double b = 0,
+                            Coupling coupling = Coupling::lift) = 0;
 
   /// Newton's Jacobians: a matrix with the operator's pattern; A = m M + k K + b B at the
   /// current linearisation with the constrained rows and columns a scaled identity (returns

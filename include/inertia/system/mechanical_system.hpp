@@ -99,7 +99,9 @@ class MechanicalSystem final : public DynamicSystem {
   /// Zeroes the constrained DOFs of r.
   void zero_constrained(Vec r) const override;
   /// True if some constrained DOF has a non-zero prescribed motion (same on every rank).
-  bool has_prescribed_motion() const { return has_prescribed_motion_; }
+  bool has_prescribed_motion() const override { return has_prescribed_motion_; }
+  /// y += s x on the constrained DOFs (owned entries; ghosts are not updated).
+  void add_constrained(double s, Vec x, Vec y) const override;
 
   /// Uniform base excitation. In a component d where every constrained DOF follows one
   /// acceleration record (conditions of type acceleration with the same record and value), the
@@ -133,7 +135,10 @@ class MechanicalSystem final : public DynamicSystem {
   /// Collective. The reactions of reaction(), on this rank's constrained DOFs only (in the order
   /// of constrained_dofs()), without a product over the whole mesh for linear models with an
   /// assembled K: the constrained rows of K and M are cut out on the first call. Nonlinear and
-  /// matrix-free models evaluate the internal force (one residual evaluation).
+  /// matrix-free models evaluate the internal force (one residual evaluation). Linear models:
+  /// two products with those rows, K_c (u + alpha_K v) and M_c (a + alpha_M v) (the lumped M's
+  /// pointwise); a second call at the same t, u, v, a (same vectors, unchanged: PETSc's object
+  /// states) returns the first call's values without a product (reactions.csv and energy.csv).
   void support_reactions(double t, Vec u, Vec v, Vec a, std::span<double> out) const;
   /// This rank's constrained DOFs (global indices, sorted) and, for each, the index of the
   /// condition (ProblemSpec::dirichlet) that holds it: the last one naming it.
@@ -151,11 +156,13 @@ class MechanicalSystem final : public DynamicSystem {
   std::span<const ConstraintOverlap> constraint_overlaps() const { return overlaps_; }
 
   /// Collective. Solves (m M + k K + b B) y = r for the free DOFs of y; the constrained DOFs of y
-  /// hold their prescribed values on entry and keep them (their effect on the free rows is lifted
-  /// to the right-hand side). r is not modified. The operator and its preconditioner are built on
-  /// the first call with a given (m, k, b) and reused until the tangent changes. Throws
-  /// SolverError if the solve diverges.
-  SolveReport solve(double m, double k, Vec r, Vec y, double b = 0) override;
+  /// hold their prescribed values on entry and keep them (with Coupling::lift, the default, their
+  /// effect on the free rows is lifted to the right-hand side: a product with K, and with M
+  /// unless it is lumped, when has_prescribed_motion(); with Coupling::in_rhs r carries it). r is
+  /// not modified. The operator and its preconditioner are built on the first call with a given
+  /// (m, k, b) and reused until the tangent changes. Throws SolverError if the solve diverges.
+  SolveReport solve(double m, double k, Vec r, Vec y, double b = 0,
+                    Coupling coupling = Coupling::lift) override;
 
   /// The highest natural frequency (rad/s) of the linear model, from the driver's estimate:
   /// solves with m M + k K, k omega^2 <= 30 m (mass-dominated: moderate time steps), then
@@ -195,6 +202,9 @@ class MechanicalSystem final : public DynamicSystem {
   /// spring). Collective.
   double kinetic_energy(Vec v) const;
   double strain_energy(Vec u) const override;
+  /// The same for a linear model, with K u into ku (taken from force()'s K u where that is
+  /// still valid, else one product).
+  double strain_energy(Vec u, Vec ku) const;
   void commit_step(Vec u) override;
   void reject_step() override;
   /// The terms' history variables (point_state.hpp), in term order; the same list on every rank.
@@ -269,6 +279,14 @@ class MechanicalSystem final : public DynamicSystem {
     petsc::Matrix K, M;
     petsc::Vector r, w;
   } reaction_rows_;
+  /// support_reactions()'s last result and where it was computed.
+  mutable struct {
+    double t = 0;
+    std::array<Vec, 3> vecs{};
+    std::array<PetscObjectState, 3> states{};
+    bool valid = false;
+    std::vector<double> values;
+  } reactions_cache_;
   struct Prescribed {
     PetscInt local;  ///< owned local DOF index
     double value;
