@@ -89,21 +89,12 @@ void Assembler::add_cell_matrix(std::int64_t c, const double* Ke) const {
   const int n = static_cast<int>(nodes.size());
   const int nd = 3 * n;
   const std::int32_t no = mesh_.num_owned;
-  std::int32_t column[fe::max_nodes];  // the cell's nodes' places in global order
-  for (int b = 0; b < n; ++b) column[b] = order(static_cast<std::int32_t>(nodes[b]));
+  const std::uint16_t* place = cell_block_.data() + cell_block_offset_[e];
   for (int a = 0; a < n; ++a) {
     const auto r = static_cast<std::int32_t>(nodes[a]);
     const double* row = Ke + 3 * a * nd;
-    // Where each node b's block is in row a (its columns sorted by their global order).
-    std::int32_t pos[fe::max_nodes];
-    const auto first = block_cols_.begin() + block_ptr_[r],
-               last = block_cols_.begin() + block_ptr_[r + 1];
-    for (int b = 0; b < n; ++b)
-      pos[b] = static_cast<std::int32_t>(
-          std::lower_bound(first, last, column[b],
-                           [this](std::int32_t l, std::int32_t o) { return order(l) < o; }) -
-          first);
-    if (r >= no) {  // a ghost row: summed here, then sent to its owner
+    const std::uint16_t* pos = place + a * n;  // where each node b's block is in row a
+    if (r >= no) {                             // a ghost row: summed here, then sent to its owner
       const std::int64_t stride = 3 * (block_ptr_[r + 1] - block_ptr_[r]);
       double* base = ghost_values_.data() + 9 * (block_ptr_[r] - block_ptr_[no]);
       for (int b = 0; b < n; ++b) {

@@ -121,6 +121,26 @@ void Assembler::build_pattern() const {
   }
   all = {};
   count = {};
+  // Each pattern cell's blocks' places in their rows (columns sorted by global order), once.
+  cell_block_offset_.assign(pattern_cells_.size() + 1, 0);
+  for (std::size_t e = 0; e < pattern_cells_.size(); ++e) {
+    const auto n = static_cast<std::int64_t>(mesh_.nodes_of(pattern_cells_[e]).size());
+    cell_block_offset_[e + 1] = cell_block_offset_[e] + n * n;
+  }
+  cell_block_.resize(static_cast<std::size_t>(cell_block_offset_.back()));
+  for (std::size_t e = 0; e < pattern_cells_.size(); ++e) {
+    const auto nodes = mesh_.nodes_of(pattern_cells_[e]);
+    std::uint16_t* place = cell_block_.data() + cell_block_offset_[e];
+    for (const auto a : nodes) {
+      const auto first = block_cols_.begin() + block_ptr_[a],
+                 last = block_cols_.begin() + block_ptr_[a + 1];
+      INERTIA_CHECK(last - first <= 65536, InternalError, "node ", mesh_.node_tags[a], " has ",
+                    last - first, " neighbours: more than the pattern's 65,536 per row");
+      for (const auto b : nodes)
+        *place++ = static_cast<std::uint16_t>(
+            std::lower_bound(first, last, ord(static_cast<std::int32_t>(b))) - first);
+    }
+  }
   for (auto& b : block_cols_) b = local_of(b);
   ghost_values_.assign(static_cast<std::size_t>(9 * (block_ptr_[nl] - block_ptr_[no])), 0.0);
   PetscLogEventEnd(event, 0, 0, 0, 0);

@@ -250,9 +250,14 @@ class Assembler {
   mutable std::vector<std::int32_t> block_cols_;
   mutable std::vector<std::int64_t> pattern_index_;  ///< per local cell: its pattern index, or -1
   /// Ghost nodes below the owned range: local node l has place order(l) in global order (block
-  /// columns are sorted by it; add_cell_matrix finds a block by bisection, storing nothing per
-  /// cell).
+  /// columns are sorted by it).
   mutable std::int32_t ghosts_below_ = 0;
+  /// Per pattern cell (pattern_index_), from cell_block_offset_[e]: for each of its n x n blocks
+  /// (row node a, column node b) the block's place in row a (block_cols_ from block_ptr_[a]),
+  /// found once when the pattern is built: add_cell_matrix looks it up instead of searching
+  /// (2 B per block: 43 B/DOF for hex8, against 8 B for the offsets it held before).
+  mutable std::vector<std::uint16_t> cell_block_;
+  mutable std::vector<std::int64_t> cell_block_offset_;
   std::int32_t order(std::int32_t l) const {
     const std::int32_t no = mesh_.num_owned;
     return l < no ? l + ghosts_below_ : l < no + ghosts_below_ ? l - no : l;
