@@ -12,6 +12,8 @@
 #   cells               25^3        40^3 (206,763 DOFs)   69^3 (1,029,000 DOFs)   marginal
 #   matrix-free         2,549       973                   545                     ~436 B/DOF
 #   assembled           3,149       1,568                 1,140                   ~1,030 B/DOF
+#   assembled, with the cells' block places kept (+2 B per block):
+#                                   1,592                 1,184                   ~1,070 B/DOF
 #   before (88f7350^)   3,502 / 4,568   1,935 / 3,026     1,521 / 2,632           ~1,396 / ~2,487
 # The marginal cost is the same at 40^3 and 69^3 (436 and 437, 1,029 and 1,032): the fixed cost
 # explains the whole curve, so a 40^3 run (~10 s for both operators) checks the 1M-DOF figure.
