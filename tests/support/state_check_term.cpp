@@ -43,8 +43,8 @@ constexpr int num_components = 8;  // steps, accumulated_strain, 6 strain compon
 
 class StateCheckTerm final : public ForceTerm {
  public:
-  StateCheckTerm(const TermInputs& in, const StateCheckSection& s, int region,
-                 std::vector<std::int64_t> cells, int points)
+  StateCheckTerm(const TermInputs& in, const StateCheckSection& s, std::vector<std::int64_t> cells,
+                 int points)
       : mesh_(in.mesh),
         assembler_(in.assembler),
         region_(s.region),
@@ -52,9 +52,7 @@ class StateCheckTerm final : public ForceTerm {
         state_({"state_check",
                 {"steps", "accumulated_strain", "xx", "yy", "zz", "xy", "yz", "xz"},
                 points},
-               cells, point_counts(in.mesh, cells)) {
-    (void)region;
-  }
+               cells, point_counts(in.mesh, cells)) {}
 
   std::string describe() const override { return cat("state checks of region '", region_, "'"); }
   Traits traits() const override { return {.linear = false}; }
@@ -100,20 +98,12 @@ class StateCheckTerm final : public ForceTerm {
     const auto trial = state_.trial(r);
     const double steps = old[0] + 1;
     for (int q = 0; q < state_.points(r); ++q) {
-      double dN[3 * fe::max_nodes], J[9] = {}, Ji[9], eps[6] = {}, g[9] = {};
-      fe::shape_gradients(t, &rule.points[3 * q], dN);
+      double g[3 * fe::max_nodes], grad[9] = {}, eps[6], stress[6];
+      fe::physical_gradients(t, std::span<const double>(x, 3 * nn), &rule.points[3 * q], g);
       for (int a = 0; a < nn; ++a)
         for (int i = 0; i < 3; ++i)
-          for (int j = 0; j < 3; ++j) J[3 * i + j] += x[3 * a + i] * dN[3 * a + j];
-      fe::inverse3(J, Ji);
-      for (int a = 0; a < nn; ++a)
-        for (int j = 0; j < 3; ++j) {
-          double grad = 0;  // dN_a / dx_j
-          for (int k = 0; k < 3; ++k) grad += dN[3 * a + k] * Ji[3 * k + j];
-          for (int i = 0; i < 3; ++i) g[3 * i + j] += at.u[3 * nodes[a] + i] * grad;
-        }
-      eps[0] = g[0], eps[1] = g[4], eps[2] = g[8];
-      eps[3] = 0.5 * (g[1] + g[3]), eps[4] = 0.5 * (g[5] + g[7]), eps[5] = 0.5 * (g[2] + g[6]);
+          for (int j = 0; j < 3; ++j) grad[3 * i + j] += at.u[3 * nodes[a] + i] * g[3 * a + j];
+      fe::small_strain_stress(grad, 0, 0, eps, stress);
       const double* e_old = &old[q * num_components + 2];
       double d2 = 0;
       for (int k = 0; k < 6; ++k) d2 += (k < 3 ? 1 : 2) * (eps[k] - e_old[k]) * (eps[k] - e_old[k]);
@@ -153,7 +143,7 @@ void build(const TermInputs& in, std::vector<std::unique_ptr<ForceTerm>>& out) {
   MPI_Allreduce(&points, &global_points, 1, MPI_INT, MPI_MAX, in.comm);
   INERTIA_CHECK(global_points > 0, InputError, s.where, ": region '", s.region,
                 "' has no solid cells");
-  out.push_back(std::make_unique<StateCheckTerm>(in, s, region, std::move(cells), global_points));
+  out.push_back(std::make_unique<StateCheckTerm>(in, s, std::move(cells), global_points));
 }
 
 }  // namespace
