@@ -379,13 +379,14 @@ struct ExplicitResult {
   std::string operator_type;   ///< the Mat type of the system's stiffness
   double u_norm = 0;           ///< ||u||_2 after the timed steps, to compare operators
   double setup_seconds = 0;    ///< explicit_case only
+  double heap_bytes = 0;       ///< heap held after the steps since `heap_before`, summed over ranks
 };
 
 /// Central difference steps on a built model, from rest, at step dt: one warm-up step, then
 /// `repeat` samples of `steps` steps each (median time per step), alternating with samples of
 /// `steps` products with the system's stiffness operator (MechanicalSystem::mult_stiffness).
-ExplicitResult explicit_steps(MPI_Comm comm, MechanicalSystem& system, double dt,
-                              const Options& o) {
+ExplicitResult explicit_steps(MPI_Comm comm, MechanicalSystem& system, double dt, const Options& o,
+                              double heap_before) {
   ExplicitResult r;
   MatType type;
   INERTIA_PETSC(MatGetType(system.stiffness(), &type));
@@ -421,6 +422,7 @@ ExplicitResult explicit_steps(MPI_Comm comm, MechanicalSystem& system, double dt
   r.step_seconds = median(t_step);
   r.product_seconds = median(t_product);
   INERTIA_PETSC(VecNorm(state.u, NORM_2, &r.u_norm));
+  r.heap_bytes = sum_over_ranks(comm, heap_in_use_bytes() - heap_before);
   return r;
 }
 
@@ -436,13 +438,14 @@ std::optional<ExplicitResult> explicit_case(MPI_Comm comm, const std::string& ya
     return std::nullopt;
   }
   Built b;
+  const double heap_before = heap_in_use_bytes();
   try {
     b = build(comm, c);  // InputErrors are thrown on every rank together
   } catch (const InputError& e) {
     why = e.what();
     return std::nullopt;
   }
-  ExplicitResult r = explicit_steps(comm, *b.model.system, dt, o);
+  ExplicitResult r = explicit_steps(comm, *b.model.system, dt, o, heap_before);
   r.setup_seconds = b.seconds;
   return r;
 }
@@ -804,6 +807,7 @@ int bench(const Options& o) {
             "holds (mallinfo2), summed over ranks"));
     const CaseFile c =
         parse(comm, case_text(primary, o.cells, "central_difference", "lumped", "auto"));
+    const double heap_before = heap_in_use_bytes();
     Built b = build(comm, c);
     const double peak_setup = sum_over_ranks(comm, peak_rss_bytes());
     MechanicalSystem& system = *b.model.system;
@@ -878,7 +882,7 @@ int bench(const Options& o) {
     omega_max = f.power;
     stable_dt = configure_scheme("central_difference").stability_limit() / f.power;
     const double dt = 0.9 * stable_dt;  // what the driver's dt: auto does
-    const ExplicitResult r = explicit_steps(comm, system, dt, o);
+    const ExplicitResult r = explicit_steps(comm, system, dt, o, heap_before);
     explicit_assembled = r.step_seconds;
     u_norm_assembled = r.u_norm;
     out.comment(cat("explicit: central_difference, lumped mass, dt = 0.9 x stable step = ", dt,
@@ -893,6 +897,11 @@ int bench(const Options& o) {
     out.value("explicit_step_assembled_seconds", r.step_seconds, "s");
     out.value("explicit_step_assembled_ns_per_dof", 1e9 * r.step_seconds / dofs, "ns/DOF");
     out.value("explicit_step_over_matmult", r.step_seconds / r.product_seconds, "x");
+    out.comment(
+        "explicit_*_memory_per_dof: heap (mallinfo2) the explicit run holds after its steps: "
+        "the model, the integrator's and the timing's vectors, summed over ranks (the issue's "
+        "figure from memory.csv is the peak resident set, with MPI's and PETSc's own share)");
+    out.value("explicit_assembled_memory_per_dof", r.heap_bytes / dofs, "B/DOF");
   }
 
   // --- Model B: the same case with time.operator: matrix_free.
@@ -919,6 +928,7 @@ int bench(const Options& o) {
                   "GB/s");
       out.value("explicit_step_matrix_free_seconds", r->step_seconds, "s");
       out.value("explicit_step_matrix_free_ns_per_dof", 1e9 * r->step_seconds / dofs, "ns/DOF");
+      out.value("explicit_matrix_free_memory_per_dof", r->heap_bytes / dofs, "B/DOF");
       out.value("explicit_step_matrix_free_speedup_vs_assembled",
                 explicit_assembled / r->step_seconds, "x");
       out.comment(

@@ -1,0 +1,352 @@
+// Rigid walls (contact.hpp): the case file's `contact:` section, one force term per wall.
+#include <mpi.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "inertia/core/case_node.hpp"
+#include "inertia/parallel/petsc.hpp"
+#include "inertia/parallel/session.hpp"
+#include "inertia/system/contact.hpp"
+
+namespace inertia {
+
+namespace {
+
+enum class Shape { plane, sphere, cylinder };
+const char* shape_name(Shape s) {
+  return s == Shape::plane ? "plane" : s == Shape::sphere ? "sphere" : "cylinder";
+}
+
+struct WallInput {
+  std::string name, region;
+  Shape shape = Shape::plane;
+  std::array<double, 3> point{0, 0, 0};      ///< plane: a point; sphere: centre; cylinder: on axis
+  std::array<double, 3> direction{0, 0, 1};  ///< plane: unit normal; cylinder: unit axis
+  double radius = 0;
+  double penalty = 0;  ///< Pa/m; 0: the section's penalty_scale rule
+  std::string where;   ///< "<file>:<line>: contact.walls[i]"
+};
+
+struct ContactSection : TermSection {
+  double penalty_scale = 0;  ///< 0: the scheme's default (contact.hpp)
+  std::vector<WallInput> walls;
+};
+
+std::array<double, 3> unit(const case_yaml::Node& n) {
+  auto v = n.vec3();
+  const double l = std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+  if (!(l > 0)) n.fail("must be a non-zero vector");
+  for (auto& x : v) x /= l;
+  return v;
+}
+
+bool plain_name(const std::string& s) {
+  return !s.empty() && s.size() <= 64 && std::all_of(s.begin(), s.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
+  });
+}
+
+}  // namespace
+
+std::shared_ptr<TermSection> parse_contact_section(const case_yaml::Node& n) {
+  n.expect_map({"penalty_scale", "walls"});
+  auto s = std::make_shared<ContactSection>();
+  if (n.has("penalty_scale")) s->penalty_scale = n["penalty_scale"].positive();
+  if (!n.has("walls")) n.fail("missing key 'walls' (the rigid walls: a list)");
+  const case_yaml::Node walls = n["walls"];
+  walls.expect_sequence();
+  if (walls.size() == 0) walls.fail("expected at least one wall");
+  for (std::size_t i = 0; i < walls.size(); ++i) {
+    const case_yaml::Node w = walls.at(i);
+    w.expect_map({"name", "region", "plane", "sphere", "cylinder", "penalty"});
+    WallInput in;
+    in.where = cat(*w.file, ":", w.line(), ": ", w.key);
+    for (const char* k : {"name", "region"})
+      if (!w.has(k)) w.fail(cat("missing key '", k, "'"));
+    in.name = w["name"].text();
+    if (!plain_name(in.name))
+      w["name"].fail("expected a name of letters, digits, '_' or '-' (at most 64): it names "
+                     "contact.csv's columns");
+    for (const auto& other : s->walls)
+      if (other.name == in.name) w["name"].fail(cat("wall '", in.name, "' is given twice"));
+    in.region = w["region"].text();
+    int shapes = 0;
+    for (const char* k : {"plane", "sphere", "cylinder"}) shapes += w.has(k) ? 1 : 0;
+    if (shapes != 1) w.fail("give exactly one of 'plane', 'sphere' or 'cylinder'");
+    if (w.has("plane")) {
+      const auto p = w["plane"];
+      p.expect_map({"point", "normal"});
+      if (!p.has("point") || !p.has("normal"))
+        p.fail("expected 'point' and 'normal' (the side the body stays on)");
+      in.shape = Shape::plane;
+      in.point = p["point"].vec3();
+      in.direction = unit(p["normal"]);
+    } else if (w.has("sphere")) {
+      const auto p = w["sphere"];
+      p.expect_map({"center", "radius"});
+      if (!p.has("center") || !p.has("radius")) p.fail("expected 'center' and 'radius'");
+      in.shape = Shape::sphere;
+      in.point = p["center"].vec3();
+      in.radius = p["radius"].positive();
+    } else {
+      const auto p = w["cylinder"];
+      p.expect_map({"point", "axis", "radius"});
+      if (!p.has("point") || !p.has("axis") || !p.has("radius"))
+        p.fail("expected 'point' (on the axis), 'axis' and 'radius'");
+      in.shape = Shape::cylinder;
+      in.point = p["point"].vec3();
+      in.direction = unit(p["axis"]);
+      in.radius = p["radius"].positive();
+    }
+    if (w.has("penalty")) in.penalty = w["penalty"].positive();
+    s->walls.push_back(std::move(in));
+  }
+  return s;
+}
+
+namespace {
+
+/// The signed distance g of x to the wall (negative behind it), the wall's outward unit normal n
+/// at x's projection, and the curvature factor c = g / r of the tangent k (n n^T + c P), P the
+/// projector on the wall's tangent directions (0 for a plane).
+struct Gap {
+  double g = 0;
+  std::array<double, 3> n{0, 0, 0};
+  double c = 0;
+};
+
+Gap gap(const WallInput& w, const double* x) {
+  Gap out;
+  std::array<double, 3> d{x[0] - w.point[0], x[1] - w.point[1], x[2] - w.point[2]};
+  if (w.shape == Shape::plane) {
+    out.n = w.direction;
+    out.g = d[0] * out.n[0] + d[1] * out.n[1] + d[2] * out.n[2];
+    return out;
+  }
+  if (w.shape == Shape::cylinder) {
+    const double along = d[0] * w.direction[0] + d[1] * w.direction[1] + d[2] * w.direction[2];
+    for (int i = 0; i < 3; ++i) d[i] -= along * w.direction[i];
+  }
+  const double r = std::sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+  if (r == 0) {  // on the centre (axis): any direction; push along the first axis off it
+    out.n = w.shape == Shape::cylinder && std::abs(w.direction[0]) > 0.9
+                ? std::array<double, 3>{0, 1, 0}
+                : std::array<double, 3>{1, 0, 0};
+    out.g = -w.radius;
+    return out;
+  }
+  for (int i = 0; i < 3; ++i) out.n[i] = d[i] / r;
+  out.g = r - w.radius;
+  out.c = out.g / r;
+  return out;
+}
+
+class RigidWallTerm final : public ContactTerm {
+ public:
+  RigidWallTerm(const TermInputs& in, WallInput wall, double penalty_scale,
+                std::vector<std::int32_t> nodes, std::vector<double> areas)
+      : comm_(in.comm),
+        mesh_(in.mesh),
+        wall_(std::move(wall)),
+        penalty_scale_(penalty_scale),
+        nodes_(std::move(nodes)),
+        area_(std::move(areas)),
+        k_(nodes_.size(), 0.0) {}
+
+  std::string describe() const override {
+    return cat("rigid wall '", wall_.name, "' (", shape_name(wall_.shape), ") on region '",
+               wall_.region, "'");
+  }
+  Traits traits() const override { return {.linear = false}; }
+  const std::string& name() const override { return wall_.name; }
+
+  void set_up(std::span<const PetscScalar> diagonal, std::span<const PetscScalar> mass) override {
+    bound_ = 0;
+    for (std::size_t j = 0; j < nodes_.size(); ++j) {
+      const std::int32_t n = nodes_[j];
+      if (wall_.penalty > 0) {
+        k_[j] = wall_.penalty * area_[j];
+      } else {
+        const double d = std::max({diagonal[3 * n], diagonal[3 * n + 1], diagonal[3 * n + 2]});
+        k_[j] = penalty_scale_ * d;
+      }
+      if (mass[3 * n] > 0) bound_ = std::max(bound_, k_[j] / mass[3 * n]);
+    }
+  }
+  double frequency_squared_bound() const override { return bound_; }
+
+  void add_internal_force(const TermPoint& at, VectorSum& f) const override {
+    auto out = f.local();
+    for_active(at.u, [&](std::size_t j, std::int32_t n, const Gap& c) {
+      for (int i = 0; i < 3; ++i) out[3 * n + i] += k_[j] * c.g * c.n[i];
+    });
+  }
+  void add_stiffness(const TermPoint& at, MatrixSum& K) const override {
+    if (at.u.empty()) return;
+    for_active(at.u, [&](std::size_t j, std::int32_t n, const Gap& c) {
+      double b[9];
+      const bool plane = wall_.shape == Shape::plane;
+      for (int i = 0; i < 3; ++i)
+        for (int l = 0; l < 3; ++l) {
+          const double nn = c.n[i] * c.n[l];
+          double p = (i == l ? 1.0 : 0.0) - nn;
+          if (wall_.shape == Shape::cylinder) p -= wall_.direction[i] * wall_.direction[l];
+          b[3 * i + l] = k_[j] * (nn + (plane ? 0.0 : c.c * p));
+        }
+      K.add_node_block(n, b);
+    }, true);
+  }
+  double energy(const TermPoint& at) const override {
+    double e = 0;
+    for_active(at.u, [&](std::size_t j, std::int32_t, const Gap& c) { e += 0.5 * k_[j] * c.g * c.g; });
+    return e;
+  }
+
+  Reading read(Vec u) const override {
+    petsc::ConstArray ua(u);
+    double sums[4] = {0, 0, 0, 0}, deepest = 0;
+    for_active(ua.span(), [&](std::size_t j, std::int32_t, const Gap& c) {
+      for (int i = 0; i < 3; ++i) sums[i] -= k_[j] * c.g * c.n[i];
+      sums[3] += 1;
+      deepest = std::max(deepest, -c.g);
+    });
+    INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, sums, 4, MPI_DOUBLE, MPI_SUM, comm_));
+    INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &deepest, 1, MPI_DOUBLE, MPI_MAX, comm_));
+    return {{sums[0], sums[1], sums[2]}, static_cast<std::int64_t>(sums[3]), deepest};
+  }
+  void add_pressure(std::span<const PetscScalar> u, std::span<double> pressure) const override {
+    for_active(u, [&](std::size_t j, std::int32_t n, const Gap& c) {
+      if (area_[j] > 0) pressure[n] += -k_[j] * c.g / area_[j];
+    });
+  }
+
+  /// Collective. The nodes behind the wall in the reference configuration (one InputError line
+  /// on every rank naming the wall, the count and the deepest node).
+  void check_start() const {
+    double deepest = 0;
+    std::int64_t count = 0, tag = -1;
+    for (std::size_t j = 0; j < nodes_.size(); ++j) {
+      const Gap c = gap(wall_, &mesh_.coords[3 * nodes_[j]]);
+      if (c.g < 0) {
+        ++count;
+        if (-c.g > deepest) deepest = -c.g, tag = mesh_.node_tags[nodes_[j]];
+      }
+    }
+    struct {
+      double depth;
+      int rank;
+    } mine{deepest, 0}, worst{};
+    MPI_Comm_rank(comm_, &mine.rank);
+    INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &count, 1, MPI_INT64_T, MPI_SUM, comm_));
+    INERTIA_MPI(MPI_Allreduce(&mine, &worst, 1, MPI_DOUBLE_INT, MPI_MAXLOC, comm_));
+    INERTIA_MPI(MPI_Bcast(&tag, 1, MPI_INT64_T, worst.rank, comm_));
+    INERTIA_CHECK(count == 0, InputError, wall_.where, ": wall '", wall_.name, "' starts inside the body: ",
+                  count, " node(s) of region '", wall_.region, "' behind it, the deepest (node ",
+                  tag, ") by ", worst.depth, " m; move the wall or the body so that they start apart or touching");
+  }
+
+ private:
+  /// f(j, n, gap) for every node j of the wall with a negative gap at displacement u (3 entries
+  /// per local node, owned first); with `touching`, a zero gap too (the tangent: a body resting
+  /// on the wall, exactly touching, is held by it in Newton's first iteration).
+  template <typename F>
+  void for_active(std::span<const PetscScalar> u, F&& f, bool touching = false) const {
+    for (std::size_t j = 0; j < nodes_.size(); ++j) {
+      const std::int32_t n = nodes_[j];
+      const double* X = &mesh_.coords[3 * n];
+      const double x[3] = {X[0] + u[3 * n], X[1] + u[3 * n + 1], X[2] + u[3 * n + 2]};
+      const Gap c = gap(wall_, x);
+      if (c.g < 0 || (touching && c.g == 0)) f(j, n, c);
+    }
+  }
+
+  MPI_Comm comm_;
+  const LocalMesh& mesh_;
+  WallInput wall_;
+  double penalty_scale_;
+  std::vector<std::int32_t> nodes_;  ///< owned local nodes of the region's faces
+  std::vector<double> area_;         ///< each node's share of the faces' area
+  std::vector<double> k_;            ///< penalty per node (set_up)
+  double bound_ = 0;
+};
+
+/// The area of a boundary face (straight-sided) and each node's share of it: equal shares for
+/// tri3 and quad4; for tri6 the diagonal of the face's consistent mass scaled to the area (the
+/// corners 1/19, the mid-side nodes 16/57: a row sum would give the corners none).
+double face_shares(CellType t, const double* x, int n, double* share) {
+  auto tri = [&](int a, int b, int c) {
+    const double u[3] = {x[3 * b] - x[3 * a], x[3 * b + 1] - x[3 * a + 1], x[3 * b + 2] - x[3 * a + 2]};
+    const double v[3] = {x[3 * c] - x[3 * a], x[3 * c + 1] - x[3 * a + 1], x[3 * c + 2] - x[3 * a + 2]};
+    const double w[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]};
+    return 0.5 * std::sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
+  };
+  double area = 0;
+  if (t == CellType::quad4) {
+    area = tri(0, 1, 2) + tri(0, 2, 3);
+    for (int a = 0; a < 4; ++a) share[a] = area / 4;
+  } else if (t == CellType::tri6) {
+    area = tri(0, 1, 2);
+    for (int a = 0; a < 6; ++a) share[a] = area * (a < 3 ? 1.0 / 19 : 16.0 / 57);
+  } else {
+    area = tri(0, 1, 2);
+    for (int a = 0; a < n; ++a) share[a] = area / n;
+  }
+  return area;
+}
+
+}  // namespace
+
+void build_contact_terms(const TermInputs& in, std::vector<std::unique_ptr<ForceTerm>>& out) {
+  const auto it = in.spec.term_sections.find("contact");
+  if (it == in.spec.term_sections.end()) return;
+  const auto& s = dynamic_cast<const ContactSection&>(*it->second);
+  const LocalMesh& mesh = in.mesh;
+  for (const WallInput& w : s.walls) {
+    int region = -1;
+    for (std::size_t r = 0; r < mesh.regions.size(); ++r)
+      if (mesh.regions[r].name == w.region) region = static_cast<int>(r);
+    INERTIA_CHECK(region >= 0, InputError, w.where, ".region: unknown region '", w.region, "'");
+    // Each node's share of the region's face area, summed over the ranks' faces.
+    petsc::Vector area = in.assembler.create_vector();
+    std::int64_t faces = 0;
+    in.assembler.assemble(area, [&](VectorSum& sum) {
+      auto local = sum.local();
+      double x[3 * 6], share[6];
+      for (std::int64_t c = 0; c < mesh.num_cells(); ++c) {
+        const CellType t = mesh.cell_types[c];
+        if (mesh.cell_regions[c] != region || info(t).dim != 2) continue;
+        const auto nodes = mesh.nodes_of(c);
+        const int n = static_cast<int>(nodes.size());
+        if (n > 6) continue;
+        for (int a = 0; a < n; ++a)
+          for (int i = 0; i < 3; ++i) x[3 * a + i] = mesh.coords[3 * nodes[a] + i];
+        face_shares(t, x, n, share);
+        for (int a = 0; a < n; ++a) local[3 * nodes[a]] += share[a];
+        ++faces;
+      }
+    });
+    INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &faces, 1, MPI_INT64_T, MPI_SUM, in.comm));
+    INERTIA_CHECK(faces > 0, InputError, w.where, ".region: region '", w.region,
+                  "' has no boundary faces (a wall needs a physical group of faces, such as the "
+                  "box's xmin ... zmax)");
+    std::vector<std::int32_t> nodes;
+    std::vector<double> areas;
+    {
+      petsc::ConstArray a(area);
+      for (std::int32_t n = 0; n < mesh.num_owned; ++n)
+        if (a[3 * n] > 0) {
+          nodes.push_back(n);
+          areas.push_back(a[3 * n]);
+        }
+    }
+    const double scale = s.penalty_scale > 0 ? s.penalty_scale : in.spec.explicit_scheme ? 1.0 : 10.0;
+    auto term = std::make_unique<RigidWallTerm>(in, w, scale, std::move(nodes),
+                                                std::move(areas));
+    term->check_start();
+    out.push_back(std::move(term));
+  }
+}
+
+}  // namespace inertia

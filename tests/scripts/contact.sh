@@ -1,0 +1,169 @@
+#!/usr/bin/env bash
+# Rigid walls (README, "Contact with rigid walls"), checked against exact answers:
+# - a bar (L = 1 m, c = sqrt(E / rho) = 316.2 m/s, nu = 0, 100 hex8) hits a rigid plane at
+#   v0 = 1 m/s (central difference, lumped mass, the default penalty): the wall force peaks at
+#   rho c v0 A (790.57 N) and lasts 2 L / c (6.325 ms); the impulse of the wall force is 2 m v0
+#   (the bar leaves at +v0: central difference conserves momentum exactly, so the impulse summed
+#   from contact.csv is m Delta v) and the energy stays in the bar. Measured: peak 1.036, duration
+#   1.020, impulse 0.99964, kinetic + strain after 1.0005 of the initial kinetic energy (the
+#   penalty's error; penalty_scale 0.1 gives 0.9999, 1.18, 0.9944: a softer wall);
+# - contact.csv agrees between 1, 2 and 3 ranks to 1e-8 of the peak force;
+# - a block pressed onto a rigid floor by a pressure (static, Newton): the floor carries exactly
+#   the applied load at every load step, and the penetration shrinks as the penalty grows;
+# - a rigid sphere and a rigid cylinder pushed into a block's top face (static): the wall force
+#   is the applied load;
+# - bad input: a wall on a region without faces, a wall that starts inside the body, two shapes,
+#   an unknown key: one error line each.
+set -euo pipefail
+: "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}" "${INERTIA_MPIEXEC:=mpiexec}"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+source "$INERTIA_SOURCE_DIR/tests/support/expect_error.sh"
+run() {  # run NP CASE [args...]
+  local np=$1
+  shift
+  "$INERTIA_MPIEXEC" --allow-run-as-root --oversubscribe -n "$np" "$INERTIA" "$@" > "$work/last.log" 2>&1 ||
+    { cat "$work/last.log"; echo "FAIL: inertia $*"; exit 1; }
+}
+
+bar() {  # bar FILE DIR [contact keys]
+  cat > "$1" <<EOF
+mesh: {box: {lower: [0, 0, 0], upper: [1, 0.05, 0.05], cells: [100, 1, 1], element: hex8}}
+materials:
+  - {region: all, density: 1000, youngs_modulus: 1.0e8, poissons_ratio: 0.0}
+contact:
+  ${3:-}
+  walls:
+    - {name: wall, region: xmin, plane: {point: [0, 0, 0], normal: [1, 0, 0]}}
+initial_conditions:
+  velocity: [-1, 0, 0]
+time: {integrator: central_difference, mass: lumped, dt: auto, end_time: 0.012}
+output: {directory: $2, every: 0, history_every: 1}
+EOF
+}
+
+# The bar on 1, 2 and 3 ranks.
+for np in 1 2 3; do
+  bar "$work/bar$np.yaml" "out$np"
+  run "$np" "$work/bar$np.yaml"
+done
+python3 - "$work" <<'EOF'
+import csv, math, sys
+work = sys.argv[1]
+def table(path):
+    rows = [r for r in csv.reader(open(path)) if r and not r[0].startswith("#")]
+    return rows[0], [[float(x) for x in r] for r in rows[1:]]
+rho, E, L, A, v0 = 1000.0, 1.0e8, 1.0, 0.05 * 0.05, 1.0
+c = math.sqrt(E / rho)
+h, d = table(f"{work}/out1/contact.csv")
+t = [r[1] for r in d]
+fx = [r[h.index("wall.fx")] for r in d]
+dt = t[1] - t[0]
+on = [i for i, f in enumerate(fx) if f > 0]
+peak = max(fx) / (rho * c * v0 * A)
+# First and last step with a force, each widened by half a step.
+duration = (t[on[-1]] - t[on[0]] + dt) / (2 * L / c)
+impulse = sum(fx) * dt / (2 * rho * L * A * v0)
+eh, e = table(f"{work}/out1/energy.csv")
+after = (e[-1][eh.index("kinetic")] + e[-1][eh.index("strain")]) / e[0][eh.index("kinetic")]
+print(f"bar on a rigid wall: peak force {peak:.4f} x rho c v0 A, contact time {duration:.4f} x 2L/c, "
+      f"impulse {impulse:.5f} x 2 m v0, energy after {after:.5f} x before")
+ok = abs(peak - 1) < 0.05 and abs(duration - 1) < 0.05 and abs(impulse - 1) < 1e-3 and abs(after - 1) < 2e-3
+if fx[-1] != 0:
+    print("FAIL: the bar is still in contact at the end"); ok = False
+for np in (2, 3):
+    h2, d2 = table(f"{work}/out{np}/contact.csv")
+    diff = max(abs(a - b) for r, s in zip(d, d2) for a, b in zip(r, s))
+    print(f"np {np} against np 1: largest difference {diff:.3g} N ({diff / max(fx):.3g} of the peak)")
+    if len(d2) != len(d) or diff > 1e-8 * max(fx):
+        ok = False
+if not ok:
+    print("FAIL: bar impact"); sys.exit(1)
+EOF
+
+# A block pressed onto the floor (static): the floor carries the load; a stiffer penalty, less
+# penetration.
+block() {  # block FILE DIR WALL-LINE [contact keys]
+  cat > "$1" <<EOF
+mesh: {box: {lower: [0, 0, 0], upper: [0.1, 0.1, 0.05], cells: [4, 4, 2], element: hex8}}
+materials:
+  - {region: all, density: 1000, youngs_modulus: 1.0e7, poissons_ratio: 0.3}
+boundary_conditions:
+  - {region: zmax, type: pressure, value: 1.0e4}
+  - {region: xmin, type: displacement, components: [x], value: [0]}
+  - {region: ymin, type: displacement, components: [y], value: [0]}
+contact:
+  ${4:-}
+  walls:
+    - $3
+time: {integrator: static, dt: 1, steps: 2}
+output: {directory: $2, every: 0}
+EOF
+}
+floor="{name: floor, region: zmin, plane: {point: [0, 0, 0], normal: [0, 0, 1]}}"
+for np in 1 3; do
+  block "$work/block$np.yaml" "block$np" "$floor"
+  run "$np" "$work/block$np.yaml"
+done
+block "$work/soft.yaml" soft "$floor" "penalty_scale: 1"
+run 2 "$work/soft.yaml"
+# A rigid sphere and a rigid cylinder above the block's top face, which a force pushes up into
+# them (nothing else holds the block vertically): the walls carry the whole force.
+cat > "$work/ball.yaml" <<EOF
+mesh: {box: {lower: [0, 0, 0], upper: [0.1, 0.1, 0.05], cells: [6, 6, 3], element: hex8}}
+materials:
+  - {region: all, density: 1000, youngs_modulus: 1.0e7, poissons_ratio: 0.3}
+boundary_conditions:
+  - {region: xmin, type: displacement, components: [x], value: [0]}
+  - {region: ymin, type: displacement, components: [y], value: [0]}
+  - {region: zmax, type: force, value: [0, 0, 20]}
+contact:
+  walls:
+    - {name: ball, region: zmax, sphere: {center: [0.05, 0.05, 0.1], radius: 0.05}}
+    - {name: pin, region: zmax, cylinder: {point: [0.05, 0.05, 0.08], axis: [1, 0, 0], radius: 0.03}}
+time: {integrator: static, dt: 1, steps: 1}
+output: {directory: ball, every: 0}
+EOF
+run 2 "$work/ball.yaml"
+python3 - "$work" <<'EOF'
+import csv, sys
+work = sys.argv[1]
+def last(path):
+    rows = [r for r in csv.reader(open(path)) if r and not r[0].startswith("#")]
+    return dict(zip(rows[0], map(float, rows[-1]))), [dict(zip(rows[0], map(float, r))) for r in rows[1:]]
+ok = True
+for np in (1, 3):
+    _, rows = last(f"{work}/block{np}/contact.csv")
+    for r in rows[1:]:
+        load = 1.0e4 * 0.01 * r["time"] / 2  # the static ramp
+        err = abs(r["floor.fz"] - load) / load
+        print(f"block, np {np}, t = {r['time']}: floor force {r['floor.fz']:.12g} N, load {load} N "
+              f"({err:.2g}), {int(r['floor.active'])} nodes, penetration {r['floor.penetration']:.3g} m")
+        ok = ok and err < 1e-9 and r["floor.active"] == 25 and abs(r["floor.fx"]) < 1e-9
+stiff, _ = last(f"{work}/block1/contact.csv")
+soft, _ = last(f"{work}/soft/contact.csv")
+ratio = soft["floor.penetration"] / stiff["floor.penetration"]
+print(f"penetration with penalty_scale 1 / the default (10): {ratio:.4f}")
+ok = ok and abs(ratio - 10) < 0.1
+ball, _ = last(f"{work}/ball/contact.csv")
+# The walls push back down with the whole 20 N.
+total = ball["ball.fz"] + ball["pin.fz"]
+print(f"sphere and cylinder on the top face: {ball['ball.fz']:.6g} + {ball['pin.fz']:.6g} = {total:.9g} N "
+      f"(load 20 N; {int(ball['ball.active'])} and {int(ball['pin.active'])} nodes)")
+ok = ok and abs(total + 20) < 1e-6 and ball["ball.active"] > 0 and ball["pin.active"] > 0
+if not ok:
+    print("FAIL: static contact"); sys.exit(1)
+EOF
+
+# Bad input: one line each.
+block "$work/bad.yaml" bad "{name: floor, region: all, plane: {point: [0, 0, 0], normal: [0, 0, 1]}}"
+expect_error "bad.yaml:.*contact.walls\[0\].region: region 'all' has no boundary faces" 2 "$work/bad.yaml"
+block "$work/bad.yaml" bad "{name: floor, region: zmin, plane: {point: [0, 0, 0.02], normal: [0, 0, 1]}}"
+expect_error "bad.yaml:.*wall 'floor' starts inside the body: 25 node(s) of region 'zmin' behind it" 3 "$work/bad.yaml"
+block "$work/bad.yaml" bad "{name: floor, region: zmin, plane: {point: [0, 0, 0], normal: [0, 0, 1]}, sphere: {center: [0, 0, 0], radius: 1}}"
+expect_error "bad.yaml:.*contact.walls\[0\]: give exactly one of 'plane', 'sphere' or 'cylinder'" 1 "$work/bad.yaml"
+block "$work/bad.yaml" bad "{name: floor, region: zmin, plane: {point: [0, 0, 0], normal: [0, 0, 0]}}"
+expect_error "bad.yaml:.*contact.walls\[0\].plane.normal: must be a non-zero vector" 1 "$work/bad.yaml"
+block "$work/bad.yaml" bad "$floor" "penalty_scal: 2"
+expect_error "bad.yaml:.*contact: unknown key 'penalty_scal' (did you mean 'penalty_scale'?)" 2 "$work/bad.yaml"
+echo "contact: all checks passed"
