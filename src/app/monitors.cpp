@@ -139,6 +139,34 @@ Vec ReactionsMonitor::field() {
   return field_.get();
 }
 
+void ContactMonitor::start(const RunContext& run) {
+  std::vector<std::string> columns;
+  for (const ContactTerm* w : walls_)
+    for (const char* c : {".fx", ".fy", ".fz", ".active", ".penetration"})
+      columns.push_back(w->name() + c);
+  row_.resize(columns.size());
+  file_ = CsvFile(run.comm, path_,
+                  "# per rigid wall: the force it exerts on the body (N), the nodes in contact "
+                  "and the deepest penetration (m)\n",
+                  columns, run.resumed ? run.state.step : -1);
+  if (!run.resumed) record(run.state);
+}
+
+void ContactMonitor::after_step(const StepView& step) {
+  if (step.history_row) record(step.state);
+}
+
+void ContactMonitor::record(const State& state) {
+  std::size_t k = 0;
+  for (const ContactTerm* w : walls_) {
+    const ContactTerm::Reading r = w->read(state.u);
+    for (const double f : r.force) row_[k++] = f;
+    row_[k++] = static_cast<double>(r.active);
+    row_[k++] = r.penetration;
+  }
+  file_.row(state.step, state.time, row_);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Output series
 

@@ -36,6 +36,16 @@ bool frame_reaction(const FrameInput& in, std::vector<double>& b, io::Field& out
   return copy_vector(in.reaction, b, out);
 }
 
+bool frame_contact_pressure(const FrameInput& in, std::vector<double>& b, io::Field& out) {
+  if (!in.contact_pressure) return false;
+  petsc::GhostedRead local(in.contact_pressure);
+  const auto p = local.span();
+  b.resize(p.size() / 3);
+  for (std::size_t n = 0; n < b.size(); ++n) b[n] = p[3 * n];
+  out.values = b;
+  return true;
+}
+
 /// The piece's cells' values of a per-cell array of n components.
 bool gather_cells(const FrameInput& in, const std::vector<double>& all, int n,
                   std::vector<double>& buffer, io::Field& out) {
@@ -123,6 +133,15 @@ const OutputField table[] = {
      N::state,
      "point data: the support reactions (zero elsewhere)",
      frame_reaction},
+    {"contact_pressure",
+     K::frame,
+     L::point,
+     1,
+     false,
+     {},
+     N::state,
+     "point data: the pressure of the rigid walls (contact:) on their nodes (zero elsewhere)",
+     frame_contact_pressure},
     {"von_mises",
      K::frame,
      L::cell,

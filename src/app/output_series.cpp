@@ -2,6 +2,7 @@
 
 #include "inertia/app/output_fields.hpp"
 #include "inertia/parallel/session.hpp"
+#include "inertia/system/contact.hpp"
 
 namespace inertia {
 
@@ -79,6 +80,9 @@ OutputSeries::OutputSeries(MPI_Comm comm, const CaseFile& c, const MechanicalSys
       if (f.needs != FieldNeeds::state) needs_ = std::max(needs_, f.needs);
     }
   buffers_.resize(fields_.size());
+  if (c.has_field("contact_pressure"))
+    for (const auto& t : system.terms())
+      if (dynamic_cast<const ContactTerm*>(t.get())) contact_pressure_ = system.create_vector();
   if (c.has_field("state"))
     for (const PointState* ps : system.point_states()) {
       StateArrays& a = state_arrays_.emplace_back();
@@ -114,8 +118,21 @@ void OutputSeries::write(const State& state, Vec acceleration, Vec reaction) {
   cell_fields_.clear();
   if (needs_ >= FieldNeeds::cell_stresses) system_.assembler().cell_stress(state.u, stress_);
   if (needs_ >= FieldNeeds::nodal_averages) system_.assembler().nodal_average(stress_, nodal_);
+  if (contact_pressure_) {
+    // The walls' pressure at the owned nodes (component 0), then the ghosts from their owners.
+    {
+      petsc::ConstArray u(state.u);
+      petsc::Array p(contact_pressure_);
+      std::fill(p.span().begin(), p.span().end(), 0.0);
+      pressure_.assign(p.span().size() / 3, 0.0);
+      for (const auto& t : system_.terms())
+        if (const auto* wall = dynamic_cast<const ContactTerm*>(t.get()))
+          wall->add_pressure(u.span(), pressure_);
+      for (std::size_t n = 0; n < pressure_.size(); ++n) p[3 * n] = pressure_[n];
+    }
+  }
   const FrameInput in{state.u,  state.v, acceleration, reaction, cells_,
-                      &stress_, &nodal_, rank_,        region_};
+                      &stress_, &nodal_, rank_,        region_,  contact_pressure_.get()};
   for (std::size_t i = 0; i < fields_.size(); ++i) {
     const OutputField& f = *fields_[i];
     io::Field field{std::string(f.name), f.components, {}, {}};

@@ -1013,6 +1013,12 @@ class Run {
       if ((c().reactions || c().has_field("reaction")) && !regions.empty())
         reactions = add<ReactionsMonitor>(std::move(regions), c().has_field("reaction"));
     }
+    {
+      std::vector<const ContactTerm*> walls;
+      for (const auto& t : system().terms())
+        if (const auto* w = dynamic_cast<const ContactTerm*>(t.get())) walls.push_back(w);
+      if (!walls.empty()) add<ContactMonitor>(std::move(walls), out / "contact.csv");
+    }
     if (plan_.schedule.frames()) add<SeriesMonitor>(reactions);
     if (c().checkpoint_every > 0 || args_.restart) {
       checkpoints_ =

@@ -105,15 +105,44 @@ void Assembler::add_cell_matrix(std::int64_t c, const double* Ke) const {
       }
       continue;
     }
+    // Row r's two parts (owned_block, with what depends on the row alone taken out of the
+    // loop over the blocks).
     const bool extended = owned_extended_[r] != 0;
     const std::int32_t* index = owned_index_.data() + block_ptr_[r];
+    const std::int32_t left = owned_left_[r], in_diag = owned_diag_[r];
+    PetscScalar* const diag = target_.diag + diag_ptr_[3 * r];
+    PetscScalar* const off = target_.off ? target_.off + off_ptr_[3 * r] : nullptr;
+    const bool blocked = target_.blocked;
+    const std::int64_t step = blocked ? 9 : 3, sj = blocked ? 3 : 1;
+    const std::int64_t diag_si = blocked ? 1 : diag_ptr_[3 * r + 1] - diag_ptr_[3 * r];
+    const std::int64_t off_si = blocked || !off ? 1 : off_ptr_[3 * r + 1] - off_ptr_[3 * r];
     for (int b = 0; b < n; ++b) {
-      const Block d = owned_block(r, extended ? index[pos[b]] : pos[b]);
+      const std::int32_t f = extended ? index[pos[b]] : pos[b];
+      const bool d = f >= left && f < left + in_diag;
+      PetscScalar* p = d ? diag + step * (f - left) : off + step * (f < left ? f : f - in_diag);
+      const std::int64_t si = d ? diag_si : off_si;
       const double* k = row + 3 * b;
       for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j) d.p[i * d.si + j * d.sj] += k[i * nd + j];
+        for (int j = 0; j < 3; ++j) p[i * si + j * sj] += k[i * nd + j];
     }
   }
+}
+
+void MatrixSum::add_node_block(std::int32_t n, const double* k33) { a_.add_node_matrix(n, k33); }
+
+void Assembler::add_node_matrix(std::int32_t n, const double* k33) const {
+  INERTIA_ASSERT(n >= 0 && n < mesh_.num_owned);
+  // The block of column n in row n: the row's blocks are sorted by order().
+  const std::int32_t* cols = block_cols_.data();
+  const std::int64_t b = block_ptr_[n], e = block_ptr_[n + 1];
+  const std::int32_t key = order(n);
+  const std::int32_t* it = std::lower_bound(
+      cols + b, cols + e, key, [&](std::int32_t l, std::int32_t k) { return order(l) < k; });
+  INERTIA_ASSERT(it != cols + e && *it == n);
+  const auto pos = static_cast<std::int32_t>(it - (cols + b));
+  const Block d = owned_block(n, owned_extended_[n] ? owned_index_[b + pos] : pos);
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) d.p[i * d.si + j * d.sj] += k33[3 * i + j];
 }
 
 void Assembler::assemble(Mat A, const std::function<void(MatrixSum&)>& fill) const {

@@ -85,6 +85,19 @@ MechanicalSystem::MechanicalSystem(MPI_Comm comm, LocalMesh mesh, ProblemSpec sp
   // Lumped masses always (the zero-mass check uses them), consistent M on request.
   lumped_mass_ = create_vector();
   lumped_masses(lumped_mass_);
+  if (!is_linear()) {
+    // Terms sized from the model (contact penalties, nonlinear terms): the diagonal of the tangent
+    // at the reference configuration and the masses; then that tangent again, with what they
+    // sized (a body resting on a wall).
+    {
+      petsc::Vector diagonal = create_vector();
+      INERTIA_PETSC(MatGetDiagonal(K_tangent_, diagonal));
+      petsc::ConstArray d(diagonal), m(lumped_mass_);
+      for (const auto& t : terms_) t->set_up(d.span(), m.span());
+    }
+    tangent_assembled_ = false;
+    update_tangent(linearised_at_);
+  }
   if (spec_.mass == MassTreatment::consistent) {
     M_ = assembler_.create_matrix();
     assemble_consistent_mass(M_);
@@ -254,6 +267,13 @@ double MechanicalSystem::total_mass() const {
   double global = 0;
   INERTIA_MPI(MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_SUM, comm_));
   return global;
+}
+
+double MechanicalSystem::penalty_frequency_squared() const {
+  double bound = 0;
+  for (const auto& t : terms_) bound = std::max(bound, t->frequency_squared_bound());
+  INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &bound, 1, MPI_DOUBLE, MPI_MAX, comm_));
+  return bound;
 }
 
 void MechanicalSystem::assemble_stiffness(Mat K) const {

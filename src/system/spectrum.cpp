@@ -159,6 +159,12 @@ FrequencyEstimate estimate_highest_frequency(MechanicalSystem& system, int max_i
     previous = quotient;
   }
   e.power = std::sqrt(std::max(lambda, 0.0));
+  // Contact penalties (inactive in the linearisation above): every wall node in contact raises
+  // omega_max^2 by at most max k_i / m_i (Weyl's inequality).
+  if (const double extra = system.penalty_frequency_squared(); extra > 0) {
+    e.power = std::sqrt(e.power * e.power + extra);
+    e.bound = std::sqrt(e.bound * e.bound + extra);
+  }
   return e;
 }
 

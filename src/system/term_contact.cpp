@@ -67,8 +67,9 @@ std::shared_ptr<TermSection> parse_contact_section(const case_yaml::Node& n) {
       if (!w.has(k)) w.fail(cat("missing key '", k, "'"));
     in.name = w["name"].text();
     if (!plain_name(in.name))
-      w["name"].fail("expected a name of letters, digits, '_' or '-' (at most 64): it names "
-                     "contact.csv's columns");
+      w["name"].fail(
+          "expected a name of letters, digits, '_' or '-' (at most 64): it names "
+          "contact.csv's columns");
     for (const auto& other : s->walls)
       if (other.name == in.name) w["name"].fail(cat("wall '", in.name, "' is given twice"));
     in.region = w["region"].text();
@@ -185,22 +186,26 @@ class RigidWallTerm final : public ContactTerm {
   }
   void add_stiffness(const TermPoint& at, MatrixSum& K) const override {
     if (at.u.empty()) return;
-    for_active(at.u, [&](std::size_t j, std::int32_t n, const Gap& c) {
-      double b[9];
-      const bool plane = wall_.shape == Shape::plane;
-      for (int i = 0; i < 3; ++i)
-        for (int l = 0; l < 3; ++l) {
-          const double nn = c.n[i] * c.n[l];
-          double p = (i == l ? 1.0 : 0.0) - nn;
-          if (wall_.shape == Shape::cylinder) p -= wall_.direction[i] * wall_.direction[l];
-          b[3 * i + l] = k_[j] * (nn + (plane ? 0.0 : c.c * p));
-        }
-      K.add_node_block(n, b);
-    }, true);
+    for_active(
+        at.u,
+        [&](std::size_t j, std::int32_t n, const Gap& c) {
+          double b[9];
+          const bool plane = wall_.shape == Shape::plane;
+          for (int i = 0; i < 3; ++i)
+            for (int l = 0; l < 3; ++l) {
+              const double nn = c.n[i] * c.n[l];
+              double p = (i == l ? 1.0 : 0.0) - nn;
+              if (wall_.shape == Shape::cylinder) p -= wall_.direction[i] * wall_.direction[l];
+              b[3 * i + l] = k_[j] * (nn + (plane ? 0.0 : c.c * p));
+            }
+          K.add_node_block(n, b);
+        },
+        true);
   }
   double energy(const TermPoint& at) const override {
     double e = 0;
-    for_active(at.u, [&](std::size_t j, std::int32_t, const Gap& c) { e += 0.5 * k_[j] * c.g * c.g; });
+    for_active(at.u,
+               [&](std::size_t j, std::int32_t, const Gap& c) { e += 0.5 * k_[j] * c.g * c.g; });
     return e;
   }
 
@@ -242,9 +247,10 @@ class RigidWallTerm final : public ContactTerm {
     INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &count, 1, MPI_INT64_T, MPI_SUM, comm_));
     INERTIA_MPI(MPI_Allreduce(&mine, &worst, 1, MPI_DOUBLE_INT, MPI_MAXLOC, comm_));
     INERTIA_MPI(MPI_Bcast(&tag, 1, MPI_INT64_T, worst.rank, comm_));
-    INERTIA_CHECK(count == 0, InputError, wall_.where, ": wall '", wall_.name, "' starts inside the body: ",
-                  count, " node(s) of region '", wall_.region, "' behind it, the deepest (node ",
-                  tag, ") by ", worst.depth, " m; move the wall or the body so that they start apart or touching");
+    INERTIA_CHECK(count == 0, InputError, wall_.where, ": wall '", wall_.name,
+                  "' starts inside the body: ", count, " node(s) of region '", wall_.region,
+                  "' behind it, the deepest (node ", tag, ") by ", worst.depth,
+                  " m; move the wall or the body so that they start apart or touching");
   }
 
  private:
@@ -277,9 +283,12 @@ class RigidWallTerm final : public ContactTerm {
 /// corners 1/19, the mid-side nodes 16/57: a row sum would give the corners none).
 double face_shares(CellType t, const double* x, int n, double* share) {
   auto tri = [&](int a, int b, int c) {
-    const double u[3] = {x[3 * b] - x[3 * a], x[3 * b + 1] - x[3 * a + 1], x[3 * b + 2] - x[3 * a + 2]};
-    const double v[3] = {x[3 * c] - x[3 * a], x[3 * c + 1] - x[3 * a + 1], x[3 * c + 2] - x[3 * a + 2]};
-    const double w[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]};
+    const double u[3] = {x[3 * b] - x[3 * a], x[3 * b + 1] - x[3 * a + 1],
+                         x[3 * b + 2] - x[3 * a + 2]};
+    const double v[3] = {x[3 * c] - x[3 * a], x[3 * c + 1] - x[3 * a + 1],
+                         x[3 * c + 2] - x[3 * a + 2]};
+    const double w[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2],
+                         u[0] * v[1] - u[1] * v[0]};
     return 0.5 * std::sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
   };
   double area = 0;
@@ -341,9 +350,10 @@ void build_contact_terms(const TermInputs& in, std::vector<std::unique_ptr<Force
           areas.push_back(a[3 * n]);
         }
     }
-    const double scale = s.penalty_scale > 0 ? s.penalty_scale : in.spec.explicit_scheme ? 1.0 : 10.0;
-    auto term = std::make_unique<RigidWallTerm>(in, w, scale, std::move(nodes),
-                                                std::move(areas));
+    const double scale = s.penalty_scale > 0       ? s.penalty_scale
+                         : in.spec.explicit_scheme ? 1.0
+                                                   : 10.0;
+    auto term = std::make_unique<RigidWallTerm>(in, w, scale, std::move(nodes), std::move(areas));
     term->check_start();
     out.push_back(std::move(term));
   }

@@ -22,6 +22,12 @@ constexpr std::array entries{
                    "loads: gravity, traction, pressure, force, each "
                    "scaled by its amplitude",
                    build_load_terms},
+    ForceTermEntry{"contact",
+                   "rigid walls (plane, sphere, cylinder) that the nodes of a region of "
+                   "boundary faces may not pass (penalty)",
+                   build_contact_terms, parse_contact_section,
+                   "{walls: [{name: floor, region: zmin, plane: {point: [0, 0, 0], normal: "
+                   "[0, 0, 1]}}]}"},
 };
 
 std::vector<ForceTermEntry>& all_entries() {

@@ -16,6 +16,7 @@
 #include "inertia/app/monitor.hpp"
 #include "inertia/app/output_series.hpp"
 #include "inertia/parallel/petsc.hpp"
+#include "inertia/system/contact.hpp"
 
 namespace inertia {
 
@@ -123,6 +124,28 @@ class ReactionsMonitor final : public Monitor {
   bool want_field_;
   std::unique_ptr<Reactions> reactions_;
   petsc::Vector field_;
+};
+
+/// contact.csv: per rigid wall (contact:) the force it exerts on the body, the number of nodes in
+/// contact and the deepest penetration, at every history step.
+class ContactMonitor final : public Monitor {
+ public:
+  /// `walls`: the system's contact terms (at least one).
+  ContactMonitor(std::vector<const ContactTerm*> walls, std::filesystem::path path)
+      : walls_(std::move(walls)), path_(std::move(path)) {}
+  bool in_step() const override { return true; }
+  LoopActivity activity() const override { return LoopActivity::step; }
+  void start(const RunContext& run) override;
+  void after_step(const StepView& step) override;
+  void flush() override { file_.flush(); }
+  void mark_failed(const std::string& reason) override { file_.mark_failed(reason); }
+
+ private:
+  void record(const State& state);
+  std::vector<const ContactTerm*> walls_;
+  std::filesystem::path path_;
+  std::vector<double> row_;
+  CsvFile file_;
 };
 
 /// The output frames (OutputSeries: VTK or XDMF) on the plan's schedule.

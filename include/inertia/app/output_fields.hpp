@@ -52,6 +52,9 @@ struct FrameInput {
   const CellStress* cell_stress = nullptr;     ///< per local cell (FieldNeeds::cell_stresses)
   const NodalStress* nodal_stress = nullptr;   ///< per local node (FieldNeeds::nodal_averages)
   std::span<const std::int32_t> rank, region;  ///< per cell of the piece
+  /// The rigid walls' contact pressure: a ghosted vector, 3 entries per node, the pressure in the
+  /// first (null: not asked for).
+  Vec contact_pressure = nullptr;
 };
 
 /// What a probe's fill functions read: its node's u and v (point fields) or the strain and stress

@@ -83,6 +83,8 @@ class OutputSeries {
   };
   std::vector<StateArrays> state_arrays_;
   std::vector<double> mode_values_;  ///< write_point_field
+  petsc::Vector contact_pressure_;   ///< the contact_pressure field's (asked for and walls exist)
+  std::vector<double> pressure_;     ///< per owned node, for contact_pressure_
   std::vector<io::Field> point_fields_, cell_fields_;
   std::int64_t bytes_ = 0;
 };

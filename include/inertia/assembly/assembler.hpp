@@ -99,6 +99,9 @@ class MatrixSum {
   /// the element's id when the assembly ends. Every cell must be in the pattern.
   template <typename Kernel>
   void add_cells(std::span<const std::int64_t> cells, Kernel&& kernel);
+  /// Adds a 3x3 block (row-major) to the diagonal block of owned local node n (a node of an
+  /// element cell: in the pattern). For nodal terms (contact).
+  void add_node_block(std::int32_t n, const double* k33);
 
  private:
   friend class Assembler;
@@ -207,6 +210,8 @@ class Assembler {
   /// Adds the cell matrix Ke (3n x 3n) of local cell c (in the pattern): its owned rows into
   /// the arrays of the matrix being assembled (target_), its ghost rows into ghost_values_.
   void add_cell_matrix(std::int64_t c, const double* Ke) const;
+  /// Adds k33 to the diagonal block of owned node n in target_.
+  void add_node_matrix(std::int32_t n, const double* k33) const;
   friend class MatrixSum;
   MPI_Comm comm_;
   const LocalMesh& mesh_;

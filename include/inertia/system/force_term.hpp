@@ -105,6 +105,17 @@ class ForceTerm {
     (void)terms, (void)f;
   }
 
+  /// Nonlinear terms sized from the model (contact penalties): called once, collectively, when
+  /// every term's tangent at the reference configuration and the lumped masses exist, with their
+  /// owned entries (3 per owned node); the reference tangent is then assembled again.
+  virtual void set_up(std::span<const PetscScalar> stiffness_diagonal,
+                      std::span<const PetscScalar> lumped_mass) {
+    (void)stiffness_diagonal, (void)lumped_mass;
+  }
+  /// The largest k / m of a stiffness the term adds where the reference tangent does not show it
+  /// (a contact penalty), on this rank's nodes: the explicit stable step adds it to omega_max^2.
+  virtual double frequency_squared_bound() const { return 0; }
+
   /// Terms with history variables: their state at the quadrature points (null for the others).
   /// Every evaluation at u (force, tangent, energy) writes its trial state from the committed one.
   virtual PointState* point_state() const { return nullptr; }
@@ -153,5 +164,7 @@ void build_solid_terms(const TermInputs& in, std::vector<std::unique_ptr<ForceTe
 void build_spring_terms(const TermInputs& in, std::vector<std::unique_ptr<ForceTerm>>& out);
 void build_point_mass_terms(const TermInputs& in, std::vector<std::unique_ptr<ForceTerm>>& out);
 void build_load_terms(const TermInputs& in, std::vector<std::unique_ptr<ForceTerm>>& out);
+void build_contact_terms(const TermInputs& in, std::vector<std::unique_ptr<ForceTerm>>& out);
+std::shared_ptr<TermSection> parse_contact_section(const case_yaml::Node& section);
 
 }  // namespace inertia

@@ -209,6 +209,9 @@ class MechanicalSystem final : public DynamicSystem {
   void reject_step() override;
   /// The terms' history variables (point_state.hpp), in term order; the same list on every rank.
   std::span<PointState* const> point_states() const { return point_states_; }
+  /// Collective. The largest k / m of the terms' stiffness the reference tangent does not show
+  /// (contact penalties, ForceTerm::frequency_squared_bound), over all ranks; 0 if none.
+  double penalty_frequency_squared() const;
 
   /// Collective. Lumped nodal masses (solids' row sums or HRZ, plus point masses) into m,
   /// whatever the mass treatment of the run.
