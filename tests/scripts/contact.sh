@@ -7,7 +7,8 @@
 #   from contact.csv is m Delta v) and the energy stays in the bar. Measured: peak 1.036, duration
 #   1.020, impulse 0.99964, kinetic + strain after 1.0005 of the initial kinetic energy (the
 #   penalty's error; penalty_scale 0.1 gives 0.9999, 1.18, 0.9944: a softer wall);
-# - contact.csv agrees between 1, 2 and 3 ranks to 1e-8 of the peak force;
+# - contact.csv agrees between 1, 2 and 3 ranks to 1e-8 of the peak force, and after a restart
+#   from a checkpoint taken in contact (2 ranks -> 3);
 # - a block pressed onto a rigid floor by a pressure (static, Newton): the floor carries exactly
 #   the applied load at every load step, and the penetration shrinks as the penalty grows;
 # - a rigid sphere and a rigid cylinder pushed into a block's top face (static): the wall force
@@ -80,6 +81,26 @@ for np in (2, 3):
 if not ok:
     print("FAIL: bar impact"); sys.exit(1)
 EOF
+
+# Restart with a wall in contact: the bar checkpointed at step 100 (in contact since step 1) and
+# continued on 3 ranks from a 2-rank checkpoint rewrites the same contact.csv rows.
+bar "$work/barc.yaml" outc
+sed -i 's/history_every: 1}/history_every: 1, checkpoint: {every: 100, keep: 10}}/' "$work/barc.yaml"
+run 2 "$work/barc.yaml"
+cp "$work/outc/contact.csv" "$work/contact_full.csv"
+run 3 "$work/barc.yaml" --restart "$work/outc/checkpoints/checkpoint_000000100.h5"
+python3 - "$work" <<'EOF2'
+import sys
+work = sys.argv[1]
+full = [l for l in open(f"{work}/contact_full.csv") if not l.startswith("#")]
+again = [l for l in open(f"{work}/outc/contact.csv") if not l.startswith("#")]
+rows = lambda ls: [[float(x) for x in l.split(",")] for l in ls[1:]]
+a, b = rows(full), rows(again)
+diff = max(abs(x - y) for r, q in zip(a, b) for x, y in zip(r, q))
+print(f"restart at step 100 (2 ranks -> 3): {len(b)} rows, largest difference {diff:.3g} N")
+if len(a) != len(b) or diff > 1e-8 * max(r[2] for r in a):
+    print("FAIL: restart with contact"); sys.exit(1)
+EOF2
 
 # A block pressed onto the floor (static): the floor carries the load; a stiffer penalty, less
 # penetration.
