@@ -864,6 +864,8 @@ ProblemSpec resolve_problem(const CaseFile& c, const std::vector<Region>& region
   auto amp = [&](const std::string& name) {
     return name.empty() ? unnamed : amplitude_index.at(name);
   };
+  spec.amplitude_index.insert(amplitude_index.begin(), amplitude_index.end());
+  spec.default_amplitude = unnamed;
   for (const auto& m : c.materials) {
     const Origin o{m.origin.line, m.origin.key + ".region"};
     const int r = region_index(c, regions, cells_per_region, m.region, o, 3);

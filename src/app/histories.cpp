@@ -552,6 +552,8 @@ void EnergyHistory::after_step(MechanicalSystem& system, const State& state, dou
   double sums[1] = {local_support};
   INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, sums, 1, MPI_DOUBLE, MPI_SUM, system.comm()));
   external_work_ += 0.5 * dw + sums[0];
+  // The work of moving walls (their penalty energy's change at fixed u).
+  external_work_ += system.moving_work(u_prev_, state.u, time_prev_, state.time);
   // Rayleigh dissipation h wbar.C wbar, w = v - G (the velocity relative to the ground; v without
   // uniform base excitation), vbar into v_prev_.
   const auto& r = system.rayleigh();

@@ -159,7 +159,7 @@ void ContactMonitor::after_step(const StepView& step) {
 void ContactMonitor::record(const State& state) {
   std::size_t k = 0;
   for (const ContactTerm* w : walls_) {
-    const ContactTerm::Reading r = w->read(state.u);
+    const ContactTerm::Reading r = w->read(state.u, state.time);
     for (const double f : r.force) row_[k++] = f;
     row_[k++] = static_cast<double>(r.active);
     row_[k++] = r.penetration;

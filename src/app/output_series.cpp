@@ -127,7 +127,7 @@ void OutputSeries::write(const State& state, Vec acceleration, Vec reaction) {
       pressure_.assign(p.span().size() / 3, 0.0);
       for (const auto& t : system_.terms())
         if (const auto* wall = dynamic_cast<const ContactTerm*>(t.get()))
-          wall->add_pressure(u.span(), pressure_);
+          wall->add_pressure(u.span(), state.time, pressure_);
       for (std::size_t n = 0; n < pressure_.size(); ++n) p[3 * n] = pressure_[n];
     }
   }

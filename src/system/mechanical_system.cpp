@@ -50,6 +50,7 @@ MechanicalSystem::MechanicalSystem(MPI_Comm comm, LocalMesh mesh, ProblemSpec sp
     const ForceTerm::Traits traits = t->traits();
     linear_ = linear_ && (traits.linear || traits.load);
     dashpots_ = dashpots_ || traits.dashpot;
+    moving_ = moving_ || traits.moves;
     if (PointState* state = t->point_state()) {
       state_terms_.push_back(t.get());
       point_states_.push_back(state);
@@ -276,6 +277,17 @@ double MechanicalSystem::penalty_frequency_squared() const {
   return bound;
 }
 
+double MechanicalSystem::moving_work(Vec u0, Vec u1, double t0, double t1) const {
+  if (linear_) return 0;  // only nonlinear terms move
+  double local = 0;
+  {
+    petsc::ConstArray a(u0), b(u1);
+    for (const auto& t : terms_) local += t->moving_work(a.span(), b.span(), t0, t1);
+  }
+  INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &local, 1, MPI_DOUBLE, MPI_SUM, comm_));
+  return local;
+}
+
 void MechanicalSystem::assemble_stiffness(Mat K) const {
   assembler_.assemble(K, [&](MatrixSum& sum) {
     for (const auto& t : terms_)
@@ -295,14 +307,14 @@ void MechanicalSystem::add_nonlinear_forces(Vec u, Vec v, Vec f_int, Vec f_dashp
   petsc::GhostedRead ul(u);
   if (f_int)
     assembler_.assemble(f_int, [&](VectorSum& sum) {
-      const TermPoint at{ul.span(), {}};
+      const TermPoint at{ul.span(), {}, term_time_};
       for (const auto& t : terms_)
         if (!t->traits().linear) t->add_internal_force(at, sum);
     });
   if (!f_dashpot || !dashpots_) return;
   petsc::GhostedRead vl(v);
   assembler_.assemble(f_dashpot, [&](VectorSum& sum) {
-    const TermPoint at{ul.span(), vl.span()};
+    const TermPoint at{ul.span(), vl.span(), term_time_};
     for (const auto& t : terms_)
       if (t->traits().dashpot) t->add_dashpot_force(at, sum);
   });
@@ -316,11 +328,12 @@ PetscInt MechanicalSystem::num_constrained_dofs() const {
 
 void MechanicalSystem::update_tangent(Vec u) {
   if (is_linear()) return;  // K does not depend on u
-  if (tangent_assembled_) {
+  if (tangent_assembled_ && (!moving_ || tangent_time_ == term_time_)) {
     PetscBool same = PETSC_FALSE;
     INERTIA_PETSC(VecEqual(u, linearised_at_, &same));
     if (same) return;
   }
+  tangent_time_ = term_time_;
   if (u != linearised_at_.get()) INERTIA_PETSC(VecCopy(u, linearised_at_));
   // Until the assembly below succeeds, no tangent is valid: an element that cannot take u
   // (a SolverError, retried by Newton or the step controller) leaves K_tangent_ partly summed,
@@ -328,7 +341,7 @@ void MechanicalSystem::update_tangent(Vec u) {
   tangent_assembled_ = false;
   {
     petsc::GhostedRead ul(linearised_at_);
-    const TermPoint at{ul.span(), {}};
+    const TermPoint at{ul.span(), {}, term_time_};
     // Every term's stiffness: the linear ones' constant K, the nonlinear ones' tangent at u.
     assembler_.assemble(K_tangent_, [&](MatrixSum& sum) {
       for (const auto& t : terms_)
@@ -465,6 +478,7 @@ void MechanicalSystem::external_minus_internal(double t, Vec u, Vec f, Vec scale
 }
 
 void MechanicalSystem::force(double t, Vec u, Vec v, Vec f) const {
+  term_time_ = t;
   external_minus_internal(t, u, f, nullptr);
   if (!is_linear()) {
     // Nonlinear elements (and dashpots): accumulate f_int and f_dashpot, then subtract both.
@@ -897,7 +911,7 @@ void MechanicalSystem::commit_step(Vec u) {
   std::exception_ptr error;
   {
     petsc::GhostedRead ul(u);
-    const TermPoint at{ul.span(), {}};
+    const TermPoint at{ul.span(), {}, term_time_};
     try {
       for (const ForceTerm* t : state_terms_) t->update_state(at);
     } catch (const SolverError&) {
@@ -938,7 +952,7 @@ double MechanicalSystem::strain_energy(Vec u) const {
   double local = 0;
   if (!linear_) {
     petsc::GhostedRead ul(u);
-    const TermPoint at{ul.span(), {}};
+    const TermPoint at{ul.span(), {}, term_time_};
     for (const auto& t : terms_)
       if (!t->traits().linear) local += t->energy(at);
   }

@@ -26,7 +26,12 @@ struct WallInput {
   std::array<double, 3> direction{0, 0, 1};  ///< plane: unit normal; cylinder: unit axis
   double radius = 0;
   double penalty = 0;  ///< Pa/m; 0: the section's penalty_scale rule
-  std::string where;   ///< "<file>:<line>: contact.walls[i]"
+  /// A moving wall: its translation D and amplitude (the wall at point + a(t) D).
+  bool moving = false;
+  std::array<double, 3> motion{0, 0, 0};
+  std::string amplitude;  ///< empty: the case's default (constant; the ramp under static)
+  int motion_line = 0;
+  std::string where;  ///< "<file>:<line>: contact.walls[i]"
 };
 
 struct ContactSection : TermSection {
@@ -60,7 +65,7 @@ std::shared_ptr<TermSection> parse_contact_section(const case_yaml::Node& n) {
   if (walls.size() == 0) walls.fail("expected at least one wall");
   for (std::size_t i = 0; i < walls.size(); ++i) {
     const case_yaml::Node w = walls.at(i);
-    w.expect_map({"name", "region", "plane", "sphere", "cylinder", "penalty"});
+    w.expect_map({"name", "region", "plane", "sphere", "cylinder", "penalty", "motion"});
     WallInput in;
     in.where = cat(*w.file, ":", w.line(), ": ", w.key);
     for (const char* k : {"name", "region"})
@@ -102,6 +107,15 @@ std::shared_ptr<TermSection> parse_contact_section(const case_yaml::Node& n) {
       in.radius = p["radius"].positive();
     }
     if (w.has("penalty")) in.penalty = w["penalty"].positive();
+    if (w.has("motion")) {
+      const auto m = w["motion"];
+      m.expect_map({"displacement", "amplitude"});
+      if (!m.has("displacement")) m.fail("missing key 'displacement' (the wall's translation)");
+      in.moving = true;
+      in.motion = m["displacement"].vec3();
+      if (m.has("amplitude")) in.amplitude = m["amplitude"].text();
+      in.motion_line = m.line();
+    }
     s->walls.push_back(std::move(in));
   }
   return s;
@@ -118,9 +132,11 @@ struct Gap {
   double c = 0;
 };
 
-Gap gap(const WallInput& w, const double* x) {
+/// `offset`: the wall's translation at the time of the evaluation.
+Gap gap(const WallInput& w, const double* x, const std::array<double, 3>& offset) {
   Gap out;
-  std::array<double, 3> d{x[0] - w.point[0], x[1] - w.point[1], x[2] - w.point[2]};
+  std::array<double, 3> d{x[0] - w.point[0] - offset[0], x[1] - w.point[1] - offset[1],
+                          x[2] - w.point[2] - offset[2]};
   if (w.shape == Shape::plane) {
     out.n = w.direction;
     out.g = d[0] * out.n[0] + d[1] * out.n[1] + d[2] * out.n[2];
@@ -147,8 +163,9 @@ Gap gap(const WallInput& w, const double* x) {
 class RigidWallTerm final : public ContactTerm {
  public:
   RigidWallTerm(const TermInputs& in, WallInput wall, double penalty_scale,
-                std::vector<std::int32_t> nodes, std::vector<double> areas)
-      : comm_(in.comm),
+                std::vector<std::int32_t> nodes, std::vector<double> areas, const Amplitude* motion)
+      : motion_(motion),
+        comm_(in.comm),
         mesh_(in.mesh),
         wall_(std::move(wall)),
         penalty_scale_(penalty_scale),
@@ -160,7 +177,7 @@ class RigidWallTerm final : public ContactTerm {
     return cat("rigid wall '", wall_.name, "' (", shape_name(wall_.shape), ") on region '",
                wall_.region, "'");
   }
-  Traits traits() const override { return {.linear = false}; }
+  Traits traits() const override { return {.linear = false, .moves = motion_ != nullptr}; }
   const std::string& name() const override { return wall_.name; }
 
   void set_up(std::span<const PetscScalar> diagonal, std::span<const PetscScalar> mass) override {
@@ -180,14 +197,14 @@ class RigidWallTerm final : public ContactTerm {
 
   void add_internal_force(const TermPoint& at, VectorSum& f) const override {
     auto out = f.local();
-    for_active(at.u, [&](std::size_t j, std::int32_t n, const Gap& c) {
+    for_active(at.u, at.time, [&](std::size_t j, std::int32_t n, const Gap& c) {
       for (int i = 0; i < 3; ++i) out[3 * n + i] += k_[j] * c.g * c.n[i];
     });
   }
   void add_stiffness(const TermPoint& at, MatrixSum& K) const override {
     if (at.u.empty()) return;
     for_active(
-        at.u,
+        at.u, at.time,
         [&](std::size_t j, std::int32_t n, const Gap& c) {
           double b[9];
           const bool plane = wall_.shape == Shape::plane;
@@ -204,15 +221,29 @@ class RigidWallTerm final : public ContactTerm {
   }
   double energy(const TermPoint& at) const override {
     double e = 0;
-    for_active(at.u,
+    for_active(at.u, at.time,
                [&](std::size_t j, std::int32_t, const Gap& c) { e += 0.5 * k_[j] * c.g * c.g; });
     return e;
   }
+  double moving_work(std::span<const PetscScalar> u0, std::span<const PetscScalar> u1, double t0,
+                     double t1) const override {
+    if (!motion_) return 0;
+    // The trapezoidal rule on the wall's power F . d'(t): (F(u0, t0) + F(u1, t1)) / 2 . (d(t1) -
+    // d(t0)), F the force the wall exerts on the body (a translation: every point of the wall moves
+    // by the same d).
+    const auto o0 = offset(t0), o1 = offset(t1);
+    double f[3] = {0, 0, 0};
+    for (const auto& [u, t] : {std::pair{u0, t0}, std::pair{u1, t1}})
+      for_active(u, t, [&](std::size_t j, std::int32_t, const Gap& c) {
+        for (int i = 0; i < 3; ++i) f[i] -= 0.5 * k_[j] * c.g * c.n[i];
+      });
+    return f[0] * (o1[0] - o0[0]) + f[1] * (o1[1] - o0[1]) + f[2] * (o1[2] - o0[2]);
+  }
 
-  Reading read(Vec u) const override {
+  Reading read(Vec u, double t) const override {
     petsc::ConstArray ua(u);
     double sums[4] = {0, 0, 0, 0}, deepest = 0;
-    for_active(ua.span(), [&](std::size_t j, std::int32_t, const Gap& c) {
+    for_active(ua.span(), t, [&](std::size_t j, std::int32_t, const Gap& c) {
       for (int i = 0; i < 3; ++i) sums[i] -= k_[j] * c.g * c.n[i];
       sums[3] += 1;
       deepest = std::max(deepest, -c.g);
@@ -221,8 +252,9 @@ class RigidWallTerm final : public ContactTerm {
     INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &deepest, 1, MPI_DOUBLE, MPI_MAX, comm_));
     return {{sums[0], sums[1], sums[2]}, static_cast<std::int64_t>(sums[3]), deepest};
   }
-  void add_pressure(std::span<const PetscScalar> u, std::span<double> pressure) const override {
-    for_active(u, [&](std::size_t j, std::int32_t n, const Gap& c) {
+  void add_pressure(std::span<const PetscScalar> u, double t,
+                    std::span<double> pressure) const override {
+    for_active(u, t, [&](std::size_t j, std::int32_t n, const Gap& c) {
       if (area_[j] > 0) pressure[n] += -k_[j] * c.g / area_[j];
     });
   }
@@ -233,7 +265,7 @@ class RigidWallTerm final : public ContactTerm {
     double deepest = 0;
     std::int64_t count = 0, tag = -1;
     for (std::size_t j = 0; j < nodes_.size(); ++j) {
-      const Gap c = gap(wall_, &mesh_.coords[3 * nodes_[j]]);
+      const Gap c = gap(wall_, &mesh_.coords[3 * nodes_[j]], offset(0));
       if (c.g < 0) {
         ++count;
         if (-c.g > deepest) deepest = -c.g, tag = mesh_.node_tags[nodes_[j]];
@@ -258,16 +290,25 @@ class RigidWallTerm final : public ContactTerm {
   /// per local node, owned first); with `touching`, a zero gap too (the tangent: a body resting
   /// on the wall, exactly touching, is held by it in Newton's first iteration).
   template <typename F>
-  void for_active(std::span<const PetscScalar> u, F&& f, bool touching = false) const {
+  void for_active(std::span<const PetscScalar> u, double t, F&& f, bool touching = false) const {
+    const std::array<double, 3> o = offset(t);
     for (std::size_t j = 0; j < nodes_.size(); ++j) {
       const std::int32_t n = nodes_[j];
       const double* X = &mesh_.coords[3 * n];
       const double x[3] = {X[0] + u[3 * n], X[1] + u[3 * n + 1], X[2] + u[3 * n + 2]};
-      const Gap c = gap(wall_, x);
+      const Gap c = gap(wall_, x, o);
       if (c.g < 0 || (touching && c.g == 0)) f(j, n, c);
     }
   }
 
+  /// The wall's translation at time t.
+  std::array<double, 3> offset(double t) const {
+    if (!motion_) return {0, 0, 0};
+    const double a = motion_->value(t);
+    return {a * wall_.motion[0], a * wall_.motion[1], a * wall_.motion[2]};
+  }
+
+  const Amplitude* motion_;  ///< null: a fixed wall
   MPI_Comm comm_;
   const LocalMesh& mesh_;
   WallInput wall_;
@@ -353,7 +394,19 @@ void build_contact_terms(const TermInputs& in, std::vector<std::unique_ptr<Force
     const double scale = s.penalty_scale > 0       ? s.penalty_scale
                          : in.spec.explicit_scheme ? 1.0
                                                    : 10.0;
-    auto term = std::make_unique<RigidWallTerm>(in, w, scale, std::move(nodes), std::move(areas));
+    const Amplitude* motion = nullptr;
+    if (w.moving) {
+      int a = in.spec.default_amplitude;
+      if (!w.amplitude.empty()) {
+        const auto found = in.spec.amplitude_index.find(w.amplitude);
+        INERTIA_CHECK(found != in.spec.amplitude_index.end(), InputError, w.where,
+                      ".motion.amplitude: unknown amplitude '", w.amplitude, "'");
+        a = found->second;
+      }
+      motion = &in.spec.amplitudes[static_cast<std::size_t>(a)];
+    }
+    auto term =
+        std::make_unique<RigidWallTerm>(in, w, scale, std::move(nodes), std::move(areas), motion);
     term->check_start();
     out.push_back(std::move(term));
   }

@@ -11,6 +11,8 @@
 #   from a checkpoint taken in contact (2 ranks -> 3);
 # - a block pressed onto a rigid floor by a pressure (static, Newton): the floor carries exactly
 #   the applied load at every load step, and the penetration shrinks as the penalty grows;
+# - a moving wall pressing the block (static: the closed-form force to 1e-9; in time: the energy
+#   balance closes with the wall's work booked, central difference, newmark, hht);
 # - a rigid sphere and a rigid cylinder pushed into a block's top face (static): the wall force
 #   is the applied load;
 # - bad input: a wall on a region without faces, a wall that starts inside the body, two shapes,
@@ -176,6 +178,66 @@ if not ok:
     print("FAIL: static contact"); sys.exit(1)
 EOF
 
+# A moving wall presses the block onto the floor (both walls with a penalty per area, so that the
+# block stays in uniform uniaxial compression): static, the force is E A (delta - 2 p / penalty) / H
+# with p the contact pressure, sigma = E delta / H / (1 + 2 E / (penalty H)), on both walls; the
+# energy balance books the moving wall's work. The same press in time (a smooth step):
+# central difference, newmark and hht close their energy balance.
+press() {  # press FILE DIR INTEGRATOR DT STEPS-OR-END [amplitude]
+  cat > "$1" <<EOF
+mesh: {box: {lower: [0, 0, 0], upper: [0.1, 0.1, 0.05], cells: [4, 4, 2], element: hex8}}
+materials:
+  - {region: all, density: 1000, youngs_modulus: 1.0e7, poissons_ratio: 0.3}
+boundary_conditions:
+  - {region: xmin, type: displacement, components: [x], value: [0]}
+  - {region: ymin, type: displacement, components: [y], value: [0]}
+amplitudes:
+  push: {type: smooth_step, points: [[0, 0], [0.01, 1]], continuity: 2}
+contact:
+  walls:
+    - {name: floor, region: zmin, plane: {point: [0, 0, 0], normal: [0, 0, 1]}, penalty: 1.0e10}
+    - {name: press, region: zmax, plane: {point: [0, 0, 0.05], normal: [0, 0, -1]}, penalty: 1.0e10, motion: {displacement: [0, 0, -0.001]${6:-}}}
+time: {integrator: $3, mass: lumped, dt: $4, $5}
+output: {directory: $2, every: 0, history_every: 10}
+EOF
+}
+for np in 1 2; do
+  press "$work/press$np.yaml" "press$np" static 1 "steps: 2"
+  run "$np" "$work/press$np.yaml"
+done
+for scheme in central_difference newmark hht; do
+  dt=2.0e-5
+  [ "$scheme" = central_difference ] && dt=auto
+  press "$work/pd_$scheme.yaml" "pd_$scheme" "$scheme" "$dt" "end_time: 0.02" ", amplitude: push"
+  run 2 "$work/pd_$scheme.yaml"
+done
+python3 - "$work" <<'EOF'
+import csv, sys
+work = sys.argv[1]
+def rows(path):
+    r = [x for x in csv.reader(open(path)) if x and not x[0].startswith("#")]
+    return [dict(zip(r[0], map(float, x))) for x in r[1:]]
+E, H, kp, d, A = 1.0e7, 0.05, 1.0e10, 0.001, 0.01
+ok = True
+for np in (1, 2):
+    for r in rows(f"{work}/press{np}/contact.csv")[1:]:
+        exact = E * d * r["time"] / 2 / H / (1 + 2 * E / (kp * H)) * A
+        err = max(abs(r["floor.fz"] - exact), abs(r["press.fz"] + exact)) / exact
+        print(f"press, np {np}, t = {r['time']}: floor {r['floor.fz']:.12g} N, press {r['press.fz']:.12g} N, "
+              f"exact {exact:.12g} N ({err:.2g})")
+        ok = ok and err < 1e-9
+    e = rows(f"{work}/press{np}/energy.csv")[-1]
+    print(f"  energy balance {e['total']:.3g} J of work {e['external_work']:.6g} J")
+    ok = ok and abs(e["total"]) < 1e-9 * e["external_work"]
+for scheme, bound in (("central_difference", 1e-5), ("newmark", 1e-9), ("hht", 1e-9)):
+    e = rows(f"{work}/pd_{scheme}/energy.csv")
+    worst = max(abs(r["total"]) for r in e)
+    print(f"press in time, {scheme}: work {e[-1]['external_work']:.6g} J, largest |balance| {worst:.3g} J")
+    ok = ok and e[-1]["external_work"] > 0.1 and worst < bound * e[-1]["external_work"]
+if not ok:
+    print("FAIL: moving wall"); sys.exit(1)
+EOF
+
 # Bad input: one line each.
 block "$work/bad.yaml" bad "{name: floor, region: all, plane: {point: [0, 0, 0], normal: [0, 0, 1]}}"
 expect_error "bad.yaml:.*contact.walls\[0\].region: region 'all' has no boundary faces" 2 "$work/bad.yaml"
@@ -187,4 +249,6 @@ block "$work/bad.yaml" bad "{name: floor, region: zmin, plane: {point: [0, 0, 0]
 expect_error "bad.yaml:.*contact.walls\[0\].plane.normal: must be a non-zero vector" 1 "$work/bad.yaml"
 block "$work/bad.yaml" bad "$floor" "penalty_scal: 2"
 expect_error "bad.yaml:.*contact: unknown key 'penalty_scal' (did you mean 'penalty_scale'?)" 2 "$work/bad.yaml"
+block "$work/bad.yaml" bad "{name: floor, region: zmin, plane: {point: [0, 0, 0], normal: [0, 0, 1]}, motion: {displacement: [0, 0, 1], amplitude: nope}}"
+expect_error "bad.yaml:.*contact.walls\[0\].motion.amplitude: unknown amplitude 'nope'" 3 "$work/bad.yaml"
 echo "contact: all checks passed"

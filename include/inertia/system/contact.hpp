@@ -35,11 +35,11 @@ class ContactTerm : public ForceTerm {
   };
   /// The wall's name (its contact.csv columns).
   virtual const std::string& name() const = 0;
-  /// Collective. The reading at displacement u (owned entries only are read).
-  virtual Reading read(Vec u) const = 0;
+  /// Collective. The reading at displacement u (owned entries only are read) and time t.
+  virtual Reading read(Vec u, double t) const = 0;
   /// The contact pressure k_i (-g_i) / A_i at this rank's nodes of the wall, into the owned
   /// entries of `pressure` (one value per owned node; a node on two walls gets their sum).
-  virtual void add_pressure(std::span<const PetscScalar> u_owned,
+  virtual void add_pressure(std::span<const PetscScalar> u_owned, double t,
                             std::span<double> pressure) const = 0;
 };
 

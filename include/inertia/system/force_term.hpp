@@ -50,6 +50,9 @@ struct Node;
 struct TermPoint {
   std::span<const PetscScalar> u;
   std::span<const PetscScalar> v;  ///< empty where no dashpot is evaluated
+  /// The time of the evaluation (a moving wall's position): the time of the system's last force
+  /// evaluation (MechanicalSystem::force) for tangents, energies and commits.
+  double time = 0;
 };
 
 class ForceTerm {
@@ -62,6 +65,9 @@ class ForceTerm {
     /// A load: a reference vector F scaled by amplitude `amplitude` (ProblemSpec::amplitudes).
     bool load = false;
     int amplitude = 0;
+    /// Moves with time at fixed u (a moving wall): evaluated at TermPoint::time, with work done
+    /// on the body (moving_work).
+    bool moves = false;
   };
 
   virtual ~ForceTerm() = default;
@@ -115,6 +121,14 @@ class ForceTerm {
   /// The largest k / m of a stiffness the term adds where the reference tangent does not show it
   /// (a contact penalty), on this rank's nodes: the explicit stable step adds it to omega_max^2.
   virtual double frequency_squared_bound() const { return 0; }
+  /// Terms that move (a wall): the work they do on the body from the state (u0, t0) to (u1, t1)
+  /// (owned entries read), on this rank, to the order of the trapezoidal rule. The energy balance
+  /// books it as external work.
+  virtual double moving_work(std::span<const PetscScalar> u0, std::span<const PetscScalar> u1,
+                             double t0, double t1) const {
+    (void)u0, (void)u1, (void)t0, (void)t1;
+    return 0;
+  }
 
   /// Terms with history variables: their state at the quadrature points (null for the others).
   /// Every evaluation at u (force, tangent, energy) writes its trial state from the committed one.

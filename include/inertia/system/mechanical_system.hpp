@@ -212,6 +212,9 @@ class MechanicalSystem final : public DynamicSystem {
   /// Collective. The largest k / m of the terms' stiffness the reference tangent does not show
   /// (contact penalties, ForceTerm::frequency_squared_bound), over all ranks; 0 if none.
   double penalty_frequency_squared() const;
+  /// Collective. The work the terms that move (walls) did on the body from t0 to t1
+  /// (ForceTerm::moving_work), summed over ranks; 0 without such terms.
+  double moving_work(Vec u0, Vec u1, double t0, double t1) const;
 
   /// Collective. Lumped nodal masses (solids' row sums or HRZ, plus point masses) into m,
   /// whatever the mass treatment of the run.
@@ -229,6 +232,11 @@ class MechanicalSystem final : public DynamicSystem {
   /// Adds the nonlinear terms' internal force at u to f_int (if non-null) and the dashpot
   /// terms' force at (u, v) to f_dashpot (if non-null). Ghosts of u and v are updated here.
   void add_nonlinear_forces(Vec u, Vec v, Vec f_int, Vec f_dashpot) const;
+  /// The time of the last force(t, ...) evaluation: where the nonlinear terms are evaluated
+  /// (TermPoint::time) by the tangent, the energy and the commit.
+  mutable double term_time_ = 0;
+  double tangent_time_ = 0;  ///< term_time_ of the assembled tangent
+  bool moving_ = false;      ///< a term moves (Traits::moves): the tangent depends on time
   /// f = f_ext(t) - K u, times `scale` pointwise if not null; remembers K u (ku_).
   void external_minus_internal(double t, Vec u, Vec f, Vec scale) const;
   struct Solver {

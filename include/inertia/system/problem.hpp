@@ -109,6 +109,10 @@ struct ProblemSpec {
   bool explicit_scheme = false;
   LinearSolverChoice linear_solver = LinearSolverChoice::automatic;
   TermSections term_sections;  ///< by section name (ForceTermEntry::parse)
+  /// The case file's amplitudes by name (indices into `amplitudes`), for the term sections, and
+  /// the amplitude of a condition that names none (the constant, or the static ramp).
+  std::map<std::string, int, std::less<>> amplitude_index;
+  int default_amplitude = 0;
 };
 
 }  // namespace inertia
