@@ -83,6 +83,16 @@ std::exception_ptr Assembler::element_error(std::int64_t c, const std::exception
 }
 
 void Assembler::add_cell_matrix(std::int64_t c, const double* Ke) const {
+  if (!diagonal_target_.empty()) {
+    const auto nodes = mesh_.nodes_of(c);
+    const auto nd = static_cast<std::int64_t>(3 * nodes.size());
+    for (std::size_t a = 0; a < nodes.size(); ++a)
+      for (int i = 0; i < 3; ++i) {
+        const std::int64_t k = 3 * static_cast<std::int64_t>(a) + i;
+        diagonal_target_[3 * nodes[a] + i] += Ke[k * nd + k];
+      }
+    return;
+  }
   const std::int64_t e = pattern_index_[static_cast<std::size_t>(c)];
   INERTIA_ASSERT(e >= 0);
   const auto nodes = mesh_.nodes_of(c);
@@ -173,6 +183,28 @@ void Assembler::assemble(Vec f, const std::function<void(VectorSum&)>& fill) con
   INERTIA_PETSC(VecGhostUpdateEnd(contribution, ADD_VALUES, SCATTER_REVERSE));
   rethrow_collectively(comm_, error);
   INERTIA_PETSC(VecAXPY(f, 1.0, contribution));
+}
+
+void Assembler::assemble_diagonal(Vec d, const std::function<void(MatrixSum&)>& fill) const {
+  if (!scratch_) scratch_ = create_vector();
+  Vec contribution = scratch_;
+  std::exception_ptr error;
+  {
+    petsc::GhostedArray lf(contribution);
+    std::ranges::fill(lf.span(), 0.0);
+    struct Reset {  // diagonal_target_ points into the local form only while it is borrowed
+      std::span<PetscScalar>& target;
+      ~Reset() { target = {}; }
+    } reset{diagonal_target_};
+    diagonal_target_ = lf.span();
+    MatrixSum sum(*this);
+    fill(sum);
+    error = sum.error_;
+  }
+  INERTIA_PETSC(VecGhostUpdateBegin(contribution, ADD_VALUES, SCATTER_REVERSE));
+  INERTIA_PETSC(VecGhostUpdateEnd(contribution, ADD_VALUES, SCATTER_REVERSE));
+  rethrow_collectively(comm_, error);
+  INERTIA_PETSC(VecCopy(contribution, d));
 }
 
 void Assembler::cell_stress(Vec u, CellStress& out) const {

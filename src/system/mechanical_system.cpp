@@ -46,9 +46,19 @@ MechanicalSystem::MechanicalSystem(MPI_Comm comm, LocalMesh mesh, ProblemSpec sp
       spec_(std::move(spec)),
       assembler_(comm_, mesh_, element_assignment(mesh_, spec_)) {
   terms_ = build_force_terms({comm_, mesh_, spec_, assembler_, assembler_.elements()});
+  // An explicit run whose only nonlinear terms are nodal (rigid walls) stays a linear model with
+  // those terms added node by node; otherwise they are nonlinear terms like the others.
+  bool only_nodal = spec_.explicit_scheme;
   for (const auto& t : terms_) {
     const ForceTerm::Traits traits = t->traits();
-    linear_ = linear_ && (traits.linear || traits.load);
+    if (!traits.linear && !traits.load && !(traits.nodal && !traits.dashpot)) only_nodal = false;
+  }
+  for (const auto& t : terms_) {
+    const ForceTerm::Traits traits = t->traits();
+    if (only_nodal && !traits.linear && !traits.load)
+      nodal_terms_.push_back(t.get());
+    else
+      linear_ = linear_ && (traits.linear || traits.load);
     dashpots_ = dashpots_ || traits.dashpot;
     moving_ = moving_ || traits.moves;
     if (PointState* state = t->point_state()) {
@@ -86,6 +96,18 @@ MechanicalSystem::MechanicalSystem(MPI_Comm comm, LocalMesh mesh, ProblemSpec sp
   // Lumped masses always (the zero-mass check uses them), consistent M on request.
   lumped_mass_ = create_vector();
   lumped_masses(lumped_mass_);
+  if (!nodal_terms_.empty()) {
+    // Nodal terms of an explicit run sized from the linear stiffness's diagonal (summed from the
+    // element matrices: no matrix, also for a matrix-free run) and the masses.
+    petsc::Vector diagonal = create_vector();
+    assembler_.assemble_diagonal(diagonal, [&](MatrixSum& sum) {
+      for (const auto& t : terms_)
+        if (const ForceTerm::Traits traits = t->traits(); traits.linear && !traits.load)
+          t->add_stiffness({}, sum);
+    });
+    petsc::ConstArray d(diagonal), m(lumped_mass_);
+    for (const ForceTerm* t : nodal_terms_) const_cast<ForceTerm*>(t)->set_up(d.span(), m.span());
+  }
   if (!is_linear()) {
     // Terms sized from the model (contact penalties, nonlinear terms): the diagonal of the tangent
     // at the reference configuration and the masses; then that tangent again, with what they
@@ -278,7 +300,7 @@ double MechanicalSystem::penalty_frequency_squared() const {
 }
 
 double MechanicalSystem::moving_work(Vec u0, Vec u1, double t0, double t1) const {
-  if (linear_) return 0;  // only nonlinear terms move
+  if (!moving_) return 0;
   double local = 0;
   {
     petsc::ConstArray a(u0), b(u1);
@@ -427,6 +449,30 @@ void MechanicalSystem::ground_velocity(double t, Vec w) const {
 void MechanicalSystem::internal_force(Vec u, Vec f) const {
   INERTIA_PETSC(MatMult(K_, u, f));
   add_nonlinear_forces(u, nullptr, f, nullptr);
+  add_nodal_forces(u, term_time_, 1.0, nullptr, f);
+}
+
+void MechanicalSystem::add_nodal_forces(Vec u, double t, double factor, Vec scale, Vec f) const {
+  if (nodal_terms_.empty()) return;
+  petsc::ConstArray ua(u);
+  petsc::Array fa(f);
+  std::optional<petsc::ConstArray> sa;
+  if (scale) sa.emplace(scale);
+  const std::span<const PetscScalar> s = sa ? sa->span() : std::span<const PetscScalar>();
+  for (const ForceTerm* term : nodal_terms_)
+    term->add_nodal_force(ua.span(), t, factor, s, fa.span());
+}
+
+double MechanicalSystem::nodal_energy(Vec u) const {
+  if (nodal_terms_.empty()) return 0;
+  double local = 0;
+  {
+    petsc::ConstArray ua(u);
+    const TermPoint at{ua.span(), {}, term_time_};
+    for (const ForceTerm* term : nodal_terms_) local += term->energy(at);
+  }
+  INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &local, 1, MPI_DOUBLE, MPI_SUM, comm_));
+  return local;
 }
 
 void MechanicalSystem::dashpot_force(Vec u, Vec v, Vec f) const {
@@ -436,6 +482,7 @@ void MechanicalSystem::dashpot_force(Vec u, Vec v, Vec f) const {
 }
 
 void MechanicalSystem::external_minus_internal(double t, Vec u, Vec f, Vec scale) const {
+  term_time_ = t;
   INERTIA_PETSC(MatMult(K_, u, work2_));
   // Remember K u: the energy history's strain energy at this u then costs a dot product, not
   // a second product with K (explicit schemes evaluate the force at the u they end on).
@@ -480,6 +527,7 @@ void MechanicalSystem::external_minus_internal(double t, Vec u, Vec f, Vec scale
 void MechanicalSystem::force(double t, Vec u, Vec v, Vec f) const {
   term_time_ = t;
   external_minus_internal(t, u, f, nullptr);
+  add_nodal_forces(u, t, -1.0, nullptr, f);
   if (!is_linear()) {
     // Nonlinear elements (and dashpots): accumulate f_int and f_dashpot, then subtract both.
     INERTIA_PETSC(VecZeroEntries(work2_));
@@ -491,6 +539,7 @@ void MechanicalSystem::force(double t, Vec u, Vec v, Vec f) const {
 bool MechanicalSystem::lumped_acceleration(double t, Vec u, Vec a) const {
   if (!is_linear() || !inverse_mass_) return false;
   external_minus_internal(t, u, a, inverse_mass_);
+  add_nodal_forces(u, t, -1.0, inverse_mass_, a);
   return true;
 }
 
@@ -936,7 +985,7 @@ double MechanicalSystem::strain_energy(Vec u, Vec ku) const {
     INERTIA_PETSC(MatMult(K_, u, ku));
   PetscScalar dot = 0;
   INERTIA_PETSC(VecDot(u, ku, &dot));
-  return 0.5 * dot;
+  return 0.5 * dot + nodal_energy(u);
 }
 
 double MechanicalSystem::strain_energy(Vec u) const {
@@ -958,7 +1007,7 @@ double MechanicalSystem::strain_energy(Vec u) const {
   }
   double nonlinear = 0;
   INERTIA_MPI(MPI_Allreduce(&local, &nonlinear, 1, MPI_DOUBLE, MPI_SUM, comm_));
-  return 0.5 * dot + nonlinear;
+  return 0.5 * dot + nonlinear + nodal_energy(u);
 }
 
 }  // namespace inertia

@@ -177,7 +177,19 @@ class RigidWallTerm final : public ContactTerm {
     return cat("rigid wall '", wall_.name, "' (", shape_name(wall_.shape), ") on region '",
                wall_.region, "'");
   }
-  Traits traits() const override { return {.linear = false, .moves = motion_ != nullptr}; }
+  Traits traits() const override {
+    return {.linear = false, .moves = motion_ != nullptr, .nodal = true};
+  }
+  void add_nodal_force(std::span<const PetscScalar> u, double t, double factor,
+                       std::span<const PetscScalar> scale,
+                       std::span<PetscScalar> f) const override {
+    for_active(u, t, [&](std::size_t j, std::int32_t n, const Gap& c) {
+      for (int i = 0; i < 3; ++i) {
+        const double s = scale.empty() ? 1.0 : scale[3 * n + i];
+        f[3 * n + i] += factor * s * k_[j] * c.g * c.n[i];
+      }
+    });
+  }
   const std::string& name() const override { return wall_.name; }
 
   void set_up(std::span<const PetscScalar> diagonal, std::span<const PetscScalar> mass) override {

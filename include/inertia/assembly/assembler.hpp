@@ -171,6 +171,9 @@ class Assembler {
   /// Collective. f += the sum of what `fill` adds (cell vectors and nodal values into the local
   /// form, ghost parts summed into their owners); element errors as above.
   void assemble(Vec f, const std::function<void(VectorSum&)>& fill) const;
+  /// Collective. d = the diagonal of the matrix `fill` would assemble (the cell matrices' diagonal
+  /// entries summed, ghost parts into their owners), without a matrix or its pattern.
+  void assemble_diagonal(Vec d, const std::function<void(MatrixSum&)>& fill) const;
   /// The node coordinates of local cell c, 3 per node.
   void cell_coordinates(std::int64_t c, double* x) const { gather_coords(c, x); }
   /// A SolverError naming local cell c (file tag, type, centroid) and the kernel's message.
@@ -243,6 +246,9 @@ class Assembler {
     bool blocked = false;
   };
   mutable Target target_;
+  /// assemble_diagonal's local form (owned, then ghost DOFs): add_cell_matrix adds only the
+  /// diagonal entries there while it is set.
+  mutable std::span<PetscScalar> diagonal_target_;
   /// Block f of owned row r in target_: where its entry (0, 0) is and the strides of i and j.
   struct Block {
     PetscScalar* p;

@@ -68,6 +68,11 @@ class ForceTerm {
     /// Moves with time at fixed u (a moving wall): evaluated at TermPoint::time, with work done
     /// on the body (moving_work).
     bool moves = false;
+    /// A nonlinear term whose force acts at this rank's owned nodes only, from u there (a rigid
+    /// wall): an explicit run whose other terms are linear keeps the linear fast path (a BAIJ K,
+    /// the fused lumped-mass update) and adds it node by node (add_nodal_force), without an
+    /// assembly or a tangent.
+    bool nodal = false;
   };
 
   virtual ~ForceTerm() = default;
@@ -128,6 +133,13 @@ class ForceTerm {
                              double t0, double t1) const {
     (void)u0, (void)u1, (void)t0, (void)t1;
     return 0;
+  }
+
+  /// Nodal terms (Traits::nodal): adds factor x scale_i x f_int,i (scale empty: 1) of the term's
+  /// internal force at displacement u, time t into f, owned entries (3 per owned node).
+  virtual void add_nodal_force(std::span<const PetscScalar> u, double t, double factor,
+                               std::span<const PetscScalar> scale, std::span<PetscScalar> f) const {
+    (void)u, (void)t, (void)factor, (void)scale, (void)f;
   }
 
   /// Terms with history variables: their state at the quadrature points (null for the others).

@@ -237,6 +237,13 @@ class MechanicalSystem final : public DynamicSystem {
   mutable double term_time_ = 0;
   double tangent_time_ = 0;  ///< term_time_ of the assembled tangent
   bool moving_ = false;      ///< a term moves (Traits::moves): the tangent depends on time
+  /// Explicit schemes: the nodal terms (Traits::nodal), added node by node to the linear model's
+  /// forces (they do not make it nonlinear).
+  std::vector<const ForceTerm*> nodal_terms_;
+  /// Adds factor x scale x (the nodal terms' force at u, t) into f (owned entries).
+  void add_nodal_forces(Vec u, double t, double factor, Vec scale, Vec f) const;
+  /// The nodal terms' energy at u, summed over ranks (0 without them). Collective.
+  double nodal_energy(Vec u) const;
   /// f = f_ext(t) - K u, times `scale` pointwise if not null; remembers K u (ku_).
   void external_minus_internal(double t, Vec u, Vec f, Vec scale) const;
   struct Solver {
