@@ -106,7 +106,7 @@ MechanicalSystem::MechanicalSystem(MPI_Comm comm, LocalMesh mesh, ProblemSpec sp
           t->add_stiffness({}, sum);
     });
     petsc::ConstArray d(diagonal), m(lumped_mass_);
-    for (const ForceTerm* t : nodal_terms_) const_cast<ForceTerm*>(t)->set_up(d.span(), m.span());
+    for (ForceTerm* t : nodal_terms_) t->set_up(d.span(), m.span());
   }
   if (!is_linear()) {
     // Terms sized from the model (contact penalties, nonlinear terms): the diagonal of the tangent

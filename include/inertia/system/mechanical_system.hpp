@@ -239,7 +239,7 @@ class MechanicalSystem final : public DynamicSystem {
   bool moving_ = false;      ///< a term moves (Traits::moves): the tangent depends on time
   /// Explicit schemes: the nodal terms (Traits::nodal), added node by node to the linear model's
   /// forces (they do not make it nonlinear).
-  std::vector<const ForceTerm*> nodal_terms_;
+  std::vector<ForceTerm*> nodal_terms_;
   /// Adds factor x scale x (the nodal terms' force at u, t) into f (owned entries).
   void add_nodal_forces(Vec u, double t, double factor, Vec scale, Vec f) const;
   /// The nodal terms' energy at u, summed over ranks (0 without them). Collective.
