@@ -525,8 +525,7 @@ void MechanicalSystem::external_minus_internal(double t, Vec u, Vec f, Vec scale
 }
 
 void MechanicalSystem::force(double t, Vec u, Vec v, Vec f) const {
-  term_time_ = t;
-  external_minus_internal(t, u, f, nullptr);
+  external_minus_internal(t, u, f, nullptr);  // sets term_time_
   add_nodal_forces(u, t, -1.0, nullptr, f);
   if (!is_linear()) {
     // Nonlinear elements (and dashpots): accumulate f_int and f_dashpot, then subtract both.

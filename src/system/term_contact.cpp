@@ -208,10 +208,8 @@ class RigidWallTerm final : public ContactTerm {
   double frequency_squared_bound() const override { return bound_; }
 
   void add_internal_force(const TermPoint& at, VectorSum& f) const override {
-    auto out = f.local();
-    for_active(at.u, at.time, [&](std::size_t j, std::int32_t n, const Gap& c) {
-      for (int i = 0; i < 3; ++i) out[3 * n + i] += k_[j] * c.g * c.n[i];
-    });
+    // The owned entries of the local form are the owned nodes' (owned first): the nodal force.
+    add_nodal_force(at.u, at.time, 1.0, {}, f.local());
   }
   void add_stiffness(const TermPoint& at, MatrixSum& K) const override {
     if (at.u.empty()) return;
