@@ -142,12 +142,13 @@ Vec ReactionsMonitor::field() {
 void ContactMonitor::start(const RunContext& run) {
   std::vector<std::string> columns;
   for (const ContactTerm* w : walls_)
-    for (const char* c : {".fx", ".fy", ".fz", ".active", ".penetration"})
+    for (const char* c : {".fx", ".fy", ".fz", ".normal", ".active", ".penetration"})
       columns.push_back(w->name() + c);
   row_.resize(columns.size());
   file_ = CsvFile(run.comm, path_,
-                  "# per rigid wall: the force it exerts on the body (N), the nodes in contact "
-                  "and the deepest penetration (m)\n",
+                  "# per rigid wall: the force it exerts on the body (N); per contact pair: the "
+                  "force on its first surface; the sum of the normal forces' magnitudes (N), the "
+                  "nodes in contact and the deepest penetration (m)\n",
                   columns, run.resumed ? run.state.step : -1);
   if (!run.resumed) record(run.state);
 }
@@ -161,6 +162,7 @@ void ContactMonitor::record(const State& state) {
   for (const ContactTerm* w : walls_) {
     const ContactTerm::Reading r = w->read(state.u, state.time);
     for (const double f : r.force) row_[k++] = f;
+    row_[k++] = r.normal;
     row_[k++] = static_cast<double>(r.active);
     row_[k++] = r.penetration;
   }

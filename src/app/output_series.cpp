@@ -119,15 +119,14 @@ void OutputSeries::write(const State& state, Vec acceleration, Vec reaction) {
   if (needs_ >= FieldNeeds::cell_stresses) system_.assembler().cell_stress(state.u, stress_);
   if (needs_ >= FieldNeeds::nodal_averages) system_.assembler().nodal_average(stress_, nodal_);
   if (contact_pressure_) {
-    // The walls' pressure at the owned nodes (component 0), then the ghosts from their owners.
+    // The contacts' pressure at the owned nodes (component 0), then the ghosts from their owners.
+    pressure_.assign(static_cast<std::size_t>(system_.assembler().num_owned_dofs() / 3), 0.0);
+    for (const auto& t : system_.terms())
+      if (const auto* contact = dynamic_cast<const ContactTerm*>(t.get()))
+        contact->add_pressure(state.u, state.time, pressure_);  // collective
     {
-      petsc::ConstArray u(state.u);
       petsc::Array p(contact_pressure_);
       std::fill(p.span().begin(), p.span().end(), 0.0);
-      pressure_.assign(p.span().size() / 3, 0.0);
-      for (const auto& t : system_.terms())
-        if (const auto* wall = dynamic_cast<const ContactTerm*>(t.get()))
-          wall->add_pressure(u.span(), state.time, pressure_);
       for (std::size_t n = 0; n < pressure_.size(); ++n) p[3 * n] = pressure_[n];
     }
   }

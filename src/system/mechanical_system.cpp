@@ -55,9 +55,10 @@ MechanicalSystem::MechanicalSystem(MPI_Comm comm, LocalMesh mesh, ProblemSpec sp
   }
   for (const auto& t : terms_) {
     const ForceTerm::Traits traits = t->traits();
-    if (only_nodal && !traits.linear && !traits.load)
+    if ((only_nodal || traits.gathers) && !traits.linear && !traits.load) {
       nodal_terms_.push_back(t.get());
-    else
+      if (traits.gathers) gathering_terms_.push_back(t.get());
+    } else
       linear_ = linear_ && (traits.linear || traits.load);
     dashpots_ = dashpots_ || traits.dashpot;
     moving_ = moving_ || traits.moves;
@@ -331,7 +332,8 @@ void MechanicalSystem::add_nonlinear_forces(Vec u, Vec v, Vec f_int, Vec f_dashp
     assembler_.assemble(f_int, [&](VectorSum& sum) {
       const TermPoint at{ul.span(), {}, term_time_};
       for (const auto& t : terms_)
-        if (!t->traits().linear) t->add_internal_force(at, sum);
+        if (const auto traits = t->traits(); !traits.linear && !traits.gathers)
+          t->add_internal_force(at, sum);
     });
   if (!f_dashpot || !dashpots_) return;
   petsc::GhostedRead vl(v);
@@ -454,6 +456,7 @@ void MechanicalSystem::internal_force(Vec u, Vec f) const {
 
 void MechanicalSystem::add_nodal_forces(Vec u, double t, double factor, Vec scale, Vec f) const {
   if (nodal_terms_.empty()) return;
+  gather(u, t);
   petsc::ConstArray ua(u);
   petsc::Array fa(f);
   std::optional<petsc::ConstArray> sa;
@@ -463,8 +466,13 @@ void MechanicalSystem::add_nodal_forces(Vec u, double t, double factor, Vec scal
     term->add_nodal_force(ua.span(), t, factor, s, fa.span());
 }
 
+void MechanicalSystem::gather(Vec u, double t) const {
+  for (const ForceTerm* term : gathering_terms_) term->gather(u, t);
+}
+
 double MechanicalSystem::nodal_energy(Vec u) const {
   if (nodal_terms_.empty()) return 0;
+  gather(u, term_time_);
   double local = 0;
   {
     petsc::ConstArray ua(u);
@@ -1001,8 +1009,9 @@ double MechanicalSystem::strain_energy(Vec u) const {
   if (!linear_) {
     petsc::GhostedRead ul(u);
     const TermPoint at{ul.span(), {}, term_time_};
-    for (const auto& t : terms_)
-      if (!t->traits().linear) local += t->energy(at);
+    for (const auto& t : terms_)  // the gathering terms' energy is in nodal_energy
+      if (const auto traits = t->traits(); !traits.linear && !traits.gathers)
+        local += t->energy(at);
   }
   double nonlinear = 0;
   INERTIA_MPI(MPI_Allreduce(&local, &nonlinear, 1, MPI_DOUBLE, MPI_SUM, comm_));

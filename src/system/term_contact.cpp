@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "contact_section.hpp"
 #include "inertia/core/case_node.hpp"
 #include "inertia/parallel/petsc.hpp"
 #include "inertia/parallel/session.hpp"
@@ -12,32 +13,9 @@
 
 namespace inertia {
 
+using namespace contact_input;
+
 namespace {
-
-enum class Shape { plane, sphere, cylinder };
-const char* shape_name(Shape s) {
-  return s == Shape::plane ? "plane" : s == Shape::sphere ? "sphere" : "cylinder";
-}
-
-struct WallInput {
-  std::string name, region;
-  Shape shape = Shape::plane;
-  std::array<double, 3> point{0, 0, 0};      ///< plane: a point; sphere: centre; cylinder: on axis
-  std::array<double, 3> direction{0, 0, 1};  ///< plane: unit normal; cylinder: unit axis
-  double radius = 0;
-  double penalty = 0;  ///< Pa/m; 0: the section's penalty_scale rule
-  /// A moving wall: its translation D and amplitude (the wall at point + a(t) D).
-  bool moving = false;
-  std::array<double, 3> motion{0, 0, 0};
-  std::string amplitude;  ///< empty: the case's default (constant; the ramp under static)
-  int motion_line = 0;
-  std::string where;  ///< "<file>:<line>: contact.walls[i]"
-};
-
-struct ContactSection : TermSection {
-  double penalty_scale = 0;  ///< 0: the scheme's default (contact.hpp)
-  std::vector<WallInput> walls;
-};
 
 std::array<double, 3> unit(const case_yaml::Node& n) {
   auto v = n.vec3();
@@ -56,10 +34,43 @@ bool plain_name(const std::string& s) {
 }  // namespace
 
 std::shared_ptr<TermSection> parse_contact_section(const case_yaml::Node& n) {
-  n.expect_map({"penalty_scale", "walls"});
+  n.expect_map({"penalty_scale", "walls", "pairs"});
   auto s = std::make_shared<ContactSection>();
   if (n.has("penalty_scale")) s->penalty_scale = n["penalty_scale"].positive();
-  if (!n.has("walls")) n.fail("missing key 'walls' (the rigid walls: a list)");
+  if (!n.has("walls") && !n.has("pairs"))
+    n.fail("expected 'walls' (rigid walls: a list) or 'pairs' (contact between bodies: a list)");
+  if (n.has("pairs")) {
+    const case_yaml::Node pairs = n["pairs"];
+    pairs.expect_sequence();
+    if (pairs.size() == 0) pairs.fail("expected at least one pair");
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+      const case_yaml::Node p = pairs.at(i);
+      p.expect_map({"name", "surfaces", "penalty", "margin"});
+      PairInput in;
+      in.where = cat(*p.file, ":", p.line(), ": ", p.key);
+      for (const char* k : {"name", "surfaces"})
+        if (!p.has(k)) p.fail(cat("missing key '", k, "'"));
+      in.name = p["name"].text();
+      if (!plain_name(in.name))
+        p["name"].fail(
+            "expected a name of letters, digits, '_' or '-' (at most 64): it names "
+            "contact.csv's columns");
+      for (const auto& other : s->pairs)
+        if (other.name == in.name) p["name"].fail(cat("pair '", in.name, "' is given twice"));
+      const case_yaml::Node surfaces = p["surfaces"];
+      surfaces.expect_sequence();
+      if (surfaces.size() < 1 || surfaces.size() > 2)
+        surfaces.fail("expected two regions of faces, or one (a surface touching itself)");
+      for (std::size_t k = 0; k < surfaces.size(); ++k)
+        in.surfaces.push_back(surfaces.at(k).text());
+      if (in.surfaces.size() == 2 && in.surfaces[0] == in.surfaces[1])
+        surfaces.fail("the two surfaces are the same region: give it once for self-contact");
+      if (p.has("penalty")) in.penalty = p["penalty"].positive();
+      if (p.has("margin")) in.margin = p["margin"].positive();
+      s->pairs.push_back(std::move(in));
+    }
+  }
+  if (!n.has("walls")) return s;
   const case_yaml::Node walls = n["walls"];
   walls.expect_sequence();
   if (walls.size() == 0) walls.fail("expected at least one wall");
@@ -77,6 +88,8 @@ std::shared_ptr<TermSection> parse_contact_section(const case_yaml::Node& n) {
           "contact.csv's columns");
     for (const auto& other : s->walls)
       if (other.name == in.name) w["name"].fail(cat("wall '", in.name, "' is given twice"));
+    for (const auto& other : s->pairs)
+      if (other.name == in.name) w["name"].fail(cat("'", in.name, "' names a pair too"));
     in.region = w["region"].text();
     int shapes = 0;
     for (const char* k : {"plane", "sphere", "cylinder"}) shapes += w.has(k) ? 1 : 0;
@@ -252,19 +265,20 @@ class RigidWallTerm final : public ContactTerm {
 
   Reading read(Vec u, double t) const override {
     petsc::ConstArray ua(u);
-    double sums[4] = {0, 0, 0, 0}, deepest = 0;
+    double sums[5] = {0, 0, 0, 0, 0}, deepest = 0;
     for_active(ua.span(), t, [&](std::size_t j, std::int32_t, const Gap& c) {
       for (int i = 0; i < 3; ++i) sums[i] -= k_[j] * c.g * c.n[i];
-      sums[3] += 1;
+      sums[3] -= k_[j] * c.g;
+      sums[4] += 1;
       deepest = std::max(deepest, -c.g);
     });
-    INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, sums, 4, MPI_DOUBLE, MPI_SUM, comm_));
+    INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, sums, 5, MPI_DOUBLE, MPI_SUM, comm_));
     INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &deepest, 1, MPI_DOUBLE, MPI_MAX, comm_));
-    return {{sums[0], sums[1], sums[2]}, static_cast<std::int64_t>(sums[3]), deepest};
+    return {{sums[0], sums[1], sums[2]}, sums[3], static_cast<std::int64_t>(sums[4]), deepest};
   }
-  void add_pressure(std::span<const PetscScalar> u, double t,
-                    std::span<double> pressure) const override {
-    for_active(u, t, [&](std::size_t j, std::int32_t n, const Gap& c) {
+  void add_pressure(Vec u_vec, double t, std::span<double> pressure) const override {
+    petsc::ConstArray u(u_vec);
+    for_active(u.span(), t, [&](std::size_t j, std::int32_t n, const Gap& c) {
       if (area_[j] > 0) pressure[n] += -k_[j] * c.g / area_[j];
     });
   }
@@ -358,52 +372,56 @@ double face_shares(CellType t, const double* x, int n, double* share) {
 
 }  // namespace
 
+namespace contact_input {
+
+SurfaceNodes surface_nodes(const TermInputs& in, const std::string& name,
+                           const std::string& where) {
+  const LocalMesh& mesh = in.mesh;
+  SurfaceNodes out;
+  for (std::size_t r = 0; r < mesh.regions.size(); ++r)
+    if (mesh.regions[r].name == name) out.region = static_cast<int>(r);
+  INERTIA_CHECK(out.region >= 0, InputError, where, ": unknown region '", name, "'");
+  // Each node's share of the region's face area, summed over the ranks' faces.
+  petsc::Vector area = in.assembler.create_vector();
+  std::int64_t faces = 0;
+  in.assembler.assemble(area, [&](VectorSum& sum) {
+    auto local = sum.local();
+    double x[3 * 6], share[6];
+    for (std::int64_t c = 0; c < mesh.num_cells(); ++c) {
+      const CellType t = mesh.cell_types[c];
+      if (mesh.cell_regions[c] != out.region || info(t).dim != 2) continue;
+      const auto nodes = mesh.nodes_of(c);
+      const int n = static_cast<int>(nodes.size());
+      if (n > 6) continue;
+      for (int a = 0; a < n; ++a)
+        for (int i = 0; i < 3; ++i) x[3 * a + i] = mesh.coords[3 * nodes[a] + i];
+      face_shares(t, x, n, share);
+      for (int a = 0; a < n; ++a) local[3 * nodes[a]] += share[a];
+      ++faces;
+    }
+  });
+  INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &faces, 1, MPI_INT64_T, MPI_SUM, in.comm));
+  INERTIA_CHECK(faces > 0, InputError, where, ": region '", name,
+                "' has no boundary faces (contact needs a physical group of faces, such as the "
+                "box's xmin ... zmax)");
+  petsc::ConstArray a(area);
+  for (std::int32_t n = 0; n < mesh.num_owned; ++n)
+    if (a[3 * n] > 0) {
+      out.nodes.push_back(n);
+      out.areas.push_back(a[3 * n]);
+    }
+  return out;
+}
+
+}  // namespace contact_input
+
 void build_contact_terms(const TermInputs& in, std::vector<std::unique_ptr<ForceTerm>>& out) {
   const auto it = in.spec.term_sections.find("contact");
   if (it == in.spec.term_sections.end()) return;
   const auto& s = dynamic_cast<const ContactSection&>(*it->second);
-  const LocalMesh& mesh = in.mesh;
   for (const WallInput& w : s.walls) {
-    int region = -1;
-    for (std::size_t r = 0; r < mesh.regions.size(); ++r)
-      if (mesh.regions[r].name == w.region) region = static_cast<int>(r);
-    INERTIA_CHECK(region >= 0, InputError, w.where, ".region: unknown region '", w.region, "'");
-    // Each node's share of the region's face area, summed over the ranks' faces.
-    petsc::Vector area = in.assembler.create_vector();
-    std::int64_t faces = 0;
-    in.assembler.assemble(area, [&](VectorSum& sum) {
-      auto local = sum.local();
-      double x[3 * 6], share[6];
-      for (std::int64_t c = 0; c < mesh.num_cells(); ++c) {
-        const CellType t = mesh.cell_types[c];
-        if (mesh.cell_regions[c] != region || info(t).dim != 2) continue;
-        const auto nodes = mesh.nodes_of(c);
-        const int n = static_cast<int>(nodes.size());
-        if (n > 6) continue;
-        for (int a = 0; a < n; ++a)
-          for (int i = 0; i < 3; ++i) x[3 * a + i] = mesh.coords[3 * nodes[a] + i];
-        face_shares(t, x, n, share);
-        for (int a = 0; a < n; ++a) local[3 * nodes[a]] += share[a];
-        ++faces;
-      }
-    });
-    INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &faces, 1, MPI_INT64_T, MPI_SUM, in.comm));
-    INERTIA_CHECK(faces > 0, InputError, w.where, ".region: region '", w.region,
-                  "' has no boundary faces (a wall needs a physical group of faces, such as the "
-                  "box's xmin ... zmax)");
-    std::vector<std::int32_t> nodes;
-    std::vector<double> areas;
-    {
-      petsc::ConstArray a(area);
-      for (std::int32_t n = 0; n < mesh.num_owned; ++n)
-        if (a[3 * n] > 0) {
-          nodes.push_back(n);
-          areas.push_back(a[3 * n]);
-        }
-    }
-    const double scale = s.penalty_scale > 0       ? s.penalty_scale
-                         : in.spec.explicit_scheme ? 1.0
-                                                   : 10.0;
+    SurfaceNodes surface = surface_nodes(in, w.region, w.where + ".region");
+    const double scale = penalty_scale(s, in.spec);
     const Amplitude* motion = nullptr;
     if (w.moving) {
       int a = in.spec.default_amplitude;
@@ -415,11 +433,12 @@ void build_contact_terms(const TermInputs& in, std::vector<std::unique_ptr<Force
       }
       motion = &in.spec.amplitudes[static_cast<std::size_t>(a)];
     }
-    auto term =
-        std::make_unique<RigidWallTerm>(in, w, scale, std::move(nodes), std::move(areas), motion);
+    auto term = std::make_unique<RigidWallTerm>(in, w, scale, std::move(surface.nodes),
+                                                std::move(surface.areas), motion);
     term->check_start();
     out.push_back(std::move(term));
   }
+  build_pair_terms(in, s, out);
 }
 
 }  // namespace inertia

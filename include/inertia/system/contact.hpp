@@ -30,17 +30,18 @@ class ContactTerm : public ForceTerm {
   /// What contact.csv records of a wall at one state, the same on every rank.
   struct Reading {
     std::array<double, 3> force{0, 0, 0};  ///< the force the wall exerts on the body
-    std::int64_t active = 0;               ///< nodes with a negative gap
-    double penetration = 0;                ///< the largest -g over the nodes
+    double normal = 0;        ///< the sum of the nodes' normal force magnitudes (self-contact too)
+    std::int64_t active = 0;  ///< nodes with a negative gap
+    double penetration = 0;   ///< the largest -g over the nodes
   };
   /// The wall's name (its contact.csv columns).
   virtual const std::string& name() const = 0;
   /// Collective. The reading at displacement u (owned entries only are read) and time t.
   virtual Reading read(Vec u, double t) const = 0;
-  /// The contact pressure k_i (-g_i) / A_i at this rank's nodes of the wall, into the owned
-  /// entries of `pressure` (one value per owned node; a node on two walls gets their sum).
-  virtual void add_pressure(std::span<const PetscScalar> u_owned, double t,
-                            std::span<double> pressure) const = 0;
+  /// Collective. The contact pressure k_i (-g_i) / A_i at this rank's contact nodes at
+  /// displacement u and time t, into the owned entries of `pressure` (one value per owned node; a
+  /// node in two contacts gets their sum).
+  virtual void add_pressure(Vec u, double t, std::span<double> pressure) const = 0;
 };
 
 }  // namespace inertia

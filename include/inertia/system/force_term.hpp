@@ -73,6 +73,10 @@ class ForceTerm {
     /// the fused lumped-mass update) and adds it node by node (add_nodal_force), without an
     /// assembly or a tangent.
     bool nodal = false;
+    /// A nodal term whose force needs other ranks' data (contact between bodies): gather(u, t)
+    /// evaluates it, collectively, before add_nodal_force and energy read it. Always added node
+    /// by node; explicit schemes only.
+    bool gathers = false;
   };
 
   virtual ~ForceTerm() = default;
@@ -141,6 +145,11 @@ class ForceTerm {
                                std::span<const PetscScalar> scale, std::span<PetscScalar> f) const {
     (void)u, (void)t, (void)factor, (void)scale, (void)f;
   }
+
+  /// Gathering terms (Traits::gathers): collective; evaluates the term at displacement u (the
+  /// global vector) and time t, for the add_nodal_force and energy calls that follow with the
+  /// same u and t.
+  virtual void gather(Vec u, double t) const { (void)u, (void)t; }
 
   /// Terms with history variables: their state at the quadrature points (null for the others).
   /// Every evaluation at u (force, tangent, energy) writes its trial state from the committed one.

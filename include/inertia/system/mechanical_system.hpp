@@ -240,10 +240,13 @@ class MechanicalSystem final : public DynamicSystem {
   /// Explicit schemes: the nodal terms (Traits::nodal), added node by node to the linear model's
   /// forces (they do not make it nonlinear).
   std::vector<ForceTerm*> nodal_terms_;
+  std::vector<ForceTerm*> gathering_terms_;  ///< those of them that gather (Traits::gathers)
   /// Adds factor x scale x (the nodal terms' force at u, t) into f (owned entries).
   void add_nodal_forces(Vec u, double t, double factor, Vec scale, Vec f) const;
   /// The nodal terms' energy at u, summed over ranks (0 without them). Collective.
   double nodal_energy(Vec u) const;
+  /// Collective: the gathering terms (Traits::gathers) evaluated at u, t.
+  void gather(Vec u, double t) const;
   /// f = f_ext(t) - K u, times `scale` pointwise if not null; remembers K u (ku_).
   void external_minus_internal(double t, Vec u, Vec f, Vec scale) const;
   struct Solver {

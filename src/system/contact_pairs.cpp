@@ -1,0 +1,661 @@
+// Contact between bodies (contact.hpp, "pairs"): node-to-surface penalty contact, both ways.
+//
+// A pair of surfaces A and B (regions of boundary faces; one region: a surface touching itself)
+// makes two passes, A's nodes against B's faces and B's nodes against A's faces (one pass for
+// self-contact), so that neither side passes the other. A node whose closest point on a face lies
+// inside the face, behind it (gap g < 0, along the face's outward normal n) and facing it (the
+// node's outward direction against n) gets the internal force k g n, the face's nodes -k g N_a n
+// (N_a the face's shape functions at the closest point): momentum is exact, and the energy is
+// 1/2 k g^2.
+//
+// The search never gathers a surface on one rank. Each rank holds the faces of its cells; at a
+// search the ranks exchange the boxes of their contact nodes, and a rank sends each other rank
+// the faces whose box (grown by the margin) meets that rank's nodes' box, as reference
+// coordinates and global node numbers. The receiving rank reads the current displacement of
+// those faces' nodes through one PETSc scatter per step and adds their forces back through the
+// same scatter, reversed. The candidate faces of each node (boxes grown by the margin) hold until
+// the surfaces have moved, relative to each other, by more than the margin since the search:
+// then the search runs again.
+#include <mpi.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <unordered_map>
+
+#include "contact_section.hpp"
+#include "inertia/parallel/petsc.hpp"
+#include "inertia/parallel/session.hpp"
+#include "inertia/system/contact.hpp"
+
+namespace inertia {
+
+using namespace contact_input;
+
+namespace {
+
+/// A face as sent between ranks: kind (3: triangle, 4: quadrilateral), orientation sign, four
+/// global node numbers (the fourth -1 for a triangle), their reference coordinates.
+constexpr int record_size = 18;
+
+using Vec3 = std::array<double, 3>;
+
+Vec3 cross(const Vec3& a, const Vec3& b) {
+  return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
+}
+double dot(const Vec3& a, const Vec3& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+
+/// The closest point of x on a face (triangle: exact; quadrilateral: bilinear, Gauss-Newton from
+/// the centre), its shape functions, the outward unit normal there and the gap along it.
+struct Projection {
+  bool inside = false;
+  double g = 0;
+  Vec3 n{0, 0, 0};
+  std::array<double, 4> N{0, 0, 0, 0};
+};
+
+constexpr double inside_tolerance = 1e-6;  ///< in the face's parametric coordinates
+
+Projection project(int kind, const Vec3* p, double sign, const Vec3& x) {
+  Projection out;
+  if (kind == 3) {
+    const Vec3 e1{p[1][0] - p[0][0], p[1][1] - p[0][1], p[1][2] - p[0][2]};
+    const Vec3 e2{p[2][0] - p[0][0], p[2][1] - p[0][1], p[2][2] - p[0][2]};
+    const Vec3 d{x[0] - p[0][0], x[1] - p[0][1], x[2] - p[0][2]};
+    const double a11 = dot(e1, e1), a12 = dot(e1, e2), a22 = dot(e2, e2);
+    const double det = a11 * a22 - a12 * a12;
+    if (!(det > 0)) return out;
+    const double b1 = dot(d, e1), b2 = dot(d, e2);
+    const double xi = (a22 * b1 - a12 * b2) / det, eta = (a11 * b2 - a12 * b1) / det;
+    Vec3 n = cross(e1, e2);
+    const double l = std::sqrt(dot(n, n));
+    for (auto& c : n) c *= sign / l;
+    out.inside =
+        xi >= -inside_tolerance && eta >= -inside_tolerance && xi + eta <= 1 + inside_tolerance;
+    out.N = {1 - xi - eta, xi, eta, 0};
+    out.n = n;
+    out.g = dot(d, n);
+    return out;
+  }
+  static constexpr double sx[4] = {-1, 1, 1, -1}, sy[4] = {-1, -1, 1, 1};
+  double xi = 0, eta = 0;
+  Vec3 r{}, tx{}, ty{};
+  for (int it = 0; it < 6; ++it) {
+    r = x, tx = {0, 0, 0}, ty = {0, 0, 0};
+    for (int a = 0; a < 4; ++a) {
+      const double N = 0.25 * (1 + sx[a] * xi) * (1 + sy[a] * eta);
+      const double dx = 0.25 * sx[a] * (1 + sy[a] * eta), dy = 0.25 * sy[a] * (1 + sx[a] * xi);
+      for (int i = 0; i < 3; ++i) {
+        r[i] -= N * p[a][i];
+        tx[i] += dx * p[a][i];
+        ty[i] += dy * p[a][i];
+      }
+    }
+    const double a11 = dot(tx, tx), a12 = dot(tx, ty), a22 = dot(ty, ty);
+    const double det = a11 * a22 - a12 * a12;
+    if (!(det > 0)) return out;
+    const double b1 = dot(r, tx), b2 = dot(r, ty);
+    const double dxi = (a22 * b1 - a12 * b2) / det, deta = (a11 * b2 - a12 * b1) / det;
+    xi += dxi, eta += deta;
+    if (std::abs(dxi) + std::abs(deta) < 1e-12) break;
+  }
+  r = x, tx = {0, 0, 0}, ty = {0, 0, 0};
+  for (int a = 0; a < 4; ++a) {
+    out.N[a] = 0.25 * (1 + sx[a] * xi) * (1 + sy[a] * eta);
+    const double dx = 0.25 * sx[a] * (1 + sy[a] * eta), dy = 0.25 * sy[a] * (1 + sx[a] * xi);
+    for (int i = 0; i < 3; ++i) {
+      r[i] -= out.N[a] * p[a][i];
+      tx[i] += dx * p[a][i];
+      ty[i] += dy * p[a][i];
+    }
+  }
+  Vec3 n = cross(tx, ty);
+  const double l = std::sqrt(dot(n, n));
+  if (!(l > 0)) return out;
+  for (auto& c : n) c *= sign / l;
+  out.inside = std::abs(xi) <= 1 + inside_tolerance && std::abs(eta) <= 1 + inside_tolerance;
+  out.n = n;
+  out.g = dot(r, n);
+  return out;
+}
+
+/// One side of a pair: its faces on this rank (as records) and its owned nodes.
+struct Side {
+  std::string region;
+  std::vector<double> faces;             ///< records (record_size each)
+  std::vector<std::int32_t> face_local;  ///< per record: its 4 local nodes (-1: none)
+  std::vector<std::int32_t> nodes;       ///< owned local nodes of the region's faces
+  std::vector<double> areas;             ///< their share of the faces' area
+  std::vector<Vec3> outward;             ///< their outward unit direction
+  std::vector<double> k;                 ///< their penalty (set_up)
+};
+
+/// One pass: the nodes of side `slave` against the faces of side `master`, with the faces this
+/// rank received at the last search.
+struct Pass {
+  int slave = 0, master = 1;
+  std::vector<std::int64_t> gids;  ///< the received faces' nodes (sorted)
+  std::vector<Vec3> X;             ///< their reference coordinates
+  struct Face {
+    int kind;
+    double sign;
+    std::array<std::int32_t, 4> node;  ///< indices into gids
+    std::array<std::int64_t, 4> key;   ///< sorted global nodes: ties broken the same on any ranks
+  };
+  std::vector<Face> faces;
+  std::vector<std::int64_t> candidate_ptr;  ///< per slave node: its candidate faces
+  std::vector<std::int32_t> candidates;
+  petsc::Vector ug;                  ///< the displacement of gids (sequential)
+  petsc::VecScatterHandle scatter;   ///< u -> ug
+  std::vector<double> ug_at_search;  ///< ug when the candidates were found
+  std::vector<double> fm;            ///< forces on gids, summed back through the scatter
+  // The evaluation's results.
+  std::vector<double> gap;  ///< per slave node: its gap if in contact, else 0
+  Vec3 force{0, 0, 0};      ///< on the slave nodes, by the master faces
+  double normal = 0;        ///< the sum of k |g|
+  std::int64_t active = 0;
+  double deepest = 0;
+  double energy = 0;
+};
+
+class ContactPairTerm final : public ContactTerm {
+ public:
+  ContactPairTerm(const TermInputs& in, const PairInput& pair, double scale)
+      : comm_(in.comm), mesh_(in.mesh), pair_(pair), scale_(scale) {
+    MPI_Comm_rank(comm_, &rank_);
+    MPI_Comm_size(comm_, &size_);
+    INERTIA_CHECK(in.spec.explicit_scheme, InputError, pair.where,
+                  ": contact between bodies (pairs) takes explicit schemes only in this version "
+                  "(central_difference, ...); implicit schemes and static take rigid walls");
+    const int sides = static_cast<int>(pair.surfaces.size());
+    sides_.resize(static_cast<std::size_t>(sides));
+    for (int s = 0; s < sides; ++s) {
+      Side& side = sides_[s];
+      side.region = pair.surfaces[s];
+      SurfaceNodes surface = surface_nodes(in, side.region, cat(pair.where, ".surfaces"));
+      side.nodes = std::move(surface.nodes);
+      side.areas = std::move(surface.areas);
+      side.k.assign(side.nodes.size(), 0.0);
+      region_[s] = surface.region;
+    }
+    // Each node's outward direction: the sum over its elements of (node - element centre).
+    petsc::Vector outward = in.assembler.create_vector();
+    in.assembler.assemble(outward, [&](VectorSum& sum) {
+      auto local = sum.local();
+      for (std::int64_t c = 0; c < mesh_.num_cells(); ++c) {
+        if (!mesh_.cell_is_element[c] || info(mesh_.cell_types[c]).dim != 3) continue;
+        const auto nodes = mesh_.nodes_of(c);
+        double centre[3] = {0, 0, 0};
+        for (auto n : nodes)
+          for (int i = 0; i < 3; ++i) centre[i] += mesh_.coords[3 * n + i] / nodes.size();
+        for (auto n : nodes)
+          for (int i = 0; i < 3; ++i) local[3 * n + i] += mesh_.coords[3 * n + i] - centre[i];
+      }
+    });
+    double longest = 0;
+    {
+      petsc::GhostedRead o(outward);
+      auto direction = [&](std::int32_t n) {
+        Vec3 d{o[3 * n], o[3 * n + 1], o[3 * n + 2]};
+        const double l = std::sqrt(dot(d, d));
+        if (l > 0)
+          for (auto& c : d) c /= l;
+        return d;
+      };
+      for (int s = 0; s < sides; ++s) {
+        Side& side = sides_[s];
+        for (auto n : side.nodes) side.outward.push_back(direction(n));
+        for (std::int64_t c = 0; c < mesh_.num_cells(); ++c) {
+          const CellType t = mesh_.cell_types[c];
+          if (mesh_.cell_regions[c] != region_[s] || info(t).dim != 2) continue;
+          const auto nodes = mesh_.nodes_of(c);
+          // tri6 (tet10's faces): four flat triangles through the mid-side nodes.
+          static constexpr int tri6[4][3] = {{0, 3, 5}, {3, 1, 4}, {5, 4, 2}, {3, 4, 5}};
+          std::vector<std::array<int, 4>> parts;
+          if (t == CellType::tri3)
+            parts = {{0, 1, 2, -1}};
+          else if (t == CellType::quad4)
+            parts = {{0, 1, 2, 3}};
+          else if (t == CellType::tri6)
+            for (const auto& p : tri6) parts.push_back({p[0], p[1], p[2], -1});
+          else
+            continue;
+          // Orientation: the face's normal (node order) against its nodes' outward directions.
+          Vec3 sum{0, 0, 0};
+          for (auto n : nodes) {
+            const Vec3 d = direction(static_cast<std::int32_t>(n));
+            for (int i = 0; i < 3; ++i) sum[i] += d[i];
+          }
+          auto x = [&](int a) {
+            const double* p = &mesh_.coords[3 * nodes[a]];
+            return Vec3{p[0], p[1], p[2]};
+          };
+          const Vec3 x0 = x(0), x1 = x(1), x2 = x(2);
+          const Vec3 normal = cross({x1[0] - x0[0], x1[1] - x0[1], x1[2] - x0[2]},
+                                    {x2[0] - x0[0], x2[1] - x0[1], x2[2] - x0[2]});
+          const double sign = dot(normal, sum) < 0 ? -1.0 : 1.0;
+          for (const auto& part : parts) {
+            const int kind = part[3] < 0 ? 3 : 4;
+            double r[record_size];
+            std::fill(r, r + record_size, 0.0);
+            r[0] = kind;
+            r[1] = sign;
+            std::array<std::int32_t, 4> local{-1, -1, -1, -1};
+            for (int a = 0; a < 4; ++a) {
+              if (a >= kind) {
+                r[2 + a] = -1;
+                continue;
+              }
+              const auto n = static_cast<std::int32_t>(nodes[part[a]]);
+              local[a] = n;
+              r[2 + a] = static_cast<double>(mesh_.global_node(n));
+              for (int i = 0; i < 3; ++i) r[6 + 3 * a + i] = mesh_.coords[3 * n + i];
+            }
+            for (int a = 0; a < kind; ++a) {
+              const int b = (a + 1) % kind;
+              double l2 = 0;
+              for (int i = 0; i < 3; ++i) l2 += std::pow(r[6 + 3 * a + i] - r[6 + 3 * b + i], 2);
+              longest = std::max(longest, std::sqrt(l2));
+            }
+            side.faces.insert(side.faces.end(), r, r + record_size);
+            side.face_local.insert(side.face_local.end(), local.begin(), local.end());
+          }
+        }
+      }
+    }
+    INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &longest, 1, MPI_DOUBLE, MPI_MAX, comm_));
+    margin_ = pair.margin > 0 ? pair.margin : longest;
+    if (sides == 1) {
+      passes_.resize(1);
+      passes_[0].slave = passes_[0].master = 0;
+    } else {
+      passes_.resize(2);
+      passes_[1].slave = 1, passes_[1].master = 0;
+    }
+    // The owned nodes forces can reach: the sides' nodes.
+    for (const Side& side : sides_)
+      touched_.insert(touched_.end(), side.nodes.begin(), side.nodes.end());
+    std::sort(touched_.begin(), touched_.end());
+    touched_.erase(std::unique(touched_.begin(), touched_.end()), touched_.end());
+    force_.assign(3 * touched_.size(), 0.0);
+    fc_ = in.assembler.create_vector();
+  }
+
+  std::string describe() const override {
+    return sides_.size() == 1 ? cat("contact pair '", pair_.name, "' of region '", sides_[0].region,
+                                    "' with itself")
+                              : cat("contact pair '", pair_.name, "' between regions '",
+                                    sides_[0].region, "' and '", sides_[1].region, "'");
+  }
+  Traits traits() const override { return {.linear = false, .nodal = true, .gathers = true}; }
+  const std::string& name() const override { return pair_.name; }
+
+  void set_up(std::span<const PetscScalar> diagonal, std::span<const PetscScalar> mass) override {
+    bound_ = 0;
+    for (Side& side : sides_)
+      for (std::size_t j = 0; j < side.nodes.size(); ++j) {
+        const std::int32_t n = side.nodes[j];
+        // A quarter per pass: two passes between matching meshes put 2 k between two nodes of
+        // mass m, whose frequency 4 k / m is then a wall's on one such node (contact.hpp).
+        side.k[j] =
+            0.25 *
+            (pair_.penalty > 0
+                 ? pair_.penalty * side.areas[j]
+                 : scale_ * std::max({diagonal[3 * n], diagonal[3 * n + 1], diagonal[3 * n + 2]}));
+        if (mass[3 * n] > 0) bound_ = std::max(bound_, 4 * side.k[j] / mass[3 * n]);
+      }
+  }
+  double frequency_squared_bound() const override { return bound_; }
+
+  void gather(Vec u, double t) const override {
+    (void)t;
+    if (!searched_) search(u);
+    for (Pass& p : passes_) scatter_forward(p, u);
+    // The largest motion of a contact node since the search, over all ranks.
+    double moved = 0;
+    {
+      petsc::ConstArray ua(u);
+      for (const Side& side : sides_)
+        for (std::size_t j = 0; j < side.nodes.size(); ++j) {
+          const std::int32_t n = side.nodes[j];
+          double d2 = 0;
+          for (int i = 0; i < 3; ++i) d2 += std::pow(ua[3 * n + i] - u_at_search_[3 * n + i], 2);
+          moved = std::max(moved, d2);
+        }
+      for (const Pass& p : passes_) {
+        petsc::ConstArray g(p.ug);
+        for (std::size_t a = 0; a < p.gids.size(); ++a) {
+          double d2 = 0;
+          for (int i = 0; i < 3; ++i) d2 += std::pow(g[3 * a + i] - p.ug_at_search[3 * a + i], 2);
+          moved = std::max(moved, d2);
+        }
+      }
+    }
+    INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &moved, 1, MPI_DOUBLE, MPI_MAX, comm_));
+    if (2 * std::sqrt(moved) > margin_) {
+      search(u);
+      for (Pass& p : passes_) scatter_forward(p, u);
+    }
+    evaluate(u);
+  }
+
+  void add_nodal_force(std::span<const PetscScalar> u, double t, double factor,
+                       std::span<const PetscScalar> scale,
+                       std::span<PetscScalar> f) const override {
+    (void)u, (void)t;
+    for (std::size_t j = 0; j < touched_.size(); ++j) {
+      const std::int32_t n = touched_[j];
+      for (int i = 0; i < 3; ++i) {
+        const double s = scale.empty() ? 1.0 : scale[3 * n + i];
+        f[3 * n + i] += factor * s * force_[3 * j + i];
+      }
+    }
+  }
+  double energy(const TermPoint& at) const override {
+    (void)at;
+    double e = 0;
+    for (const Pass& p : passes_) e += p.energy;
+    return e;
+  }
+
+  Reading read(Vec u, double t) const override {
+    gather(u, t);
+    // The force on the first surface: by the second's faces on its nodes, and the reaction of
+    // its faces on the second's nodes (self-contact: the force on the nodes in contact).
+    double sums[6] = {0, 0, 0, 0, 0, 0};
+    for (std::size_t k = 0; k < passes_.size(); ++k) {
+      const double s = k == 0 ? 1.0 : -1.0;
+      for (int i = 0; i < 3; ++i) sums[i] += s * passes_[k].force[i];
+      sums[3] += passes_[k].normal;
+      sums[4] += static_cast<double>(passes_[k].active);
+      sums[5] = std::max(sums[5], passes_[k].deepest);
+    }
+    INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, sums, 5, MPI_DOUBLE, MPI_SUM, comm_));
+    INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &sums[5], 1, MPI_DOUBLE, MPI_MAX, comm_));
+    return {{sums[0], sums[1], sums[2]}, sums[3], static_cast<std::int64_t>(sums[4]), sums[5]};
+  }
+  void add_pressure(Vec u, double t, std::span<double> pressure) const override {
+    gather(u, t);
+    for (const Pass& p : passes_) {
+      const Side& side = sides_[p.slave];
+      for (std::size_t j = 0; j < side.nodes.size(); ++j)
+        if (p.gap[j] < 0 && side.areas[j] > 0)
+          pressure[side.nodes[j]] += -side.k[j] * p.gap[j] / side.areas[j];
+    }
+  }
+
+ private:
+  void scatter_forward(Pass& p, Vec u) const {
+    INERTIA_PETSC(VecScatterBegin(p.scatter, u, p.ug, INSERT_VALUES, SCATTER_FORWARD));
+    INERTIA_PETSC(VecScatterEnd(p.scatter, u, p.ug, INSERT_VALUES, SCATTER_FORWARD));
+  }
+
+  /// Collective. Finds each pass's candidate faces at u (module comment).
+  void search(Vec u) const {
+    ++searches_;
+    searched_ = true;
+    // Current positions of this rank's faces and nodes; the boxes of each side's nodes.
+    std::vector<double> boxes(static_cast<std::size_t>(12 * size_), 0.0);
+    std::vector<std::vector<double>> face_boxes(sides_.size());
+    {
+      petsc::GhostedRead ul(u);
+      u_at_search_.assign(ul.span().begin(), ul.span().begin() + 3 * mesh_.num_owned);
+      for (std::size_t s = 0; s < sides_.size(); ++s) {
+        const Side& side = sides_[s];
+        double* box = &boxes[12 * rank_ + 6 * s];
+        for (int i = 0; i < 3; ++i) box[i] = INFINITY, box[3 + i] = -INFINITY;
+        for (auto n : side.nodes)
+          for (int i = 0; i < 3; ++i) {
+            const double x = mesh_.coords[3 * n + i] + ul[3 * n + i];
+            box[i] = std::min(box[i], x), box[3 + i] = std::max(box[3 + i], x);
+          }
+        const std::size_t nf = side.face_local.size() / 4;
+        auto& fb = face_boxes[s];
+        fb.assign(6 * nf, 0.0);
+        for (std::size_t f = 0; f < nf; ++f) {
+          for (int i = 0; i < 3; ++i) fb[6 * f + i] = INFINITY, fb[6 * f + 3 + i] = -INFINITY;
+          for (int a = 0; a < 4; ++a) {
+            const std::int32_t n = side.face_local[4 * f + a];
+            if (n < 0) continue;
+            for (int i = 0; i < 3; ++i) {
+              const double x = mesh_.coords[3 * n + i] + ul[3 * n + i];
+              fb[6 * f + i] = std::min(fb[6 * f + i], x);
+              fb[6 * f + 3 + i] = std::max(fb[6 * f + 3 + i], x);
+            }
+          }
+        }
+      }
+    }
+    INERTIA_MPI(MPI_Allgather(MPI_IN_PLACE, 12, MPI_DOUBLE, boxes.data(), 12, MPI_DOUBLE, comm_));
+    for (Pass& p : passes_) {
+      // To each rank, the master faces whose grown box meets its slave nodes' box.
+      const Side& master = sides_[p.master];
+      const auto& fb = face_boxes[p.master];
+      const std::size_t nf = master.face_local.size() / 4;
+      std::vector<std::vector<std::size_t>> to(static_cast<std::size_t>(size_));
+      for (int q = 0; q < size_; ++q) {
+        const double* box = &boxes[12 * q + 6 * p.slave];
+        if (!(box[0] <= box[3])) continue;  // no slave node there
+        for (std::size_t f = 0; f < nf; ++f) {
+          bool meets = true;
+          for (int i = 0; i < 3 && meets; ++i)
+            meets = fb[6 * f + i] - margin_ <= box[3 + i] && fb[6 * f + 3 + i] + margin_ >= box[i];
+          if (meets) to[q].push_back(f);
+        }
+      }
+      std::vector<int> send_counts(size_), recv_counts(size_), send_at(size_), recv_at(size_);
+      std::vector<double> send;
+      for (int q = 0; q < size_; ++q) {
+        send_at[q] = static_cast<int>(send.size());
+        for (auto f : to[q])
+          send.insert(send.end(), master.faces.begin() + record_size * f,
+                      master.faces.begin() + record_size * (f + 1));
+        send_counts[q] = static_cast<int>(send.size()) - send_at[q];
+      }
+      INERTIA_MPI(
+          MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, comm_));
+      int total = 0;
+      for (int q = 0; q < size_; ++q) recv_at[q] = total, total += recv_counts[q];
+      std::vector<double> recv(static_cast<std::size_t>(total));
+      INERTIA_MPI(MPI_Alltoallv(send.data(), send_counts.data(), send_at.data(), MPI_DOUBLE,
+                                recv.data(), recv_counts.data(), recv_at.data(), MPI_DOUBLE,
+                                comm_));
+      receive(p, recv, u);
+    }
+  }
+
+  /// The received faces of pass p: their nodes, the scatter, each slave node's candidates.
+  void receive(Pass& p, const std::vector<double>& recv, Vec u) const {
+    const std::size_t nf = recv.size() / record_size;
+    p.gids.clear();
+    for (std::size_t f = 0; f < nf; ++f)
+      for (int a = 0; a < static_cast<int>(recv[record_size * f]); ++a)
+        p.gids.push_back(static_cast<std::int64_t>(recv[record_size * f + 2 + a]));
+    std::sort(p.gids.begin(), p.gids.end());
+    p.gids.erase(std::unique(p.gids.begin(), p.gids.end()), p.gids.end());
+    const std::size_t ng = p.gids.size();
+    p.X.assign(ng, Vec3{0, 0, 0});
+    p.faces.clear();
+    for (std::size_t f = 0; f < nf; ++f) {
+      const double* r = &recv[record_size * f];
+      Pass::Face face{static_cast<int>(r[0]), r[1], {-1, -1, -1, -1}, {-1, -1, -1, -1}};
+      for (int a = 0; a < face.kind; ++a) {
+        const auto g = static_cast<std::int64_t>(r[2 + a]);
+        const auto at = std::lower_bound(p.gids.begin(), p.gids.end(), g) - p.gids.begin();
+        face.node[a] = static_cast<std::int32_t>(at);
+        face.key[a] = g;
+        p.X[at] = {r[6 + 3 * a], r[7 + 3 * a], r[8 + 3 * a]};
+      }
+      std::sort(face.key.begin(), face.key.end());
+      p.faces.push_back(face);
+    }
+    // The scatter u -> ug of the faces' nodes (3 entries each).
+    std::vector<PetscInt> blocks(p.gids.begin(), p.gids.end());
+    petsc::IndexSet is;
+    INERTIA_PETSC(ISCreateBlock(PETSC_COMM_SELF, 3, static_cast<PetscInt>(ng), blocks.data(),
+                                PETSC_COPY_VALUES, is.out()));
+    INERTIA_PETSC(VecCreateSeq(PETSC_COMM_SELF, static_cast<PetscInt>(3 * ng), p.ug.out()));
+    INERTIA_PETSC(VecScatterCreate(u, is, p.ug, nullptr, p.scatter.out()));
+    scatter_forward(p, u);
+    p.fm.assign(3 * ng, 0.0);
+    {
+      petsc::ConstArray g(p.ug);
+      p.ug_at_search.assign(g.span().begin(), g.span().end());
+    }
+    // Each face's grown box, in a grid of cells as large as the largest box: a node's candidate
+    // faces are in its cell.
+    std::vector<double> fb(6 * nf);
+    double cell = 0;
+    Vec3 lo{INFINITY, INFINITY, INFINITY};
+    for (std::size_t f = 0; f < nf; ++f) {
+      const Pass::Face& face = p.faces[f];
+      for (int i = 0; i < 3; ++i) fb[6 * f + i] = INFINITY, fb[6 * f + 3 + i] = -INFINITY;
+      for (int a = 0; a < face.kind; ++a)
+        for (int i = 0; i < 3; ++i) {
+          const double x = p.X[face.node[a]][i] + p.ug_at_search[3 * face.node[a] + i];
+          fb[6 * f + i] = std::min(fb[6 * f + i], x - margin_);
+          fb[6 * f + 3 + i] = std::max(fb[6 * f + 3 + i], x + margin_);
+        }
+      for (int i = 0; i < 3; ++i) {
+        cell = std::max(cell, fb[6 * f + 3 + i] - fb[6 * f + i]);
+        lo[i] = std::min(lo[i], fb[6 * f + i]);
+      }
+    }
+    auto key = [&](const double* x) {
+      std::int64_t k = 0;
+      for (int i = 0; i < 3; ++i)
+        k = k * 2097152 +
+            std::clamp<std::int64_t>(static_cast<std::int64_t>(std::floor((x[i] - lo[i]) / cell)),
+                                     0, 2097151);
+      return k;
+    };
+    std::unordered_map<std::int64_t, std::vector<std::int32_t>> grid;
+    for (std::size_t f = 0; f < nf; ++f)
+      for (int c = 0; c < 8; ++c) {  // the corners of the box: at most 8 cells
+        const double corner[3] = {fb[6 * f + 3 * (c & 1)], fb[6 * f + 1 + 3 * ((c >> 1) & 1)],
+                                  fb[6 * f + 2 + 3 * ((c >> 2) & 1)]};
+        auto& list = grid[key(corner)];
+        if (list.empty() || list.back() != static_cast<std::int32_t>(f))
+          list.push_back(static_cast<std::int32_t>(f));
+      }
+    for (auto& [k, list] : grid) {
+      std::sort(list.begin(), list.end());
+      list.erase(std::unique(list.begin(), list.end()), list.end());
+    }
+    const Side& slave = sides_[p.slave];
+    p.candidate_ptr.assign(1, 0);
+    p.candidates.clear();
+    p.gap.assign(slave.nodes.size(), 0.0);
+    for (std::size_t j = 0; j < slave.nodes.size(); ++j) {
+      const std::int32_t n = slave.nodes[j];
+      const std::int64_t gid = mesh_.global_node(n);
+      double x[3];
+      for (int i = 0; i < 3; ++i) x[i] = mesh_.coords[3 * n + i] + u_at_search_[3 * n + i];
+      if (nf > 0)
+        if (const auto it = grid.find(key(x)); it != grid.end())
+          for (const std::int32_t f : it->second) {
+            bool inside = true;
+            for (int i = 0; i < 3 && inside; ++i)
+              inside = x[i] >= fb[6 * f + i] && x[i] <= fb[6 * f + 3 + i];
+            const auto& k = p.faces[f].key;
+            if (inside && std::find(k.begin(), k.end(), gid) == k.end()) p.candidates.push_back(f);
+          }
+      p.candidate_ptr.push_back(static_cast<std::int64_t>(p.candidates.size()));
+    }
+  }
+
+  /// This rank's forces at u (the scatters done): each pass's slave nodes against their
+  /// candidates, the faces' share sent back to the faces' owners.
+  void evaluate(Vec u) const {
+    {
+      petsc::Array fc(fc_);
+      for (auto n : touched_)
+        for (int i = 0; i < 3; ++i) fc[3 * n + i] = 0;
+    }
+    for (Pass& p : passes_) {
+      const Side& slave = sides_[p.slave];
+      std::fill(p.fm.begin(), p.fm.end(), 0.0);
+      p.force = {0, 0, 0}, p.normal = 0, p.active = 0, p.deepest = 0, p.energy = 0;
+      {
+        petsc::ConstArray ua(u), g(p.ug);
+        petsc::Array fc(fc_);
+        for (std::size_t j = 0; j < slave.nodes.size(); ++j) {
+          const std::int32_t n = slave.nodes[j];
+          const Vec3 x{mesh_.coords[3 * n] + ua[3 * n], mesh_.coords[3 * n + 1] + ua[3 * n + 1],
+                       mesh_.coords[3 * n + 2] + ua[3 * n + 2]};
+          Projection best;
+          const Pass::Face* chosen = nullptr;
+          for (auto c = p.candidate_ptr[j]; c < p.candidate_ptr[j + 1]; ++c) {
+            const Pass::Face& face = p.faces[p.candidates[c]];
+            Vec3 pts[4];
+            for (int a = 0; a < face.kind; ++a)
+              for (int i = 0; i < 3; ++i)
+                pts[a][i] = p.X[face.node[a]][i] + g[3 * face.node[a] + i];
+            const Projection pr = project(face.kind, pts, face.sign, x);
+            // Inside the face, facing it, not deeper than the margin (the far side of a body).
+            if (!pr.inside || dot(pr.n, slave.outward[j]) >= 0 || pr.g <= -margin_) continue;
+            if (!chosen || std::abs(pr.g) < std::abs(best.g) ||
+                (std::abs(pr.g) == std::abs(best.g) && face.key < chosen->key))
+              best = pr, chosen = &face;
+          }
+          p.gap[j] = 0;
+          if (!chosen || !(best.g < 0)) continue;
+          const double k = slave.k[j], kg = k * best.g;
+          p.gap[j] = best.g;
+          for (int i = 0; i < 3; ++i) {
+            fc[3 * n + i] += kg * best.n[i];  // internal force: the contact force's opposite
+            p.force[i] -= kg * best.n[i];
+            for (int a = 0; a < chosen->kind; ++a)
+              p.fm[3 * chosen->node[a] + i] -= kg * best.N[a] * best.n[i];
+          }
+          p.normal -= kg;
+          ++p.active;
+          p.deepest = std::max(p.deepest, -best.g);
+          p.energy += 0.5 * kg * best.g;
+        }
+      }
+      {
+        petsc::Array fm(p.ug);  // ug as the buffer of the faces' forces
+        std::copy(p.fm.begin(), p.fm.end(), fm.span().begin());
+      }
+      INERTIA_PETSC(VecScatterBegin(p.scatter, p.ug, fc_, ADD_VALUES, SCATTER_REVERSE));
+      INERTIA_PETSC(VecScatterEnd(p.scatter, p.ug, fc_, ADD_VALUES, SCATTER_REVERSE));
+    }
+    petsc::ConstArray fc(fc_);
+    for (std::size_t j = 0; j < touched_.size(); ++j)
+      for (int i = 0; i < 3; ++i) force_[3 * j + i] = fc[3 * touched_[j] + i];
+  }
+
+  MPI_Comm comm_;
+  const LocalMesh& mesh_;
+  PairInput pair_;
+  double scale_;
+  int rank_ = 0, size_ = 1;
+  std::vector<Side> sides_;
+  int region_[2] = {-1, -1};
+  double margin_ = 0;
+  double bound_ = 0;
+  std::vector<std::int32_t> touched_;  ///< owned nodes of either side
+  // The evaluation's state (gather): mutable, as the system's evaluations are const.
+  mutable std::vector<Pass> passes_;
+  mutable bool searched_ = false;
+  mutable std::int64_t searches_ = 0;
+  mutable std::vector<double> u_at_search_;  ///< owned entries
+  mutable petsc::Vector fc_;                 ///< the internal force (global vector)
+  mutable std::vector<double> force_;        ///< its entries at touched_
+};
+
+}  // namespace
+
+namespace contact_input {
+
+void build_pair_terms(const TermInputs& in, const ContactSection& s,
+                      std::vector<std::unique_ptr<ForceTerm>>& out) {
+  for (const PairInput& p : s.pairs)
+    out.push_back(std::make_unique<ContactPairTerm>(in, p, penalty_scale(s, in.spec)));
+}
+
+}  // namespace contact_input
+
+}  // namespace inertia

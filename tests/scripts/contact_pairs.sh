@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# Contact between bodies (README, "Contact between bodies"), checked against exact answers:
+# - two identical bars (meshes/two_bars.msh: L = 1 m, 0.05 m square, 40 x 2 x 2 hex8 each,
+#   rho 1000, E 100 MPa, nu 0: c = 316.2 m/s), the left one at v0 = 1 m/s hitting the right one
+#   at rest (central difference, lumped mass, the default penalty): the contact force is
+#   rho c v0 A / 2 (395.3 N) for 2 L / c (6.325 ms); then the left bar is at rest and the right one
+#   moves at v0. Measured: mean force over the middle 60 % of the contact 0.99959 of the exact
+#   one, peak 1.175 (the penalty's ringing), duration 1.028, impulse 0.99749 m v0, far ends'
+#   velocities -0.0003 and 1.0003 v0, energy after 1.0010 of the initial kinetic energy;
+# - contact.csv equal on 1, 2 and 3 ranks (the bars on different ranks: the faces cross ranks);
+# - one surface made of both end faces (self-contact) gives the pair's answer;
+# - a restart from a checkpoint taken in contact (2 ranks -> 3) rewrites the same rows;
+# - bad input: one error line each.
+set -euo pipefail
+: "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}" "${INERTIA_MPIEXEC:=mpiexec}"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+source "$INERTIA_SOURCE_DIR/tests/support/expect_error.sh"
+run() {  # run NP CASE [args...]
+  local np=$1
+  shift
+  "$INERTIA_MPIEXEC" --allow-run-as-root --oversubscribe -n "$np" "$INERTIA" "$@" > "$work/last.log" 2>&1 ||
+    { cat "$work/last.log"; echo "FAIL: inertia $*"; exit 1; }
+}
+
+bars() {  # bars FILE DIR [surfaces] [extra output keys]
+  cat > "$1" <<EOF
+mesh: {file: $INERTIA_SOURCE_DIR/meshes/two_bars.msh}
+materials:
+  - {region: bar1, density: 1000, youngs_modulus: 1.0e8, poissons_ratio: 0.0}
+  - {region: bar2, density: 1000, youngs_modulus: 1.0e8, poissons_ratio: 0.0}
+contact:
+  pairs:
+    - {name: ends, surfaces: ${3:-[bar1_end, bar2_end]}}
+initial_conditions:
+  velocity:
+    - {region: bar1, velocity: [1, 0, 0]}
+time: {integrator: central_difference, mass: lumped, dt: auto, end_time: 0.012}
+output:
+  directory: $2
+  every: 0
+  history_every: 1
+  probes:
+    - {name: left, point: [0, 0, 0], fields: [velocity]}
+    - {name: right, point: [2, 0, 0], fields: [velocity]}
+  ${4:-}
+EOF
+}
+
+for np in 1 2 3; do
+  bars "$work/bars$np.yaml" "out$np"
+  run "$np" "$work/bars$np.yaml"
+done
+bars "$work/self.yaml" outself "[ends]"
+run 2 "$work/self.yaml"
+# Restart in contact: checkpoint at step 60 (in contact from step 1 to ~115), continued on 3 ranks.
+bars "$work/barc.yaml" outc "" "checkpoint: {every: 60, keep: 4}"
+run 2 "$work/barc.yaml"
+cp "$work/outc/contact.csv" "$work/contact_full.csv"
+run 3 "$work/barc.yaml" --restart "$work/outc/checkpoints/checkpoint_000000060.h5"
+
+python3 - "$work" <<'EOF'
+import math, sys
+work = sys.argv[1]
+def read(path):
+    rows = [r for r in open(path) if not r.startswith('#')]
+    names = rows[0].strip().split(',')
+    cols = {n: [] for n in names}
+    for r in rows[1:]:
+        for n, x in zip(names, r.split(',')):
+            cols[n].append(float(x))
+    return cols
+ok = True
+def check(what, value, lo, hi):
+    global ok
+    good = lo <= value <= hi
+    ok = ok and good
+    print(f"{what}: {value:.6g} (expected in [{lo:g}, {hi:g}]){'' if good else '  FAIL'}")
+rho, E, A, L, v0 = 1000.0, 1.0e8, 0.05 * 0.05, 1.0, 1.0
+c = math.sqrt(E / rho)
+T, F0, m = 2 * L / c, rho * c * v0 * A / 2, rho * A * L
+d = read(f"{work}/out1/contact.csv")
+t, f = d["time"], [-x for x in d["ends.fx"]]  # the force on bar1 is along -x
+on = [i for i, x in enumerate(f) if x > 0]
+middle = [x for ti, x in zip(t, f) if 0.2 * T < ti < 0.8 * T]
+check("mean contact force / (rho c v0 A / 2), middle of the contact", sum(middle) / len(middle) / F0, 0.995, 1.005)
+check("peak contact force / (rho c v0 A / 2)", max(f) / F0, 1.0, 1.3)
+check("contact duration / (2 L / c)", (t[on[-1]] - t[on[0]]) / T, 1.0, 1.05)
+check("gaps inside the contact (steps without force)", sum(1 for i in range(on[0], on[-1]) if f[i] <= 0), 0, 0)
+impulse = sum(0.5 * (f[i] + f[i + 1]) * (t[i + 1] - t[i]) for i in range(len(t) - 1))
+check("impulse / (m v0)", impulse / (m * v0), 0.99, 1.01)
+check("nodes in contact in the middle (9 per end face, both passes)", max(d["ends.active"]), 18, 18)
+p = read(f"{work}/out1/probes.csv")
+check("left bar's far end after / v0", p["left.vx"][-1] / v0, -0.02, 0.02)
+check("right bar's far end after / v0", p["right.vx"][-1] / v0, 0.98, 1.02)
+e = read(f"{work}/out1/energy.csv")
+check("energy after / initial kinetic energy", e["total"][-1] / (0.5 * m * v0 ** 2), 0.995, 1.005)
+check("normal force / |fx| in the middle of the contact",
+      max(abs(n / x - 1) for n, x, ti in zip(d["ends.normal"], f, t) if 0.2 * T < ti < 0.8 * T), 0, 1e-9)
+for other in ("out2", "out3", "outself"):
+    o = read(f"{work}/{other}/contact.csv")
+    # A surface touching itself: its net force is zero; its normal force is the pair's.
+    column = "ends.normal" if other == "outself" else "ends.fx"
+    diff = max(abs(a - b) for a, b in zip(d[column], o[column]))
+    same_active = d["ends.active"] == o["ends.active"] and len(o["ends.fx"]) == len(f)
+    check(f"{other} against 1 rank: largest force difference / peak", diff / max(f), 0, 1e-8)
+    check(f"{other}: same active counts", int(same_active), 1, 1)
+full, resumed = read(f"{work}/contact_full.csv"), read(f"{work}/outc/contact.csv")
+diff = max(abs(a - b) for a, b in zip(full["ends.fx"], resumed["ends.fx"]))
+check("restart at step 60 (2 ranks -> 3): largest force difference / peak", diff / max(f), 0, 1e-8)
+check("restart: rows", len(resumed["ends.fx"]), len(full["ends.fx"]), len(full["ends.fx"]))
+if not ok:
+    print("FAIL: contact between bodies"); sys.exit(1)
+EOF
+
+# Bad input: one error line each, naming the file, line and key.
+bars "$work/bad.yaml" badout "[bar1_end, bar2_end, bar1_end]"
+expect_error "bad.yaml:7: contact.pairs\[0\].surfaces: expected two regions of faces, or one" 2 "$work/bad.yaml"
+bars "$work/bad.yaml" badout "[bar1_end, bar1_end]"
+expect_error "bad.yaml:7: contact.pairs\[0\].surfaces: the two surfaces are the same region" 1 "$work/bad.yaml"
+bars "$work/bad.yaml" badout "[bar1, bar2_end]"
+expect_error "bad.yaml:7: contact.pairs\[0\].surfaces: region 'bar1' has no boundary faces" 2 "$work/bad.yaml"
+bars "$work/bad.yaml" badout "[bar1_end, nowhere]"
+expect_error "bad.yaml:7: contact.pairs\[0\].surfaces: unknown region 'nowhere'" 3 "$work/bad.yaml"
+bars "$work/bad.yaml" badout
+sed -i 's/integrator: central_difference, mass: lumped, dt: auto/integrator: newmark, dt: 1.0e-4/' "$work/bad.yaml"
+expect_error "bad.yaml:7: contact.pairs\[0\]: contact between bodies (pairs) takes explicit schemes only" 2 "$work/bad.yaml"
+bars "$work/bad.yaml" badout
+sed -i 's/surfaces: \[bar1_end, bar2_end\]}/surfaces: [bar1_end, bar2_end], margn: 1}/' "$work/bad.yaml"
+expect_error "bad.yaml:7: contact.pairs\[0\]: unknown key 'margn' (did you mean 'margin'?)" 1 "$work/bad.yaml"
+echo "contact pairs: all checks passed"
