@@ -265,7 +265,8 @@ class ContactPairTerm final : public ContactTerm {
       }
     }
     INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &longest, 1, MPI_DOUBLE, MPI_MAX, comm_));
-    margin_ = pair.margin > 0 ? pair.margin : longest;
+    margin_ = pair.margin > 0 ? pair.margin : 0.5 * longest;
+    depth_ = 0.5 * margin_;
     if (sides == 1) {
       passes_.resize(1);
       passes_[0].slave = passes_[0].master = 0;
@@ -310,6 +311,12 @@ class ContactPairTerm final : public ContactTerm {
 
   void gather(Vec u, double t) const override {
     (void)t;
+    // The same u as the last evaluation (the energy after the step's force) on every rank: done.
+    const PetscObjectState state = petsc::object_state(u);
+    int same = searched_ && u == last_u_ && state == last_state_ ? 1 : 0;
+    INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &same, 1, MPI_INT, MPI_MIN, comm_));
+    if (same) return;
+    last_u_ = u, last_state_ = state;
     if (!searched_) search(u);
     for (Pass& p : passes_) scatter_forward(p, u);
     // The largest motion of a contact node since the search, over all ranks.
@@ -592,9 +599,19 @@ class ContactPairTerm final : public ContactTerm {
             for (int a = 0; a < face.kind; ++a)
               for (int i = 0; i < 3; ++i)
                 pts[a][i] = p.X[face.node[a]][i] + g[3 * face.node[a] + i];
+            // A node whose closest point is inside the face at a distance d <= depth is inside
+            // the face's box grown by depth: the projections are only computed there.
+            bool near = true;
+            for (int i = 0; i < 3 && near; ++i) {
+              double lo = pts[0][i], hi = pts[0][i];
+              for (int a = 1; a < face.kind; ++a)
+                lo = std::min(lo, pts[a][i]), hi = std::max(hi, pts[a][i]);
+              near = x[i] >= lo - depth_ && x[i] <= hi + depth_;
+            }
+            if (!near) continue;
             const Projection pr = project(face.kind, pts, face.sign, x);
-            // Inside the face, facing it, not deeper than the margin (the far side of a body).
-            if (!pr.inside || dot(pr.n, slave.outward[j]) >= 0 || pr.g <= -margin_) continue;
+            // Inside the face, facing it, not deeper than `depth` (the far side of a body).
+            if (!pr.inside || dot(pr.n, slave.outward[j]) >= 0 || std::abs(pr.g) > depth_) continue;
             if (!chosen || std::abs(pr.g) < std::abs(best.g) ||
                 (std::abs(pr.g) == std::abs(best.g) && face.key < chosen->key))
               best = pr, chosen = &face;
@@ -635,11 +652,16 @@ class ContactPairTerm final : public ContactTerm {
   std::vector<Side> sides_;
   int region_[2] = {-1, -1};
   double margin_ = 0;
+  /// The largest distance of a node to the face it contacts (its penetration, or the gap to
+  /// a face in front of the one it penetrates: a thin body's other side).
+  double depth_ = 0;
   double bound_ = 0;
   std::vector<std::int32_t> touched_;  ///< owned nodes of either side
   // The evaluation's state (gather): mutable, as the system's evaluations are const.
   mutable std::vector<Pass> passes_;
   mutable bool searched_ = false;
+  mutable Vec last_u_ = nullptr;  ///< the last evaluation's u and its state
+  mutable PetscObjectState last_state_ = 0;
   mutable std::int64_t searches_ = 0;
   mutable std::vector<double> u_at_search_;  ///< owned entries
   mutable petsc::Vector fc_;                 ///< the internal force (global vector)
