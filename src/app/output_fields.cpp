@@ -140,7 +140,7 @@ const OutputField table[] = {
      false,
      {},
      N::state,
-     "point data: the pressure of the rigid walls (contact:) on their nodes (zero elsewhere)",
+     "point data: the contact pressure of the walls and pairs (contact:) on their nodes (zero elsewhere)",
      frame_contact_pressure},
     {"von_mises",
      K::frame,

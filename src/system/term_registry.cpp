@@ -24,7 +24,8 @@ constexpr std::array entries{
                    build_load_terms},
     ForceTermEntry{"contact",
                    "rigid walls (plane, sphere, cylinder) that the nodes of a region of "
-                   "boundary faces may not pass (penalty)",
+                   "boundary faces may not pass, and pairs of such regions (or one) that may "
+                   "not pass each other (penalty; pairs: explicit schemes)",
                    build_contact_terms, parse_contact_section,
                    "{walls: [{name: floor, region: zmin, plane: {point: [0, 0, 0], normal: "
                    "[0, 0, 1]}}]}"},

@@ -1,20 +1,23 @@
 #pragma once
 /// \file contact.hpp
-/// Contact with rigid walls (the case file's `contact:` section): analytic rigid surfaces (a
-/// plane, a sphere, a cylinder) that the nodes of a region of boundary faces may not pass,
-/// enforced by a penalty. Each wall is a force term (force_term.hpp) whose internal force at u is
-/// k_i g_i n_i at every node i of the region with a negative gap g_i (the signed distance to the
-/// wall along its outward normal n_i), whose stiffness is its derivative and whose energy is
-/// 1/2 k_i g_i^2: the schemes, Newton, the energy balance and the reactions see it as they see
-/// any nonlinear term.
+/// Contact (the case file's `contact:` section), enforced by penalties, as force terms
+/// (force_term.hpp) that the schemes, Newton, the energy balance and the reactions see as they see
+/// any nonlinear term:
+///
+/// - rigid walls (term_contact.cpp): analytic rigid surfaces (a plane, a sphere, a cylinder) that
+///   the nodes of a region of boundary faces may not pass. Internal force k_i g_i n_i at every node
+///   i of the region with a negative gap g_i (the signed distance to the wall along its outward
+///   normal n_i), stiffness its derivative, energy 1/2 k_i g_i^2;
+/// - pairs (contact_pairs.cpp): two regions of boundary faces (or one touching itself) that may
+///   not pass each other, node-to-surface both ways, with a search distributed over the ranks.
+///   Explicit schemes only (Traits::gathers).
 ///
 /// Penalty rule: k_i = penalty_scale x the largest diagonal entry of node i's 3x3 block of the
-/// model's stiffness (the elements next to the wall, any material), penalty_scale 0.1 unless the
-/// section says otherwise (LS-DYNA's default scale factor); a wall's `penalty` (Pa/m, contact
-/// pressure per metre of penetration) replaces it by penalty x A_i, A_i the node's share of the
-/// region's face area. Explicit schemes' stable step sees the largest k_i / m_i (the highest
-/// frequency of the model with every wall node in contact is at most sqrt(omega_max^2 +
-/// max k_i / m_i)).
+/// model's stiffness (the elements next to the surface, any material), penalty_scale 1 for
+/// explicit schemes and 10 for implicit ones and static unless the section says otherwise; a
+/// `penalty` (Pa/m, contact pressure per metre of penetration) replaces it by penalty x A_i, A_i
+/// the node's share of the region's face area. A pair's passes take a quarter of it. Explicit
+/// schemes' stable step sees the largest k_i / m_i (walls) or 4 k_i / m_i (pairs' passes).
 
 #include <array>
 #include <cstdint>
@@ -29,12 +32,13 @@ class ContactTerm : public ForceTerm {
  public:
   /// What contact.csv records of a wall at one state, the same on every rank.
   struct Reading {
-    std::array<double, 3> force{0, 0, 0};  ///< the force the wall exerts on the body
+    /// The force the wall exerts on the body; a pair's on its first surface.
+    std::array<double, 3> force{0, 0, 0};
     double normal = 0;        ///< the sum of the nodes' normal force magnitudes (self-contact too)
     std::int64_t active = 0;  ///< nodes with a negative gap
     double penetration = 0;   ///< the largest -g over the nodes
   };
-  /// The wall's name (its contact.csv columns).
+  /// The wall's or pair's name (its contact.csv columns).
   virtual const std::string& name() const = 0;
   /// Collective. The reading at displacement u (owned entries only are read) and time t.
   virtual Reading read(Vec u, double t) const = 0;
