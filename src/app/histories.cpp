@@ -554,6 +554,10 @@ void EnergyHistory::after_step(MechanicalSystem& system, const State& state, dou
   external_work_ += 0.5 * dw + sums[0];
   // The work of moving walls (their penalty energy's change at fixed u).
   external_work_ += system.moving_work(u_prev_, state.u, time_prev_, state.time);
+  // Friction's dissipation over the steps committed since the last row.
+  const double friction = system.friction_dissipation();
+  dissipation_ += friction - friction_seen_;
+  friction_seen_ = friction;
   // Rayleigh dissipation h wbar.C wbar, w = v - G (the velocity relative to the ground; v without
   // uniform base excitation), vbar into v_prev_.
   const auto& r = system.rayleigh();

@@ -139,7 +139,34 @@ Vec ReactionsMonitor::field() {
   return field_.get();
 }
 
+ContactMonitor::ContactMonitor(const MechanicalSystem& system,
+                               std::vector<const ContactTerm*> walls, std::filesystem::path path)
+    : walls_(std::move(walls)), path_(std::move(path)) {
+  for (const ContactTerm* w : walls_)
+    if (w->has_state()) states_.emplace_back(w, system.create_vector());
+}
+
+void ContactMonitor::declare(io::NamedVectors& vectors) {
+  for (const auto& [w, v] : states_) vectors.push_back({"contact." + w->name() + ".friction", v});
+}
+
+void ContactMonitor::save(io::CheckpointAttributes& attributes, io::NamedVectors& vectors) {
+  (void)attributes;
+  for (const auto& [w, v] : states_) {
+    {
+      petsc::Array a(v);
+      w->save_state(a.span());
+    }
+    vectors.push_back({"contact." + w->name() + ".friction", v});
+  }
+}
+
 void ContactMonitor::start(const RunContext& run) {
+  if (run.resumed)  // the committed friction forces read from the checkpoint
+    for (const auto& [w, v] : states_) {
+      petsc::ConstArray a(v), u(run.state.u);
+      w->load_state(a.span(), u.span(), run.state.time);
+    }
   std::vector<std::string> columns;
   for (const ContactTerm* w : walls_)
     for (const char* c : {".fx", ".fy", ".fz", ".normal", ".active", ".penetration"})

@@ -1017,7 +1017,7 @@ class Run {
       std::vector<const ContactTerm*> walls;
       for (const auto& t : system().terms())
         if (const auto* w = dynamic_cast<const ContactTerm*>(t.get())) walls.push_back(w);
-      if (!walls.empty()) add<ContactMonitor>(std::move(walls), out / "contact.csv");
+      if (!walls.empty()) add<ContactMonitor>(system(), std::move(walls), out / "contact.csv");
     }
     if (plan_.schedule.frames()) add<SeriesMonitor>(reactions);
     if (c().checkpoint_every > 0 || args_.restart) {

@@ -22,6 +22,8 @@ struct WallInput {
   std::array<double, 3> direction{0, 0, 1};  ///< plane: unit normal; cylinder: unit axis
   double radius = 0;
   double penalty = 0;  ///< Pa/m; 0: the section's penalty_scale rule
+  /// Coulomb friction: mu = kinetic + (static - kinetic) exp(-decay |slip rate|); 0: none.
+  double mu_static = 0, mu_kinetic = 0, decay = 0;
   /// A moving wall: its translation D and amplitude (the wall at point + a(t) D).
   bool moving = false;
   std::array<double, 3> motion{0, 0, 0};

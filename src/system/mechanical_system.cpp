@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "inertia/parallel/session.hpp"
+#include "inertia/system/contact.hpp"
 #include "inertia/system/direct_solver.hpp"
 
 namespace inertia {
@@ -61,6 +62,8 @@ MechanicalSystem::MechanicalSystem(MPI_Comm comm, LocalMesh mesh, ProblemSpec sp
     } else
       linear_ = linear_ && (traits.linear || traits.load);
     dashpots_ = dashpots_ || traits.dashpot;
+    if (const auto* contact = dynamic_cast<const ContactTerm*>(t.get()))
+      friction_ = friction_ || contact->has_state();
     moving_ = moving_ || traits.moves;
     if (PointState* state = t->point_state()) {
       state_terms_.push_back(t.get());
@@ -963,6 +966,10 @@ double MechanicalSystem::kinetic_energy(Vec v) const {
 }
 
 void MechanicalSystem::commit_step(Vec u) {
+  {
+    petsc::ConstArray ua(u);
+    for (const auto& t : terms_) t->commit_nodal(ua.span(), term_time_);
+  }
   if (state_terms_.empty()) return;
   std::exception_ptr error;
   {
@@ -976,6 +983,14 @@ void MechanicalSystem::commit_step(Vec u) {
   }
   rethrow_collectively(comm_, error);
   for (PointState* s : point_states_) s->commit();
+}
+
+double MechanicalSystem::friction_dissipation() const {
+  if (!friction_) return 0;
+  double local = 0;
+  for (const auto& t : terms_) local += t->friction_dissipation();
+  INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &local, 1, MPI_DOUBLE, MPI_SUM, comm_));
+  return local;
 }
 
 void MechanicalSystem::reject_step() {

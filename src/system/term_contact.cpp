@@ -76,7 +76,8 @@ std::shared_ptr<TermSection> parse_contact_section(const case_yaml::Node& n) {
   if (walls.size() == 0) walls.fail("expected at least one wall");
   for (std::size_t i = 0; i < walls.size(); ++i) {
     const case_yaml::Node w = walls.at(i);
-    w.expect_map({"name", "region", "plane", "sphere", "cylinder", "penalty", "motion"});
+    w.expect_map(
+        {"name", "region", "plane", "sphere", "cylinder", "penalty", "motion", "friction"});
     WallInput in;
     in.where = cat(*w.file, ":", w.line(), ": ", w.key);
     for (const char* k : {"name", "region"})
@@ -120,6 +121,22 @@ std::shared_ptr<TermSection> parse_contact_section(const case_yaml::Node& n) {
       in.radius = p["radius"].positive();
     }
     if (w.has("penalty")) in.penalty = w["penalty"].positive();
+    if (w.has("friction")) {
+      const auto f = w["friction"];
+      if (f.node.IsMap()) {
+        f.expect_map({"static", "kinetic", "decay"});
+        if (!f.has("static") && !f.has("kinetic"))
+          f.fail("expected 'static' and/or 'kinetic' (Coulomb coefficients)");
+        in.mu_static = f.has("static") ? f["static"].non_negative() : f["kinetic"].non_negative();
+        in.mu_kinetic = f.has("kinetic") ? f["kinetic"].non_negative() : in.mu_static;
+        if (f.has("decay")) in.decay = f["decay"].non_negative();
+        if (in.mu_kinetic > in.mu_static)
+          f.fail(
+              cat("kinetic coefficient ", in.mu_kinetic, " above the static one ", in.mu_static));
+      } else {
+        in.mu_static = in.mu_kinetic = f.non_negative();
+      }
+    }
     if (w.has("motion")) {
       const auto m = w["motion"];
       m.expect_map({"displacement", "amplitude"});
@@ -184,7 +201,13 @@ class RigidWallTerm final : public ContactTerm {
         penalty_scale_(penalty_scale),
         nodes_(std::move(nodes)),
         area_(std::move(areas)),
-        k_(nodes_.size(), 0.0) {}
+        k_(nodes_.size(), 0.0),
+        friction_(wall_.mu_static > 0 || wall_.mu_kinetic > 0) {
+    if (friction_) {
+      tc_.assign(3 * nodes_.size(), 0.0);
+      uc_.assign(3 * nodes_.size(), 0.0);
+    }
+  }
 
   std::string describe() const override {
     return cat("rigid wall '", wall_.name, "' (", shape_name(wall_.shape), ") on region '",
@@ -197,9 +220,10 @@ class RigidWallTerm final : public ContactTerm {
                        std::span<const PetscScalar> scale,
                        std::span<PetscScalar> f) const override {
     for_active(u, t, [&](std::size_t j, std::int32_t n, const Gap& c) {
+      const Slip T = slip(j, n, u, t, c);
       for (int i = 0; i < 3; ++i) {
         const double s = scale.empty() ? 1.0 : scale[3 * n + i];
-        f[3 * n + i] += factor * s * k_[j] * c.g * c.n[i];
+        f[3 * n + i] += factor * s * (k_[j] * c.g * c.n[i] - T.force[i]);
       }
     });
   }
@@ -238,14 +262,28 @@ class RigidWallTerm final : public ContactTerm {
               if (wall_.shape == Shape::cylinder) p -= wall_.direction[i] * wall_.direction[l];
               b[3 * i + l] = k_[j] * (nn + (plane ? 0.0 : c.c * p));
             }
+          if (friction_ && c.g < 0) {
+            // Sticking: the tangential spring k (I - n n^T); slipping: its part across the slip
+            // direction s, scaled by mu f_n / |T_trial| (the normal force's coupling, which is
+            // not symmetric, left out).
+            const Slip T = slip(j, n, at.u, at.time, c);
+            for (int i = 0; i < 3; ++i)
+              for (int l = 0; l < 3; ++l) {
+                double p = (i == l ? 1.0 : 0.0) - c.n[i] * c.n[l];
+                if (T.slipping) p = T.ratio * (p - T.direction[i] * T.direction[l]);
+                b[3 * i + l] += k_[j] * p;
+              }
+          }
           K.add_node_block(n, b);
         },
         true);
   }
   double energy(const TermPoint& at) const override {
     double e = 0;
-    for_active(at.u, at.time,
-               [&](std::size_t j, std::int32_t, const Gap& c) { e += 0.5 * k_[j] * c.g * c.g; });
+    for_active(at.u, at.time, [&](std::size_t j, std::int32_t n, const Gap& c) {
+      const Slip T = slip(j, n, at.u, at.time, c);
+      e += 0.5 * k_[j] * c.g * c.g + 0.5 * norm2(T.force) / k_[j];  // the stick spring's too
+    });
     return e;
   }
   double moving_work(std::span<const PetscScalar> u0, std::span<const PetscScalar> u1, double t0,
@@ -257,8 +295,9 @@ class RigidWallTerm final : public ContactTerm {
     const auto o0 = offset(t0), o1 = offset(t1);
     double f[3] = {0, 0, 0};
     for (const auto& [u, t] : {std::pair{u0, t0}, std::pair{u1, t1}})
-      for_active(u, t, [&](std::size_t j, std::int32_t, const Gap& c) {
-        for (int i = 0; i < 3; ++i) f[i] -= 0.5 * k_[j] * c.g * c.n[i];
+      for_active(u, t, [&](std::size_t j, std::int32_t n, const Gap& c) {
+        const Slip T = slip(j, n, u, t, c);
+        for (int i = 0; i < 3; ++i) f[i] += 0.5 * (T.force[i] - k_[j] * c.g * c.n[i]);
       });
     return f[0] * (o1[0] - o0[0]) + f[1] * (o1[1] - o0[1]) + f[2] * (o1[2] - o0[2]);
   }
@@ -266,8 +305,9 @@ class RigidWallTerm final : public ContactTerm {
   Reading read(Vec u, double t) const override {
     petsc::ConstArray ua(u);
     double sums[5] = {0, 0, 0, 0, 0}, deepest = 0;
-    for_active(ua.span(), t, [&](std::size_t j, std::int32_t, const Gap& c) {
-      for (int i = 0; i < 3; ++i) sums[i] -= k_[j] * c.g * c.n[i];
+    for_active(ua.span(), t, [&](std::size_t j, std::int32_t n, const Gap& c) {
+      const Slip T = slip(j, n, ua.span(), t, c);
+      for (int i = 0; i < 3; ++i) sums[i] += T.force[i] - k_[j] * c.g * c.n[i];
       sums[3] -= k_[j] * c.g;
       sums[4] += 1;
       deepest = std::max(deepest, -c.g);
@@ -281,6 +321,49 @@ class RigidWallTerm final : public ContactTerm {
     for_active(u.span(), t, [&](std::size_t j, std::int32_t n, const Gap& c) {
       if (area_[j] > 0) pressure[n] += -k_[j] * c.g / area_[j];
     });
+  }
+
+  void commit_nodal(std::span<const PetscScalar> u, double t) const override {
+    if (!friction_) return;
+    // The accepted step's friction forces become the committed ones; the work the friction did
+    // on the body relative to the wall, less the change of the stick springs' energy, is
+    // dissipated.
+    const std::array<double, 3> o0 = offset(committed_time_), o1 = offset(t);
+    for (std::size_t j = 0; j < nodes_.size(); ++j) {
+      const std::int32_t n = nodes_[j];
+      const double* X = &mesh_.coords[3 * n];
+      const double x[3] = {X[0] + u[3 * n], X[1] + u[3 * n + 1], X[2] + u[3 * n + 2]};
+      const Gap c = gap(wall_, x, o1);
+      Slip T;
+      if (c.g < 0) T = slip(j, n, u, t, c);
+      double work = 0, before = 0;
+      for (int i = 0; i < 3; ++i) {
+        const double d = u[3 * n + i] - uc_[3 * j + i] - (o1[i] - o0[i]);
+        work += 0.5 * (tc_[3 * j + i] + T.force[i]) * d;
+        before += tc_[3 * j + i] * tc_[3 * j + i];
+      }
+      dissipated_ += -work - 0.5 * (norm2(T.force) - before) / k_[j];
+      for (int i = 0; i < 3; ++i) {
+        tc_[3 * j + i] = T.force[i];
+        uc_[3 * j + i] = u[3 * n + i];
+      }
+    }
+    committed_time_ = t;
+  }
+  double friction_dissipation() const override { return dissipated_; }
+  bool has_state() const override { return friction_; }
+  void save_state(std::span<PetscScalar> owned) const override {
+    for (std::size_t j = 0; j < nodes_.size(); ++j)
+      for (int i = 0; i < 3; ++i) owned[3 * nodes_[j] + i] = tc_[3 * j + i];
+  }
+  void load_state(std::span<const PetscScalar> owned, std::span<const PetscScalar> u,
+                  double t) const override {
+    for (std::size_t j = 0; j < nodes_.size(); ++j)
+      for (int i = 0; i < 3; ++i) {
+        tc_[3 * j + i] = owned[3 * nodes_[j] + i];
+        uc_[3 * j + i] = u[3 * nodes_[j] + i];
+      }
+    committed_time_ = t;
   }
 
   /// Collective. The nodes behind the wall in the reference configuration (one InputError line
@@ -325,6 +408,52 @@ class RigidWallTerm final : public ContactTerm {
     }
   }
 
+  /// The friction force on a node in contact (the force on the body, tangential to the wall):
+  /// the committed force less k times the tangential slip since the commit, returned onto the
+  /// Coulomb cone mu f_n (the regularised Coulomb law of penalty codes: an elastic stick of
+  /// stiffness k, then slip).
+  struct Slip {
+    std::array<double, 3> force{0, 0, 0};
+    bool slipping = false;
+    double ratio = 1;                          ///< mu f_n / |T_trial| when slipping
+    std::array<double, 3> direction{0, 0, 0};  ///< T_trial / |T_trial| when slipping
+  };
+  Slip slip(std::size_t j, std::int32_t n, std::span<const PetscScalar> u, double t,
+            const Gap& c) const {
+    Slip out;
+    if (!friction_) return out;
+    const std::array<double, 3> o0 = offset(committed_time_), o1 = offset(t);
+    double d[3], tc[3], dn = 0, tn = 0;
+    for (int i = 0; i < 3; ++i) {
+      d[i] = u[3 * n + i] - uc_[3 * j + i] - (o1[i] - o0[i]);
+      tc[i] = tc_[3 * j + i];
+      dn += d[i] * c.n[i];
+      tn += tc[i] * c.n[i];
+    }
+    double trial[3], slip2 = 0;
+    for (int i = 0; i < 3; ++i) {
+      const double dt = d[i] - dn * c.n[i];
+      slip2 += dt * dt;
+      trial[i] = (tc[i] - tn * c.n[i]) - k_[j] * dt;
+    }
+    const double h = t - committed_time_;
+    const double rate = h > 0 ? std::sqrt(slip2) / h : 0.0;
+    const double mu =
+        wall_.mu_kinetic + (wall_.mu_static - wall_.mu_kinetic) * std::exp(-wall_.decay * rate);
+    const double limit = mu * k_[j] * std::max(-c.g, 0.0);
+    const double size = std::sqrt(trial[0] * trial[0] + trial[1] * trial[1] + trial[2] * trial[2]);
+    if (size > limit) {
+      out.slipping = true;
+      out.ratio = limit / size;
+      for (int i = 0; i < 3; ++i) out.direction[i] = trial[i] / size;
+    }
+    for (int i = 0; i < 3; ++i) out.force[i] = trial[i] * out.ratio;
+    return out;
+  }
+  static double norm2(const std::array<double, 3>& v) {
+    return v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
+  }
+
   /// The wall's translation at time t.
   std::array<double, 3> offset(double t) const {
     if (!motion_) return {0, 0, 0};
@@ -341,6 +470,12 @@ class RigidWallTerm final : public ContactTerm {
   std::vector<double> area_;         ///< each node's share of the faces' area
   std::vector<double> k_;            ///< penalty per node (set_up)
   double bound_ = 0;
+  bool friction_ = false;
+  // Friction's committed state (the end of the last accepted step), per node of the wall: the
+  // friction force and the displacement; the step's dissipation summed since the start.
+  mutable std::vector<double> tc_, uc_;
+  mutable double committed_time_ = 0;
+  mutable double dissipated_ = 0;
 };
 
 /// The area of a boundary face (straight-sided) and each node's share of it: equal shares for

@@ -131,10 +131,13 @@ class ReactionsMonitor final : public Monitor {
 class ContactMonitor final : public Monitor {
  public:
   /// `walls`: the system's contact terms (at least one).
-  ContactMonitor(std::vector<const ContactTerm*> walls, std::filesystem::path path)
-      : walls_(std::move(walls)), path_(std::move(path)) {}
+  /// Collective (the vectors of the contacts with friction, for checkpoints).
+  ContactMonitor(const MechanicalSystem& system, std::vector<const ContactTerm*> walls,
+                 std::filesystem::path path);
   bool in_step() const override { return true; }
   LoopActivity activity() const override { return LoopActivity::step; }
+  void declare(io::NamedVectors& vectors) override;
+  void save(io::CheckpointAttributes& attributes, io::NamedVectors& vectors) override;
   void start(const RunContext& run) override;
   void after_step(const StepView& step) override;
   void flush() override { file_.flush(); }
@@ -143,6 +146,8 @@ class ContactMonitor final : public Monitor {
  private:
   void record(const State& state);
   std::vector<const ContactTerm*> walls_;
+  /// Per contact with friction: its committed friction forces (a checkpoint's vector).
+  std::vector<std::pair<const ContactTerm*, petsc::Vector>> states_;
   std::filesystem::path path_;
   std::vector<double> row_;
   CsvFile file_;

@@ -46,6 +46,15 @@ class ContactTerm : public ForceTerm {
   /// displacement u and time t, into the owned entries of `pressure` (one value per owned node; a
   /// node in two contacts gets their sum).
   virtual void add_pressure(Vec u, double t, std::span<double> pressure) const = 0;
+  /// Contacts with history (friction): the committed friction force per node, into / from the
+  /// owned entries of a vector laid out as u (checkpoints); load_state takes the committed
+  /// displacement u (owned entries) and time t with it.
+  virtual bool has_state() const { return false; }
+  virtual void save_state(std::span<PetscScalar> owned) const { (void)owned; }
+  virtual void load_state(std::span<const PetscScalar> owned, std::span<const PetscScalar> u,
+                          double t) const {
+    (void)owned, (void)u, (void)t;
+  }
 };
 
 }  // namespace inertia

@@ -151,6 +151,14 @@ class ForceTerm {
   /// same u and t.
   virtual void gather(Vec u, double t) const { (void)u, (void)t; }
 
+  /// Terms with history at nodes (friction): called with the owned entries of an accepted
+  /// step's displacement u and its time t, after the step; the trial history at u becomes the
+  /// committed one.
+  virtual void commit_nodal(std::span<const PetscScalar> u, double t) const { (void)u, (void)t; }
+  /// The energy the term has dissipated on this rank since the start (friction), over the
+  /// accepted steps.
+  virtual double friction_dissipation() const { return 0; }
+
   /// Terms with history variables: their state at the quadrature points (null for the others).
   /// Every evaluation at u (force, tangent, energy) writes its trial state from the committed one.
   virtual PointState* point_state() const { return nullptr; }

@@ -207,6 +207,8 @@ class MechanicalSystem final : public DynamicSystem {
   double strain_energy(Vec u, Vec ku) const;
   void commit_step(Vec u) override;
   void reject_step() override;
+  /// Collective. The energy friction has dissipated since the start, over the accepted steps.
+  double friction_dissipation() const;
   /// The terms' history variables (point_state.hpp), in term order; the same list on every rank.
   std::span<PointState* const> point_states() const { return point_states_; }
   /// Collective. The largest k / m of the terms' stiffness the reference tangent does not show
@@ -237,6 +239,7 @@ class MechanicalSystem final : public DynamicSystem {
   mutable double term_time_ = 0;
   double tangent_time_ = 0;  ///< term_time_ of the assembled tangent
   bool moving_ = false;      ///< a term moves (Traits::moves): the tangent depends on time
+  bool friction_ = false;    ///< a contact has friction (friction_dissipation)
   /// Explicit schemes: the nodal terms (Traits::nodal), added node by node to the linear model's
   /// forces (they do not make it nonlinear).
   std::vector<ForceTerm*> nodal_terms_;

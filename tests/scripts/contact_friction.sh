@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# Friction on rigid walls (README, "Contact with rigid walls"), against the exact answers of a
+# block on an inclined plane (the plane z = 0 and gravity tilted by theta: a 0.1 m cube of 1 kg,
+# 4 x 4 x 4 hex8, gravity ramped on over 20 ms):
+# - theta 30 deg, mu 0.3: it slides with a = g (sin theta - mu cos theta) = 2.3563 m/s^2
+#   (measured: central difference 0.99997 of it, newmark 1.00003); the friction force is mu times
+#   the normal force (to 4e-6 with central difference: nodes stick for a moment as the block
+#   rocks on the penalty); the energy balance closes with friction's dissipation (52 % of the
+#   work of gravity) to 7e-13 of the work with newmark, 5e-7 with central difference;
+# - theta 10 deg (tan theta < mu): it sticks (moves 7e-6 m against 0.068 m sliding);
+# - theta 20 deg with static 0.5 and kinetic 0.3: it sticks (tan 20 deg = 0.36 < 0.5), and with
+#   0.3 alone it slides at g (sin - 0.3 cos) = 0.590 m/s^2 (measured 1.007 of it: the slow
+#   slide feels the rocking);
+# - contact.csv equal on 1, 2 and 3 ranks to 1e-8, and after a restart while sliding (2 ranks -> 3:
+#   the committed friction forces are in the checkpoint);
+# - bad input: one error line each.
+set -euo pipefail
+: "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}" "${INERTIA_MPIEXEC:=mpiexec}"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+source "$INERTIA_SOURCE_DIR/tests/support/expect_error.sh"
+run() {  # run NP CASE [args...]
+  local np=$1
+  shift
+  "$INERTIA_MPIEXEC" --allow-run-as-root --oversubscribe -n "$np" "$INERTIA" "$@" > "$work/last.log" 2>&1 ||
+    { cat "$work/last.log"; echo "FAIL: inertia $*"; exit 1; }
+}
+
+block() {  # block FILE DIR THETA FRICTION [time keys] [extra output keys]
+  local gx gz
+  gx=$(python3 -c "import math; print(9.81 * math.sin(math.radians($3)))")
+  gz=$(python3 -c "import math; print(-9.81 * math.cos(math.radians($3)))")
+  cat > "$1" <<EOF
+mesh: {box: {lower: [0, 0, 0], upper: [0.1, 0.1, 0.1], cells: [4, 4, 4], element: hex8}}
+materials:
+  - {region: all, density: 1000, youngs_modulus: 1.0e7, poissons_ratio: 0.3}
+amplitudes:
+  on: {type: smooth_step, points: [[0, 0], [0.02, 1]], continuity: 2}
+gravity: {value: [$gx, 0, $gz], amplitude: on}
+contact:
+  walls:
+    - {name: floor, region: zmin, plane: {point: [0, 0, 0], normal: [0, 0, 1]}, friction: $4}
+time: {${5:-integrator: central_difference, mass: lumped, dt: auto}, end_time: 0.25}
+output:
+  directory: $2
+  every: 0
+  history_every: 5
+  probes:
+    - {name: top, point: [0.05, 0.05, 0.1], fields: [displacement, velocity]}
+  ${6:-}
+EOF
+}
+
+for np in 1 2 3; do
+  block "$work/slide$np.yaml" "slide$np" 30 0.3
+  run "$np" "$work/slide$np.yaml"
+done
+block "$work/newmark.yaml" newmark 30 0.3 "integrator: newmark, dt: 1.0e-3"
+run 2 "$work/newmark.yaml"
+block "$work/stick.yaml" stick 10 0.3
+run 2 "$work/stick.yaml"
+block "$work/static.yaml" static 20 "{static: 0.5, kinetic: 0.3}"
+run 2 "$work/static.yaml"
+block "$work/kinetic.yaml" kinetic 20 0.3
+run 2 "$work/kinetic.yaml"
+# Restart while sliding: checkpoint at step 1000 (t = 0.16 s) on 2 ranks, continued on 3.
+block "$work/slidec.yaml" slidec 30 0.3 "" "checkpoint: {every: 1000, keep: 2}"
+run 2 "$work/slidec.yaml"
+cp "$work/slidec/contact.csv" "$work/contact_full.csv"
+run 3 "$work/slidec.yaml" --restart "$work/slidec/checkpoints/checkpoint_000001000.h5"
+
+python3 - "$work" <<'EOF'
+import math, sys
+work = sys.argv[1]
+def read(path):
+    rows = [r for r in open(path) if not r.startswith('#')]
+    names = rows[0].strip().split(',')
+    cols = {n: [] for n in names}
+    for r in rows[1:]:
+        for n, x in zip(names, r.split(',')):
+            cols[n].append(float(x))
+    return cols
+ok = True
+def check(what, value, lo, hi):
+    global ok
+    good = lo <= value <= hi
+    ok = ok and good
+    print(f"{what}: {value:.6g} (expected in [{lo:g}, {hi:g}]){'' if good else '  FAIL'}")
+def slope(run):  # the block's acceleration: a least-squares line through its velocity after 50 ms
+    p = read(f"{work}/{run}/probes.csv")
+    pts = [(t, v) for t, v in zip(p["time"], p["top.vx"]) if t > 0.05]
+    n = len(pts)
+    mt, mv = sum(t for t, _ in pts) / n, sum(v for _, v in pts) / n
+    return sum((t - mt) * (v - mv) for t, v in pts) / sum((t - mt) ** 2 for t, _ in pts), p
+g = 9.81
+def exact(theta, mu):
+    th = math.radians(theta)
+    return g * (math.sin(th) - mu * math.cos(th))
+for run, tol in (("slide1", 1e-3), ("newmark", 1e-3)):
+    a, p = slope(run)
+    check(f"{run}: sliding acceleration / g (sin - mu cos)", a / exact(30, 0.3), 1 - tol, 1 + tol)
+    c = read(f"{work}/{run}/contact.csv")
+    late = [(fx, n) for t, fx, n in zip(c["time"], c["floor.fx"], c["floor.normal"]) if t > 0.05]
+    check(f"{run}: friction / normal force while sliding (mu 0.3)",
+          max(abs(-fx / n - 0.3) for fx, n in late), 0, 1e-5)
+    e = read(f"{work}/{run}/energy.csv")
+    check(f"{run}: friction dissipation / work of gravity", e["damping_dissipation"][-1] / e["external_work"][-1], 0.45, 0.6)
+    check(f"{run}: energy balance / work of gravity", abs(e["total"][-1]) / e["external_work"][-1], 0, 1e-5)
+_, p = slope("stick")
+check("stick (theta 10 deg, mu 0.3): largest displacement along the slope (m)", max(abs(x) for x in p["top.ux"]), 0, 2e-5)
+_, p = slope("static")
+check("static 0.5, kinetic 0.3 (theta 20 deg): largest displacement (m)", max(abs(x) for x in p["top.ux"]), 0, 2e-5)
+a, _ = slope("kinetic")
+check("kinetic 0.3 alone (theta 20 deg): acceleration / exact", a / exact(20, 0.3), 0.98, 1.02)
+base = read(f"{work}/slide1/contact.csv")
+peak = max(abs(x) for x in base["floor.fz"])
+for other in ("slide2", "slide3"):
+    o = read(f"{work}/{other}/contact.csv")
+    diff = max(abs(a - b) for k in ("floor.fx", "floor.fz") for a, b in zip(base[k], o[k]))
+    check(f"{other} against 1 rank: largest force difference / peak normal force", diff / peak, 0, 1e-8)
+full, resumed = read(f"{work}/contact_full.csv"), read(f"{work}/slidec/contact.csv")
+diff = max(abs(a - b) for k in ("floor.fx", "floor.fz") for a, b in zip(full[k], resumed[k]))
+check("restart while sliding (2 ranks -> 3): largest force difference / peak", diff / peak, 0, 1e-8)
+check("restart: rows", len(resumed["floor.fx"]), len(full["floor.fx"]), len(full["floor.fx"]))
+if not ok:
+    print("FAIL: friction"); sys.exit(1)
+EOF
+
+block "$work/bad.yaml" badout 30 "{static: 0.2, kinetic: 0.3}"
+expect_error "bad.yaml:.*contact.walls\[0\].friction: kinetic coefficient 0.3 above the static one 0.2" 2 "$work/bad.yaml"
+block "$work/bad.yaml" badout 30 -0.1
+expect_error "bad.yaml:.*contact.walls\[0\].friction: must be >= 0" 1 "$work/bad.yaml"
+block "$work/bad.yaml" badout 30 "{kinetc: 0.3}"
+expect_error "bad.yaml:.*contact.walls\[0\].friction: unknown key 'kinetc'" 3 "$work/bad.yaml"
+echo "friction: all checks passed"
