@@ -492,6 +492,9 @@ class Run {
          << " constrained), total mass " << system().total_mass() << "\n";
     log_constraint_overlaps();
     log_connected_parts();
+    for (const auto& t : system().terms())  // collective
+      if (const auto* contact = dynamic_cast<const ContactTerm*>(t.get()))
+        log_ << "contact   " << contact->summary() << "\n";
     {  // the characteristic size, to check the units against the mass and the frequency
       double box[6] = {INFINITY, INFINITY, INFINITY, INFINITY, INFINITY, INFINITY};  // -max too
       for (std::size_t n = 0; n < lm.coords.size() / 3; ++n)
@@ -618,6 +621,9 @@ class Run {
         log_ << warning << part
              << " has no constrained DOF: free to move as a rigid body, its static stiffness is "
                 "singular; constrain it (or fuse it with a held part)\n";
+      else if (warn && c().term_sections.count("contact"))
+        log_ << "mesh      " << part
+             << " has no constrained DOF: held only through contact (contact:), if at all\n";
       else if (warn)
         log_ << warning << part
              << " has no constrained DOF while other parts are held: it moves as a rigid body "

@@ -193,7 +193,7 @@ class ContactPairTerm final : public ContactTerm {
           for (int i = 0; i < 3; ++i) local[3 * n + i] += mesh_.coords[3 * n + i] - centre[i];
       }
     });
-    double longest = 0;
+    double edges[2] = {0, 0};  // the faces' edge lengths summed, and their number
     {
       petsc::GhostedRead o(outward);
       auto direction = [&](std::int32_t n) {
@@ -256,7 +256,8 @@ class ContactPairTerm final : public ContactTerm {
               const int b = (a + 1) % kind;
               double l2 = 0;
               for (int i = 0; i < 3; ++i) l2 += std::pow(r[6 + 3 * a + i] - r[6 + 3 * b + i], 2);
-              longest = std::max(longest, std::sqrt(l2));
+              edges[0] += std::sqrt(l2);
+              edges[1] += 1;
             }
             side.faces.insert(side.faces.end(), r, r + record_size);
             side.face_local.insert(side.face_local.end(), local.begin(), local.end());
@@ -264,8 +265,10 @@ class ContactPairTerm final : public ContactTerm {
         }
       }
     }
-    INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &longest, 1, MPI_DOUBLE, MPI_MAX, comm_));
-    margin_ = pair.margin > 0 ? pair.margin : 0.5 * longest;
+    INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, edges, 2, MPI_DOUBLE, MPI_SUM, comm_));
+    // Half the mean edge: a few candidate faces per node where the faces are finest. The longest
+    // edge made the large faces far from the contact set every node's search radius.
+    margin_ = pair.margin > 0 ? pair.margin : 0.5 * edges[0] / std::max(edges[1], 1.0);
     depth_ = 0.5 * margin_;
     if (sides == 1) {
       passes_.resize(1);
@@ -291,6 +294,20 @@ class ContactPairTerm final : public ContactTerm {
   }
   Traits traits() const override { return {.linear = false, .nodal = true, .gathers = true}; }
   const std::string& name() const override { return pair_.name; }
+  std::string summary() const override {
+    double v[5] = {0, 0, INFINITY, 0, 0};  // nodes of each side, min k, max k (per pass)
+    for (std::size_t s = 0; s < sides_.size(); ++s) {
+      v[s] = static_cast<double>(sides_[s].nodes.size());
+      for (const double k : sides_[s].k) v[2] = std::min(v[2], k), v[3] = std::max(v[3], k);
+    }
+    INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, v, 2, MPI_DOUBLE, MPI_SUM, comm_));
+    INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &v[2], 1, MPI_DOUBLE, MPI_MIN, comm_));
+    INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &v[3], 1, MPI_DOUBLE, MPI_MAX, comm_));
+    return cat(describe(), ": ", static_cast<std::int64_t>(v[0]),
+               sides_.size() > 1 ? cat(" + ", static_cast<std::int64_t>(v[1])) : std::string(),
+               " nodes, penalty per pass ", v[2], " to ", v[3], " N/m, margin ", margin_,
+               " m, frictionless");
+  }
 
   void set_up(std::span<const PetscScalar> diagonal, std::span<const PetscScalar> mass) override {
     bound_ = 0;

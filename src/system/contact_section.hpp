@@ -37,7 +37,7 @@ struct PairInput {
   std::string name;
   std::vector<std::string> surfaces;  ///< two regions of faces, or one (self-contact)
   double penalty = 0;                 ///< Pa/m; 0: the section's penalty_scale rule
-  double margin = 0;                  ///< m; 0: half the largest face edge of the pair
+  double margin = 0;                  ///< m; 0: half the mean face edge of the pair
   std::string where;                  ///< "<file>:<line>: contact.pairs[i]"
 };
 

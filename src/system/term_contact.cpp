@@ -228,6 +228,20 @@ class RigidWallTerm final : public ContactTerm {
     });
   }
   const std::string& name() const override { return wall_.name; }
+  std::string summary() const override {
+    double v[3] = {static_cast<double>(nodes_.size()), INFINITY, 0};  // count, min k, max k
+    for (const double k : k_) v[1] = std::min(v[1], k), v[2] = std::max(v[2], k);
+    INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, v, 1, MPI_DOUBLE, MPI_SUM, comm_));
+    INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &v[1], 1, MPI_DOUBLE, MPI_MIN, comm_));
+    INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &v[2], 1, MPI_DOUBLE, MPI_MAX, comm_));
+    return cat(describe(), ": ", static_cast<std::int64_t>(v[0]), " nodes, penalty ", v[1], " to ",
+               v[2], " N/m",
+               friction_ ? cat(", friction ", wall_.mu_static,
+                               wall_.mu_kinetic != wall_.mu_static
+                                   ? cat(" (static) / ", wall_.mu_kinetic, " (kinetic)")
+                                   : std::string())
+                         : std::string(", frictionless"));
+  }
 
   void set_up(std::span<const PetscScalar> diagonal, std::span<const PetscScalar> mass) override {
     bound_ = 0;

@@ -46,6 +46,8 @@ class ContactTerm : public ForceTerm {
   /// displacement u and time t, into the owned entries of `pressure` (one value per owned node; a
   /// node in two contacts gets their sum).
   virtual void add_pressure(Vec u, double t, std::span<double> pressure) const = 0;
+  /// Collective. One line for the log: what the contact is, its nodes and penalties.
+  virtual std::string summary() const { return describe(); }
   /// Contacts with history (friction): the committed friction force per node, into / from the
   /// owned entries of a vector laid out as u (checkpoints); load_state takes the committed
   /// displacement u (owned entries) and time t with it.
