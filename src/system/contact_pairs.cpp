@@ -22,6 +22,7 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <optional>
 #include <unordered_map>
 
 #include "contact_section.hpp"
@@ -150,6 +151,11 @@ struct Pass {
   petsc::VecScatterHandle scatter;   ///< u -> ug
   std::vector<double> ug_at_search;  ///< ug when the candidates were found
   std::vector<double> fm;            ///< forces on gids, summed back through the scatter
+  petsc::Vector fm_vec;              ///< fm as the reverse scatter's source (sequential)
+  petsc::Vector ugc;                 ///< the committed displacement of gids (friction)
+  // Friction, per slave node: the committed force, and the last evaluation's force and relative
+  // slip since the commit.
+  std::vector<double> tc, T, d;
   // The evaluation's results.
   std::vector<double> gap;  ///< per slave node: its gap if in contact, else 0
   Vec3 force{0, 0, 0};      ///< on the slave nodes, by the master faces
@@ -284,6 +290,8 @@ class ContactPairTerm final : public ContactTerm {
     touched_.erase(std::unique(touched_.begin(), touched_.end()), touched_.end());
     force_.assign(3 * touched_.size(), 0.0);
     fc_ = in.assembler.create_vector();
+    friction_ = pair.friction.on();
+    if (friction_) uc_ = in.assembler.create_vector();
   }
 
   std::string describe() const override {
@@ -305,8 +313,8 @@ class ContactPairTerm final : public ContactTerm {
     INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &v[3], 1, MPI_DOUBLE, MPI_MAX, comm_));
     return cat(describe(), ": ", static_cast<std::int64_t>(v[0]),
                sides_.size() > 1 ? cat(" + ", static_cast<std::int64_t>(v[1])) : std::string(),
-               " nodes, penalty per pass ", v[2], " to ", v[3], " N/m, margin ", margin_,
-               " m, frictionless");
+               " nodes, penalty per pass ", v[2], " to ", v[3], " N/m, margin ", margin_, " m",
+               friction_text(pair_.friction));
   }
 
   void set_up(std::span<const PetscScalar> diagonal, std::span<const PetscScalar> mass) override {
@@ -327,14 +335,21 @@ class ContactPairTerm final : public ContactTerm {
   double frequency_squared_bound() const override { return bound_; }
 
   void gather(Vec u, double t) const override {
-    (void)t;
     // The same u as the last evaluation (the energy after the step's force) on every rank: done.
     const PetscObjectState state = petsc::object_state(u);
-    int same = searched_ && u == last_u_ && state == last_state_ ? 1 : 0;
+    int same = searched_ && u == last_u_ && state == last_state_ && t == time_ ? 1 : 0;
     INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &same, 1, MPI_INT, MPI_MIN, comm_));
     if (same) return;
     last_u_ = u, last_state_ = state;
+    time_ = t;
     if (!searched_) search(u);
+    if (friction_ && committed_moved_) {  // the committed displacement of the faces' nodes
+      for (Pass& p : passes_) {
+        INERTIA_PETSC(VecScatterBegin(p.scatter, uc_, p.ugc, INSERT_VALUES, SCATTER_FORWARD));
+        INERTIA_PETSC(VecScatterEnd(p.scatter, uc_, p.ugc, INSERT_VALUES, SCATTER_FORWARD));
+      }
+      committed_moved_ = false;
+    }
     for (Pass& p : passes_) scatter_forward(p, u);
     // The largest motion of a contact node since the search, over all ranks.
     double moved = 0;
@@ -381,6 +396,57 @@ class ContactPairTerm final : public ContactTerm {
     double e = 0;
     for (const Pass& p : passes_) e += p.energy;
     return e;
+  }
+
+  void commit_nodal(Vec u, double t) const override {
+    if (!friction_) return;
+    gather(u, t);  // the accepted configuration (usually the last evaluation's)
+    for (Pass& p : passes_) {
+      const Side& slave = sides_[p.slave];
+      for (std::size_t j = 0; j < slave.nodes.size(); ++j) {
+        double work = 0, before = 0, after = 0;
+        for (int i = 0; i < 3; ++i) {
+          work += 0.5 * (p.tc[3 * j + i] + p.T[3 * j + i]) * p.d[3 * j + i];
+          before += p.tc[3 * j + i] * p.tc[3 * j + i];
+          after += p.T[3 * j + i] * p.T[3 * j + i];
+        }
+        if (slave.k[j] > 0) dissipated_ += -work - 0.5 * (after - before) / slave.k[j];
+      }
+      p.tc = p.T;
+    }
+    {
+      petsc::ConstArray ua(u);
+      petsc::Array uc(uc_);
+      for (auto n : touched_)
+        for (int i = 0; i < 3; ++i) uc[3 * n + i] = ua[3 * n + i];
+    }
+    committed_time_ = t;
+    committed_moved_ = true;
+    last_u_ = nullptr;  // the next evaluation starts from the new committed state
+  }
+  double friction_dissipation() const override { return dissipated_; }
+  bool has_state() const override { return friction_; }
+  void save_state(std::span<PetscScalar> owned) const override {
+    for (const Pass& p : passes_)
+      for (std::size_t j = 0; j < sides_[p.slave].nodes.size(); ++j)
+        for (int i = 0; i < 3; ++i) owned[3 * sides_[p.slave].nodes[j] + i] = p.tc[3 * j + i];
+  }
+  void load_state(std::span<const PetscScalar> owned, std::span<const PetscScalar> u,
+                  double t) const override {
+    for (Pass& p : passes_) {
+      const Side& slave = sides_[p.slave];
+      p.tc.assign(3 * slave.nodes.size(), 0.0);
+      p.T.assign(3 * slave.nodes.size(), 0.0);
+      p.d.assign(3 * slave.nodes.size(), 0.0);
+      for (std::size_t j = 0; j < slave.nodes.size(); ++j)
+        for (int i = 0; i < 3; ++i) p.tc[3 * j + i] = owned[3 * slave.nodes[j] + i];
+    }
+    petsc::Array uc(uc_);
+    for (auto n : touched_)
+      for (int i = 0; i < 3; ++i) uc[3 * n + i] = u[3 * n + i];
+    committed_time_ = t;
+    committed_moved_ = true;
+    last_u_ = nullptr;
   }
 
   Reading read(Vec u, double t) const override {
@@ -521,6 +587,12 @@ class ContactPairTerm final : public ContactTerm {
                                 PETSC_COPY_VALUES, is.out()));
     INERTIA_PETSC(VecCreateSeq(PETSC_COMM_SELF, static_cast<PetscInt>(3 * ng), p.ug.out()));
     INERTIA_PETSC(VecScatterCreate(u, is, p.ug, nullptr, p.scatter.out()));
+    INERTIA_PETSC(VecDuplicate(p.ug, p.fm_vec.out()));
+    if (friction_) {
+      INERTIA_PETSC(VecDuplicate(p.ug, p.ugc.out()));
+      INERTIA_PETSC(VecScatterBegin(p.scatter, uc_, p.ugc, INSERT_VALUES, SCATTER_FORWARD));
+      INERTIA_PETSC(VecScatterEnd(p.scatter, uc_, p.ugc, INSERT_VALUES, SCATTER_FORWARD));
+    }
     scatter_forward(p, u);
     p.fm.assign(3 * ng, 0.0);
     {
@@ -571,6 +643,11 @@ class ContactPairTerm final : public ContactTerm {
     p.candidate_ptr.assign(1, 0);
     p.candidates.clear();
     p.gap.assign(slave.nodes.size(), 0.0);
+    if (friction_ && p.tc.size() != 3 * slave.nodes.size()) {
+      p.tc.assign(3 * slave.nodes.size(), 0.0);
+      p.T.assign(3 * slave.nodes.size(), 0.0);
+      p.d.assign(3 * slave.nodes.size(), 0.0);
+    }
     for (std::size_t j = 0; j < slave.nodes.size(); ++j) {
       const std::int32_t n = slave.nodes[j];
       const std::int64_t gid = mesh_.global_node(n);
@@ -601,8 +678,11 @@ class ContactPairTerm final : public ContactTerm {
       const Side& slave = sides_[p.slave];
       std::fill(p.fm.begin(), p.fm.end(), 0.0);
       p.force = {0, 0, 0}, p.normal = 0, p.active = 0, p.deepest = 0, p.energy = 0;
+      if (friction_) std::fill(p.T.begin(), p.T.end(), 0.0), std::fill(p.d.begin(), p.d.end(), 0.0);
       {
         petsc::ConstArray ua(u), g(p.ug);
+        std::optional<petsc::ConstArray> uc, gc;
+        if (friction_) uc.emplace(uc_), gc.emplace(p.ugc);
         petsc::Array fc(fc_);
         for (std::size_t j = 0; j < slave.nodes.size(); ++j) {
           const std::int32_t n = slave.nodes[j];
@@ -647,14 +727,34 @@ class ContactPairTerm final : public ContactTerm {
           ++p.active;
           p.deepest = std::max(p.deepest, -best.g);
           p.energy += 0.5 * kg * best.g;
+          if (!friction_) continue;
+          // Friction: the slip of the node relative to the face's point since the commit.
+          double* d = &p.d[3 * j];
+          for (int i = 0; i < 3; ++i) {
+            d[i] = ua[3 * n + i] - (*uc)[3 * n + i];
+            for (int a = 0; a < chosen->kind; ++a)
+              d[i] -= best.N[a] * (g[3 * chosen->node[a] + i] - (*gc)[3 * chosen->node[a] + i]);
+          }
+          const Slip T =
+              coulomb(pair_.friction, best.n, &p.tc[3 * j], d, k, -kg, time_ - committed_time_);
+          for (int i = 0; i < 3; ++i) {
+            p.T[3 * j + i] = T.force[i];
+            fc[3 * n + i] -= T.force[i];
+            p.force[i] += T.force[i];
+            for (int a = 0; a < chosen->kind; ++a)
+              p.fm[3 * chosen->node[a] + i] += best.N[a] * T.force[i];
+          }
+          p.energy +=
+              0.5 * (T.force[0] * T.force[0] + T.force[1] * T.force[1] + T.force[2] * T.force[2]) /
+              k;
         }
       }
       {
-        petsc::Array fm(p.ug);  // ug as the buffer of the faces' forces
+        petsc::Array fm(p.fm_vec);
         std::copy(p.fm.begin(), p.fm.end(), fm.span().begin());
       }
-      INERTIA_PETSC(VecScatterBegin(p.scatter, p.ug, fc_, ADD_VALUES, SCATTER_REVERSE));
-      INERTIA_PETSC(VecScatterEnd(p.scatter, p.ug, fc_, ADD_VALUES, SCATTER_REVERSE));
+      INERTIA_PETSC(VecScatterBegin(p.scatter, p.fm_vec, fc_, ADD_VALUES, SCATTER_REVERSE));
+      INERTIA_PETSC(VecScatterEnd(p.scatter, p.fm_vec, fc_, ADD_VALUES, SCATTER_REVERSE));
     }
     petsc::ConstArray fc(fc_);
     for (std::size_t j = 0; j < touched_.size(); ++j)
@@ -677,6 +777,11 @@ class ContactPairTerm final : public ContactTerm {
   // The evaluation's state (gather): mutable, as the system's evaluations are const.
   mutable std::vector<Pass> passes_;
   mutable bool searched_ = false;
+  bool friction_ = false;
+  mutable petsc::Vector uc_;  ///< friction: the committed displacement (at touched_'s entries)
+  mutable double committed_time_ = 0, time_ = 0;  ///< the commit's and the evaluation's time
+  mutable bool committed_moved_ = true;           ///< uc_ changed since the faces read it
+  mutable double dissipated_ = 0;
   mutable Vec last_u_ = nullptr;  ///< the last evaluation's u and its state
   mutable PetscObjectState last_state_ = 0;
   mutable std::int64_t searches_ = 0;

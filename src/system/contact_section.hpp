@@ -2,17 +2,70 @@
 // The case file's `contact:` section as read (term_contact.cpp parses it; the walls' and the
 // pairs' terms are built from it). Private to src/system.
 #include <array>
+#include <cmath>
 #include <string>
 #include <vector>
 
 #include "inertia/system/force_term.hpp"
 #include "inertia/system/problem.hpp"
 
+namespace inertia {
+namespace case_yaml {
+struct Node;
+}
+}  // namespace inertia
+
 namespace inertia::contact_input {
 
 enum class Shape { plane, sphere, cylinder };
 inline const char* shape_name(Shape s) {
   return s == Shape::plane ? "plane" : s == Shape::sphere ? "sphere" : "cylinder";
+}
+
+/// Coulomb friction: mu = kinetic + (static - kinetic) exp(-decay |slip rate|); none if both 0.
+struct Friction {
+  double mu_static = 0, mu_kinetic = 0, decay = 0;
+  bool on() const { return mu_static > 0 || mu_kinetic > 0; }
+};
+/// Reads `friction: mu` or `friction: {static, kinetic, decay}` (InputError naming the key).
+Friction parse_friction(const case_yaml::Node& f);
+
+/// ", friction 0.3", ", friction 0.5 (static) / 0.3 (kinetic)" or ", frictionless", for the log.
+std::string friction_text(const Friction& f);
+
+/// The friction force on a node in contact (the force on it, tangential to the contact normal
+/// n): the committed force tc (projected on the tangent plane) less k times the tangential part
+/// of the relative slip d since the commit, returned onto the Coulomb cone mu f_n (the
+/// regularised Coulomb law of penalty codes: an elastic stick of stiffness k, then slip). h: the
+/// time since the commit (the slip rate for mu).
+struct Slip {
+  std::array<double, 3> force{0, 0, 0};
+  bool slipping = false;
+  double ratio = 1;                          ///< mu f_n / |T_trial| when slipping
+  std::array<double, 3> direction{0, 0, 0};  ///< T_trial / |T_trial| when slipping
+};
+inline Slip coulomb(const Friction& f, const std::array<double, 3>& n, const double* tc,
+                    const double* d, double k, double normal_force, double h) {
+  Slip out;
+  double dn = 0, tn = 0;
+  for (int i = 0; i < 3; ++i) dn += d[i] * n[i], tn += tc[i] * n[i];
+  double trial[3], slip2 = 0;
+  for (int i = 0; i < 3; ++i) {
+    const double dt = d[i] - dn * n[i];
+    slip2 += dt * dt;
+    trial[i] = (tc[i] - tn * n[i]) - k * dt;
+  }
+  const double rate = h > 0 ? std::sqrt(slip2) / h : 0.0;
+  const double mu = f.mu_kinetic + (f.mu_static - f.mu_kinetic) * std::exp(-f.decay * rate);
+  const double limit = mu * std::max(normal_force, 0.0);
+  const double size = std::sqrt(trial[0] * trial[0] + trial[1] * trial[1] + trial[2] * trial[2]);
+  if (size > limit) {
+    out.slipping = true;
+    out.ratio = limit / size;
+    for (int i = 0; i < 3; ++i) out.direction[i] = trial[i] / size;
+  }
+  for (int i = 0; i < 3; ++i) out.force[i] = trial[i] * out.ratio;
+  return out;
 }
 
 struct WallInput {
@@ -22,8 +75,7 @@ struct WallInput {
   std::array<double, 3> direction{0, 0, 1};  ///< plane: unit normal; cylinder: unit axis
   double radius = 0;
   double penalty = 0;  ///< Pa/m; 0: the section's penalty_scale rule
-  /// Coulomb friction: mu = kinetic + (static - kinetic) exp(-decay |slip rate|); 0: none.
-  double mu_static = 0, mu_kinetic = 0, decay = 0;
+  Friction friction;
   /// A moving wall: its translation D and amplitude (the wall at point + a(t) D).
   bool moving = false;
   std::array<double, 3> motion{0, 0, 0};
@@ -38,7 +90,8 @@ struct PairInput {
   std::vector<std::string> surfaces;  ///< two regions of faces, or one (self-contact)
   double penalty = 0;                 ///< Pa/m; 0: the section's penalty_scale rule
   double margin = 0;                  ///< m; 0: half the mean face edge of the pair
-  std::string where;                  ///< "<file>:<line>: contact.pairs[i]"
+  Friction friction;
+  std::string where;  ///< "<file>:<line>: contact.pairs[i]"
 };
 
 struct ContactSection : TermSection {

