@@ -140,7 +140,8 @@ const OutputField table[] = {
      false,
      {},
      N::state,
-     "point data: the contact pressure of the walls and pairs (contact:) on their nodes (zero elsewhere)",
+     "point data: the contact pressure of the walls and pairs (contact:) on their nodes (zero "
+     "elsewhere)",
      frame_contact_pressure},
     {"von_mises",
      K::frame,
