@@ -317,11 +317,14 @@ class RigidWallTerm final : public ContactTerm {
     // by the same d).
     const auto o0 = offset(t0), o1 = offset(t1);
     double f[3] = {0, 0, 0};
-    for (const auto& [u, t] : {std::pair{u0, t0}, std::pair{u1, t1}})
+    for (int end = 0; end < 2; ++end) {
+      const std::span<const PetscScalar> u = end == 0 ? u0 : u1;
+      const double t = end == 0 ? t0 : t1;
       for_active(u, t, [&](std::size_t j, std::int32_t n, const Gap& c) {
         const Slip T = slip(j, n, u, t, c);
         for (int i = 0; i < 3; ++i) f[i] += 0.5 * (T.force[i] - k_[j] * c.g * c.n[i]);
       });
+    }
     return f[0] * (o1[0] - o0[0]) + f[1] * (o1[1] - o0[1]) + f[2] * (o1[2] - o0[2]);
   }
 
