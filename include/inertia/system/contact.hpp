@@ -12,6 +12,10 @@
 ///   not pass each other, node-to-surface both ways, with a search distributed over the ranks.
 ///   Explicit schemes only (Traits::gathers).
 ///
+/// Both take Coulomb friction (`friction`): an elastic stick of the normal penalty's stiffness,
+/// then slip, returned from the force of the last accepted step (contact_section.hpp, coulomb());
+/// the committed forces are history (commit_nodal, save_state/load_state for checkpoints).
+///
 /// Penalty rule: k_i = penalty_scale x the largest diagonal entry of node i's 3x3 block of the
 /// model's stiffness (the elements next to the surface, any material), penalty_scale 1 for
 /// explicit schemes and 10 for implicit ones and static unless the section says otherwise; a
