@@ -161,6 +161,13 @@ void ContactMonitor::save(io::CheckpointAttributes& attributes, io::NamedVectors
   }
 }
 
+void ContactMonitor::summary(std::ostream& line) const {
+  for (const ContactTerm* w : walls_)
+    if (const std::int64_t n = w->searches(); n >= 0)
+      line << ", contact pair '" << w->name() << "' searched " << n
+           << (n == 1 ? " time" : " times");
+}
+
 void ContactMonitor::start(const RunContext& run) {
   if (run.resumed)  // the committed friction forces read from the checkpoint
     for (const auto& [w, v] : states_) {

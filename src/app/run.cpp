@@ -1217,6 +1217,7 @@ class Run {
     log_ << "\nfinished: " << plan_.steps - first_step_ << " steps, " << linear_its_
          << " linear iterations";
     if (newton_its_) log_ << ", " << newton_its_ << " Newton iterations";
+    for (const Monitor* m : step_monitors_) m->summary(log_);
     for (const Monitor* m : output_monitors_) m->summary(log_);
     log_ << "\n";
     report_timings();

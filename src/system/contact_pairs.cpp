@@ -302,6 +302,7 @@ class ContactPairTerm final : public ContactTerm {
   }
   Traits traits() const override { return {.linear = false, .nodal = true, .gathers = true}; }
   const std::string& name() const override { return pair_.name; }
+  std::int64_t searches() const override { return searches_; }
   std::string summary() const override {
     double v[5] = {0, 0, INFINITY, 0, 0};  // nodes of each side, min k, max k (per pass)
     for (std::size_t s = 0; s < sides_.size(); ++s) {

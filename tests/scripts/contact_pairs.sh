@@ -51,6 +51,11 @@ for np in 1 2 3; do
   bars "$work/bars$np.yaml" "out$np"
   run "$np" "$work/bars$np.yaml"
 done
+# The log names the pair with its nodes, penalties and margin, and counts its searches.
+grep -q "^contact   contact pair 'ends' between regions 'bar1_end' and 'bar2_end': 9 + 9 nodes, penalty per pass .* margin 0.0125 m, frictionless" "$work/last.log" ||
+  { cat "$work/last.log"; echo "FAIL: the pair's log line"; exit 1; }
+grep -q "^finished: .*contact pair 'ends' searched [1-9][0-9]* time" "$work/last.log" ||
+  { cat "$work/last.log"; echo "FAIL: the pair's search count"; exit 1; }
 bars "$work/self.yaml" outself "[ends]"
 run 2 "$work/self.yaml"
 # Restart in contact: checkpoint at step 60 (in contact from step 1 to ~115), continued on 3 ranks.

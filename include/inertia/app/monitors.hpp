@@ -139,6 +139,7 @@ class ContactMonitor final : public Monitor {
   void declare(io::NamedVectors& vectors) override;
   void save(io::CheckpointAttributes& attributes, io::NamedVectors& vectors) override;
   void start(const RunContext& run) override;
+  void summary(std::ostream& line) const override;
   void after_step(const StepView& step) override;
   void flush() override { file_.flush(); }
   void mark_failed(const std::string& reason) override { file_.mark_failed(reason); }

@@ -52,6 +52,8 @@ class ContactTerm : public ForceTerm {
   virtual void add_pressure(Vec u, double t, std::span<double> pressure) const = 0;
   /// Collective. One line for the log: what the contact is, its nodes and penalties.
   virtual std::string summary() const { return describe(); }
+  /// Pairs: the searches so far (the same on every rank); walls: -1.
+  virtual std::int64_t searches() const { return -1; }
   /// Contacts with history (friction): the committed friction force per node, into / from the
   /// owned entries of a vector laid out as u (checkpoints); load_state takes the committed
   /// displacement u (owned entries) and time t with it.
