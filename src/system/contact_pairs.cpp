@@ -300,7 +300,9 @@ class ContactPairTerm final : public ContactTerm {
                               : cat("contact pair '", pair_.name, "' between regions '",
                                     sides_[0].region, "' and '", sides_[1].region, "'");
   }
-  Traits traits() const override { return {.linear = false, .nodal = true, .gathers = true}; }
+  Traits traits() const override {
+    return {.linear = false, .nodal = true, .gathers = true, .friction = friction_};
+  }
   const std::string& name() const override { return pair_.name; }
   std::int64_t searches() const override { return searches_; }
   std::string summary() const override {

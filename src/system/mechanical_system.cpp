@@ -6,7 +6,6 @@
 #include <optional>
 
 #include "inertia/parallel/session.hpp"
-#include "inertia/system/contact.hpp"
 #include "inertia/system/direct_solver.hpp"
 
 namespace inertia {
@@ -62,8 +61,7 @@ MechanicalSystem::MechanicalSystem(MPI_Comm comm, LocalMesh mesh, ProblemSpec sp
     } else
       linear_ = linear_ && (traits.linear || traits.load);
     dashpots_ = dashpots_ || traits.dashpot;
-    if (const auto* contact = dynamic_cast<const ContactTerm*>(t.get()))
-      friction_ = friction_ || contact->has_state();
+    if (traits.friction) friction_terms_.push_back(t.get());
     moving_ = moving_ || traits.moves;
     if (PointState* state = t->point_state()) {
       state_terms_.push_back(t.get());
@@ -966,7 +964,7 @@ double MechanicalSystem::kinetic_energy(Vec v) const {
 }
 
 void MechanicalSystem::commit_step(Vec u) {
-  for (const auto& t : terms_) t->commit_nodal(u, term_time_);  // collective
+  for (const ForceTerm* t : friction_terms_) t->commit_nodal(u, term_time_);  // collective
   if (state_terms_.empty()) return;
   std::exception_ptr error;
   {
@@ -983,9 +981,9 @@ void MechanicalSystem::commit_step(Vec u) {
 }
 
 double MechanicalSystem::friction_dissipation() const {
-  if (!friction_) return 0;
+  if (friction_terms_.empty()) return 0;
   double local = 0;
-  for (const auto& t : terms_) local += t->friction_dissipation();
+  for (const ForceTerm* t : friction_terms_) local += t->friction_dissipation();
   INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &local, 1, MPI_DOUBLE, MPI_SUM, comm_));
   return local;
 }

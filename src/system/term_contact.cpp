@@ -228,7 +228,7 @@ class RigidWallTerm final : public ContactTerm {
                wall_.region, "'");
   }
   Traits traits() const override {
-    return {.linear = false, .moves = motion_ != nullptr, .nodal = true};
+    return {.linear = false, .moves = motion_ != nullptr, .nodal = true, .friction = friction_};
   }
   void add_nodal_force(std::span<const PetscScalar> u, double t, double factor,
                        std::span<const PetscScalar> scale,

@@ -77,6 +77,9 @@ class ForceTerm {
     /// evaluates it, collectively, before add_nodal_force and energy read it. Always added node
     /// by node; explicit schemes only.
     bool gathers = false;
+    /// Has history at nodes that dissipates energy (friction): commit_nodal and
+    /// friction_dissipation are called for it.
+    bool friction = false;
   };
 
   virtual ~ForceTerm() = default;

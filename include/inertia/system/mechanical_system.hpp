@@ -239,7 +239,7 @@ class MechanicalSystem final : public DynamicSystem {
   mutable double term_time_ = 0;
   double tangent_time_ = 0;  ///< term_time_ of the assembled tangent
   bool moving_ = false;      ///< a term moves (Traits::moves): the tangent depends on time
-  bool friction_ = false;    ///< a contact has friction (friction_dissipation)
+  std::vector<const ForceTerm*> friction_terms_;  ///< with Traits::friction
   /// Explicit schemes: the nodal terms (Traits::nodal), added node by node to the linear model's
   /// forces (they do not make it nonlinear).
   std::vector<ForceTerm*> nodal_terms_;
