@@ -105,23 +105,11 @@ run 2 "$work/pairc.yaml"
 cp "$work/pairc/contact.csv" "$work/pair_full.csv"
 run 3 "$work/pairc.yaml" --restart "$work/pairc/checkpoints/checkpoint_000001000.h5"
 
-python3 - "$work" <<'EOF'
+python3 - "$work" "$INERTIA_SOURCE_DIR/tests/support" <<'EOF'
 import math, sys
 work = sys.argv[1]
-def read(path):
-    rows = [r for r in open(path) if not r.startswith('#')]
-    names = rows[0].strip().split(',')
-    cols = {n: [] for n in names}
-    for r in rows[1:]:
-        for n, x in zip(names, r.split(',')):
-            cols[n].append(float(x))
-    return cols
-ok = True
-def check(what, value, lo, hi):
-    global ok
-    good = lo <= value <= hi
-    ok = ok and good
-    print(f"{what}: {value:.6g} (expected in [{lo:g}, {hi:g}]){'' if good else '  FAIL'}")
+sys.path.insert(0, sys.argv[2])
+from csv_checks import read, check, largest_difference, passed
 def slope(run):  # the block's acceleration: a least-squares line through its velocity after 50 ms
     p = read(f"{work}/{run}/probes.csv")
     pts = [(t, v) for t, v in zip(p["time"], p["top.vx"]) if t > 0.05]
@@ -148,16 +136,17 @@ _, p = slope("static")
 check("static 0.5, kinetic 0.3 (theta 20 deg): largest displacement (m)", max(abs(x) for x in p["top.ux"]), 0, 2e-5)
 a, _ = slope("kinetic")
 check("kinetic 0.3 alone (theta 20 deg): acceleration / exact", a / exact(20, 0.3), 0.98, 1.02)
-base = read(f"{work}/slide1/contact.csv")
-peak = max(abs(x) for x in base["floor.fz"])
-for other in ("slide2", "slide3"):
-    o = read(f"{work}/{other}/contact.csv")
-    diff = max(abs(a - b) for k in ("floor.fx", "floor.fz") for a, b in zip(base[k], o[k]))
-    check(f"{other} against 1 rank: largest force difference / peak normal force", diff / peak, 0, 1e-8)
-full, resumed = read(f"{work}/contact_full.csv"), read(f"{work}/slidec/contact.csv")
-diff = max(abs(a - b) for k in ("floor.fx", "floor.fz") for a, b in zip(full[k], resumed[k]))
-check("restart while sliding (2 ranks -> 3): largest force difference / peak", diff / peak, 0, 1e-8)
-check("restart: rows", len(resumed["floor.fx"]), len(full["floor.fx"]), len(full["floor.fx"]))
+def agree(label, runs, full, resumed):  # 2 and 3 ranks, and the restart, against 1 rank
+    base = read(f"{work}/{runs[0]}/contact.csv")
+    peak = max(abs(x) for x in base["floor.fz"])
+    for other in runs[1:]:
+        diff = largest_difference(base, read(f"{work}/{other}/contact.csv"), ("floor.fx", "floor.fz"))
+        check(f"{other} against 1 rank: largest force difference / peak normal force", diff / peak, 0, 1e-8)
+    a, b = read(f"{work}/{full}"), read(f"{work}/{resumed}")
+    check(f"{label}restart while sliding (2 ranks -> 3): largest force difference / peak",
+          largest_difference(a, b, ("floor.fx", "floor.fz")) / peak, 0, 1e-8)
+    check(f"{label}restart: rows", len(b["floor.fx"]), len(a["floor.fx"]), len(a["floor.fx"]))
+agree("", ("slide1", "slide2", "slide3"), "contact_full.csv", "slidec/contact.csv")
 a, _ = slope("pair1")
 check("block on a slab (pair, mu 0.3, 30 deg): sliding acceleration / exact", a / exact(30, 0.3), 0.99, 1.01)
 c = read(f"{work}/pair1/contact.csv")
@@ -165,16 +154,8 @@ late = [(fx, n) for t, fx, n in zip(c["time"], c["floor.fx"], c["floor.normal"])
 check("pair: friction / normal force while sliding (mu 0.3)", max(abs(-fx / n - 0.3) for fx, n in late), 0, 1e-3)
 e = read(f"{work}/pair1/energy.csv")
 check("pair: energy balance / work of gravity", abs(e["total"][-1]) / e["external_work"][-1], 0, 5e-3)
-base = read(f"{work}/pair1/contact.csv")
-peak = max(abs(x) for x in base["floor.fz"])
-for other in ("pair2", "pair3"):
-    o = read(f"{work}/{other}/contact.csv")
-    diff = max(abs(a - b) for k in ("floor.fx", "floor.fz") for a, b in zip(base[k], o[k]))
-    check(f"{other} against 1 rank: largest force difference / peak normal force", diff / peak, 0, 1e-8)
-full, resumed = read(f"{work}/pair_full.csv"), read(f"{work}/pairc/contact.csv")
-diff = max(abs(a - b) for k in ("floor.fx", "floor.fz") for a, b in zip(full[k], resumed[k]))
-check("pair: restart while sliding (2 ranks -> 3): largest force difference / peak", diff / peak, 0, 1e-8)
-if not ok:
+agree("pair: ", ("pair1", "pair2", "pair3"), "pair_full.csv", "pairc/contact.csv")
+if not passed():
     print("FAIL: friction"); sys.exit(1)
 EOF
 
