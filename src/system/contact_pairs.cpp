@@ -50,13 +50,16 @@ double dot(const Vec3& a, const Vec3& b) { return a[0] * b[0] + a[1] * b[1] + a[
 /// The closest point of x on a face (triangle: exact; quadrilateral: bilinear, Gauss-Newton from
 /// the centre), its shape functions, the outward unit normal there and the gap along it.
 struct Projection {
-  bool inside = false;
+  bool within = false, inside = false;  ///< in the face; in it or its band
   double g = 0;
   Vec3 n{0, 0, 0};
   std::array<double, 4> N{0, 0, 0, 0};
 };
 
-constexpr double inside_tolerance = 1e-6;  ///< in the face's parametric coordinates
+/// In the face's parametric coordinates: `within` a face, and `inside` its band, which counts
+/// where no face has the point within (the gap above a kink of a faceted convex surface, which a
+/// node would otherwise slip through: Newton then cycles).
+constexpr double inside_tolerance = 1e-6, band = 0.05;
 
 Projection project(int kind, const Vec3* p, double sign, const Vec3& x) {
   Projection out;
@@ -72,8 +75,9 @@ Projection project(int kind, const Vec3* p, double sign, const Vec3& x) {
     Vec3 n = cross(e1, e2);
     const double l = std::sqrt(dot(n, n));
     for (auto& c : n) c *= sign / l;
-    out.inside =
+    out.within =
         xi >= -inside_tolerance && eta >= -inside_tolerance && xi + eta <= 1 + inside_tolerance;
+    out.inside = xi >= -band && eta >= -band && xi + eta <= 1 + band;
     out.N = {1 - xi - eta, xi, eta, 0};
     out.n = n;
     out.g = dot(d, n);
@@ -115,7 +119,8 @@ Projection project(int kind, const Vec3* p, double sign, const Vec3& x) {
   const double l = std::sqrt(dot(n, n));
   if (!(l > 0)) return out;
   for (auto& c : n) c *= sign / l;
-  out.inside = std::abs(xi) <= 1 + inside_tolerance && std::abs(eta) <= 1 + inside_tolerance;
+  out.within = std::abs(xi) <= 1 + inside_tolerance && std::abs(eta) <= 1 + inside_tolerance;
+  out.inside = std::abs(xi) <= 1 + band && std::abs(eta) <= 1 + band;
   out.n = n;
   out.g = dot(r, n);
   return out;
@@ -128,7 +133,8 @@ struct Side {
   std::vector<std::int32_t> face_local;  ///< per record: its 4 local nodes (-1: none)
   std::vector<std::int32_t> nodes;       ///< owned local nodes of the region's faces
   std::vector<double> areas;             ///< their share of the faces' area
-  std::vector<Vec3> outward;             ///< their outward unit direction
+  std::vector<Vec3> outward;             ///< their outward unit direction (from the elements)
+  std::vector<Vec3> normal;              ///< their unit surface normal (from the faces)
   std::vector<double> k;                 ///< their penalty (set_up)
 };
 
@@ -156,6 +162,17 @@ struct Pass {
   // Friction, per slave node: the committed force, and the last evaluation's force and relative
   // slip since the commit.
   std::vector<double> tc, T, d;
+  /// Implicit schemes: per slave node in contact, what its tangent needs (add_coupling).
+  struct Link {
+    std::int64_t slave;
+    int kind;
+    std::array<std::int64_t, 4> master;  ///< global nodes
+    std::array<double, 4> N;
+    Vec3 n;
+    double k;
+    Slip slip;  ///< friction (slipping, ratio, direction); sticking if not slipping
+  };
+  std::vector<Link> links;
   // The evaluation's results.
   std::vector<double> gap;  ///< per slave node: its gap if in contact, else 0
   Vec3 force{0, 0, 0};      ///< on the slave nodes, by the master faces
@@ -171,9 +188,7 @@ class ContactPairTerm final : public ContactTerm {
       : comm_(in.comm), mesh_(in.mesh), pair_(pair), scale_(scale) {
     MPI_Comm_rank(comm_, &rank_);
     MPI_Comm_size(comm_, &size_);
-    INERTIA_CHECK(in.spec.explicit_scheme, InputError, pair.where,
-                  ": contact between bodies (pairs) takes explicit schemes only in this version "
-                  "(central_difference, ...); implicit schemes and static take rigid walls");
+    implicit_ = !in.spec.explicit_scheme;
     const int sides = static_cast<int>(pair.surfaces.size());
     sides_.resize(static_cast<std::size_t>(sides));
     for (int s = 0; s < sides; ++s) {
@@ -200,6 +215,7 @@ class ContactPairTerm final : public ContactTerm {
       }
     });
     double edges[2] = {0, 0};  // the faces' edge lengths summed, and their number
+    std::vector<std::pair<std::int32_t, Vec3>> face_normals[2];  // per side: node, area vector
     {
       petsc::GhostedRead o(outward);
       auto direction = [&](std::int32_t n) {
@@ -212,6 +228,7 @@ class ContactPairTerm final : public ContactTerm {
       for (int s = 0; s < sides; ++s) {
         Side& side = sides_[s];
         for (auto n : side.nodes) side.outward.push_back(direction(n));
+        face_normals[s].clear();
         for (std::int64_t c = 0; c < mesh_.num_cells(); ++c) {
           const CellType t = mesh_.cell_types[c];
           if (mesh_.cell_regions[c] != region_[s] || info(t).dim != 2) continue;
@@ -241,6 +258,17 @@ class ContactPairTerm final : public ContactTerm {
           const Vec3 normal = cross({x1[0] - x0[0], x1[1] - x0[1], x1[2] - x0[2]},
                                     {x2[0] - x0[0], x2[1] - x0[1], x2[2] - x0[2]});
           const double sign = dot(normal, sum) < 0 ? -1.0 : 1.0;
+          {  // the face's outward area vector, shared by its nodes (the nodes' surface normals)
+            Vec3 area = normal;
+            if (t == CellType::quad4) {
+              const Vec3 x3 = x(3);
+              area = cross({x2[0] - x0[0], x2[1] - x0[1], x2[2] - x0[2]},
+                           {x3[0] - x1[0], x3[1] - x1[1], x3[2] - x1[2]});
+            }
+            for (auto n : nodes)
+              face_normals[s].emplace_back(static_cast<std::int32_t>(n),
+                                           Vec3{sign * area[0], sign * area[1], sign * area[2]});
+          }
           for (const auto& part : parts) {
             const int kind = part[3] < 0 ? 3 : 4;
             double r[record_size];
@@ -272,6 +300,24 @@ class ContactPairTerm final : public ContactTerm {
       }
     }
     INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, edges, 2, MPI_DOUBLE, MPI_SUM, comm_));
+    // Each node's surface normal: the sum of its faces' outward area vectors (over the ranks).
+    for (int s = 0; s < sides; ++s) {
+      petsc::Vector normals = in.assembler.create_vector();
+      in.assembler.assemble(normals, [&](VectorSum& sum) {
+        auto local = sum.local();
+        for (const auto& [n, a] : face_normals[s])
+          for (int i = 0; i < 3; ++i) local[3 * n + i] += a[i];
+      });
+      petsc::ConstArray v(normals);
+      Side& side = sides_[s];
+      for (auto n : side.nodes) {
+        Vec3 d{v[3 * n], v[3 * n + 1], v[3 * n + 2]};
+        const double l = std::sqrt(dot(d, d));
+        if (l > 0)
+          for (auto& c : d) c /= l;
+        side.normal.push_back(d);
+      }
+    }
     // Half the mean edge: a few candidate faces per node where the faces are finest. The longest
     // edge made the large faces far from the contact set every node's search radius.
     margin_ = pair.margin > 0 ? pair.margin : 0.5 * edges[0] / std::max(edges[1], 1.0);
@@ -289,6 +335,18 @@ class ContactPairTerm final : public ContactTerm {
     std::sort(touched_.begin(), touched_.end());
     touched_.erase(std::unique(touched_.begin(), touched_.end()), touched_.end());
     force_.assign(3 * touched_.size(), 0.0);
+    // Each touched node's area share and surface normal (for the pressure), from the first side
+    // that has it.
+    touched_area_.assign(touched_.size(), 0.0);
+    touched_normal_.assign(touched_.size(), Vec3{0, 0, 0});
+    for (const Side& side : sides_)
+      for (std::size_t j = 0; j < side.nodes.size(); ++j) {
+        const auto at = static_cast<std::size_t>(
+            std::lower_bound(touched_.begin(), touched_.end(), side.nodes[j]) - touched_.begin());
+        if (touched_area_[at] > 0) continue;
+        touched_area_[at] = side.areas[j];
+        touched_normal_[at] = side.normal[j];
+      }
     fc_ = in.assembler.create_vector();
     friction_ = pair.friction.on();
     if (friction_) uc_ = in.assembler.create_vector();
@@ -427,6 +485,40 @@ class ContactPairTerm final : public ContactTerm {
     committed_moved_ = true;
     last_u_ = nullptr;  // the next evaluation starts from the new committed state
   }
+  void add_coupling(std::vector<CouplingBlock>& blocks) const override {
+    // Node-to-surface with the normal, the face's point and the friction state of the
+    // evaluation held fixed: the slave node's gap g = n . (x_s - sum_a N_a x_a) is linear in the
+    // nodes' displacements with coefficients c = (1, -N_1, ..., -N_m), so the tangent between
+    // nodes a and b is c_a c_b k (n n^T + friction part). The terms of n's and N's change (order
+    // g, small under a stiff penalty) are left out: Newton converges, not quadratically.
+    for (const Pass& p : passes_)
+      for (const Pass::Link& l : p.links) {
+        std::array<double, 9> B;
+        for (int i = 0; i < 3; ++i)
+          for (int j = 0; j < 3; ++j) {
+            const double nn = l.n[i] * l.n[j];
+            double b = nn;
+            if (friction_) {
+              // Sticking: the tangential spring k (I - n n^T); slipping: its part across the
+              // slip direction, scaled by mu f_n / |T_trial| (as the walls').
+              double t = (i == j ? 1.0 : 0.0) - nn;
+              if (l.slip.slipping)
+                t = l.slip.ratio * (t - l.slip.direction[i] * l.slip.direction[j]);
+              b += t;
+            }
+            B[3 * i + j] = l.k * b;
+          }
+        std::array<std::int64_t, 5> node{l.slave, -1, -1, -1, -1};
+        std::array<double, 5> c{1, 0, 0, 0, 0};
+        for (int a = 0; a < l.kind; ++a) node[1 + a] = l.master[a], c[1 + a] = -l.N[a];
+        for (int a = 0; a <= l.kind; ++a)
+          for (int b = 0; b <= l.kind; ++b) {
+            CouplingBlock blk{node[a], node[b], {}};
+            for (int e = 0; e < 9; ++e) blk.b[e] = c[a] * c[b] * B[e];
+            blocks.push_back(blk);
+          }
+      }
+  }
   double friction_dissipation() const override { return dissipated_; }
   bool has_state() const override { return friction_; }
   void save_state(std::span<PetscScalar> owned) const override {
@@ -470,11 +562,14 @@ class ContactPairTerm final : public ContactTerm {
   }
   void add_pressure(Vec u, double t, std::span<double> pressure) const override {
     gather(u, t);
-    for (const Pass& p : passes_) {
-      const Side& side = sides_[p.slave];
-      for (std::size_t j = 0; j < side.nodes.size(); ++j)
-        if (p.gap[j] < 0 && side.areas[j] > 0)
-          pressure[side.nodes[j]] += -side.k[j] * p.gap[j] / side.areas[j];
+    // The node's whole contact force (from its own pass and as a face node of the other), its
+    // component against the node's surface normal, over its area: the pressure through the
+    // interface on either side (sum of pressure x area on one side: the force between them).
+    for (std::size_t j = 0; j < touched_.size(); ++j) {
+      const double* f = &force_[3 * j];  // the internal force: the contact force's opposite
+      const Vec3& o = touched_normal_[j];
+      const double normal = f[0] * o[0] + f[1] * o[1] + f[2] * o[2];
+      if (normal > 0 && touched_area_[j] > 0) pressure[touched_[j]] += normal / touched_area_[j];
     }
   }
 
@@ -681,6 +776,7 @@ class ContactPairTerm final : public ContactTerm {
       const Side& slave = sides_[p.slave];
       std::fill(p.fm.begin(), p.fm.end(), 0.0);
       p.force = {0, 0, 0}, p.normal = 0, p.active = 0, p.deepest = 0, p.energy = 0;
+      p.links.clear();
       if (friction_) std::fill(p.T.begin(), p.T.end(), 0.0), std::fill(p.d.begin(), p.d.end(), 0.0);
       {
         petsc::ConstArray ua(u), g(p.ug);
@@ -712,8 +808,12 @@ class ContactPairTerm final : public ContactTerm {
             const Projection pr = project(face.kind, pts, face.sign, x);
             // Inside the face, facing it, not deeper than `depth` (the far side of a body).
             if (!pr.inside || dot(pr.n, slave.outward[j]) >= 0 || std::abs(pr.g) > depth_) continue;
-            if (!chosen || std::abs(pr.g) < std::abs(best.g) ||
-                (std::abs(pr.g) == std::abs(best.g) && face.key < chosen->key))
+            // A face that has the point within it before one whose band has it; then the
+            // nearest; ties broken by the faces' nodes (the same on any ranks).
+            if (!chosen || (pr.within && !best.within) ||
+                (pr.within == best.within &&
+                 (std::abs(pr.g) < std::abs(best.g) ||
+                  (std::abs(pr.g) == std::abs(best.g) && face.key < chosen->key))))
               best = pr, chosen = &face;
           }
           p.gap[j] = 0;
@@ -730,6 +830,12 @@ class ContactPairTerm final : public ContactTerm {
           ++p.active;
           p.deepest = std::max(p.deepest, -best.g);
           p.energy += 0.5 * kg * best.g;
+          if (implicit_) {
+            Pass::Link l{
+                mesh_.global_node(n), chosen->kind, {-1, -1, -1, -1}, best.N, best.n, k, {}};
+            for (int a = 0; a < chosen->kind; ++a) l.master[a] = p.gids[chosen->node[a]];
+            p.links.push_back(l);
+          }
           if (!friction_) continue;
           // Friction: the slip of the node relative to the face's point since the commit.
           double* d = &p.d[3 * j];
@@ -740,6 +846,7 @@ class ContactPairTerm final : public ContactTerm {
           }
           const Slip T =
               coulomb(pair_.friction, best.n, &p.tc[3 * j], d, k, -kg, time_ - committed_time_);
+          if (implicit_) p.links.back().slip = T;
           for (int i = 0; i < 3; ++i) {
             p.T[3 * j + i] = T.force[i];
             fc[3 * n + i] -= T.force[i];
@@ -781,6 +888,7 @@ class ContactPairTerm final : public ContactTerm {
   mutable std::vector<Pass> passes_;
   mutable bool searched_ = false;
   bool friction_ = false;
+  bool implicit_ = false;     ///< implicit schemes and static: links for the tangent
   mutable petsc::Vector uc_;  ///< friction: the committed displacement (at touched_'s entries)
   mutable double committed_time_ = 0, time_ = 0;  ///< the commit's and the evaluation's time
   mutable bool committed_moved_ = true;           ///< uc_ changed since the faces read it
@@ -791,6 +899,8 @@ class ContactPairTerm final : public ContactTerm {
   mutable std::vector<double> u_at_search_;  ///< owned entries
   mutable petsc::Vector fc_;                 ///< the internal force (global vector)
   mutable std::vector<double> force_;        ///< its entries at touched_
+  std::vector<double> touched_area_;         ///< per touched node: its area share
+  std::vector<Vec3> touched_normal_;         ///< and its surface normal
 };
 
 }  // namespace

@@ -58,6 +58,9 @@ MechanicalSystem::MechanicalSystem(MPI_Comm comm, LocalMesh mesh, ProblemSpec sp
     if ((only_nodal || traits.gathers) && !traits.linear && !traits.load) {
       nodal_terms_.push_back(t.get());
       if (traits.gathers) gathering_terms_.push_back(t.get());
+      // Implicit schemes: a gathering term's tangent goes into the Newton operator, which makes
+      // the model nonlinear (it stays node by node for the forces).
+      if (traits.gathers && !spec_.explicit_scheme) linear_ = false, coupled_ = true;
     } else
       linear_ = linear_ && (traits.linear || traits.load);
     dashpots_ = dashpots_ || traits.dashpot;
@@ -378,9 +381,48 @@ void MechanicalSystem::update_tangent(Vec u) {
           if (t->traits().dashpot) t->add_dashpot_matrix(at, sum);
       });
   }
+  if (coupled_) build_coupling(linearised_at_, term_time_);
   tangent_assembled_ = true;
   for (auto& [key, solver] : solvers_)
     if (key[1] != 0 || key[2] != 0) solver.stale = true;
+}
+
+void MechanicalSystem::build_coupling(Vec u, double t) {
+  gather(u, t);
+  coupling_blocks_.clear();
+  for (const ForceTerm* term : gathering_terms_) term->add_coupling(coupling_blocks_);
+  // The pattern: a new generation where it changed on any rank.
+  std::vector<std::pair<std::int64_t, std::int64_t>> pattern;
+  pattern.reserve(coupling_blocks_.size());
+  for (const auto& blk : coupling_blocks_) pattern.emplace_back(blk.row, blk.col);
+  std::sort(pattern.begin(), pattern.end());
+  pattern.erase(std::unique(pattern.begin(), pattern.end()), pattern.end());
+  std::int64_t counts[2] = {static_cast<std::int64_t>(coupling_blocks_.size()),
+                            pattern != coupling_pattern_ ? 1 : 0};
+  INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, counts, 2, MPI_INT64_T, MPI_SUM, comm_));
+  if (counts[1] > 0) ++coupling_generation_;
+  coupling_pattern_ = std::move(pattern);
+  coupling_.reset();
+  if (counts[0] == 0) return;  // nothing in contact: the assembled tangent is the whole one
+  // Entry by entry in PETSc's COO form: the rows may be other ranks' (a face's nodes).
+  const std::size_t n = 9 * coupling_blocks_.size();
+  std::vector<PetscInt> rows(n), cols(n);
+  std::vector<PetscScalar> values(n);
+  std::size_t e = 0;
+  for (const auto& blk : coupling_blocks_)
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j, ++e) {
+        rows[e] = static_cast<PetscInt>(3 * blk.row + i);
+        cols[e] = static_cast<PetscInt>(3 * blk.col + j);
+        values[e] = blk.b[3 * i + j];
+      }
+  const PetscInt local = static_cast<PetscInt>(3 * mesh_.num_owned);
+  INERTIA_PETSC(MatCreate(comm_, coupling_.out()));
+  INERTIA_PETSC(MatSetSizes(coupling_, local, local, PETSC_DETERMINE, PETSC_DETERMINE));
+  INERTIA_PETSC(MatSetType(coupling_, MATAIJ));
+  INERTIA_PETSC(
+      MatSetPreallocationCOO(coupling_, static_cast<PetscCount>(n), rows.data(), cols.data()));
+  INERTIA_PETSC(MatSetValuesCOO(coupling_, values.data(), ADD_VALUES));
 }
 
 void MechanicalSystem::mult_mass(Vec x, Vec y) const {
@@ -752,7 +794,14 @@ petsc::Matrix MechanicalSystem::create_operator() const {
   return A;
 }
 
-double MechanicalSystem::fill_operator(double m, double k, double b, Mat A) const {
+double MechanicalSystem::fill_operator(double m, double k, double b, Mat A_given, PC pc) const {
+  // A run whose tangent couples nodes outside the assembled pattern (contact between bodies
+  // under an implicit scheme) builds the operator in a fresh matrix of the assembled pattern,
+  // adds the coupling (the union of both patterns), and puts it in place of A_given: the
+  // operator's pattern follows the contact set.
+  petsc::Matrix fresh;
+  if (coupled_) fresh = create_operator();
+  const Mat A = coupled_ ? fresh.get() : A_given;
   // All matrices share one pattern (Assembler::create_matrix), so the copies and sums keep the
   // structure.
   if (M_) {
@@ -769,6 +818,7 @@ double MechanicalSystem::fill_operator(double m, double k, double b, Mat A) cons
                 "an explicit scheme or time.operator: assembled");
   if (k != 0) INERTIA_PETSC(MatAXPY(A, k, stiffness(), SAME_NONZERO_PATTERN));
   if (b != 0 && B_) INERTIA_PETSC(MatAXPY(A, b, B_, SAME_NONZERO_PATTERN));
+  if (k != 0 && coupling_) INERTIA_PETSC(MatAXPY(A, k, coupling_, DIFFERENT_NONZERO_PATTERN));
   // Constrained rows and columns: identity scaled by the mean diagonal.
   INERTIA_PETSC(MatGetDiagonal(A, work2_));
   PetscReal diagonal_sum = 0;
@@ -777,6 +827,17 @@ double MechanicalSystem::fill_operator(double m, double k, double b, Mat A) cons
   if (!(diagonal > 0)) diagonal = 1.0;
   INERTIA_PETSC(MatZeroRowsColumns(A, static_cast<PetscInt>(constrained_.size()),
                                    constrained_.data(), diagonal, nullptr, nullptr));
+  if (coupled_) {
+    INERTIA_PETSC(MatHeaderReplace(A_given, fresh.in_place()));
+    // The values changed (a preconditioner compares the matrix's state), and where the pattern
+    // did too, the preconditioner starts again (a factorisation's symbolic part).
+    // (MatHeaderReplace keeps A_given's state: an assembly, which costs nothing here, raises it.)
+    INERTIA_PETSC(MatAssemblyBegin(A_given, MAT_FINAL_ASSEMBLY));
+    INERTIA_PETSC(MatAssemblyEnd(A_given, MAT_FINAL_ASSEMBLY));
+    auto [it, first] = filled_generation_.try_emplace(A_given, coupling_generation_);
+    if (!first && it->second != coupling_generation_ && pc) INERTIA_PETSC(PCReset(pc));
+    it->second = coupling_generation_;
+  }
   return diagonal;
 }
 
@@ -791,7 +852,9 @@ MechanicalSystem::Solver& MechanicalSystem::solver(double m, double k, double b)
   if (it != solvers_.end()) {
     Solver& s = it->second;
     if (s.stale) {
-      s.diagonal = fill_operator(m, k, b, s.A);
+      PC pc = nullptr;
+      INERTIA_PETSC(KSPGetPC(s.ksp, &pc));
+      s.diagonal = fill_operator(m, k, b, s.A, pc);
       if (s.products) assembler_.copy_values(s.A, s.products);
       // The preconditioner is rebuilt.
       INERTIA_PETSC(KSPSetOperators(s.ksp, s.products ? s.products.get() : s.A.get(), s.A));
@@ -847,7 +910,7 @@ MechanicalSystem::Solver& MechanicalSystem::solver(double m, double k, double b)
   INERTIA_PETSC(
       PetscObjectTypeCompare(reinterpret_cast<PetscObject>(s.ksp.get()), KSPPREONLY, &preonly));
   INERTIA_PETSC(KSPSetInitialGuessNonzero(s.ksp, preonly ? PETSC_FALSE : PETSC_TRUE));
-  if (!preonly) {
+  if (!preonly && !coupled_) {
     // Krylov iterations multiply by a BAIJ(3) copy of the operator (a third of the index data:
     // ~1.5x faster products); the preconditioner is built from the AIJ original, which every
     // PETSc preconditioner takes. One more matrix in memory, ~2/3 of the AIJ one.

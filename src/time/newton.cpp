@@ -79,7 +79,11 @@ PetscErrorCode NewtonSolver::jacobian_callback(SNES, Vec y, Mat J, Mat, void* co
   try {
     self->problem_->configuration(y, self->x_);
     self->system_.update_tangent(self->x_);
-    self->system_.fill_operator(self->problem_->m, self->problem_->k, self->problem_->b, J);
+    KSP ksp;
+    PC pc;
+    INERTIA_PETSC(SNESGetKSP(self->snes_, &ksp));
+    INERTIA_PETSC(KSPGetPC(ksp, &pc));
+    self->system_.fill_operator(self->problem_->m, self->problem_->k, self->problem_->b, J, pc);
     // AMG's near-null space: the rigid-body modes of the current configuration.
     self->system_.attach_near_null_space(J, self->x_);
     if (!self->chosen_) self->choose_linear_solver(J);

@@ -26,6 +26,15 @@
 # - the deepest penetration: 0.45 % of delta (0.62 % at h = 0.4 a to 0.23 % at 0.1 a; 3.7 % with
 #   penalty_scale 1). Checked below 1 %;
 # - np 1, 2 and 3: contact.csv and every node's pressure agree to 1e-8 (measured 1e-12 or less).
+# Two spheres (meshes/hertz_two_spheres.msh: this sphere and its mirror image below, meshed
+# independently; contact pair, static, Newton with the pair's tangent, one load step, top and
+# bottom faces pushed together by delta each): each half is the sphere on the floor, so Hertz's
+# a(F) is the same (R* = R / 2, E* = E / (2 (1 - nu^2))) and so is F(delta). Measured: F 0.99799 of
+# the floor's (checked within 0.5 %); contact radius from each side's nodal pressures 1.0008
+# (upper) and 1.0040 (lower) of Hertz's (0.5 %), pressure shape -0.07 % and -0.74 % (1 %), the
+# pressure times the area shares on each side -1.7e-5 and -0.56 % of F (1 %: a pair's pressure is
+# the interface's on both sides), penetration 0.95 % of delta (2 %), the supports balance the
+# contact (1e-8), np 1, 2, 3 equal to 1e-8 (measured 7e-14).
 # The refinement: gmsh meshes/hertz_sphere.geo -setnumber h0 H -3 -format msh41 -o m.msh, this
 # case on m.msh (penalty_scale 10 and 1000), then python3 tests/support/hertz_moments.py OUT m.msh
 # --youngs 2e11 --poisson 0.3 --radius 0.01 --delta 1e-4.
@@ -58,9 +67,30 @@ output: {directory: $2, every: 1, fields: [contact_pressure], energy: false}
 EOF
 }
 
+spheres() {  # spheres FILE DIR: two spheres pressed together (contact pair, static, Newton)
+  cat > "$1" <<EOF
+mesh: {file: $INERTIA_SOURCE_DIR/meshes/hertz_two_spheres.msh}
+materials:
+  - {region: upper, density: 7800, youngs_modulus: 2.0e11, poissons_ratio: 0.3}
+  - {region: lower, density: 7800, youngs_modulus: 2.0e11, poissons_ratio: 0.3}
+boundary_conditions:
+  - {region: top, type: displacement, components: [z], value: [-1.0e-4]}
+  - {region: bottom, type: displacement, components: [z], value: [1.0e-4]}
+  - {region: symx, type: displacement, components: [x], value: [0]}
+  - {region: symy, type: displacement, components: [y], value: [0]}
+contact:
+  pairs:
+    - {name: balls, surfaces: [upper_contact, lower_contact]}
+time: {integrator: static, dt: 1, steps: 1, linear_solver: direct}
+output: {directory: $2, every: 1, fields: [contact_pressure, displacement], energy: false}
+EOF
+}
+
 for np in 1 2 3; do
   sphere "$work/sphere$np.yaml" "out$np"
   run "$np" "$work/sphere$np.yaml"
+  spheres "$work/spheres$np.yaml" "two$np"
+  run "$np" "$work/spheres$np.yaml"
 done
 # A wall ten times softer than the default: the contact radius check must see it.
 sphere "$work/soft.yaml" soft "penalty_scale: 1"
@@ -109,6 +139,38 @@ for np in (2, 3):
     print(f"np {np} against np 1: contact.csv {dc:.3g} (relative), pressures {dp:.3g} of the peak")
     check(f"np {np} agrees with np 1",
           h == h1 and len(c) == len(c1) and len(p) == len(p1) and dc < 1e-8 and dp < 1e-8)
+# Two spheres: each half of the symmetric problem is the sphere on the floor (the contact plane
+# z = 0 stays flat), so the force for the same delta and Hertz's a(F) are the floor's.
+from hertz_moments import moments, two_body_frame
+two = f"{source}/meshes/hertz_two_spheres.msh"
+h, c = rows(f"{work}/two1/contact.csv")
+F2 = 4 * c[-1][h.index("balls.fz")]
+depth = c[-1][h.index("balls.penetration")]
+print(f"two spheres (contact pair, static): F = {F2:.6g} N, {F2 / m['force']:.5f} of the sphere on "
+      f"the floor's; penetration {depth:.3g} m ({depth / 1e-4:.3g} of delta)")
+check("two spheres' force within 0.5 % of the floor's", abs(F2 / m["force"] - 1) < 5e-3)
+check("two spheres' penetration below 2 % of delta", depth < 2e-2 * 1e-4)
+p2, shares = two_body_frame(f"{work}/two1", two, ["upper_contact", "lower_contact"])
+for side, pressure, share in zip(("upper", "lower"), p2, shares):
+    t = moments(pressure, share, F2, 2.0e11, 0.3, 0.01)
+    print(f"  {side} surface: contact radius {t['a_ratio']:.5f} of Hertz's, pressure shape "
+          f"{t['shape_ratio']:.5f}, sum of pressure x area {4 * t['sum_p_area'] / F2 - 1:+.2g} of F")
+    check(f"{side} sphere's contact radius within 0.5 %", abs(t["a_ratio"] - 1) < 5e-3)
+    check(f"{side} sphere's pressure shape within 1 %", abs(t["shape_ratio"] - 1) < 1e-2)
+    check(f"{side} sphere's pressure x area within 1 % of F", abs(4 * t["sum_p_area"] / F2 - 1) < 1e-2)
+h, r = rows(f"{work}/two1/reactions.csv")
+top, bottom = 4 * r[-1][h.index("top.fz")], 4 * r[-1][h.index("bottom.fz")]
+print(f"  reactions: top {top:.12g} N, bottom {bottom:.12g} N")
+check("the supports balance the contact", abs(top + F2) < 1e-8 * F2 and abs(bottom - F2) < 1e-8 * F2)
+for np in (2, 3):
+    h, c2 = rows(f"{work}/two{np}/contact.csv")
+    q, _ = two_body_frame(f"{work}/two{np}", two, ["upper_contact", "lower_contact"])
+    dc = max(abs(a - b) / max(abs(a), 1e-300) for x, y in zip(c, c2) for a, b in zip(x, y) if a)
+    peak = max(max(side.values()) for side in p2)
+    dp = max(abs(p2[k][x] - q[k][x]) for k in (0, 1) for x in p2[k]) / peak
+    print(f"  np {np} against np 1: contact.csv {dc:.3g} (relative), pressures {dp:.3g} of the peak")
+    check(f"two spheres: np {np} agrees with np 1", len(c2) == len(c) and dc < 1e-8 and dp < 1e-8
+          and all(len(q[k]) == len(p2[k]) for k in (0, 1)))
 s = hertz("soft")
 print(f"penalty_scale 1: contact radius {s['a_ratio']:.5f} of Hertz's, penetration "
       f"{s['penetration_over_delta']:.3g} of delta (outside the tolerance: the check sees it)")

@@ -127,6 +127,50 @@ def area_shares(mesh, group):
     return share
 
 
+def two_body_frame(out, mesh, groups):
+    """For two bodies pressed together along z (the first group's body above): per group, {point:
+    contact pressure} of the run's last frame at the nodes of that group's faces, and the groups'
+    area shares. A point of both groups (the two bodies' nodes at one place, where they first
+    touched) is told apart by its displacement: the upper body's node is pressed below the lower
+    body's."""
+    frames = sorted(glob.glob(os.path.join(out, "*_[0-9][0-9][0-9][0-9][0-9][0-9].pvtu")))
+    if not frames:
+        sys.exit(f"hertz_moments: no .pvtu frame in {out}")
+    shares = [area_shares(mesh, g) for g in groups]
+    nodes = {}  # per point: {displacement: pressure} (ranks repeat the nodes they share)
+    for piece in sorted(glob.glob(frames[-1][:-len(".pvtu")] + "/piece_*.vtu")):
+        d = read_vtu(piece)
+        for x, u, p in zip(d["Points"], d["displacement"], d["contact_pressure"]):
+            if any(x in s for s in shares):
+                at = nodes.setdefault(x, {})
+                if u in at and at[u] != p:
+                    sys.exit(f"hertz_moments: point {x}: pressure {at[u]} and {p} in two pieces")
+                at[u] = p
+    pressures = [{}, {}]
+    for x, at in nodes.items():
+        inside = [x in s for s in shares]
+        found = sorted(at.items(), key=lambda e: e[0][2])
+        if inside[0] and inside[1] and len(found) == 2:
+            pressures[0][x], pressures[1][x] = found[0][1], found[1][1]
+        elif len(found) == 1 and inside[0] != inside[1]:
+            pressures[0 if inside[0] else 1][x] = found[0][1]
+        else:
+            sys.exit(f"hertz_moments: point {x}: {len(found)} nodes, in groups {inside}")
+    return pressures, shares
+
+
+def moments(pressure, share, force, youngs, poisson, radius):
+    """The contact radius and pressure shape of nodal pressures (module text) against Hertz's
+    for the total force `force`; sum_p_area: the sum of pressure x area share."""
+    contact = [(math.hypot(x[0], x[1]), p * share[x]) for x, p in pressure.items() if p > 0]
+    f = sum(c[1] for c in contact)
+    m2 = sum(c[1] * c[0] ** 2 for c in contact) / f
+    m4 = sum(c[1] * c[0] ** 4 for c in contact) / f
+    a_hertz = (3 * force * radius * (1 - poisson ** 2) / (4 * youngs)) ** (1 / 3)
+    return {"sum_p_area": f, "a_ratio": math.sqrt(2.5 * m2) / a_hertz,
+            "shape_ratio": m4 / m2 ** 2 / (10 / 7), "nodes": len(contact)}
+
+
 def wall_row(out, wall):
     rows = [line.strip().split(",") for line in open(os.path.join(out, "contact.csv"))
             if line.strip() and not line.startswith("#")]

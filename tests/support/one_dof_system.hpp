@@ -166,7 +166,8 @@ class OneDofSystem final : public DynamicSystem {
     INERTIA_PETSC(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
     return A;
   }
-  double fill_operator(double m, double k, double b, Mat A) const override {
+  double fill_operator(double m, double k, double b, Mat A, PC pc = nullptr) const override {
+    (void)pc;
     const auto a = matrix(m, k, b);
     const PetscInt rows[] = {0, 1};
     const PetscScalar values[] = {a[0], 0, 0, a[0]};  // the support's row: a scaled identity

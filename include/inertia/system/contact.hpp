@@ -10,7 +10,8 @@
 ///   normal n_i), stiffness its derivative, energy 1/2 k_i g_i^2;
 /// - pairs (contact_pairs.cpp): two regions of boundary faces (or one touching itself) that may
 ///   not pass each other, node-to-surface both ways, with a search distributed over the ranks.
-///   Explicit schemes only (Traits::gathers).
+///   Forces node by node (Traits::gathers); under implicit schemes and static their tangent
+///   couples a node to the face it touches, outside the mesh's pattern (add_coupling).
 ///
 /// Both take Coulomb friction (`friction`): an elastic stick of the normal penalty's stiffness,
 /// then slip, returned from the force of the last accepted step (contact_section.hpp, coulomb());
@@ -46,9 +47,10 @@ class ContactTerm : public ForceTerm {
   virtual const std::string& name() const = 0;
   /// Collective. The reading at displacement u (owned entries only are read) and time t.
   virtual Reading read(Vec u, double t) const = 0;
-  /// Collective. The contact pressure k_i (-g_i) / A_i at this rank's contact nodes at
-  /// displacement u and time t, into the owned entries of `pressure` (one value per owned node; a
-  /// node in two contacts gets their sum).
+  /// Collective. The contact pressure at this rank's contact nodes at displacement u and time t
+  /// (walls: k_i (-g_i) / A_i; pairs: the node's whole contact force against its surface normal
+  /// over A_i), into the owned entries of `pressure` (one value per owned node; a node in two
+  /// contacts gets their sum).
   virtual void add_pressure(Vec u, double t, std::span<double> pressure) const = 0;
   /// Collective. One line for the log: what the contact is, its nodes and penalties.
   virtual std::string summary() const { return describe(); }

@@ -100,8 +100,10 @@ class DynamicSystem {
   /// Newton's Jacobians: a matrix with the operator's pattern; A = m M + k K + b B at the
   /// current linearisation with the constrained rows and columns a scaled identity (returns
   /// the diagonal value); the near-null space of A at configuration x for AMG (may do nothing).
+  /// A's pattern may change from one fill to the next (contact between bodies): `pc`, the
+  /// preconditioner built from A if any, is then reset, so that it is built anew.
   virtual petsc::Matrix create_operator() const = 0;
-  virtual double fill_operator(double m, double k, double b, Mat A) const = 0;
+  virtual double fill_operator(double m, double k, double b, Mat A, PC pc = nullptr) const = 0;
   virtual void attach_near_null_space(Mat A, Vec x) const = 0;
   /// The case's choice of linear solver, the number of solves the run expects (0: unknown),
   /// and where solver choices are recorded for the log.

@@ -75,7 +75,8 @@ class ForceTerm {
     bool nodal = false;
     /// A nodal term whose force needs other ranks' data (contact between bodies): gather(u, t)
     /// evaluates it, collectively, before add_nodal_force and energy read it. Always added node
-    /// by node; explicit schemes only.
+    /// by node; under implicit schemes and static its tangent couples nodes the assembled
+    /// pattern does not (add_coupling).
     bool gathers = false;
     /// Has history at nodes that dissipates energy (friction): commit_nodal and
     /// friction_dissipation are called for it.
@@ -153,6 +154,17 @@ class ForceTerm {
   /// global vector) and time t, for the add_nodal_force and energy calls that follow with the
   /// same u and t.
   virtual void gather(Vec u, double t) const { (void)u, (void)t; }
+
+  /// A 3x3 block of a tangent between two nodes (global node numbers; either may be owned by
+  /// any rank): d f_row / d u_col, row-major.
+  struct CouplingBlock {
+    std::int64_t row = 0, col = 0;
+    std::array<double, 9> b{};
+  };
+  /// Gathering terms under implicit schemes and static: appends the tangent of the last
+  /// gather(u, t), on this rank's share of the term, as blocks (summed where they repeat). The
+  /// system adds them to the operator of the Newton solves outside the assembled pattern.
+  virtual void add_coupling(std::vector<CouplingBlock>& blocks) const { (void)blocks; }
 
   /// Terms with history at nodes (friction): collective, called with an accepted step's
   /// displacement u (the global vector) and its time t, after the step; the trial history at u

@@ -13,6 +13,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -190,7 +191,7 @@ class MechanicalSystem final : public DynamicSystem {
   petsc::Matrix create_operator() const override;
   /// Collective. A = m M + k K + b B at the current linearisation, with the constrained rows and
   /// columns replaced by a scaled identity (see solve()). Returns that diagonal value.
-  double fill_operator(double m, double k, double b, Mat A) const override;
+  double fill_operator(double m, double k, double b, Mat A, PC pc = nullptr) const override;
   /// The rigid-body modes at configuration x (Assembler::attach_rigid_body_modes).
   void attach_near_null_space(Mat A, Vec x) const override {
     assembler_.attach_rigid_body_modes(A, x);
@@ -244,6 +245,19 @@ class MechanicalSystem final : public DynamicSystem {
   /// forces (they do not make it nonlinear).
   std::vector<ForceTerm*> nodal_terms_;
   std::vector<ForceTerm*> gathering_terms_;  ///< those of them that gather (Traits::gathers)
+  /// Implicit schemes and static with gathering terms: their tangent couples nodes outside the
+  /// assembled pattern. update_tangent gathers it into coupling_ (null while no node is in
+  /// contact), and fill_operator builds each operator afresh with the union of both patterns.
+  bool coupled_ = false;
+  petsc::Matrix coupling_;
+  std::vector<ForceTerm::CouplingBlock> coupling_blocks_;
+  /// The coupling's pattern (sorted block positions), its generation (changed on any rank: +1)
+  /// and the generation each operator was last filled with.
+  std::vector<std::pair<std::int64_t, std::int64_t>> coupling_pattern_;
+  std::uint64_t coupling_generation_ = 0;
+  mutable std::unordered_map<Mat, std::uint64_t> filled_generation_;
+  /// The gathering terms' tangent at u, t into coupling_ (update_tangent). Collective.
+  void build_coupling(Vec u, double t);
   /// Adds factor x scale x (the nodal terms' force at u, t) into f (owned entries).
   void add_nodal_forces(Vec u, double t, double factor, Vec scale, Vec f) const;
   /// The nodal terms' energy at u, summed over ranks (0 without them). Collective.
