@@ -131,31 +131,30 @@ def two_body_frame(out, mesh, groups):
     """For two bodies pressed together along z (the first group's body above): per group, {point:
     contact pressure} of the run's last frame at the nodes of that group's faces, and the groups'
     area shares. A point of both groups (the two bodies' nodes at one place, where they first
-    touched) is told apart by its displacement: the upper body's node is pressed below the lower
-    body's."""
+    touched) is told apart by its cells: the upper body's reach above z = 0."""
     frames = sorted(glob.glob(os.path.join(out, "*_[0-9][0-9][0-9][0-9][0-9][0-9].pvtu")))
     if not frames:
         sys.exit(f"hertz_moments: no .pvtu frame in {out}")
     shares = [area_shares(mesh, g) for g in groups]
-    nodes = {}  # per point: {displacement: pressure} (ranks repeat the nodes they share)
+    pressures = [{}, {}]
     for piece in sorted(glob.glob(frames[-1][:-len(".pvtu")] + "/piece_*.vtu")):
         d = read_vtu(piece)
-        for x, u, p in zip(d["Points"], d["displacement"], d["contact_pressure"]):
-            if any(x in s for s in shares):
-                at = nodes.setdefault(x, {})
-                if u in at and at[u] != p:
-                    sys.exit(f"hertz_moments: point {x}: pressure {at[u]} and {p} in two pieces")
-                at[u] = p
-    pressures = [{}, {}]
-    for x, at in nodes.items():
-        inside = [x in s for s in shares]
-        found = sorted(at.items(), key=lambda e: e[0][2])
-        if inside[0] and inside[1] and len(found) == 2:
-            pressures[0][x], pressures[1][x] = found[0][1], found[1][1]
-        elif len(found) == 1 and inside[0] != inside[1]:
-            pressures[0 if inside[0] else 1][x] = found[0][1]
-        else:
-            sys.exit(f"hertz_moments: point {x}: {len(found)} nodes, in groups {inside}")
+        points = d["Points"]
+        above = [None] * len(points)  # per point: its cells reach above z = 0
+        start = 0
+        for end in d["offsets"]:
+            cell = d["connectivity"][start:end]
+            up = max(points[i][2] for i in cell) > 0
+            for i in cell:
+                above[i] = up
+            start = end
+        for x, up, p in zip(points, above, d["contact_pressure"]):
+            k = 0 if up else 1
+            if x not in shares[k]:
+                continue
+            if x in pressures[k] and pressures[k][x] != p:
+                sys.exit(f"hertz_moments: point {x}: pressure {pressures[k][x]} and {p}")
+            pressures[k][x] = p
     return pressures, shares
 
 
