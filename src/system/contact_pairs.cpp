@@ -817,7 +817,23 @@ class ContactPairTerm final : public ContactTerm {
               best = pr, chosen = &face;
           }
           p.gap[j] = 0;
-          if (!chosen || !(best.g < 0)) continue;
+          if (!chosen || !(best.g <= 0)) continue;
+          if (best.g == 0) {
+            // Touching (a body resting on another at the start): no force, but the tangent's
+            // spring, so that Newton does not take the node through the face.
+            if (implicit_) {
+              Pass::Link l{mesh_.global_node(n),
+                           chosen->kind,
+                           {-1, -1, -1, -1},
+                           best.N,
+                           best.n,
+                           slave.k[j],
+                           {}};
+              for (int a = 0; a < chosen->kind; ++a) l.master[a] = p.gids[chosen->node[a]];
+              p.links.push_back(l);
+            }
+            continue;
+          }
           const double k = slave.k[j], kg = k * best.g;
           p.gap[j] = best.g;
           for (int i = 0; i < 3; ++i) {

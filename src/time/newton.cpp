@@ -189,7 +189,9 @@ bool line_search_given() {
 }  // namespace
 
 bool NewtonSolver::has_potential(const Problem& problem) const {
-  if (problem.cx <= 0 || system_.has_dashpots() || system_.rayleigh().stiffness != 0) return false;
+  if (problem.cx <= 0 || system_.has_dashpots() || system_.rayleigh().stiffness != 0 ||
+      system_.has_friction())
+    return false;
   return !line_search_given();
 }
 
@@ -384,7 +386,10 @@ NewtonReport NewtonSolver::solve(const Problem& problem, Vec y) {
       INERTIA_PETSC(SNESLineSearchSetType(line_search, SNESLINESEARCHSHELL));
       INERTIA_PETSC(SNESLineSearchShellSetUserFunc(line_search, line_search_callback, this));
     } else if (!line_search_given()) {
-      INERTIA_PETSC(SNESLineSearchSetType(line_search, SNESLINESEARCHCP));
+      // Friction: no energy, and the critical-point search, which assumes one, stalls where
+      // nodes slip (a block starting to slide on another): backtracking on ||G|| converges.
+      INERTIA_PETSC(SNESLineSearchSetType(
+          line_search, system_.has_friction() ? SNESLINESEARCHBT : SNESLINESEARCHCP));
     }
   }
   // A fresh preconditioner object for every solve (GAMG then reuses its interpolation only

@@ -49,6 +49,8 @@ class DynamicSystem {
   virtual bool is_linear() const = 0;
   /// True if B (the dashpots' tangent with respect to v) is not zero.
   virtual bool has_dashpots() const = 0;
+  /// True if a term has friction: the forces are not the gradient of an energy.
+  virtual bool has_friction() const { return false; }
   /// Collective. Linearises at u: K(u) (and B) are used by mult_stiffness, mult_damping, solve
   /// and fill_operator until the next call. A no-op for linear systems.
   virtual void update_tangent(Vec u) = 0;

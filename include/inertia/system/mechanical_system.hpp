@@ -56,6 +56,7 @@ class MechanicalSystem final : public DynamicSystem {
   bool is_linear() const override { return linear_; }
   /// True if some spring has a dashpot (then B, the dashpot matrix, is not zero).
   bool has_dashpots() const override { return dashpots_; }
+  bool has_friction() const override { return !friction_terms_.empty(); }
   /// The force terms (force_term.hpp), the same list on every rank.
   std::span<const std::unique_ptr<ForceTerm>> terms() const { return terms_; }
   /// Collective. The constant stiffness of the linear terms into K (a matrix of the
