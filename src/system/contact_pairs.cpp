@@ -787,8 +787,11 @@ class ContactPairTerm final : public ContactTerm {
           const std::int32_t n = slave.nodes[j];
           const Vec3 x{mesh_.coords[3 * n] + ua[3 * n], mesh_.coords[3 * n + 1] + ua[3 * n + 1],
                        mesh_.coords[3 * n + 2] + ua[3 * n + 2]};
-          Projection best;
+          Projection best, exit;
           const Pass::Face* chosen = nullptr;
+          const Pass::Face* left = nullptr;
+          const bool leaving =
+              friction_ && (p.tc[3 * j] != 0 || p.tc[3 * j + 1] != 0 || p.tc[3 * j + 2] != 0);
           for (auto c = p.candidate_ptr[j]; c < p.candidate_ptr[j + 1]; ++c) {
             const Pass::Face& face = p.faces[p.candidates[c]];
             Vec3 pts[4];
@@ -806,6 +809,12 @@ class ContactPairTerm final : public ContactTerm {
             }
             if (!near) continue;
             const Projection pr = project(face.kind, pts, face.sign, x);
+            // A node leaving contact with a friction force: the nearest facing face, where it
+            // left (its slip over the step, below).
+            if (leaving && dot(pr.n, slave.outward[j]) < 0 &&
+                (!left || std::abs(pr.g) < std::abs(exit.g) ||
+                 (std::abs(pr.g) == std::abs(exit.g) && face.key < left->key)))
+              exit = pr, left = &face;
             // Inside the face, facing it, not deeper than `depth` (the far side of a body).
             if (!pr.inside || dot(pr.n, slave.outward[j]) >= 0 || std::abs(pr.g) > depth_) continue;
             // A face that has the point within it before one whose band has it; then the
@@ -817,6 +826,17 @@ class ContactPairTerm final : public ContactTerm {
               best = pr, chosen = &face;
           }
           p.gap[j] = 0;
+          if ((!chosen || !(best.g < 0)) && left) {
+            // Its committed friction force did work over the step as it left: the slip
+            // relative to the face it left (extrapolated past its edge: the shape functions
+            // still sum to 1), so that the dissipation booked at the commit counts it.
+            double* d = &p.d[3 * j];
+            for (int i = 0; i < 3; ++i) {
+              d[i] = ua[3 * n + i] - (*uc)[3 * n + i];
+              for (int a = 0; a < left->kind; ++a)
+                d[i] -= exit.N[a] * (g[3 * left->node[a] + i] - (*gc)[3 * left->node[a] + i]);
+            }
+          }
           if (!chosen || !(best.g <= 0)) continue;
           if (best.g == 0) {
             // Touching (a body resting on another at the start): no force, but the tangent's

@@ -15,13 +15,14 @@
 #   the committed friction forces are in the checkpoint);
 # - the block sliding on the slab under newmark (dt 2 ms, Newton with the pair's tangent):
 #   acceleration 1.0005 of the exact one, friction / normal force 0.3 to 2e-5, energy balance
-#   2.4e-4 of the work of gravity;
+#   9e-6 of the work of gravity (checked within 1e-4);
 # - the block sliding on a deformable slab (a contact pair with friction 0.3, the slab's bottom
-#   held; meshes/slide_pair.geo): the same acceleration (measured 1.002 of it), friction / normal
+#   held; meshes/slide_pair.geo): the same acceleration (measured 0.998 of it), friction / normal
 #   force 0.3, 1/2/3 ranks and a restart while sliding equal to 1e-8; the energy balance closes to
-#   2e-8 of the work until the block's edges cross the slab's nodes (t = 0.16 s), then drifts to
-#   0.27 % of it at 0.25 s (checked within 0.5 %: nodes entering and leaving contact under the
-#   edges, not yet understood);
+#   1e-6 of the work until the block's edges cross the slab's nodes (t = 0.16 s), then to 3.6e-4
+#   of it at 0.25 s (checked within 1e-3; the same without friction: 1e-4, nodes entering contact
+#   under the edges; the work of the friction force of a node leaving contact is booked from its
+#   slip against the face it left: without that, 2.4e-3);
 # - bad input: one error line each.
 set -euo pipefail
 : "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}" "${INERTIA_MPIEXEC:=mpiexec}"
@@ -159,7 +160,7 @@ c = read(f"{work}/pair1/contact.csv")
 late = [(fx, n) for t, fx, n in zip(c["time"], c["floor.fx"], c["floor.normal"]) if t > 0.05]
 check("pair: friction / normal force while sliding (mu 0.3)", max(abs(-fx / n - 0.3) for fx, n in late), 0, 1e-3)
 e = read(f"{work}/pair1/energy.csv")
-check("pair: energy balance / work of gravity", abs(e["total"][-1]) / e["external_work"][-1], 0, 5e-3)
+check("pair: energy balance / work of gravity", abs(e["total"][-1]) / e["external_work"][-1], 0, 1e-3)
 agree("pair: ", ("pair1", "pair2", "pair3"), "pair_full.csv", "pairc/contact.csv")
 a, _ = slope("pairnm")
 check("pair, newmark: sliding acceleration / exact", a / exact(30, 0.3), 0.998, 1.002)
@@ -168,7 +169,7 @@ late = [(fx, n) for t, fx, n in zip(c["time"], c["floor.fx"], c["floor.normal"])
 check("pair, newmark: friction / normal force while sliding (mu 0.3)", max(abs(-fx / n - 0.3) for fx, n in late), 0, 1e-4)
 e = read(f"{work}/pairnm/energy.csv")
 check("pair, newmark: friction dissipation / work of gravity", e["damping_dissipation"][-1] / e["external_work"][-1], 0.45, 0.6)
-check("pair, newmark: energy balance / work of gravity", abs(e["total"][-1]) / e["external_work"][-1], 0, 1e-3)
+check("pair, newmark: energy balance / work of gravity", abs(e["total"][-1]) / e["external_work"][-1], 0, 1e-4)
 if not passed():
     print("FAIL: friction"); sys.exit(1)
 EOF
