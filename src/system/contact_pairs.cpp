@@ -783,6 +783,24 @@ class ContactPairTerm final : public ContactTerm {
         std::optional<petsc::ConstArray> uc, gc;
         if (friction_) uc.emplace(uc_), gc.emplace(p.ugc);
         petsc::Array fc(fc_);
+        // Implicit schemes: the tangent's data of node n touching `face` (add_coupling).
+        auto link = [&](std::int32_t n, const Pass::Face& face, const Projection& pr, double k) {
+          Pass::Link l{mesh_.global_node(n), face.kind, {-1, -1, -1, -1}, pr.N, pr.n, k, {}};
+          for (int a = 0; a < face.kind; ++a) l.master[a] = p.gids[face.node[a]];
+          p.links.push_back(l);
+        };
+        // Friction: the slip of node n (slave j) relative to the point of `face` at shape
+        // functions N since the commit, into p.d.
+        auto slip = [&](std::size_t j, std::int32_t n, const Pass::Face& face,
+                        const std::array<double, 4>& N) {
+          double* d = &p.d[3 * j];
+          for (int i = 0; i < 3; ++i) {
+            d[i] = ua[3 * n + i] - (*uc)[3 * n + i];
+            for (int a = 0; a < face.kind; ++a)
+              d[i] -= N[a] * (g[3 * face.node[a] + i] - (*gc)[3 * face.node[a] + i]);
+          }
+          return d;
+        };
         for (std::size_t j = 0; j < slave.nodes.size(); ++j) {
           const std::int32_t n = slave.nodes[j];
           const Vec3 x{mesh_.coords[3 * n] + ua[3 * n], mesh_.coords[3 * n + 1] + ua[3 * n + 1],
@@ -826,32 +844,15 @@ class ContactPairTerm final : public ContactTerm {
               best = pr, chosen = &face;
           }
           p.gap[j] = 0;
-          if ((!chosen || !(best.g < 0)) && left) {
-            // Its committed friction force did work over the step as it left: the slip
-            // relative to the face it left (extrapolated past its edge: the shape functions
-            // still sum to 1), so that the dissipation booked at the commit counts it.
-            double* d = &p.d[3 * j];
-            for (int i = 0; i < 3; ++i) {
-              d[i] = ua[3 * n + i] - (*uc)[3 * n + i];
-              for (int a = 0; a < left->kind; ++a)
-                d[i] -= exit.N[a] * (g[3 * left->node[a] + i] - (*gc)[3 * left->node[a] + i]);
-            }
-          }
+          // Its committed friction force did work over the step as it left: the slip relative
+          // to the face it left (extrapolated past its edge: the shape functions still sum to 1),
+          // so that the dissipation booked at the commit counts it.
+          if ((!chosen || !(best.g < 0)) && left) slip(j, n, *left, exit.N);
           if (!chosen || !(best.g <= 0)) continue;
           if (best.g == 0) {
             // Touching (a body resting on another at the start): no force, but the tangent's
             // spring, so that Newton does not take the node through the face.
-            if (implicit_) {
-              Pass::Link l{mesh_.global_node(n),
-                           chosen->kind,
-                           {-1, -1, -1, -1},
-                           best.N,
-                           best.n,
-                           slave.k[j],
-                           {}};
-              for (int a = 0; a < chosen->kind; ++a) l.master[a] = p.gids[chosen->node[a]];
-              p.links.push_back(l);
-            }
+            if (implicit_) link(n, *chosen, best, slave.k[j]);
             continue;
           }
           const double k = slave.k[j], kg = k * best.g;
@@ -866,20 +867,9 @@ class ContactPairTerm final : public ContactTerm {
           ++p.active;
           p.deepest = std::max(p.deepest, -best.g);
           p.energy += 0.5 * kg * best.g;
-          if (implicit_) {
-            Pass::Link l{
-                mesh_.global_node(n), chosen->kind, {-1, -1, -1, -1}, best.N, best.n, k, {}};
-            for (int a = 0; a < chosen->kind; ++a) l.master[a] = p.gids[chosen->node[a]];
-            p.links.push_back(l);
-          }
+          if (implicit_) link(n, *chosen, best, k);
           if (!friction_) continue;
-          // Friction: the slip of the node relative to the face's point since the commit.
-          double* d = &p.d[3 * j];
-          for (int i = 0; i < 3; ++i) {
-            d[i] = ua[3 * n + i] - (*uc)[3 * n + i];
-            for (int a = 0; a < chosen->kind; ++a)
-              d[i] -= best.N[a] * (g[3 * chosen->node[a] + i] - (*gc)[3 * chosen->node[a] + i]);
-          }
+          const double* d = slip(j, n, *chosen, best.N);
           const Slip T =
               coulomb(pair_.friction, best.n, &p.tc[3 * j], d, k, -kg, time_ - committed_time_);
           if (implicit_) p.links.back().slip = T;

@@ -127,16 +127,18 @@ g = 9.81
 def exact(theta, mu):
     th = math.radians(theta)
     return g * (math.sin(th) - mu * math.cos(th))
-for run, tol in (("slide1", 1e-3), ("newmark", 1e-3)):
+def sliding(run, accel_tol, mu_tol, balance_tol):  # a block sliding at 30 deg with mu 0.3
     a, p = slope(run)
-    check(f"{run}: sliding acceleration / g (sin - mu cos)", a / exact(30, 0.3), 1 - tol, 1 + tol)
+    check(f"{run}: sliding acceleration / g (sin - mu cos)", a / exact(30, 0.3), 1 - accel_tol, 1 + accel_tol)
     c = read(f"{work}/{run}/contact.csv")
     late = [(fx, n) for t, fx, n in zip(c["time"], c["floor.fx"], c["floor.normal"]) if t > 0.05]
     check(f"{run}: friction / normal force while sliding (mu 0.3)",
-          max(abs(-fx / n - 0.3) for fx, n in late), 0, 1e-5)
+          max(abs(-fx / n - 0.3) for fx, n in late), 0, mu_tol)
     e = read(f"{work}/{run}/energy.csv")
     check(f"{run}: friction dissipation / work of gravity", e["damping_dissipation"][-1] / e["external_work"][-1], 0.45, 0.6)
-    check(f"{run}: energy balance / work of gravity", abs(e["total"][-1]) / e["external_work"][-1], 0, 1e-5)
+    check(f"{run}: energy balance / work of gravity", abs(e["total"][-1]) / e["external_work"][-1], 0, balance_tol)
+sliding("slide1", 1e-3, 1e-5, 1e-5)
+sliding("newmark", 1e-3, 1e-5, 1e-5)
 _, p = slope("stick")
 check("stick (theta 10 deg, mu 0.3): largest displacement along the slope (m)", max(abs(x) for x in p["top.ux"]), 0, 2e-5)
 _, p = slope("static")
@@ -154,22 +156,9 @@ def agree(label, runs, full, resumed):  # 2 and 3 ranks, and the restart, agains
           largest_difference(a, b, ("floor.fx", "floor.fz")) / peak, 0, 1e-8)
     check(f"{label}restart: rows", len(b["floor.fx"]), len(a["floor.fx"]), len(a["floor.fx"]))
 agree("", ("slide1", "slide2", "slide3"), "contact_full.csv", "slidec/contact.csv")
-a, _ = slope("pair1")
-check("block on a slab (pair, mu 0.3, 30 deg): sliding acceleration / exact", a / exact(30, 0.3), 0.99, 1.01)
-c = read(f"{work}/pair1/contact.csv")
-late = [(fx, n) for t, fx, n in zip(c["time"], c["floor.fx"], c["floor.normal"]) if t > 0.05]
-check("pair: friction / normal force while sliding (mu 0.3)", max(abs(-fx / n - 0.3) for fx, n in late), 0, 1e-3)
-e = read(f"{work}/pair1/energy.csv")
-check("pair: energy balance / work of gravity", abs(e["total"][-1]) / e["external_work"][-1], 0, 1e-3)
+sliding("pair1", 1e-2, 1e-3, 1e-3)  # the block on the slab (pair)
 agree("pair: ", ("pair1", "pair2", "pair3"), "pair_full.csv", "pairc/contact.csv")
-a, _ = slope("pairnm")
-check("pair, newmark: sliding acceleration / exact", a / exact(30, 0.3), 0.998, 1.002)
-c = read(f"{work}/pairnm/contact.csv")
-late = [(fx, n) for t, fx, n in zip(c["time"], c["floor.fx"], c["floor.normal"]) if t > 0.05]
-check("pair, newmark: friction / normal force while sliding (mu 0.3)", max(abs(-fx / n - 0.3) for fx, n in late), 0, 1e-4)
-e = read(f"{work}/pairnm/energy.csv")
-check("pair, newmark: friction dissipation / work of gravity", e["damping_dissipation"][-1] / e["external_work"][-1], 0.45, 0.6)
-check("pair, newmark: energy balance / work of gravity", abs(e["total"][-1]) / e["external_work"][-1], 0, 1e-4)
+sliding("pairnm", 2e-3, 1e-4, 1e-4)  # the same under newmark
 if not passed():
     print("FAIL: friction"); sys.exit(1)
 EOF
