@@ -143,36 +143,40 @@ ContactMonitor::ContactMonitor(const MechanicalSystem& system,
                                std::vector<const ContactTerm*> walls, std::filesystem::path path)
     : walls_(std::move(walls)), path_(std::move(path)) {
   for (const ContactTerm* w : walls_)
-    if (w->has_state()) states_.emplace_back(w, system.create_vector());
+    for (std::string& which : w->states())
+      states_.push_back({w, std::move(which), system.create_vector()});
 }
 
 void ContactMonitor::declare(io::NamedVectors& vectors) {
-  for (const auto& [w, v] : states_) vectors.push_back({"contact." + w->name() + ".friction", v});
+  for (const StateVector& s : states_) vectors.push_back({s.name(), s.v});
 }
 
 void ContactMonitor::save(io::CheckpointAttributes& attributes, io::NamedVectors& vectors) {
   (void)attributes;
-  for (const auto& [w, v] : states_) {
+  for (const StateVector& s : states_) {
     {
-      petsc::Array a(v);
-      w->save_state(a.span());
+      petsc::Array a(s.v);
+      s.term->save_state(s.which, a.span());
     }
-    vectors.push_back({"contact." + w->name() + ".friction", v});
+    vectors.push_back({s.name(), s.v});
   }
 }
 
 void ContactMonitor::summary(std::ostream& line) const {
-  for (const ContactTerm* w : walls_)
+  for (const ContactTerm* w : walls_) {
     if (const std::int64_t n = w->searches(); n >= 0)
       line << ", contact pair '" << w->name() << "' searched " << n
            << (n == 1 ? " time" : " times");
+    if (const std::int64_t n = w->augmentations(); n >= 0)
+      line << ", '" << w->name() << "' multipliers updated " << n << (n == 1 ? " time" : " times");
+  }
 }
 
 void ContactMonitor::start(const RunContext& run) {
-  if (run.resumed)  // the committed friction forces read from the checkpoint
-    for (const auto& [w, v] : states_) {
-      petsc::ConstArray a(v), u(run.state.u);
-      w->load_state(a.span(), u.span(), run.state.time);
+  if (run.resumed)  // the committed friction forces and multipliers read from the checkpoint
+    for (const StateVector& s : states_) {
+      petsc::ConstArray a(s.v), u(run.state.u);
+      s.term->load_state(s.which, a.span(), u.span(), run.state.time);
     }
   std::vector<std::string> columns;
   for (const ContactTerm* w : walls_)

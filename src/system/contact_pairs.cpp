@@ -136,6 +136,7 @@ struct Side {
   std::vector<Vec3> outward;             ///< their outward unit direction (from the elements)
   std::vector<Vec3> normal;              ///< their unit surface normal (from the faces)
   std::vector<double> k;                 ///< their penalty (set_up)
+  std::vector<double> m;                 ///< augmented: their mass share for the update (set_up)
 };
 
 /// One pass: the nodes of side `slave` against the faces of side `master`, with the faces this
@@ -162,6 +163,9 @@ struct Pass {
   // Friction, per slave node: the committed force, and the last evaluation's force and relative
   // slip since the commit.
   std::vector<double> tc, T, d;
+  // Augmented Lagrangian, per slave node: the trial and committed multipliers, and the last
+  // evaluation's normal force (0 where the node does not press).
+  std::vector<double> lambda, lambda_c, pressing;
   /// Implicit schemes: per slave node in contact, what its tangent needs (add_coupling).
   struct Link {
     std::int64_t slave;
@@ -184,8 +188,9 @@ struct Pass {
 
 class ContactPairTerm final : public ContactTerm {
  public:
-  ContactPairTerm(const TermInputs& in, const PairInput& pair, double scale)
-      : comm_(in.comm), mesh_(in.mesh), pair_(pair), scale_(scale) {
+  ContactPairTerm(const TermInputs& in, const PairInput& pair, double scale,
+                  const Augmented& augmented)
+      : comm_(in.comm), mesh_(in.mesh), pair_(pair), scale_(scale), augmented_(augmented) {
     MPI_Comm_rank(comm_, &rank_);
     MPI_Comm_size(comm_, &size_);
     implicit_ = !in.spec.explicit_scheme;
@@ -329,6 +334,21 @@ class ContactPairTerm final : public ContactTerm {
       passes_.resize(2);
       passes_[1].slave = 1, passes_[1].master = 0;
     }
+    if (augmented_.on) {
+      std::vector<double> areas;
+      for (Pass& p : passes_) {
+        const Side& slave = sides_[p.slave];
+        p.lambda.assign(slave.nodes.size(), 0.0);
+        p.lambda_c = p.pressing = p.lambda;
+        areas.insert(areas.end(), slave.areas.begin(), slave.areas.end());
+      }
+      if (!(augmented_.tolerance > 0)) augmented_.tolerance = 1e-3 * node_spacing(comm_, areas);
+      // The gap's inertia with a face of nodes as heavy as the node: half its mass (sum N_a^2
+      // <= 1); shared by the two passes, which update the same interface (a step of twice the
+      // gap's stiffness would not converge).
+      mass_weight_ = (passes_.size() == 2 ? 0.25 : 0.5) * augmented_mass_weight(in.spec);
+      for (Side& side : sides_) side.m.assign(side.nodes.size(), 0.0);
+    }
     // The owned nodes forces can reach: the sides' nodes.
     for (const Side& side : sides_)
       touched_.insert(touched_.end(), side.nodes.begin(), side.nodes.end());
@@ -359,7 +379,11 @@ class ContactPairTerm final : public ContactTerm {
                                     sides_[0].region, "' and '", sides_[1].region, "'");
   }
   Traits traits() const override {
-    return {.linear = false, .nodal = true, .gathers = true, .friction = friction_};
+    return {.linear = false,
+            .nodal = true,
+            .gathers = true,
+            .friction = friction_,
+            .multipliers = augmented_.on};
   }
   const std::string& name() const override { return pair_.name; }
   std::int64_t searches() const override { return searches_; }
@@ -375,7 +399,9 @@ class ContactPairTerm final : public ContactTerm {
     return cat(describe(), ": ", static_cast<std::int64_t>(v[0]),
                sides_.size() > 1 ? cat(" + ", static_cast<std::int64_t>(v[1])) : std::string(),
                " nodes, penalty per pass ", v[2], " to ", v[3], " N/m, margin ", margin_, " m",
-               friction_text(pair_.friction));
+               friction_text(pair_.friction),
+               augmented_.on ? cat(", augmented Lagrangian to ", augmented_.tolerance, " m")
+                             : std::string());
   }
 
   void set_up(std::span<const PetscScalar> diagonal, std::span<const PetscScalar> mass) override {
@@ -391,6 +417,7 @@ class ContactPairTerm final : public ContactTerm {
                  ? pair_.penalty * side.areas[j]
                  : scale_ * std::max({diagonal[3 * n], diagonal[3 * n + 1], diagonal[3 * n + 2]}));
         if (mass[3 * n] > 0) bound_ = std::max(bound_, 4 * side.k[j] / mass[3 * n]);
+        if (augmented_.on) side.m[j] = mass_weight_ * mass[3 * n];
       }
   }
   double frequency_squared_bound() const override { return bound_; }
@@ -459,7 +486,37 @@ class ContactPairTerm final : public ContactTerm {
     return e;
   }
 
+  int augmentation_limit() const override { return augmented_.on ? augmented_.iterations : 0; }
+  double augment(Vec u, double t, bool update, double inertia) const override {
+    gather(u, t);
+    double worst = 0;
+    for (Pass& p : passes_) {
+      const Side& slave = sides_[p.slave];
+      for (std::size_t j = 0; j < slave.nodes.size(); ++j) {
+        // lambda <- max(0, lambda - rho g), rho = k + inertia m; g = (lambda - pressing) / k
+        // where the node presses. Where it does not, g >= lambda / k (or it has no face), so
+        // lambda - rho g <= 0.
+        const double l = p.lambda[j], k = slave.k[j], rho = k + inertia * slave.m[j];
+        const double next =
+            p.pressing[j] > 0 ? std::max(0.0, l - rho * (l - p.pressing[j]) / k) : 0;
+        worst = std::max(worst, std::abs(next - l) / rho);
+        if (update) p.lambda[j] = next;
+      }
+    }
+    if (update) {
+      ++updates_;
+      last_u_ = nullptr;  // the forces at u change
+    }
+    return worst / augmented_.tolerance;
+  }
+  void reject_multipliers() const override {
+    for (Pass& p : passes_) p.lambda = p.lambda_c;
+    last_u_ = nullptr;
+  }
+  std::int64_t augmentations() const override { return augmented_.on ? updates_ : -1; }
+
   void commit_nodal(Vec u, double t) const override {
+    for (Pass& p : passes_) p.lambda_c = p.lambda;
     if (!friction_) return;
     gather(u, t);  // the accepted configuration (usually the last evaluation's)
     for (Pass& p : passes_) {
@@ -520,14 +577,31 @@ class ContactPairTerm final : public ContactTerm {
       }
   }
   double friction_dissipation() const override { return dissipated_; }
-  bool has_state() const override { return friction_; }
-  void save_state(std::span<PetscScalar> owned) const override {
+  std::vector<std::string> states() const override {
+    std::vector<std::string> out;
+    if (friction_) out.emplace_back("friction");
+    if (augmented_.on) out.emplace_back("multipliers");
+    return out;
+  }
+  void save_state(std::string_view which, std::span<PetscScalar> owned) const override {
+    const bool friction = which == "friction";
     for (const Pass& p : passes_)
       for (std::size_t j = 0; j < sides_[p.slave].nodes.size(); ++j)
-        for (int i = 0; i < 3; ++i) owned[3 * sides_[p.slave].nodes[j] + i] = p.tc[3 * j + i];
+        for (int i = 0; i < 3; ++i)
+          owned[3 * sides_[p.slave].nodes[j] + i] =
+              friction ? p.tc[3 * j + i] : (i == 0 ? p.lambda_c[j] : 0.0);
   }
-  void load_state(std::span<const PetscScalar> owned, std::span<const PetscScalar> u,
-                  double t) const override {
+  void load_state(std::string_view which, std::span<const PetscScalar> owned,
+                  std::span<const PetscScalar> u, double t) const override {
+    if (which == "multipliers") {
+      for (Pass& p : passes_) {
+        for (std::size_t j = 0; j < sides_[p.slave].nodes.size(); ++j)
+          p.lambda_c[j] = owned[3 * sides_[p.slave].nodes[j]];
+        p.lambda = p.lambda_c;
+      }
+      last_u_ = nullptr;
+      return;
+    }
     for (Pass& p : passes_) {
       const Side& slave = sides_[p.slave];
       p.tc.assign(3 * slave.nodes.size(), 0.0);
@@ -844,19 +918,27 @@ class ContactPairTerm final : public ContactTerm {
               best = pr, chosen = &face;
           }
           p.gap[j] = 0;
+          // Its normal force: k (-g) behind the face; with a multiplier l, l - k g.
+          const double l = p.lambda.empty() ? 0.0 : p.lambda[j];
+          if (!p.lambda.empty()) {
+            p.pressing[j] = 0;
+            if (l > 0) p.energy -= 0.5 * l * l / slave.k[j];  // where it does not press
+          }
+          const double pressing = chosen ? l - slave.k[j] * best.g : 0.0;
           // Its committed friction force did work over the step as it left: the slip relative
           // to the face it left (extrapolated past its edge: the shape functions still sum to 1),
           // so that the dissipation booked at the commit counts it.
-          if ((!chosen || !(best.g < 0)) && left) slip(j, n, *left, exit.N);
-          if (!chosen || !(best.g <= 0)) continue;
-          if (best.g == 0) {
+          if ((!chosen || !(pressing > 0)) && left) slip(j, n, *left, exit.N);
+          if (!chosen || !(pressing > 0 || best.g == 0)) continue;
+          if (!(pressing > 0)) {
             // Touching (a body resting on another at the start): no force, but the tangent's
             // spring, so that Newton does not take the node through the face.
             if (implicit_) link(n, *chosen, best, slave.k[j]);
             continue;
           }
-          const double k = slave.k[j], kg = k * best.g;
+          const double k = slave.k[j], kg = -pressing;  // l = 0: k g
           p.gap[j] = best.g;
+          if (!p.lambda.empty()) p.pressing[j] = pressing;
           for (int i = 0; i < 3; ++i) {
             fc[3 * n + i] += kg * best.n[i];  // internal force: the contact force's opposite
             p.force[i] -= kg * best.n[i];
@@ -866,7 +948,8 @@ class ContactPairTerm final : public ContactTerm {
           p.normal -= kg;
           ++p.active;
           p.deepest = std::max(p.deepest, -best.g);
-          p.energy += 0.5 * kg * best.g;
+          // With a multiplier: its energy, less the -l^2 / (2 k) counted above.
+          p.energy += l > 0 ? 0.5 * l * l / k + normal_energy(l, k, best.g) : 0.5 * kg * best.g;
           if (implicit_) link(n, *chosen, best, k);
           if (!friction_) continue;
           const double* d = slip(j, n, *chosen, best.N);
@@ -927,6 +1010,9 @@ class ContactPairTerm final : public ContactTerm {
   mutable std::vector<double> force_;        ///< its entries at touched_
   std::vector<double> touched_area_;         ///< per touched node: its area share
   std::vector<Vec3> touched_normal_;         ///< and its surface normal
+  double mass_weight_ = 0;  ///< augmented: the share of a slave node's mass in the update
+  Augmented augmented_;     ///< the section's (the tolerance resolved)
+  mutable std::int64_t updates_ = 0;
 };
 
 }  // namespace
@@ -936,7 +1022,7 @@ namespace contact_input {
 void build_pair_terms(const TermInputs& in, const ContactSection& s,
                       std::vector<std::unique_ptr<ForceTerm>>& out) {
   for (const PairInput& p : s.pairs)
-    out.push_back(std::make_unique<ContactPairTerm>(in, p, penalty_scale(s, in.spec)));
+    out.push_back(std::make_unique<ContactPairTerm>(in, p, penalty_scale(s, in.spec), s.augmented));
 }
 
 }  // namespace contact_input

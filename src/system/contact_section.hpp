@@ -3,6 +3,7 @@
 // pairs' terms are built from it). Private to src/system.
 #include <array>
 #include <cmath>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -94,8 +95,34 @@ struct PairInput {
   std::string where;  ///< "<file>:<line>: contact.pairs[i]"
 };
 
+/// Augmented Lagrangian iterations (implicit schemes and static): per node a multiplier lambda,
+/// the normal force max(0, lambda - k g); after each converged Newton solve lambda takes that
+/// force until every node in contact is within `tolerance` of its surface.
+struct Augmented {
+  bool on = false;
+  double tolerance = 0;  ///< m; 0: 1e-3 x the surface's characteristic length (contact.hpp)
+  int iterations = 10;   ///< the largest number of multiplier updates per solve
+  std::string where;     ///< "<file>:<line>: contact.augmented"
+};
+
+/// The energy of a node's normal force at fixed multiplier l: -l g + k g^2 / 2 while it presses
+/// (p = l - k g > 0), -l^2 / (2 k) once it does not; its derivative in g is -max(0, p), and it
+/// is 1/2 k g^2 for a plain penalty (l = 0).
+inline double normal_energy(double l, double k, double g) {
+  return l - k * g > 0 ? 0.5 * k * g * g - l * g : (l > 0 ? -0.5 * l * l / k : 0.0);
+}
+
+/// The share of a node's lumped mass the multiplier update counts as the inertia the constraint
+/// sees (ForceTerm::augment): all of it with lumped mass (a diagonal mass adds at least that to
+/// the constraint's stiffness), half with consistent mass (its Schur complement at a node can be
+/// below the lumped share: an update that overshoots would not converge).
+inline double augmented_mass_weight(const ProblemSpec& spec) {
+  return spec.mass == MassTreatment::lumped ? 1.0 : 0.5;
+}
+
 struct ContactSection : TermSection {
   double penalty_scale = 0;  ///< 0: the scheme's default (contact.hpp)
+  Augmented augmented;
   std::vector<WallInput> walls;
   std::vector<PairInput> pairs;
 };
@@ -115,6 +142,9 @@ struct SurfaceNodes {
 };
 SurfaceNodes surface_nodes(const TermInputs& in, const std::string& region,
                            const std::string& where);
+/// Collective. A surface's node spacing: the square root of its mean area share per node
+/// (the augmented Lagrangian's default tolerance is 1e-3 of it).
+double node_spacing(MPI_Comm comm, std::span<const double> areas);
 
 /// Contact pairs' terms (contact_pairs.cpp).
 void build_pair_terms(const TermInputs& in, const ContactSection& s,

@@ -65,6 +65,11 @@ MechanicalSystem::MechanicalSystem(MPI_Comm comm, LocalMesh mesh, ProblemSpec sp
       linear_ = linear_ && (traits.linear || traits.load);
     dashpots_ = dashpots_ || traits.dashpot;
     if (traits.friction) friction_terms_.push_back(t.get());
+    if (traits.friction || traits.multipliers) nodal_history_terms_.push_back(t.get());
+    if (traits.multipliers) {
+      multiplier_terms_.push_back(t.get());
+      augmentation_limit_ = std::max(augmentation_limit_, t->augmentation_limit());
+    }
     moving_ = moving_ || traits.moves;
     if (PointState* state = t->point_state()) {
       state_terms_.push_back(t.get());
@@ -1027,7 +1032,7 @@ double MechanicalSystem::kinetic_energy(Vec v) const {
 }
 
 void MechanicalSystem::commit_step(Vec u) {
-  for (const ForceTerm* t : friction_terms_) t->commit_nodal(u, term_time_);  // collective
+  for (const ForceTerm* t : nodal_history_terms_) t->commit_nodal(u, term_time_);  // collective
   if (state_terms_.empty()) return;
   std::exception_ptr error;
   {
@@ -1053,6 +1058,17 @@ double MechanicalSystem::friction_dissipation() const {
 
 void MechanicalSystem::reject_step() {
   for (PointState* s : point_states_) s->restore();
+  for (const ForceTerm* t : multiplier_terms_) t->reject_multipliers();
+}
+
+double MechanicalSystem::augment(Vec u, double t, double inertia) {
+  double worst = 0;
+  for (const ForceTerm* term : multiplier_terms_)  // collective
+    worst = std::max(worst, term->augment(u, t, false, inertia));
+  INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &worst, 1, MPI_DOUBLE, MPI_MAX, comm_));
+  if (worst > 1)
+    for (const ForceTerm* term : multiplier_terms_) term->augment(u, t, true, inertia);
+  return worst;
 }
 
 double MechanicalSystem::strain_energy(Vec u, Vec ku) const {

@@ -62,9 +62,23 @@ std::string friction_text(const Friction& f) {
 }  // namespace contact_input
 
 std::shared_ptr<TermSection> parse_contact_section(const case_yaml::Node& n) {
-  n.expect_map({"penalty_scale", "walls", "pairs"});
+  n.expect_map({"penalty_scale", "augmented", "walls", "pairs"});
   auto s = std::make_shared<ContactSection>();
   if (n.has("penalty_scale")) s->penalty_scale = n["penalty_scale"].positive();
+  if (n.has("augmented")) {
+    const case_yaml::Node a = n["augmented"];
+    s->augmented.where = cat(*a.file, ":", a.line(), ": ", a.key);
+    if (a.node.IsMap()) {
+      a.expect_map({"tolerance", "iterations"});
+      s->augmented.on = true;
+      if (a.has("tolerance")) s->augmented.tolerance = a["tolerance"].positive();
+      if (a.has("iterations"))
+        s->augmented.iterations =
+            static_cast<int>(a["iterations"].integer_in(1, 1000, "multiplier updates per solve"));
+    } else {
+      s->augmented.on = a.boolean();
+    }
+  }
   if (!n.has("walls") && !n.has("pairs"))
     n.fail("expected 'walls' (rigid walls: a list) or 'pairs' (contact between bodies: a list)");
   if (n.has("pairs")) {
@@ -207,7 +221,8 @@ Gap gap(const WallInput& w, const double* x, const std::array<double, 3>& offset
 class RigidWallTerm final : public ContactTerm {
  public:
   RigidWallTerm(const TermInputs& in, WallInput wall, double penalty_scale,
-                std::vector<std::int32_t> nodes, std::vector<double> areas, const Amplitude* motion)
+                std::vector<std::int32_t> nodes, std::vector<double> areas, const Amplitude* motion,
+                const Augmented& augmented)
       : motion_(motion),
         comm_(in.comm),
         mesh_(in.mesh),
@@ -216,10 +231,17 @@ class RigidWallTerm final : public ContactTerm {
         nodes_(std::move(nodes)),
         area_(std::move(areas)),
         k_(nodes_.size(), 0.0),
-        friction_(wall_.friction.on()) {
+        friction_(wall_.friction.on()),
+        augmented_(augmented) {
     if (friction_) {
       tc_.assign(3 * nodes_.size(), 0.0);
       uc_.assign(3 * nodes_.size(), 0.0);
+    }
+    if (augmented_.on) {
+      lambda_.assign(nodes_.size(), 0.0);
+      lambda_c_ = lambda_before_ = m_ = lambda_;
+      mass_weight_ = augmented_mass_weight(in.spec);
+      if (!(augmented_.tolerance > 0)) augmented_.tolerance = 1e-3 * node_spacing(comm_, area_);
     }
   }
 
@@ -228,16 +250,20 @@ class RigidWallTerm final : public ContactTerm {
                wall_.region, "'");
   }
   Traits traits() const override {
-    return {.linear = false, .moves = motion_ != nullptr, .nodal = true, .friction = friction_};
+    return {.linear = false,
+            .moves = motion_ != nullptr,
+            .nodal = true,
+            .friction = friction_,
+            .multipliers = augmented_.on};
   }
   void add_nodal_force(std::span<const PetscScalar> u, double t, double factor,
                        std::span<const PetscScalar> scale,
                        std::span<PetscScalar> f) const override {
-    for_active(u, t, [&](std::size_t j, std::int32_t n, const Gap& c) {
-      const Slip T = slip(j, n, u, t, c);
+    for_active(u, t, [&](std::size_t j, std::int32_t n, const Gap& c, double p) {
+      const Slip T = slip(j, n, u, t, c, p);
       for (int i = 0; i < 3; ++i) {
         const double s = scale.empty() ? 1.0 : scale[3 * n + i];
-        f[3 * n + i] += factor * s * (k_[j] * c.g * c.n[i] - T.force[i]);
+        f[3 * n + i] += factor * s * (-p * c.n[i] - T.force[i]);
       }
     });
   }
@@ -249,7 +275,9 @@ class RigidWallTerm final : public ContactTerm {
     INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &v[1], 1, MPI_DOUBLE, MPI_MIN, comm_));
     INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &v[2], 1, MPI_DOUBLE, MPI_MAX, comm_));
     return cat(describe(), ": ", static_cast<std::int64_t>(v[0]), " nodes, penalty ", v[1], " to ",
-               v[2], " N/m", friction_text(wall_.friction));
+               v[2], " N/m", friction_text(wall_.friction),
+               augmented_.on ? cat(", augmented Lagrangian to ", augmented_.tolerance, " m")
+                             : std::string());
   }
 
   void set_up(std::span<const PetscScalar> diagonal, std::span<const PetscScalar> mass) override {
@@ -263,6 +291,7 @@ class RigidWallTerm final : public ContactTerm {
         k_[j] = penalty_scale_ * d;
       }
       if (mass[3 * n] > 0) bound_ = std::max(bound_, k_[j] / mass[3 * n]);
+      if (augmented_.on) m_[j] = mass_weight_ * mass[3 * n];
     }
   }
   double frequency_squared_bound() const override { return bound_; }
@@ -275,7 +304,7 @@ class RigidWallTerm final : public ContactTerm {
     if (at.u.empty()) return;
     for_active(
         at.u, at.time,
-        [&](std::size_t j, std::int32_t n, const Gap& c) {
+        [&](std::size_t j, std::int32_t n, const Gap& c, double pressing) {
           double b[9];
           const bool plane = wall_.shape == Shape::plane;
           for (int i = 0; i < 3; ++i)
@@ -285,11 +314,11 @@ class RigidWallTerm final : public ContactTerm {
               if (wall_.shape == Shape::cylinder) p -= wall_.direction[i] * wall_.direction[l];
               b[3 * i + l] = k_[j] * (nn + (plane ? 0.0 : c.c * p));
             }
-          if (friction_ && c.g < 0) {
+          if (friction_ && pressing > 0) {
             // Sticking: the tangential spring k (I - n n^T); slipping: its part across the slip
             // direction s, scaled by mu f_n / |T_trial| (the normal force's coupling, which is
             // not symmetric, left out).
-            const Slip T = slip(j, n, at.u, at.time, c);
+            const Slip T = slip(j, n, at.u, at.time, c, pressing);
             for (int i = 0; i < 3; ++i)
               for (int l = 0; l < 3; ++l) {
                 double p = (i == l ? 1.0 : 0.0) - c.n[i] * c.n[l];
@@ -303,10 +332,14 @@ class RigidWallTerm final : public ContactTerm {
   }
   double energy(const TermPoint& at) const override {
     double e = 0;
-    for_active(at.u, at.time, [&](std::size_t j, std::int32_t n, const Gap& c) {
-      const Slip T = slip(j, n, at.u, at.time, c);
-      e += 0.5 * k_[j] * c.g * c.g + 0.5 * norm2(T.force) / k_[j];  // the stick spring's too
+    for_active(at.u, at.time, [&](std::size_t j, std::int32_t n, const Gap& c, double p) {
+      const Slip T = slip(j, n, at.u, at.time, c, p);
+      const double l = lambda(j);
+      e += normal_energy(l, k_[j], c.g) + 0.5 * norm2(T.force) / k_[j];  // the stick spring's too
+      if (l > 0) e += 0.5 * l * l / k_[j];  // counted below for every node with a multiplier
     });
+    for (std::size_t j = 0; j < lambda_.size(); ++j)  // -l^2 / (2 k) where it does not press
+      if (lambda_[j] > 0) e -= 0.5 * lambda_[j] * lambda_[j] / k_[j];
     return e;
   }
   double moving_work(std::span<const PetscScalar> u0, std::span<const PetscScalar> u1, double t0,
@@ -320,10 +353,15 @@ class RigidWallTerm final : public ContactTerm {
     for (int end = 0; end < 2; ++end) {
       const std::span<const PetscScalar> u = end == 0 ? u0 : u1;
       const double t = end == 0 ? t0 : t1;
-      for_active(u, t, [&](std::size_t j, std::int32_t n, const Gap& c) {
-        const Slip T = slip(j, n, u, t, c);
-        for (int i = 0; i < 3; ++i) f[i] += 0.5 * (T.force[i] - k_[j] * c.g * c.n[i]);
-      });
+      // The step's start with the multipliers it started from (the step's updates changed
+      // them at fixed u: no work).
+      for_active(
+          u, t,
+          [&](std::size_t j, std::int32_t n, const Gap& c, double p) {
+            const Slip T = slip(j, n, u, t, c, p);
+            for (int i = 0; i < 3; ++i) f[i] += 0.5 * (T.force[i] + p * c.n[i]);
+          },
+          false, end == 0 && augmented_.on ? &lambda_before_ : nullptr);
     }
     return f[0] * (o1[0] - o0[0]) + f[1] * (o1[1] - o0[1]) + f[2] * (o1[2] - o0[2]);
   }
@@ -331,10 +369,10 @@ class RigidWallTerm final : public ContactTerm {
   Reading read(Vec u, double t) const override {
     petsc::ConstArray ua(u);
     double sums[5] = {0, 0, 0, 0, 0}, deepest = 0;
-    for_active(ua.span(), t, [&](std::size_t j, std::int32_t n, const Gap& c) {
-      const Slip T = slip(j, n, ua.span(), t, c);
-      for (int i = 0; i < 3; ++i) sums[i] += T.force[i] - k_[j] * c.g * c.n[i];
-      sums[3] -= k_[j] * c.g;
+    for_active(ua.span(), t, [&](std::size_t j, std::int32_t n, const Gap& c, double p) {
+      const Slip T = slip(j, n, ua.span(), t, c, p);
+      for (int i = 0; i < 3; ++i) sums[i] += T.force[i] + p * c.n[i];
+      sums[3] += p;
       sums[4] += 1;
       deepest = std::max(deepest, -c.g);
     });
@@ -344,12 +382,14 @@ class RigidWallTerm final : public ContactTerm {
   }
   void add_pressure(Vec u_vec, double t, std::span<double> pressure) const override {
     petsc::ConstArray u(u_vec);
-    for_active(u.span(), t, [&](std::size_t j, std::int32_t n, const Gap& c) {
-      if (area_[j] > 0) pressure[n] += -k_[j] * c.g / area_[j];
+    for_active(u.span(), t, [&](std::size_t j, std::int32_t n, const Gap&, double p) {
+      if (area_[j] > 0) pressure[n] += p / area_[j];
     });
   }
 
   void commit_nodal(Vec u_vec, double t) const override {
+    lambda_before_ = lambda_c_;
+    lambda_c_ = lambda_;
     if (!friction_) return;
     petsc::ConstArray ua(u_vec);
     const std::span<const PetscScalar> u = ua.span();
@@ -363,7 +403,7 @@ class RigidWallTerm final : public ContactTerm {
       const double x[3] = {X[0] + u[3 * n], X[1] + u[3 * n + 1], X[2] + u[3 * n + 2]};
       const Gap c = gap(wall_, x, o1);
       Slip T;
-      if (c.g < 0) T = slip(j, n, u, t, c);
+      if (const double p = lambda(j) - k_[j] * c.g; p > 0) T = slip(j, n, u, t, c, p);
       double work = 0, before = 0;
       for (int i = 0; i < 3; ++i) {
         const double d = u[3 * n + i] - uc_[3 * j + i] - (o1[i] - o0[i]);
@@ -379,13 +419,45 @@ class RigidWallTerm final : public ContactTerm {
     committed_time_ = t;
   }
   double friction_dissipation() const override { return dissipated_; }
-  bool has_state() const override { return friction_; }
-  void save_state(std::span<PetscScalar> owned) const override {
-    for (std::size_t j = 0; j < nodes_.size(); ++j)
-      for (int i = 0; i < 3; ++i) owned[3 * nodes_[j] + i] = tc_[3 * j + i];
+  int augmentation_limit() const override { return augmented_.on ? augmented_.iterations : 0; }
+  double augment(Vec u_vec, double t, bool update, double inertia) const override {
+    petsc::ConstArray ua(u_vec);
+    const std::span<const PetscScalar> u = ua.span();
+    const std::array<double, 3> o = offset(t);
+    double worst = 0;
+    for (std::size_t j = 0; j < nodes_.size(); ++j) {
+      const std::int32_t n = nodes_[j];
+      const double* X = &mesh_.coords[3 * n];
+      const double x[3] = {X[0] + u[3 * n], X[1] + u[3 * n + 1], X[2] + u[3 * n + 2]};
+      const double rho = k_[j] + inertia * m_[j];
+      const double l = std::max(0.0, lambda_[j] - rho * gap(wall_, x, o).g);
+      worst = std::max(worst, std::abs(l - lambda_[j]) / rho);
+      if (update) lambda_[j] = l;
+    }
+    if (update) ++updates_;
+    return worst / augmented_.tolerance;
   }
-  void load_state(std::span<const PetscScalar> owned, std::span<const PetscScalar> u,
-                  double t) const override {
+  void reject_multipliers() const override { lambda_ = lambda_c_; }
+  std::int64_t augmentations() const override { return augmented_.on ? updates_ : -1; }
+  std::vector<std::string> states() const override {
+    std::vector<std::string> out;
+    if (friction_) out.emplace_back("friction");
+    if (augmented_.on) out.emplace_back("multipliers");
+    return out;
+  }
+  void save_state(std::string_view which, std::span<PetscScalar> owned) const override {
+    for (std::size_t j = 0; j < nodes_.size(); ++j)
+      for (int i = 0; i < 3; ++i)
+        owned[3 * nodes_[j] + i] =
+            which == "friction" ? tc_[3 * j + i] : (i == 0 ? lambda_c_[j] : 0.0);
+  }
+  void load_state(std::string_view which, std::span<const PetscScalar> owned,
+                  std::span<const PetscScalar> u, double t) const override {
+    if (which == "multipliers") {
+      for (std::size_t j = 0; j < nodes_.size(); ++j) lambda_c_[j] = owned[3 * nodes_[j]];
+      lambda_ = lambda_before_ = lambda_c_;
+      return;
+    }
     for (std::size_t j = 0; j < nodes_.size(); ++j)
       for (int i = 0; i < 3; ++i) {
         tc_[3 * j + i] = owned[3 * nodes_[j] + i];
@@ -421,29 +493,35 @@ class RigidWallTerm final : public ContactTerm {
   }
 
  private:
-  /// f(j, n, gap) for every node j of the wall with a negative gap at displacement u (3 entries
-  /// per local node, owned first); with `touching`, a zero gap too (the tangent: a body resting
-  /// on the wall, exactly touching, is held by it in Newton's first iteration).
+  /// f(j, n, gap, p) for every node j of the wall pressed against it at displacement u (3 entries
+  /// per local node, owned first), p > 0 its normal force (k (-g) behind the wall; with a
+  /// multiplier l, l - k g); with `touching`, a zero gap too (p = 0: the tangent, so that a body
+  /// resting on the wall, exactly touching, is held by it in Newton's first iteration).
   template <typename F>
-  void for_active(std::span<const PetscScalar> u, double t, F&& f, bool touching = false) const {
+  void for_active(std::span<const PetscScalar> u, double t, F&& f, bool touching = false,
+                  const std::vector<double>* multipliers = nullptr) const {
     const std::array<double, 3> o = offset(t);
+    const std::vector<double>& l = multipliers ? *multipliers : lambda_;
     for (std::size_t j = 0; j < nodes_.size(); ++j) {
       const std::int32_t n = nodes_[j];
       const double* X = &mesh_.coords[3 * n];
       const double x[3] = {X[0] + u[3 * n], X[1] + u[3 * n + 1], X[2] + u[3 * n + 2]};
       const Gap c = gap(wall_, x, o);
-      if (c.g < 0 || (touching && c.g == 0)) f(j, n, c);
+      const double p = (l.empty() ? 0.0 : l[j]) - k_[j] * c.g;
+      if (p > 0 || (touching && c.g == 0)) f(j, n, c, p);
     }
   }
+  double lambda(std::size_t j) const { return lambda_.empty() ? 0.0 : lambda_[j]; }
 
-  /// The friction force on node j in contact (gap c) at displacement u, time t (coulomb()).
-  Slip slip(std::size_t j, std::int32_t n, std::span<const PetscScalar> u, double t,
-            const Gap& c) const {
+  /// The friction force on node j in contact (gap c, normal force p) at displacement u, time t
+  /// (coulomb()).
+  Slip slip(std::size_t j, std::int32_t n, std::span<const PetscScalar> u, double t, const Gap& c,
+            double p) const {
     if (!friction_) return {};
     const std::array<double, 3> o0 = offset(committed_time_), o1 = offset(t);
     double d[3];
     for (int i = 0; i < 3; ++i) d[i] = u[3 * n + i] - uc_[3 * j + i] - (o1[i] - o0[i]);
-    return coulomb(wall_.friction, c.n, &tc_[3 * j], d, k_[j], -k_[j] * c.g, t - committed_time_);
+    return coulomb(wall_.friction, c.n, &tc_[3 * j], d, k_[j], p, t - committed_time_);
   }
   static double norm2(const std::array<double, 3>& v) {
     return v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
@@ -471,6 +549,14 @@ class RigidWallTerm final : public ContactTerm {
   mutable std::vector<double> tc_, uc_;
   mutable double committed_time_ = 0;
   mutable double dissipated_ = 0;
+  // Augmented Lagrangian: the section's settings (the tolerance resolved), the trial and
+  // committed multipliers per node (normal forces, N), the updates so far.
+  Augmented augmented_;
+  /// lambda_before_: the committed multipliers before the last commit (moving_work's start).
+  mutable std::vector<double> lambda_, lambda_c_, lambda_before_;
+  mutable std::int64_t updates_ = 0;
+  std::vector<double> m_;   ///< per node: its mass share for the update (set_up)
+  double mass_weight_ = 1;  ///< augmented_mass_weight
 };
 
 /// The area of a boundary face (straight-sided) and each node's share of it: equal shares for
@@ -503,6 +589,13 @@ double face_shares(CellType t, const double* x, int n, double* share) {
 }  // namespace
 
 namespace contact_input {
+
+double node_spacing(MPI_Comm comm, std::span<const double> areas) {
+  double v[2] = {0, static_cast<double>(areas.size())};
+  for (const double a : areas) v[0] += a;
+  INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, v, 2, MPI_DOUBLE, MPI_SUM, comm));
+  return v[1] > 0 ? std::sqrt(v[0] / v[1]) : 0.0;
+}
 
 SurfaceNodes surface_nodes(const TermInputs& in, const std::string& name,
                            const std::string& where) {
@@ -549,6 +642,9 @@ void build_contact_terms(const TermInputs& in, std::vector<std::unique_ptr<Force
   const auto it = in.spec.term_sections.find("contact");
   if (it == in.spec.term_sections.end()) return;
   const auto& s = dynamic_cast<const ContactSection&>(*it->second);
+  INERTIA_CHECK(!s.augmented.on || !in.spec.explicit_scheme, InputError, s.augmented.where,
+                ": augmented Lagrangian iterations need an implicit scheme or static (an explicit "
+                "step has no Newton solve to repeat); remove the key or choose another scheme");
   for (const WallInput& w : s.walls) {
     SurfaceNodes surface = surface_nodes(in, w.region, w.where + ".region");
     const double scale = penalty_scale(s, in.spec);
@@ -564,7 +660,7 @@ void build_contact_terms(const TermInputs& in, std::vector<std::unique_ptr<Force
       motion = &in.spec.amplitudes[static_cast<std::size_t>(a)];
     }
     auto term = std::make_unique<RigidWallTerm>(in, w, scale, std::move(surface.nodes),
-                                                std::move(surface.areas), motion);
+                                                std::move(surface.areas), motion, s.augmented);
     term->check_start();
     out.push_back(std::move(term));
   }

@@ -25,7 +25,9 @@ constexpr std::array entries{
     ForceTermEntry{"contact",
                    "rigid walls (plane, sphere, cylinder) that the nodes of a region of "
                    "boundary faces may not pass, and pairs of such regions (or one) that may "
-                   "not pass each other (penalty, Coulomb friction; any scheme)",
+                   "not pass each other (penalty, Coulomb friction; any scheme; augmented "
+                   "Lagrangian iterations under implicit schemes and static: augmented: "
+                   "{tolerance: m, iterations: 10})",
                    build_contact_terms, parse_contact_section,
                    "{walls: [{name: floor, region: zmin, plane: {point: [0, 0, 0], normal: "
                    "[0, 0, 1]}}]}"},

@@ -370,6 +370,35 @@ void NewtonSolver::lag_factorisation() {
 }
 
 NewtonReport NewtonSolver::solve(const Problem& problem, Vec y) {
+  NewtonReport report = solve_once(problem, y);
+  const int limit = system_.augmentation_limit();
+  double first = 0;
+  for (int update = 0; limit > 0; ++update) {
+    problem.configuration(y, x_);
+    const double inertia = problem.k > 0 ? problem.m / problem.k : 0.0;
+    const double violation = system_.augment(x_, problem.t, inertia);  // updates them if > 1
+    if (violation <= 1) break;
+    if (update == 0) first = violation;
+    if (update == limit)
+      throw SolverError(
+          cat("augmented Lagrangian: the contact constraints are still violated by ", violation,
+              " times their tolerance after ", limit, " multiplier updates (", first,
+              " after the first solve; contact.augmented.iterations): raise penalty_scale, "
+              "iterations or the tolerance"));
+    ++augmentations_;
+    const NewtonReport next = solve_once(problem, y);
+    report.iterations += next.iterations;
+    report.linear_iterations += next.linear_iterations;
+    report.residuals.insert(report.residuals.end(), next.residuals.begin(), next.residuals.end());
+    report.reason = next.reason;
+    report.at_round_off_floor = next.at_round_off_floor;
+    report.round_off_floor = std::max(report.round_off_floor, next.round_off_floor);
+  }
+  last_ = report;
+  return report;
+}
+
+NewtonReport NewtonSolver::solve_once(const Problem& problem, Vec y) {
   problem_ = &problem;
   error_ = nullptr;
   domain_error_.clear();

@@ -14,10 +14,15 @@
 #   the applied load at every load step, and the penetration shrinks as the penalty grows;
 # - a moving wall pressing the block (static: the closed-form force to 1e-9; in time: the energy
 #   balance closes with the wall's work booked, central difference, newmark, hht);
+# - the press with augmented Lagrangian iterations to 1e-9 m: the force without the penalty's
+#   compliance (E A delta / H) to 1e-5 (measured 5.5e-7), penetration below the tolerance, equal on
+#   1 and 3 ranks and after a restart from a checkpoint (1 rank -> 3: the multipliers restored;
+#   without them the rows differ by 1e-6 of the force);
 # - a rigid sphere and a rigid cylinder pushed into a block's top face (static): the wall force
 #   is the applied load;
 # - bad input: a wall on a region without faces, a wall that starts inside the body, two shapes,
-#   an unknown key: one error line each.
+#   an unknown key, augmented iterations under an explicit scheme or with a fractional count:
+#   one error line each.
 set -euo pipefail
 : "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}" "${INERTIA_MPIEXEC:=mpiexec}"
 work=$(mktemp -d)
@@ -200,17 +205,34 @@ boundary_conditions:
 amplitudes:
   push: {type: smooth_step, points: [[0, 0], [0.01, 1]], continuity: 2}
 contact:
+  ${7:-}
   walls:
     - {name: floor, region: zmin, plane: {point: [0, 0, 0], normal: [0, 0, 1]}, penalty: 1.0e10}
     - {name: press, region: zmax, plane: {point: [0, 0, 0.05], normal: [0, 0, -1]}, penalty: 1.0e10, motion: {displacement: [0, 0, -0.001]${6:-}}}
 time: {integrator: $3, mass: lumped, dt: $4, $5}
-output: {directory: $2, every: 0, history_every: 10}
+output: {directory: $2, every: 0, history_every: ${8:-10}${9:-}}
 EOF
 }
 for np in 1 2; do
   press "$work/press$np.yaml" "press$np" static 1 "steps: 2"
   run "$np" "$work/press$np.yaml"
 done
+# Augmented Lagrangian iterations: the same press closes both contacts to 1e-9 m, so the force
+# is E A delta / H (the penalty's 4 % gone); 4 load steps, checkpointed at each, restarted from
+# the second on 3 ranks (the multipliers are part of the checkpoint).
+al="augmented: {tolerance: 1.0e-9}"
+press "$work/pal.yaml" pal static 0.25 "steps: 4" "" "$al" 1 ", checkpoint: {every: 1, keep: 4}"
+run 1 "$work/pal.yaml"
+grep -q "^contact   rigid wall 'floor' .*augmented Lagrangian to 1e-09 m" "$work/last.log" ||
+  { cat "$work/last.log"; echo "FAIL: the augmented wall's log line"; exit 1; }
+grep -q "^finished: .*'floor' multipliers updated [1-9][0-9]* time" "$work/last.log" ||
+  { cat "$work/last.log"; echo "FAIL: the multiplier updates in the summary"; exit 1; }
+cp "$work/pal/contact.csv" "$work/pal_full.csv"
+run 3 "$work/pal.yaml" --restart "$work/pal/checkpoints/checkpoint_000000002.h5"
+press "$work/pal3.yaml" pal3 static 0.25 "steps: 4" "" "$al" 1
+run 3 "$work/pal3.yaml"
+press "$work/pdal.yaml" pdal newmark 2.0e-5 "end_time: 0.02" ", amplitude: push" "$al"
+run 2 "$work/pdal.yaml"
 for scheme in central_difference newmark hht; do
   dt=2.0e-5
   [ "$scheme" = central_difference ] && dt=auto
@@ -235,6 +257,25 @@ for np in (1, 2):
     e = rows(f"{work}/press{np}/energy.csv")[-1]
     print(f"  energy balance {e['total']:.3g} J of work {e['external_work']:.6g} J")
     ok = ok and abs(e["total"]) < 1e-9 * e["external_work"]
+# Augmented: the force without the penalty's compliance, to the tolerance (1e-9 m of 1e-3 m).
+full, resumed, three = (rows(f"{work}/{x}") for x in ("pal_full.csv", "pal/contact.csv", "pal3/contact.csv"))
+for r in full[1:]:
+    exact = E * d * r["time"] / H * A  # the static ramp over t = 0 to 1
+    err = max(abs(r["floor.fz"] - exact), abs(r["press.fz"] + exact)) / exact
+    print(f"press, augmented, t = {r['time']}: floor {r['floor.fz']:.12g} N, exact {exact:.12g} N "
+          f"({err:.2g}), penetration {r['floor.penetration']:.3g} m")
+    ok = ok and err < 1e-5 and r["floor.penetration"] < 1.0e-9
+diff = max(abs(a[k] - b[k]) for x, y in ((full, resumed), (full, three)) for a, b in zip(x, y)
+           for k in ("floor.fz", "press.fz")) / (E * d / H * A)
+print(f"press, augmented: restart at step 2 (1 rank -> 3) and 3 ranks against 1: {diff:.3g} of the force")
+ok = ok and len(resumed) == len(full) == len(three) == 5 and diff < 1e-8
+# In time (newmark): no node deeper than the tolerance at any step (the penalty alone: 1.9e-5 m),
+# and the balance closes with the multipliers' force in the press's work.
+deepest = max(max(r["floor.penetration"], r["press.penetration"]) for r in rows(f"{work}/pdal/contact.csv"))
+e = rows(f"{work}/pdal/energy.csv")[-1]
+print(f"press in time, newmark, augmented: deepest penetration {deepest:.3g} m, balance "
+      f"{e['total']:.3g} J of work {e['external_work']:.6g} J")
+ok = ok and deepest < 1.0e-9 and abs(e["total"]) < 1e-6 * e["external_work"]
 for scheme, bound in (("central_difference", 1e-5), ("newmark", 1e-9), ("hht", 1e-9)):
     e = rows(f"{work}/pd_{scheme}/energy.csv")
     worst = max(abs(r["total"]) for r in e)
@@ -245,6 +286,10 @@ if not ok:
 EOF
 
 # Bad input: one line each.
+press "$work/bad.yaml" bad central_difference auto "end_time: 0.02" "" "augmented: {tolerance: 1.0e-9}"
+expect_error "bad.yaml:.*contact.augmented: augmented Lagrangian iterations need an implicit scheme or static" 2 "$work/bad.yaml"
+press "$work/bad.yaml" bad static 1 "steps: 1" "" "augmented: {iterations: 2.5}"
+expect_error "bad.yaml:.*contact.augmented.iterations: must be an integer in \[1, 1000\]" 1 "$work/bad.yaml"
 block "$work/bad.yaml" bad "{name: floor, region: all, plane: {point: [0, 0, 0], normal: [0, 0, 1]}}"
 expect_error "bad.yaml:.*contact.walls\[0\].region: region 'all' has no boundary faces" 2 "$work/bad.yaml"
 block "$work/bad.yaml" bad "{name: floor, region: zmin, plane: {point: [0, 0, 0.02], normal: [0, 0, 1]}}"

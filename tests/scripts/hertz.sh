@@ -35,6 +35,10 @@
 # pressure times the area shares on each side -0.21 % and -0.20 % of F (0.5 %: a pair's pressure
 # is the interface's on both sides), penetration 0.95 % of delta (2 %), the supports balance the
 # contact (1e-8), np 1, 2, 3 equal to 1e-8 (measured 7e-14).
+# Augmented Lagrangian iterations: the sphere on the floor with penalty_scale 1 and a 1e-8 m
+# tolerance gets a contact radius 0.99952 of Hertz's (penalty_scale 1000: 0.99953), penetration
+# below the tolerance, np 1 and 3 equal; the two spheres to 1e-7 m (np 2): penetration 5e-8 m,
+# force 0.9983 of the augmented floor's (0.5 %), contact radius 0.9998 / 1.0002 (0.5 %).
 # The refinement: gmsh meshes/hertz_sphere.geo -setnumber h0 H -3 -format msh41 -o m.msh, this
 # case on m.msh (penalty_scale 10 and 1000), then python3 tests/support/hertz_moments.py OUT m.msh
 # --youngs 2e11 --poisson 0.3 --radius 0.01 --delta 1e-4.
@@ -79,6 +83,7 @@ boundary_conditions:
   - {region: symx, type: displacement, components: [x], value: [0]}
   - {region: symy, type: displacement, components: [y], value: [0]}
 contact:
+  ${3:-}
   pairs:
     - {name: balls, surfaces: [upper_contact, lower_contact]}
 time: {integrator: static, dt: 1, steps: 1, linear_solver: direct}
@@ -95,6 +100,17 @@ done
 # A wall ten times softer than the default: the contact radius check must see it.
 sphere "$work/soft.yaml" soft "penalty_scale: 1"
 run 1 "$work/soft.yaml"
+# The same soft wall with augmented Lagrangian iterations to 1e-8 m (1e-4 of delta), 1 and 3 ranks;
+# two spheres with them to 1e-7 m (2 ranks).
+for np in 1 3; do
+  sphere "$work/al$np.yaml" "al$np" "penalty_scale: 1
+  augmented: {tolerance: 1.0e-8}"
+  run "$np" "$work/al$np.yaml"
+done
+spheres "$work/twoal.yaml" twoal "augmented: {tolerance: 1.0e-7}"
+run 2 "$work/twoal.yaml"
+grep -q "^finished: .*'balls' multipliers updated [1-9][0-9]* time" "$work/last.log" ||
+  { cat "$work/last.log"; echo "FAIL: the pair's multiplier updates in the summary"; exit 1; }
 python3 - "$work" "$INERTIA_SOURCE_DIR" <<'EOF'
 import csv, sys
 work, source = sys.argv[1], sys.argv[2]
@@ -175,6 +191,29 @@ s = hertz("soft")
 print(f"penalty_scale 1: contact radius {s['a_ratio']:.5f} of Hertz's, penetration "
       f"{s['penetration_over_delta']:.3g} of delta (outside the tolerance: the check sees it)")
 check("penalty_scale 1 outside the contact radius's tolerance", abs(s["a_ratio"] - 1) > 5e-3)
+a = hertz("al1")
+print(f"penalty_scale 1 with augmented Lagrangian iterations to 1e-8 m: contact radius "
+      f"{a['a_ratio']:.5f} of Hertz's, penetration {a['penetration_over_delta']:.3g} of delta, "
+      f"F {a['force'] / m['force']:.5f} of the default penalty's")
+check("augmented: contact radius within 0.5 %", abs(a["a_ratio"] - 1) < 5e-3)
+check("augmented: penetration below the tolerance", a["penetration"] < 1.0e-8)
+p3 = last_frame(f"{work}/al3")
+pa = last_frame(f"{work}/al1")
+dp = max(abs(pa[x] - p3[x]) for x in pa) / max(pa.values())
+print(f"  np 3 against np 1: pressures {dp:.3g} of the peak")
+check("augmented: np 3 agrees with np 1", len(p3) == len(pa) and dp < 1e-8)
+h, c = rows(f"{work}/twoal/contact.csv")
+Fa = 4 * c[-1][h.index("balls.fz")]
+depth = c[-1][h.index("balls.penetration")]
+print(f"two spheres with augmented Lagrangian iterations to 1e-7 m: F {Fa / a['force']:.5f} of the "
+      f"augmented floor's, penetration {depth:.3g} m")
+check("two spheres, augmented: force within 0.5 % of the floor's", abs(Fa / a["force"] - 1) < 5e-3)
+check("two spheres, augmented: penetration below the tolerance", depth < 1.0e-7)
+p2a, shares = two_body_frame(f"{work}/twoal", two, ["upper_contact", "lower_contact"])
+for side, pressure, share in zip(("upper", "lower"), p2a, shares):
+    t = moments(pressure, share, Fa, 2.0e11, 0.3, 0.01)
+    print(f"  {side} surface: contact radius {t['a_ratio']:.5f} of Hertz's")
+    check(f"two spheres, augmented: {side} contact radius within 0.5 %", abs(t["a_ratio"] - 1) < 5e-3)
 for what in failed:
     print(f"FAIL: {what}")
 if failed:

@@ -148,7 +148,13 @@ class ContactMonitor final : public Monitor {
   void record(const State& state);
   std::vector<const ContactTerm*> walls_;
   /// Per contact with friction: its committed friction forces (a checkpoint's vector).
-  std::vector<std::pair<const ContactTerm*, petsc::Vector>> states_;
+  struct StateVector {
+    const ContactTerm* term;
+    std::string which;  ///< ContactTerm::states()
+    petsc::Vector v;
+    std::string name() const { return "contact." + term->name() + "." + which; }
+  };
+  std::vector<StateVector> states_;
   std::filesystem::path path_;
   std::vector<double> row_;
   CsvFile file_;

@@ -17,6 +17,12 @@
 /// then slip, returned from the force of the last accepted step (contact_section.hpp, coulomb());
 /// the committed forces are history (commit_nodal, save_state/load_state for checkpoints).
 ///
+/// Augmented Lagrangian iterations (`augmented`, implicit schemes and static): each contact node
+/// carries a multiplier lambda; its normal force is max(0, lambda - k g), and after a converged
+/// Newton solve lambda takes it and Newton runs again (NewtonSolver::solve, Traits::multipliers)
+/// until no node in contact is more than the tolerance off its surface. Multipliers are
+/// committed with an accepted step, restored for a retried one, and checkpointed.
+///
 /// Penalty rule: k_i = penalty_scale x the largest diagonal entry of node i's 3x3 block of the
 /// model's stiffness (the elements next to the surface, any material), penalty_scale 1 for
 /// explicit schemes and 10 for implicit ones and static unless the section says otherwise; a
@@ -28,6 +34,8 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "inertia/system/force_term.hpp"
 
@@ -56,14 +64,21 @@ class ContactTerm : public ForceTerm {
   virtual std::string summary() const { return describe(); }
   /// Pairs: the searches so far (the same on every rank); walls: -1.
   virtual std::int64_t searches() const { return -1; }
-  /// Contacts with history (friction): the committed friction force per node, into / from the
-  /// owned entries of a vector laid out as u (checkpoints); load_state takes the committed
+  /// Contacts with augmented Lagrangian iterations: the multiplier updates so far (the same on
+  /// every rank); others: -1.
+  virtual std::int64_t augmentations() const { return -1; }
+  /// Contacts with history: the names of their committed state vectors in checkpoints
+  /// ("friction": the friction force per node; "multipliers": the normal force multiplier per
+  /// node, in its first component), each laid out as u.
+  virtual std::vector<std::string> states() const { return {}; }
+  /// Into / from the owned entries of such a vector; load_state takes the committed
   /// displacement u (owned entries) and time t with it.
-  virtual bool has_state() const { return false; }
-  virtual void save_state(std::span<PetscScalar> owned) const { (void)owned; }
-  virtual void load_state(std::span<const PetscScalar> owned, std::span<const PetscScalar> u,
-                          double t) const {
-    (void)owned, (void)u, (void)t;
+  virtual void save_state(std::string_view which, std::span<PetscScalar> owned) const {
+    (void)which, (void)owned;
+  }
+  virtual void load_state(std::string_view which, std::span<const PetscScalar> owned,
+                          std::span<const PetscScalar> u, double t) const {
+    (void)which, (void)owned, (void)u, (void)t;
   }
 };
 

@@ -123,6 +123,19 @@ class DynamicSystem {
   /// The step being tried failed and will be retried: its trial history is discarded.
   virtual void reject_step() {}
 
+  /// Augmented Lagrangian iterations (contact with `augmented`): the largest number of
+  /// multiplier updates per Newton solve (0: none, the default). Newton repeats a converged
+  /// solve after augment(u, t) has updated the multipliers until it returns <= 1.
+  virtual int augmentation_limit() const { return 0; }
+  /// Collective. At the displacement u of a converged solve at time t: the largest constraint
+  /// violation over its tolerance, over all terms and ranks; where it is above 1, the
+  /// multipliers are updated (the forces at u change). `inertia`: the solve's m / k (ForceTerm::
+  /// augment).
+  virtual double augment(Vec u, double t, double inertia) {
+    (void)u, (void)t, (void)inertia;
+    return 0;
+  }
+
  protected:
   DynamicSystem() = default;
   DynamicSystem(const DynamicSystem&) = default;

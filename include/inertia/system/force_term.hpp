@@ -81,6 +81,11 @@ class ForceTerm {
     /// Has history at nodes that dissipates energy (friction): commit_nodal and
     /// friction_dissipation are called for it.
     bool friction = false;
+    /// Enforces a constraint by augmented Lagrangian iterations (contact with `augmented`):
+    /// Newton solves are repeated with updated multipliers (augment) until the constraint holds
+    /// to its tolerance; the multipliers are committed with an accepted step (commit_nodal) and
+    /// restored for a retried one (reject_multipliers).
+    bool multipliers = false;
   };
 
   virtual ~ForceTerm() = default;
@@ -173,6 +178,22 @@ class ForceTerm {
   /// The energy the term has dissipated on this rank since the start (friction), over the
   /// accepted steps.
   virtual double friction_dissipation() const { return 0; }
+
+  /// Terms with multipliers (Traits::multipliers): collective. At displacement u (the global
+  /// vector), time t, with the trial multipliers of the last Newton solve: the largest violation
+  /// of the constraint on this rank over its tolerance (<= 1: satisfied). With `update`, the
+  /// trial multipliers take a step along it (Uzawa: lambda <- max(0, lambda - rho g)), rho the
+  /// penalty plus `inertia` (the Newton operator's mass coefficient over its stiffness
+  /// coefficient, 0 in static) times the nodes' mass: a lower bound of the stiffness the
+  /// constraint sees in a dynamic step, where inertia dominates it.
+  virtual double augment(Vec u, double t, bool update, double inertia) const {
+    (void)u, (void)t, (void)update, (void)inertia;
+    return 0;
+  }
+  /// The largest number of multiplier updates in one solve, the same on every rank.
+  virtual int augmentation_limit() const { return 0; }
+  /// The step being tried is retried: the trial multipliers are the committed ones again.
+  virtual void reject_multipliers() const {}
 
   /// Terms with history variables: their state at the quadrature points (null for the others).
   /// Every evaluation at u (force, tangent, energy) writes its trial state from the committed one.

@@ -209,6 +209,8 @@ class MechanicalSystem final : public DynamicSystem {
   double strain_energy(Vec u, Vec ku) const;
   void commit_step(Vec u) override;
   void reject_step() override;
+  int augmentation_limit() const override { return augmentation_limit_; }
+  double augment(Vec u, double t, double inertia) override;
   /// Collective. The energy friction has dissipated since the start, over the accepted steps.
   double friction_dissipation() const;
   /// The terms' history variables (point_state.hpp), in term order; the same list on every rank.
@@ -242,6 +244,11 @@ class MechanicalSystem final : public DynamicSystem {
   double tangent_time_ = 0;  ///< term_time_ of the assembled tangent
   bool moving_ = false;      ///< a term moves (Traits::moves): the tangent depends on time
   std::vector<const ForceTerm*> friction_terms_;  ///< with Traits::friction
+  /// With Traits::friction or Traits::multipliers: committed with an accepted step
+  /// (commit_nodal).
+  std::vector<const ForceTerm*> nodal_history_terms_;
+  std::vector<const ForceTerm*> multiplier_terms_;  ///< with Traits::multipliers
+  int augmentation_limit_ = 0;                      ///< the largest of theirs
   /// Explicit schemes: the nodal terms (Traits::nodal), added node by node to the linear model's
   /// forces (they do not make it nonlinear).
   std::vector<ForceTerm*> nodal_terms_;

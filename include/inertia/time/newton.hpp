@@ -53,6 +53,7 @@
 /// its compressive limit load stalls at ||G|| ~ 1 with a floor of 1e-16), a NaN, a failed linear
 /// solve, an element that cannot take the configuration (the step controller halves the step).
 
+#include <cstdint>
 #include <exception>
 #include <functional>
 #include <string>
@@ -100,8 +101,13 @@ class NewtonSolver {
   void set_tolerances(double relative, int max_iterations);
 
   /// Collective. Solves G(y) = 0 from the initial guess in y. Throws SolverError naming SNES's
-  /// reason if it does not converge.
+  /// reason if it does not converge. Augmented Lagrangian iterations (the system's
+  /// augmentation_limit() > 0): once converged, the system updates its multipliers at x(y)
+  /// (DynamicSystem::augment) and the solve is repeated from y until the constraints hold to
+  /// their tolerance; SolverError if they do not within the limit. The report sums the solves.
   NewtonReport solve(const Problem& problem, Vec y);
+  /// Multiplier updates over this solver's solves so far (augmented Lagrangian iterations).
+  std::int64_t augmentations() const { return augmentations_; }
 
   /// Whether the energy line search applies to this problem on this system (see above) and the
   /// command line does not choose another line search.
@@ -112,6 +118,8 @@ class NewtonSolver {
   double potential(Vec y);
 
  private:
+  /// One SNES solve (solve() without the multiplier updates).
+  NewtonReport solve_once(const Problem& problem, Vec y);
   static PetscErrorCode residual_callback(SNES, Vec y, Vec g, void* context);
   static PetscErrorCode jacobian_callback(SNES, Vec y, Mat J, Mat P, void* context);
   static PetscErrorCode line_search_callback(SNESLineSearch, void* context);
@@ -153,6 +161,7 @@ class NewtonSolver {
   std::string domain_error_;  ///< the last configuration the elements could not take
   std::vector<PetscReal> history_;
   NewtonReport last_;
+  std::int64_t augmentations_ = 0;
 };
 
 }  // namespace inertia
