@@ -27,7 +27,7 @@
 #   penalty_scale 1). Checked below 1 %;
 # - np 1, 2 and 3: contact.csv and every node's pressure agree to 1e-8 (measured 1e-12 or less).
 # Two spheres (meshes/hertz_two_spheres.msh: this sphere and its mirror image below, meshed
-# independently; contact pair, static, Newton with the pair's tangent, one load step, top and
+# independently; contact pair, static, Newton with the pair's tangent, two load steps, top and
 # bottom faces pushed together by delta each): each half is the sphere on the floor, so Hertz's
 # a(F) is the same (R* = R / 2, E* = E / (2 (1 - nu^2))) and so is F(delta). Measured: F 0.99799 of
 # the floor's (checked within 0.5 %); contact radius from each side's nodal pressures 1.0018
@@ -86,7 +86,7 @@ contact:
   ${3:-}
   pairs:
     - {name: balls, surfaces: [upper_contact, lower_contact]}
-time: {integrator: static, dt: 1, steps: 1, linear_solver: direct}
+time: {integrator: static, dt: 0.5, steps: 2, linear_solver: direct}
 output: {directory: $2, every: 1, fields: [contact_pressure, displacement], energy: false}
 EOF
 }

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Checkpoint/restart for every scheme: a run restarted from its step-10 checkpoint rewrites the
-# same probes.csv, energy.csv and .pvd as the uninterrupted run (to 1e-12 of each file's largest
-# value on the same rank count, 1e-8 when a 2-rank checkpoint continues on 3 ranks), without
-# duplicate or missing rows. Then a run killed with SIGKILL restarts from the newest complete
-# checkpoint, and bad restarts fail with one line.
+# Checkpoint/restart for every scheme (on 2 ranks and from 2 ranks to 3; on 1 rank for one scheme
+# of each family): a run restarted from its step-10 checkpoint rewrites the same probes.csv,
+# energy.csv and .pvd as the uninterrupted run (to 1e-12 of each file's largest value on the same
+# rank count, 1e-8 when a 2-rank checkpoint continues on 3 ranks), without duplicate or missing
+# rows. Then a run killed with SIGKILL restarts from the newest complete checkpoint, and bad
+# restarts fail with one line.
 set -euo pipefail
 : "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}" "${INERTIA_MPIEXEC:=mpiexec}"
 work=$(mktemp -d)
@@ -94,9 +95,14 @@ schemes=(
   # Modes first, Rayleigh from two of them: a restart computes the modes again (same damping).
   "hht_modal_rayleigh|  integrator: hht\n  mass: consistent\n  rayleigh: {damping_ratios: [0.05, 0.02], modes: [1, 3]}|||modal: {modes: 4}"
 )
+# On 1 rank for a few schemes (one of each family: the serial path of the checkpoint is the
+# same for all); every scheme on 2 ranks and from 2 ranks to 3.
+serial=" central_difference newmark_neo_hookean generalized_alpha static hht_modal_rayleigh rk4 "
 for entry in "${schemes[@]}"; do
   IFS='|' read -r label yaml model support extra <<< "$entry"
-  for np in 1 2; do
+  ranks="2"
+  [[ "$serial" == *" $label "* ]] && ranks="1 2"
+  for np in $ranks; do
     d="$work/$label/np$np"
     mkdir -p "$d/full" "$d/restarted"
     case_file "$d/full" "$(printf '%b' "$yaml")" "${model:-linear_elastic}" "${support:-}"
