@@ -1,0 +1,58 @@
+#pragma once
+/// \file plasticity.hpp
+/// J2 (von Mises) plasticity at small strain: the material point's return map and its consistent
+/// tangent, with linear isotropic and linear kinematic (Prager) hardening. Pure functions, no
+/// allocation; conventions of fe/element.hpp (symmetric tensors in VTK order xx yy zz xy yz xz
+/// with the tensor shear) and of fe/hyperelastic.hpp (9x9 row-major tangents A_ijkl).
+///
+/// Model (Simo and Hughes, Computational Inelasticity, 1998, Boxes 3.1 and 3.2):
+///   sigma = kappa tr(eps) I + 2 mu (dev eps - eps_p),       kappa = lambda + 2 mu / 3,
+///   f = |dev sigma - beta| - sqrt(2/3) (sigma_y + H_iso alpha) <= 0,
+///   eps_p' = gamma n,  alpha' = sqrt(2/3) gamma,  beta' = 2/3 H_kin gamma n,
+///   n = (dev sigma - beta) / |dev sigma - beta|.
+/// Backward Euler gives the radial return, exact for linear hardening:
+///   xi_trial = 2 mu (dev eps - eps_p,n) - beta_n,
+///   f_trial = |xi_trial| - sqrt(2/3) (sigma_y + H_iso alpha_n),
+///   dgamma = f_trial / (2 mu + 2/3 (H_iso + H_kin))  (0 if f_trial <= 0),
+/// and the consistent tangent
+///   C = kappa I x I + 2 mu theta I_dev - 2 mu theta_bar n x n,
+///   theta = 1 - 2 mu dgamma / |xi_trial|,  theta_bar = 1 / (1 + (H_iso + H_kin) / (3 mu)) -
+///   (1 - theta).
+/// In uniaxial stress the plastic strain equals alpha and the stress follows
+/// sigma = sigma_y + (H_iso + H_kin) eps_p: the hardening slope is H = H_iso + H_kin, the
+/// elastic-plastic tangent E H / (E + H). Kinematic hardening moves the yield surface (the
+/// Bauschinger effect: after loading to sigma_max in tension, reverse yielding starts at
+/// sigma_max - 2 sigma_y with H_iso = 0), isotropic hardening grows it (at -sigma_max).
+
+#include "inertia/fe/hyperelastic.hpp"
+
+namespace inertia::fe {
+
+struct J2Parameters {
+  Lame lame;
+  double yield_stress = 0;       ///< sigma_y > 0 (Pa)
+  double isotropic_modulus = 0;  ///< H_iso >= 0 (Pa)
+  double kinematic_modulus = 0;  ///< H_kin >= 0 (Pa)
+};
+
+/// The history of a material point: plastic strain (6, VTK order, tensor shear), equivalent
+/// plastic strain alpha, back stress beta (6): 13 values, zero in the virgin state.
+struct J2State {
+  static constexpr int size = 13;
+  static constexpr int plastic_strain = 0, equivalent_plastic_strain = 6, back_stress = 7;
+};
+
+/// The return map at small strain eps (6, VTK order, tensor shear) from the committed state
+/// `committed` (13): the updated state into `trial` (13), the stress into `stress` (6) and, if
+/// non-null, the consistent tangent A_ijkl = d sigma_ij / d eps_kl (81 values, with both minor
+/// symmetries: usable as dP/dF of a small-strain element). Returns the plastic multiplier
+/// increment dgamma (0: elastic). `trial` may alias `committed`.
+double j2_return_map(const J2Parameters& p, const double* eps, const double* committed,
+                     double* trial, double* stress, double* A = nullptr);
+
+/// The free energy at strain eps and state s: the elastic 1/2 (eps - eps_p) : C : (eps - eps_p)
+/// and the hardening's 1/2 H_iso alpha^2 + 3 / (4 H_kin) beta : beta (the part of the plastic
+/// work stored; the rest is dissipated).
+double j2_free_energy(const J2Parameters& p, const double* eps, const double* s);
+
+}  // namespace inertia::fe

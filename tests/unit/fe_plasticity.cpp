@@ -1,0 +1,184 @@
+// J2 plasticity at small strain (fe/plasticity.hpp): the return map against closed forms
+// (uniaxial stress with linear isotropic and kinematic hardening, monotonic and reversed), its
+// consistency (the returned stress lies on the yield surface) and its consistent tangent against
+// central differences.
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cmath>
+
+#include "inertia/fe/plasticity.hpp"
+
+namespace inertia::fe {
+namespace {
+
+using State = std::array<double, J2State::size>;
+constexpr double E = 200e9, nu = 0.3, sy = 250e6;
+
+J2Parameters steel(double h_iso, double h_kin) {
+  return {lame_from_young_poisson(E, nu), sy, h_iso, h_kin};
+}
+
+/// Uniaxial stress: the lateral strains (equal) that make sigma_yy = sigma_zz = 0 at axial strain
+/// `axial`, by Newton on the consistent tangent, from state `s`, which is then updated. Returns
+/// sigma_xx.
+double uniaxial(const J2Parameters& p, double axial, double& lateral, State& s) {
+  double stress[6], A[81];
+  State next;
+  for (int it = 0; it < 50; ++it) {
+    const double eps[6] = {axial, lateral, lateral, 0, 0, 0};
+    j2_return_map(p, eps, s.data(), next.data(), stress, A);
+    if (std::abs(stress[1]) < 1e-9 * sy) break;
+    lateral -= stress[1] / (A[4 * 9 + 4] + A[4 * 9 + 8]);  // d sigma_yy / d(eps_yy + eps_zz)
+  }
+  EXPECT_LT(std::abs(stress[1]), 1e-6 * sy);
+  EXPECT_LT(std::abs(stress[2]), 1e-6 * sy);
+  s = next;
+  return stress[0];
+}
+
+TEST(J2, IsElasticBelowYieldAndLeavesTheStateAlone) {
+  const J2Parameters p = steel(1e9, 1e9);
+  const double eps[6] = {5e-4, -1e-4, 2e-4, 1e-4, -3e-4, 2e-4};
+  State s{}, t;
+  double stress[6];
+  EXPECT_EQ(j2_return_map(p, eps, s.data(), t.data(), stress), 0.0);
+  const double tr = eps[0] + eps[1] + eps[2];
+  for (int c = 0; c < 6; ++c)
+    EXPECT_NEAR(stress[c], 2 * p.lame.mu * eps[c] + (c < 3 ? p.lame.lambda * tr : 0.0), 1e-6);
+  for (double x : t) EXPECT_EQ(x, 0.0);
+}
+
+TEST(J2, UniaxialStressCurveIsExactForLinearHardening) {
+  // sigma = sigma_y + E_t (eps - sigma_y / E), E_t = E H / (E + H), H = H_iso + H_kin, for any
+  // split of H between the two kinds (monotonic loading: the same curve).
+  for (const auto& [h_iso, h_kin] : {std::pair{10e9, 0.0}, {0.0, 10e9}, {4e9, 6e9}}) {
+    const J2Parameters p = steel(h_iso, h_kin);
+    const double H = h_iso + h_kin, Et = E * H / (E + H);
+    State s{};
+    double lateral = 0;
+    for (int i = 1; i <= 40; ++i) {
+      const double axial = 1e-4 * i;  // to 4e-3, 3.2 times the yield strain
+      const double sigma = uniaxial(p, axial, lateral, s);
+      const double exact = axial <= sy / E ? E * axial : sy + Et * (axial - sy / E);
+      EXPECT_NEAR(sigma / exact, 1.0, 1e-10) << "H_iso " << h_iso << ", eps " << axial;
+    }
+    // The plastic strain is the axial one beyond the elastic part, and alpha equals it.
+    const double sigma = sy + Et * (4e-3 - sy / E);
+    EXPECT_NEAR(s[J2State::plastic_strain] / (4e-3 - sigma / E), 1.0, 1e-9);
+    EXPECT_NEAR(s[J2State::equivalent_plastic_strain] / s[J2State::plastic_strain], 1.0, 1e-12);
+  }
+}
+
+TEST(J2, ReversedLoadingShowsTheBauschingerEffectWithKinematicHardening) {
+  // Loaded to eps = 3e-3 in tension, then reversed: elastic until sigma_max - 2 sigma_y
+  // (kinematic) or -sigma_max (isotropic), then along the same tangent E_t.
+  for (const bool kinematic : {true, false}) {
+    const double H = 10e9, Et = E * H / (E + H);
+    const J2Parameters p = kinematic ? steel(0, H) : steel(H, 0);
+    State s{};
+    double lateral = 0;
+    double sigma_max = 0;
+    for (int i = 1; i <= 30; ++i) sigma_max = uniaxial(p, 1e-4 * i, lateral, s);
+    const double reverse_yield = kinematic ? sigma_max - 2 * sy : -sigma_max;
+    const double eps_yield = 3e-3 - (sigma_max - reverse_yield) / E;  // where it yields again
+    for (int i = 1; i <= 60; ++i) {
+      const double axial = 3e-3 - 1e-4 * i;
+      const double sigma = uniaxial(p, axial, lateral, s);
+      const double exact = axial >= eps_yield ? sigma_max - E * (3e-3 - axial)
+                                              : reverse_yield + Et * (axial - eps_yield);
+      EXPECT_NEAR(sigma, exact, 1e-9 * sigma_max)
+          << (kinematic ? "kinematic" : "isotropic") << ", eps " << axial;
+    }
+  }
+}
+
+TEST(J2, ReturnedStressLiesOnTheYieldSurface) {
+  const J2Parameters p = steel(3e9, 5e9);
+  State s{};
+  s[J2State::equivalent_plastic_strain] = 2e-3;
+  for (int c = 0; c < 6; ++c) s[J2State::back_stress + c] = (c < 3 ? 1.0 : 0.5) * 1e6 * (c - 2);
+  s[J2State::back_stress + 0] = -(s[J2State::back_stress + 1] + s[J2State::back_stress + 2]);
+  const double eps[6] = {3e-3, -1e-3, -5e-4, 2e-3, -1e-3, 5e-4};
+  State t;
+  double stress[6];
+  ASSERT_GT(j2_return_map(p, eps, s.data(), t.data(), stress), 0.0);
+  const double mean = (stress[0] + stress[1] + stress[2]) / 3;
+  double xi2 = 0;
+  for (int c = 0; c < 6; ++c) {
+    const double x = stress[c] - (c < 3 ? mean : 0.0) - t[J2State::back_stress + c];
+    xi2 += (c < 3 ? 1.0 : 2.0) * x * x;
+  }
+  const double radius =
+      std::sqrt(2.0 / 3.0) * (sy + p.isotropic_modulus * t[J2State::equivalent_plastic_strain]);
+  EXPECT_NEAR(std::sqrt(xi2) / radius, 1.0, 1e-12);
+  // The plastic strain stays deviatoric.
+  EXPECT_NEAR(t[0] + t[1] + t[2], 0.0, 1e-15);
+}
+
+TEST(J2, ConsistentTangentMatchesCentralDifferences) {
+  const J2Parameters p = steel(3e9, 5e9);
+  State s{};
+  s[J2State::plastic_strain + 0] = 1e-3, s[J2State::plastic_strain + 1] = -5e-4;
+  s[J2State::plastic_strain + 2] = -5e-4, s[J2State::plastic_strain + 3] = 2e-4;
+  s[J2State::equivalent_plastic_strain] = 1.2e-3;
+  const double eps0[6] = {4e-3, -1e-3, -1.5e-3, 1e-3, -5e-4, 8e-4};
+  for (const double scale : {1.0, 1e-3}) {  // plastic, then elastic (inside the surface)
+    double eps[6], stress[6], A[81];
+    for (int c = 0; c < 6; ++c) eps[c] = scale * eps0[c] + (scale < 1 ? s[c] : 0.0);
+    State t;
+    const double dgamma = j2_return_map(p, eps, s.data(), t.data(), stress, A);
+    EXPECT_EQ(dgamma > 0, scale == 1.0);
+    constexpr int I[6] = {0, 1, 2, 0, 1, 0}, J[6] = {0, 1, 2, 1, 2, 2};
+    double worst = 0, norm = 0;
+    for (int d = 0; d < 6; ++d) {
+      // A tensor-shear component moves eps_kl and eps_lk: d sigma / d eps_d = A_ijkl + A_ijlk.
+      const double h = 1e-8;
+      double plus[6], minus[6], e[6];
+      for (int c = 0; c < 6; ++c) e[c] = eps[c];
+      e[d] += h;
+      j2_return_map(p, e, s.data(), t.data(), plus);
+      e[d] -= 2 * h;
+      j2_return_map(p, e, s.data(), t.data(), minus);
+      for (int c = 0; c < 6; ++c) {
+        const double fd = (plus[c] - minus[c]) / (2 * h);
+        const int row = 3 * I[c] + J[c], k = I[d], l = J[d];
+        const double exact =
+            d < 3 ? A[row * 9 + 3 * k + l] : A[row * 9 + 3 * k + l] + A[row * 9 + 3 * l + k];
+        worst = std::max(worst, std::abs(fd - exact));
+        norm = std::max(norm, std::abs(exact));
+      }
+    }
+    EXPECT_LT(worst, 1e-6 * norm) << (scale == 1.0 ? "plastic" : "elastic");
+    // Both minor and the major symmetry (associated flow).
+    for (int a = 0; a < 9; ++a)
+      for (int b = 0; b < 9; ++b) EXPECT_NEAR(A[a * 9 + b], A[b * 9 + a], 1e-6 * norm);
+  }
+}
+
+TEST(J2, FreeEnergyIsTheStressPotentialAtFixedState) {
+  const J2Parameters p = steel(3e9, 5e9);
+  State s{};
+  s[J2State::plastic_strain + 0] = 1e-3, s[J2State::plastic_strain + 1] = -5e-4;
+  s[J2State::plastic_strain + 2] = -5e-4;
+  const double eps[6] = {1.2e-3, -4e-4, -6e-4, 1e-4, 0, 5e-5};
+  // Elastic at this state (inside the surface): d psi / d eps = sigma.
+  State t;
+  double stress[6];
+  ASSERT_EQ(j2_return_map(p, eps, s.data(), t.data(), stress), 0.0);
+  for (int d = 0; d < 6; ++d) {
+    const double h = 1e-7;
+    double e[6];
+    for (int c = 0; c < 6; ++c) e[c] = eps[c];
+    e[d] += h;
+    const double up = j2_free_energy(p, e, s.data());
+    e[d] -= 2 * h;
+    const double down = j2_free_energy(p, e, s.data());
+    const double fd = (up - down) / (2 * h) / (d < 3 ? 1.0 : 2.0);
+    EXPECT_NEAR(fd, stress[d], 1e-6 * std::abs(stress[0])) << d;
+  }
+}
+
+}  // namespace
+}  // namespace inertia::fe
