@@ -3,6 +3,9 @@
 
 #include <cmath>
 
+#include "inertia/core/error.hpp"
+#include "inertia/fe/element.hpp"
+
 namespace inertia::fe {
 
 namespace {
@@ -82,6 +85,70 @@ double j2_free_energy(const J2Parameters& p, const double* eps, const double* s)
   double energy =
       0.5 * kappa * tr * tr + mu * contract(e, e) + 0.5 * p.isotropic_modulus * alpha * alpha;
   if (p.kinematic_modulus > 0) energy += 0.75 / p.kinematic_modulus * contract(beta, beta);
+  return energy;
+}
+
+double j2_element(CellType t, std::span<const double> x, std::span<const double> u,
+                  const J2Parameters& p, std::span<const double> committed, std::span<double> trial,
+                  std::span<double> f, std::span<double> K) {
+  INERTIA_CHECK(t == CellType::tet4 || t == CellType::tet10 || t == CellType::hex8, InternalError,
+                "j2_element: a tet4, tet10 or hex8 cell, not ", info(t).name);
+  const int n = info(t).num_nodes, nd = 3 * n;
+  const QuadratureRule rule = stiffness_rule(t);
+  const auto states = static_cast<std::size_t>(rule.num_points * J2State::size);
+  INERTIA_CHECK(x.size() >= static_cast<std::size_t>(nd) &&
+                    u.size() >= static_cast<std::size_t>(nd) && committed.size() >= states &&
+                    trial.size() >= states &&
+                    (f.empty() || f.size() >= static_cast<std::size_t>(nd)) &&
+                    (K.empty() || K.size() >= static_cast<std::size_t>(nd * nd)),
+                InternalError, "j2_element: short spans");
+  for (auto& v : f) v = 0;
+  for (auto& v : K) v = 0;
+  double energy = 0;
+  for (int q = 0; q < rule.num_points; ++q) {
+    double dN[3 * max_nodes], J[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0}, Ji[9], g[3 * max_nodes];
+    shape_gradients(t, rule.points + 3 * q, dN);
+    for (int a = 0; a < n; ++a)
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) J[3 * i + j] += x[3 * a + i] * dN[3 * a + j];
+    const double s = rule.weights[q] * inverse3(J, Ji);
+    for (int a = 0; a < n; ++a)  // g_a,i = sum_j dN_a,j Ji_ji
+      for (int i = 0; i < 3; ++i)
+        g[3 * a + i] = dN[3 * a] * Ji[i] + dN[3 * a + 1] * Ji[3 + i] + dN[3 * a + 2] * Ji[6 + i];
+    double grad[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};  // du_i / dx_j
+    for (int a = 0; a < n; ++a)
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) grad[3 * i + j] += u[3 * a + i] * g[3 * a + j];
+    const double eps[6] = {grad[0],
+                           grad[4],
+                           grad[8],
+                           0.5 * (grad[1] + grad[3]),
+                           0.5 * (grad[5] + grad[7]),
+                           0.5 * (grad[2] + grad[6])};
+    double sigma[6], A[81];
+    const double* c = committed.data() + q * J2State::size;
+    double* tr = trial.data() + q * J2State::size;
+    j2_return_map(p, eps, c, tr, sigma, K.empty() ? nullptr : A);
+    energy += s * j2_free_energy(p, eps, tr);
+    const double S[9] = {sigma[0], sigma[3], sigma[5], sigma[3], sigma[1],
+                         sigma[4], sigma[5], sigma[4], sigma[2]};
+    if (!f.empty())
+      for (int a = 0; a < n; ++a)
+        for (int i = 0; i < 3; ++i)
+          f[3 * a + i] +=
+              s * (S[3 * i] * g[3 * a] + S[3 * i + 1] * g[3 * a + 1] + S[3 * i + 2] * g[3 * a + 2]);
+    if (K.empty()) continue;
+    for (int a = 0; a < n; ++a)
+      for (int i = 0; i < 3; ++i)
+        for (int b = 0; b < n; ++b)
+          for (int k = 0; k < 3; ++k) {
+            double v = 0;
+            for (int j = 0; j < 3; ++j)
+              for (int l = 0; l < 3; ++l)
+                v += g[3 * a + j] * A[(3 * i + j) * 9 + 3 * k + l] * g[3 * b + l];
+            K[(3 * a + i) * nd + 3 * b + k] += s * v;
+          }
+  }
   return energy;
 }
 

@@ -7,7 +7,10 @@
 
 #include <array>
 #include <cmath>
+#include <random>
+#include <vector>
 
+#include "inertia/fe/element.hpp"
 #include "inertia/fe/plasticity.hpp"
 
 namespace inertia::fe {
@@ -177,6 +180,128 @@ TEST(J2, FreeEnergyIsTheStressPotentialAtFixedState) {
     const double down = j2_free_energy(p, e, s.data());
     const double fd = (up - down) / (2 * h) / (d < 3 ? 1.0 : 2.0);
     EXPECT_NEAR(fd, stress[d], 1e-6 * std::abs(stress[0])) << d;
+  }
+}
+
+// ---- element kernel --------------------------------------------------------------------------
+
+/// Reference nodes (VTK order) of tet4, tet10 and hex8, mapped by a fixed affine map and moved
+/// by a fixed random perturbation (hex8: a non-affine cell).
+std::vector<double> cell(CellType t) {
+  std::vector<double> r;
+  if (t == CellType::hex8) {
+    r = {0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0, 0, 0, 1, 1, 0, 1, 1, 1, 1, 0, 1, 1};
+  } else {
+    r = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1};
+    if (t == CellType::tet10) {
+      constexpr int edges[6][2] = {{0, 1}, {1, 2}, {2, 0}, {0, 3}, {1, 3}, {2, 3}};
+      for (const auto& e : edges)
+        for (int i = 0; i < 3; ++i) r.push_back(0.5 * (r[3 * e[0] + i] + r[3 * e[1] + i]));
+    }
+  }
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> jitter(-0.05, 0.05);
+  const double M[9] = {0.1, 0.02, 0.0, -0.01, 0.12, 0.03, 0.0, 0.01, 0.09};  // metres
+  std::vector<double> x(r.size());
+  for (std::size_t a = 0; a < r.size() / 3; ++a)
+    for (int i = 0; i < 3; ++i)
+      x[3 * a + i] = M[3 * i] * r[3 * a] + M[3 * i + 1] * r[3 * a + 1] +
+                     M[3 * i + 2] * r[3 * a + 2] + (t == CellType::hex8 ? 0.1 * jitter(rng) : 0.0);
+  return x;
+}
+
+/// u = G x at every node (a uniform strain sym(G)) plus `wobble` times a fixed random field.
+std::vector<double> displacement(const std::vector<double>& x, const double* G, double wobble) {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> r(-1, 1);
+  std::vector<double> u(x.size());
+  for (std::size_t a = 0; a < x.size() / 3; ++a)
+    for (int i = 0; i < 3; ++i)
+      u[3 * a + i] = G[3 * i] * x[3 * a] + G[3 * i + 1] * x[3 * a + 1] +
+                     G[3 * i + 2] * x[3 * a + 2] + wobble * r(rng);
+  return u;
+}
+
+constexpr std::array<CellType, 3> solids{CellType::tet4, CellType::tet10, CellType::hex8};
+
+TEST(J2Element, BelowYieldIsTheLinearElasticElement) {
+  const J2Parameters p = steel(1e9, 1e9);
+  const double G[9] = {2e-4, 1e-4, 0, -5e-5, -1e-4, 3e-5, 0, 2e-5, 1e-4};
+  for (const CellType t : solids) {
+    const std::vector<double> x = cell(t), u = displacement(x, G, 1e-7);
+    const std::size_t nd = x.size(), points = stiffness_rule(t).num_points;
+    std::vector<double> committed(points * J2State::size, 0.0), trial(committed.size());
+    std::vector<double> f(nd), K(nd * nd), Ke(nd * nd);
+    j2_element(t, x, u, p, committed, trial, f, K);
+    stiffness_linear_elastic(t, x, p.lame.lambda, p.lame.mu, Ke);
+    double worst = 0, scale = 0;
+    for (std::size_t k = 0; k < nd * nd; ++k)
+      worst = std::max(worst, std::abs(K[k] - Ke[k])), scale = std::max(scale, std::abs(Ke[k]));
+    EXPECT_LT(worst, 1e-12 * scale) << info(t).name;
+    for (std::size_t r = 0; r < nd; ++r) {
+      double ku = 0;
+      for (std::size_t c = 0; c < nd; ++c) ku += Ke[r * nd + c] * u[c];
+      EXPECT_NEAR(f[r], ku, 1e-10 * scale * 1e-4) << info(t).name;
+    }
+    for (const double v : trial) EXPECT_EQ(v, 0.0);
+  }
+}
+
+TEST(J2Element, UniformStrainGivesEveryPointTheSameState) {
+  const J2Parameters p = steel(2e9, 3e9);
+  const double G[9] = {4e-3, 1e-3, 0, 0, -1.5e-3, 5e-4, 0, 0, -1e-3};
+  for (const CellType t : solids) {
+    const std::vector<double> x = cell(t), u = displacement(x, G, 0.0);
+    const std::size_t points = stiffness_rule(t).num_points;
+    std::vector<double> committed(points * J2State::size, 0.0), trial(committed.size());
+    j2_element(t, x, u, p, committed, trial, {}, {});
+    EXPECT_GT(trial[J2State::equivalent_plastic_strain], 1e-3) << info(t).name;
+    // Each kind to 1e-9 of its largest component (plastic strain, alpha, back stress in Pa).
+    auto scale = [&](int k) {
+      const int lo = k < 6 ? 0 : k == 6 ? 6 : 7, hi = k < 6 ? 6 : k == 6 ? 7 : 13;
+      double m = 0;
+      for (int i = lo; i < hi; ++i) m = std::max(m, std::abs(trial[i]));
+      return m;
+    };
+    for (std::size_t q = 1; q < points; ++q)
+      for (int k = 0; k < J2State::size; ++k)
+        EXPECT_NEAR(trial[q * J2State::size + k], trial[k], 1e-9 * scale(k))
+            << info(t).name << " point " << q << " component " << k;
+  }
+}
+
+TEST(J2Element, TangentIsTheDerivativeOfTheForce) {
+  // In the plastic range, from a committed state with plastic strain, back stress and hardening
+  // at every point; central differences on every displacement.
+  const J2Parameters p = steel(2e9, 3e9);
+  const double G[9] = {4e-3, 1e-3, 0, 0, -1.5e-3, 5e-4, 0, 0, -1e-3};
+  for (const CellType t : solids) {
+    const std::vector<double> x = cell(t), u = displacement(x, G, 2e-5);
+    const std::size_t nd = x.size(), points = stiffness_rule(t).num_points;
+    std::vector<double> committed(points * J2State::size, 0.0), trial(committed.size());
+    for (std::size_t q = 0; q < points; ++q) {
+      double* c = &committed[q * J2State::size];
+      c[0] = 1e-3, c[1] = -6e-4, c[2] = -4e-4, c[3] = 1e-4 * static_cast<double>(q);
+      c[J2State::equivalent_plastic_strain] = 1.1e-3;
+      c[J2State::back_stress] = 2e6, c[J2State::back_stress + 1] = -1e6;
+      c[J2State::back_stress + 2] = -1e6;
+    }
+    std::vector<double> f(nd), K(nd * nd), plus(nd), minus(nd);
+    j2_element(t, x, u, p, committed, trial, f, K);
+    double worst = 0, scale = 0;
+    for (std::size_t d = 0; d < nd; ++d) {
+      std::vector<double> v = u;
+      const double h = 1e-9;
+      v[d] += h;
+      j2_element(t, x, v, p, committed, trial, plus, {});
+      v[d] -= 2 * h;
+      j2_element(t, x, v, p, committed, trial, minus, {});
+      for (std::size_t r = 0; r < nd; ++r) {
+        worst = std::max(worst, std::abs((plus[r] - minus[r]) / (2 * h) - K[r * nd + d]));
+        scale = std::max(scale, std::abs(K[r * nd + d]));
+      }
+    }
+    EXPECT_LT(worst, 1e-5 * scale) << info(t).name;
   }
 }
 

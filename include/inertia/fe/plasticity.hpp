@@ -24,7 +24,10 @@
 /// Bauschinger effect: after loading to sigma_max in tension, reverse yielding starts at
 /// sigma_max - 2 sigma_y with H_iso = 0), isotropic hardening grows it (at -sigma_max).
 
+#include <span>
+
 #include "inertia/fe/hyperelastic.hpp"
+#include "inertia/mesh/cell_type.hpp"
 
 namespace inertia::fe {
 
@@ -54,5 +57,16 @@ double j2_return_map(const J2Parameters& p, const double* eps, const double* com
 /// and the hardening's 1/2 H_iso alpha^2 + 3 / (4 H_kin) beta : beta (the part of the plastic
 /// work stored; the rest is dissipated).
 double j2_free_energy(const J2Parameters& p, const double* eps, const double* s);
+
+/// Element kernel at small strain (tet4, tet10, hex8; stiffness_rule quadrature, physical
+/// gradients g_a at each point q, s_q = w_q det J_q): with eps_q = sym(sum_a u_a g_a^T) and the
+/// return map from committed[q] (J2State::size values per point, point-major),
+///   f_a,i = sum_q s_q sum_j sigma_ij g_a,j,   K_ai,bk = sum_q s_q sum_jl g_a,j A_ijkl g_b,l,
+/// the updated state into trial (same layout; may alias committed only if K and f are all that
+/// is wanted afterwards) and the returned free energy sum_q s_q psi(eps_q, trial_q). f or K may
+/// be empty (skipped). InternalError for other cell types or short spans.
+double j2_element(CellType t, std::span<const double> x, std::span<const double> u,
+                  const J2Parameters& p, std::span<const double> committed, std::span<double> trial,
+                  std::span<double> f, std::span<double> K);
 
 }  // namespace inertia::fe
