@@ -12,7 +12,8 @@
 #     (modes.csv rows, the exact chain frequencies) and a warning saying so; Rayleigh damping at
 #     a mode beyond them: one error line, after the modes are written; SLEPc stopped early
 #     (-eps_max_it 1): the modes it converged, written, and a warning saying how many;
-#   - the captured share of the effective masses: against the total mass, never above 100 %.
+#   - the captured share of the effective masses: against the total mass, never above 100 %;
+#   - nu > 0.49 on hex8 or tet4 cells (which lock): one warning naming the material's line.
 set -uo pipefail
 : "${INERTIA:?}" "${INERTIA_MPIEXEC:=mpiexec}" "${INERTIA_SOURCE_DIR:?}"
 work=$(mktemp -d "${TMPDIR:-/tmp}/inertia_diagnostics.XXXXXX")
@@ -238,5 +239,29 @@ for k in range(3):
 print(f"share: {m.group(1)} of {m.group(2)} kg ({m.group(3)} %) in x")
 PY
 done
+# Near-incompressible material on locking elements: a warning on hex8 (1 and 3 ranks) and tet4,
+# none on tet10, none at nu 0.3.
+locking() {  # locking ELEMENT NU NAME
+  cat >"$work/$3.yaml" <<YAML
+mesh: {box: {lower: [0, 0, 0], upper: [10, 1, 1], cells: [10, 2, 2], element: $1}}
+materials:
+  - {region: all, density: 1000, youngs_modulus: 1.0e9, poissons_ratio: $2}
+boundary_conditions:
+  - {region: xmin, type: fixed}
+time: {integrator: static, dt: 1, steps: 1}
+YAML
+  (cd "$work" && "$INERTIA" --check "$3.yaml" >"$3.log" 2>&1) || fail "$3: --check failed"
+}
+locking hex8 0.4999 lock_hex8
+has "$work/lock_hex8.log" "warning   lock_hex8.yaml:3: materials: poissons_ratio 0.4999 on hex8 cells of region all, fully integrated, which lock volumetrically"
+locking tet4 0.495 lock_tet4
+has "$work/lock_tet4.log" "poissons_ratio 0.495 on tet4 cells of region all"
+locking tet10 0.4999 lock_tet10
+hasnt "$work/lock_tet10.log" "lock volumetrically"
+locking hex8 0.3 lock_soft
+hasnt "$work/lock_soft.log" "lock volumetrically"
+(cd "$work" && mpi 3 "$INERTIA" --check lock_hex8.yaml >lock3.log 2>&1) || fail "lock_hex8 on 3 ranks"
+[ "$(grep -c "lock volumetrically" "$work/lock3.log")" = 1 ] || fail "lock_hex8 on 3 ranks: not one warning"
+
 [ $failed = 0 ] && echo "model_diagnostics: all checks passed"
 exit $failed
