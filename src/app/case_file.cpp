@@ -117,7 +117,7 @@ void parse_materials(const Node& n, CaseFile& c) {
   n.expect_sequence();
   for (std::size_t i = 0; i < n.size(); ++i) {
     const Node m = n.at(i);
-    m.expect_map({"region", "model", "density", "youngs_modulus", "poissons_ratio"});
+    m.expect_map({"region", "model", "density", "youngs_modulus", "poissons_ratio", "plasticity"});
     for (const char* k : {"region", "density", "youngs_modulus", "poissons_ratio"})
       if (!m.has(k)) m.fail(cat("missing key '", k, "'"));
     CaseMaterial mat;
@@ -135,6 +135,20 @@ void parse_materials(const Node& n, CaseFile& c) {
     if (!(nu > -1 && nu < 0.5))
       m["poissons_ratio"].fail(cat("must satisfy -1 < nu < 0.5 (got ", nu, ")"));
     mat.material.poissons_ratio = nu;
+    if (m.has("plasticity")) {
+      const Node p = m["plasticity"];
+      p.expect_map({"yield_stress", "isotropic_hardening", "kinematic_hardening"});
+      if (!p.has("yield_stress")) p.fail("missing key 'yield_stress' (Pa)");
+      if (mat.model != "linear_elastic")
+        p.fail(cat("J2 plasticity is available at small strain only: model linear_elastic, not ",
+                   mat.model));
+      mat.material.yield_stress = p["yield_stress"].positive();
+      if (p.has("isotropic_hardening"))
+        mat.material.isotropic_hardening = p["isotropic_hardening"].non_negative();
+      if (p.has("kinematic_hardening"))
+        mat.material.kinematic_hardening = p["kinematic_hardening"].non_negative();
+      mat.model = "linear_elastic + J2 plasticity";
+    }
     c.materials.push_back(mat);
   }
 }

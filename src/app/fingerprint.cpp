@@ -48,12 +48,17 @@ std::vector<FingerprintPart> model_fingerprint(MPI_Comm comm, const CaseFile& c,
   }
 
   Hasher materials;
-  for (const auto& m : c.materials)
+  for (const auto& m : c.materials) {
     materials.add(m.region)
         .add(m.material.model.get().name)
         .add(m.material.density)
         .add(m.material.youngs_modulus)
         .add(m.material.poissons_ratio);
+    if (m.material.plastic())  // elastic models keep the fingerprint they had
+      materials.add(m.material.yield_stress)
+          .add(m.material.isotropic_hardening)
+          .add(m.material.kinematic_hardening);
+  }
   materials.add("springs");
   for (const auto& s : c.springs)
     materials.add(s.region)

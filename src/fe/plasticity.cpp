@@ -90,12 +90,14 @@ double j2_free_energy(const J2Parameters& p, const double* eps, const double* s)
 
 double j2_element(CellType t, std::span<const double> x, std::span<const double> u,
                   const J2Parameters& p, std::span<const double> committed, std::span<double> trial,
-                  std::span<double> f, std::span<double> K) {
+                  std::span<double> f, std::span<double> K, int stride) {
   INERTIA_CHECK(t == CellType::tet4 || t == CellType::tet10 || t == CellType::hex8, InternalError,
                 "j2_element: a tet4, tet10 or hex8 cell, not ", info(t).name);
   const int n = info(t).num_nodes, nd = 3 * n;
   const QuadratureRule rule = stiffness_rule(t);
-  const auto states = static_cast<std::size_t>(rule.num_points * J2State::size);
+  INERTIA_CHECK(stride == J2State::size || stride >= J2State::with_history, InternalError,
+                "j2_element: stride ", stride);
+  const auto states = static_cast<std::size_t>(rule.num_points * stride);
   INERTIA_CHECK(x.size() >= static_cast<std::size_t>(nd) &&
                     u.size() >= static_cast<std::size_t>(nd) && committed.size() >= states &&
                     trial.size() >= states &&
@@ -126,10 +128,21 @@ double j2_element(CellType t, std::span<const double> x, std::span<const double>
                            0.5 * (grad[5] + grad[7]),
                            0.5 * (grad[2] + grad[6])};
     double sigma[6], A[81];
-    const double* c = committed.data() + q * J2State::size;
-    double* tr = trial.data() + q * J2State::size;
+    const double* c = committed.data() + q * stride;
+    double* tr = trial.data() + q * stride;
     j2_return_map(p, eps, c, tr, sigma, K.empty() ? nullptr : A);
-    energy += s * j2_free_energy(p, eps, tr);
+    const double psi = j2_free_energy(p, eps, tr);
+    energy += s * psi;
+    if (stride >= J2State::with_history) {
+      const double* e0 = c + J2State::strain;
+      const double* s0 = c + J2State::stress;
+      double work = 0;
+      for (int k = 0; k < 6; ++k)
+        work += (k < 3 ? 0.5 : 1.0) * (s0[k] + sigma[k]) * (eps[k] - e0[k]);
+      tr[J2State::dissipation] = c[J2State::dissipation] + work - (psi - j2_free_energy(p, e0, c));
+      for (int k = 0; k < 6; ++k)
+        tr[J2State::strain + k] = eps[k], tr[J2State::stress + k] = sigma[k];
+    }
     const double S[9] = {sigma[0], sigma[3], sigma[5], sigma[3], sigma[1],
                          sigma[4], sigma[5], sigma[4], sigma[2]};
     if (!f.empty())
@@ -150,6 +163,22 @@ double j2_element(CellType t, std::span<const double> x, std::span<const double>
           }
   }
   return energy;
+}
+
+double j2_element_dissipation(CellType t, std::span<const double> x, std::span<const double> state,
+                              int stride) {
+  const int n = info(t).num_nodes;
+  const QuadratureRule rule = stiffness_rule(t);
+  double total = 0;
+  for (int q = 0; q < rule.num_points; ++q) {
+    double dN[3 * max_nodes], J[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0}, Ji[9];
+    shape_gradients(t, rule.points + 3 * q, dN);
+    for (int a = 0; a < n; ++a)
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) J[3 * i + j] += x[3 * a + i] * dN[3 * a + j];
+    total += rule.weights[q] * inverse3(J, Ji) * state[q * stride + J2State::dissipation];
+  }
+  return total;
 }
 
 }  // namespace inertia::fe

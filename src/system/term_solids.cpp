@@ -6,6 +6,7 @@
 #include "inertia/core/error.hpp"
 #include "inertia/fe/element.hpp"
 #include "inertia/fe/hyperelastic.hpp"
+#include "inertia/fe/plasticity.hpp"
 #include "inertia/parallel/session.hpp"
 #include "inertia/system/force_term.hpp"
 
@@ -125,6 +126,148 @@ class SolidTerm final : public ForceTerm {
   std::vector<std::int64_t> cells_;  ///< local cells, increasing
 };
 
+/// Solids with J2 plasticity at small strain (fe/plasticity.hpp): the plastic state at the
+/// stiffness quadrature points of each cell is a PointState; every evaluation at u writes its trial
+/// state (the return map from the committed one).
+class PlasticSolidTerm final : public ForceTerm {
+ public:
+  PlasticSolidTerm(MPI_Comm comm, const Assembler& assembler, const LocalMesh& mesh,
+                   std::string region, const ElasticMaterial& material,
+                   std::vector<std::int64_t> cells)
+      : assembler_(assembler),
+        mesh_(mesh),
+        region_(std::move(region)),
+        material_(material),
+        params_{{material.lambda(), material.mu()},
+                material.yield_stress,
+                material.isotropic_hardening,
+                material.kinematic_hardening},
+        state_(layout(comm, mesh, cells), cells, point_counts(mesh, cells)) {}
+
+  std::string describe() const override {
+    return cat("solids of region '", region_, "' (linear_elastic, J2 plasticity)");
+  }
+  /// Path-dependent: the forces are not the gradient of an energy (friction's line search).
+  Traits traits() const override { return {.linear = false, .friction = true}; }
+  PointState* point_state() const override { return &state_; }
+
+  void add_stiffness(const TermPoint& at, MatrixSum& K) const override {
+    std::size_t row = 0;
+    K.add_cells(state_.cells(), [&](std::int64_t c, CellType t, auto x, auto Ke) {
+      evaluate(at, c, t, x, row++, {}, Ke);
+    });
+  }
+  void add_internal_force(const TermPoint& at, VectorSum& f) const override {
+    std::size_t row = 0;
+    f.add_cells(state_.cells(), [&](std::int64_t c, CellType t, auto x, auto fe_vec) {
+      evaluate(at, c, t, x, row++, fe_vec, {});
+      return true;
+    });
+  }
+  double energy(const TermPoint& at) const override {
+    double local = 0, x[Assembler::max_cell_dofs];
+    for (std::size_t r = 0; r < state_.rows(); ++r) {
+      const std::int64_t c = state_.cells()[r];
+      const CellType t = mesh_.cell_types[c];
+      assembler_.cell_coordinates(c, x);
+      local += evaluate(at, c, t, std::span<const double>(x, 3 * info(t).num_nodes), r, {}, {});
+    }
+    return local;
+  }
+  void update_state(const TermPoint& at) const override { energy(at); }
+  void commit_nodal(Vec, double) const override {}
+  /// The plastic dissipation (J2State::dissipation) of the committed states on this rank.
+  double friction_dissipation() const override {
+    double local = 0, x[Assembler::max_cell_dofs];
+    for (std::size_t r = 0; r < state_.rows(); ++r) {
+      const std::int64_t c = state_.cells()[r];
+      const CellType t = mesh_.cell_types[c];
+      assembler_.cell_coordinates(c, x);
+      local += fe::j2_element_dissipation(t, std::span<const double>(x, 3 * info(t).num_nodes),
+                                          state_.committed(r), state_.num_components());
+    }
+    return local;
+  }
+
+  void add_lumped_mass(VectorSum& m) const override { elastic().add_lumped_mass(m); }
+  void add_consistent_mass(MatrixSum& M) const override { elastic().add_consistent_mass(M); }
+  double mass() const override { return elastic().mass(); }
+  void add_body_force(const std::array<double, 3>& g, VectorSum& f) const override {
+    elastic().add_body_force(g, f);
+  }
+
+ private:
+  static PointStateLayout layout(MPI_Comm comm, const LocalMesh& mesh,
+                                 std::span<const std::int64_t> cells) {
+    int points = 1;
+    for (const auto c : cells)
+      points = std::max(points, fe::stiffness_rule(mesh.cell_types[c]).num_points);
+    INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &points, 1, MPI_INT, MPI_MAX, comm));
+    return {"plasticity",
+            {"plastic_strain_xx",
+             "plastic_strain_yy",
+             "plastic_strain_zz",
+             "plastic_strain_xy",
+             "plastic_strain_yz",
+             "plastic_strain_xz",
+             "equivalent_plastic_strain",
+             "back_stress_xx",
+             "back_stress_yy",
+             "back_stress_zz",
+             "back_stress_xy",
+             "back_stress_yz",
+             "back_stress_xz",
+             "strain_xx",
+             "strain_yy",
+             "strain_zz",
+             "strain_xy",
+             "strain_yz",
+             "strain_xz",
+             "stress_xx",
+             "stress_yy",
+             "stress_zz",
+             "stress_xy",
+             "stress_yz",
+             "stress_xz",
+             "dissipated_energy_density"},
+            points};
+  }
+  static std::vector<std::uint8_t> point_counts(const LocalMesh& mesh,
+                                                std::span<const std::int64_t> cells) {
+    std::vector<std::uint8_t> n;
+    for (const auto c : cells)
+      n.push_back(static_cast<std::uint8_t>(fe::stiffness_rule(mesh.cell_types[c]).num_points));
+    return n;
+  }
+  /// The element at `at` for row r (cell c): force / tangent if asked, the trial state; returns
+  /// the free energy.
+  double evaluate(const TermPoint& at, std::int64_t c, CellType t, std::span<const double> x,
+                  std::size_t r, std::span<double> f, std::span<double> K) const {
+    double ue[Assembler::max_cell_dofs];
+    const auto nodes = mesh_.nodes_of(c);
+    for (std::size_t a = 0; a < nodes.size(); ++a)
+      for (int i = 0; i < 3; ++i) ue[3 * a + i] = at.u[3 * nodes[a] + i];
+    return fe::j2_element(t, x, std::span<const double>(ue, x.size()), params_, state_.committed(r),
+                          state_.trial(r), f, K, state_.num_components());
+  }
+  /// The mass, body force: an elastic solid term on the same cells.
+  const SolidTerm& elastic() const {
+    if (!elastic_)
+      elastic_ = std::make_unique<SolidTerm>(
+          assembler_, mesh_, region_, material_,
+          std::vector<std::int64_t>(state_.cells().begin(), state_.cells().end()));
+    return *elastic_;
+  }
+
+  const Assembler& assembler_;
+  const LocalMesh& mesh_;
+  std::string region_;
+  ElasticMaterial material_;
+  fe::J2Parameters params_;
+  mutable PointState state_;
+  mutable std::unique_ptr<SolidTerm> elastic_;
+};
+
 }  // namespace
 
 void build_solid_terms(const TermInputs& in, std::vector<std::unique_ptr<ForceTerm>>& out) {
@@ -134,6 +277,12 @@ void build_solid_terms(const TermInputs& in, std::vector<std::unique_ptr<ForceTe
     for (std::int64_t c = 0; c < in.mesh.num_cells(); ++c)
       if (e.cell_material[c] == static_cast<int>(m)) cells.push_back(c);
     if (all_true(in.comm, cells.empty())) continue;  // a material of no cell adds nothing
+    if (e.materials[m].plastic()) {
+      out.push_back(std::make_unique<PlasticSolidTerm>(
+          in.comm, in.assembler, in.mesh, in.mesh.regions[in.spec.materials[m].region].name,
+          e.materials[m], std::move(cells)));
+      continue;
+    }
     out.push_back(std::make_unique<SolidTerm>(in.assembler, in.mesh,
                                               in.mesh.regions[in.spec.materials[m].region].name,
                                               e.materials[m], std::move(cells)));

@@ -33,7 +33,11 @@ struct ElasticMaterial {
   double density = 0;
   double youngs_modulus = 0;
   double poissons_ratio = 0;
-  bool is_linear() const { return model.get().linear; }
+  /// J2 plasticity (small strain, fe/plasticity.hpp): yield stress (0: elastic) and the linear
+  /// isotropic and kinematic hardening moduli.
+  double yield_stress = 0, isotropic_hardening = 0, kinematic_hardening = 0;
+  bool plastic() const { return yield_stress > 0; }
+  bool is_linear() const { return model.get().linear && !plastic(); }
   double lambda() const {
     return youngs_modulus * poissons_ratio / ((1 + poissons_ratio) * (1 - 2 * poissons_ratio));
   }

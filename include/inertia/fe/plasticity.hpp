@@ -43,6 +43,12 @@ struct J2Parameters {
 struct J2State {
   static constexpr int size = 13;
   static constexpr int plastic_strain = 0, equivalent_plastic_strain = 6, back_stress = 7;
+  /// With history (j2_element's stride >= with_history): the strain (6) and stress (6) of the
+  /// state, and the energy per volume dissipated up to it,
+  ///   D_{n+1} = D_n + 1/2 (sigma_n + sigma_{n+1}) : (eps_{n+1} - eps_n) - (psi_{n+1} - psi_n),
+  /// the trapezoidal rule's work less the change of the free energy: the energy balance of a
+  /// trapezoidal scheme closes with it.
+  static constexpr int strain = 13, stress = 19, dissipation = 25, with_history = 26;
 };
 
 /// The return map at small strain eps (6, VTK order, tensor shear) from the committed state
@@ -67,6 +73,11 @@ double j2_free_energy(const J2Parameters& p, const double* eps, const double* s)
 /// be empty (skipped). InternalError for other cell types or short spans.
 double j2_element(CellType t, std::span<const double> x, std::span<const double> u,
                   const J2Parameters& p, std::span<const double> committed, std::span<double> trial,
-                  std::span<double> f, std::span<double> K);
+                  std::span<double> f, std::span<double> K, int stride = J2State::size);
+
+/// sum_q s_q D_q of a state with history (stride >= J2State::with_history): the energy the
+/// element has dissipated.
+double j2_element_dissipation(CellType t, std::span<const double> x, std::span<const double> state,
+                              int stride);
 
 }  // namespace inertia::fe
