@@ -492,6 +492,9 @@ EnergyHistory::EnergyHistory(MechanicalSystem& system, const State& state, Integ
   if (resume) {
     external_work_ = resume->external_work;
     dissipation_ = resume->dissipation;
+    // Dissipation kept in the restored state (plasticity's, per quadrature point) is already in
+    // resume->dissipation: count only what is dissipated from here on.
+    friction_seen_ = system.friction_dissipation();
     algorithmic_ = resume->algorithmic_dissipation;
     initial_total_ = resume->initial_total;
     update_total(system, state);
