@@ -285,7 +285,8 @@ Probes::Probes(MPI_Comm comm, const Assembler& assembler, ProbeSites sites,
     : comm_(comm),
       assembler_(assembler),
       owned_dof_(std::move(sites.owned_dof)),
-      points_(std::move(sites.points)) {
+      points_(std::move(sites.points)),
+      states_(states.begin(), states.end()) {
   std::vector<std::string> columns;
   std::string comment;
   for (const auto& line : sites.descriptions) comment += "# " + line + "\n";
@@ -338,6 +339,9 @@ void Probes::record(const State& state) {
       if (points_[p].cell < 0) continue;
       double strain[6], stress[6];
       assembler_.point_stress(u.span(), points_[p], strain, stress);
+      for (const PointState* s : states_)  // plastic cells: the cell's return-map stress
+        if (const auto row = s->row_of(points_[p].cell); row >= 0)
+          s->cell_stress(static_cast<std::size_t>(row), stress);
       const ProbeInput point{nullptr, nullptr, strain, stress};
       for (const Column& at : columns_[p])
         if (at.field->location == FieldLocation::cell && !at.field->from_model)

@@ -12,8 +12,9 @@ namespace {
 
 constexpr std::array entries{
     ForceTermEntry{"materials",
-                   "solids: one term per material region (linear or a large-"
-                   "deformation law)",
+                   "solids: one term per material region (linear, a large-deformation law, "
+                   "or J2 plasticity: plasticity: {yield_stress, isotropic_hardening, "
+                   "kinematic_hardening})",
                    build_solid_terms},
     ForceTermEntry{"springs", "springs along their current axis, with an optional dashpot",
                    build_spring_terms},

@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace inertia {
@@ -70,6 +71,26 @@ class PointState {
   std::span<const double> committed_values() const { return committed_; }
   /// The average over the cell's points of component `k` of row `r` of the committed state.
   double cell_average(std::size_t r, int k) const;
+  /// The index of the component called `name`, or -1.
+  int component(std::string_view name) const {
+    for (std::size_t k = 0; k < layout_.components.size(); ++k)
+      if (layout_.components[k] == name) return static_cast<int>(k);
+    return -1;
+  }
+  /// The row of local cell `cell`, or -1.
+  std::int64_t row_of(std::int64_t cell) const {
+    for (std::size_t r = 0; r < cells_.size(); ++r)
+      if (cells_[r] == cell) return static_cast<std::int64_t>(r);
+    return -1;
+  }
+  /// Terms whose state carries the stress (components stress_xx ... stress_xz: plasticity): the
+  /// stress of row r, averaged over the cell's points, into s (6, VTK order). False otherwise.
+  bool cell_stress(std::size_t r, double* s) const {
+    const int k0 = component("stress_xx");
+    if (k0 < 0) return false;
+    for (int k = 0; k < 6; ++k) s[k] = cell_average(r, k0 + k);
+    return true;
+  }
 
  private:
   PointStateLayout layout_;
