@@ -108,15 +108,8 @@ double j2_element(CellType t, std::span<const double> x, std::span<const double>
   for (auto& v : K) v = 0;
   double energy = 0;
   for (int q = 0; q < rule.num_points; ++q) {
-    double dN[3 * max_nodes], J[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0}, Ji[9], g[3 * max_nodes];
-    shape_gradients(t, rule.points + 3 * q, dN);
-    for (int a = 0; a < n; ++a)
-      for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j) J[3 * i + j] += x[3 * a + i] * dN[3 * a + j];
-    const double s = rule.weights[q] * inverse3(J, Ji);
-    for (int a = 0; a < n; ++a)  // g_a,i = sum_j dN_a,j Ji_ji
-      for (int i = 0; i < 3; ++i)
-        g[3 * a + i] = dN[3 * a] * Ji[i] + dN[3 * a + 1] * Ji[3 + i] + dN[3 * a + 2] * Ji[6 + i];
+    double g[3 * max_nodes];
+    const double s = rule.weights[q] * physical_gradients(t, x.first(nd), rule.points + 3 * q, g);
     double grad[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};  // du_i / dx_j
     for (int a = 0; a < n; ++a)
       for (int i = 0; i < 3; ++i)
@@ -167,17 +160,12 @@ double j2_element(CellType t, std::span<const double> x, std::span<const double>
 
 double j2_element_dissipation(CellType t, std::span<const double> x, std::span<const double> state,
                               int stride) {
-  const int n = info(t).num_nodes;
+  const int nd = 3 * info(t).num_nodes;
   const QuadratureRule rule = stiffness_rule(t);
-  double total = 0;
-  for (int q = 0; q < rule.num_points; ++q) {
-    double dN[3 * max_nodes], J[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0}, Ji[9];
-    shape_gradients(t, rule.points + 3 * q, dN);
-    for (int a = 0; a < n; ++a)
-      for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j) J[3 * i + j] += x[3 * a + i] * dN[3 * a + j];
-    total += rule.weights[q] * inverse3(J, Ji) * state[q * stride + J2State::dissipation];
-  }
+  double total = 0, g[3 * max_nodes];
+  for (int q = 0; q < rule.num_points; ++q)
+    total += rule.weights[q] * physical_gradients(t, x.first(nd), rule.points + 3 * q, g) *
+             state[q * stride + J2State::dissipation];
   return total;
 }
 

@@ -101,7 +101,9 @@ class Probes {
   const Assembler& assembler_;
   std::vector<PetscInt> owned_dof_;  ///< first DOF (owned local index) of each probe's node, or -1
   std::vector<SolidPoint> points_;
-  std::vector<const PointState*> states_;     ///< the system's (plastic cells' stress)
+  /// Per probe: the point state and row of its cell where the state carries the stress
+  /// (plasticity: the probe's stress is the return map's), else none.
+  std::vector<std::pair<const PointState*, std::size_t>> stress_rows_;
   std::vector<std::vector<Column>> columns_;  ///< per probe, in the order it lists its fields
   /// `state` columns: a point state's components at a probe's cell (row -1: not the term's).
   struct StateColumn {

@@ -77,12 +77,6 @@ class PointState {
       if (layout_.components[k] == name) return static_cast<int>(k);
     return -1;
   }
-  /// The row of local cell `cell`, or -1.
-  std::int64_t row_of(std::int64_t cell) const {
-    for (std::size_t r = 0; r < cells_.size(); ++r)
-      if (cells_[r] == cell) return static_cast<std::int64_t>(r);
-    return -1;
-  }
   /// Terms whose state carries the stress (components stress_xx ... stress_xz: plasticity): the
   /// stress of row r, averaged over the cell's points, into s (6, VTK order). False otherwise.
   bool cell_stress(std::size_t r, double* s) const {
