@@ -158,15 +158,4 @@ double j2_element(CellType t, std::span<const double> x, std::span<const double>
   return energy;
 }
 
-double j2_element_dissipation(CellType t, std::span<const double> x, std::span<const double> state,
-                              int stride) {
-  const int nd = 3 * info(t).num_nodes;
-  const QuadratureRule rule = stiffness_rule(t);
-  double total = 0, g[3 * max_nodes];
-  for (int q = 0; q < rule.num_points; ++q)
-    total += rule.weights[q] * physical_gradients(t, x.first(nd), rule.points + 3 * q, g) *
-             state[q * stride + J2State::dissipation];
-  return total;
-}
-
 }  // namespace inertia::fe

@@ -142,7 +142,21 @@ class PlasticSolidTerm final : public ForceTerm {
                 material.yield_stress,
                 material.isotropic_hardening,
                 material.kinematic_hardening},
-        state_(layout(comm, mesh, cells), cells, point_counts(mesh, cells)) {}
+        state_(layout(comm, mesh, cells), cells, point_counts(mesh, cells)) {
+    // Each point's w_q det J_q, for the dissipation (read every step by the energy balance).
+    double x[Assembler::max_cell_dofs], g[3 * fe::max_nodes];
+    volumes_.assign(state_.rows() * static_cast<std::size_t>(state_.layout().points), 0.0);
+    for (std::size_t r = 0; r < state_.rows(); ++r) {
+      const CellType t = mesh_.cell_types[state_.cells()[r]];
+      const auto rule = fe::stiffness_rule(t);
+      assembler_.cell_coordinates(state_.cells()[r], x);
+      for (int q = 0; q < rule.num_points; ++q)
+        volumes_[r * state_.layout().points + q] =
+            rule.weights[q] *
+            fe::physical_gradients(t, std::span<const double>(x, 3 * info(t).num_nodes),
+                                   &rule.points[3 * q], g);
+    }
+  }
 
   std::string describe() const override {
     return cat("solids of region '", region_, "' (linear_elastic, J2 plasticity)");
@@ -178,13 +192,12 @@ class PlasticSolidTerm final : public ForceTerm {
   void commit_nodal(Vec, double) const override {}
   /// The plastic dissipation (J2State::dissipation) of the committed states on this rank.
   double friction_dissipation() const override {
-    double local = 0, x[Assembler::max_cell_dofs];
+    double local = 0;
+    const int points = state_.layout().points, n = state_.num_components();
     for (std::size_t r = 0; r < state_.rows(); ++r) {
-      const std::int64_t c = state_.cells()[r];
-      const CellType t = mesh_.cell_types[c];
-      assembler_.cell_coordinates(c, x);
-      local += fe::j2_element_dissipation(t, std::span<const double>(x, 3 * info(t).num_nodes),
-                                          state_.committed(r), state_.num_components());
+      const auto committed = state_.committed(r);
+      for (int q = 0; q < state_.points(r); ++q)
+        local += volumes_[r * points + q] * committed[q * n + fe::J2State::dissipation];
     }
     return local;
   }
@@ -265,6 +278,7 @@ class PlasticSolidTerm final : public ForceTerm {
   ElasticMaterial material_;
   fe::J2Parameters params_;
   mutable PointState state_;
+  std::vector<double> volumes_;  ///< per row and point: w_q det J_q
   mutable std::unique_ptr<SolidTerm> elastic_;
 };
 

@@ -75,9 +75,4 @@ double j2_element(CellType t, std::span<const double> x, std::span<const double>
                   const J2Parameters& p, std::span<const double> committed, std::span<double> trial,
                   std::span<double> f, std::span<double> K, int stride = J2State::size);
 
-/// sum_q s_q D_q of a state with history (stride >= J2State::with_history): the energy the
-/// element has dissipated.
-double j2_element_dissipation(CellType t, std::span<const double> x, std::span<const double> state,
-                              int stride);
-
 }  // namespace inertia::fe
