@@ -117,7 +117,8 @@ void parse_materials(const Node& n, CaseFile& c) {
   n.expect_sequence();
   for (std::size_t i = 0; i < n.size(); ++i) {
     const Node m = n.at(i);
-    m.expect_map({"region", "model", "density", "youngs_modulus", "poissons_ratio", "plasticity"});
+    m.expect_map({"region", "model", "density", "youngs_modulus", "poissons_ratio", "plasticity",
+                  "formulation", "hourglass"});
     for (const char* k : {"region", "density", "youngs_modulus", "poissons_ratio"})
       if (!m.has(k)) m.fail(cat("missing key '", k, "'"));
     CaseMaterial mat;
@@ -148,6 +149,24 @@ void parse_materials(const Node& n, CaseFile& c) {
       if (p.has("kinematic_hardening"))
         mat.material.kinematic_hardening = p["kinematic_hardening"].non_negative();
       mat.model = "linear_elastic + J2 plasticity";
+    }
+    if (m.has("formulation")) {
+      const Node f = m["formulation"];
+      const std::string kind(f.choice({"full", "bbar", "reduced"}));
+      mat.material.technology.formulation = kind == "bbar"      ? fe::Formulation::bbar
+                                            : kind == "reduced" ? fe::Formulation::reduced
+                                                                : fe::Formulation::full;
+      if (kind != "full" && mat.material.model.get().name != std::string_view("linear_elastic"))
+        f.fail(cat(kind, " is available for small strain only (model linear_elastic, not ",
+                   mat.material.model.get().name, "); F-bar for large deformation is not"));
+    }
+    if (m.has("hourglass")) {
+      const Node h = m["hourglass"];
+      if (mat.material.technology.formulation != fe::Formulation::reduced)
+        h.fail("the hourglass coefficient belongs to formulation: reduced");
+      const double v = h.number();
+      if (!(v > 0 && v <= 1)) h.fail(cat("must lie in (0, 1] (got ", h.text(), ")"));
+      mat.material.technology.hourglass = v;
     }
     c.materials.push_back(mat);
   }

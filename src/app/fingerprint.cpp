@@ -58,6 +58,9 @@ std::vector<FingerprintPart> model_fingerprint(MPI_Comm comm, const CaseFile& c,
       materials.add(m.material.yield_stress)
           .add(m.material.isotropic_hardening)
           .add(m.material.kinematic_hardening);
+    if (m.material.technology.formulation != fe::Formulation::full)  // likewise
+      materials.add(fe::name(m.material.technology.formulation))
+          .add(m.material.technology.hourglass);
   }
   materials.add("springs");
   for (const auto& s : c.springs)

@@ -430,8 +430,12 @@ std::optional<NewmarkWeights> dissipative_weights(const Integrator& integrator) 
   return w;
 }
 
-std::vector<std::string> energy_columns(const Integrator& integrator) {
-  std::vector<std::string> columns{"kinetic", "strain", "external_work", "damping_dissipation"};
+std::vector<std::string> energy_columns(const MechanicalSystem& system,
+                                        const Integrator& integrator) {
+  std::vector<std::string> columns{"kinetic", "strain"};
+  if (system.has_hourglass()) columns.push_back("hourglass");
+  columns.insert(columns.end(), {"external_work", "damping_dissipation"});
+  if (system.has_plasticity()) columns.push_back("plastic_dissipation");
   if (dissipative_weights(integrator)) columns.push_back("algorithmic_dissipation");
   columns.push_back("total");
   if (integrator.has_hamiltonian()) columns.push_back("hamiltonian");
@@ -464,7 +468,8 @@ EnergyHistory::EnergyHistory(MechanicalSystem& system, const State& state, Integ
       work_(system.create_vector()),
       work2_(system.create_vector()),
       cw_(system.create_vector()),
-      file_(system.comm(), path, "", energy_columns(integrator), resume ? resume->step : -1) {
+      file_(system.comm(), path, "", energy_columns(system, integrator),
+            resume ? resume->step : -1) {
   reactions_ = system.has_prescribed_motion() && integrator_.acceleration();
   if (reactions_) {
     reaction_prev_.resize(system.constrained_dofs().size());
@@ -500,8 +505,6 @@ EnergyHistory::EnergyHistory(MechanicalSystem& system, const State& state, Integ
   if (resume) {
     external_work_ = resume->external_work;
     dissipation_ = resume->dissipation;
-    // Dissipation kept in the restored state (plasticity's, per quadrature point) is already in
-    // resume->dissipation: count only what is dissipated from here on.
     friction_seen_ = system.friction_dissipation();
     algorithmic_ = resume->algorithmic_dissipation;
     initial_total_ = resume->initial_total;
@@ -531,6 +534,8 @@ void EnergyHistory::evaluate(MechanicalSystem& system, const State& state) {
   kinetic_now_ = 0.5 * kinetic;
   strain_now_ = trapezoidal_stiffness_ ? system.strain_energy(state.u, ku_now_)
                                        : system.strain_energy(state.u);
+  // The plastic dissipation lives in the committed states (a restart restores it).
+  plastic_ = system.plastic_dissipation();
 }
 
 void EnergyHistory::before_step(MechanicalSystem& system, const State& state) {
@@ -660,18 +665,24 @@ std::pair<double, double> EnergyHistory::update_total(MechanicalSystem& system,
   (void)system;
   (void)state;  // evaluate() computed both at this state
   const double kinetic = kinetic_now_, strain = strain_now_;
-  total_ = kinetic + strain - external_work_ + dissipation_ + algorithmic_;
+  total_ = kinetic + strain - external_work_ + dissipation_ + plastic_ + algorithmic_;
   largest_term_ = std::max({std::abs(kinetic), std::abs(strain), std::abs(external_work_),
-                            std::abs(dissipation_), std::abs(algorithmic_)});
+                            std::abs(dissipation_), std::abs(plastic_), std::abs(algorithmic_)});
   in_play_ = std::abs(kinetic) + std::abs(strain) + std::abs(external_work_) +
-             std::abs(dissipation_) + std::abs(algorithmic_) + std::abs(initial_total_);
+             std::abs(dissipation_) + std::abs(plastic_) + std::abs(algorithmic_) +
+             std::abs(initial_total_);
   return {kinetic, strain};
 }
 
 void EnergyHistory::write(MechanicalSystem& system, const State& state) {
   const auto [kinetic, strain] = update_total(system, state);
   std::size_t n = 0;
-  for (double x : {kinetic, strain, external_work_, dissipation_}) row_[n++] = x;
+  row_[n++] = kinetic;
+  row_[n++] = strain;
+  if (system.has_hourglass()) row_[n++] = system.hourglass_energy(state.u);
+  row_[n++] = external_work_;
+  row_[n++] = dissipation_;
+  if (system.has_plasticity()) row_[n++] = plastic_;
   if (identity_) row_[n++] = algorithmic_;
   row_[n++] = total_;
   if (integrator_.has_hamiltonian()) row_[n++] = integrator_.hamiltonian(system, state);

@@ -187,6 +187,31 @@ std::string read_checked_mesh(const CaseFile& c, MeshData& mesh, std::vector<cha
   return cat(mesh.num_nodes(), " nodes, ", cell_summary(mesh));
 }
 
+/// Collective. A material whose formulation (bbar, reduced: hex8 only) its region's cells do not
+/// have: one InputError line, on every rank, naming the material's line and key.
+void check_formulations(MPI_Comm comm, const CaseFile& c, const LocalMesh& local) {
+  for (const auto& m : c.materials) {
+    const fe::Formulation f = m.material.technology.formulation;
+    if (f == fe::Formulation::full) continue;
+    int region = -1;
+    for (std::size_t r = 0; r < local.regions.size(); ++r)
+      if (local.regions[r].name == m.region) region = static_cast<int>(r);
+    int lacking = -1;  // the largest cell type of the region without the formulation
+    for (std::int64_t e = 0; e < local.num_cells(); ++e)
+      if (local.cell_regions[e] == region && info(local.cell_types[e]).dim == 3 &&
+          !fe::available(f, local.cell_types[e]))
+        lacking = std::max(lacking, static_cast<int>(local.cell_types[e]));
+    INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &lacking, 1, MPI_INT, MPI_MAX, comm));
+    if (lacking >= 0)
+      throw InputError(cat(printable(c.path.string()), ":", m.origin.line, ": ", m.origin.key,
+                           ".formulation: ", fe::name(f),
+                           " is available for hex8 cells only, and region '", printable(m.region),
+                           "' has ", info(static_cast<CellType>(lacking)).name,
+                           " cells; use formulation: full there (tet10 does not lock), or mesh "
+                           "it with hex8"));
+  }
+}
+
 }  // namespace
 
 Model build_model(MPI_Comm comm, const CaseFile& c, Phases* phases) {
@@ -237,6 +262,7 @@ Model build_model(MPI_Comm comm, const CaseFile& c, Phases* phases) {
   } else {
     local = read_and_distribute(comm, c, ph, model);
   }
+  check_formulations(comm, c, local);
   ProblemSpec spec = resolve_problem(c, local.regions);
   {
     Phases::Scope scope(ph, "assemble");

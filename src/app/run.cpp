@@ -108,9 +108,10 @@ modal: {modes: N, mass: consistent}: the N lowest modes with SLEPc (modes.csv, <
   displacement (the drift of an uncorrected record). Where every support of a component follows
   one record (uniform excitation), Rayleigh mass damping acts on the velocity relative to the
   ground; output, reactions and energies stay absolute.
-energy.csv: kinetic, strain, external_work (loads and reactions), damping_dissipation,
-  algorithmic_dissipation (hht, generalized_alpha, non-trapezoidal newmark: what the scheme's
-  balance removes), total (constant for a correct run).
+energy.csv: kinetic, strain, hourglass (reduced hex8: the part of strain in hourglass modes),
+  external_work (loads and reactions), damping_dissipation, plastic_dissipation (plastic
+  solids), algorithmic_dissipation (hht, generalized_alpha, non-trapezoidal newmark: what the
+  scheme's balance removes), total (constant for a correct run).
 output.reactions (default true): reactions.csv, the force each fixed/displacement region's support
   exerts on the body per step; output.fields: [..., reaction] adds it as point data.
 time.rayleigh: {mass: alpha_M, stiffness: alpha_K}, or target damping ratios at two frequencies
@@ -487,7 +488,12 @@ class Run {
     for (const auto& m : c().materials)
       log_ << "material  " << printable(m.region) << ": " << m.model << ", density "
            << m.material.density << ", E " << m.material.youngs_modulus << ", nu "
-           << m.material.poissons_ratio << "\n";
+           << m.material.poissons_ratio
+           << (m.material.technology.formulation == fe::Formulation::bbar ? ", hex8 B-bar"
+               : m.material.technology.formulation == fe::Formulation::reduced
+                   ? cat(", hex8 reduced integration, hourglass ", m.material.technology.hourglass)
+                   : std::string())
+           << "\n";
     log_ << "dofs      " << system().num_global_dofs() << " (" << system().num_constrained_dofs()
          << " constrained), total mass " << system().total_mass() << "\n";
     log_constraint_overlaps();
@@ -605,13 +611,14 @@ class Run {
     const LocalMesh& lm = system().mesh();
     for (const CaseMaterial& m : c().materials) {
       if (!(m.material.poissons_ratio > 0.49)) continue;
+      const bool hex_ok = m.material.technology.formulation != fe::Formulation::full;
       int region = -1;
       for (std::size_t r = 0; r < lm.regions.size(); ++r)
         if (lm.regions[r].name == m.region) region = static_cast<int>(r);
       int kinds[2] = {0, 0};  // hex8, tet4 cells of the region on this rank
       for (std::int64_t e = 0; e < lm.num_cells(); ++e)
         if (lm.cell_regions[e] == region) {
-          if (lm.cell_types[e] == CellType::hex8) kinds[0] = 1;
+          if (lm.cell_types[e] == CellType::hex8 && !hex_ok) kinds[0] = 1;
           if (lm.cell_types[e] == CellType::tet4) kinds[1] = 1;
         }
       INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, kinds, 2, MPI_INT, MPI_MAX, comm_));
@@ -622,8 +629,8 @@ class Run {
            << " cells of region " << printable(m.region)
            << ", fully integrated, which lock volumetrically as nu -> 0.5: displacements come out "
               "far too small (a hex8 cantilever's tip deflection at nu 0.49: 0.71, at 0.4999: "
-              "0.22 of nu 0.3's; tet10 0.97 and 0.95); prefer tet10 cells here (README, "
-              "\"Elements\")\n";
+              "0.22 of nu 0.3's; tet10 0.97 and 0.95); use formulation: bbar on hex8, or tet10 "
+              "cells (README, \"Elements\")\n";
     }
   }
 

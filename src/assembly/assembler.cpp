@@ -223,7 +223,12 @@ void Assembler::cell_stress(Vec u, CellStress& out) const {
       for (std::size_t a = 0; a < nodes.size(); ++a)
         for (int i = 0; i < 3; ++i) ue[3 * a + i] = ul[static_cast<PetscInt>(3 * nodes[a] + i)];
       const auto& m = elements_.materials[elements_.cell_material[c]];
-      if (m.is_linear()) {
+      if (m.technology.formulation != fe::Formulation::full) {  // linear_elastic, maybe plastic
+        double grad[9];
+        fe::cell_gradient(t, std::span<const double>(x, nd), std::span<const double>(ue, nd),
+                          m.technology.formulation, grad);
+        fe::small_strain_stress(grad, m.lambda(), m.mu(), &out.strain[6 * c], &out.stress[6 * c]);
+      } else if (m.is_linear()) {
         fe::strain_stress_linear_elastic(t, std::span<const double>(x, nd),
                                          std::span<const double>(ue, nd), m.lambda(), m.mu(),
                                          &out.strain[6 * c], &out.stress[6 * c]);
@@ -356,6 +361,10 @@ SolidPoint Assembler::locate_in_solids(const std::array<double, 3>& p, double re
   gather_coords(best.cell, x);
   fe::physical_gradients(t, std::span<const double>(x, 3 * info(t).num_nodes), best.xi.data(),
                          best.gradients.data());
+  const int m = elements_.cell_material[best.cell];
+  if (m >= 0 && elements_.materials[m].technology.formulation != fe::Formulation::full)
+    fe::hex8_mean_gradients(std::span<const double>(x, 3 * info(t).num_nodes),
+                            best.mean_gradients.data());
   return best;
 }
 
@@ -372,6 +381,13 @@ void Assembler::point_stress(std::span<const PetscScalar> u_local, const SolidPo
     }
   }
   const auto& m = elements_.materials[elements_.cell_material[c]];
+  if (m.technology.formulation != fe::Formulation::full) {
+    double ue[max_dofs];
+    for (std::size_t a = 0; a < nodes.size(); ++a)
+      for (int i = 0; i < 3; ++i) ue[3 * a + i] = u_local[3 * nodes[a] + i];
+    fe::apply_technology(m.technology.formulation, std::span<const double>(ue, 3 * nodes.size()),
+                         point.mean_gradients.data(), static_cast<int>(nodes.size()), grad);
+  }
   if (m.is_linear()) {
     fe::small_strain_stress(grad, m.lambda(), m.mu(), strain, stress);
     return;

@@ -562,14 +562,17 @@ MatrixFreeElasticity::MatrixFreeElasticity(MPI_Comm comm, const LocalMesh& mesh,
                         ? elements.cell_material[c]
                         : -1;
       const bool solid = m >= 0 && elements.materials[m].is_linear() &&
+                         elements.materials[m].technology.formulation == fe::Formulation::full &&
                          (t == CellType::hex8 || t == CellType::tet4);
       INERTIA_CHECK(
           solid && elements.cell_spring[c] < 0 && !elements.cell_point[c], InputError,
           "time.operator: matrix_free covers linear-elastic hex8 and tet4 solids only; cell ",
           mesh_.cell_tags[c], " is a ", info(t).name,
-          m >= 0 && !elements.materials[m].is_linear() ? " with a nonlinear material"
-          : m < 0 ? " without a linear-elastic material (a spring or point mass)"
-                  : "",
+          m >= 0 && !elements.materials[m].is_linear() ? std::string(" with a nonlinear material")
+          : m >= 0 && elements.materials[m].technology.formulation != fe::Formulation::full
+              ? cat(" in formulation ", fe::name(elements.materials[m].technology.formulation))
+          : m < 0 ? std::string(" without a linear-elastic material (a spring or point mass)")
+                  : std::string(),
           "; use time.operator: assembled");
       const auto nodes = mesh_.nodes_of(c);
       const bool interior =

@@ -5,6 +5,7 @@
 
 #include "inertia/core/error.hpp"
 #include "inertia/fe/element.hpp"
+#include "inertia/fe/hex8_technology.hpp"
 
 namespace inertia::fe {
 
@@ -90,14 +91,20 @@ double j2_free_energy(const J2Parameters& p, const double* eps, const double* s)
 
 double j2_element(CellType t, std::span<const double> x, std::span<const double> u,
                   const J2Parameters& p, std::span<const double> committed, std::span<double> trial,
-                  std::span<double> f, std::span<double> K, int stride) {
+                  std::span<double> f, std::span<double> K, int stride, const Technology& tech,
+                  double* hourglass) {
   INERTIA_CHECK(t == CellType::tet4 || t == CellType::tet10 || t == CellType::hex8, InternalError,
                 "j2_element: a tet4, tet10 or hex8 cell, not ", info(t).name);
+  INERTIA_CHECK(available(tech.formulation, t), InternalError, "j2_element: no ",
+                name(tech.formulation), " ", info(t).name);
   const int n = info(t).num_nodes, nd = 3 * n;
   const QuadratureRule rule = stiffness_rule(t);
+  const bool reduced = tech.formulation == Formulation::reduced;
+  const bool bbar = tech.formulation == Formulation::bbar;
+  const int points = j2_points(t, tech.formulation);
   INERTIA_CHECK(stride == J2State::size || stride >= J2State::with_history, InternalError,
                 "j2_element: stride ", stride);
-  const auto states = static_cast<std::size_t>(rule.num_points * stride);
+  const auto states = static_cast<std::size_t>(points * stride);
   INERTIA_CHECK(x.size() >= static_cast<std::size_t>(nd) &&
                     u.size() >= static_cast<std::size_t>(nd) && committed.size() >= states &&
                     trial.size() >= states &&
@@ -106,14 +113,21 @@ double j2_element(CellType t, std::span<const double> x, std::span<const double>
                 InternalError, "j2_element: short spans");
   for (auto& v : f) v = 0;
   for (auto& v : K) v = 0;
+  double b[3 * max_nodes], V = 0;  // the mean gradients (bbar, reduced)
+  if (bbar || reduced) V = hex8_mean_gradients(x.first(nd), b);
   double energy = 0;
-  for (int q = 0; q < rule.num_points; ++q) {
+  for (int q = 0; q < points; ++q) {
     double g[3 * max_nodes];
-    const double s = rule.weights[q] * physical_gradients(t, x.first(nd), rule.points + 3 * q, g);
+    double s = V;
+    if (reduced)
+      for (int k = 0; k < nd; ++k) g[k] = b[k];
+    else
+      s = rule.weights[q] * physical_gradients(t, x.first(nd), rule.points + 3 * q, g);
     double grad[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};  // du_i / dx_j
     for (int a = 0; a < n; ++a)
       for (int i = 0; i < 3; ++i)
         for (int j = 0; j < 3; ++j) grad[3 * i + j] += u[3 * a + i] * g[3 * a + j];
+    if (bbar) apply_technology(Formulation::bbar, u, b, n, grad);
     const double eps[6] = {grad[0],
                            grad[4],
                            grad[8],
@@ -138,24 +152,56 @@ double j2_element(CellType t, std::span<const double> x, std::span<const double>
     }
     const double S[9] = {sigma[0], sigma[3], sigma[5], sigma[3], sigma[1],
                          sigma[4], sigma[5], sigma[4], sigma[2]};
+    // B-bar's force sum_q s_q B_bar_q^T sigma_q adds sum_q s_q p_q (b_a - g_a,q) to B^T sigma,
+    // p = tr(sigma) / 3; here p = kappa theta_bar at every point (the flow is deviatoric), and
+    // sum_q s_q g_a,q = V b_a: the term vanishes.
     if (!f.empty())
       for (int a = 0; a < n; ++a)
         for (int i = 0; i < 3; ++i)
           f[3 * a + i] +=
               s * (S[3 * i] * g[3 * a] + S[3 * i + 1] * g[3 * a + 1] + S[3 * i + 2] * g[3 * a + 2]);
     if (K.empty()) continue;
+    // B[(a k)][(i j)] = d eps_ij / d u_ak (full index, symmetric in ij); R = B A; K += s R B^T.
+    double B[3 * max_nodes][9], R[3 * max_nodes][9];
     for (int a = 0; a < n; ++a)
-      for (int i = 0; i < 3; ++i)
-        for (int b = 0; b < n; ++b)
-          for (int k = 0; k < 3; ++k) {
-            double v = 0;
-            for (int j = 0; j < 3; ++j)
-              for (int l = 0; l < 3; ++l)
-                v += g[3 * a + j] * A[(3 * i + j) * 9 + 3 * k + l] * g[3 * b + l];
-            K[(3 * a + i) * nd + 3 * b + k] += s * v;
-          }
+      for (int k = 0; k < 3; ++k) {
+        double* row = B[3 * a + k];
+        for (int ij = 0; ij < 9; ++ij) row[ij] = 0;
+        for (int j = 0; j < 3; ++j) {
+          row[3 * k + j] += 0.5 * g[3 * a + j];
+          row[3 * j + k] += 0.5 * g[3 * a + j];
+        }
+        if (bbar)
+          for (int i = 0; i < 3; ++i) row[4 * i] += (b[3 * a + k] - g[3 * a + k]) / 3.0;
+      }
+    for (int r = 0; r < nd; ++r)
+      for (int mn = 0; mn < 9; ++mn) {
+        double v = 0;
+        for (int ij = 0; ij < 9; ++ij) v += B[r][ij] * A[ij * 9 + mn];
+        R[r][mn] = v;
+      }
+    for (int r = 0; r < nd; ++r)
+      for (int c2 = 0; c2 < nd; ++c2) {
+        double v = 0;
+        for (int mn = 0; mn < 9; ++mn) v += R[r][mn] * B[c2][mn];
+        K[r * nd + c2] += s * v;
+      }
+  }
+  if (reduced) {
+    double gamma[32];
+    const double C = tech.hourglass * p.lame.mu * hex8_hourglass_vectors(x.first(nd), b, V, gamma);
+    const double e = add_hourglass_force(gamma, C, u.first(nd), f);
+    energy += e;
+    if (hourglass) *hourglass = e;
+    if (!K.empty()) add_hourglass_stiffness(gamma, C, K);
+  } else if (hourglass) {
+    *hourglass = 0;
   }
   return energy;
+}
+
+int j2_points(CellType t, Formulation f) {
+  return f == Formulation::reduced ? 1 : stiffness_rule(t).num_points;
 }
 
 }  // namespace inertia::fe

@@ -53,6 +53,10 @@ MechanicalSystem::MechanicalSystem(MPI_Comm comm, LocalMesh mesh, ProblemSpec sp
     const ForceTerm::Traits traits = t->traits();
     if (!traits.linear && !traits.load && !(traits.nodal && !traits.dashpot)) only_nodal = false;
   }
+  for (const auto& m : spec_.materials) {
+    plastic_ = plastic_ || m.material.plastic();
+    hourglass_ = hourglass_ || m.material.technology.formulation == fe::Formulation::reduced;
+  }
   for (const auto& t : terms_) {
     const ForceTerm::Traits traits = t->traits();
     if ((only_nodal || traits.gathers) && !traits.linear && !traits.load) {
@@ -1046,6 +1050,26 @@ void MechanicalSystem::commit_step(Vec u) {
   }
   rethrow_collectively(comm_, error);
   for (PointState* s : point_states_) s->commit();
+}
+
+double MechanicalSystem::plastic_dissipation() const {
+  if (!plastic_) return 0;
+  double local = 0;
+  for (const ForceTerm* t : state_terms_) local += t->plastic_dissipation();
+  INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &local, 1, MPI_DOUBLE, MPI_SUM, comm_));
+  return local;
+}
+
+double MechanicalSystem::hourglass_energy(Vec u) const {
+  if (!hourglass_) return 0;
+  double local = 0;
+  {
+    petsc::GhostedRead ul(u);
+    const TermPoint at{ul.span(), {}, term_time_};
+    for (const auto& t : terms_) local += t->hourglass_energy(at);
+  }
+  INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &local, 1, MPI_DOUBLE, MPI_SUM, comm_));
+  return local;
 }
 
 double MechanicalSystem::friction_dissipation() const {

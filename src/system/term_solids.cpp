@@ -5,6 +5,7 @@
 
 #include "inertia/core/error.hpp"
 #include "inertia/fe/element.hpp"
+#include "inertia/fe/hex8_technology.hpp"
 #include "inertia/fe/hyperelastic.hpp"
 #include "inertia/fe/plasticity.hpp"
 #include "inertia/parallel/session.hpp"
@@ -13,6 +14,42 @@
 namespace inertia {
 
 namespace {
+
+/// The hourglass energy of a region's reduced hex8 cells (fe/hex8_technology.hpp), from their
+/// hourglass vectors and stiffness, computed on first use (33 values per cell).
+class HourglassEnergy {
+ public:
+  double operator()(const Assembler& assembler, const LocalMesh& mesh,
+                    std::span<const std::int64_t> cells, const ElasticMaterial& material,
+                    std::span<const PetscScalar> u) const {
+    if (material.technology.formulation != fe::Formulation::reduced) return 0;
+    constexpr int per_cell = 33;
+    if (data_.empty()) {
+      data_.resize(per_cell * cells.size());
+      double x[Assembler::max_cell_dofs], b[24];
+      for (std::size_t k = 0; k < cells.size(); ++k) {
+        assembler.cell_coordinates(cells[k], x);
+        const std::span<const double> xs(x, 24);
+        const double V = fe::hex8_mean_gradients(xs, b);
+        double* d = &data_[per_cell * k];
+        d[32] =
+            material.technology.hourglass * material.mu() * fe::hex8_hourglass_vectors(xs, b, V, d);
+      }
+    }
+    double local = 0, ue[24];
+    for (std::size_t k = 0; k < cells.size(); ++k) {
+      const auto nodes = mesh.nodes_of(cells[k]);
+      for (std::size_t a = 0; a < nodes.size(); ++a)
+        for (int i = 0; i < 3; ++i) ue[3 * a + i] = u[3 * nodes[a] + i];
+      const double* d = &data_[per_cell * k];
+      local += fe::add_hourglass_force(d, d[32], ue, {});
+    }
+    return local;
+  }
+
+ private:
+  mutable std::vector<double> data_;
+};
 
 class SolidTerm final : public ForceTerm {
  public:
@@ -33,7 +70,7 @@ class SolidTerm final : public ForceTerm {
   void add_stiffness(const TermPoint& at, MatrixSum& K) const override {
     if (material_.is_linear()) {
       K.add_cells(cells_, [&](std::int64_t, CellType t, auto x, auto Ke) {
-        fe::stiffness_linear_elastic(t, x, lame_.lambda, lame_.mu, Ke);
+        fe::stiffness_linear_elastic(t, x, lame_.lambda, lame_.mu, material_.technology, Ke);
       });
       return;
     }
@@ -72,6 +109,10 @@ class SolidTerm final : public ForceTerm {
       }
     }
     return local;
+  }
+
+  double hourglass_energy(const TermPoint& at) const override {
+    return hourglass_(assembler_, mesh_, cells_, material_, at.u);
   }
 
   void add_lumped_mass(VectorSum& m) const override {
@@ -124,6 +165,7 @@ class SolidTerm final : public ForceTerm {
   ElasticMaterial material_;
   fe::Lame lame_;
   std::vector<std::int64_t> cells_;  ///< local cells, increasing
+  HourglassEnergy hourglass_;
 };
 
 /// Solids with J2 plasticity at small strain (fe/plasticity.hpp): the plastic state at the
@@ -142,24 +184,33 @@ class PlasticSolidTerm final : public ForceTerm {
                 material.yield_stress,
                 material.isotropic_hardening,
                 material.kinematic_hardening},
-        state_(layout(comm, mesh, cells), cells, point_counts(mesh, cells)) {
-    // Each point's w_q det J_q, for the dissipation (read every step by the energy balance).
+        state_(layout(comm, mesh, cells, material.technology.formulation), cells,
+               point_counts(mesh, cells, material.technology.formulation)) {
+    // Each point's w_q det J_q (a reduced hex8's one point: V), for the dissipation (read every
+    // step by the energy balance).
     double x[Assembler::max_cell_dofs], g[3 * fe::max_nodes];
     volumes_.assign(state_.rows() * static_cast<std::size_t>(state_.layout().points), 0.0);
     for (std::size_t r = 0; r < state_.rows(); ++r) {
       const CellType t = mesh_.cell_types[state_.cells()[r]];
       const auto rule = fe::stiffness_rule(t);
       assembler_.cell_coordinates(state_.cells()[r], x);
+      const std::span<const double> xs(x, 3 * info(t).num_nodes);
+      if (fe::j2_points(t, material_.technology.formulation) == 1 && rule.num_points > 1) {
+        volumes_[r * state_.layout().points] = fe::measure(t, xs);
+        continue;
+      }
       for (int q = 0; q < rule.num_points; ++q)
         volumes_[r * state_.layout().points + q] =
-            rule.weights[q] *
-            fe::physical_gradients(t, std::span<const double>(x, 3 * info(t).num_nodes),
-                                   &rule.points[3 * q], g);
+            rule.weights[q] * fe::physical_gradients(t, xs, &rule.points[3 * q], g);
     }
   }
 
   std::string describe() const override {
-    return cat("solids of region '", region_, "' (linear_elastic, J2 plasticity)");
+    return cat("solids of region '", region_, "' (linear_elastic, J2 plasticity",
+               material_.technology.formulation == fe::Formulation::full
+                   ? ""
+                   : cat(", hex8 ", fe::name(material_.technology.formulation)),
+               ")");
   }
   /// Path-dependent: the forces are not the gradient of an energy (friction's line search).
   Traits traits() const override { return {.linear = false, .friction = true}; }
@@ -191,7 +242,7 @@ class PlasticSolidTerm final : public ForceTerm {
   void update_state(const TermPoint& at) const override { energy(at); }
   void commit_nodal(Vec, double) const override {}
   /// The plastic dissipation (J2State::dissipation) of the committed states on this rank.
-  double friction_dissipation() const override {
+  double plastic_dissipation() const override {
     double local = 0;
     const int points = state_.layout().points, n = state_.num_components();
     for (std::size_t r = 0; r < state_.rows(); ++r) {
@@ -200,6 +251,10 @@ class PlasticSolidTerm final : public ForceTerm {
         local += volumes_[r * points + q] * committed[q * n + fe::J2State::dissipation];
     }
     return local;
+  }
+
+  double hourglass_energy(const TermPoint& at) const override {
+    return hourglass_(assembler_, mesh_, state_.cells(), material_, at.u);
   }
 
   void add_lumped_mass(VectorSum& m) const override { elastic().add_lumped_mass(m); }
@@ -211,10 +266,9 @@ class PlasticSolidTerm final : public ForceTerm {
 
  private:
   static PointStateLayout layout(MPI_Comm comm, const LocalMesh& mesh,
-                                 std::span<const std::int64_t> cells) {
+                                 std::span<const std::int64_t> cells, fe::Formulation f) {
     int points = 1;
-    for (const auto c : cells)
-      points = std::max(points, fe::stiffness_rule(mesh.cell_types[c]).num_points);
+    for (const auto c : cells) points = std::max(points, fe::j2_points(mesh.cell_types[c], f));
     INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &points, 1, MPI_INT, MPI_MAX, comm));
     return {"plasticity",
             {"plastic_strain_xx",
@@ -246,10 +300,11 @@ class PlasticSolidTerm final : public ForceTerm {
             points};
   }
   static std::vector<std::uint8_t> point_counts(const LocalMesh& mesh,
-                                                std::span<const std::int64_t> cells) {
+                                                std::span<const std::int64_t> cells,
+                                                fe::Formulation f) {
     std::vector<std::uint8_t> n;
     for (const auto c : cells)
-      n.push_back(static_cast<std::uint8_t>(fe::stiffness_rule(mesh.cell_types[c]).num_points));
+      n.push_back(static_cast<std::uint8_t>(fe::j2_points(mesh.cell_types[c], f)));
     return n;
   }
   /// The element at `at` for row r (cell c): force / tangent if asked, the trial state; returns
@@ -261,7 +316,7 @@ class PlasticSolidTerm final : public ForceTerm {
     for (std::size_t a = 0; a < nodes.size(); ++a)
       for (int i = 0; i < 3; ++i) ue[3 * a + i] = at.u[3 * nodes[a] + i];
     return fe::j2_element(t, x, std::span<const double>(ue, x.size()), params_, state_.committed(r),
-                          state_.trial(r), f, K, state_.num_components());
+                          state_.trial(r), f, K, state_.num_components(), material_.technology);
   }
   /// The mass, body force: an elastic solid term on the same cells.
   const SolidTerm& elastic() const {
@@ -280,6 +335,7 @@ class PlasticSolidTerm final : public ForceTerm {
   mutable PointState state_;
   std::vector<double> volumes_;  ///< per row and point: w_q det J_q
   mutable std::unique_ptr<SolidTerm> elastic_;
+  HourglassEnergy hourglass_;
 };
 
 }  // namespace

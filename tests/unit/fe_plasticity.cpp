@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "inertia/fe/element.hpp"
+#include "inertia/fe/hex8_technology.hpp"
 #include "inertia/fe/plasticity.hpp"
 
 namespace inertia::fe {
@@ -302,6 +303,79 @@ TEST(J2Element, TangentIsTheDerivativeOfTheForce) {
       }
     }
     EXPECT_LT(worst, 1e-5 * scale) << info(t).name;
+  }
+}
+
+TEST(J2Element, Hex8FormulationsBelowYieldAreTheirLinearElements) {
+  const J2Parameters p = steel(1e9, 1e9);
+  const double G[9] = {1e-4, 2e-5, 0, -1e-5, -3e-5, 1e-5, 0, 2e-5, 4e-5};
+  const std::vector<double> x = cell(CellType::hex8), u = displacement(x, G, 1e-7);
+  const std::size_t nd = x.size();
+  for (const Formulation f : {Formulation::bbar, Formulation::reduced}) {
+    const Technology tech{f, 0.05};
+    const int points = j2_points(CellType::hex8, f);
+    EXPECT_EQ(points, f == Formulation::reduced ? 1 : 8);
+    std::vector<double> committed(points * J2State::size, 0.0), trial(committed.size());
+    std::vector<double> force(nd), K(nd * nd), Ke(nd * nd);
+    double hourglass = -1;
+    j2_element(CellType::hex8, x, u, p, committed, trial, force, K, J2State::size, tech,
+               &hourglass);
+    stiffness_linear_elastic(CellType::hex8, x, p.lame.lambda, p.lame.mu, tech, Ke);
+    double worst = 0, scale = 0;
+    for (std::size_t k = 0; k < nd * nd; ++k)
+      worst = std::max(worst, std::abs(K[k] - Ke[k])), scale = std::max(scale, std::abs(Ke[k]));
+    EXPECT_LT(worst, 1e-12 * scale) << name(f);
+    double uKu = 0;
+    for (std::size_t r = 0; r < nd; ++r) {
+      double ku = 0;
+      for (std::size_t c = 0; c < nd; ++c) ku += Ke[r * nd + c] * u[c];
+      EXPECT_NEAR(force[r], ku, 1e-10 * scale * 1e-4) << name(f);
+      uKu += u[r] * ku;
+    }
+    EXPECT_EQ(hourglass > 0, f == Formulation::reduced) << name(f);
+    const double energy =
+        j2_element(CellType::hex8, x, u, p, committed, trial, {}, {}, J2State::size, tech);
+    EXPECT_NEAR(energy, 0.5 * uKu, 1e-10 * energy) << name(f);
+  }
+}
+
+TEST(J2Element, Hex8FormulationTangentsAreTheDerivativeOfTheForce) {
+  const J2Parameters p = steel(2e9, 3e9);
+  const double G[9] = {4e-3, 1e-3, 0, 0, -1.5e-3, 5e-4, 0, 0, -1e-3};
+  const std::vector<double> x = cell(CellType::hex8), u = displacement(x, G, 2e-5);
+  const std::size_t nd = x.size();
+  for (const Formulation f : {Formulation::bbar, Formulation::reduced}) {
+    const Technology tech{f, 0.05};
+    const auto points = static_cast<std::size_t>(j2_points(CellType::hex8, f));
+    std::vector<double> committed(points * J2State::size, 0.0), trial(committed.size());
+    for (std::size_t q = 0; q < points; ++q) {
+      double* c = &committed[q * J2State::size];
+      c[0] = 1e-3, c[1] = -6e-4, c[2] = -4e-4, c[3] = 1e-4 * static_cast<double>(q);
+      c[J2State::equivalent_plastic_strain] = 1.1e-3;
+      c[J2State::back_stress] = 2e6, c[J2State::back_stress + 1] = -1e6;
+      c[J2State::back_stress + 2] = -1e6;
+    }
+    std::vector<double> force(nd), K(nd * nd), plus(nd), minus(nd);
+    j2_element(CellType::hex8, x, u, p, committed, trial, force, K, J2State::size, tech);
+    EXPECT_GT(trial[J2State::equivalent_plastic_strain], 1.1e-3) << name(f);  // plastic
+    double worst = 0, scale = 0;
+    for (std::size_t d = 0; d < nd; ++d) {
+      std::vector<double> v = u;
+      const double h = 1e-9;
+      v[d] += h;
+      j2_element(CellType::hex8, x, v, p, committed, trial, plus, {}, J2State::size, tech);
+      v[d] -= 2 * h;
+      j2_element(CellType::hex8, x, v, p, committed, trial, minus, {}, J2State::size, tech);
+      for (std::size_t r = 0; r < nd; ++r) {
+        worst = std::max(worst, std::abs((plus[r] - minus[r]) / (2 * h) - K[r * nd + d]));
+        scale = std::max(scale, std::abs(K[r * nd + d]));
+      }
+    }
+    EXPECT_LT(worst, 1e-5 * scale) << name(f);
+    // Symmetric (associative flow, B-bar and the hourglass term symmetric too).
+    for (std::size_t r = 0; r < nd; ++r)
+      for (std::size_t c = 0; c < nd; ++c)
+        EXPECT_NEAR(K[r * nd + c], K[c * nd + r], 1e-9 * scale) << name(f);
   }
 }
 

@@ -266,7 +266,8 @@ class EnergyHistory {
   double friction_seen_ = 0;  ///< the system's friction dissipation at the last step
   double external_work_ = 0, dissipation_ = 0, algorithmic_ = 0, total_ = 0, largest_term_ = 0,
          initial_total_ = 0;
-  std::array<double, 7> row_{};
+  double plastic_ = 0;  ///< the system's plastic dissipation at the state evaluate() last saw
+  std::array<double, 9> row_{};
   CsvFile file_;
 };
 

@@ -20,6 +20,7 @@
 
 #include "inertia/core/error.hpp"
 #include "inertia/fe/element.hpp"
+#include "inertia/fe/hex8_technology.hpp"
 #include "inertia/fe/hyperelastic.hpp"
 #include "inertia/parallel/petsc.hpp"
 #include "inertia/partition/partition.hpp"
@@ -37,6 +38,9 @@ struct ElasticMaterial {
   /// isotropic and kinematic hardening moduli.
   double yield_stress = 0, isotropic_hardening = 0, kinematic_hardening = 0;
   bool plastic() const { return yield_stress > 0; }
+  /// The hex8 formulation (fe/hex8_technology.hpp): full, bbar or reduced with its hourglass
+  /// coefficient; other cells are fully integrated.
+  fe::Technology technology;
   bool is_linear() const { return model.get().linear && !plastic(); }
   double lambda() const {
     return youngs_modulus * poissons_ratio / ((1 + poissons_ratio) * (1 - 2 * poissons_ratio));
@@ -87,6 +91,9 @@ struct SolidPoint {
   /// cell's point nearest it (fe::nearest_reference_point), on the cell's boundary.
   double distance = 0;
   std::array<double, 3 * fe::max_nodes> gradients{};  ///< dN_a / dx_j at xi, 3 per node
+  /// The cell's mean gradients (fe::hex8_mean_gradients), for a bbar or reduced hex8: the strain
+  /// there is its formulation's (fe::apply_technology).
+  std::array<double, 3 * fe::max_nodes> mean_gradients{};
 };
 
 class Assembler;

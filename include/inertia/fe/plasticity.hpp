@@ -26,6 +26,7 @@
 
 #include <span>
 
+#include "inertia/fe/hex8_technology.hpp"
 #include "inertia/fe/hyperelastic.hpp"
 #include "inertia/mesh/cell_type.hpp"
 
@@ -65,14 +66,22 @@ double j2_return_map(const J2Parameters& p, const double* eps, const double* com
 double j2_free_energy(const J2Parameters& p, const double* eps, const double* s);
 
 /// Element kernel at small strain (tet4, tet10, hex8; stiffness_rule quadrature, physical
-/// gradients g_a at each point q, s_q = w_q det J_q): with eps_q = sym(sum_a u_a g_a^T) and the
-/// return map from committed[q] (J2State::size values per point, point-major),
-///   f_a,i = sum_q s_q sum_j sigma_ij g_a,j,   K_ai,bk = sum_q s_q sum_jl g_a,j A_ijkl g_b,l,
+/// gradients g_a at each point q, s_q = w_q det J_q): with eps_q = B_q u = sym(sum_a u_a g_a^T)
+/// and the return map from committed[q] (J2State::size values per point, point-major),
+///   f = sum_q s_q B_q^T sigma_q,   K = sum_q s_q B_q^T A_q B_q,
 /// the updated state into trial (same layout; may alias committed only if K and f are all that
-/// is wanted afterwards) and the returned free energy sum_q s_q psi(eps_q, trial_q). f or K may
-/// be empty (skipped). InternalError for other cell types or short spans.
+/// is wanted afterwards) and the returned free energy sum_q s_q psi(eps_q, trial_q). A hex8 in
+/// formulation bbar uses B-bar's strain (its volumetric part the cell's mean), in reduced one
+/// point with the mean gradients plus the elastic hourglass force, whose energy is added and,
+/// if `hourglass` is not null, written there (fe/hex8_technology.hpp). f or K may be empty
+/// (skipped). InternalError for other cell types, a formulation the cell has not, or short
+/// spans.
 double j2_element(CellType t, std::span<const double> x, std::span<const double> u,
                   const J2Parameters& p, std::span<const double> committed, std::span<double> trial,
-                  std::span<double> f, std::span<double> K, int stride = J2State::size);
+                  std::span<double> f, std::span<double> K, int stride = J2State::size,
+                  const Technology& tech = {}, double* hourglass = nullptr);
+
+/// The number of material points j2_element uses for a cell (1 for a reduced hex8).
+int j2_points(CellType t, Formulation f);
 
 }  // namespace inertia::fe

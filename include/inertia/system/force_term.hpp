@@ -178,6 +178,15 @@ class ForceTerm {
   /// The energy the term has dissipated on this rank since the start (friction), over the
   /// accepted steps.
   virtual double friction_dissipation() const { return 0; }
+  /// Solids with plastic state: the energy dissipated plastically on this rank since the start,
+  /// from the committed states (restored with them on a restart).
+  virtual double plastic_dissipation() const { return 0; }
+  /// Solids with reduced-integration hex8: the part of their stored energy at `at` that the
+  /// hourglass modes hold, on this rank.
+  virtual double hourglass_energy(const TermPoint& at) const {
+    (void)at;
+    return 0;
+  }
 
   /// Terms with multipliers (Traits::multipliers): collective. At displacement u (the global
   /// vector), time t, with the trial multipliers of the last Newton solve: the largest violation

@@ -213,6 +213,14 @@ class MechanicalSystem final : public DynamicSystem {
   double augment(Vec u, double t, double inertia) override;
   /// Collective. The energy friction has dissipated since the start, over the accepted steps.
   double friction_dissipation() const;
+  /// Whether some solid is plastic (energy.csv's plastic_dissipation column).
+  bool has_plasticity() const { return plastic_; }
+  /// Collective. The energy dissipated plastically since the start (the committed states').
+  double plastic_dissipation() const;
+  /// Whether some solid uses reduced-integration hex8 (energy.csv's hourglass column).
+  bool has_hourglass() const { return hourglass_; }
+  /// Collective. The part of the strain energy at u held by the hourglass modes.
+  double hourglass_energy(Vec u) const;
   /// The terms' history variables (point_state.hpp), in term order; the same list on every rank.
   std::span<PointState* const> point_states() const { return point_states_; }
   /// Collective. The largest k / m of the terms' stiffness the reference tangent does not show
@@ -244,6 +252,7 @@ class MechanicalSystem final : public DynamicSystem {
   double tangent_time_ = 0;  ///< term_time_ of the assembled tangent
   bool moving_ = false;      ///< a term moves (Traits::moves): the tangent depends on time
   std::vector<const ForceTerm*> friction_terms_;  ///< with Traits::friction
+  bool plastic_ = false, hourglass_ = false;      ///< some material is plastic / reduced
   /// With Traits::friction or Traits::multipliers: committed with an accepted step
   /// (commit_nodal).
   std::vector<const ForceTerm*> nodal_history_terms_;
