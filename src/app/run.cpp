@@ -1184,7 +1184,7 @@ class Run {
   std::string activity() const {
     switch (activity_) {
       case LoopActivity::step:
-        return cat("step ", state_.step + 1, ", t = ", state_.time + plan_.dt);
+        return cat("step ", state_.step + 1, " (from t = ", state_.time, ")");
       case LoopActivity::checkpoint:
         return cat("checkpoint of step ", state_.step, ", t = ", state_.time);
       case LoopActivity::check:

@@ -57,8 +57,18 @@ double j2_return_map(const J2Parameters& p, const double* eps, const double* com
   for (int k = 0; k < J2State::size; ++k) trial[k] = next[k];
   for (int c = 0; c < 6; ++c) stress[c] = s[c] + (c < 3 ? kappa * tr : 0.0);
   if (!A) return dgamma;
+  // A point that flowed in the last step starts the next one on its yield surface (f = 0 to
+  // round-off), where the response is elastic in unloading directions and elastic-plastic in
+  // loading ones: it takes the elastic-plastic (continuum) tangent there. With the elastic one
+  // Newton's first direction at a load step's start overshoots the flowing zone, and in a
+  // perfectly plastic region the residual can rise along it from the first step length on.
+  const bool on_surface = dgamma == 0 && alpha > 0 && norm > 0 &&
+                          f > -1e-10 * (p.yield_stress + p.isotropic_modulus * alpha);
+  if (on_surface)
+    for (int c = 0; c < 6; ++c) n[c] = xi[c] / norm;
   const double theta = dgamma > 0 ? 1.0 - 2.0 * mu * dgamma / norm : 1.0;
-  const double theta_bar = dgamma > 0 ? 1.0 / (1.0 + H / (3.0 * mu)) - (1.0 - theta) : 0.0;
+  const double theta_bar =
+      dgamma > 0 || on_surface ? 1.0 / (1.0 + H / (3.0 * mu)) - (1.0 - theta) : 0.0;
   // Full-index n (symmetric 3x3).
   double N[9];
   for (int c = 0; c < 6; ++c) N[3 * I[c] + J[c]] = N[3 * J[c] + I[c]] = n[c];

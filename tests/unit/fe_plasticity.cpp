@@ -161,6 +161,45 @@ TEST(J2, ConsistentTangentMatchesCentralDifferences) {
   }
 }
 
+TEST(J2, OnTheYieldSurfaceTheTangentIsTheLoadingOne) {
+  // A point that flowed sits on its yield surface at the start of the next step: its tangent is
+  // the one-sided derivative in the direction of further flow (the elastic-plastic response),
+  // not the elastic one of unloading.
+  const J2Parameters p = steel(3e9, 5e9);
+  const double eps[6] = {4e-3, -1e-3, -1.5e-3, 1e-3, -5e-4, 8e-4};
+  State virgin{}, flowed, again;
+  double stress[6], A[81];
+  ASSERT_GT(j2_return_map(p, eps, virgin.data(), flowed.data(), stress), 0.0);
+  EXPECT_EQ(j2_return_map(p, eps, flowed.data(), again.data(), stress, A), 0.0);
+  double N[6], dn = 0;  // the flow direction: the plastic strain's increment, normalised
+  for (int c = 0; c < 6; ++c) N[c] = flowed[J2State::plastic_strain + c];
+  for (int c = 0; c < 6; ++c) dn += (c < 3 ? 1 : 2) * N[c] * N[c];
+  for (double& v : N) v /= std::sqrt(dn);
+  constexpr int I[6] = {0, 1, 2, 0, 1, 0}, J[6] = {0, 1, 2, 1, 2, 2};
+  double AN[6];  // A : N, full index
+  for (int c = 0; c < 6; ++c) {
+    AN[c] = 0;
+    for (int d = 0; d < 6; ++d) {
+      const int row = 3 * I[c] + J[c];
+      AN[c] += N[d] * (d < 3 ? A[row * 9 + 3 * I[d] + J[d]]
+                             : A[row * 9 + 3 * I[d] + J[d]] + A[row * 9 + 3 * J[d] + I[d]]);
+    }
+  }
+  const double h = 1e-9;
+  double e[6], loading[6], unloading[6], worst_load = 0, worst_unload = 0, scale = 0;
+  for (int c = 0; c < 6; ++c) e[c] = eps[c] + h * N[c];
+  j2_return_map(p, e, flowed.data(), again.data(), loading);
+  for (int c = 0; c < 6; ++c) e[c] = eps[c] - h * N[c];
+  j2_return_map(p, e, flowed.data(), again.data(), unloading);
+  for (int c = 0; c < 6; ++c) {
+    worst_load = std::max(worst_load, std::abs((loading[c] - stress[c]) / h - AN[c]));
+    worst_unload = std::max(worst_unload, std::abs((stress[c] - unloading[c]) / h - AN[c]));
+    scale = std::max(scale, std::abs(AN[c]));
+  }
+  EXPECT_LT(worst_load, 1e-4 * scale);
+  EXPECT_GT(worst_unload, 0.5 * scale);  // the elastic side is much stiffer along N
+}
+
 TEST(J2, FreeEnergyIsTheStressPotentialAtFixedState) {
   const J2Parameters p = steel(3e9, 5e9);
   State s{};

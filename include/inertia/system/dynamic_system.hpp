@@ -51,6 +51,9 @@ class DynamicSystem {
   virtual bool has_dashpots() const = 0;
   /// True if a term has friction: the forces are not the gradient of an energy.
   virtual bool has_friction() const { return false; }
+  /// True if a solid is plastic (its state depends on the path: static load steps start from a
+  /// predictor, see static.hpp).
+  virtual bool has_plasticity() const { return false; }
   /// Collective. Linearises at u: K(u) (and B) are used by mult_stiffness, mult_damping, solve
   /// and fill_operator until the next call. A no-op for linear systems.
   virtual void update_tangent(Vec u) = 0;

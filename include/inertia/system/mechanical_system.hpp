@@ -214,7 +214,7 @@ class MechanicalSystem final : public DynamicSystem {
   /// Collective. The energy friction has dissipated since the start, over the accepted steps.
   double friction_dissipation() const;
   /// Whether some solid is plastic (energy.csv's plastic_dissipation column).
-  bool has_plasticity() const { return plastic_; }
+  bool has_plasticity() const override { return plastic_; }
   /// Collective. The energy dissipated plastically since the start (the committed states').
   double plastic_dissipation() const;
   /// Whether some solid uses reduced-integration hex8 (energy.csv's hourglass column).
