@@ -138,12 +138,60 @@ void parse_materials(const Node& n, CaseFile& c) {
     mat.material.poissons_ratio = nu;
     if (m.has("plasticity")) {
       const Node p = m["plasticity"];
-      p.expect_map({"yield_stress", "isotropic_hardening", "kinematic_hardening"});
-      if (!p.has("yield_stress")) p.fail("missing key 'yield_stress' (Pa)");
+      p.expect_map({"yield_stress", "isotropic_hardening", "kinematic_hardening", "voce",
+                    "yield_curve", "johnson_cook"});
       if (mat.model != "linear_elastic")
         p.fail(cat("J2 plasticity is available at small strain only: model linear_elastic, not ",
                    mat.model));
-      mat.material.yield_stress = p["yield_stress"].positive();
+      if (p.has("yield_curve")) {
+        for (const char* k : {"yield_stress", "isotropic_hardening", "voce"})
+          if (p.has(k))
+            p[k].fail(
+                "yield_curve gives the whole isotropic hardening (its first row the yield "
+                "stress): leave this key out");
+        const Node curve = p["yield_curve"];
+        if (!curve.node.IsSequence() || curve.size() < 1)
+          curve.fail("expected rows [equivalent plastic strain, yield stress (Pa)]");
+        for (std::size_t r = 0; r < curve.size(); ++r) {
+          const Node row = curve.at(r);
+          if (!row.node.IsSequence() || row.size() != 2)
+            row.fail("expected [equivalent plastic strain, yield stress (Pa)]");
+          const double strain = row.at(0).number(), stress = row.at(1).number();
+          if (r == 0 && strain != 0)
+            row.at(0).fail(
+                cat("the first row is the initial yield stress, at plastic strain 0 (got ",
+                    row.at(0).text(), ")"));
+          if (r > 0 && !(strain > mat.material.curve_strain.back()))
+            row.at(0).fail(cat("plastic strains must increase from row to row (", row.at(0).text(),
+                               " after ", mat.material.curve_strain.back(), ")"));
+          if (!(stress > 0)) row.at(1).fail(cat("must be > 0 (got ", row.at(1).text(), ")"));
+          if (r > 0 && stress < mat.material.curve_stress.back())
+            row.at(1).fail(cat("the yield stress must not decrease (", row.at(1).text(), " after ",
+                               mat.material.curve_stress.back(), "): softening is not supported"));
+          mat.material.curve_strain.push_back(strain);
+          mat.material.curve_stress.push_back(stress);
+        }
+        mat.material.yield_stress = mat.material.curve_stress.front();
+      } else {
+        if (!p.has("yield_stress")) p.fail("missing key 'yield_stress' (Pa), or a yield_curve");
+        mat.material.yield_stress = p["yield_stress"].positive();
+      }
+      if (p.has("voce")) {
+        const Node v = p["voce"];
+        v.expect_map({"saturation", "rate"});
+        for (const char* k : {"saturation", "rate"})
+          if (!v.has(k)) v.fail(cat("missing key '", k, "'"));
+        mat.material.voce_saturation = v["saturation"].non_negative();
+        mat.material.voce_rate = v["rate"].positive();
+      }
+      if (p.has("johnson_cook")) {
+        const Node j = p["johnson_cook"];
+        j.expect_map({"c", "reference_rate"});
+        for (const char* k : {"c", "reference_rate"})
+          if (!j.has(k)) j.fail(cat("missing key '", k, "'"));
+        mat.material.rate_sensitivity = j["c"].non_negative();
+        mat.material.reference_rate = j["reference_rate"].positive();
+      }
       if (p.has("isotropic_hardening"))
         mat.material.isotropic_hardening = p["isotropic_hardening"].non_negative();
       if (p.has("kinematic_hardening"))

@@ -58,6 +58,13 @@ std::vector<FingerprintPart> model_fingerprint(MPI_Comm comm, const CaseFile& c,
       materials.add(m.material.yield_stress)
           .add(m.material.isotropic_hardening)
           .add(m.material.kinematic_hardening);
+    if (m.material.voce_saturation > 0 || !m.material.curve_strain.empty() ||
+        m.material.rate_sensitivity > 0) {  // likewise
+      materials.add(m.material.voce_saturation).add(m.material.voce_rate);
+      for (std::size_t i = 0; i < m.material.curve_strain.size(); ++i)
+        materials.add(m.material.curve_strain[i]).add(m.material.curve_stress[i]);
+      materials.add(m.material.rate_sensitivity).add(m.material.reference_rate);
+    }
     if (m.material.technology.formulation != fe::Formulation::full)  // likewise
       materials.add(fe::name(m.material.technology.formulation))
           .add(m.material.technology.hourglass);

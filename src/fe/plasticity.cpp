@@ -25,10 +25,80 @@ double contract(const double* a, const double* b) {
 
 }  // namespace
 
+void j2_yield_stress(const J2Parameters& p, double alpha, double& k, double& slope) {
+  const auto& xs = p.curve_strain;
+  const auto& ys = p.curve_stress;
+  if (!xs.empty()) {
+    const std::size_t n = xs.size();
+    if (alpha >= xs[n - 1] || n == 1) {
+      k = ys[n - 1], slope = 0;
+      return;
+    }
+    std::size_t i = 1;
+    while (xs[i] < alpha) ++i;  // xs[i - 1] <= alpha < xs[i] (alpha >= 0 = xs[0])
+    slope = (ys[i] - ys[i - 1]) / (xs[i] - xs[i - 1]);
+    k = ys[i - 1] + slope * (alpha - xs[i - 1]);
+    return;
+  }
+  k = p.yield_stress + p.isotropic_modulus * alpha;
+  slope = p.isotropic_modulus;
+  if (p.voce_saturation > 0) {
+    const double e = std::exp(-p.voce_rate * alpha);
+    k += p.voce_saturation * (1 - e);
+    slope += p.voce_saturation * p.voce_rate * e;
+  }
+}
+
+namespace {
+
+/// The stored energy of isotropic hardening, int_0^alpha (k(a) - k(0)) da.
+double hardening_energy(const J2Parameters& p, double alpha) {
+  const auto& xs = p.curve_strain;
+  const auto& ys = p.curve_stress;
+  if (!xs.empty()) {
+    double energy = 0;
+    for (std::size_t i = 1; i < xs.size() && xs[i - 1] < alpha; ++i) {
+      const double b = std::min(alpha, xs[i]);
+      const double slope = (ys[i] - ys[i - 1]) / (xs[i] - xs[i - 1]);
+      const double kb = ys[i - 1] + slope * (b - xs[i - 1]);
+      energy += 0.5 * (ys[i - 1] + kb - 2 * ys[0]) * (b - xs[i - 1]);
+    }
+    if (alpha > xs.back()) energy += (ys.back() - ys[0]) * (alpha - xs.back());
+    return energy;
+  }
+  double energy = 0.5 * p.isotropic_modulus * alpha * alpha;
+  if (p.voce_saturation > 0)
+    energy += p.voce_saturation * (alpha - (1 - std::exp(-p.voce_rate * alpha)) / p.voce_rate);
+  return energy;
+}
+
+/// The yield radius sqrt(2/3) k(alpha_n + sqrt(2/3) dgamma) R(dgamma) and its derivative in
+/// dgamma.
+void yield_radius(const J2Parameters& p, double alpha_n, double dgamma, double& radius,
+                  double& derivative) {
+  const double s = std::sqrt(2.0 / 3.0);
+  double k, slope;
+  j2_yield_stress(p, alpha_n + s * dgamma, k, slope);
+  double R = 1, dR = 0;
+  if (p.rate_sensitivity > 0 && p.frozen_rate > p.reference_rate) {
+    R = 1 + p.rate_sensitivity * std::log(p.frozen_rate / p.reference_rate);
+  } else if (p.rate_sensitivity > 0 && p.dt > 0 && dgamma > 0 && p.frozen_rate < 0) {
+    const double rate = s * dgamma / p.dt;
+    if (rate > p.reference_rate) {
+      R = 1 + p.rate_sensitivity * std::log(rate / p.reference_rate);
+      dR = p.rate_sensitivity / dgamma;
+    }
+  }
+  radius = s * k * R;
+  derivative = s * (s * slope * R + k * dR);
+}
+
+}  // namespace
+
 double j2_return_map(const J2Parameters& p, const double* eps, const double* committed,
                      double* trial, double* stress, double* A) {
   const double mu = p.lame.mu, kappa = p.lame.lambda + 2.0 * mu / 3.0;
-  const double H = p.isotropic_modulus + p.kinematic_modulus;
+  const double Hk = p.kinematic_modulus;
   const double* ep = committed + J2State::plastic_strain;
   const double alpha = committed[J2State::equivalent_plastic_strain];
   const double* beta = committed + J2State::back_stress;
@@ -40,17 +110,48 @@ double j2_return_map(const J2Parameters& p, const double* eps, const double* com
     xi[c] = s[c] - beta[c];
   }
   const double norm = std::sqrt(contract(xi, xi));
-  const double f = norm - std::sqrt(2.0 / 3.0) * (p.yield_stress + p.isotropic_modulus * alpha);
+  double k0, slope0;
+  j2_yield_stress(p, alpha, k0, slope0);
+  if (p.rate_sensitivity > 0 && p.frozen_rate > p.reference_rate) {
+    const double R = 1 + p.rate_sensitivity * std::log(p.frozen_rate / p.reference_rate);
+    k0 *= R, slope0 *= R;
+  }
+  const double f = norm - std::sqrt(2.0 / 3.0) * k0;
+  // The hardening modulus the tangent sees, (3/2) d(radius)/d(dgamma) (H_iso for linear
+  // hardening).
+  double H_iso = slope0;
   double dgamma = 0, n[6] = {0, 0, 0, 0, 0, 0};
   double next[J2State::size];
   for (int k = 0; k < J2State::size; ++k) next[k] = committed[k];
   if (f > 0) {
-    dgamma = f / (2.0 * mu + 2.0 / 3.0 * H);
+    if (!p.nonlinear()) {
+      dgamma = f / (2.0 * mu + 2.0 / 3.0 * (p.isotropic_modulus + Hk));
+    } else {
+      // phi(dgamma) = |xi| - (2 mu + 2/3 H_kin) dgamma - radius(dgamma): decreasing, phi(0) = f
+      // > 0 and phi(|xi| / (2 mu)) < 0. Newton, kept in the bracket by bisection.
+      double lo = 0, hi = norm / (2.0 * mu);
+      dgamma = f / (2.0 * mu + 2.0 / 3.0 * (slope0 + Hk));
+      for (int it = 0; it < 100; ++it) {
+        if (!(dgamma > lo && dgamma < hi)) dgamma = 0.5 * (lo + hi);
+        double radius, derivative;
+        yield_radius(p, alpha, dgamma, radius, derivative);
+        const double phi = norm - (2.0 * mu + 2.0 / 3.0 * Hk) * dgamma - radius;
+        (phi > 0 ? lo : hi) = dgamma;
+        const double dphi = 2.0 * mu + 2.0 / 3.0 * Hk + derivative;
+        const double step = phi / dphi;
+        dgamma += step;
+        if (std::abs(step) <= 1e-15 * dgamma || std::abs(phi) <= 1e-14 * norm) {
+          yield_radius(p, alpha, dgamma, radius, derivative);
+          H_iso = 1.5 * derivative;
+          break;
+        }
+      }
+    }
     for (int c = 0; c < 6; ++c) {
       n[c] = xi[c] / norm;
       s[c] -= 2.0 * mu * dgamma * n[c];
       next[J2State::plastic_strain + c] += dgamma * n[c];
-      next[J2State::back_stress + c] += 2.0 / 3.0 * p.kinematic_modulus * dgamma * n[c];
+      next[J2State::back_stress + c] += 2.0 / 3.0 * Hk * dgamma * n[c];
     }
     next[J2State::equivalent_plastic_strain] += std::sqrt(2.0 / 3.0) * dgamma;
   }
@@ -62,10 +163,10 @@ double j2_return_map(const J2Parameters& p, const double* eps, const double* com
   // loading ones: it takes the elastic-plastic (continuum) tangent there. With the elastic one
   // Newton's first direction at a load step's start overshoots the flowing zone, and in a
   // perfectly plastic region the residual can rise along it from the first step length on.
-  const bool on_surface = dgamma == 0 && alpha > 0 && norm > 0 &&
-                          f > -1e-10 * (p.yield_stress + p.isotropic_modulus * alpha);
+  const bool on_surface = dgamma == 0 && alpha > 0 && norm > 0 && f > -1e-10 * k0;
   if (on_surface)
     for (int c = 0; c < 6; ++c) n[c] = xi[c] / norm;
+  const double H = H_iso + Hk;
   const double theta = dgamma > 0 ? 1.0 - 2.0 * mu * dgamma / norm : 1.0;
   const double theta_bar =
       dgamma > 0 || on_surface ? 1.0 / (1.0 + H / (3.0 * mu)) - (1.0 - theta) : 0.0;
@@ -93,8 +194,7 @@ double j2_free_energy(const J2Parameters& p, const double* eps, const double* s)
   for (int c = 0; c < 6; ++c) e[c] = eps[c] - (c < 3 ? tr / 3.0 : 0.0) - ep[c];
   const double alpha = s[J2State::equivalent_plastic_strain];
   const double* beta = s + J2State::back_stress;
-  double energy =
-      0.5 * kappa * tr * tr + mu * contract(e, e) + 0.5 * p.isotropic_modulus * alpha * alpha;
+  double energy = 0.5 * kappa * tr * tr + mu * contract(e, e) + hardening_energy(p, alpha);
   if (p.kinematic_modulus > 0) energy += 0.75 / p.kinematic_modulus * contract(beta, beta);
   return energy;
 }
@@ -147,10 +247,25 @@ double j2_element(CellType t, std::span<const double> x, std::span<const double>
     double sigma[6], A[81];
     const double* c = committed.data() + q * stride;
     double* tr = trial.data() + q * stride;
-    j2_return_map(p, eps, c, tr, sigma, K.empty() ? nullptr : A);
+    const bool history = stride >= J2State::with_history;
+    if (history && p.rate_sensitivity > 0) {
+      J2Parameters at = p;  // the step since the committed state, for the rate factor
+      at.dt = p.time - c[J2State::time];
+      if (!(at.dt > 0)) at.dt = 0, at.frozen_rate = c[J2State::rate];
+      j2_return_map(at, eps, c, tr, sigma, K.empty() ? nullptr : A);
+    } else {
+      j2_return_map(p, eps, c, tr, sigma, K.empty() ? nullptr : A);
+    }
     const double psi = j2_free_energy(p, eps, tr);
     energy += s * psi;
-    if (stride >= J2State::with_history) {
+    if (history) {
+      const double dt = p.time - c[J2State::time];
+      tr[J2State::time] = p.time;
+      tr[J2State::rate] =
+          dt > 0
+              ? (tr[J2State::equivalent_plastic_strain] - c[J2State::equivalent_plastic_strain]) /
+                    dt
+              : c[J2State::rate];
       const double* e0 = c + J2State::strain;
       const double* s0 = c + J2State::stress;
       double work = 0;

@@ -180,10 +180,7 @@ class PlasticSolidTerm final : public ForceTerm {
         mesh_(mesh),
         region_(std::move(region)),
         material_(material),
-        params_{{material.lambda(), material.mu()},
-                material.yield_stress,
-                material.isotropic_hardening,
-                material.kinematic_hardening},
+        params_(parameters(material_)),
         state_(layout(comm, mesh, cells, material.technology.formulation), cells,
                point_counts(mesh, cells, material.technology.formulation)) {
     // Each point's w_q det J_q (a reduced hex8's one point: V), for the dissipation (read every
@@ -265,6 +262,21 @@ class PlasticSolidTerm final : public ForceTerm {
   }
 
  private:
+  /// The material's return-map parameters (the curve's spans point into `m`).
+  static fe::J2Parameters parameters(const ElasticMaterial& m) {
+    fe::J2Parameters p;
+    p.lame = {m.lambda(), m.mu()};
+    p.yield_stress = m.yield_stress;
+    p.isotropic_modulus = m.isotropic_hardening;
+    p.kinematic_modulus = m.kinematic_hardening;
+    p.voce_saturation = m.voce_saturation;
+    p.voce_rate = m.voce_rate;
+    p.curve_strain = m.curve_strain;
+    p.curve_stress = m.curve_stress;
+    p.rate_sensitivity = m.rate_sensitivity;
+    p.reference_rate = m.reference_rate;
+    return p;
+  }
   static PointStateLayout layout(MPI_Comm comm, const LocalMesh& mesh,
                                  std::span<const std::int64_t> cells, fe::Formulation f) {
     int points = 1;
@@ -296,7 +308,9 @@ class PlasticSolidTerm final : public ForceTerm {
              "stress_xy",
              "stress_yz",
              "stress_xz",
-             "dissipated_energy_density"},
+             "dissipated_energy_density",
+             "time",
+             "equivalent_plastic_strain_rate"},
             points};
   }
   static std::vector<std::uint8_t> point_counts(const LocalMesh& mesh,
@@ -315,7 +329,9 @@ class PlasticSolidTerm final : public ForceTerm {
     const auto nodes = mesh_.nodes_of(c);
     for (std::size_t a = 0; a < nodes.size(); ++a)
       for (int i = 0; i < 3; ++i) ue[3 * a + i] = at.u[3 * nodes[a] + i];
-    return fe::j2_element(t, x, std::span<const double>(ue, x.size()), params_, state_.committed(r),
+    fe::J2Parameters p = params_;
+    p.time = at.time;
+    return fe::j2_element(t, x, std::span<const double>(ue, x.size()), p, state_.committed(r),
                           state_.trial(r), f, K, state_.num_components(), material_.technology);
   }
   /// The mass, body force: an elastic solid term on the same cells.

@@ -75,6 +75,148 @@ TEST(J2, UniaxialStressCurveIsExactForLinearHardening) {
   }
 }
 
+/// Steel with Voce hardening (sigma_y + 2 GPa alpha + 150 MPa (1 - exp(-30 alpha))), a yield
+/// curve (rising, then flat beyond its last point), or linear hardening with Johnson-Cook's rate
+/// factor.
+const std::vector<double> curve_strain{0, 2e-3, 5e-3, 1e-2}, curve_stress{sy, 2.9e8, 3.2e8, 3.3e8};
+J2Parameters hardening(int kind) {
+  J2Parameters p = steel(kind == 1 ? 0.0 : 2e9, 0.0);
+  if (kind == 0) p.voce_saturation = 1.5e8, p.voce_rate = 30;
+  if (kind == 1) p.curve_strain = curve_strain, p.curve_stress = curve_stress;
+  if (kind == 2) p.rate_sensitivity = 0.02, p.reference_rate = 1.0, p.dt = 1e-4;
+  return p;
+}
+constexpr const char* hardening_name[3] = {"Voce", "yield curve", "Johnson-Cook"};
+
+TEST(J2, UniaxialStressFollowsNonlinearHardeningExactly) {
+  // Monotonic uniaxial loading flows along one direction, so the return map's state lies on the
+  // curve at any step size: sigma = k(alpha) R and eps = sigma / E + alpha, here in steps of
+  // 1e-4 to 1.5e-2 (past the curve's last point: perfectly plastic there).
+  for (int kind = 0; kind < 3; ++kind) {
+    const J2Parameters p = hardening(kind);
+    State s{};
+    double lateral = 0;
+    for (int i = 1; i <= 150; ++i) {
+      const double axial = 1e-4 * i;
+      const double before = s[J2State::equivalent_plastic_strain];
+      const double sigma = uniaxial(p, axial, lateral, s);
+      const double alpha = s[J2State::equivalent_plastic_strain];
+      double k, slope;
+      j2_yield_stress(p, alpha, k, slope);
+      double R = 1;
+      if (kind == 2 && alpha > before)
+        R = 1 + 0.02 * std::log(std::max(1.0, (alpha - before) / p.dt / p.reference_rate));
+      if (alpha == 0) {
+        EXPECT_NEAR(sigma, E * axial, 1e-9 * sy) << hardening_name[kind];
+        continue;
+      }
+      EXPECT_NEAR(sigma, k * R, 1e-9 * sy) << hardening_name[kind] << ", eps " << axial;
+      EXPECT_NEAR(axial, sigma / E + alpha, 1e-12) << hardening_name[kind] << ", eps " << axial;
+    }
+    if (kind == 1) {  // beyond the last point: flat at 330 MPa
+      EXPECT_GT(s[J2State::equivalent_plastic_strain], 1e-2);
+      double k, slope;
+      j2_yield_stress(p, s[J2State::equivalent_plastic_strain], k, slope);
+      EXPECT_EQ(k, 3.3e8);
+      EXPECT_EQ(slope, 0.0);
+    }
+  }
+  // The rate factor at 1e-4 strain per 1e-4 s (1 / s, the reference) is 1: use 10x faster.
+  J2Parameters fast = hardening(2), slow = hardening(2);
+  fast.dt = 1e-5, slow.dt = 1e3;
+  State a{}, b{};
+  double la = 0, lb = 0, sa = 0, sb = 0;
+  for (int i = 1; i <= 30; ++i)
+    sa = uniaxial(fast, 1e-4 * i, la, a), sb = uniaxial(slow, 1e-4 * i, lb, b);
+  EXPECT_GT(sa, sb * 1.03);  // 10 per second against 1e-7: ln 10 x 0.02 = 4.6 % more
+}
+
+TEST(J2, ARateDependentStateIsItsOwnReturnWithoutTimePassing) {
+  // After a step at a rate above the reference, the stress carries Johnson-Cook's overstress.
+  // Evaluated again at the same strain without time passing (dt = 0, the committed rate
+  // frozen: a reaction or energy after the step), the state must not flow on.
+  J2Parameters p = hardening(2);
+  const double eps[6] = {4e-3, -1e-3, -1.5e-3, 1e-3, -5e-4, 8e-4};
+  State virgin{}, flowed, again;
+  double stress[6], stress_again[6];
+  ASSERT_GT(j2_return_map(p, eps, virgin.data(), flowed.data(), stress), 0.0);
+  const double rate = flowed[J2State::equivalent_plastic_strain] / p.dt;
+  ASSERT_GT(rate, 10 * p.reference_rate);
+  J2Parameters frozen = p;
+  frozen.dt = 0, frozen.frozen_rate = rate;
+  EXPECT_EQ(j2_return_map(frozen, eps, flowed.data(), again.data(), stress_again), 0.0);
+  for (int c = 0; c < 6; ++c) EXPECT_NEAR(stress_again[c], stress[c], 1e-9 * sy);
+  // Without the frozen rate the overstress would relax (what the frozen rate prevents).
+  J2Parameters relaxed = p;
+  relaxed.dt = 0;
+  EXPECT_GT(j2_return_map(relaxed, eps, flowed.data(), again.data(), stress_again), 0.0);
+}
+
+TEST(J2, NonlinearHardeningTangentsMatchCentralDifferences) {
+  for (int kind = 0; kind < 3; ++kind) {
+    const J2Parameters p = hardening(kind);
+    State s{};
+    s[J2State::plastic_strain + 0] = 1e-3, s[J2State::plastic_strain + 1] = -5e-4;
+    s[J2State::plastic_strain + 2] = -5e-4;
+    s[J2State::equivalent_plastic_strain] = 1.2e-3;
+    const double eps[6] = {4e-3, -1e-3, -1.5e-3, 1e-3, -5e-4, 8e-4};
+    double stress[6], A[81];
+    State t;
+    ASSERT_GT(j2_return_map(p, eps, s.data(), t.data(), stress, A), 0.0);
+    // On the yield surface afterwards.
+    double xi[6], k, slope;
+    const double tr = eps[0] + eps[1] + eps[2];
+    for (int c = 0; c < 6; ++c)
+      xi[c] = stress[c] - (c < 3 ? tr * (p.lame.lambda + 2 * p.lame.mu / 3) : 0.0);
+    double norm = 0;
+    for (int c = 0; c < 6; ++c) norm += (c < 3 ? 1 : 2) * xi[c] * xi[c];
+    j2_yield_stress(p, t[J2State::equivalent_plastic_strain], k, slope);
+    if (kind != 2)
+      EXPECT_NEAR(std::sqrt(norm), std::sqrt(2.0 / 3.0) * k, 1e-10 * sy) << hardening_name[kind];
+    constexpr int I[6] = {0, 1, 2, 0, 1, 0}, J[6] = {0, 1, 2, 1, 2, 2};
+    double worst = 0, scale = 0;
+    for (int d = 0; d < 6; ++d) {
+      const double h = 1e-9;
+      double plus[6], minus[6], e[6];
+      for (int c = 0; c < 6; ++c) e[c] = eps[c];
+      e[d] += h;
+      j2_return_map(p, e, s.data(), t.data(), plus);
+      e[d] -= 2 * h;
+      j2_return_map(p, e, s.data(), t.data(), minus);
+      for (int c = 0; c < 6; ++c) {
+        const double fd = (plus[c] - minus[c]) / (2 * h);
+        const int row = 3 * I[c] + J[c], kk = I[d], l = J[d];
+        const double exact =
+            d < 3 ? A[row * 9 + 3 * kk + l] : A[row * 9 + 3 * kk + l] + A[row * 9 + 3 * l + kk];
+        worst = std::max(worst, std::abs(fd - exact));
+        scale = std::max(scale, std::abs(exact));
+      }
+    }
+    EXPECT_LT(worst, 1e-6 * scale) << hardening_name[kind];
+  }
+}
+
+TEST(J2, HardeningEnergyIsTheIntegralOfTheHardening) {
+  // d psi / d alpha at fixed strain and plastic strain = k(alpha) - k(0): the stored part of the
+  // isotropic hardening (the rest of the plastic work is dissipated).
+  for (int kind = 0; kind < 2; ++kind) {
+    const J2Parameters p = hardening(kind);
+    const double eps[6] = {1e-3, 0, 0, 0, 0, 0};
+    for (const double alpha : {5e-4, 3e-3, 7e-3, 2e-2}) {
+      State lo{}, hi{};
+      const double h = 1e-7;
+      lo[J2State::equivalent_plastic_strain] = alpha - h;
+      hi[J2State::equivalent_plastic_strain] = alpha + h;
+      const double fd =
+          (j2_free_energy(p, eps, hi.data()) - j2_free_energy(p, eps, lo.data())) / (2 * h);
+      double k, k0, slope;
+      j2_yield_stress(p, alpha, k, slope);
+      j2_yield_stress(p, 0, k0, slope);
+      EXPECT_NEAR(fd, k - k0, 1e-6 * sy) << hardening_name[kind] << ", alpha " << alpha;
+    }
+  }
+}
+
 TEST(J2, ReversedLoadingShowsTheBauschingerEffectWithKinematicHardening) {
   // Loaded to eps = 3e-3 in tension, then reversed: elastic until sigma_max - 2 sigma_y
   // (kinematic) or -sigma_max (isotropic), then along the same tangent E_t.

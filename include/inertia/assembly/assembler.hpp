@@ -37,6 +37,12 @@ struct ElasticMaterial {
   /// J2 plasticity (small strain, fe/plasticity.hpp): yield stress (0: elastic) and the linear
   /// isotropic and kinematic hardening moduli.
   double yield_stress = 0, isotropic_hardening = 0, kinematic_hardening = 0;
+  /// Nonlinear isotropic hardening: Voce's saturation stress Q (Pa) and rate b, or a yield curve
+  /// (equivalent plastic strain, yield stress) in place of yield_stress and the other two; the
+  /// Johnson-Cook rate factor 1 + C ln(rate / reference_rate) (C = 0: none). See fe::J2Parameters.
+  double voce_saturation = 0, voce_rate = 0;
+  std::vector<double> curve_strain, curve_stress;
+  double rate_sensitivity = 0, reference_rate = 0;
   bool plastic() const { return yield_stress > 0; }
   /// The hex8 formulation (fe/hex8_technology.hpp): full, bbar or reduced with its hourglass
   /// coefficient; other cells are fully integrated.
@@ -78,6 +84,17 @@ struct NodalStress {
   std::vector<double> strain, stress, von_mises;
   std::vector<double> volumes;  ///< per local cell: its volume (the weight), 0 for non-solids
   petsc::Vector sums;  ///< ghosted, 13 per node: the weighted sums of stress, strain, the weight
+};
+
+/// Nodal averages of values given on a set of cells (Assembler::nodal_average of cell rows: a
+/// point state's cell averages), per local node (owned, then ghosts). Sized on first use and
+/// reused: the cells and the number of components stay those of the first call.
+struct NodalCellAverage {
+  int components = 0;
+  /// Component-major: component k of local node n at [k * nodes + n] (an array per component).
+  std::vector<double> values;
+  std::vector<double> volumes;  ///< per cell of the set: its volume (the weight)
+  petsc::Vector sums;           ///< ghosted, components + 1 per node: the weighted sums, the weight
 };
 
 /// A point of a solid cell of this rank where strain and stress are sampled
@@ -199,6 +216,12 @@ class Assembler {
   /// around it (over all ranks: owned and ghost nodes agree), and the von Mises stress of the
   /// averaged stress; zero at nodes of no solid cell. `cells` is what cell_stress gave.
   void nodal_average(const CellStress& cells, NodalStress& out) const;
+  /// Collective. The volume-weighted average at every node of `values` (`components` per cell of
+  /// `cells`, local indices, cell-major in that order) over the cells of `cells` around it (over
+  /// all ranks: owned and ghost nodes agree); zero at nodes of none of them. `components` is the
+  /// same on every rank (a rank may have no cells). Allocates nothing after the first call.
+  void nodal_average(std::span<const std::int64_t> cells, std::span<const double> values,
+                     int components, NodalCellAverage& out) const;
 
   /// The solid cell of this rank that contains p (the lowest file tag of several, so that the
   /// choice does not depend on the partition), sampled at p; cell -1 if none does. Serial.

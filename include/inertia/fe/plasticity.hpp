@@ -32,12 +32,36 @@
 
 namespace inertia::fe {
 
+/// Isotropic hardening: the yield stress at equivalent plastic strain alpha,
+///   k(alpha) = sigma_y + H_iso alpha + Q (1 - exp(-b alpha))      (linear + Voce),
+/// or, with a yield curve, the piecewise-linear interpolation of its points (alpha_i, k_i),
+/// alpha_0 = 0, held at its last value beyond the last point. The Johnson-Cook rate factor
+/// multiplies it by R = 1 + C ln(max(1, alpha' / rate_0)), alpha' = Delta alpha / dt over the
+/// step (dt > 0; 0: no rate effect).
 struct J2Parameters {
   Lame lame;
-  double yield_stress = 0;       ///< sigma_y > 0 (Pa)
-  double isotropic_modulus = 0;  ///< H_iso >= 0 (Pa)
-  double kinematic_modulus = 0;  ///< H_kin >= 0 (Pa)
+  double yield_stress = 0;                             ///< sigma_y > 0 (Pa)
+  double isotropic_modulus = 0;                        ///< H_iso >= 0 (Pa)
+  double kinematic_modulus = 0;                        ///< H_kin >= 0 (Pa)
+  double voce_saturation = 0;                          ///< Q >= 0 (Pa)
+  double voce_rate = 0;                                ///< b > 0 where Q > 0
+  std::span<const double> curve_strain, curve_stress;  ///< a yield curve (empty: none)
+  double rate_sensitivity = 0;                         ///< Johnson-Cook's C >= 0
+  double reference_rate = 0;                           ///< rate_0 > 0 where C > 0 (1/s)
+  double dt = 0;  ///< the step, for the rate (set per evaluation)
+  /// >= 0: an evaluation at the state's own time (dt = 0): the rate factor of this rate (the
+  /// committed one) instead, so that the state is its own return (no relaxation of the
+  /// overstress when the forces are evaluated again without time passing).
+  double frozen_rate = -1;
+  double time = 0;  ///< the time evaluated at (j2_element sets dt from the state's)
+  /// Whether the return map needs its local Newton iteration (Voce, a curve, a rate factor).
+  bool nonlinear() const {
+    return voce_saturation > 0 || !curve_strain.empty() || rate_sensitivity > 0;
+  }
 };
+
+/// k(alpha) and its slope dk/dalpha (J2Parameters).
+void j2_yield_stress(const J2Parameters& p, double alpha, double& k, double& slope);
 
 /// The history of a material point: plastic strain (6, VTK order, tensor shear), equivalent
 /// plastic strain alpha, back stress beta (6): 13 values, zero in the virgin state.
@@ -49,7 +73,10 @@ struct J2State {
   ///   D_{n+1} = D_n + 1/2 (sigma_n + sigma_{n+1}) : (eps_{n+1} - eps_n) - (psi_{n+1} - psi_n),
   /// the trapezoidal rule's work less the change of the free energy: the energy balance of a
   /// trapezoidal scheme closes with it.
-  static constexpr int strain = 13, stress = 19, dissipation = 25, with_history = 26;
+  /// And the time of the state and the equivalent plastic strain rate over its step (the
+  /// Johnson-Cook factor's).
+  static constexpr int strain = 13, stress = 19, dissipation = 25, time = 26, rate = 27,
+                       with_history = 28;
 };
 
 /// The return map at small strain eps (6, VTK order, tensor shear) from the committed state
