@@ -210,6 +210,19 @@ const OutputField table[] = {
      nullptr,
      nullptr,
      true},
+    {"nodal_state",
+     K::frame,
+     L::point,
+     0,
+     false,
+     {},
+     N::state,
+     "point data: the cell values of `state` averaged at each\nnode as nodal_stress is (over the "
+     "term's cells around it,\nweighted by their volumes): an array\nnodal_<variable>.<component> "
+     "per component (0 at nodes\nof none of the term's cells)",
+     nullptr,
+     nullptr,
+     true},
     {"rank", K::frame, L::cell, 1, true, {}, N::state, "cell data", frame_rank},
     {"region", K::frame, L::cell, 1, true, {}, N::state, "cell data", frame_region},
 

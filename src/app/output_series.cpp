@@ -34,6 +34,13 @@ std::vector<std::int64_t> local_natural_ids(MPI_Comm comm, const LocalMesh& lm) 
   return natural;
 }
 
+/// The point array of a point state's component (output field nodal_state): the cell array's
+/// name (`state`: <variable>.<component>) with the prefix of the nodal averages, which keeps it
+/// apart from the cell array in an XDMF frame (one HDF5 dataset per array name).
+std::string nodal_state_name(const std::string& variable, const std::string& component) {
+  return "nodal_" + (component.empty() ? variable : variable + "." + component);
+}
+
 }  // namespace
 
 OutputSeries::OutputSeries(MPI_Comm comm, const CaseFile& c, const MechanicalSystem& system,
@@ -96,6 +103,14 @@ OutputSeries::OutputSeries(MPI_Comm comm, const CaseFile& c, const MechanicalSys
         a.names.push_back(comp.empty() ? ps->layout().name : ps->layout().name + "." + comp);
       a.values.resize(a.names.size());
     }
+  if (c.has_field("nodal_state"))
+    for (const PointState* ps : system.point_states()) {
+      NodalStateArrays& a = nodal_state_arrays_.emplace_back();
+      a.state = ps;
+      a.rows.resize(ps->rows() * static_cast<std::size_t>(ps->num_components()));
+      for (const auto& comp : ps->layout().components)
+        a.names.push_back(nodal_state_name(ps->layout().name, comp));
+    }
   // Uncompressed size of a frame: coordinates and point fields (float64 per node of the piece),
   // cell fields, connectivity, offsets and types. The compressed pieces are at most this (zlib
   // adds a few bytes per block), usually several times less. XDMF: the owned nodes' fields and
@@ -108,6 +123,8 @@ OutputSeries::OutputSeries(MPI_Comm comm, const CaseFile& c, const MechanicalSys
   for (const OutputField* f : fields_)
     (f->location == FieldLocation::point ? point_bytes : cell_bytes) += f->bytes(xdmf);
   for (const auto& a : state_arrays_) cell_bytes += 8 * static_cast<std::int64_t>(a.names.size());
+  for (const auto& a : nodal_state_arrays_)
+    point_bytes += 8 * static_cast<std::int64_t>(a.names.size());
   raw_bytes_per_frame_ = points * point_bytes +
                          static_cast<std::int64_t>(cells_.size()) * cell_bytes +
                          (xdmf ? 0 : static_cast<std::int64_t>(nodes_.size()) * 8);
@@ -148,6 +165,18 @@ void OutputSeries::write(const State& state, Vec acceleration, Vec reaction) {
     io::Field field{std::string(f.name), f.components, {}, {}};
     if (!f.fill_frame(in, buffers_[i], field)) continue;
     (f.location == FieldLocation::point ? point_fields_ : cell_fields_).push_back(field);
+  }
+  for (auto& a : nodal_state_arrays_) {  // the cells' averages averaged at the nodes
+    const int n = a.state->num_components();
+    for (std::size_t r = 0; r < a.state->rows(); ++r)
+      for (int k = 0; k < n; ++k)
+        a.rows[r * static_cast<std::size_t>(n) + static_cast<std::size_t>(k)] =
+            a.state->cell_average(r, k);
+    system_.assembler().nodal_average(a.state->cells(), a.rows, n, a.nodal);  // collective
+    const std::size_t nodes = a.nodal.values.size() / static_cast<std::size_t>(n);
+    for (std::size_t k = 0; k < a.names.size(); ++k)
+      point_fields_.push_back(
+          {a.names[k], 1, std::span<const double>(a.nodal.values).subspan(k * nodes, nodes), {}});
   }
   for (auto& a : state_arrays_)  // the committed state, averaged over each cell's points
     for (std::size_t k = 0; k < a.names.size(); ++k) {

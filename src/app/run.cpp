@@ -1024,9 +1024,10 @@ class Run {
     bool probes_state = false;
     for (const auto& p : c().probes)
       probes_state = probes_state || std::ranges::count(p.fields, std::string("state")) > 0;
-    if ((c().has_field("state") || probes_state) && system().point_states().empty())
-      log_ << "warning   output: 'state' asked for, but no force term of this case has history "
-              "variables: nothing is written for it\n";
+    if ((c().has_field("state") || c().has_field("nodal_state") || probes_state) &&
+        system().point_states().empty())
+      log_ << "warning   output: 'state'/'nodal_state' asked for, but no force term of this case "
+              "has history variables: nothing is written for it\n";
     else
       for (const PointState* s : system().point_states())
         log_ << "state     " << s->layout().name << ": " << s->layout().components.size()

@@ -302,6 +302,58 @@ void Assembler::nodal_average(const CellStress& cells, NodalStress& out) const {
   }
 }
 
+void Assembler::nodal_average(std::span<const std::int64_t> cells, std::span<const double> values,
+                              int components, NodalCellAverage& out) const {
+  const int bs = components + 1;  // the weighted sums, the weight
+  const auto nodes = static_cast<std::size_t>(mesh_.num_local_nodes());
+  const auto nc = static_cast<std::size_t>(components);
+  INERTIA_CHECK(components >= 1 && values.size() == nc * cells.size(), InternalError,
+                "nodal average: ", values.size(), " values for ", cells.size(), " cells of ",
+                components, " components");
+  if (!out.sums) {  // first use: the ghosted sums (the ghosts of the DOF vectors) and the weights
+    INERTIA_PETSC(VecCreateGhostBlock(comm_, bs, bs * static_cast<PetscInt>(mesh_.num_owned),
+                                      bs * static_cast<PetscInt>(mesh_.num_global_nodes),
+                                      static_cast<PetscInt>(ghost_nodes_.size()),
+                                      ghost_nodes_.data(), out.sums.out()));
+    out.components = components;
+    out.volumes.resize(cells.size());
+    double x[max_dofs];
+    for (std::size_t i = 0; i < cells.size(); ++i) {
+      const CellType t = mesh_.cell_types[cells[i]];
+      gather_coords(cells[i], x);
+      out.volumes[i] = fe::measure(t, std::span<const double>(x, 3 * info(t).num_nodes));
+    }
+    out.values.resize(nc * nodes);
+  }
+  INERTIA_CHECK(out.components == components && out.volumes.size() == cells.size(), InternalError,
+                "nodal average: called with other cells or components than at its first use");
+  {
+    petsc::GhostedArray sums(out.sums);
+    std::ranges::fill(sums.span(), 0.0);  // owned and ghost parts
+    for (std::size_t i = 0; i < cells.size(); ++i) {
+      const double w = out.volumes[i];
+      const double* v = &values[nc * i];
+      for (auto n : mesh_.nodes_of(cells[i])) {
+        PetscScalar* s = sums.data() + bs * n;
+        for (std::size_t k = 0; k < nc; ++k) s[k] += w * v[k];
+        s[nc] += w;
+      }
+    }
+  }  // local form restored before the updates
+  // The ghost nodes' parts summed into their owners, then the owners' totals copied back.
+  INERTIA_PETSC(VecGhostUpdateBegin(out.sums, ADD_VALUES, SCATTER_REVERSE));
+  INERTIA_PETSC(VecGhostUpdateEnd(out.sums, ADD_VALUES, SCATTER_REVERSE));
+  INERTIA_PETSC(VecGhostUpdateBegin(out.sums, INSERT_VALUES, SCATTER_FORWARD));
+  INERTIA_PETSC(VecGhostUpdateEnd(out.sums, INSERT_VALUES, SCATTER_FORWARD));
+  petsc::LocalForm local(out.sums);
+  petsc::ConstArray sums(local.get());
+  for (std::size_t n = 0; n < nodes; ++n) {
+    const PetscScalar* s = sums.data() + bs * n;
+    const double r = s[nc] > 0 ? 1.0 / s[nc] : 0.0;  // no such cell: zero
+    for (std::size_t k = 0; k < nc; ++k) out.values[k * nodes + n] = r * s[k];
+  }
+}
+
 SolidPoint Assembler::solid_containing(const std::array<double, 3>& p) const {
   return locate_in_solids(p, 0.0, false);
 }

@@ -151,7 +151,7 @@ mkdir -p "$d"
 case_file "$d"
 sed -i 's/^state_check: .*//' "$d/case.yaml"
 INERTIA=$INERTIA_PLAIN run 1 "$d/case.yaml"
-grep -q "^warning   output: 'state' asked for, but no force term of this case has history variables" "$work/last.log"
+grep -q "^warning   output: 'state'/'nodal_state' asked for, but no force term of this case has history variables" "$work/last.log"
 ! grep -rlq 'Name="state_check' "$d" || { echo "FAIL: state arrays without a term that has state"; exit 1; }
 
 # The section's validation: one line each, with the file and line.

@@ -153,7 +153,7 @@ TEST(OutputFields, NamesAreUniquePerKindAndRowsAreComplete) {
       if (f.from_model) {  // named by the model's point states (OutputSeries, Probes fill it)
         EXPECT_EQ(f.components, 0);
         EXPECT_TRUE(f.columns.empty());
-        EXPECT_EQ(f.location, FieldLocation::cell);
+        if (kind == FieldKind::probe) EXPECT_EQ(f.location, FieldLocation::cell);
         EXPECT_TRUE(f.fill_frame == nullptr && f.fill_probe == nullptr);
         continue;
       }

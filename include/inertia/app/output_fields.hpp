@@ -84,9 +84,9 @@ struct OutputField {
   bool (*fill_frame)(const FrameInput& in, std::vector<double>& buffer, io::Field& out) = nullptr;
   /// Probes: writes `components` values to `out`; false when this rank lacks the input.
   bool (*fill_probe)(const ProbeInput& in, double* out) = nullptr;
-  /// A field whose arrays (frames) or columns (probes) the model names: `state`, one per
-  /// component of each force term's point state (OutputSeries and Probes fill it; no components,
-  /// columns or fill functions here).
+  /// A field whose arrays (frames) or columns (probes) the model names: `state` (cell data) and
+  /// `nodal_state` (point data, frames), one per component of each force term's point state
+  /// (OutputSeries and Probes fill them; no components, columns or fill functions here).
   bool from_model = false;
 
   /// Bytes of one entity (a point or a cell) of this array in a frame before compression.

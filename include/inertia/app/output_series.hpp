@@ -82,6 +82,16 @@ class OutputSeries {
     std::vector<std::vector<double>> values;
   };
   std::vector<StateArrays> state_arrays_;
+  /// output.fields has `nodal_state`: per point state of the system, its rows' cell averages
+  /// (components per row), their volume-weighted averages at the nodes (point data), and the
+  /// arrays' names (one per component).
+  struct NodalStateArrays {
+    const PointState* state;
+    std::vector<double> rows;
+    NodalCellAverage nodal;
+    std::vector<std::string> names;
+  };
+  std::vector<NodalStateArrays> nodal_state_arrays_;
   std::vector<double> mode_values_;  ///< write_point_field
   petsc::Vector contact_pressure_;   ///< the contact_pressure field's (asked for and walls exist)
   std::vector<double> pressure_;     ///< per owned node, for contact_pressure_
