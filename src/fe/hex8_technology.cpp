@@ -87,6 +87,11 @@ double hex8_hourglass_vectors(std::span<const double> x, const double* b, double
   return V * bb;
 }
 
+void hex8_reduced_geometry(std::span<const double> x, double* out) {
+  out[24] = hex8_mean_gradients(x, out);
+  out[57] = hex8_hourglass_vectors(x, out, out[24], out + 25);
+}
+
 void add_hourglass_stiffness(const double* gamma, double C, std::span<double> Ke) {
   require(Ke.size() >= hex_dofs * hex_dofs, "short Ke");
   for (int a = 0; a < hex_nodes; ++a)

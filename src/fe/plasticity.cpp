@@ -202,7 +202,7 @@ double j2_free_energy(const J2Parameters& p, const double* eps, const double* s)
 double j2_element(CellType t, std::span<const double> x, std::span<const double> u,
                   const J2Parameters& p, std::span<const double> committed, std::span<double> trial,
                   std::span<double> f, std::span<double> K, int stride, const Technology& tech,
-                  double* hourglass) {
+                  double* hourglass, const double* geometry) {
   INERTIA_CHECK(t == CellType::tet4 || t == CellType::tet10 || t == CellType::hex8, InternalError,
                 "j2_element: a tet4, tet10 or hex8 cell, not ", info(t).name);
   INERTIA_CHECK(available(tech.formulation, t), InternalError, "j2_element: no ",
@@ -223,8 +223,12 @@ double j2_element(CellType t, std::span<const double> x, std::span<const double>
                 InternalError, "j2_element: short spans");
   for (auto& v : f) v = 0;
   for (auto& v : K) v = 0;
-  double b[3 * max_nodes], V = 0;  // the mean gradients (bbar, reduced)
-  if (bbar || reduced) V = hex8_mean_gradients(x.first(nd), b);
+  double b_local[3 * max_nodes], V = 0;  // the mean gradients (bbar, reduced)
+  const double* b = b_local;
+  if (reduced && geometry)
+    b = geometry, V = geometry[24];
+  else if (bbar || reduced)
+    V = hex8_mean_gradients(x.first(nd), b_local);
   double energy = 0;
   for (int q = 0; q < points; ++q) {
     double g[3 * max_nodes];
@@ -313,8 +317,11 @@ double j2_element(CellType t, std::span<const double> x, std::span<const double>
       }
   }
   if (reduced) {
-    double gamma[32];
-    const double C = tech.hourglass * p.lame.mu * hex8_hourglass_vectors(x.first(nd), b, V, gamma);
+    double gamma_local[32];
+    const double* gamma = geometry ? geometry + 25 : gamma_local;
+    const double C =
+        tech.hourglass * p.lame.mu *
+        (geometry ? geometry[57] : hex8_hourglass_vectors(x.first(nd), b, V, gamma_local));
     const double e = add_hourglass_force(gamma, C, u.first(nd), f);
     energy += e;
     if (hourglass) *hourglass = e;

@@ -194,6 +194,9 @@ class PlasticSolidTerm final : public ForceTerm {
       const std::span<const double> xs(x, 3 * info(t).num_nodes);
       if (fe::j2_points(t, material_.technology.formulation) == 1 && rule.num_points > 1) {
         volumes_[r * state_.layout().points] = fe::measure(t, xs);
+        // The reduced hex8's mean gradients and hourglass vectors, read at every evaluation.
+        geometry_.resize(state_.rows() * fe::hex8_reduced_values);
+        fe::hex8_reduced_geometry(xs, &geometry_[r * fe::hex8_reduced_values]);
         continue;
       }
       for (int q = 0; q < rule.num_points; ++q)
@@ -332,7 +335,9 @@ class PlasticSolidTerm final : public ForceTerm {
     fe::J2Parameters p = params_;
     p.time = at.time;
     return fe::j2_element(t, x, std::span<const double>(ue, x.size()), p, state_.committed(r),
-                          state_.trial(r), f, K, state_.num_components(), material_.technology);
+                          state_.trial(r), f, K, state_.num_components(), material_.technology,
+                          nullptr,
+                          geometry_.empty() ? nullptr : &geometry_[r * fe::hex8_reduced_values]);
   }
   /// The mass, body force: an elastic solid term on the same cells.
   const SolidTerm& elastic() const {
@@ -349,7 +354,8 @@ class PlasticSolidTerm final : public ForceTerm {
   ElasticMaterial material_;
   fe::J2Parameters params_;
   mutable PointState state_;
-  std::vector<double> volumes_;  ///< per row and point: w_q det J_q
+  std::vector<double> volumes_;   ///< per row and point: w_q det J_q
+  std::vector<double> geometry_;  ///< reduced hex8: per row fe::hex8_reduced_geometry
   mutable std::unique_ptr<SolidTerm> elastic_;
   HourglassEnergy hourglass_;
 };

@@ -63,6 +63,12 @@ void add_hourglass_stiffness(const double* gamma, double C, std::span<double> Ke
 double add_hourglass_force(const double* gamma, double C, std::span<const double> u,
                            std::span<double> f);
 
+/// A reduced hex8's geometry, computed once for kernels that run every step: the mean gradients
+/// b (24), the volume V, the hourglass vectors gamma (32) and V (b . b) (hex8_hourglass_vectors'
+/// factor): hex8_reduced_values doubles.
+constexpr int hex8_reduced_values = 58;
+void hex8_reduced_geometry(std::span<const double> x, double* out);
+
 /// Linear-elastic stiffness Ke (3n x 3n) of a cell in formulation `tech` (full: element.hpp's).
 /// InternalError for a formulation the cell type does not have.
 void stiffness_linear_elastic(CellType t, std::span<const double> x, double lambda, double mu,

@@ -100,13 +100,15 @@ double j2_free_energy(const J2Parameters& p, const double* eps, const double* s)
 /// is wanted afterwards) and the returned free energy sum_q s_q psi(eps_q, trial_q). A hex8 in
 /// formulation bbar uses B-bar's strain (its volumetric part the cell's mean), in reduced one
 /// point with the mean gradients plus the elastic hourglass force, whose energy is added and,
-/// if `hourglass` is not null, written there (fe/hex8_technology.hpp). f or K may be empty
-/// (skipped). InternalError for other cell types, a formulation the cell has not, or short
-/// spans.
+/// if `hourglass` is not null, written there (fe/hex8_technology.hpp); `geometry`, if not
+/// null, is the reduced cell's hex8_reduced_geometry (computed once instead of every call). f or K
+/// may be empty (skipped). InternalError for other cell types, a formulation the cell has not, or
+/// short spans.
 double j2_element(CellType t, std::span<const double> x, std::span<const double> u,
                   const J2Parameters& p, std::span<const double> committed, std::span<double> trial,
                   std::span<double> f, std::span<double> K, int stride = J2State::size,
-                  const Technology& tech = {}, double* hourglass = nullptr);
+                  const Technology& tech = {}, double* hourglass = nullptr,
+                  const double* geometry = nullptr);
 
 /// The number of material points j2_element uses for a cell (1 for a reduced hex8).
 int j2_points(CellType t, Formulation f);
