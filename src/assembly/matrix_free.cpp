@@ -20,6 +20,8 @@ constexpr int hex_nodes = 8, hex_points = 8;
 constexpr int hex_stride = 9 * hex_points + 1;               // G per point, then lambda / mu
 constexpr int tet_nodes = 4, tet_stride = 9 + 1;             // G_1..G_3, then lambda / mu
 constexpr int pair_nodes = 5, pair_stride = 2 * tet_stride;  // two tets sharing a face
+// A reduced hex8 (fe/hex8_technology.hpp): sqrt(V mu) b (24), lambda / mu, sqrt(C) gamma (32).
+constexpr int reduced_nodes = 8, reduced_stride = 24 + 1 + 32;
 
 /// Eight doubles, one per lane of a batch (AVX-512: one register; elsewhere the compiler splits
 /// it). v8du: the same for loads that need not be 64-byte aligned.
@@ -216,6 +218,36 @@ INERTIA_MF_INLINE void tet_pair_element(const double* g, const v8d (*u)[3], v8d 
   tet_forces(G + tet_stride, G[tet_stride + 9], u, u[4], f, f[4], true);
 }
 
+/// A batch of reduced hex8 (one point, mean gradients b, Flanagan-Belytschko hourglass forces),
+/// nodes in mesh order; g as reduced_stride says. With G = sqrt(V mu) b: H = sum_a u_a G_a^T,
+/// S = (lambda / mu) tr(H) I + H + H^T, f_a = S G_a = V sigma b_a; then for each hourglass mode
+/// f_a,i += g_alpha,a (g_alpha . u_i), g_alpha = sqrt(C) gamma_alpha.
+INERTIA_MF_INLINE void reduced_hex_element(const double* g, const v8d (*u)[3], v8d (*f)[3]) {
+  const v8du* G = reinterpret_cast<const v8du*>(g);
+  v8d H[3][3];
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      H[i][j] = u[0][i] * G[j];
+      for (int a = 1; a < reduced_nodes; ++a) H[i][j] += u[a][i] * G[3 * a + j];
+    }
+  const v8d tr = (H[0][0] + H[1][1] + H[2][2]) * G[24];
+  v8d S[3][3];
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) S[i][j] = H[i][j] + H[j][i];
+  for (int i = 0; i < 3; ++i) S[i][i] += tr;
+  for (int a = 0; a < reduced_nodes; ++a)
+    for (int i = 0; i < 3; ++i)
+      f[a][i] = S[i][0] * G[3 * a] + S[i][1] * G[3 * a + 1] + S[i][2] * G[3 * a + 2];
+  for (int alpha = 0; alpha < 4; ++alpha) {
+    const v8du* h = G + 25 + 8 * alpha;
+    for (int i = 0; i < 3; ++i) {
+      v8d q = h[0] * u[0][i];
+      for (int a = 1; a < reduced_nodes; ++a) q += h[a] * u[a][i];
+      for (int a = 0; a < reduced_nodes; ++a) f[a][i] += h[a] * q;
+    }
+  }
+}
+
 /// The data of batch b + ahead to prefetch, or batch b's own near the end.
 INERTIA_MF_INLINE const double* prefetch_target(const double* g, std::int64_t b, std::int64_t count,
                                                 int ahead, int stride) {
@@ -354,6 +386,11 @@ INERTIA_MF_INLINE void tet_batches_scalar(std::int64_t count, const std::int32_t
 __attribute__((target_clones("avx2", "default"))) void tet_batches_generic(
     std::int64_t count, const std::int32_t* nodes, const double* data, const double* x, double* y) {
   tet_batches_scalar<tet_nodes, tet_stride, tet_element>(count, nodes, data, x, y);
+}
+
+__attribute__((target_clones("avx2", "default"))) void reduced_batches_generic(
+    std::int64_t count, const std::int32_t* nodes, const double* data, const double* x, double* y) {
+  tet_batches_scalar<reduced_nodes, reduced_stride, reduced_hex_element>(count, nodes, data, x, y);
 }
 
 __attribute__((target_clones("avx2", "default"))) void tet_pair_batches_generic(
@@ -551,7 +588,8 @@ PetscErrorCode shell_mult(Mat A, Vec x, Vec y) {
 MatrixFreeElasticity::MatrixFreeElasticity(MPI_Comm comm, const LocalMesh& mesh,
                                            const ElementAssignment& elements, petsc::Vector layout)
     : comm_(comm), mesh_(mesh) {
-  std::vector<std::int64_t> hex[2], tet[2];  // [0] interior (owned nodes only), [1] boundary
+  // [0] interior (owned nodes only), [1] boundary
+  std::vector<std::int64_t> hex[2], tet[2], reduced[2];
   run_collectively(comm_, [&] {
     INERTIA_CHECK(mesh_.num_local_nodes() < std::numeric_limits<std::int32_t>::max() / 3,
                   InputError, "time.operator: matrix_free: too many nodes on one rank");
@@ -561,23 +599,27 @@ MatrixFreeElasticity::MatrixFreeElasticity(MPI_Comm comm, const LocalMesh& mesh,
       const int m = c < static_cast<std::int64_t>(elements.cell_material.size())
                         ? elements.cell_material[c]
                         : -1;
+      const fe::Formulation f =
+          m >= 0 ? elements.materials[m].technology.formulation : fe::Formulation::full;
       const bool solid = m >= 0 && elements.materials[m].is_linear() &&
-                         elements.materials[m].technology.formulation == fe::Formulation::full &&
-                         (t == CellType::hex8 || t == CellType::tet4);
+                         f != fe::Formulation::bbar && (t == CellType::hex8 || t == CellType::tet4);
       INERTIA_CHECK(
           solid && elements.cell_spring[c] < 0 && !elements.cell_point[c], InputError,
-          "time.operator: matrix_free covers linear-elastic hex8 and tet4 solids only; cell ",
+          "time.operator: matrix_free covers linear-elastic hex8 (full or reduced) and tet4 "
+          "solids only; cell ",
           mesh_.cell_tags[c], " is a ", info(t).name,
           m >= 0 && !elements.materials[m].is_linear() ? std::string(" with a nonlinear material")
-          : m >= 0 && elements.materials[m].technology.formulation != fe::Formulation::full
-              ? cat(" in formulation ", fe::name(elements.materials[m].technology.formulation))
+          : m >= 0 && f == fe::Formulation::bbar       ? std::string(" in formulation bbar")
           : m < 0 ? std::string(" without a linear-elastic material (a spring or point mass)")
                   : std::string(),
           "; use time.operator: assembled");
       const auto nodes = mesh_.nodes_of(c);
       const bool interior =
           std::all_of(nodes.begin(), nodes.end(), [&](auto n) { return n < mesh_.num_owned; });
-      (t == CellType::hex8 ? hex : tet)[interior ? 0 : 1].push_back(c);
+      (f == fe::Formulation::reduced ? reduced
+       : t == CellType::hex8         ? hex
+                                     : tet)[interior ? 0 : 1]
+          .push_back(c);
     }
     for (int k = 0; k < 2; ++k) {
       Batches* hb = k ? &hex_boundary_ : &hex_interior_;
@@ -586,6 +628,9 @@ MatrixFreeElasticity::MatrixFreeElasticity(MPI_Comm comm, const LocalMesh& mesh,
       std::vector<std::array<std::int64_t, 2>> items;
       for (const std::int64_t c : hex[k]) items.push_back({c, -1});
       add_batches(items, elements, Kind::hex8, *hb);
+      items.clear();
+      for (const std::int64_t c : reduced[k]) items.push_back({c, -1});
+      add_batches(items, elements, Kind::hex8_reduced, k ? reduced_boundary_ : reduced_interior_);
       // tet4: pairs that share a face (5 nodes to read and write for 2 tets), then the rest.
       const std::vector<std::int64_t> mate = face_mates(tet[k], mesh_);
       items.clear();
@@ -605,10 +650,14 @@ MatrixFreeElasticity::MatrixFreeElasticity(MPI_Comm comm, const LocalMesh& mesh,
 void MatrixFreeElasticity::add_batches(const std::vector<std::array<std::int64_t, 2>>& items,
                                        const ElementAssignment& elements, Kind kind,
                                        Batches& out) const {
-  const int nn = kind == Kind::hex8 ? hex_nodes : kind == Kind::tet4 ? tet_nodes : pair_nodes;
-  const int stride = kind == Kind::hex8   ? hex_stride
-                     : kind == Kind::tet4 ? tet_stride
-                                          : pair_stride;
+  const int nn = kind == Kind::hex8           ? hex_nodes
+                 : kind == Kind::hex8_reduced ? reduced_nodes
+                 : kind == Kind::tet4         ? tet_nodes
+                                              : pair_nodes;
+  const int stride = kind == Kind::hex8           ? hex_stride
+                     : kind == Kind::hex8_reduced ? reduced_stride
+                     : kind == Kind::tet4         ? tet_stride
+                                                  : pair_stride;
   const HexReference& ref = hex_reference();
   const auto& tet_dN = tet_reference();
   // An item's nodes in kernel order: hex8 corners lexicographic, tet4 as in the mesh, a pair
@@ -617,7 +666,7 @@ void MatrixFreeElasticity::add_batches(const std::vector<std::array<std::int64_t
     const auto a = mesh_.nodes_of(items[k][0]);
     if (kind == Kind::hex8) {
       for (int i = 0; i < hex_nodes; ++i) out_nodes[ref.corner[i]] = a[i];
-    } else if (kind == Kind::tet4) {
+    } else if (kind == Kind::tet4 || kind == Kind::hex8_reduced) {
       std::copy(a.begin(), a.end(), out_nodes);
     } else {
       const auto b = mesh_.nodes_of(items[k][1]);
@@ -654,6 +703,19 @@ void MatrixFreeElasticity::add_batches(const std::vector<std::array<std::int64_t
       for (int a = 0; a < static_cast<int>(cell_nodes.size()); ++a)
         for (int i = 0; i < 3; ++i) x[3 * a + i] = mesh_.coords[3 * cell_nodes[a] + i];
       const auto& mat = elements.materials[elements.cell_material[c]];
+      if (kind == Kind::hex8_reduced) {
+        double geometry[fe::hex8_reduced_values];
+        fe::hex8_reduced_geometry(std::span<const double>(x, 3 * hex_nodes), geometry);
+        const double V = geometry[24];
+        INERTIA_CHECK(V > 0, InputError, "time.operator: matrix_free: cell ", mesh_.cell_tags[c],
+                      " is inverted or degenerate (volume <= 0)");
+        const double sg = std::sqrt(V * mat.mu());
+        const double sh = std::sqrt(mat.technology.hourglass * mat.mu() * geometry[57]);
+        for (int k = 0; k < 24; ++k) g[k * W + l] = sg * geometry[k];
+        g[24 * W + l] = mat.lambda() / mat.mu();
+        for (int k = 0; k < 32; ++k) g[(25 + k) * W + l] = sh * geometry[25 + k];
+        continue;
+      }
       if (kind == Kind::hex8) {
         g[(stride - 1) * W + l] = mat.lambda() / mat.mu();
         for (int q = 0; q < hex_points; ++q) {
@@ -692,6 +754,7 @@ void MatrixFreeElasticity::apply(const double* x, double* y, bool interior) cons
   const Batches& h = interior ? hex_interior_ : hex_boundary_;
   const Batches& t = interior ? tet_interior_ : tet_boundary_;
   const Batches& p = interior ? tet_pair_interior_ : tet_pair_boundary_;
+  const Batches& r = interior ? reduced_interior_ : reduced_boundary_;
   const HexReference& ref = hex_reference();
   const double s = ref.s, s2 = ref.s * ref.s;
   if (have_avx512()) {
@@ -702,10 +765,14 @@ void MatrixFreeElasticity::apply(const double* x, double* y, bool interior) cons
     if (t.count)
       tet_batches_avx512<tet_nodes, tet_stride, tet_element>(t.count, t.nodes.data(), t.data.data(),
                                                              x, y);
+    if (r.count)
+      tet_batches_avx512<reduced_nodes, reduced_stride, reduced_hex_element>(
+          r.count, r.nodes.data(), r.data.data(), x, y);
   } else {
     if (h.count) hex_batches_generic(h.count, h.nodes.data(), h.data.data(), s, s2, x, y);
     if (p.count) tet_pair_batches_generic(p.count, p.nodes.data(), p.data.data(), x, y);
     if (t.count) tet_batches_generic(t.count, t.nodes.data(), t.data.data(), x, y);
+    if (r.count) reduced_batches_generic(r.count, r.nodes.data(), r.data.data(), x, y);
   }
 }
 
@@ -756,8 +823,9 @@ petsc::Matrix MatrixFreeElasticity::create_shell() const {
 
 std::size_t MatrixFreeElasticity::bytes_per_product() const {
   std::size_t bytes = 0;
-  for (const Batches* b : {&hex_interior_, &hex_boundary_, &tet_interior_, &tet_boundary_,
-                           &tet_pair_interior_, &tet_pair_boundary_})
+  for (const Batches* b :
+       {&hex_interior_, &hex_boundary_, &tet_interior_, &tet_boundary_, &tet_pair_interior_,
+        &tet_pair_boundary_, &reduced_interior_, &reduced_boundary_})
     bytes += b->nodes.size() * sizeof(std::int32_t) + b->data.size() * sizeof(double);
   // x read and y written once per local DOF (cached across elements at best).
   bytes += 2 * 3 * static_cast<std::size_t>(mesh_.num_local_nodes()) * sizeof(double);

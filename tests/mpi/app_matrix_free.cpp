@@ -22,8 +22,9 @@ namespace {
 std::string box_case(const std::string& element, const std::string& op,
                      const std::string& integrator = "central_difference") {
   const std::string dir = INERTIA_SOURCE_DIR "/meshes/";
-  std::string mesh, volume = "block", fixed = "fixed", loaded = "loaded";
-  if (element == "hex8") {
+  std::string mesh, volume = "block", fixed = "fixed", loaded = "loaded", formulation;
+  if (element == "hex8_reduced") formulation = ", formulation: reduced";
+  if (element == "hex8" || element == "hex8_reduced") {
     mesh = "{file: " + dir + "skewed_block.msh}";
   } else if (element == "tet4") {
     mesh = "{file: " + dir + "unit_cube_tet.msh}";
@@ -35,7 +36,8 @@ std::string box_case(const std::string& element, const std::string& op,
     volume = "all", fixed = "xmin", loaded = "xmax";
   }
   return "mesh: " + mesh + "\n" + "materials: [{region: " + volume +
-         ", density: 7.5, youngs_modulus: 210.0, poissons_ratio: 0.3}]\n"
+         ", density: 7.5, youngs_modulus: 210.0, poissons_ratio: 0.3" + formulation +
+         "}]\n"
          "boundary_conditions:\n"
          "  - {region: " +
          fixed +
@@ -138,7 +140,7 @@ TEST_P(MatrixFree, ExplicitRunEqualsAssembled) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Elements, MatrixFree, ::testing::Values("hex8", "tet4"));
+INSTANTIATE_TEST_SUITE_P(Elements, MatrixFree, ::testing::Values("hex8", "tet4", "hex8_reduced"));
 
 TEST(MatrixFreeErrors, RefusedWhereItDoesNotApply) {
   const MPI_Comm comm = PETSC_COMM_WORLD;

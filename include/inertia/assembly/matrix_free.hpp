@@ -28,6 +28,11 @@
 /// ahead into L2; elsewhere the same arithmetic runs with scalar gathers and scatters (AVX2 and
 /// baseline x86-64 builds). The ghost exchange of x overlaps the elements that touch owned nodes
 /// only.
+///
+/// A reduced hex8 (formulation reduced, fe/hex8_technology.hpp) stores sqrt(V mu) b (24 mean
+/// gradients), lambda / mu and sqrt(C) gamma (32 hourglass vectors): 57 doubles (456 B) plus 8
+/// node offsets, and costs about 300 multiply-adds (the one-point stress, 12 hourglass modes);
+/// the lanes as for tet4 (scalar gathers, or AVX-512 masked loads).
 
 #include <array>
 #include <cstddef>
@@ -42,8 +47,9 @@ namespace inertia {
 class MatrixFreeElasticity {
  public:
   /// Collective. Precomputes the quadrature data of the linear-elastic solids of `elements`.
-  /// Throws InputError (on every rank) if some element cell is not a linear-elastic hex8 or
-  /// tet4 (the matrix-free kernel covers exactly those) or has det J <= 0 at a quadrature point.
+  /// Throws InputError (on every rank) if some element cell is not a linear-elastic hex8 (full
+  /// or reduced) or tet4 (the matrix-free kernels cover exactly those) or has det J <= 0 at a
+  /// quadrature point.
   MatrixFreeElasticity(MPI_Comm comm, const LocalMesh& mesh, const ElementAssignment& elements,
                        petsc::Vector layout);
   MatrixFreeElasticity(const MatrixFreeElasticity&) = delete;
@@ -79,7 +85,7 @@ class MatrixFreeElasticity {
                                       ///< lexicographic)
     std::vector<double, CacheAligned<double>> data;  ///< [batch][73, 10 or 20][lane]
   };
-  enum class Kind { hex8, tet4, tet4_pair };
+  enum class Kind { hex8, tet4, tet4_pair, hex8_reduced };
   /// Batches of `items`: cells ({c, -1}), or for tet4_pair two tets sharing a face.
   void add_batches(const std::vector<std::array<std::int64_t, 2>>& items,
                    const ElementAssignment& elements, Kind kind, Batches& out) const;
@@ -89,7 +95,8 @@ class MatrixFreeElasticity {
   const LocalMesh& mesh_;
   Batches hex_interior_, hex_boundary_, tet_interior_, tet_boundary_;
   Batches tet_pair_interior_, tet_pair_boundary_;
-  petsc::Vector x_ghosted_, y_ghosted_;  ///< used when the caller's vectors are not ghosted
+  Batches reduced_interior_, reduced_boundary_;  ///< hex8 of formulation reduced
+  petsc::Vector x_ghosted_, y_ghosted_;          ///< used when the caller's vectors are not ghosted
 };
 
 }  // namespace inertia
