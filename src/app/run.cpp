@@ -928,6 +928,12 @@ class Run {
   /// What the initial conditions put in: the kinetic energy 1/2 v.M v and the momentum (the
   /// sum of M v per component) of the first state, on the mass matrix the run uses. Collective.
   void log_initial_state() {
+    if (c().has_time && c().scheme.kind() == SchemeKind::static_solve) {
+      // The prescribed motion's rates at t = 0 would show a kinetic energy a static run never has.
+      log_ << "initial   static: no velocities or accelerations (each load step is an "
+              "equilibrium)\n";
+      return;
+    }
     const petsc::Vector u = system().create_vector(), v = system().create_vector(),
                         mv = system().create_vector();
     set_initial_state(u, v);
