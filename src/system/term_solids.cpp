@@ -17,32 +17,36 @@ namespace {
 
 /// The hourglass energy of a region's reduced hex8 cells (fe/hex8_technology.hpp), from their
 /// hourglass vectors and stiffness, computed on first use (33 values per cell).
-class HourglassEnergy {
+class ReducedGeometry {
  public:
-  double operator()(const Assembler& assembler, const LocalMesh& mesh,
-                    std::span<const std::int64_t> cells, const ElasticMaterial& material,
-                    std::span<const PetscScalar> u) const {
-    if (material.technology.formulation != fe::Formulation::reduced) return 0;
-    constexpr int per_cell = 33;
+  /// The reduced hex8 cells' fe::hex8_reduced_geometry (mean gradients, volume, hourglass
+  /// vectors), built on first use, one block per cell of `cells` in order.
+  const double* of(const Assembler& assembler, std::span<const std::int64_t> cells,
+                   std::size_t k) const {
     if (data_.empty()) {
-      data_.resize(per_cell * cells.size());
-      double x[Assembler::max_cell_dofs], b[24];
-      for (std::size_t k = 0; k < cells.size(); ++k) {
-        assembler.cell_coordinates(cells[k], x);
-        const std::span<const double> xs(x, 24);
-        const double V = fe::hex8_mean_gradients(xs, b);
-        double* d = &data_[per_cell * k];
-        d[32] =
-            material.technology.hourglass * material.mu() * fe::hex8_hourglass_vectors(xs, b, V, d);
+      data_.resize(fe::hex8_reduced_values * cells.size());
+      double x[Assembler::max_cell_dofs];
+      for (std::size_t c = 0; c < cells.size(); ++c) {
+        assembler.cell_coordinates(cells[c], x);
+        fe::hex8_reduced_geometry(std::span<const double>(x, 24),
+                                  &data_[fe::hex8_reduced_values * c]);
       }
     }
+    return &data_[fe::hex8_reduced_values * k];
+  }
+  /// The energy of the hourglass modes of a reduced region at u on this rank (0 otherwise).
+  double hourglass_energy(const Assembler& assembler, const LocalMesh& mesh,
+                          std::span<const std::int64_t> cells, const ElasticMaterial& material,
+                          std::span<const PetscScalar> u) const {
+    if (material.technology.formulation != fe::Formulation::reduced) return 0;
     double local = 0, ue[24];
     for (std::size_t k = 0; k < cells.size(); ++k) {
       const auto nodes = mesh.nodes_of(cells[k]);
       for (std::size_t a = 0; a < nodes.size(); ++a)
         for (int i = 0; i < 3; ++i) ue[3 * a + i] = u[3 * nodes[a] + i];
-      const double* d = &data_[per_cell * k];
-      local += fe::add_hourglass_force(d, d[32], ue, {});
+      const double* g = of(assembler, cells, k);
+      local += fe::add_hourglass_force(
+          g + 25, material.technology.hourglass * material.mu() * g[57], ue, {});
     }
     return local;
   }
@@ -112,7 +116,7 @@ class SolidTerm final : public ForceTerm {
   }
 
   double hourglass_energy(const TermPoint& at) const override {
-    return hourglass_(assembler_, mesh_, cells_, material_, at.u);
+    return reduced_.hourglass_energy(assembler_, mesh_, cells_, material_, at.u);
   }
 
   void add_lumped_mass(VectorSum& m) const override {
@@ -165,7 +169,7 @@ class SolidTerm final : public ForceTerm {
   ElasticMaterial material_;
   fe::Lame lame_;
   std::vector<std::int64_t> cells_;  ///< local cells, increasing
-  HourglassEnergy hourglass_;
+  ReducedGeometry reduced_;
 };
 
 /// Solids with J2 plasticity at small strain (fe/plasticity.hpp): the plastic state at the
@@ -194,9 +198,6 @@ class PlasticSolidTerm final : public ForceTerm {
       const std::span<const double> xs(x, 3 * info(t).num_nodes);
       if (fe::j2_points(t, material_.technology.formulation) == 1 && rule.num_points > 1) {
         volumes_[r * state_.layout().points] = fe::measure(t, xs);
-        // The reduced hex8's mean gradients and hourglass vectors, read at every evaluation.
-        geometry_.resize(state_.rows() * fe::hex8_reduced_values);
-        fe::hex8_reduced_geometry(xs, &geometry_[r * fe::hex8_reduced_values]);
         continue;
       }
       for (int q = 0; q < rule.num_points; ++q)
@@ -254,7 +255,7 @@ class PlasticSolidTerm final : public ForceTerm {
   }
 
   double hourglass_energy(const TermPoint& at) const override {
-    return hourglass_(assembler_, mesh_, state_.cells(), material_, at.u);
+    return reduced_.hourglass_energy(assembler_, mesh_, state_.cells(), material_, at.u);
   }
 
   void add_lumped_mass(VectorSum& m) const override { elastic().add_lumped_mass(m); }
@@ -337,7 +338,9 @@ class PlasticSolidTerm final : public ForceTerm {
     return fe::j2_element(t, x, std::span<const double>(ue, x.size()), p, state_.committed(r),
                           state_.trial(r), f, K, state_.num_components(), material_.technology,
                           nullptr,
-                          geometry_.empty() ? nullptr : &geometry_[r * fe::hex8_reduced_values]);
+                          material_.technology.formulation == fe::Formulation::reduced
+                              ? reduced_.of(assembler_, state_.cells(), r)
+                              : nullptr);
   }
   /// The mass, body force: an elastic solid term on the same cells.
   const SolidTerm& elastic() const {
@@ -354,10 +357,9 @@ class PlasticSolidTerm final : public ForceTerm {
   ElasticMaterial material_;
   fe::J2Parameters params_;
   mutable PointState state_;
-  std::vector<double> volumes_;   ///< per row and point: w_q det J_q
-  std::vector<double> geometry_;  ///< reduced hex8: per row fe::hex8_reduced_geometry
+  std::vector<double> volumes_;  ///< per row and point: w_q det J_q
   mutable std::unique_ptr<SolidTerm> elastic_;
-  HourglassEnergy hourglass_;
+  ReducedGeometry reduced_;  ///< formulation reduced: read at every evaluation
 };
 
 }  // namespace
