@@ -42,6 +42,35 @@ double uniaxial(const J2Parameters& p, double axial, double& lateral, State& s) 
   return stress[0];
 }
 
+/// The largest difference between the tangent A and central differences of the stress, from
+/// state s at strain eps, and the largest |A| entry (scale). A tensor-shear component d moves
+/// eps_kl and eps_lk: d sigma / d eps_d = A_ijkl + A_ijlk.
+double tangent_error(const J2Parameters& p, const double* eps, const State& s, const double* A,
+                     double& scale) {
+  constexpr int I[6] = {0, 1, 2, 0, 1, 0}, J[6] = {0, 1, 2, 1, 2, 2};
+  State t;
+  double worst = 0;
+  scale = 0;
+  for (int d = 0; d < 6; ++d) {
+    const double h = 1e-8;
+    double plus[6], minus[6], e[6];
+    for (int c = 0; c < 6; ++c) e[c] = eps[c];
+    e[d] += h;
+    j2_return_map(p, e, s.data(), t.data(), plus);
+    e[d] -= 2 * h;
+    j2_return_map(p, e, s.data(), t.data(), minus);
+    for (int c = 0; c < 6; ++c) {
+      const double fd = (plus[c] - minus[c]) / (2 * h);
+      const int row = 3 * I[c] + J[c], k = I[d], l = J[d];
+      const double exact =
+          d < 3 ? A[row * 9 + 3 * k + l] : A[row * 9 + 3 * k + l] + A[row * 9 + 3 * l + k];
+      worst = std::max(worst, std::abs(fd - exact));
+      scale = std::max(scale, std::abs(exact));
+    }
+  }
+  return worst;
+}
+
 TEST(J2, IsElasticBelowYieldAndLeavesTheStateAlone) {
   const J2Parameters p = steel(1e9, 1e9);
   const double eps[6] = {5e-4, -1e-4, 2e-4, 1e-4, -3e-4, 2e-4};
@@ -171,27 +200,11 @@ TEST(J2, NonlinearHardeningTangentsMatchCentralDifferences) {
     double norm = 0;
     for (int c = 0; c < 6; ++c) norm += (c < 3 ? 1 : 2) * xi[c] * xi[c];
     j2_yield_stress(p, t[J2State::equivalent_plastic_strain], k, slope);
-    if (kind != 2)
+    if (kind != 2) {
       EXPECT_NEAR(std::sqrt(norm), std::sqrt(2.0 / 3.0) * k, 1e-10 * sy) << hardening_name[kind];
-    constexpr int I[6] = {0, 1, 2, 0, 1, 0}, J[6] = {0, 1, 2, 1, 2, 2};
-    double worst = 0, scale = 0;
-    for (int d = 0; d < 6; ++d) {
-      const double h = 1e-9;
-      double plus[6], minus[6], e[6];
-      for (int c = 0; c < 6; ++c) e[c] = eps[c];
-      e[d] += h;
-      j2_return_map(p, e, s.data(), t.data(), plus);
-      e[d] -= 2 * h;
-      j2_return_map(p, e, s.data(), t.data(), minus);
-      for (int c = 0; c < 6; ++c) {
-        const double fd = (plus[c] - minus[c]) / (2 * h);
-        const int row = 3 * I[c] + J[c], kk = I[d], l = J[d];
-        const double exact =
-            d < 3 ? A[row * 9 + 3 * kk + l] : A[row * 9 + 3 * kk + l] + A[row * 9 + 3 * l + kk];
-        worst = std::max(worst, std::abs(fd - exact));
-        scale = std::max(scale, std::abs(exact));
-      }
     }
+    double scale = 0;
+    const double worst = tangent_error(p, eps, s, A, scale);
     EXPECT_LT(worst, 1e-6 * scale) << hardening_name[kind];
   }
 }
@@ -276,26 +289,8 @@ TEST(J2, ConsistentTangentMatchesCentralDifferences) {
     State t;
     const double dgamma = j2_return_map(p, eps, s.data(), t.data(), stress, A);
     EXPECT_EQ(dgamma > 0, scale == 1.0);
-    constexpr int I[6] = {0, 1, 2, 0, 1, 0}, J[6] = {0, 1, 2, 1, 2, 2};
-    double worst = 0, norm = 0;
-    for (int d = 0; d < 6; ++d) {
-      // A tensor-shear component moves eps_kl and eps_lk: d sigma / d eps_d = A_ijkl + A_ijlk.
-      const double h = 1e-8;
-      double plus[6], minus[6], e[6];
-      for (int c = 0; c < 6; ++c) e[c] = eps[c];
-      e[d] += h;
-      j2_return_map(p, e, s.data(), t.data(), plus);
-      e[d] -= 2 * h;
-      j2_return_map(p, e, s.data(), t.data(), minus);
-      for (int c = 0; c < 6; ++c) {
-        const double fd = (plus[c] - minus[c]) / (2 * h);
-        const int row = 3 * I[c] + J[c], k = I[d], l = J[d];
-        const double exact =
-            d < 3 ? A[row * 9 + 3 * k + l] : A[row * 9 + 3 * k + l] + A[row * 9 + 3 * l + k];
-        worst = std::max(worst, std::abs(fd - exact));
-        norm = std::max(norm, std::abs(exact));
-      }
-    }
+    double norm = 0;
+    const double worst = tangent_error(p, eps, s, A, norm);
     EXPECT_LT(worst, 1e-6 * norm) << (scale == 1.0 ? "plastic" : "elastic");
     // Both minor and the major symmetry (associated flow).
     for (int a = 0; a < 9; ++a)
