@@ -140,9 +140,11 @@ void parse_materials(const Node& n, CaseFile& c) {
       const Node p = m["plasticity"];
       p.expect_map({"yield_stress", "isotropic_hardening", "kinematic_hardening", "voce",
                     "yield_curve", "johnson_cook"});
-      if (mat.model != "linear_elastic")
-        p.fail(cat("J2 plasticity is available at small strain only: model linear_elastic, not ",
-                   mat.model));
+      if (mat.model != "linear_elastic" && mat.model != "hencky")
+        p.fail(
+            cat("J2 plasticity takes model linear_elastic (small strain) or hencky (finite "
+                "strain), not ",
+                mat.model));
       if (p.has("yield_curve")) {
         for (const char* k : {"yield_stress", "isotropic_hardening", "voce"})
           if (p.has(k))
@@ -196,7 +198,7 @@ void parse_materials(const Node& n, CaseFile& c) {
         mat.material.isotropic_hardening = p["isotropic_hardening"].non_negative();
       if (p.has("kinematic_hardening"))
         mat.material.kinematic_hardening = p["kinematic_hardening"].non_negative();
-      mat.model = "linear_elastic + J2 plasticity";
+      mat.model += " + J2 plasticity";
     }
     if (m.has("formulation")) {
       const Node f = m["formulation"];
@@ -204,9 +206,14 @@ void parse_materials(const Node& n, CaseFile& c) {
       mat.material.technology.formulation = kind == "bbar"      ? fe::Formulation::bbar
                                             : kind == "reduced" ? fe::Formulation::reduced
                                                                 : fe::Formulation::full;
-      if (kind != "full" && mat.material.model.get().name != std::string_view("linear_elastic"))
-        f.fail(cat(kind, " is available for small strain only (model linear_elastic, not ",
-                   mat.material.model.get().name, "); F-bar for large deformation is not"));
+      const std::string_view law = mat.material.model.get().name;
+      const bool finite_plastic = law == "hencky" && mat.material.plastic();
+      if (kind == "bbar" && law != "linear_elastic")
+        f.fail(cat("bbar is a small-strain formulation (model linear_elastic, not ", law,
+                   "); at finite strain use reduced (F-bar is not there yet)"));
+      if (kind == "reduced" && law != "linear_elastic" && !finite_plastic)
+        f.fail(cat("reduced takes model linear_elastic, or hencky with plasticity (not ", law,
+                   mat.material.plastic() ? "" : " without plasticity", ")"));
     }
     if (m.has("hourglass")) {
       const Node h = m["hourglass"];

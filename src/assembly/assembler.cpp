@@ -223,11 +223,23 @@ void Assembler::cell_stress(Vec u, CellStress& out) const {
       for (std::size_t a = 0; a < nodes.size(); ++a)
         for (int i = 0; i < 3; ++i) ue[3 * a + i] = ul[static_cast<PetscInt>(3 * nodes[a] + i)];
       const auto& m = elements_.materials[elements_.cell_material[c]];
-      if (m.technology.formulation != fe::Formulation::full) {  // linear_elastic, maybe plastic
+      if (m.technology.formulation != fe::Formulation::full) {  // maybe plastic
         double grad[9];
         fe::cell_gradient(t, std::span<const double>(x, nd), std::span<const double>(ue, nd),
                           m.technology.formulation, grad);
-        fe::small_strain_stress(grad, m.lambda(), m.mu(), &out.strain[6 * c], &out.stress[6 * c]);
+        if (m.model.get().linear) {
+          fe::small_strain_stress(grad, m.lambda(), m.mu(), &out.strain[6 * c], &out.stress[6 * c]);
+        } else {  // hencky with plasticity: the Green-Lagrange strain of the mean F
+          for (int i = 0; i < 3; ++i) grad[4 * i] += 1.0;
+          try {
+            fe::material_strain_stress(m.model, lame_of(m), grad, &out.strain[6 * c],
+                                       &out.stress[6 * c]);
+          } catch (const SolverError&) {
+            for (int i = 0; i < 6; ++i)
+              out.strain[6 * c + i] = out.stress[6 * c + i] =
+                  std::numeric_limits<double>::quiet_NaN();
+          }
+        }
       } else if (m.is_linear()) {
         fe::strain_stress_linear_elastic(t, std::span<const double>(x, nd),
                                          std::span<const double>(ue, nd), m.lambda(), m.mu(),

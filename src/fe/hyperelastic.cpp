@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "inertia/fe/element.hpp"
+#include "inertia/fe/log_strain.hpp"
 
 namespace inertia::fe {
 namespace {
@@ -206,6 +207,35 @@ double neo_hookean(Lame m, const double* F, double* P, double* A) {
   return 0.5 * m.mu * (I1 - 3.0) - m.mu * lnJ + 0.5 * m.lambda * lnJ * lnJ;
 }
 
+/// Hencky's law in the Lagrangian logarithmic strain E = 1/2 ln C (fe/log_strain.hpp):
+/// W = mu E : E + lambda/2 tr(E)^2, T = 2 mu E + lambda tr(E) I, P = F (PP : T).
+double hencky(Lame m, const double* F, double* P, double* A) {
+  LogStrain k;
+  log_strain(F, k);
+  const double tr = k.E[0] + k.E[1] + k.E[2];
+  double T[6], EE = 0;
+  for (int c = 0; c < 6; ++c) {
+    T[c] = 2.0 * m.mu * k.E[c] + (c < 3 ? m.lambda * tr : 0.0);
+    EE += (c < 3 ? 1.0 : 2.0) * k.E[c] * k.E[c];
+  }
+  if (P || A) {
+    double D[81], Pl[9];
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j)
+        for (int kk = 0; kk < 3; ++kk)
+          for (int l = 0; l < 3; ++l)
+            D[(3 * i + j) * 9 + 3 * kk + l] =
+                m.lambda * delta(i, j) * delta(kk, l) +
+                m.mu * (delta(i, kk) * delta(j, l) + delta(i, l) * delta(j, kk));
+    log_strain_stress(k, T, D, P ? P : Pl, A);
+    if (A)  // hyperelastic: A_iJkL = A_kLiJ; averaging removes the numerical part's asymmetry
+      for (int r = 0; r < 9; ++r)
+        for (int c = r + 1; c < 9; ++c)
+          A[r * 9 + c] = A[c * 9 + r] = 0.5 * (A[r * 9 + c] + A[c * 9 + r]);
+  }
+  return m.mu * EE + 0.5 * m.lambda * tr * tr;
+}
+
 // ---- element tabulation ------------------------------------------------------------------------
 
 struct Tabulation {
@@ -349,6 +379,9 @@ constexpr MaterialLaw laws[] = {
     {"saint_venant_kirchhoff", false, "St. Venant-Kirchhoff: PK2 = lambda tr(E) I + 2 mu E",
      saint_venant_kirchhoff},
     {"neo_hookean", false, "compressible Neo-Hookean", neo_hookean},
+    {"hencky", false,
+     "Hencky: logarithmic strain E = 1/2 ln C, T = lambda tr(E) I + 2 mu E (takes plasticity)",
+     hencky},
 };
 
 }  // namespace

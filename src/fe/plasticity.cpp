@@ -1,4 +1,4 @@
-// J2 plasticity at small strain: see plasticity.hpp.
+// J2 plasticity at small and finite strain: see plasticity.hpp.
 #include "inertia/fe/plasticity.hpp"
 
 #include <cmath>
@@ -6,6 +6,7 @@
 #include "inertia/core/error.hpp"
 #include "inertia/fe/element.hpp"
 #include "inertia/fe/hex8_technology.hpp"
+#include "inertia/fe/log_strain.hpp"
 
 namespace inertia::fe {
 
@@ -21,6 +22,15 @@ double contract(const double* a, const double* b) {
   double s = 0;
   for (int c = 0; c < 6; ++c) s += weight[c] * a[c] * b[c];
   return s;
+}
+
+/// The stress kappa tr(eps) I + 2 mu (dev eps - eps_p) of strain eps and plastic strain ep.
+void elastic_stress(Lame lame, const double* eps, const double* ep, double* sigma) {
+  const double kappa = lame.lambda + 2.0 * lame.mu / 3.0;
+  const double tr = eps[0] + eps[1] + eps[2];
+  for (int c = 0; c < 6; ++c)
+    sigma[c] =
+        2.0 * lame.mu * (eps[c] - (c < 3 ? tr / 3.0 : 0.0) - ep[c]) + (c < 3 ? kappa * tr : 0.0);
 }
 
 }  // namespace
@@ -207,6 +217,8 @@ double j2_element(CellType t, std::span<const double> x, std::span<const double>
                 "j2_element: a tet4, tet10 or hex8 cell, not ", info(t).name);
   INERTIA_CHECK(available(tech.formulation, t), InternalError, "j2_element: no ",
                 name(tech.formulation), " ", info(t).name);
+  INERTIA_CHECK(!(p.finite_strain && tech.formulation == Formulation::bbar), InternalError,
+                "j2_element: bbar is a small-strain formulation");
   const int n = info(t).num_nodes, nd = 3 * n;
   const QuadratureRule rule = stiffness_rule(t);
   const bool reduced = tech.formulation == Formulation::reduced;
@@ -242,12 +254,19 @@ double j2_element(CellType t, std::span<const double> x, std::span<const double>
       for (int i = 0; i < 3; ++i)
         for (int j = 0; j < 3; ++j) grad[3 * i + j] += u[3 * a + i] * g[3 * a + j];
     if (bbar) apply_technology(Formulation::bbar, u, b, n, grad);
-    const double eps[6] = {grad[0],
-                           grad[4],
-                           grad[8],
-                           0.5 * (grad[1] + grad[3]),
-                           0.5 * (grad[5] + grad[7]),
-                           0.5 * (grad[2] + grad[6])};
+    double eps[6] = {grad[0],
+                     grad[4],
+                     grad[8],
+                     0.5 * (grad[1] + grad[3]),
+                     0.5 * (grad[5] + grad[7]),
+                     0.5 * (grad[2] + grad[6])};
+    LogStrain kin;  // finite strain: eps is 1/2 ln C, sigma the stress conjugate to it
+    if (p.finite_strain) {
+      const double F[9] = {1 + grad[0], grad[1], grad[2], grad[3],    1 + grad[4],
+                           grad[5],     grad[6], grad[7], 1 + grad[8]};
+      log_strain(F, kin);
+      for (int k = 0; k < 6; ++k) eps[k] = kin.E[k];
+    }
     double sigma[6], A[81];
     const double* c = committed.data() + q * stride;
     double* tr = trial.data() + q * stride;
@@ -271,13 +290,42 @@ double j2_element(CellType t, std::span<const double> x, std::span<const double>
                     dt
               : c[J2State::rate];
       const double* e0 = c + J2State::strain;
-      const double* s0 = c + J2State::stress;
+      double s0[6];  // the committed state's stress conjugate to eps
+      elastic_stress(p.lame, e0, c + J2State::plastic_strain, s0);
       double work = 0;
       for (int k = 0; k < 6; ++k)
         work += (k < 3 ? 0.5 : 1.0) * (s0[k] + sigma[k]) * (eps[k] - e0[k]);
       tr[J2State::dissipation] = c[J2State::dissipation] + work - (psi - j2_free_energy(p, e0, c));
       for (int k = 0; k < 6; ++k)
         tr[J2State::strain + k] = eps[k], tr[J2State::stress + k] = sigma[k];
+    }
+    if (p.finite_strain) {
+      double P[9], AF[81];
+      log_strain_stress(kin, sigma, A, P, K.empty() ? nullptr : AF);
+      if (history) cauchy_from_pk1(kin, P, tr + J2State::stress);
+      if (!f.empty())
+        for (int a = 0; a < n; ++a)
+          for (int i = 0; i < 3; ++i)
+            f[3 * a + i] += s * (P[3 * i] * g[3 * a] + P[3 * i + 1] * g[3 * a + 1] +
+                                 P[3 * i + 2] * g[3 * a + 2]);
+      if (K.empty()) continue;
+      // K_ai,bk = s sum_JL g_a,J A_iJkL g_b,L
+      double R[3 * max_nodes][9];  // R[(a i)][(k L)] = sum_J g_a,J A_iJkL
+      for (int a = 0; a < n; ++a)
+        for (int i = 0; i < 3; ++i)
+          for (int kL = 0; kL < 9; ++kL) {
+            double v = 0;
+            for (int Jd = 0; Jd < 3; ++Jd) v += g[3 * a + Jd] * AF[(3 * i + Jd) * 9 + kL];
+            R[3 * a + i][kL] = v;
+          }
+      for (int r = 0; r < nd; ++r)
+        for (int b2 = 0; b2 < n; ++b2)
+          for (int k = 0; k < 3; ++k) {
+            double v = 0;
+            for (int L = 0; L < 3; ++L) v += R[r][3 * k + L] * g[3 * b2 + L];
+            K[r * nd + 3 * b2 + k] += s * v;
+          }
+      continue;
     }
     const double S[9] = {sigma[0], sigma[3], sigma[5], sigma[3], sigma[1],
                          sigma[4], sigma[5], sigma[4], sigma[2]};

@@ -172,7 +172,7 @@ class SolidTerm final : public ForceTerm {
   ReducedGeometry reduced_;
 };
 
-/// Solids with J2 plasticity at small strain (fe/plasticity.hpp): the plastic state at the
+/// Solids with J2 plasticity, small or finite strain (fe/plasticity.hpp): the plastic state at the
 /// stiffness quadrature points of each cell is a PointState; every evaluation at u writes its trial
 /// state (the return map from the committed one).
 class PlasticSolidTerm final : public ForceTerm {
@@ -207,7 +207,7 @@ class PlasticSolidTerm final : public ForceTerm {
   }
 
   std::string describe() const override {
-    return cat("solids of region '", region_, "' (linear_elastic, J2 plasticity",
+    return cat("solids of region '", region_, "' (", material_.model.get().name, ", J2 plasticity",
                material_.technology.formulation == fe::Formulation::full
                    ? ""
                    : cat(", hex8 ", fe::name(material_.technology.formulation)),
@@ -279,6 +279,7 @@ class PlasticSolidTerm final : public ForceTerm {
     p.curve_stress = m.curve_stress;
     p.rate_sensitivity = m.rate_sensitivity;
     p.reference_rate = m.reference_rate;
+    p.finite_strain = m.model.get().name == std::string_view("hencky");
     return p;
   }
   static PointStateLayout layout(MPI_Comm comm, const LocalMesh& mesh,

@@ -166,7 +166,7 @@ expect_error "bad.yaml:3: materials\[0\].hourglass: the hourglass coefficient be
 cantilever bad hex8 "[4, 1, 1]" 0.3 ", formulation: reduced, hourglass: 2"
 expect_error "bad.yaml:3: materials\[0\].hourglass: must lie in (0, 1\]" 3 "$work/bad.yaml"
 cantilever bad hex8 "[4, 1, 1]" 0.3 ", model: neo_hookean, formulation: bbar"
-expect_error "bad.yaml:3: materials\[0\].formulation: bbar is available for small strain only" 1 "$work/bad.yaml"
+expect_error "bad.yaml:3: materials\[0\].formulation: bbar is a small-strain formulation (model linear_elastic, not neo_hookean)" 1 "$work/bad.yaml"
 cantilever bad hex8 "[4, 1, 1]" 0.3 ", formulation: bar"
 expect_error "bad.yaml:3: materials\[0\].formulation: .*bbar" 1 "$work/bad.yaml"
 cantilever bad hex8 "[4, 1, 1]" 0.3 ", formulation: bbar" \

@@ -30,12 +30,12 @@ using Vec = std::vector<double>;
 using Mat = std::array<double, 9>;
 
 using Law = std::reference_wrapper<const MaterialLaw>;
-const std::array<Law, 4> all_models{material_law("linear_elastic"), material_law("corotational"),
+const std::array<Law, 5> all_models{material_law("linear_elastic"), material_law("corotational"),
                                     material_law("saint_venant_kirchhoff"),
-                                    material_law("neo_hookean")};
-const std::array<Law, 3> invariant_models{material_law("corotational"),
+                                    material_law("neo_hookean"), material_law("hencky")};
+const std::array<Law, 4> invariant_models{material_law("corotational"),
                                           material_law("saint_venant_kirchhoff"),
-                                          material_law("neo_hookean")};
+                                          material_law("neo_hookean"), material_law("hencky")};
 constexpr std::array volume_types{CellType::tet4, CellType::tet10, CellType::hex8};
 
 constexpr Lame lame{1.7, 0.9};  // arbitrary, unequal

@@ -564,5 +564,161 @@ TEST(J2Element, Hex8FormulationTangentsAreTheDerivativeOfTheForce) {
   }
 }
 
+// ---- finite strain (the logarithmic strain space) --------------------------------------------
+
+J2Parameters finite(double h_iso, double h_kin) {
+  J2Parameters p = steel(h_iso, h_kin);
+  p.finite_strain = true;
+  return p;
+}
+
+TEST(J2Finite, PrincipalStretchesFollowTheSmallStrainLawInLogStrainAndKirchhoffStress) {
+  // F = diag(l1, l2, l3): E = diag(ln l_i), and the Kirchhoff stress J sigma is the small-strain
+  // return map's stress at E (the axes stay fixed). Loading, then reversed loading (kinematic
+  // hardening's Bauschinger effect) from the committed state: to round-off.
+  const J2Parameters p = finite(2e9, 3e9);
+  const double stretches[2][3] = {{1.25, 0.92, 0.97}, {0.85, 1.05, 1.1}};
+  for (const CellType t : solids) {
+    const std::vector<double> x = cell(t);
+    const std::size_t points = stiffness_rule(t).num_points;
+    const int stride = J2State::with_history;
+    std::vector<double> committed(points * stride, 0.0), trial(committed.size());
+    State small{};
+    for (const auto& l : stretches) {
+      const double G[9] = {l[0] - 1, 0, 0, 0, l[1] - 1, 0, 0, 0, l[2] - 1};
+      const std::vector<double> u = displacement(x, G, 0.0);
+      j2_element(t, x, u, p, committed, trial, {}, {}, stride);
+      const double eps[6] = {std::log(l[0]), std::log(l[1]), std::log(l[2]), 0, 0, 0};
+      double stress[6];
+      j2_return_map(steel(2e9, 3e9), eps, small.data(), small.data(), stress);
+      const double J = l[0] * l[1] * l[2];
+      for (std::size_t q = 0; q < points; ++q) {
+        const double* s = &trial[q * stride];
+        for (int k = 0; k < J2State::size; ++k)
+          EXPECT_NEAR(s[k], small[k], 1e-12 * (k < 7 ? 1.0 : sy)) << info(t).name << " " << k;
+        for (int k = 0; k < 6; ++k) {
+          EXPECT_NEAR(s[J2State::strain + k], eps[k], 1e-14) << info(t).name;
+          EXPECT_NEAR(J * s[J2State::stress + k], stress[k], 1e-11 * sy) << info(t).name;
+        }
+      }
+      EXPECT_GT(small[J2State::equivalent_plastic_strain], 0.05);
+      committed = trial;
+    }
+  }
+}
+
+TEST(J2Finite, ARigidRotationRotatesTheForcesAndTheStressAndKeepsTheState) {
+  const J2Parameters p = finite(2e9, 3e9);
+  const double G[9] = {0.2, 0.05, 0, 0.02, -0.1, 0.03, 0, 0.01, -0.05};
+  const double c = std::cos(0.7), s = std::sin(0.7);
+  const double R[9] = {c, -s, 0, s * 0.6, c * 0.6, -0.8, s * 0.8, c * 0.8, 0.6};  // rotation
+  double RF[9];  // G' = R (I + G) - I
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      double v = 0;
+      for (int k = 0; k < 3; ++k) v += R[3 * i + k] * ((k == j) + G[3 * k + j]);
+      RF[3 * i + j] = v - (i == j);
+    }
+  for (const CellType t : solids) {
+    const std::vector<double> x = cell(t), u = displacement(x, G, 0.0),
+                              ur = displacement(x, RF, 0.0);
+    const std::size_t nd = x.size(), points = stiffness_rule(t).num_points;
+    const int stride = J2State::with_history;
+    std::vector<double> committed(points * stride, 0.0), trial(committed.size()),
+        rotated(committed.size()), f(nd), fr(nd);
+    const double e = j2_element(t, x, u, p, committed, trial, f, {}, stride);
+    const double er = j2_element(t, x, ur, p, committed, rotated, fr, {}, stride);
+    EXPECT_NEAR(er, e, 1e-12 * e) << info(t).name;
+    double scale = 0;
+    for (const double v : f) scale = std::max(scale, std::abs(v));
+    for (std::size_t a = 0; a < nd / 3; ++a)
+      for (int i = 0; i < 3; ++i)
+        EXPECT_NEAR(fr[3 * a + i],
+                    R[3 * i] * f[3 * a] + R[3 * i + 1] * f[3 * a + 1] + R[3 * i + 2] * f[3 * a + 2],
+                    1e-11 * scale)
+            << info(t).name;
+    for (std::size_t q = 0; q < points; ++q) {
+      const double* a = &trial[q * stride];
+      const double* b = &rotated[q * stride];
+      for (int k = 0; k < 7; ++k) EXPECT_NEAR(b[k], a[k], 1e-12) << info(t).name << " " << k;
+      EXPECT_GT(a[J2State::equivalent_plastic_strain], 0.05);
+      // sigma' = R sigma R^T
+      constexpr int I[6] = {0, 1, 2, 0, 1, 0}, J[6] = {0, 1, 2, 1, 2, 2};
+      double S[9];
+      for (int k = 0; k < 6; ++k) S[3 * I[k] + J[k]] = S[3 * J[k] + I[k]] = a[J2State::stress + k];
+      for (int k = 0; k < 6; ++k) {
+        double v = 0;
+        for (int m = 0; m < 3; ++m)
+          for (int n = 0; n < 3; ++n) v += R[3 * I[k] + m] * S[3 * m + n] * R[3 * J[k] + n];
+        EXPECT_NEAR(b[J2State::stress + k], v, 1e-11 * sy) << info(t).name;
+      }
+    }
+  }
+}
+
+TEST(J2Finite, TangentIsTheDerivativeOfTheForce) {
+  // Strains of 10-20 %, a plastic committed state, every cell and the reduced hex8; central
+  // differences on every displacement (the tangent's numerical part is good to about 1e-10).
+  J2Parameters p = finite(2e9, 3e9);
+  const double G[9] = {0.2, 0.05, 0, 0.02, -0.1, 0.03, 0, 0.01, -0.05};
+  for (const Formulation form : {Formulation::full, Formulation::reduced})
+    for (const CellType t : solids) {
+      if (!available(form, t)) continue;
+      const Technology tech{form, 0.05};
+      const std::vector<double> x = cell(t), u = displacement(x, G, 2e-3);
+      const std::size_t nd = x.size();
+      const auto points = static_cast<std::size_t>(j2_points(t, form));
+      std::vector<double> committed(points * J2State::size, 0.0), trial(committed.size());
+      for (std::size_t q = 0; q < points; ++q) {
+        double* c = &committed[q * J2State::size];
+        c[0] = 0.05, c[1] = -0.03, c[2] = -0.02, c[3] = 0.005 * static_cast<double>(q);
+        c[J2State::equivalent_plastic_strain] = 0.06;
+        c[J2State::back_stress] = 2e7, c[J2State::back_stress + 1] = -1e7;
+        c[J2State::back_stress + 2] = -1e7;
+      }
+      std::vector<double> f(nd), K(nd * nd), plus(nd), minus(nd);
+      j2_element(t, x, u, p, committed, trial, f, K, J2State::size, tech);
+      EXPECT_GT(trial[J2State::equivalent_plastic_strain], 0.06) << info(t).name;
+      double worst = 0, scale = 0;
+      for (std::size_t d = 0; d < nd; ++d) {
+        std::vector<double> v = u;
+        const double h = 1e-8;
+        v[d] += h;
+        j2_element(t, x, v, p, committed, trial, plus, {}, J2State::size, tech);
+        v[d] -= 2 * h;
+        j2_element(t, x, v, p, committed, trial, minus, {}, J2State::size, tech);
+        for (std::size_t r = 0; r < nd; ++r) {
+          worst = std::max(worst, std::abs((plus[r] - minus[r]) / (2 * h) - K[r * nd + d]));
+          scale = std::max(scale, std::abs(K[r * nd + d]));
+        }
+      }
+      EXPECT_LT(worst, 1e-6 * scale) << info(t).name << " " << name(form);
+    }
+}
+
+TEST(J2Finite, SmallStrainsGiveTheSmallStrainElementAndBbarIsRefused) {
+  const double G[9] = {2e-7, 1e-7, 0, -5e-8, -1e-7, 3e-8, 0, 2e-8, 1e-7};
+  for (const CellType t : solids) {
+    const std::vector<double> x = cell(t), u = displacement(x, G, 1e-10);
+    const std::size_t nd = x.size(), points = stiffness_rule(t).num_points;
+    std::vector<double> committed(points * J2State::size, 0.0), trial(committed.size());
+    std::vector<double> f(nd), K(nd * nd), fs(nd), Ks(nd * nd);
+    j2_element(t, x, u, finite(1e9, 1e9), committed, trial, f, K);
+    j2_element(t, x, u, steel(1e9, 1e9), committed, trial, fs, Ks);
+    double worst = 0, scale = 0, fworst = 0, fscale = 0;
+    for (std::size_t k = 0; k < nd * nd; ++k)
+      worst = std::max(worst, std::abs(K[k] - Ks[k])), scale = std::max(scale, std::abs(Ks[k]));
+    for (std::size_t k = 0; k < nd; ++k)
+      fworst = std::max(fworst, std::abs(f[k] - fs[k])), fscale = std::max(fscale, std::abs(fs[k]));
+    EXPECT_LT(worst, 1e-5 * scale) << info(t).name;
+    EXPECT_LT(fworst, 1e-5 * fscale) << info(t).name;
+  }
+  const std::vector<double> x = cell(CellType::hex8);
+  std::vector<double> s(8 * J2State::size, 0.0), f(24);
+  EXPECT_THROW(j2_element(CellType::hex8, x, std::vector<double>(24, 0.0), finite(0, 0), s, s, f,
+                          {}, J2State::size, Technology{Formulation::bbar, 0.05}),
+               InternalError);
+}
+
 }  // namespace
 }  // namespace inertia::fe

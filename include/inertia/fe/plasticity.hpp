@@ -1,9 +1,15 @@
 #pragma once
 /// \file plasticity.hpp
-/// J2 (von Mises) plasticity at small strain: the material point's return map and its consistent
-/// tangent, with linear isotropic and linear kinematic (Prager) hardening. Pure functions, no
-/// allocation; conventions of fe/element.hpp (symmetric tensors in VTK order xx yy zz xy yz xz
-/// with the tensor shear) and of fe/hyperelastic.hpp (9x9 row-major tangents A_ijkl).
+/// J2 (von Mises) plasticity at small and finite strain: the material point's return map and its
+/// consistent tangent, with isotropic (linear, Voce, tabulated) and linear kinematic (Prager)
+/// hardening. At finite strain (J2Parameters::finite_strain) the same law acts in the Lagrangian
+/// logarithmic strain space (Miehe, Apel and Lambrecht, CMAME 191, 2002; fe/log_strain.hpp):
+/// eps = 1/2 ln C, sigma the stress conjugate to it, P = F (PP : sigma), additive plastic strain
+/// in that space; rotation invariant, and for principal axes that stay fixed (uniaxial
+/// tension, a cylinder's radial flow) the small-strain law in true strain and Kirchhoff stress.
+/// Pure functions, no allocation; conventions of fe/element.hpp (symmetric tensors in VTK order xx
+/// yy zz xy yz xz with the tensor shear) and of fe/hyperelastic.hpp (9x9 row-major tangents
+/// A_ijkl).
 ///
 /// Model (Simo and Hughes, Computational Inelasticity, 1998, Boxes 3.1 and 3.2):
 ///   sigma = kappa tr(eps) I + 2 mu (dev eps - eps_p),       kappa = lambda + 2 mu / 3,
@@ -54,6 +60,9 @@ struct J2Parameters {
   /// overstress when the forces are evaluated again without time passing).
   double frozen_rate = -1;
   double time = 0;  ///< the time evaluated at (j2_element sets dt from the state's)
+  /// Finite strain (j2_element): the law in the Lagrangian logarithmic strain space
+  /// (fe/log_strain.hpp): eps = 1/2 ln C, the stress conjugate to it, P = F (PP : T).
+  bool finite_strain = false;
   /// Whether the return map needs its local Newton iteration (Voce, a curve, a rate factor).
   bool nonlinear() const {
     return voce_saturation > 0 || !curve_strain.empty() || rate_sensitivity > 0;
@@ -92,12 +101,16 @@ double j2_return_map(const J2Parameters& p, const double* eps, const double* com
 /// work stored; the rest is dissipated).
 double j2_free_energy(const J2Parameters& p, const double* eps, const double* s);
 
-/// Element kernel at small strain (tet4, tet10, hex8; stiffness_rule quadrature, physical
+/// Element kernel (tet4, tet10, hex8; stiffness_rule quadrature, physical
 /// gradients g_a at each point q, s_q = w_q det J_q): with eps_q = B_q u = sym(sum_a u_a g_a^T)
 /// and the return map from committed[q] (J2State::size values per point, point-major),
 ///   f = sum_q s_q B_q^T sigma_q,   K = sum_q s_q B_q^T A_q B_q,
 /// the updated state into trial (same layout; may alias committed only if K and f are all that
-/// is wanted afterwards) and the returned free energy sum_q s_q psi(eps_q, trial_q). A hex8 in
+/// is wanted afterwards) and the returned free energy sum_q s_q psi(eps_q, trial_q). At finite
+/// strain (p.finite_strain, total Lagrangian, F_q = I + sum_a u_a g_a^T): eps_q = 1/2 ln C_q,
+/// f = sum_q s_q P_q g_a, K = sum_q s_q g_a A_q g_b (A = dP/dF); the history's strain is
+/// eps_q and its stress the Cauchy stress; bbar is refused (InternalError), reduced takes F
+/// from the mean gradients with the same (reference-geometry) hourglass force. A hex8 in
 /// formulation bbar uses B-bar's strain (its volumetric part the cell's mean), in reduced one
 /// point with the mean gradients plus the elastic hourglass force, whose energy is added and,
 /// if `hourglass` is not null, written there (fe/hex8_technology.hpp); `geometry`, if not
