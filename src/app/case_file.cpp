@@ -202,15 +202,20 @@ void parse_materials(const Node& n, CaseFile& c) {
     }
     if (m.has("formulation")) {
       const Node f = m["formulation"];
-      const std::string kind(f.choice({"full", "bbar", "reduced"}));
+      const std::string kind(f.choice({"full", "bbar", "reduced", "fbar"}));
       mat.material.technology.formulation = kind == "bbar"      ? fe::Formulation::bbar
                                             : kind == "reduced" ? fe::Formulation::reduced
+                                            : kind == "fbar"    ? fe::Formulation::fbar
                                                                 : fe::Formulation::full;
       const std::string_view law = mat.material.model.get().name;
       const bool finite_plastic = law == "hencky" && mat.material.plastic();
       if (kind == "bbar" && law != "linear_elastic")
         f.fail(cat("bbar is a small-strain formulation (model linear_elastic, not ", law,
-                   "); at finite strain use reduced (F-bar is not there yet)"));
+                   "); its finite-strain form is fbar (model hencky with plasticity)"));
+      if (kind == "fbar" && !finite_plastic)
+        f.fail(cat("fbar takes model hencky with plasticity (not ", law,
+                   mat.material.plastic() ? "" : " without plasticity",
+                   "); at small strain use bbar"));
       if (kind == "reduced" && law != "linear_elastic" && !finite_plastic)
         f.fail(cat("reduced takes model linear_elastic, or hencky with plasticity (not ", law,
                    mat.material.plastic() ? "" : " without plasticity", ")"));

@@ -489,7 +489,8 @@ class Run {
       log_ << "material  " << printable(m.region) << ": " << m.model << ", density "
            << m.material.density << ", E " << m.material.youngs_modulus << ", nu "
            << m.material.poissons_ratio
-           << (m.material.technology.formulation == fe::Formulation::bbar ? ", hex8 B-bar"
+           << (m.material.technology.formulation == fe::Formulation::bbar   ? ", hex8 B-bar"
+               : m.material.technology.formulation == fe::Formulation::fbar ? ", hex8 F-bar"
                : m.material.technology.formulation == fe::Formulation::reduced
                    ? cat(", hex8 reduced integration, hourglass ", m.material.technology.hourglass)
                    : std::string())
@@ -1180,7 +1181,12 @@ class Run {
       throw;
     } catch (const Error& e) {
       // Keep what was written (every listed step is complete) but mark it as a failed run.
-      const std::string reason = cat(activity(), ": ", e.what());
+      std::string reason = cat(activity(), ": ", e.what());
+      if (c().scheme.is_explicit() && !system().is_linear() &&
+          reason.find("inverted element") != std::string::npos)
+        reason +=
+            "; an explicit run keeps the dt chosen for the undeformed mesh: cells flattened "
+            "by large deformation need a smaller time.dt";
       mark_failed(reason);
       if (dynamic_cast<const SolverError*>(&e)) throw SolverError(reason);
       throw;

@@ -59,6 +59,7 @@ options:
   --stream-size M     doubles per array and rank for STREAM (default 2e7: 480 MB per rank)
   --quick             tiny sizes for CI (cells 6, repeat 3, steps 3, implicit-steps 1)
   --skip-static       skip the static CG+GAMG solve
+  --formulation F     full | reduced | bbar: the hex8 cells' formulation (default full)
   --help
 Everything after `--` goes to PETSc's options database (e.g. -- -pc_gamg_threshold 0.02).
 )";
@@ -72,6 +73,7 @@ struct Options {
   long stream_size = 20'000'000;
   bool quick = false;
   bool skip_static = false;
+  std::string formulation = "full";  ///< of the hex8 cells
   double min_sample_seconds = 0.05;  ///< short operations are batched up to this per sample
   std::vector<std::string> petsc;
 };
@@ -224,14 +226,15 @@ StreamResult stream(MPI_Comm comm, long n, int samples) {
 
 std::string case_text(const std::string& element, int cells, const std::string& integrator,
                       const std::string& mass, const std::string& dt,
-                      const std::string& extra_time = "") {
+                      const std::string& extra_time = "", const std::string& formulation = "full") {
   std::ostringstream y;
   y << "mesh:\n"
     << "  box: {lower: [0, 0, 0], upper: [1, 1, 1], cells: [" << cells << ", " << cells << ", "
     << cells << "], element: " << element << "}\n"
     << "materials:\n"
     << "  - {region: all, model: linear_elastic, density: 7800, youngs_modulus: 2.0e11, "
-       "poissons_ratio: 0.3}\n"
+       "poissons_ratio: 0.3"
+    << (element == "hex8" && formulation != "full" ? ", formulation: " + formulation : "") << "}\n"
     << "boundary_conditions:\n"
     << "  - {region: xmin, type: fixed}\n"
     << "  - {region: xmax, type: traction, value: [0, 0, -1.0e6]}\n"
@@ -780,7 +783,8 @@ int bench(const Options& o) {
   out.comment(cat("inertia-bench ", INERTIA_VERSION, ": unit cube, ", o.cells, "^3 cells, ",
                   static_cast<long long>(dofs), " DOFs, ", ranks, ranks == 1 ? " rank" : " ranks",
                   "; elements: ", primary, o.elements.size() > 1 ? " (all figures), " : "",
-                  o.elements.size() > 1 ? o.elements[1] + " (setup and assembly)" : ""));
+                  o.elements.size() > 1 ? o.elements[1] + " (setup and assembly)" : "",
+                  primary == "hex8" ? cat("; hex8 formulation ", o.formulation) : std::string()));
   out.comment("linear elastic steel (E 2e11, nu 0.3, rho 7800), xmin fixed, traction on xmax");
   out.comment(cat("times: wall time of the slowest rank after a barrier; median of ", o.repeat,
                   " samples (", samples_long,
@@ -805,8 +809,8 @@ int bench(const Options& o) {
             "the phases build_model reports (a box generated on every rank has no "
             "separate partition and distribute phases); memory_per_dof: heap the model "
             "holds (mallinfo2), summed over ranks"));
-    const CaseFile c =
-        parse(comm, case_text(primary, o.cells, "central_difference", "lumped", "auto"));
+    const CaseFile c = parse(comm, case_text(primary, o.cells, "central_difference", "lumped",
+                                             "auto", "", o.formulation));
     const double heap_before = heap_in_use_bytes();
     Built b = build(comm, c);
     const double peak_setup = sum_over_ranks(comm, peak_rss_bytes());
@@ -909,7 +913,7 @@ int bench(const Options& o) {
     std::string why;
     const auto r = explicit_case(comm,
                                  case_text(primary, o.cells, "central_difference", "lumped", "auto",
-                                           "  operator: matrix_free\n"),
+                                           "  operator: matrix_free\n", o.formulation),
                                  0.9 * stable_dt, o, why);
     if (!r) {
       out.comment(cat("explicit_step_matrix_free: not available (", why, ")"));
@@ -953,7 +957,7 @@ int bench(const Options& o) {
     // CG + GAMG, whatever the automatic choice would be: these lines measure the AMG path at
     // this size (the choice has its own lines, "implicit_choice_*").
     const CaseFile c = parse(comm, case_text(primary, o.cells, "newmark", "consistent", cat(dt),
-                                             "  linear_solver: iterative\n"));
+                                             "  linear_solver: iterative\n", o.formulation));
     const double heap_before = heap_in_use_bytes();
     Built b = build(comm, c);
     MechanicalSystem& system = *b.model.system;
@@ -1019,7 +1023,7 @@ int bench(const Options& o) {
       if (!user_rtol) INERTIA_PETSC(PetscOptionsSetValue(nullptr, "-ksp_rtol", "1e-8"));
       const double heap_before = heap_in_use_bytes();
       const CaseFile c = parse(comm, case_text(primary, o.cells, "static", "lumped", "1",
-                                               "  linear_solver: iterative\n"));
+                                               "  linear_solver: iterative\n", o.formulation));
       Built b = build(comm, c);
       MechanicalSystem& system = *b.model.system;
       petsc::Vector f = system.create_vector(), u = system.create_vector();
@@ -1166,6 +1170,13 @@ int main(int argc, char** argv) {
       o.quick = true;
     } else if (a == "--skip-static") {
       o.skip_static = true;
+    } else if (a == "--formulation") {
+      o.formulation = next("full, reduced or bbar");
+      if (o.formulation != "full" && o.formulation != "reduced" && o.formulation != "bbar") {
+        std::cerr << "inertia-bench: error: --formulation: expected full, reduced or bbar, got '"
+                  << o.formulation << "'\n";
+        return 1;
+      }
     } else {
       std::cerr << "inertia-bench: error: unknown option '" << a
                 << "' (PETSc options go after --; see --help)\n";

@@ -43,6 +43,8 @@ const char* name(Formulation f) {
       return "bbar";
     case Formulation::reduced:
       return "reduced";
+    case Formulation::fbar:
+      return "fbar";
   }
   return "?";
 }
@@ -120,13 +122,14 @@ double add_hourglass_force(const double* gamma, double C, std::span<const double
 void stiffness_linear_elastic(CellType t, std::span<const double> x, double lambda, double mu,
                               const Technology& tech, std::span<double> Ke) {
   if (tech.formulation == Formulation::full) return stiffness_linear_elastic(t, x, lambda, mu, Ke);
-  require(t == CellType::hex8, "bbar and reduced need a hex8 cell");
+  require(t == CellType::hex8, "bbar, fbar and reduced need a hex8 cell");
   require(x.size() >= hex_dofs && Ke.size() >= hex_dofs * hex_dofs, "short spans");
   double b[hex_dofs];
   const double V = hex8_mean_gradients(x, b);
   const double kappa = lambda + 2.0 * mu / 3.0;
-  if (tech.formulation == Formulation::bbar) {
-    // The deviatoric part at every point (lambda = -2 mu / 3), the volumetric one from the mean.
+  if (tech.formulation == Formulation::bbar || tech.formulation == Formulation::fbar) {
+    // (F-bar's tangent at u = 0 is B-bar's.) The deviatoric part at every point (lambda = -2 mu /
+    // 3), the volumetric one from the mean.
     stiffness_linear_elastic(t, x, -2.0 * mu / 3.0, mu, Ke);
     for (int r = 0; r < hex_dofs; ++r)
       for (int c = 0; c < hex_dofs; ++c) Ke[r * hex_dofs + c] += kappa * V * b[r] * b[c];
@@ -158,7 +161,7 @@ void cell_gradient(CellType t, std::span<const double> x, std::span<const double
         for (int j = 0; j < 3; ++j) grad[3 * i + j] += u[3 * a + i] * g[3 * a + j];
   }
   for (int k = 0; k < 9; ++k) grad[k] /= rule.num_points;
-  if (f == Formulation::bbar) {
+  if (f == Formulation::bbar || f == Formulation::fbar) {
     double b[hex_dofs];
     hex8_mean_gradients(x, b);
     apply_technology(f, u, b, n, grad);
@@ -176,6 +179,7 @@ void apply_technology(Formulation f, std::span<const double> u, const double* b,
     for (int k = 0; k < 9; ++k) grad[k] = mean[k];
     return;
   }
+  // bbar (fbar: its small-strain counterpart, for the strain of outputs)
   const double shift = (mean[0] + mean[4] + mean[8] - grad[0] - grad[4] - grad[8]) / 3.0;
   for (int i = 0; i < 3; ++i) grad[4 * i] += shift;
 }

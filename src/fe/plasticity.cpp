@@ -209,6 +209,104 @@ double j2_free_energy(const J2Parameters& p, const double* eps, const double* s)
   return energy;
 }
 
+namespace {
+
+/// M^-T of a 3x3 matrix M (row-major) into out; returns det M.
+double inverse_transpose(const double* M, double* out) {
+  const double c00 = M[4] * M[8] - M[5] * M[7], c01 = M[5] * M[6] - M[3] * M[8],
+               c02 = M[3] * M[7] - M[4] * M[6];
+  const double det = M[0] * c00 + M[1] * c01 + M[2] * c02;
+  // (M^-1)^T_ij = cofactor_ij / det
+  out[0] = c00 / det, out[1] = c01 / det, out[2] = c02 / det;
+  out[3] = (M[2] * M[7] - M[1] * M[8]) / det;
+  out[4] = (M[0] * M[8] - M[2] * M[6]) / det;
+  out[5] = (M[1] * M[6] - M[0] * M[7]) / det;
+  out[6] = (M[1] * M[5] - M[2] * M[4]) / det;
+  out[7] = (M[2] * M[3] - M[0] * M[5]) / det;
+  out[8] = (M[0] * M[4] - M[1] * M[3]) / det;
+  return det;
+}
+
+/// F-bar's G^T P at one point: phi_ai = r (P_iJ g_aJ + 1/3 (P : F) (F0^-T_iM b_aM - F^-T_iM g_aM)),
+/// r = (J0 / J)^(1/3), from the element's displacements u (F, F0 and r recomputed: for the
+/// derivative at fixed P).
+void fbar_force(int n, const double* g, const double* b, const double* u, const double* P,
+                double* phi) {
+  double F[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, F0[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+  for (int a = 0; a < n; ++a)
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) {
+        F[3 * i + j] += u[3 * a + i] * g[3 * a + j];
+        F0[3 * i + j] += u[3 * a + i] * b[3 * a + j];
+      }
+  double FinvT[9], F0invT[9];
+  const double J = inverse_transpose(F, FinvT), J0 = inverse_transpose(F0, F0invT);
+  const double r = std::cbrt(J0 / J);
+  double PF = 0;
+  for (int k = 0; k < 9; ++k) PF += P[k] * F[k];
+  for (int a = 0; a < n; ++a)
+    for (int i = 0; i < 3; ++i) {
+      double v = 0;
+      for (int M = 0; M < 3; ++M)
+        v += P[3 * i + M] * g[3 * a + M] +
+             PF / 3.0 * (F0invT[3 * i + M] * b[3 * a + M] - FinvT[3 * i + M] * g[3 * a + M]);
+      phi[3 * a + i] = r * v;
+    }
+}
+
+/// One F-bar point's force s G^T P and tangent s (G^T A G + d(G^T P)/du at fixed P), the last by
+/// central differences (smooth: no return map inside).
+void fbar_point(int n, const double* g, const double* b, const double* F, const double* FinvT,
+                const double* F0invT, double r, const double* P, const double* A, double s,
+                std::span<const double> u, std::span<double> f, std::span<double> K) {
+  const int nd = 3 * n;
+  if (!f.empty()) {
+    double phi[3 * max_nodes];
+    fbar_force(n, g, b, u.data(), P, phi);
+    for (int k = 0; k < nd; ++k) f[k] += s * phi[k];
+  }
+  if (K.empty()) return;
+  // G[(iJ)][(a k)] = r (d_ik g_aJ + 1/3 F_iJ (F0^-T_kM b_aM - F^-T_kM g_aM))
+  double G[9][3 * max_nodes];
+  for (int a = 0; a < n; ++a)
+    for (int k = 0; k < 3; ++k) {
+      double vol = 0;
+      for (int M = 0; M < 3; ++M)
+        vol += F0invT[3 * k + M] * b[3 * a + M] - FinvT[3 * k + M] * g[3 * a + M];
+      for (int i = 0; i < 3; ++i)
+        for (int J = 0; J < 3; ++J)
+          G[3 * i + J][3 * a + k] = r * ((i == k ? g[3 * a + J] : 0.0) + F[3 * i + J] * vol / 3.0);
+    }
+  double AG[9][3 * max_nodes];
+  for (int ij = 0; ij < 9; ++ij)
+    for (int c = 0; c < nd; ++c) {
+      double v = 0;
+      for (int kl = 0; kl < 9; ++kl) v += A[ij * 9 + kl] * G[kl][c];
+      AG[ij][c] = v;
+    }
+  for (int r2 = 0; r2 < nd; ++r2)
+    for (int c = 0; c < nd; ++c) {
+      double v = 0;
+      for (int ij = 0; ij < 9; ++ij) v += G[ij][r2] * AG[ij][c];
+      K[r2 * nd + c] += s * v;
+    }
+  double scale = 0;  // the displacement step: 1e-7 of the cell's size (1 / |b|)
+  for (int k = 0; k < nd; ++k) scale += b[k] * b[k];
+  const double h = 1e-7 / std::sqrt(scale / n);
+  double v[3 * max_nodes], plus[3 * max_nodes], minus[3 * max_nodes];
+  for (int k = 0; k < nd; ++k) v[k] = u[k];
+  for (int c = 0; c < nd; ++c) {
+    v[c] = u[c] + h;
+    fbar_force(n, g, b, v, P, plus);
+    v[c] = u[c] - h;
+    fbar_force(n, g, b, v, P, minus);
+    v[c] = u[c];
+    for (int r2 = 0; r2 < nd; ++r2) K[r2 * nd + c] += s * (plus[r2] - minus[r2]) / (2 * h);
+  }
+}
+
+}  // namespace
+
 double j2_element(CellType t, std::span<const double> x, std::span<const double> u,
                   const J2Parameters& p, std::span<const double> committed, std::span<double> trial,
                   std::span<double> f, std::span<double> K, int stride, const Technology& tech,
@@ -219,10 +317,13 @@ double j2_element(CellType t, std::span<const double> x, std::span<const double>
                 name(tech.formulation), " ", info(t).name);
   INERTIA_CHECK(!(p.finite_strain && tech.formulation == Formulation::bbar), InternalError,
                 "j2_element: bbar is a small-strain formulation");
+  INERTIA_CHECK(p.finite_strain || tech.formulation != Formulation::fbar, InternalError,
+                "j2_element: fbar is a finite-strain formulation");
   const int n = info(t).num_nodes, nd = 3 * n;
   const QuadratureRule rule = stiffness_rule(t);
   const bool reduced = tech.formulation == Formulation::reduced;
   const bool bbar = tech.formulation == Formulation::bbar;
+  const bool fbar = tech.formulation == Formulation::fbar;
   const int points = j2_points(t, tech.formulation);
   INERTIA_CHECK(stride == J2State::size || stride >= J2State::with_history, InternalError,
                 "j2_element: stride ", stride);
@@ -239,8 +340,20 @@ double j2_element(CellType t, std::span<const double> x, std::span<const double>
   const double* b = b_local;
   if (reduced && geometry)
     b = geometry, V = geometry[24];
-  else if (bbar || reduced)
+  else if (bbar || reduced || fbar)
     V = hex8_mean_gradients(x.first(nd), b_local);
+  // F-bar (de Souza Neto, Peric, Dutko and Owen, IJSS 33, 1996): F_bar = (J0 / J)^(1/3) F with
+  // J0 = det F0, F0 = I + sum_a u_a b_a^T from the mean gradients; f = sum_q s_q G_q^T P(F_bar_q),
+  // G = d F_bar / d u.
+  double F0invT[9] = {}, J0 = 1;
+  if (fbar) {
+    double F0[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+    for (int a = 0; a < n; ++a)
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) F0[3 * i + j] += u[3 * a + i] * b[3 * a + j];
+    J0 = inverse_transpose(F0, F0invT);
+    if (!(J0 > 0)) throw InvertedElement(J0);
+  }
   double energy = 0;
   for (int q = 0; q < points; ++q) {
     double g[3 * max_nodes];
@@ -261,9 +374,17 @@ double j2_element(CellType t, std::span<const double> x, std::span<const double>
                      0.5 * (grad[5] + grad[7]),
                      0.5 * (grad[2] + grad[6])};
     LogStrain kin;  // finite strain: eps is 1/2 ln C, sigma the stress conjugate to it
+    double Fq[9] = {}, FinvT[9] = {},
+           ratio = 1;  // F-bar: the point's own F, F^-T and (J0 / J)^(1/3)
     if (p.finite_strain) {
-      const double F[9] = {1 + grad[0], grad[1], grad[2], grad[3],    1 + grad[4],
-                           grad[5],     grad[6], grad[7], 1 + grad[8]};
+      double F[9] = {1 + grad[0], grad[1], grad[2], grad[3],    1 + grad[4],
+                     grad[5],     grad[6], grad[7], 1 + grad[8]};
+      if (fbar) {
+        const double J = inverse_transpose(F, FinvT);
+        if (!(J > 0)) throw InvertedElement(J);
+        ratio = std::cbrt(J0 / J);
+        for (int k = 0; k < 9; ++k) Fq[k] = F[k], F[k] *= ratio;
+      }
       log_strain(F, kin);
       for (int k = 0; k < 6; ++k) eps[k] = kin.E[k];
     }
@@ -303,6 +424,10 @@ double j2_element(CellType t, std::span<const double> x, std::span<const double>
       double P[9], AF[81];
       log_strain_stress(kin, sigma, A, P, K.empty() ? nullptr : AF);
       if (history) cauchy_from_pk1(kin, P, tr + J2State::stress);
+      if (fbar) {
+        fbar_point(n, g, b, Fq, FinvT, F0invT, ratio, P, AF, s, u, f, K);
+        continue;
+      }
       if (!f.empty())
         for (int a = 0; a < n; ++a)
           for (int i = 0; i < 3; ++i)

@@ -661,7 +661,7 @@ TEST(J2Finite, TangentIsTheDerivativeOfTheForce) {
   // differences on every displacement (the tangent's numerical part is good to about 1e-10).
   J2Parameters p = finite(2e9, 3e9);
   const double G[9] = {0.2, 0.05, 0, 0.02, -0.1, 0.03, 0, 0.01, -0.05};
-  for (const Formulation form : {Formulation::full, Formulation::reduced})
+  for (const Formulation form : {Formulation::full, Formulation::reduced, Formulation::fbar})
     for (const CellType t : solids) {
       if (!available(form, t)) continue;
       const Technology tech{form, 0.05};
@@ -718,6 +718,44 @@ TEST(J2Finite, SmallStrainsGiveTheSmallStrainElementAndBbarIsRefused) {
   EXPECT_THROW(j2_element(CellType::hex8, x, std::vector<double>(24, 0.0), finite(0, 0), s, s, f,
                           {}, J2State::size, Technology{Formulation::bbar, 0.05}),
                InternalError);
+}
+
+TEST(J2Finite, FbarOfAUniformDeformationIsTheFullElementAndItsVolumeIsTheMeanOne) {
+  // A homogeneous F: F_bar = F at every point, so fbar equals full (force, state). A non-uniform
+  // field: every point of an F-bar cell sees det F_bar = det F0.
+  const J2Parameters p = finite(2e9, 3e9);
+  const std::vector<double> x = cell(CellType::hex8);
+  const double G[9] = {0.2, 0.05, 0, 0.02, -0.1, 0.03, 0, 0.01, -0.05};
+  const int stride = J2State::with_history;
+  for (const double wobble : {0.0, 3e-3}) {
+    const std::vector<double> u = displacement(x, G, wobble);
+    std::vector<double> c(8 * stride, 0.0), full(c.size()), fbar(c.size()), ff(24), fb(24);
+    j2_element(CellType::hex8, x, u, p, c, full, ff, {}, stride);
+    j2_element(CellType::hex8, x, u, p, c, fbar, fb, {}, stride, Technology{Formulation::fbar});
+    double scale = 0, worst = 0;
+    for (int k = 0; k < 24; ++k)
+      scale = std::max(scale, std::abs(ff[k])), worst = std::max(worst, std::abs(ff[k] - fb[k]));
+    if (wobble == 0) {
+      EXPECT_LT(worst, 1e-12 * scale);
+      for (std::size_t k = 0; k < c.size(); ++k)
+        EXPECT_NEAR(fbar[k], full[k], 1e-9 * (1 + std::abs(full[k])));
+    } else {
+      EXPECT_GT(worst, 1e-3 * scale);  // the wobble makes them differ
+      double b[24];
+      hex8_mean_gradients(x, b);
+      double F0[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+      for (int a = 0; a < 8; ++a)
+        for (int i = 0; i < 3; ++i)
+          for (int j = 0; j < 3; ++j) F0[3 * i + j] += u[3 * a + i] * b[3 * a + j];
+      const double J0 = F0[0] * (F0[4] * F0[8] - F0[5] * F0[7]) -
+                        F0[1] * (F0[3] * F0[8] - F0[5] * F0[6]) +
+                        F0[2] * (F0[3] * F0[7] - F0[4] * F0[6]);
+      for (int q = 0; q < 8; ++q) {  // the log strain's trace is ln det F_bar
+        const double* s = &fbar[q * stride + J2State::strain];
+        EXPECT_NEAR(s[0] + s[1] + s[2], std::log(J0), 1e-13) << q;
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -24,6 +24,11 @@
 ///   nodal forces f_a,i = sum_alpha gamma_alpha,a Q_i,alpha and energy 1/2 C sum q^2. The shear
 ///   modulus (not lambda + 2 mu, as in some codes) keeps the hourglass stiffness finite as nu
 ///   approaches 1/2. kappa_hg is the case's `hourglass` (default 0.05).
+/// - `fbar`: F-bar, B-bar's finite-strain form (de Souza Neto, Peric, Dutko and Owen, "Design of
+///   simple low order finite elements for large strain analysis of nearly incompressible solids",
+///   IJSS 33, 1996), for the finite-strain laws only (fe/plasticity.hpp's j2_element): at each
+///   point F_bar = (det F0 / det F)^(1/3) F with F0 from the mean gradients. Its tangent at u = 0
+///   is B-bar's, which stiffness_linear_elastic gives for it.
 
 #include <cstdint>
 #include <span>
@@ -32,12 +37,12 @@
 
 namespace inertia::fe {
 
-enum class Formulation : std::uint8_t { full, bbar, reduced };
+enum class Formulation : std::uint8_t { full, bbar, reduced, fbar };
 
-/// "full", "bbar", "reduced".
+/// "full", "bbar", "reduced", "fbar".
 const char* name(Formulation f);
 
-/// Whether a formulation exists for a cell type (full: all; bbar, reduced: hex8 only).
+/// Whether a formulation exists for a cell type (full: all; bbar, reduced, fbar: hex8 only).
 bool available(Formulation f, CellType t);
 
 /// The formulation of a solid region and its hourglass coefficient (reduced only).
