@@ -20,7 +20,8 @@
 #   residual's round-off floor is 5e-13 to 1.3e-12 F: the elastic strain is a small difference of
 #   large log strains, so T = D (E - E_p) carries their round-off times E);
 # - central difference: the bar pulled fast, balance closed to 1e-3 of the work;
-# - bad input: one error line each.
+# - bad input: one error line each; an explicit impact whose cells flatten below what its dt
+#   allows stops with a line that says so.
 set -euo pipefail
 : "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}" "${INERTIA_MPIEXEC:=mpiexec}"
 work=$(mktemp -d)
@@ -193,4 +194,23 @@ boundary_conditions:
 time: {integrator: static, dt: 1, steps: 1}
 EOF
 expect_error "bad.yaml:3: materials\[0\].formulation: reduced takes model linear_elastic, or hencky with plasticity (not hencky without plasticity)" 3 "$work/bad.yaml"
+# A copper column hitting a wall at 227 m/s with a dt fit for the undeformed cells only: the
+# flattened cells invert, and the message says why.
+cat > "$work/bad.yaml" <<EOF
+mesh: {box: {lower: [0, 0, 0], upper: [0.0032, 0.0032, 0.0324], cells: [2, 2, 20], element: hex8}}
+materials:
+  - {region: all, model: hencky, density: 8930, youngs_modulus: 1.17e11, poissons_ratio: 0.35,
+     formulation: fbar, plasticity: {yield_stress: 4.0e8, isotropic_hardening: 1.0e8}}
+boundary_conditions:
+  - {region: xmin, type: displacement, components: [x], value: [0]}
+  - {region: ymin, type: displacement, components: [y], value: [0]}
+contact:
+  walls:
+    - {name: anvil, region: zmin, plane: {point: [0, 0, 0], normal: [0, 0, 1]}}
+initial_conditions:
+  velocity: [0, 0, -227]
+time: {integrator: central_difference, mass: lumped, dt: 6.0e-8, end_time: 8.0e-5}
+output: {directory: bad, every: 0}
+EOF
+expect_error "inverted element .*an explicit run keeps the dt chosen for the undeformed mesh: cells flattened by large deformation need a smaller time.dt" 2 "$work/bad.yaml"
 echo "finite_plasticity: all checks passed"
