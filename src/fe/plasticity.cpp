@@ -228,20 +228,9 @@ double inverse_transpose(const double* M, double* out) {
 }
 
 /// F-bar's G^T P at one point: phi_ai = r (P_iJ g_aJ + 1/3 (P : F) (F0^-T_iM b_aM - F^-T_iM g_aM)),
-/// r = (J0 / J)^(1/3), from the element's displacements u (F, F0 and r recomputed: for the
-/// derivative at fixed P).
-void fbar_force(int n, const double* g, const double* b, const double* u, const double* P,
-                double* phi) {
-  double F[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, F0[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
-  for (int a = 0; a < n; ++a)
-    for (int i = 0; i < 3; ++i)
-      for (int j = 0; j < 3; ++j) {
-        F[3 * i + j] += u[3 * a + i] * g[3 * a + j];
-        F0[3 * i + j] += u[3 * a + i] * b[3 * a + j];
-      }
-  double FinvT[9], F0invT[9];
-  const double J = inverse_transpose(F, FinvT), J0 = inverse_transpose(F0, F0invT);
-  const double r = std::cbrt(J0 / J);
+/// r = (J0 / J)^(1/3).
+void fbar_phi(int n, const double* g, const double* b, const double* F, const double* FinvT,
+              const double* F0invT, double r, const double* P, double* phi) {
   double PF = 0;
   for (int k = 0; k < 9; ++k) PF += P[k] * F[k];
   for (int a = 0; a < n; ++a)
@@ -254,6 +243,21 @@ void fbar_force(int n, const double* g, const double* b, const double* u, const 
     }
 }
 
+/// fbar_phi with F, F0 and r from the element's displacements u.
+void fbar_force(int n, const double* g, const double* b, const double* u, const double* P,
+                double* phi) {
+  double F[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, F0[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+  for (int a = 0; a < n; ++a)
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) {
+        F[3 * i + j] += u[3 * a + i] * g[3 * a + j];
+        F0[3 * i + j] += u[3 * a + i] * b[3 * a + j];
+      }
+  double FinvT[9], F0invT[9];
+  const double J = inverse_transpose(F, FinvT), J0 = inverse_transpose(F0, F0invT);
+  fbar_phi(n, g, b, F, FinvT, F0invT, std::cbrt(J0 / J), P, phi);
+}
+
 /// One F-bar point's force s G^T P and tangent s (G^T A G + d(G^T P)/du at fixed P), the last by
 /// central differences (smooth: no return map inside).
 void fbar_point(int n, const double* g, const double* b, const double* F, const double* FinvT,
@@ -262,7 +266,7 @@ void fbar_point(int n, const double* g, const double* b, const double* F, const 
   const int nd = 3 * n;
   if (!f.empty()) {
     double phi[3 * max_nodes];
-    fbar_force(n, g, b, u.data(), P, phi);
+    fbar_phi(n, g, b, F, FinvT, F0invT, r, P, phi);
     for (int k = 0; k < nd; ++k) f[k] += s * phi[k];
   }
   if (K.empty()) return;
