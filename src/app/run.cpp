@@ -158,6 +158,8 @@ std::optional<int> parse_arguments(int argc, char** argv, Arguments& args) {
       args.restart = argv[++i];
     } else if (a == "--allow-changed-model") {
       args.allow_changed_model = true;
+    } else if (a == "--check") {  // also after the case file: never a run meant as a check
+      args.check = true;
     } else if (!args.case_file.empty()) {
       args.petsc.push_back(a);
     } else if (a == "--help" || a == "-h" || a == "-help") {
@@ -166,8 +168,6 @@ std::optional<int> parse_arguments(int argc, char** argv, Arguments& args) {
     } else if (a == "--version") {
       std::cout << "inertia " << INERTIA_VERSION << "\n";
       return 0;
-    } else if (a == "--check") {
-      args.check = true;
     } else if (a == "--split") {
       const char* n = i + 1 < argc ? argv[++i] : "";
       char* end = nullptr;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Small promises of the messages and of --check (README, "Running a case"), at 1 and 2 ranks:
 #   1. --check refuses output and checkpoint directories that cannot be created, in one line, and
-#      creates nothing (the tree around the case is the same before and after);
+#      creates nothing (the tree around the case is the same before and after); after the case
+#      file it checks too;
 #   2. control bytes in paths and names (a terminal escape, a newline) are escaped in every error
 #      line and in the log: one line, no raw escape byte;
 #   3. a huge bad value (a 5 MB number) is quoted as an excerpt of at most 80 characters and its
@@ -57,6 +58,11 @@ for np in 1 2; do
   refused "$np" "$d/blocker/out: cannot create the output directory \\($d/blocker is not a directory\\)" \
     --check "$d/out_blocked.yaml"
   echo "ok: np $np, --check: $(grep '^inertia: error:' "$work/err")"
+  # --check after the case file checks too (it is not taken for a PETSc option and the run made).
+  printf '%s\n%s\noutput: {directory: after}\n' "$box" "$time" > "$d/after.yaml"
+  (cd "$d" && mpi "$np" after.yaml --check) || fail "np $np: after.yaml --check failed"
+  grep -q "^check     OK" "$work/out" || fail "np $np: after.yaml --check did not check"
+  [ ! -e "$d/after" ] || fail "np $np: after.yaml --check ran the case"
   printf '%s\n%s\noutput: {directory: out, checkpoint: {every: 1, directory: blocker/ck}}\n' \
     "$box" "$time" > "$d/ck_blocked.yaml"
   refused "$np" ".*blocker/ck: cannot create the checkpoint directory \\(.*blocker is not a directory\\)" \
