@@ -8,6 +8,8 @@
 # - at rest at the end (kinetic energy below 1 % of the initial), the impact dissipated (plastic
 #   dissipation above 80 % of it; measured 88 %), and the energy balance closed to 1e-3 of it
 #   (measured 1.4e-5);
+# - the same on one-point cells (formulation reduced): length and radius in range (21.49, 6.78
+#   mm), the hourglass energy below 5 % of the internal energy (2.0 %), the balance closed;
 # - np 1 and 3 agree on the first 20 us (the probes' displacements, to 1e-8 of the top's travel;
 #   measured 1.2e-15).
 set -euo pipefail
@@ -25,6 +27,9 @@ sed -e "s|../../meshes/taylor_bar.msh|$INERTIA_SOURCE_DIR/meshes/taylor_bar_coar
     "$INERTIA_SOURCE_DIR/examples/taylor_bar/taylor_bar.yaml" > "$work/full.yaml"
 grep -q "dt: 1.2e-8" "$work/full.yaml" || { echo "FAIL: the example's dt line changed"; exit 1; }
 run 2 "$work/full.yaml"
+sed -e "s/formulation: fbar/formulation: reduced/" -e "s|directory: full|directory: reduced|" \
+  "$work/full.yaml" > "$work/reduced.yaml"
+run 2 "$work/reduced.yaml"
 for np in 1 3; do
   sed -e "s/end_time: 8.0e-5/end_time: 2.0e-5/" -e "s|directory: full|directory: short$np|" \
     "$work/full.yaml" > "$work/short$np.yaml"
@@ -53,6 +58,13 @@ check("initial kinetic energy against 1/2 m v^2 of the meshed quarter rod, - 1",
 check("kinetic energy at the end / initial", float(e[-1]["kinetic"]) / k0, 0, 0.01)
 check("plastic dissipation / initial kinetic energy", float(e[-1]["plastic_dissipation"]) / k0, 0.8, 1)
 check("energy balance / initial kinetic energy", abs(float(e[-1]["total"]) - float(e[0]["total"])) / k0, 0, 1e-3)
+p = rows(f"{work}/reduced/probes.csv")[-1]
+check("reduced: final length (mm)", (32.4e-3 + float(p["top.uz"])) * 1e3, 21.0, 22.0)
+check("reduced: impact face radius (mm)", (3.2e-3 + float(p["rim.ux"])) * 1e3, 6.5, 7.6)
+e = rows(f"{work}/reduced/energy.csv")
+internal = float(e[-1]["strain"]) + float(e[-1]["plastic_dissipation"])
+check("reduced: hourglass energy / internal energy at the end", float(e[-1]["hourglass"]) / internal, 1e-4, 0.05)
+check("reduced: energy balance / initial kinetic energy", abs(float(e[-1]["total"]) - float(e[0]["total"])) / k0, 0, 1e-3)
 a, b = rows(f"{work}/short1/probes.csv"), rows(f"{work}/short3/probes.csv")
 worst = max(abs(float(x[k]) - float(y[k])) for x, y in zip(a, b) for k in x if k not in ("step", "time"))
 check("np 3 against np 1, first 20 us: largest probe difference / the top's travel",
