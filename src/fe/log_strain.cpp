@@ -22,37 +22,27 @@ double ln_divided(double a, double b) {
   return x == 0 ? 1 / b : std::log1p(x) / (x * b);
 }
 
-/// Y = Q diag-free-weighted (Q^T X Q) Q^T with the weights theta_ij: PP : X for symmetric X (full
-/// 3x3 in and out).
-void apply_pp(const double* Q, const double* c, const double* X, double* Y) {
-  double theta[9];
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) theta[3 * i + j] = ln_divided(c[i], c[j]);
-  double QX[9], Xt[9];  // Xt = Q^T X Q
-  for (int k = 0; k < 3; ++k)
-    for (int j = 0; j < 3; ++j) {
-      double s = 0;
-      for (int i = 0; i < 3; ++i) s += Q[3 * i + k] * X[3 * i + j];
-      QX[3 * k + j] = s;
-    }
-  for (int k = 0; k < 3; ++k)
-    for (int l = 0; l < 3; ++l) {
-      double s = 0;
-      for (int j = 0; j < 3; ++j) s += QX[3 * k + j] * Q[3 * j + l];
-      Xt[3 * k + l] = s * theta[3 * k + l];
-    }
-  for (int i = 0; i < 3; ++i)
-    for (int l = 0; l < 3; ++l) {
-      double s = 0;
-      for (int k = 0; k < 3; ++k) s += Q[3 * i + k] * Xt[3 * k + l];
-      QX[3 * i + l] = s;
-    }
+/// Y = A B (3x3, row-major; transposed where ta, tb say).
+void multiply(const double* A, bool ta, const double* B, bool tb, double* Y) {
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j) {
       double s = 0;
-      for (int l = 0; l < 3; ++l) s += QX[3 * i + l] * Q[3 * j + l];
+      for (int k = 0; k < 3; ++k)
+        s += (ta ? A[3 * k + i] : A[3 * i + k]) * (tb ? B[3 * j + k] : B[3 * k + j]);
       Y[3 * i + j] = s;
     }
+}
+
+/// PP : X for symmetric X (full 3x3 in and out): Q (theta o (Q^T X Q)) Q^T with the weights
+/// theta_ij = ln_divided(c_i, c_j).
+void apply_pp(const double* Q, const double* c, const double* X, double* Y) {
+  double QX[9], Xt[9];
+  multiply(Q, true, X, false, QX);
+  multiply(QX, false, Q, false, Xt);
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) Xt[3 * i + j] *= ln_divided(c[i], c[j]);
+  multiply(Q, false, Xt, false, QX);
+  multiply(QX, false, Q, true, Y);
 }
 
 /// PP(C) : T for a symmetric C (full 3x3), T full 3x3.
@@ -112,14 +102,8 @@ void log_strain(const double* F, LogStrain& k) {
   k.J = F[0] * (F[4] * F[8] - F[5] * F[7]) - F[1] * (F[3] * F[8] - F[5] * F[6]) +
         F[2] * (F[3] * F[7] - F[4] * F[6]);
   if (!(k.J > 0)) throw InvertedElement(k.J);
-  double C[9];
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) {
-      double s = 0;
-      for (int m = 0; m < 3; ++m) s += F[3 * m + i] * F[3 * m + j];
-      C[3 * i + j] = s;
-    }
-  symmetric_eigen(C, k.c, k.Q);
+  multiply(F, true, F, false, k.C);
+  symmetric_eigen(k.C, k.c, k.Q);
   double E[9];
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j) {
@@ -143,22 +127,11 @@ void log_strain_stress(const LogStrain& k, const double* T, const double* dTdE, 
   full(T, Tf);
   apply_pp(k.Q, k.c, Tf, S);
   const double* F = k.F;
-  for (int i = 0; i < 3; ++i)
-    for (int J = 0; J < 3; ++J) {
-      double s = 0;
-      for (int M = 0; M < 3; ++M) s += F[3 * i + M] * S[3 * M + J];
-      P[3 * i + J] = s;
-    }
+  multiply(F, false, S, false, P);
   if (!A) return;
   // The derivative of C -> PP(C) : T at fixed T along the six symmetric unit directions D_mn
   // (D_mm = e_m e_m^T; D_mn = e_m e_n^T + e_n e_m^T), by central differences.
-  double C[9];
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) {
-      double s = 0;
-      for (int m = 0; m < 3; ++m) s += F[3 * m + i] * F[3 * m + j];
-      C[3 * i + j] = s;
-    }
+  const double* C = k.C;
   const double h = 1e-5 * k.c[0];
   double dG[6][9];
   for (int d = 0; d < 6; ++d) {

@@ -211,19 +211,12 @@ double j2_free_energy(const J2Parameters& p, const double* eps, const double* s)
 
 namespace {
 
-/// M^-T of a 3x3 matrix M (row-major) into out; returns det M.
+/// M^-T of a 3x3 matrix M (row-major) into out (fe::inverse3, transposed); returns det M.
 double inverse_transpose(const double* M, double* out) {
-  const double c00 = M[4] * M[8] - M[5] * M[7], c01 = M[5] * M[6] - M[3] * M[8],
-               c02 = M[3] * M[7] - M[4] * M[6];
-  const double det = M[0] * c00 + M[1] * c01 + M[2] * c02;
-  // (M^-1)^T_ij = cofactor_ij / det
-  out[0] = c00 / det, out[1] = c01 / det, out[2] = c02 / det;
-  out[3] = (M[2] * M[7] - M[1] * M[8]) / det;
-  out[4] = (M[0] * M[8] - M[2] * M[6]) / det;
-  out[5] = (M[1] * M[6] - M[0] * M[7]) / det;
-  out[6] = (M[1] * M[5] - M[2] * M[4]) / det;
-  out[7] = (M[2] * M[3] - M[0] * M[5]) / det;
-  out[8] = (M[0] * M[4] - M[1] * M[3]) / det;
+  double inverse[9];
+  const double det = inverse3(M, inverse);
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) out[3 * i + j] = inverse[3 * j + i];
   return det;
 }
 

@@ -27,6 +27,7 @@ namespace inertia::fe {
 /// The kinematics at one material point.
 struct LogStrain {
   double F[9];  ///< the deformation gradient
+  double C[9];  ///< F^T F
   double Q[9];  ///< C's eigenvectors as columns, row-major: Q[3 * i + k] = (N_k)_i
   double c[3];  ///< C's eigenvalues
   double E[6];  ///< 1/2 ln C, VTK order, tensor shear
