@@ -480,6 +480,10 @@ EnergyHistory::EnergyHistory(MechanicalSystem& system, const State& state, Integ
     ground_prev_ = system.create_vector();
     ground_now_ = system.create_vector();
   }
+  if (system.has_dashpots()) {
+    dashpot_prev_ = system.create_vector();
+    dashpot_now_ = system.create_vector();
+  }
   linear_ = system.is_linear();
   mv_prev_ = system.create_vector();
   mv_now_ = system.create_vector();
@@ -525,6 +529,7 @@ void EnergyHistory::evaluate(MechanicalSystem& system, const State& state) {
     system.support_reactions(state.time, state.u, state.v, integrator_.acceleration(),
                              reaction_now_);
   if (ground_) system.ground_damping_force(state.time, ground_now_);
+  if (dashpot_now_) system.dashpot_force(state.u, state.v, dashpot_now_);
   // M v: the kinetic energy, Rayleigh's mass dissipation (with the previous step's) and the
   // identity; K u: the strain energy (and, for the trapezoidal rule, the stiffness dissipation).
   system.mult_mass(state.v, mv_now_);
@@ -546,6 +551,7 @@ void EnergyHistory::before_step(MechanicalSystem& system, const State& state) {
   std::swap(f_prev_, f_now_);
   std::swap(reaction_prev_, reaction_now_);
   if (ground_) std::swap(ground_prev_, ground_now_);
+  if (dashpot_now_) std::swap(dashpot_prev_, dashpot_now_);
   std::swap(mv_prev_, mv_now_);
   if (trapezoidal_stiffness_) std::swap(ku_prev_, ku_now_);
   if (identity_) {
@@ -570,6 +576,14 @@ void EnergyHistory::after_step(MechanicalSystem& system, const State& state, dou
   external_work_ += 0.5 * dw + sums[0];
   // The work of moving walls (their penalty energy's change at fixed u).
   external_work_ += system.moving_work(u_prev_, state.u, time_prev_, state.time);
+  // The springs' dashpots: Delta u . (f_d,n + f_d,n+1) / 2 over every DOF (a support's share of
+  // their force is in its reaction, whose work is booked above).
+  if (dashpot_now_) {
+    INERTIA_PETSC(VecAXPY(dashpot_prev_, 1.0, dashpot_now_));  // spent after this step
+    PetscScalar d = 0;
+    INERTIA_PETSC(VecDot(du, dashpot_prev_, &d));
+    dissipation_ += 0.5 * d;
+  }
   // Friction's dissipation over the steps committed since the last row.
   const double friction = system.friction_dissipation();
   dissipation_ += friction - friction_seen_;

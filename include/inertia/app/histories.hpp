@@ -260,7 +260,8 @@ class EnergyHistory {
   petsc::Vector mv_prev_, mv_now_, ma_prev_, ma_now_;  ///< M v; the identity: M a
   petsc::Vector residual_, residual_next_;             ///< the identity: rho_f
   petsc::Vector ground_prev_, ground_now_;             ///< ground: f_g at t_n and t_{n+1}
-  std::vector<double> reaction_prev_, reaction_now_;   ///< R on this rank's constrained DOFs
+  petsc::Vector dashpot_prev_, dashpot_now_;  ///< springs' dashpot forces at t_n and t_{n+1}
+  std::vector<double> reaction_prev_, reaction_now_;  ///< R on this rank's constrained DOFs
   double time_prev_ = 0;
   double in_play_ = 0;
   double friction_seen_ = 0;  ///< the system's friction dissipation at the last step
