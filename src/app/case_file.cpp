@@ -296,6 +296,35 @@ void parse_boundary_conditions(const Node& n, CaseFile& c) {
   }
 }
 
+/// A table's units, scale and baseline correction (`units`, `scale`, `baseline`), applied to its
+/// points as read.
+void condition_record(const Node& a, CaseAmplitude& amp) {
+  std::vector<std::pair<double, double>> points(amp.points.begin(), amp.points.end());
+  double factor = 1;
+  try {
+    std::tie(amp.units, factor) = record_units(amp.read, a.has("units") ? a["units"].text() : "");
+  } catch (const InputError& e) {
+    (a.has("units") ? a["units"] : a["file"]).fail(e.what());
+  }
+  if (a.has("scale")) {
+    amp.scale = a["scale"].number();
+    if (amp.scale == 0) a["scale"].fail("must not be 0");
+  }
+  factor *= amp.scale;
+  if (factor != 1)
+    for (auto& p : points) p.second *= factor;
+  if (a.has("baseline")) {
+    const Node b = a["baseline"];
+    b.expect_map({"method", "degree"});
+    if (b.has("method")) b["method"].choice({"polynomial"});
+    const int degree = b.has("degree") ? static_cast<int>(b["degree"].integer_in(2, 6)) : 3;
+    if (points.size() < 8)
+      b.fail(cat("a baseline correction needs 8 points or more, the record has ", points.size()));
+    amp.baseline = correct_baseline(points, degree);
+  }
+  amp.points = std::move(points);
+}
+
 void parse_amplitudes(const Node& n, CaseFile& c, const AmplitudeFileReader& reader) {
   if (!n.node.IsMap()) n.fail("expected a mapping of amplitude names");
   for (const auto& kv : n.node) {
@@ -305,19 +334,30 @@ void parse_amplitudes(const Node& n, CaseFile& c, const AmplitudeFileReader& rea
     CaseAmplitude amp;
     const std::string type = a["type"].choice({"table", "smooth_step", "sine"});
     if (type == "table" && a.has("file")) {
-      a.expect_map({"type", "file"});
+      a.expect_map({"type", "file", "format", "dt", "units", "scale", "baseline"});
       amp.file = a["file"].text();
       const std::filesystem::path path = c.directory / amp.file;
+      const double dt = a.has("dt") ? a["dt"].positive() : 0;
+      RecordFormat format = default_record_format(path, dt > 0);
+      if (a.has("format"))
+        format = *find_record_format(a["format"].choice({"table", "peer", "single"}));
+      if (format == RecordFormat::single && dt == 0)
+        a.fail("a single-column file needs dt: (the time between its values)");
+      if (format != RecordFormat::single && dt > 0)
+        a["dt"].fail(cat("only for a single-column file (format: single); ",
+                         format == RecordFormat::peer ? "an AT2 file's header gives its DT"
+                                                      : "a table's rows give their times"));
       try {
-        AmplitudeTable table = reader(path);
+        AmplitudeTable table = reader(path, format, dt);
         amp.points = std::move(table.points);
         amp.read = std::move(table.read);
       } catch (const AmplitudeFileUnreadable& e) {
         a["file"].fail(cat("cannot open '", path.string(), "': ", e.what()));
       }
+      condition_record(a, amp);
     } else if (type == "table" || type == "smooth_step") {
       if (type == "table") {
-        a.expect_map({"type", "points", "file"});
+        a.expect_map({"type", "points", "file", "units", "scale", "baseline"});
       } else {
         a.expect_map({"type", "points", "continuity"});
         amp.type = CaseAmplitude::Type::smooth_step;
@@ -338,6 +378,7 @@ void parse_amplitudes(const Node& n, CaseFile& c, const AmplitudeFileReader& rea
         points.emplace_back(p[0], p[1]);
       }
       amp.points = std::move(points);
+      if (type == "table") condition_record(a, amp);
     } else {
       a.expect_map({"type", "frequency", "phase"});
       amp.type = CaseAmplitude::Type::sine;
@@ -570,79 +611,6 @@ StepsToEndTime steps_to_end_time(double end_time, double max_dt) {
   // One division: the same bits wherever it is computed.
   const auto steps = std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(n)));
   return {steps, end_time / static_cast<double>(steps)};
-}
-
-AmplitudeTable read_amplitude_table(const std::filesystem::path& path) {
-  const std::string name = printable(path.string());
-  std::ifstream in(path, std::ios::binary);
-  // The system's reason where the open fails; a stream opens a directory or a device, so ask.
-  if (!in) throw AmplitudeFileUnreadable(std::strerror(errno));
-  std::error_code ec;
-  const auto status = std::filesystem::status(path, ec);
-  if (std::filesystem::is_directory(status)) throw AmplitudeFileUnreadable("Is a directory");
-  if (!std::filesystem::is_regular_file(status))
-    throw AmplitudeFileUnreadable("not a regular file");
-  // A record of 10^6 rows is a few tens of MiB; anything far larger is a wrong file.
-  if (const auto bytes = std::filesystem::file_size(path, ec); !ec && bytes > (256ull << 20))
-    throw InputError(
-        cat(name, ": ", bytes >> 20, " MiB, larger than 256 MiB: not an amplitude table"));
-  AmplitudeTable table;
-  auto& points = table.points;
-  std::string line;
-  int number = 0;
-  bool header_allowed = true;
-  auto fail = [&](const std::string& what) {
-    throw InputError(one_line(cat(name, ":", number, ": ", what)));
-  };
-  while (std::getline(in, line)) {
-    ++number;
-    if (number == 1) {
-      // Text editors on Windows write a UTF-8 byte-order mark; UTF-16 is another encoding.
-      if (line.starts_with("\xEF\xBB\xBF")) {
-        line.erase(0, 3);
-        table.read.byte_order_mark = true;
-      } else if (line.starts_with("\xFF\xFE") || line.starts_with("\xFE\xFF")) {
-        fail("UTF-16 text: save the file as UTF-8 or ASCII");
-      }
-    }
-    const std::string original = line;
-    if (const auto hash = line.find('#'); hash != std::string::npos) line.erase(hash);
-    for (char& ch : line)
-      if (ch == ',' || ch == ';' || ch == '\t' || ch == '\r' || ch == '\v' || ch == '\f') ch = ' ';
-    // Up to three words (a third is an error), split by hand: a record has millions of lines.
-    std::string_view words[3];
-    int count = 0;
-    for (std::size_t b = 0; count < 3;) {
-      b = line.find_first_not_of(' ', b);
-      if (b == std::string::npos) break;
-      const std::size_t e = std::min(line.find(' ', b), line.size());
-      words[count++] = std::string_view(line).substr(b, e - b);
-      b = e;
-    }
-    if (count == 0) continue;
-    std::optional<double> t, v;
-    if (count == 2) t = parse_number(words[0]), v = parse_number(words[1]);
-    if (!t || !v) {
-      if (header_allowed) {
-        header_allowed = false;
-        table.read.header_line = number;
-        table.read.header = excerpt(original);
-        continue;
-      }
-      fail(cat("expected two finite numbers, time and value; got '", excerpt(original), "'"));
-    }
-    header_allowed = false;
-    if (!points.empty() && !(*t > points.back().first))
-      fail(cat("times must increase strictly (", *t, " after ", points.back().first, ")"));
-    points.emplace_back(*t, *v);
-  }
-  if (in.bad()) throw AmplitudeFileUnreadable(std::strerror(errno));
-  if (points.empty()) {
-    number = std::max(number, 1);
-    fail("no [time, value] rows");
-  }
-  table.read.rows = static_cast<std::int64_t>(points.size());
-  return table;
 }
 
 namespace {

@@ -21,13 +21,14 @@ namespace {
 enum class ReadOutcome : int { table = 0, unreadable = 1, bad_content = 2, failed = 3 };
 
 /// Collective. Rank 0 reads the table; the others receive it, or the same error.
-AmplitudeTable read_table_on_root(MPI_Comm comm, const std::filesystem::path& path) {
+AmplitudeTable read_table_on_root(MPI_Comm comm, const std::filesystem::path& path,
+                                  RecordFormat format, double dt) {
   AmplitudeTable table;
   int outcome = static_cast<int>(ReadOutcome::table);
   std::string message;
   if (rank_of(comm) == 0) {
     try {
-      table = read_amplitude_table(path);
+      table = read_record(path, format, dt);
     } catch (const AmplitudeFileUnreadable& e) {
       outcome = static_cast<int>(ReadOutcome::unreadable);
       message = e.what();
@@ -50,7 +51,11 @@ AmplitudeTable read_table_on_root(MPI_Comm comm, const std::filesystem::path& pa
   std::int64_t facts[3] = {static_cast<std::int64_t>(table.points.size()), table.read.header_line,
                            table.read.byte_order_mark};
   INERTIA_MPI(MPI_Bcast(facts, 3, MPI_INT64_T, 0, comm));
+  INERTIA_MPI(MPI_Bcast(&table.read.dt, 1, MPI_DOUBLE, 0, comm));
   table.read.header = broadcast_string(comm, table.read.header);
+  table.read.file_units = broadcast_string(comm, table.read.file_units);
+  table.read.title = broadcast_string(comm, table.read.title);
+  table.read.format = format;
   table.read.header_line = static_cast<int>(facts[1]);
   table.read.byte_order_mark = facts[2] != 0;
   table.read.rows = facts[0];
@@ -81,7 +86,9 @@ CaseFile load_case(MPI_Comm comm, const std::filesystem::path& file) {
   // Every rank parses the same text, so every rank asks for the same files in the same order
   // and fails at the same key: the reader's broadcasts match up.
   return parse_case(text, file,
-                    [comm](const std::filesystem::path& p) { return read_table_on_root(comm, p); });
+                    [comm](const std::filesystem::path& p, RecordFormat format, double dt) {
+                      return read_table_on_root(comm, p, format, dt);
+                    });
 }
 
 }  // namespace inertia

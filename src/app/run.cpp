@@ -25,6 +25,7 @@
 #include "inertia/app/output_fields.hpp"
 #include "inertia/app/output_series.hpp"
 #include "inertia/app/run_plan.hpp"
+#include "inertia/app/spectrum_tool.hpp"
 #include "inertia/core/directory_lock.hpp"
 #include "inertia/core/files.hpp"
 #include "inertia/core/interrupt.hpp"
@@ -38,6 +39,16 @@
 #include "inertia/time/step_control.hpp"
 
 namespace inertia {
+
+// "inertia: error: <what>" on stderr in one write, so that no other output (mpiexec's) can
+// come between its parts.
+void report_error(const std::string& what) {
+  // printable(): a path or name with control bytes (a newline, an escape sequence) in any
+  // message still makes one line that changes nothing on the terminal.
+  const std::string line = "inertia: error: " + printable(what) + "\n";
+  std::fwrite(line.data(), 1, line.size(), stderr);
+  std::fflush(stderr);
+}
 
 namespace {
 
@@ -62,6 +73,9 @@ std::string usage() {
        inertia --split N CASE.yaml    partition the case's mesh file for N ranks, once, into
                                       CASE.pN.split next to the case: a run on N ranks then reads
                                       only its share (no rank holds the whole mesh)
+       inertia spectrum RECORD [--damping 0.05,0.02] [--periods 0.01:10:100] ...
+                                      response spectra of a ground-acceleration record (CSV and
+                                      SVG; inertia spectrum --help)
        inertia --help | --version
 
 inertia runs the structural-dynamics case described by CASE.yaml (README.md, "The case file"):
@@ -102,7 +116,12 @@ modal: {modes: N, mass: consistent}: the N lowest modes with SLEPc (modes.csv, <
     out << "  " << std::left << std::setw(24) << t.name << t.summary << "\n";
   out << R"(boundary_conditions type acceleration: the region's acceleration is value x amplitude(t), its
   velocity and displacement the integrals from rest; amplitudes: {type: table, file: quake.csv}
-  reads time,value rows from a file. A table or smooth step is zero after its last point as an
+  reads time,value rows from a file; {file: rec.AT2} a PEER NGA record (units from its header),
+  {file: rec.txt, dt: 0.01} a single-column file (format: table | peer | single when the name
+  does not say); units: g | m/s2 | cm/s2 | mm/s2 converts to m/s^2, scale: multiplies, and
+  baseline: {method: polynomial, degree: 3} removes the drift of the ground's displacement
+  (Boore and Bommer 2005; the log shows the final displacement and velocity before and after).
+  A table or smooth step is zero after its last point as an
   acceleration (the ground moves on at its final velocity) and holds its last value as a load or
   displacement. The log echoes each condition: its peak, and the ground's final velocity and
   displacement (the drift of an uncorrected record). Where every support of a component follows
@@ -133,16 +152,6 @@ ranks finish the step and write a checkpoint of it first; in the set-up, a modal
 --split they stop within seconds, nothing written). README.md, "What a run promises".
 )";
   return out.str();
-}
-
-/// "inertia: error: <what>" on stderr in one write, so that no other output (mpiexec's) can
-/// come between its parts.
-void report_error(const std::string& what) {
-  // printable(): a path or name with control bytes (a newline, an escape sequence) in any
-  // message still makes one line that changes nothing on the terminal.
-  const std::string line = "inertia: error: " + printable(what) + "\n";
-  std::fwrite(line.data(), 1, line.size(), stderr);
-  std::fflush(stderr);
 }
 
 /// Parses the command line. Returns an exit status when there is nothing to run (--help,
@@ -870,15 +879,42 @@ class Run {
   /// One line per amplitude read from a file: rows, time span, what was skipped.
   void log_amplitude_files() {
     for (const auto& [name, a] : c().amplitudes) {
-      if (a.file.empty()) continue;
-      log_ << "amplitude " << name << ": " << printable(a.file) << ", " << a.read.rows
-           << (a.read.rows == 1 ? " row" : " rows") << ", t = " << six(a.points.front().first)
-           << " to " << six(a.points.back().first) << " s";
-      if (a.read.byte_order_mark) log_ << "; a UTF-8 byte-order mark skipped";
-      if (a.read.header_line > 0)
-        log_ << "; line " << a.read.header_line << " skipped as a header: '" << a.read.header
-             << "'";
-      log_ << "\n";
+      if (!a.file.empty()) {
+        const auto format = a.read.format;
+        log_ << "amplitude " << name << ": " << printable(a.file);
+        if (format == RecordFormat::peer) log_ << " (PEER AT2: " << a.read.title << ")";
+        if (format == RecordFormat::single) log_ << " (single column)";
+        log_ << ", " << a.read.rows;
+        if (format == RecordFormat::table)
+          log_ << (a.read.rows == 1 ? " row" : " rows");
+        else
+          log_ << (a.read.rows == 1 ? " value" : " values") << " at dt = " << six(a.read.dt)
+               << " s";
+        log_ << ", t = " << six(a.points.front().first) << " to " << six(a.points.back().first)
+             << " s";
+        if (a.read.byte_order_mark) log_ << "; a UTF-8 byte-order mark skipped";
+        if (a.read.header_line > 0)
+          log_ << "; line " << a.read.header_line << " skipped as a header: '" << a.read.header
+               << "'";
+        log_ << "\n";
+      }
+      if (!a.units.empty() || a.scale != 1) {
+        log_ << "amplitude " << name << ": values";
+        if (!a.units.empty())
+          log_ << " in " << a.units << " x " << six(*units_factor(a.units)) << " (to m/s^2)";
+        if (a.scale != 1) log_ << " x " << six(a.scale) << " (scale)";
+        log_ << "\n";
+      }
+      if (a.baseline.degree > 0) {
+        const auto& b = a.baseline;
+        log_ << "amplitude " << name << ": baseline corrected (polynomial of degree " << b.degree
+             << " fitted to the displacement, Boore and Bommer 2005): at t = "
+             << six(a.points.back().first) << " s the ground's displacement "
+             << six(b.final_displacement_before) << " -> " << six(b.final_displacement_after)
+             << ", velocity " << six(b.final_velocity_before) << " -> "
+             << six(b.final_velocity_after) << "; largest change of a value "
+             << six(b.peak_correction) << "\n";
+      }
     }
   }
 
@@ -1433,6 +1469,8 @@ class Run {
 }  // namespace
 
 int run_main(int argc, char** argv) {
+  if (argc >= 2 && std::string_view(argv[1]) == "spectrum")
+    return spectrum_main(argc - 1, argv + 1);
   Arguments args;
   if (const auto status = parse_arguments(argc, argv, args)) return *status;
   std::optional<Session> session;

@@ -19,6 +19,7 @@
 #include "inertia/core/origin.hpp"
 #include "inertia/mesh/box.hpp"
 #include "inertia/partition/partition.hpp"
+#include "inertia/seismic/record.hpp"
 #include "inertia/system/problem.hpp"
 #include "inertia/time/scheme.hpp"
 
@@ -59,35 +60,9 @@ struct CaseBoundaryCondition {
 
 enum class OutputFormat { vtu, xdmf };
 
-/// What was read from a table amplitude's file, for the log.
-struct AmplitudeFileRead {
-  std::int64_t rows = 0;         ///< [time, value] rows
-  int header_line = 0;           ///< the line skipped as a header (0: none)
-  std::string header;            ///< its text, at most ~80 characters of it
-  bool byte_order_mark = false;  ///< a UTF-8 byte-order mark before the first line, skipped
-};
-
-/// A table amplitude's points and what was read.
-struct AmplitudeTable {
-  std::vector<std::pair<double, double>> points;
-  AmplitudeFileRead read;
-};
-
-/// An amplitude file that cannot be opened: the system's reason ("No such file or directory",
-/// "Is a directory"), which the case file's message places at its `file:` key.
-class AmplitudeFileUnreadable : public InputError {
- public:
-  using InputError::InputError;
-};
-
-/// Serial. A table amplitude from a file of two columns, time and value (comma, semicolon or
-/// white space between them); `#` starts a comment, a UTF-8 byte-order mark is skipped, and a
-/// first line that is not two numbers is a header. Throws AmplitudeFileUnreadable when the file
-/// cannot be opened, InputError "<file>:<line>: ..." for its content (quoting at most ~80
-/// characters of the offending line).
-AmplitudeTable read_amplitude_table(const std::filesystem::path& path);
-/// How parse_case reads amplitude files (read_amplitude_table, or a collective version of it).
-using AmplitudeFileReader = std::function<AmplitudeTable(const std::filesystem::path&)>;
+/// How parse_case reads amplitude files (read_record, or a collective version of it).
+using AmplitudeFileReader =
+    std::function<AmplitudeTable(const std::filesystem::path&, RecordFormat, double dt)>;
 
 struct CaseAmplitude {
   enum class Type { table, sine, smooth_step };
@@ -97,6 +72,9 @@ struct CaseAmplitude {
   int continuity = 2;  ///< smooth_step: 1 (zero rate at the points) or 2 (and zero acceleration)
   std::string file;    ///< table: the file its points came from, as the case names it (or empty)
   AmplitudeFileRead read;  ///< table from a file: what was read
+  std::string units;       ///< table: the units the values were converted from (empty: as written)
+  double scale = 1;        ///< table: the factor after the units' (`scale`)
+  BaselineCorrection baseline;  ///< table: the baseline correction applied (degree 0: none)
 };
 
 /// The time function of an `amplitudes` entry.
@@ -227,7 +205,7 @@ CaseFile load_case(MPI_Comm comm, const std::filesystem::path& file);
 /// Same from YAML text (serial, for tests); `file` is used in messages and to resolve paths;
 /// amplitude files are read with `reader`.
 CaseFile parse_case(const std::string& text, const std::filesystem::path& file,
-                    const AmplitudeFileReader& reader = read_amplitude_table);
+                    const AmplitudeFileReader& reader = read_record);
 
 /// Resolves region and amplitude names against the mesh regions into the typed ProblemSpec.
 /// Throws InputError naming the case key, the unknown region and the known ones. With

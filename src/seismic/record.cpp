@@ -1,0 +1,417 @@
+// Time-history files (tables, PEER .AT2, single columns), units, and baseline correction.
+
+#include "inertia/seismic/record.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "inertia/core/options.hpp"
+#include "inertia/core/text.hpp"
+
+namespace inertia {
+
+std::string_view record_format_name(RecordFormat format) {
+  switch (format) {
+    case RecordFormat::peer:
+      return "peer";
+    case RecordFormat::single:
+      return "single";
+    case RecordFormat::table:
+      break;
+  }
+  return "table";
+}
+
+std::optional<RecordFormat> find_record_format(std::string_view name) {
+  for (auto f : {RecordFormat::table, RecordFormat::peer, RecordFormat::single})
+    if (record_format_name(f) == name) return f;
+  return std::nullopt;
+}
+
+RecordFormat default_record_format(const std::filesystem::path& path, bool has_dt) {
+  std::string extension = path.extension().string();
+  for (char& c : extension) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (extension == ".at2") return RecordFormat::peer;
+  return has_dt ? RecordFormat::single : RecordFormat::table;
+}
+
+std::optional<double> units_factor(std::string_view units) {
+  if (units == "g") return standard_gravity;
+  if (units == "m/s2" || units == "m/s^2") return 1.0;
+  if (units == "cm/s2" || units == "cm/s^2" || units == "gal") return 0.01;
+  if (units == "mm/s2" || units == "mm/s^2") return 0.001;
+  return std::nullopt;
+}
+
+std::string_view known_units() { return "g, m/s2, cm/s2 (gal), mm/s2"; }
+
+std::pair<std::string, double> record_units(const AmplitudeFileRead& read,
+                                            const std::string& given) {
+  if (!given.empty()) {
+    const auto f = units_factor(given);
+    if (!f)
+      throw InputError(cat("unknown units '", excerpt(given), "'; expected one of: ", known_units(),
+                           " (the record becomes m/s^2; a scale converts to other systems)"));
+    if (!read.file_units.empty() && units_factor(read.file_units) != f)
+      throw InputError(
+          cat("the file says its values are in ", read.file_units, ", not ", excerpt(given)));
+    return {given, *f};
+  }
+  if (read.format == RecordFormat::peer) {
+    if (read.file_units.empty())
+      throw InputError(
+          cat("the AT2 file does not name its units on line 3: give them (", known_units(), ")"));
+    return {read.file_units, *units_factor(read.file_units)};
+  }
+  return {std::string(), 1.0};
+}
+
+namespace {
+
+/// A text file read line by line, with the checks every format shares: a regular file, not
+/// absurdly large, no UTF-16; a UTF-8 byte-order mark skipped; `#` comments and the field
+/// separators (comma, semicolon, tab, CR) turned into blanks.
+class LineReader {
+ public:
+  explicit LineReader(const std::filesystem::path& path)
+      : name_(printable(path.string())), in_(path, std::ios::binary) {
+    // The system's reason where the open fails; a stream opens a directory or a device, so ask.
+    if (!in_) throw AmplitudeFileUnreadable(std::strerror(errno));
+    std::error_code ec;
+    const auto status = std::filesystem::status(path, ec);
+    if (std::filesystem::is_directory(status)) throw AmplitudeFileUnreadable("Is a directory");
+    if (!std::filesystem::is_regular_file(status))
+      throw AmplitudeFileUnreadable("not a regular file");
+    // A record of 10^6 rows is a few tens of MiB; anything far larger is a wrong file.
+    if (const auto bytes = std::filesystem::file_size(path, ec); !ec && bytes > (256ull << 20))
+      throw InputError(
+          cat(name_, ": ", bytes >> 20, " MiB, larger than 256 MiB: not an amplitude table"));
+  }
+
+  /// The next line: `original` as written (less a byte-order mark), `cleaned` without comment
+  /// and with separators as blanks. False at the end.
+  bool next(bool keep_comments = false) {
+    if (!std::getline(in_, original)) {
+      if (in_.bad()) throw AmplitudeFileUnreadable(std::strerror(errno));
+      return false;
+    }
+    ++number;
+    if (number == 1) {
+      // Text editors on Windows write a UTF-8 byte-order mark; UTF-16 is another encoding.
+      if (original.starts_with("\xEF\xBB\xBF")) {
+        original.erase(0, 3);
+        byte_order_mark = true;
+      } else if (original.starts_with("\xFF\xFE") || original.starts_with("\xFE\xFF")) {
+        fail("UTF-16 text: save the file as UTF-8 or ASCII");
+      }
+    }
+    cleaned = original;
+    if (!keep_comments)
+      if (const auto hash = cleaned.find('#'); hash != std::string::npos) cleaned.erase(hash);
+    for (char& ch : cleaned)
+      if (ch == ',' || ch == ';' || ch == '\t' || ch == '\r' || ch == '\v' || ch == '\f') ch = ' ';
+    return true;
+  }
+
+  /// Up to `limit` blank-separated words of the cleaned line, split by hand (a record has
+  /// millions of lines); returns how many there are, counting one more if the line has more.
+  int words(std::string_view* out, int limit) const {
+    int count = 0;
+    for (std::size_t b = 0;;) {
+      b = cleaned.find_first_not_of(' ', b);
+      if (b == std::string::npos) break;
+      if (count == limit) return limit + 1;
+      const std::size_t e = std::min(cleaned.find(' ', b), cleaned.size());
+      out[count++] = std::string_view(cleaned).substr(b, e - b);
+      b = e;
+    }
+    return count;
+  }
+
+  [[noreturn]] void fail(const std::string& what, int line = 0) const {
+    throw InputError(printable(cat(name_, ":", line > 0 ? line : std::max(number, 1), ": ", what)));
+  }
+
+  std::string name_;
+  std::ifstream in_;
+  std::string original, cleaned;
+  int number = 0;
+  bool byte_order_mark = false;
+};
+
+AmplitudeTable read_table(LineReader& in) {
+  AmplitudeTable table;
+  auto& points = table.points;
+  bool header_allowed = true;
+  while (in.next()) {
+    std::string_view words[2];
+    const int count = in.words(words, 2);
+    if (count == 0) continue;
+    std::optional<double> t, v;
+    if (count == 2) t = parse_number(words[0]), v = parse_number(words[1]);
+    if (!t || !v) {
+      if (header_allowed) {
+        header_allowed = false;
+        table.read.header_line = in.number;
+        table.read.header = excerpt(in.original);
+        continue;
+      }
+      in.fail(cat("expected two finite numbers, time and value; got '", excerpt(in.original), "'"));
+    }
+    header_allowed = false;
+    if (!points.empty() && !(*t > points.back().first))
+      in.fail(cat("times must increase strictly (", *t, " after ", points.back().first, ")"));
+    points.emplace_back(*t, *v);
+  }
+  if (points.empty()) in.fail("no [time, value] rows");
+  return table;
+}
+
+/// The values of the lines that follow, several per line, at t = i dt; `header_allowed`: a first
+/// line that is not numbers is a header (single-column files). Returns the line of the first
+/// value beyond `limit` values (0: none) after reading them all.
+void read_values(LineReader& in, AmplitudeTable& table, double dt, bool header_allowed,
+                 std::int64_t limit, int& line_of_excess) {
+  line_of_excess = 0;
+  constexpr int per_line = 64;
+  std::string_view words[per_line];
+  while (in.next()) {
+    const int count = in.words(words, per_line);
+    if (count == 0) continue;
+    if (count > per_line) in.fail(cat("more than ", per_line, " values on one line"));
+    for (int w = 0; w < count; ++w) {
+      const auto v = parse_number(words[w]);
+      if (!v) {
+        if (header_allowed && w == 0) {
+          table.read.header_line = in.number;
+          table.read.header = excerpt(in.original);
+          break;
+        }
+        in.fail(cat("expected a finite number; got '", excerpt(words[w]), "' in '",
+                    excerpt(in.original), "'"));
+      }
+      if (static_cast<std::int64_t>(table.points.size()) == limit && line_of_excess == 0)
+        line_of_excess = in.number;
+      table.points.emplace_back(static_cast<double>(table.points.size()) * dt, *v);
+    }
+    header_allowed = false;
+  }
+}
+
+std::string upper(std::string_view s) {
+  std::string u(s);
+  for (char& c : u) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return u;
+}
+
+/// The units a PEER file's third line names ("ACCELERATION TIME SERIES IN UNITS OF G"), as
+/// units_factor spells them; empty if it names none.
+std::string peer_units(std::string_view line) {
+  const std::string u = upper(line);
+  const auto at = u.find("UNITS OF");
+  std::string unit;
+  if (at != std::string::npos) {
+    std::size_t b = u.find_first_not_of(' ', at + 8);
+    if (b != std::string::npos) unit = u.substr(b, u.find_first_of(" ,", b) - b);
+  } else if (u.find(" IN G") != std::string::npos || u.ends_with(" G")) {
+    unit = "G";
+  }
+  if (unit == "G" || unit == "G'S") return "g";
+  for (std::string_view cm : {"CM/S/S", "CM/SEC/SEC", "CM/S2", "CM/SEC2", "CM/S^2", "CM/SEC^2",
+                              "CM/S**2", "CM/SEC**2", "GAL"})
+    if (unit == cm) return "cm/s2";
+  for (std::string_view m : {"M/S/S", "M/SEC/SEC", "M/S2", "M/SEC2", "M/S^2", "M/SEC^2", "M/S**2"})
+    if (unit == m) return "m/s2";
+  return {};
+}
+
+/// NPTS and DT from a PEER file's fourth line: "NPTS=  3930, DT=   .0100 SEC" (NGA-West2) or
+/// "3930   .0100   NPTS, DT" (the older PEER files).
+bool peer_counts(const std::string& line, std::int64_t& npts, double& dt) {
+  const std::string u = upper(line);
+  auto number_after = [&](std::string_view key) -> std::optional<double> {
+    const auto at = u.find(key);
+    if (at == std::string::npos) return std::nullopt;
+    std::size_t b = u.find_first_not_of(" =:", at + key.size());
+    if (b == std::string::npos) return std::nullopt;
+    const std::size_t e = u.find_first_of(" ,;\tSs\r", b);
+    return parse_number(std::string_view(u).substr(b, e == std::string::npos ? e : e - b));
+  };
+  std::optional<double> n = number_after("NPTS"), d = number_after("DT");
+  if (!n || !d) {
+    // The older layout: two numbers, then "NPTS, DT".
+    std::string cleaned = u;
+    for (char& c : cleaned)
+      if (c == ',' || c == '\t' || c == '\r') c = ' ';
+    std::istringstream words(cleaned);
+    std::string a, b, c;
+    words >> a >> b >> c;
+    if (c != "NPTS") return false;
+    n = parse_number(a), d = parse_number(b);
+    if (!n || !d) return false;
+  }
+  if (*n < 1 || *n > 1e9 || *n != std::floor(*n) || !(*d > 0)) return false;
+  npts = static_cast<std::int64_t>(*n);
+  dt = *d;
+  return true;
+}
+
+AmplitudeTable read_peer(LineReader& in) {
+  AmplitudeTable table;
+  std::string lines[4];
+  for (int i = 0; i < 4; ++i) {
+    if (!in.next(true))
+      in.fail(cat("a PEER .AT2 file has four header lines; this one ends at line ", in.number));
+    lines[i] = in.original;
+  }
+  table.read.title = excerpt(lines[1]);
+  const std::string third = upper(lines[2]);
+  for (std::string_view other : {"VELOCITY", "DISPLACEMENT"})
+    if (third.find(other) != std::string::npos && third.find("ACCELERATION") == std::string::npos)
+      in.fail(cat("the header says a ", upper(other) == "VELOCITY" ? "velocity" : "displacement",
+                  " time series ('", excerpt(lines[2]), "'): an accelerogram is needed"),
+              3);
+  table.read.file_units = peer_units(lines[2]);
+  std::int64_t npts = 0;
+  double dt = 0;
+  if (!peer_counts(lines[3], npts, dt))
+    in.fail(
+        cat("expected NPTS and DT (as 'NPTS= 3930, DT= .0100 SEC'); got '", excerpt(lines[3]), "'"),
+        4);
+  table.read.dt = dt;
+  int excess = 0;
+  read_values(in, table, dt, false, npts, excess);
+  const auto got = static_cast<std::int64_t>(table.points.size());
+  if (got != npts)
+    in.fail(cat("NPTS = ", npts, " but ", got, got == 1 ? " value follows" : " values follow",
+                got > npts ? cat(" (the first beyond NPTS on line ", excess, ")") : std::string()),
+            4);
+  return table;
+}
+
+}  // namespace
+
+AmplitudeTable read_record(const std::filesystem::path& path, RecordFormat format, double dt) {
+  LineReader in(path);
+  AmplitudeTable table;
+  switch (format) {
+    case RecordFormat::table:
+      table = read_table(in);
+      break;
+    case RecordFormat::peer:
+      table = read_peer(in);
+      break;
+    case RecordFormat::single: {
+      if (!(dt > 0)) throw InputError("a single-column record needs its dt");
+      int excess = 0;
+      read_values(in, table, dt, true, -1, excess);
+      if (table.points.empty()) in.fail("no values");
+      table.read.dt = dt;
+      break;
+    }
+  }
+  table.read.format = format;
+  table.read.byte_order_mark = in.byte_order_mark;
+  table.read.rows = static_cast<std::int64_t>(table.points.size());
+  return table;
+}
+
+AmplitudeTable read_amplitude_table(const std::filesystem::path& path) {
+  return read_record(path, RecordFormat::table, 0);
+}
+
+std::pair<double, double> final_ground_motion(
+    const std::vector<std::pair<double, double>>& points) {
+  double v = 0, d = 0;
+  for (std::size_t i = 1; i < points.size(); ++i) {
+    const double h = points[i].first - points[i - 1].first;
+    const double a0 = points[i - 1].second, a1 = points[i].second;
+    d += h * v + h * h * (2 * a0 + a1) / 6;
+    v += h * (a0 + a1) / 2;
+  }
+  return {d, v};
+}
+
+BaselineCorrection correct_baseline(std::vector<std::pair<double, double>>& points, int degree) {
+  if (degree < 2 || degree > 6)
+    throw InputError(cat("a baseline polynomial has degree 2 to 6, got ", degree));
+  BaselineCorrection result;
+  result.degree = degree;
+  std::tie(result.final_displacement_before, result.final_velocity_before) =
+      final_ground_motion(points);
+  const std::size_t n = points.size();
+  const int m = degree - 1;  // the terms tau^2 .. tau^degree
+  if (n < static_cast<std::size_t>(m) + 1) {
+    result.final_displacement_after = result.final_displacement_before;
+    result.final_velocity_after = result.final_velocity_before;
+    return result;
+  }
+  const double t0 = points.front().first, span = points.back().first - t0;
+  // The displacement at the points, exactly (at rest at t0).
+  std::vector<double> d(n, 0.0);
+  {
+    double v = 0;
+    for (std::size_t i = 1; i < n; ++i) {
+      const double h = points[i].first - points[i - 1].first;
+      const double a0 = points[i - 1].second, a1 = points[i].second;
+      d[i] = d[i - 1] + h * v + h * h * (2 * a0 + a1) / 6;
+      v += h * (a0 + a1) / 2;
+    }
+  }
+  // Least squares by modified Gram-Schmidt, twice (the powers of tau are far from orthogonal):
+  // Q R = A with A's columns tau^k, then c = R^-1 Q^T d.
+  std::vector<std::vector<double>> q(static_cast<std::size_t>(m), std::vector<double>(n));
+  std::vector<double> r(static_cast<std::size_t>(m * m), 0.0);
+  for (int k = 0; k < m; ++k) {
+    auto& col = q[static_cast<std::size_t>(k)];
+    for (std::size_t i = 0; i < n; ++i) col[i] = std::pow((points[i].first - t0) / span, k + 2);
+    for (int pass = 0; pass < 2; ++pass)
+      for (int j = 0; j < k; ++j) {
+        const auto& qj = q[static_cast<std::size_t>(j)];
+        double dot = 0;
+        for (std::size_t i = 0; i < n; ++i) dot += qj[i] * col[i];
+        for (std::size_t i = 0; i < n; ++i) col[i] -= dot * qj[i];
+        r[static_cast<std::size_t>(j * m + k)] += dot;
+      }
+    double norm = 0;
+    for (double x : col) norm += x * x;
+    norm = std::sqrt(norm);
+    if (!(norm > 0)) throw InputError("baseline correction: the record's points are too few");
+    for (double& x : col) x /= norm;
+    r[static_cast<std::size_t>(k * m + k)] = norm;
+  }
+  std::vector<double> c(static_cast<std::size_t>(m), 0.0);
+  for (int k = 0; k < m; ++k) {
+    double dot = 0;
+    for (std::size_t i = 0; i < n; ++i) dot += q[static_cast<std::size_t>(k)][i] * d[i];
+    c[static_cast<std::size_t>(k)] = dot;
+  }
+  for (int k = m - 1; k >= 0; --k) {
+    double s = c[static_cast<std::size_t>(k)];
+    for (int j = k + 1; j < m; ++j)
+      s -= r[static_cast<std::size_t>(k * m + j)] * c[static_cast<std::size_t>(j)];
+    c[static_cast<std::size_t>(k)] = s / r[static_cast<std::size_t>(k * m + k)];
+  }
+  // p''(t) = sum c_k k (k - 1) tau^(k-2) / span^2.
+  for (auto& [t, a] : points) {
+    const double tau = (t - t0) / span;
+    double p2 = 0;
+    for (int k = 0; k < m; ++k) {
+      const int power = k + 2;
+      p2 += c[static_cast<std::size_t>(k)] * power * (power - 1) * std::pow(tau, power - 2);
+    }
+    p2 /= span * span;
+    a -= p2;
+    result.peak_correction = std::max(result.peak_correction, std::abs(p2));
+  }
+  std::tie(result.final_displacement_after, result.final_velocity_after) =
+      final_ground_motion(points);
+  return result;
+}
+
+}  // namespace inertia
