@@ -348,7 +348,7 @@ void parse_amplitudes(const Node& n, CaseFile& c, const AmplitudeFileReader& rea
                          format == RecordFormat::peer ? "an AT2 file's header gives its DT"
                                                       : "a table's rows give their times"));
       try {
-        AmplitudeTable table = reader(path, format, dt);
+        AmplitudeTable table = reader(path, format, dt, "time");
         amp.points = std::move(table.points);
         amp.read = std::move(table.read);
       } catch (const AmplitudeFileUnreadable& e) {
@@ -387,6 +387,116 @@ void parse_amplitudes(const Node& n, CaseFile& c, const AmplitudeFileReader& rea
       if (a.has("phase")) amp.phase = a["phase"].number();
     }
     c.amplitudes[name] = amp;
+  }
+}
+
+/// response_spectrum: {spectrum: {record | points | file, units, scale}, directions,
+/// direction_factors, directional_combination, combination, damping, missing_mass}.
+void parse_response_spectrum(const Node& n, CaseFile& c, const AmplitudeFileReader& reader) {
+  n.expect_map({"spectrum", "directions", "direction_factors", "directional_combination",
+                "combination", "damping", "missing_mass"});
+  auto& r = c.response_spectrum;
+  r.enabled = true;
+  r.origin = {n.line(), n.key};
+  if (!n.has("spectrum"))
+    n.fail("missing key 'spectrum' ({record: NAME}, {points: [[T, Sa], ...]} or {file: F})");
+  const Node s = n["spectrum"];
+  s.expect_map({"record", "points", "file", "units", "scale"});
+  const int given = s.has("record") + s.has("points") + s.has("file");
+  if (given != 1) s.fail("expected one of record (an amplitude), points or file");
+  if (s.has("record")) {
+    r.record = s["record"].text();
+    if (!c.amplitudes.count(r.record)) {
+      std::vector<std::string_view> known;
+      for (const auto& [k, v] : c.amplitudes) known.push_back(k);
+      s["record"].fail(
+          cat("unknown amplitude '", excerpt(r.record), "'", did_you_mean(r.record, known),
+              known.empty() ? "; no amplitudes are defined" : "; defined: " + join(known)));
+    }
+    if (c.amplitudes.at(r.record).type != CaseAmplitude::Type::table)
+      s["record"].fail(
+          cat("'", excerpt(r.record), "' is not a table: a record is a table of accelerations"));
+    if (s.has("units"))
+      s["units"].fail("the record's units are its amplitude's (amplitudes." + r.record + ".units)");
+  } else {
+    AmplitudeFileRead read;
+    if (s.has("points")) {
+      const Node pts = s["points"];
+      if (!pts.node.IsSequence() || pts.size() == 0)
+        pts.fail("expected a list of [period, acceleration]");
+      for (std::size_t i = 0; i < pts.size(); ++i) {
+        const auto p = pts.at(i).numbers(2, 2);
+        if (!r.table.empty() && !(p[0] > r.table.back().first))
+          pts.at(i).fail(
+              cat("periods must increase strictly (", p[0], " after ", r.table.back().first, ")"));
+        r.table.emplace_back(p[0], p[1]);
+      }
+    } else {
+      r.file = s["file"].text();
+      const std::filesystem::path path = c.directory / r.file;
+      try {
+        AmplitudeTable table = reader(path, RecordFormat::table, 0, "period");
+        r.table = std::move(table.points);
+      } catch (const AmplitudeFileUnreadable& e) {
+        s["file"].fail(cat("cannot open '", path.string(), "': ", e.what()));
+      }
+    }
+    for (std::size_t i = 0; i < r.table.size(); ++i) {
+      if (r.table[i].first < 0)
+        (s.has("points") ? s["points"].at(i) : s["file"])
+            .fail(cat("a period must be >= 0, got ", r.table[i].first));
+      if (r.table[i].second < 0)
+        (s.has("points") ? s["points"].at(i) : s["file"])
+            .fail(cat("a spectral acceleration must be >= 0, got ", r.table[i].second));
+    }
+    double factor = 1;
+    try {
+      std::tie(r.units, factor) = record_units(read, s.has("units") ? s["units"].text() : "");
+    } catch (const InputError& e) {
+      s["units"].fail(e.what());
+    }
+    for (auto& p : r.table) p.second *= factor;
+  }
+  if (s.has("scale")) {
+    r.scale = s["scale"].positive();
+    for (auto& p : r.table) p.second *= r.scale;
+  }
+  if (!n.has("directions")) n.fail("missing key 'directions' (e.g. [x] or [x, y])");
+  const Node d = n["directions"];
+  if (!d.node.IsSequence() || d.size() < 1 || d.size() > 3)
+    d.fail("expected a list of 1 to 3 of x, y, z");
+  for (std::size_t i = 0; i < d.size(); ++i) {
+    const std::string name = d.at(i).choice({"x", "y", "z"});
+    const int k = name[0] - 'x';
+    if (std::find(r.directions.begin(), r.directions.end(), k) != r.directions.end())
+      d.at(i).fail("given twice");
+    r.directions.push_back(k);
+  }
+  r.direction_factors.assign(r.directions.size(), 1.0);
+  if (n.has("direction_factors")) {
+    const auto f = n["direction_factors"].numbers(r.directions.size(), r.directions.size());
+    for (std::size_t i = 0; i < f.size(); ++i) {
+      if (!(f[i] > 0)) n["direction_factors"].at(i).fail(cat("must be > 0 (got ", f[i], ")"));
+      r.direction_factors[i] = f[i];
+    }
+  }
+  if (n.has("directional_combination")) {
+    if (r.directions.size() < 2) n["directional_combination"].fail("needs two or three directions");
+    r.directional = n["directional_combination"].choice({"srss", "100-30"}) == "srss"
+                        ? DirectionalRule::srss
+                        : DirectionalRule::percent_100_30;
+  }
+  if (n.has("combination")) {
+    const std::string rule = n["combination"].choice({"srss", "cqc", "abs"});
+    r.combination = rule == "srss"  ? ModalRule::srss
+                    : rule == "cqc" ? ModalRule::cqc
+                                    : ModalRule::abs;
+  }
+  if (n.has("missing_mass")) r.missing_mass = n["missing_mass"].boolean();
+  if (n.has("damping")) {
+    r.damping = n["damping"].number();
+    if (!(r.damping >= 0 && r.damping < 1))
+      n["damping"].fail(cat("a damping ratio must be in [0, 1), got ", r.damping));
   }
 }
 
@@ -714,6 +824,7 @@ CaseFile parse_case(const std::string& text, const std::filesystem::path& file,
                                          "gravity",
                                          "initial_conditions",
                                          "modal",
+                                         "response_spectrum",
                                          "time",
                                          "output",
                                          "petsc"};
@@ -782,6 +893,11 @@ CaseFile parse_case(const std::string& text, const std::filesystem::path& file,
       modal_mass = m["mass"].choice({"consistent", "lumped"}) == "consistent"
                        ? MassTreatment::consistent
                        : MassTreatment::lumped;
+  }
+  if (top.has("response_spectrum")) {
+    if (!top.has("modal"))
+      top["response_spectrum"].fail("needs modal: {modes: N} (the modes it combines)");
+    parse_response_spectrum(top["response_spectrum"], c, reader);
   }
   c.has_time = top.has("time");
   if (c.has_time) {

@@ -22,13 +22,13 @@ enum class ReadOutcome : int { table = 0, unreadable = 1, bad_content = 2, faile
 
 /// Collective. Rank 0 reads the table; the others receive it, or the same error.
 AmplitudeTable read_table_on_root(MPI_Comm comm, const std::filesystem::path& path,
-                                  RecordFormat format, double dt) {
+                                  RecordFormat format, double dt, std::string_view abscissa) {
   AmplitudeTable table;
   int outcome = static_cast<int>(ReadOutcome::table);
   std::string message;
   if (rank_of(comm) == 0) {
     try {
-      table = read_record(path, format, dt);
+      table = read_record(path, format, dt, abscissa);
     } catch (const AmplitudeFileUnreadable& e) {
       outcome = static_cast<int>(ReadOutcome::unreadable);
       message = e.what();
@@ -86,8 +86,9 @@ CaseFile load_case(MPI_Comm comm, const std::filesystem::path& file) {
   // Every rank parses the same text, so every rank asks for the same files in the same order
   // and fails at the same key: the reader's broadcasts match up.
   return parse_case(text, file,
-                    [comm](const std::filesystem::path& p, RecordFormat format, double dt) {
-                      return read_table_on_root(comm, p, format, dt);
+                    [comm](const std::filesystem::path& p, RecordFormat format, double dt,
+                           std::string_view abscissa) {
+                      return read_table_on_root(comm, p, format, dt, abscissa);
                     });
 }
 

@@ -24,6 +24,7 @@
 #include "inertia/app/monitors.hpp"
 #include "inertia/app/output_fields.hpp"
 #include "inertia/app/output_series.hpp"
+#include "inertia/app/response_spectrum_analysis.hpp"
 #include "inertia/app/run_plan.hpp"
 #include "inertia/app/spectrum_tool.hpp"
 #include "inertia/core/directory_lock.hpp"
@@ -1413,6 +1414,117 @@ class Run {
              << " written (more with -eps_max_it)\n";
     }
     if (!unusable.empty()) throw InputError(unusable);
+    if (c().response_spectrum.enabled) response_spectrum(modes);
+  }
+
+  /// response_spectrum: the combined peaks on the modes just computed, logged per mode and
+  /// combined, written to rsa_modes.csv, rsa.csv and <case>_rsa.pvd.
+  void response_spectrum(const ModalResult& modes) {
+    const auto& spec = c().response_spectrum;
+    RsaResult r;
+    {
+      Phases::Scope scope(phases_, "response spectrum");
+      r = response_spectrum_analysis(c(), system(), modes);
+    }
+    const char* rules[] = {"SRSS", "CQC", "ABS"};
+    const int chosen = spec.combination == ModalRule::srss  ? 0
+                       : spec.combination == ModalRule::cqc ? 1
+                                                            : 2;
+    log_ << "rsa       response spectrum: "
+         << (spec.record.empty()
+                 ? cat("design spectrum of ", spec.table.size(), " points",
+                       spec.file.empty() ? std::string() : " from " + printable(spec.file))
+                 : cat("the ", 100 * spec.damping, " % spectrum of record '", spec.record,
+                       "' (Nigam-Jennings)"))
+         << (spec.scale != 1 ? cat(" x ", spec.scale) : std::string()) << "; " << rules[chosen]
+         << " over the modes (damping " << spec.damping << ")";
+    if (spec.directions.size() > 1)
+      log_ << ", then " << (spec.directional == DirectionalRule::srss ? "SRSS" : "100/30")
+           << " over the directions";
+    log_ << "\n";
+    if (r.held_below + r.held_above > 0)
+      log_ << "warning   response_spectrum: " << r.held_below + r.held_above
+           << " mode periods outside the spectrum's periods (" << r.held_below << " below, "
+           << r.held_above << " above): the spectrum's end values used\n";
+    const std::size_t n = modes.modes.size();
+    std::ostringstream csv;
+    csv << std::setprecision(17)
+        << "direction,mode,period,sa,participation,effective_mass,displacement_factor,base_fx,"
+           "base_fy,base_fz\n";
+    for (std::size_t k = 0; k < spec.directions.size(); ++k) {
+      const char axis = "xyz"[spec.directions[k]];
+      log_ << "   direction " << axis << ": mode, period (s), Sa, Gamma, eff. mass, base reaction "
+           << axis << "\n";
+      for (std::size_t i = 0; i < n; ++i) {
+        const RsaModeRow& row = r.rows[k * n + i];
+        log_ << std::setw(7) << row.mode << std::setw(14) << std::setprecision(6) << row.period
+             << std::setw(14) << row.sa << std::setw(14) << row.participation << std::setw(14)
+             << row.effective_mass << std::setw(14)
+             << row.base[static_cast<std::size_t>(spec.directions[k])] << "\n";
+        csv << axis << "," << row.mode << "," << row.period << "," << row.sa << ","
+            << row.participation << "," << row.effective_mass << "," << row.displacement_factor;
+        for (double b : row.base) csv << "," << b;
+        csv << "\n";
+      }
+      const auto& by = r.base_by_rule[k];
+      const auto d = static_cast<std::size_t>(spec.directions[k]);
+      log_ << "   direction " << axis << ": base reaction " << axis << " " << by[0][d]
+           << " (SRSS), " << by[1][d] << " (CQC), " << by[2][d]
+           << " (ABS); the modes' effective mass " << std::setprecision(3)
+           << 100 * r.mass_fraction[k] << " % of the total" << std::setprecision(6)
+           << (r.mass_fraction[k] < 0.9 ? " (below 90 %: more modes)" : "") << "\n";
+    }
+    if (spec.missing_mass) {
+      log_ << "rsa       missing mass at the ZPA " << r.zpa
+           << " (static solve: " << r.missing_solver << "):";
+      for (std::size_t k = 0; k < spec.directions.size(); ++k) {
+        const auto d = static_cast<std::size_t>(spec.directions[k]);
+        log_ << " "
+             << "xyz"[d] << " " << r.missing_mass[k] << " (" << std::setprecision(3)
+             << 100 * r.missing_mass[k] / modes.total_mass[d] << " % of the total mass)"
+             << std::setprecision(6) << ", base reaction " << r.missing_base[k][d];
+      }
+      log_ << "; combined with the modes by SRSS\n";
+    }
+    log_ << "rsa       combined base reaction (x, y, z): " << r.base[0] << ", " << r.base[1] << ", "
+         << r.base[2] << "\n";
+    std::ostringstream combined;
+    combined << std::setprecision(17) << "quantity,x,y,z\nbase_reaction";
+    for (double b : r.base) combined << "," << b;
+    double peak[3] = {0, 0, 0};
+    {
+      petsc::ConstArray u(r.displacement);
+      for (std::size_t e = 0; e < u.span().size(); ++e)
+        peak[e % 3] = std::max(peak[e % 3], u.span()[e]);
+    }
+    INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, peak, 3, MPI_DOUBLE, MPI_MAX, comm_));
+    combined << "\nmax_displacement";
+    for (double x : peak) combined << "," << x;
+    combined << "\n";
+    if (spec.missing_mass) {
+      // Per excitation direction (its column): the mass the modes leave out, and its base
+      // reaction along that direction at the ZPA.
+      std::array<double, 3> mass{}, base{};
+      for (std::size_t k = 0; k < spec.directions.size(); ++k) {
+        const auto d = static_cast<std::size_t>(spec.directions[k]);
+        mass[d] = r.missing_mass[k];
+        base[d] = r.missing_base[k][d];
+      }
+      combined << "zpa," << r.zpa << "," << r.zpa << "," << r.zpa << "\nmissing_mass";
+      for (double x : mass) combined << "," << x;
+      combined << "\nmissing_mass_base_reaction";
+      for (double x : base) combined << "," << x;
+      combined << "\n";
+    }
+    run_on_root(comm_, [&] {
+      write_file_atomically(c().output_directory / "rsa_modes.csv", csv.str());
+      write_file_atomically(c().output_directory / "rsa.csv", combined.str());
+    });
+    OutputSeries series(comm_, c(), system(), std::nullopt, c().name + "_rsa");
+    series.write_fields(0, {{"displacement", r.displacement.get()}, {"reaction", r.reaction.get()}},
+                        &r.stress);
+    log_ << "rsa       rsa_modes.csv, rsa.csv and " << printable(series.series_path().string())
+         << " written (combined peaks: displacement, reaction, stress and strain by component)\n";
   }
 
   /// The summary of a modal analysis without a transient.

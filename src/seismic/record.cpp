@@ -144,7 +144,7 @@ class LineReader {
   bool byte_order_mark = false;
 };
 
-AmplitudeTable read_table(LineReader& in) {
+AmplitudeTable read_table(LineReader& in, std::string_view abscissa) {
   AmplitudeTable table;
   auto& points = table.points;
   bool header_allowed = true;
@@ -161,14 +161,15 @@ AmplitudeTable read_table(LineReader& in) {
         table.read.header = excerpt(in.original);
         continue;
       }
-      in.fail(cat("expected two finite numbers, time and value; got '", excerpt(in.original), "'"));
+      in.fail(cat("expected two finite numbers, ", abscissa, " and value; got '",
+                  excerpt(in.original), "'"));
     }
     header_allowed = false;
     if (!points.empty() && !(*t > points.back().first))
-      in.fail(cat("times must increase strictly (", *t, " after ", points.back().first, ")"));
+      in.fail(cat(abscissa, "s must increase strictly (", *t, " after ", points.back().first, ")"));
     points.emplace_back(*t, *v);
   }
-  if (points.empty()) in.fail("no [time, value] rows");
+  if (points.empty()) in.fail(cat("no [", abscissa, ", value] rows"));
   return table;
 }
 
@@ -296,12 +297,13 @@ AmplitudeTable read_peer(LineReader& in) {
 
 }  // namespace
 
-AmplitudeTable read_record(const std::filesystem::path& path, RecordFormat format, double dt) {
+AmplitudeTable read_record(const std::filesystem::path& path, RecordFormat format, double dt,
+                           std::string_view abscissa) {
   LineReader in(path);
   AmplitudeTable table;
   switch (format) {
     case RecordFormat::table:
-      table = read_table(in);
+      table = read_table(in, abscissa);
       break;
     case RecordFormat::peer:
       table = read_peer(in);

@@ -19,6 +19,7 @@
 #include "inertia/core/origin.hpp"
 #include "inertia/mesh/box.hpp"
 #include "inertia/partition/partition.hpp"
+#include "inertia/seismic/modal_combination.hpp"
 #include "inertia/seismic/record.hpp"
 #include "inertia/system/problem.hpp"
 #include "inertia/time/scheme.hpp"
@@ -61,8 +62,8 @@ struct CaseBoundaryCondition {
 enum class OutputFormat { vtu, xdmf };
 
 /// How parse_case reads amplitude files (read_record, or a collective version of it).
-using AmplitudeFileReader =
-    std::function<AmplitudeTable(const std::filesystem::path&, RecordFormat, double dt)>;
+using AmplitudeFileReader = std::function<AmplitudeTable(const std::filesystem::path&, RecordFormat,
+                                                         double dt, std::string_view abscissa)>;
 
 struct CaseAmplitude {
   enum class Type { table, sine, smooth_step };
@@ -94,6 +95,25 @@ struct CaseInitialVelocity {
   Origin origin;
 };
 
+/// `response_spectrum`: a response-spectrum analysis on the modes of `modal`
+/// (app/response_spectrum_analysis.hpp).
+struct CaseResponseSpectrum {
+  bool enabled = false;
+  std::string record;  ///< the spectrum of this amplitude (a record), or empty: `table`
+  /// A design spectrum: (period, spectral acceleration) points, periods increasing; scaled.
+  std::vector<std::pair<double, double>> table;
+  std::string file;                       ///< the table's file, as the case names it (or empty)
+  std::string units;                      ///< the table's units (empty: as written)
+  double scale = 1;                       ///< applied to the spectrum (after units)
+  std::vector<int> directions;            ///< 0, 1, 2 (x, y, z), in the order given
+  std::vector<double> direction_factors;  ///< per direction (default 1)
+  ModalRule combination = ModalRule::cqc;
+  DirectionalRule directional = DirectionalRule::srss;
+  double damping = 0.05;      ///< every mode's damping ratio (CQC; the record's spectrum)
+  bool missing_mass = false;  ///< the static response of the mass the modes leave out, at the ZPA
+  Origin origin;
+};
+
 struct CaseFile {
   std::filesystem::path path;       ///< the case file as given
   std::filesystem::path directory;  ///< its folder: relative paths are resolved against it
@@ -114,8 +134,9 @@ struct CaseFile {
   std::vector<CaseInitialVelocity> initial_velocity;
 
   // modal (a modal analysis before the transient, or alone without `time:`)
-  int modal_modes = 0;   ///< modal.modes (0: no modal analysis)
-  bool has_time = true;  ///< a `time:` section: a transient (or static) run
+  int modal_modes = 0;                     ///< modal.modes (0: no modal analysis)
+  CaseResponseSpectrum response_spectrum;  ///< response_spectrum (enabled: after modal)
+  bool has_time = true;                    ///< a `time:` section: a transient (or static) run
 
   // time
   Scheme scheme = configure_scheme("newmark");  ///< time.integrator with its options

@@ -32,6 +32,11 @@ class OutputSeries {
   /// Collective. Writes one frame at `time` with one point field (3 components per node), whatever
   /// output.fields says (the mode shapes of a modal analysis).
   void write_point_field(double time, const char* name, Vec x);
+  /// Collective. Writes one frame at `time` with point fields (3 components per node; ghosts up
+  /// to date) and, if given, the cells' stress and strain (6 components per local cell), whatever
+  /// output.fields says (the combined peaks of a response-spectrum analysis).
+  void write_fields(double time, const std::vector<std::pair<std::string, Vec>>& points,
+                    const CellStress* cells = nullptr);
 
   /// Collective. Writes one frame at state.time with the fields output.fields asks for, filled
   /// by their rows of the field table (app/output_fields.hpp) from u, v, the scheme's
@@ -92,9 +97,10 @@ class OutputSeries {
     std::vector<std::string> names;
   };
   std::vector<NodalStateArrays> nodal_state_arrays_;
-  std::vector<double> mode_values_;  ///< write_point_field
-  petsc::Vector contact_pressure_;   ///< the contact_pressure field's (asked for and walls exist)
-  std::vector<double> pressure_;     ///< per owned node, for contact_pressure_
+  std::vector<double> mode_values_;                ///< write_point_field
+  std::vector<std::vector<double>> field_values_;  ///< write_fields
+  petsc::Vector contact_pressure_;  ///< the contact_pressure field's (asked for and walls exist)
+  std::vector<double> pressure_;    ///< per owned node, for contact_pressure_
   std::vector<io::Field> point_fields_, cell_fields_;
   std::int64_t bytes_ = 0;
 };

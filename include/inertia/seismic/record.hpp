@@ -71,7 +71,9 @@ AmplitudeTable read_amplitude_table(const std::filesystem::path& path);
 /// Serial. A file in `format`; `dt` (> 0) is the sample interval of a single-column file and
 /// must be 0 for the others (a table's rows and an AT2's header carry their times). Errors as
 /// read_amplitude_table's; an AT2 whose NPTS disagrees with its values names the header line.
-AmplitudeTable read_record(const std::filesystem::path& path, RecordFormat format, double dt);
+/// `abscissa`: what a table's first column holds, for messages ("time", "period").
+AmplitudeTable read_record(const std::filesystem::path& path, RecordFormat format, double dt,
+                           std::string_view abscissa = "time");
 
 /// Standard gravity, m/s^2 (the g of records in g).
 inline constexpr double standard_gravity = 9.80665;

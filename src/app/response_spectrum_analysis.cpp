@@ -1,0 +1,281 @@
+// Response-spectrum analysis on the modes of the modal analysis.
+
+#include "inertia/app/response_spectrum_analysis.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "inertia/core/error.hpp"
+#include "inertia/parallel/petsc.hpp"
+#include "inertia/parallel/session.hpp"
+#include "inertia/seismic/response_spectrum.hpp"
+#include "inertia/system/direct_solver.hpp"
+
+namespace inertia {
+
+namespace {
+
+/// Sa at `period` from a table of (period, Sa), linear between its points; the end values beyond
+/// them (counted in `below` / `above`).
+double table_sa(const std::vector<std::pair<double, double>>& table, double period, int& below,
+                int& above) {
+  if (period <= table.front().first) {
+    if (period < table.front().first) ++below;
+    return table.front().second;
+  }
+  if (period >= table.back().first) {
+    if (period > table.back().first) ++above;
+    return table.back().second;
+  }
+  const auto it = std::upper_bound(table.begin(), table.end(), period,
+                                   [](double t, const auto& p) { return t < p.first; });
+  const auto& [t1, s1] = *it;
+  const auto& [t0, s0] = *(it - 1);
+  return s0 + (s1 - s0) * (period - t0) / (t1 - t0);
+}
+
+}  // namespace
+
+RsaResult response_spectrum_analysis(const CaseFile& c, MechanicalSystem& system,
+                                     const ModalResult& modes) {
+  const auto& spec = c.response_spectrum;
+  // Modes superpose only in a linear model: linear-elastic solids; springs enter linearised at
+  // the undeformed state, as the modal analysis took them.
+  for (const auto& m : c.materials)
+    if (!m.material.is_linear())
+      throw InputError(cat(c.path.string(), ":", m.origin.line, ": ", m.origin.key,
+                           ": response_spectrum needs linear-elastic materials (modes superpose "
+                           "only in a linear model)"));
+  const std::size_t n = modes.modes.size();
+  for (std::size_t i = 0; i < n; ++i)
+    if (modes.modes[i].rigid)
+      throw InputError(cat(c.path.string(), ":", spec.origin.line, ": response_spectrum: mode ",
+                           i + 1, " is a rigid-body mode: the structure needs supports"));
+  RsaResult result;
+  // Spectral accelerations at the modes' periods.
+  std::vector<double> omega(n), period(n), sa(n), damping(n, spec.damping);
+  for (std::size_t i = 0; i < n; ++i) {
+    omega[i] = modes.modes[i].omega;
+    period[i] = 2 * M_PI / omega[i];
+  }
+  if (!spec.record.empty()) {
+    const auto& a = c.amplitudes.at(spec.record);
+    std::vector<std::pair<double, double>> record(a.points.begin(), a.points.end());
+    const auto s = response_spectrum(record, period, {spec.damping});
+    for (std::size_t i = 0; i < n; ++i)
+      sa[i] = spec.scale * omega[i] * omega[i] * s.displacement[0][i];
+  } else {
+    for (std::size_t i = 0; i < n; ++i)
+      sa[i] = table_sa(spec.table, period[i], result.held_below, result.held_above);
+  }
+  // Per mode: K phi / omega^2 - M phi on the constrained DOFs (the reaction per unit A_n), its
+  // sum per component, and the cells' stresses of phi.
+  std::vector<petsc::Vector> unit_reaction(n);
+  std::vector<std::array<double, 3>> unit_base(n);
+  std::vector<CellStress> unit_stress(n);
+  petsc::Vector mphi = system.create_vector();
+  const auto dofs = system.constrained_dofs();
+  const PetscInt first = static_cast<PetscInt>(3 * system.mesh().node_begin);
+  for (std::size_t i = 0; i < n; ++i) {
+    unit_reaction[i] = system.create_vector();
+    system.mult_stiffness(modes.shapes[i], unit_reaction[i]);
+    system.mult_mass(modes.shapes[i], mphi);
+    INERTIA_PETSC(VecAXPBY(unit_reaction[i], -1.0, 1.0 / (omega[i] * omega[i]), mphi));
+    system.keep_constrained(unit_reaction[i]);
+    std::array<double, 3> local{};
+    {
+      petsc::ConstArray r(unit_reaction[i]);
+      for (const PetscInt d : dofs) local[static_cast<std::size_t>(d % 3)] += r[d - first];
+    }
+    INERTIA_MPI(
+        MPI_Allreduce(local.data(), unit_base[i].data(), 3, MPI_DOUBLE, MPI_SUM, system.comm()));
+    INERTIA_PETSC(VecGhostUpdateBegin(unit_reaction[i], INSERT_VALUES, SCATTER_FORWARD));
+    INERTIA_PETSC(VecGhostUpdateEnd(unit_reaction[i], INSERT_VALUES, SCATTER_FORWARD));
+    system.assembler().cell_stress(modes.shapes[i], unit_stress[i]);
+  }
+  // The modal amplitudes A (per direction, per mode) and the rows.
+  const std::size_t nd = spec.directions.size();
+  std::vector<double> amplitude(nd * n);
+  result.mass_fraction.assign(nd, 0.0);
+  for (std::size_t k = 0; k < nd; ++k) {
+    const int d = spec.directions[k];
+    for (std::size_t i = 0; i < n; ++i) {
+      const Mode& m = modes.modes[i];
+      const double gamma = m.participation[static_cast<std::size_t>(d)];
+      const double a = spec.direction_factors[k] * gamma * sa[i];
+      amplitude[k * n + i] = a;
+      RsaModeRow row{d,
+                     static_cast<int>(i + 1),
+                     period[i],
+                     sa[i],
+                     gamma,
+                     m.effective_mass[static_cast<std::size_t>(d)],
+                     a / (omega[i] * omega[i]),
+                     {}};
+      for (int j = 0; j < 3; ++j)
+        row.base[static_cast<std::size_t>(j)] = a * unit_base[i][static_cast<std::size_t>(j)];
+      result.rows.push_back(row);
+      result.mass_fraction[k] += m.effective_mass[static_cast<std::size_t>(d)];
+    }
+    if (modes.total_mass[static_cast<std::size_t>(d)] > 0)
+      result.mass_fraction[k] /= modes.total_mass[static_cast<std::size_t>(d)];
+  }
+  // The missing mass: per direction, K_ff u = ZPA (M r_d - sum_n Gamma_n M phi_n)_f.
+  std::vector<petsc::Vector> missing_u(nd), missing_reaction(nd);
+  std::vector<CellStress> missing_stress(nd);
+  result.missing_mass.assign(nd, 0.0);
+  result.missing_base.assign(nd, {0, 0, 0});
+  if (spec.missing_mass) {
+    if (!spec.record.empty()) {
+      for (const auto& [t, a] : c.amplitudes.at(spec.record).points)
+        result.zpa = std::max(result.zpa, std::abs(a));
+      result.zpa *= spec.scale;
+    } else {
+      result.zpa = spec.table.front().second;
+    }
+    petsc::Matrix K = system.create_operator();
+    system.fill_operator(0.0, 1.0, 0.0, K);  // the constrained rows and columns: a diagonal
+    petsc::Ksp ksp;
+    INERTIA_PETSC(KSPCreate(system.comm(), ksp.out()));
+    INERTIA_PETSC(KSPSetOptionsPrefix(ksp, "rsa_"));
+    INERTIA_PETSC(KSPSetOperators(ksp, K, K));
+    const SolverChoice choice =
+        choose_solver(K, "rsa_", LinearSolverChoice::automatic, static_cast<double>(nd),
+                      amg_products_per_solve, "response_spectrum.missing_mass");
+    result.missing_solver = choice.why;
+    PC pc;
+    INERTIA_PETSC(KSPGetPC(ksp, &pc));
+    if (choice.direct) {
+      INERTIA_PETSC(MatSetOption(K, MAT_SPD, PETSC_TRUE));
+      use_mumps_cholesky(ksp);
+    } else {
+      INERTIA_PETSC(KSPSetType(ksp, KSPCG));
+      INERTIA_PETSC(PCSetType(pc, PCGAMG));
+      INERTIA_PETSC(KSPSetTolerances(ksp, 1e-12, 1e-50, PETSC_DEFAULT, 10000));
+    }
+    INERTIA_PETSC(KSPSetFromOptions(ksp));
+    petsc::Vector r = system.create_vector(), f = system.create_vector(),
+                  rhs = system.create_vector();
+    for (std::size_t k = 0; k < nd; ++k) {
+      const auto d = static_cast<std::size_t>(spec.directions[k]);
+      INERTIA_PETSC(VecSet(r, 0.0));
+      {
+        petsc::Array x(r);
+        for (std::size_t e = d; e < x.span().size(); e += 3) x.span()[e] = 1.0;
+      }
+      system.mult_mass(r, f);  // M r_d
+      for (std::size_t i = 0; i < n; ++i) {
+        system.mult_mass(modes.shapes[i], mphi);
+        INERTIA_PETSC(VecAXPY(f, -modes.modes[i].participation[d], mphi));
+      }
+      {
+        petsc::ConstArray x(f);
+        double local = 0;
+        for (std::size_t e = d; e < x.span().size(); e += 3) local += x.span()[e];
+        INERTIA_MPI(
+            MPI_Allreduce(&local, &result.missing_mass[k], 1, MPI_DOUBLE, MPI_SUM, system.comm()));
+      }
+      INERTIA_PETSC(VecScale(f, spec.direction_factors[k] * result.zpa));
+      INERTIA_PETSC(VecCopy(f, rhs));
+      system.zero_constrained(rhs);
+      missing_u[k] = system.create_vector();
+      INERTIA_PETSC(KSPSolve(ksp, rhs, missing_u[k]));
+      KSPConvergedReason reason;
+      INERTIA_PETSC(KSPGetConvergedReason(ksp, &reason));
+      if (reason < 0)
+        throw SolverError(cat("response_spectrum: the missing mass's static solve diverged (",
+                              KSPConvergedReasons[reason], ")"));
+      system.zero_constrained(missing_u[k]);
+      INERTIA_PETSC(VecGhostUpdateBegin(missing_u[k], INSERT_VALUES, SCATTER_FORWARD));
+      INERTIA_PETSC(VecGhostUpdateEnd(missing_u[k], INSERT_VALUES, SCATTER_FORWARD));
+      missing_reaction[k] = system.create_vector();
+      system.mult_stiffness(missing_u[k], missing_reaction[k]);
+      INERTIA_PETSC(VecAXPY(missing_reaction[k], -1.0, f));
+      system.keep_constrained(missing_reaction[k]);
+      std::array<double, 3> local{};
+      {
+        petsc::ConstArray x(missing_reaction[k]);
+        for (const PetscInt dof : dofs) local[static_cast<std::size_t>(dof % 3)] += x[dof - first];
+      }
+      INERTIA_MPI(MPI_Allreduce(local.data(), result.missing_base[k].data(), 3, MPI_DOUBLE, MPI_SUM,
+                                system.comm()));
+      INERTIA_PETSC(VecGhostUpdateBegin(missing_reaction[k], INSERT_VALUES, SCATTER_FORWARD));
+      INERTIA_PETSC(VecGhostUpdateEnd(missing_reaction[k], INSERT_VALUES, SCATTER_FORWARD));
+      system.assembler().cell_stress(missing_u[k], missing_stress[k]);
+    }
+  }
+  const auto rho = modal_coefficients(spec.combination, omega, damping);
+  // Combines one quantity whose value in mode i per unit amplitude is unit(i), scaled by
+  // scale(k, i) in direction k: over the modes, then the directions.
+  std::vector<double> q(n), per_direction(nd);
+  // `missing(k)`: the missing mass's value in direction k (SRSS with the modes').
+  auto combined_with = [&](auto&& unit, auto&& scale, auto&& missing) {
+    for (std::size_t k = 0; k < nd; ++k) {
+      for (std::size_t i = 0; i < n; ++i) q[i] = scale(k, i) * unit(i);
+      per_direction[k] = combine_modes(spec.combination, q, rho);
+      if (spec.missing_mass) per_direction[k] = std::hypot(per_direction[k], missing(k));
+    }
+    return combine_directions(spec.directional, per_direction);
+  };
+  auto by_amplitude = [&](std::size_t k, std::size_t i) { return amplitude[k * n + i]; };
+  auto by_displacement = [&](std::size_t k, std::size_t i) {
+    return amplitude[k * n + i] / (omega[i] * omega[i]);
+  };
+  // Base reactions: by each rule per direction (the log compares them), and the case's.
+  result.base_by_rule.resize(nd);
+  for (std::size_t k = 0; k < nd; ++k)
+    for (int rule = 0; rule < 3; ++rule) {
+      const ModalRule r = rule == 0 ? ModalRule::srss : rule == 1 ? ModalRule::cqc : ModalRule::abs;
+      const auto coefficients = modal_coefficients(r, omega, damping);
+      for (std::size_t j = 0; j < 3; ++j) {
+        for (std::size_t i = 0; i < n; ++i) q[i] = amplitude[k * n + i] * unit_base[i][j];
+        result.base_by_rule[k][static_cast<std::size_t>(rule)][j] =
+            combine_modes(r, q, coefficients);
+      }
+    }
+  for (std::size_t j = 0; j < 3; ++j)
+    result.base[j] = combined_with([&](std::size_t i) { return unit_base[i][j]; }, by_amplitude,
+                                   [&](std::size_t k) { return result.missing_base[k][j]; });
+  // Fields, entry by entry (the local form, ghosts included: the same arithmetic on every copy).
+  result.displacement = system.create_vector();
+  result.reaction = system.create_vector();
+  {
+    std::vector<petsc::GhostedRead> shapes, reactions;
+    shapes.reserve(n);
+    reactions.reserve(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      shapes.emplace_back(modes.shapes[i]);
+      reactions.emplace_back(unit_reaction[i]);
+    }
+    std::vector<petsc::GhostedRead> missing_us, missing_rs;
+    for (std::size_t k = 0; k < nd && spec.missing_mass; ++k) {
+      missing_us.emplace_back(missing_u[k]);
+      missing_rs.emplace_back(missing_reaction[k]);
+    }
+    petsc::GhostedArray u(result.displacement), r(result.reaction);
+    const std::size_t size = u.span().size();
+    for (std::size_t e = 0; e < size; ++e) {
+      u.span()[e] =
+          combined_with([&](std::size_t i) { return shapes[i].span()[e]; }, by_displacement,
+                        [&](std::size_t k) { return missing_us[k].span()[e]; });
+      r.span()[e] =
+          combined_with([&](std::size_t i) { return reactions[i].span()[e]; }, by_amplitude,
+                        [&](std::size_t k) { return missing_rs[k].span()[e]; });
+    }
+  }
+  const std::size_t values = unit_stress.empty() ? 0 : unit_stress[0].stress.size();
+  result.stress.stress.assign(values, 0.0);
+  result.stress.strain.assign(values, 0.0);
+  for (std::size_t e = 0; e < values; ++e) {
+    result.stress.stress[e] =
+        combined_with([&](std::size_t i) { return unit_stress[i].stress[e]; }, by_displacement,
+                      [&](std::size_t k) { return missing_stress[k].stress[e]; });
+    result.stress.strain[e] =
+        combined_with([&](std::size_t i) { return unit_stress[i].strain[e]; }, by_displacement,
+                      [&](std::size_t k) { return missing_stress[k].strain[e]; });
+  }
+  result.stress.von_mises.assign(values / 6, 0.0);
+  return result;
+}
+
+}  // namespace inertia
