@@ -104,6 +104,12 @@ output.probes: [{name, point, fields}], the columns of probes.csv; fields: some 
 Tensors (stress, strain): 6 components xx yy zz xy yz xz, the strain's shear as a tensor.
 modal: {modes: N, mass: consistent}: the N lowest modes with SLEPc (modes.csv, <case>_modes.pvd)
   before the transient, or alone when the case has no time: section.
+response_spectrum (README.md, "Response-spectrum analysis"), after modal: the combined peaks
+  {spectrum: {record: AMPLITUDE} | {points: [[T, Sa], ...]} | {file: F.csv}, units, scale;
+  directions: [x, y, z], direction_factors, directional_combination: srss | 100-30,
+  combination: srss | cqc (default) | abs, damping: 0.05, missing_mass: false}: rsa.csv (base
+  reaction, largest displacement), rsa_modes.csv (per mode), <case>_rsa.pvd (displacement,
+  reaction, stress and strain combined component by component: no von Mises of peaks).
 )";
   out << "force terms (README.md, \"Architecture\"), by the case-file section they come from:\n";
   for (const auto& e : force_term_entries()) {

@@ -79,6 +79,7 @@ std::string svg_plot(const std::vector<PlotPanel>& panels, const std::string& ti
       }
     if (!(xhi > xlo)) xlo = panel.log_x ? 0.1 : 0, xhi = panel.log_x ? 10 : 1;
     if (!(yhi > ylo)) yhi = ylo + 1;
+    yhi += 0.05 * (yhi - ylo);  // headroom: a peak does not touch the frame
     const auto yticks = linear_ticks(ylo, yhi);
     ylo = std::min(ylo, yticks.front()), yhi = std::max(yhi, yticks.back());
     auto X = [&](double x) {
