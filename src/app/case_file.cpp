@@ -500,6 +500,54 @@ void parse_response_spectrum(const Node& n, CaseFile& c, const AmplitudeFileRead
   }
 }
 
+/// harmonic: {frequencies: [f, ...] | {from, to, count, spacing}, damping, structural_damping,
+/// fields_at}.
+void parse_harmonic(const Node& n, CaseFile& c) {
+  n.expect_map({"frequencies", "damping", "structural_damping", "fields_at"});
+  auto& h = c.harmonic;
+  h.enabled = true;
+  h.origin = {n.line(), n.key};
+  if (!n.has("frequencies"))
+    n.fail("missing key 'frequencies' (a list in Hz, or {from: 1, to: 100, count: 200})");
+  const Node f = n["frequencies"];
+  if (f.node.IsMap()) {
+    f.expect_map({"from", "to", "count", "spacing"});
+    for (const char* key : {"from", "to", "count"})
+      if (!f.has(key)) f.fail(cat("missing key '", key, "'"));
+    const double from = f["from"].positive(), to = f["to"].positive();
+    if (!(to > from)) f["to"].fail(cat("must be above from (", from, ")"));
+    const auto count = static_cast<int>(f["count"].integer_in(2, 1000000));
+    if (f.has("spacing")) h.log_spacing = f["spacing"].choice({"linear", "log"}) == "log";
+    for (int i = 0; i < count; ++i) {
+      const double x = static_cast<double>(i) / (count - 1);
+      h.frequencies.push_back(i == count - 1  ? to
+                              : h.log_spacing ? from * std::pow(to / from, x)
+                                              : from + (to - from) * x);
+    }
+  } else {
+    if (!f.node.IsSequence() || f.size() == 0)
+      f.fail("expected a list of frequencies (Hz) or {from, to, count}");
+    for (std::size_t i = 0; i < f.size(); ++i) {
+      const double x = f.at(i).positive();
+      if (!h.frequencies.empty() && !(x > h.frequencies.back()))
+        f.at(i).fail(
+            cat("frequencies must increase strictly (", x, " after ", h.frequencies.back(), ")"));
+      h.frequencies.push_back(x);
+    }
+  }
+  if (n.has("damping")) {
+    h.damping = n["damping"].number();
+    if (!(h.damping >= 0 && h.damping < 1))
+      n["damping"].fail(cat("a damping ratio must be in [0, 1), got ", h.damping));
+  }
+  if (n.has("structural_damping")) h.structural_damping = n["structural_damping"].non_negative();
+  if (n.has("fields_at")) {
+    const Node a = n["fields_at"];
+    if (!a.node.IsSequence()) a.fail("expected a list of frequencies (Hz)");
+    for (std::size_t i = 0; i < a.size(); ++i) h.fields_at.push_back(a.at(i).positive());
+  }
+}
+
 void parse_time(const Node& n, CaseFile& c) {
   // Every registered scheme's options section is allowed (a case switches schemes by one line)
   // and validated by the scheme itself; the chosen one configures the run.
@@ -825,6 +873,7 @@ CaseFile parse_case(const std::string& text, const std::filesystem::path& file,
                                          "initial_conditions",
                                          "modal",
                                          "response_spectrum",
+                                         "harmonic",
                                          "time",
                                          "output",
                                          "petsc"};
@@ -893,6 +942,11 @@ CaseFile parse_case(const std::string& text, const std::filesystem::path& file,
       modal_mass = m["mass"].choice({"consistent", "lumped"}) == "consistent"
                        ? MassTreatment::consistent
                        : MassTreatment::lumped;
+  }
+  if (top.has("harmonic")) {
+    if (!top.has("modal"))
+      top["harmonic"].fail("needs modal: {modes: N} (the modes it superposes)");
+    parse_harmonic(top["harmonic"], c);
   }
   if (top.has("response_spectrum")) {
     if (!top.has("modal"))

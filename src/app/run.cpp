@@ -19,6 +19,7 @@
 
 #include "inertia/app/case_file.hpp"
 #include "inertia/app/conditions.hpp"
+#include "inertia/app/harmonic_analysis.hpp"
 #include "inertia/app/histories.hpp"
 #include "inertia/app/model.hpp"
 #include "inertia/app/monitors.hpp"
@@ -31,6 +32,7 @@
 #include "inertia/core/files.hpp"
 #include "inertia/core/interrupt.hpp"
 #include "inertia/core/limits.hpp"
+#include "inertia/core/svg_plot.hpp"
 #include "inertia/core/text.hpp"
 #include "inertia/modal/modal.hpp"
 #include "inertia/parallel/session.hpp"
@@ -104,6 +106,11 @@ output.probes: [{name, point, fields}], the columns of probes.csv; fields: some 
 Tensors (stress, strain): 6 components xx yy zz xy yz xz, the strain's shear as a tensor.
 modal: {modes: N, mass: consistent}: the N lowest modes with SLEPc (modes.csv, <case>_modes.pvd)
   before the transient, or alone when the case has no time: section.
+harmonic (README.md, "Harmonic response"), after modal: the steady state under the case's loads
+  (each load's value, the phase of its sine amplitude) by modal superposition {frequencies:
+  [f, ...] | {from, to, count, spacing: linear | log} (Hz), damping: xi, structural_damping: eta,
+  fields_at: [f, ...]}: harmonic.csv (amplitude and phase at the probes), harmonic.svg,
+  <case>_harmonic.pvd (displacement_real, _imag, _amplitude at fields_at).
 response_spectrum (README.md, "Response-spectrum analysis"), after modal: the combined peaks
   {spectrum: {record: AMPLITUDE} | {points: [[T, Sa], ...]} | {file: F.csv}, units, scale;
   directions: [x, y, z], direction_factors, directional_combination: srss | 100-30,
@@ -1421,6 +1428,98 @@ class Run {
     }
     if (!unusable.empty()) throw InputError(unusable);
     if (c().response_spectrum.enabled) response_spectrum(modes);
+    if (c().harmonic.enabled) harmonic(modes);
+  }
+
+  /// harmonic: the steady-state response over the sweep by modal superposition, at the probes
+  /// (harmonic.csv, harmonic.svg) and as fields at the chosen frequencies (<case>_harmonic.pvd).
+  void harmonic(const ModalResult& modes) {
+    const auto& h = c().harmonic;
+    const ProbeSites probes = locate_probes(system(), c().probes, c().path.string());
+    HarmonicResult r;
+    {
+      Phases::Scope scope(phases_, "harmonic");
+      r = harmonic_analysis(c(), system().spec(), system(), modes, probes);
+    }
+    const std::size_t n = modes.modes.size(), np = probes.names.size();
+    log_ << "harmonic  " << h.frequencies.size() << " frequencies from " << h.frequencies.front()
+         << " to " << h.frequencies.back() << " Hz, superposing " << n << " modes (viscous "
+         << h.damping << ", structural " << h.structural_damping << "); " << r.phases.size()
+         << (r.phases.size() == 1 ? " load" : " loads") << ", phases (deg)";
+    for (double ph : r.phases) log_ << " " << ph * 180 / std::numbers::pi;
+    log_ << "\n";
+    const double highest = modes.modes.empty() ? 0 : modes.modes.back().frequency;
+    if (h.frequencies.back() > highest && static_cast<PetscInt>(n) < modes.free_dofs)
+      log_ << "warning   harmonic: the sweep reaches " << h.frequencies.back()
+           << " Hz, above the highest mode kept (" << highest
+           << " Hz): ask modal for more modes (about 1.5 times the sweep's top)\n";
+    if (np == 0)
+      log_ << "warning   harmonic: no output.probes: harmonic.csv has frequencies only\n";
+    // harmonic.csv: amplitude and phase (degrees) of each probe component.
+    std::ostringstream csv;
+    csv << std::setprecision(12) << "frequency";
+    for (std::size_t p = 0; p < np; ++p)
+      for (const char* k : {"ux", "uy", "uz"})
+        csv << "," << probes.names[p] << "." << k << "_amplitude," << probes.names[p] << "." << k
+            << "_phase";
+    csv << "\n";
+    std::vector<PlotPanel> panels(2);
+    panels[0] = {"amplitude of the displacement", "frequency (Hz)", "|u|", h.log_spacing, true, {}};
+    panels[1] = {
+        "phase against the loads", "frequency (Hz)", "phase (degrees)", h.log_spacing, false, {}};
+    double overall = 0;
+    for (const auto& u : r.probe_values) overall = std::max(overall, std::abs(u));
+    for (std::size_t f = 0; f < h.frequencies.size(); ++f) {
+      csv << h.frequencies[f];
+      for (std::size_t e = 0; e < np * 3; ++e) {
+        const auto u = r.probe_values[f * np * 3 + e];
+        csv << "," << std::abs(u) << "," << std::arg(u) * 180 / std::numbers::pi;
+      }
+      csv << "\n";
+    }
+    for (std::size_t e = 0; e < np * 3; ++e) {
+      double peak = 0, at = 0;
+      PlotSeries amplitude{cat(probes.names[e / 3], ".u", "xyz"[e % 3]), h.frequencies, {}},
+          phase = amplitude;
+      for (std::size_t f = 0; f < h.frequencies.size(); ++f) {
+        const auto u = r.probe_values[f * np * 3 + e];
+        amplitude.y.push_back(std::abs(u));
+        phase.y.push_back(std::arg(u) * 180 / std::numbers::pi);
+        if (std::abs(u) > peak) peak = std::abs(u), at = h.frequencies[f];
+      }
+      if (!(peak > 1e-3 * overall)) continue;  // a component the loads barely move
+      log_ << "harmonic  " << amplitude.label << ": largest amplitude " << peak << " at " << at
+           << " Hz\n";
+      panels[0].series.push_back(std::move(amplitude));
+      panels[1].series.push_back(std::move(phase));
+    }
+    run_on_root(comm_, [&] {
+      write_file_atomically(c().output_directory / "harmonic.csv", csv.str());
+      write_file_atomically(c().output_directory / "harmonic.svg",
+                            svg_plot(panels, cat("harmonic response of ", c().name)));
+    });
+    if (!h.fields_at.empty()) {
+      OutputSeries series(comm_, c(), system(), std::nullopt, c().name + "_harmonic");
+      petsc::Vector real = system().create_vector(), imag = system().create_vector(),
+                    amplitude = system().create_vector();
+      for (double f : h.fields_at) {
+        harmonic_field(c(), modes, r.modal_forces, f, real, imag);
+        {
+          petsc::ConstArray re(real), im(imag);
+          petsc::Array a(amplitude);
+          for (std::size_t e = 0; e < a.span().size(); ++e)
+            a.span()[e] = std::hypot(re.span()[e], im.span()[e]);
+        }
+        INERTIA_PETSC(VecGhostUpdateBegin(amplitude, INSERT_VALUES, SCATTER_FORWARD));
+        INERTIA_PETSC(VecGhostUpdateEnd(amplitude, INSERT_VALUES, SCATTER_FORWARD));
+        series.write_fields(f, {{"displacement_real", real.get()},
+                                {"displacement_imag", imag.get()},
+                                {"displacement_amplitude", amplitude.get()}});
+      }
+      log_ << "harmonic  " << printable(series.series_path().string()) << " written ("
+           << h.fields_at.size() << " frequencies: the time in ParaView is the frequency)\n";
+    }
+    log_ << "harmonic  harmonic.csv and harmonic.svg written\n";
   }
 
   /// response_spectrum: the combined peaks on the modes just computed, logged per mode and

@@ -236,13 +236,15 @@ int run_spectrum(int argc, char** argv) {
   }
   std::vector<PlotPanel> panels(3);
   const std::string unit = used_units.empty() ? "" : " (m/s^2)";
-  panels[0] = {"pseudo-acceleration PSa = omega^2 Sd", "period (s)", "PSa" + unit, true, {}};
+  panels[0] = {"pseudo-acceleration PSa = omega^2 Sd", "period (s)", "PSa" + unit, true, false, {}};
   panels[1] = {"pseudo-velocity PSv = omega Sd",
                "period (s)",
                used_units.empty() ? "PSv" : "PSv (m/s)",
                true,
+               false,
                {}};
-  panels[2] = {"displacement Sd", "period (s)", used_units.empty() ? "Sd" : "Sd (m)", true, {}};
+  panels[2] = {
+      "displacement Sd", "period (s)", used_units.empty() ? "Sd" : "Sd (m)", true, false, {}};
   for (std::size_t d = 0; d < dampings.size(); ++d) {
     for (int k = 0; k < 3; ++k)
       panels[static_cast<std::size_t>(k)].series.push_back(

@@ -68,26 +68,44 @@ std::string svg_plot(const std::vector<PlotPanel>& panels, const std::string& ti
     const auto& panel = panels[p];
     const double y0 = top_margin + panel_height * static_cast<double>(p) + plot_top;
     const double h = panel_height - plot_top - plot_bottom, w = width - left - right;
-    double xlo = std::numeric_limits<double>::infinity(), xhi = -xlo, ylo = 0, yhi = 0;
+    auto shown = [&](double x, double y) {
+      return (!panel.log_x || x > 0) && (!panel.log_y || y > 0) && std::isfinite(x) &&
+             std::isfinite(y);
+    };
+    double xlo = std::numeric_limits<double>::infinity(), xhi = -xlo;
+    double ylo = panel.log_y ? xlo : 0, yhi = panel.log_y ? -xlo : 0;
     for (const auto& s : panel.series)
       for (std::size_t i = 0; i < s.x.size() && i < s.y.size(); ++i) {
-        if (panel.log_x && !(s.x[i] > 0)) continue;
+        if (!shown(s.x[i], s.y[i])) continue;
         xlo = std::min(xlo, s.x[i]);
         xhi = std::max(xhi, s.x[i]);
         ylo = std::min(ylo, s.y[i]);
         yhi = std::max(yhi, s.y[i]);
       }
     if (!(xhi > xlo)) xlo = panel.log_x ? 0.1 : 0, xhi = panel.log_x ? 10 : 1;
-    if (!(yhi > ylo)) yhi = ylo + 1;
-    yhi += 0.05 * (yhi - ylo);  // headroom: a peak does not touch the frame
-    const auto yticks = linear_ticks(ylo, yhi);
-    ylo = std::min(ylo, yticks.front()), yhi = std::max(yhi, yticks.back());
+    std::vector<double> yticks;
+    if (panel.log_y) {
+      if (!(yhi > ylo)) ylo = 0.1, yhi = 10;
+      ylo = std::pow(10, std::floor(std::log10(ylo)));
+      yhi = std::pow(10, std::ceil(std::log10(yhi)));
+      if (yhi / ylo > 1e12) ylo = yhi / 1e12;  // twelve decades at most
+      for (double t = ylo; t <= yhi * (1 + 1e-9); t *= 10) yticks.push_back(t);
+    } else {
+      if (!(yhi > ylo)) yhi = ylo + 1;
+      yhi += 0.05 * (yhi - ylo);  // headroom: a peak does not touch the frame
+      yticks = linear_ticks(ylo, yhi);
+      ylo = std::min(ylo, yticks.front()), yhi = std::max(yhi, yticks.back());
+    }
     auto X = [&](double x) {
       const double f =
           panel.log_x ? std::log(x / xlo) / std::log(xhi / xlo) : (x - xlo) / (xhi - xlo);
       return left + w * f;
     };
-    auto Y = [&](double y) { return y0 + h * (1 - (y - ylo) / (yhi - ylo)); };
+    auto Y = [&](double y) {
+      const double f = panel.log_y ? std::log(std::max(y, ylo) / ylo) / std::log(yhi / ylo)
+                                   : (y - ylo) / (yhi - ylo);
+      return y0 + h * (1 - f);
+    };
     svg << "<text x=\"" << left + w / 2 << "\" y=\"" << y0 - 8
         << "\" text-anchor=\"middle\" font-size=\"13\">" << escape(panel.title) << "</text>\n";
     svg << "<rect x=\"" << left << "\" y=\"" << y0 << "\" width=\"" << w << "\" height=\"" << h
@@ -124,7 +142,7 @@ std::string svg_plot(const std::vector<PlotPanel>& panels, const std::string& ti
       const char* colour = colours[k % std::size(colours)];
       svg << "<polyline fill=\"none\" stroke=\"" << colour << "\" stroke-width=\"1.5\" points=\"";
       for (std::size_t i = 0; i < s.x.size() && i < s.y.size(); ++i) {
-        if (panel.log_x && !(s.x[i] > 0)) continue;
+        if (!shown(s.x[i], s.y[i])) continue;
         svg << X(s.x[i]) << "," << Y(s.y[i]) << " ";
       }
       svg << "\"/>\n";

@@ -114,6 +114,18 @@ struct CaseResponseSpectrum {
   Origin origin;
 };
 
+/// `harmonic`: the steady-state response to harmonic loads by modal superposition
+/// (app/harmonic_analysis.hpp).
+struct CaseHarmonic {
+  bool enabled = false;
+  std::vector<double> frequencies;  ///< Hz, increasing
+  bool log_spacing = false;         ///< frequencies spaced in log (the plot's axis too)
+  double damping = 0;               ///< every mode's viscous damping ratio
+  double structural_damping = 0;    ///< the loss factor eta: K (1 + i eta)
+  std::vector<double> fields_at;    ///< Hz: frames of the complex displacement
+  Origin origin;
+};
+
 struct CaseFile {
   std::filesystem::path path;       ///< the case file as given
   std::filesystem::path directory;  ///< its folder: relative paths are resolved against it
@@ -136,6 +148,7 @@ struct CaseFile {
   // modal (a modal analysis before the transient, or alone without `time:`)
   int modal_modes = 0;                     ///< modal.modes (0: no modal analysis)
   CaseResponseSpectrum response_spectrum;  ///< response_spectrum (enabled: after modal)
+  CaseHarmonic harmonic;                   ///< harmonic (enabled: after modal)
   bool has_time = true;                    ///< a `time:` section: a transient (or static) run
 
   // time

@@ -16,6 +16,7 @@ struct PlotSeries {
 struct PlotPanel {
   std::string title, x_label, y_label;
   bool log_x = false;
+  bool log_y = false;  ///< decades; values <= 0 left out
   std::vector<PlotSeries> series;
 };
 

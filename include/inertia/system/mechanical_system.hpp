@@ -145,6 +145,9 @@ class MechanicalSystem final : public DynamicSystem {
   /// This rank's constrained DOFs (global indices, sorted) and, for each, the index of the
   /// condition (ProblemSpec::dirichlet) that holds it: the last one naming it.
   std::span<const PetscInt> constrained_dofs() const { return constrained_; }
+  /// The loads' reference vectors F_j and the index of each one's amplitude (f_ext(t) = sum_j
+  /// a_j(t) F_j; ProblemSpec::amplitudes), in the order of ProblemSpec::loads.
+  const std::vector<std::pair<int, petsc::Vector>>& load_vectors() const { return loads_; }
   std::span<const int> constrained_conditions() const { return constrained_condition_; }
   /// Two conditions (ProblemSpec::dirichlet indices, earlier < later) naming the same DOFs: the
   /// later one holds them (its motion, its reaction). A DOF three conditions name counts for

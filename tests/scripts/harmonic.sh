@@ -1,0 +1,170 @@
+#!/usr/bin/env bash
+# Harmonic response by modal superposition (README, "Harmonic response"):
+# - a spring-mass oscillator (k, m = 2 kg, a 10 N force whose sine amplitude has phase 0.5 rad)
+#   against the exact transfer function (F/k) e^{i phase} / (1 - r^2 + 2 i xi r), and with
+#   structural damping / (1 - r^2 + i eta): amplitude and phase to 1e-9 (the CSV's 12 digits);
+# - a small hex8 cantilever with all its modes at 1e-3 Hz, undamped: the static deflection of a
+#   static run under the same load (1e-8);
+# - a plate's sweep at np 1, 2 and 3: harmonic.csv equal to 1e-9; the fields file;
+# - bad input: one line naming the key, exit 1.
+set -uo pipefail
+: "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}" "${INERTIA_MPIEXEC:=mpiexec}"
+work=$(mktemp -d "${TMPDIR:-/tmp}/inertia_harmonic.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+failed=0
+fail() { echo "FAIL  $*"; failed=1; }
+mpi() { "$INERTIA_MPIEXEC" --allow-run-as-root --oversubscribe -n "$@"; }
+expect_error() {  # expect_error NAME PATTERN CASE-TEXT
+  printf '%s\n' "$3" >"$work/$1.yaml"
+  (cd "$work" && "$INERTIA" --check "$1.yaml" >"$1.out" 2>"$1.err")
+  local status=$?
+  [ $status = 1 ] || fail "$1: exit $status, expected 1"
+  [ "$(grep -c . "$work/$1.err")" = 1 ] || fail "$1: $(grep -c . "$work/$1.err") stderr lines"
+  grep -Eq -- "$2" "$work/$1.err" || fail "$1: '$(cat "$work/$1.err")' does not match '$2'"
+}
+cd "$work" || exit 1
+
+cp "$INERTIA_SOURCE_DIR/meshes/hanging_mass.msh" osc.msh
+oscillator() {  # oscillator NAME DAMPING-KEYS
+  cat >"$1.yaml" <<YAML
+mesh: {file: osc.msh}
+springs:
+  - {region: spring, stiffness: 157.91367041742973, damping: 0.0, rest_length: mesh}
+point_masses:
+  - {region: bob, mass: 2.0}
+boundary_conditions:
+  - {region: anchor, type: fixed}
+  - {region: bob, type: fixed, components: [x, y]}
+  - {region: bob, type: force, value: [0, 0, 10], amplitude: drive}
+amplitudes:
+  drive: {type: sine, frequency: 1, phase: 0.5}
+modal: {modes: 1, mass: lumped}
+harmonic: {frequencies: {from: 0.1, to: 3, count: 59}, $2}
+output:
+  directory: $1
+  probes: [{name: bob, point: [0, 0, -1]}]
+YAML
+  "$INERTIA" "$1.yaml" >"$1.log" 2>&1 || fail "$1: $(tail -1 "$1.log")"
+}
+oscillator viscous "damping: 0.05"
+oscillator structural "structural_damping: 0.1"
+python3 - <<'PY' || failed=1
+import cmath, csv, math
+k, m = 157.91367041742973, 2.0
+w = math.sqrt(k / m)
+bad = False
+for name, den in (('viscous', lambda r: complex(1 - r * r, 2 * 0.05 * r)),
+                  ('structural', lambda r: complex(1 - r * r, 0.1))):
+    worst = 0
+    for row in csv.DictReader(open(name + '/harmonic.csv')):
+        r = 2 * math.pi * float(row['frequency']) / w
+        H = 10 / k * cmath.exp(0.5j) / den(r)
+        worst = max(worst, abs(float(row['bob.uz_amplitude']) / abs(H) - 1),
+                    abs(math.radians(float(row['bob.uz_phase'])) - cmath.phase(H)))
+    print('%s: %.3g from the exact transfer function' % (name, worst))
+    bad = bad or not worst < 1e-9
+raise SystemExit(1 if bad else 0)
+PY
+
+# All the modes at 1e-3 Hz, undamped: the static solution.
+block='mesh: {box: {lower: [0, 0, 0], upper: [1, 0.2, 0.2], cells: [4, 1, 1], element: hex8}}
+materials:
+  - {region: all, density: 7850, youngs_modulus: 2.1e11, poissons_ratio: 0.3}
+boundary_conditions:
+  - {region: xmin, type: fixed}
+  - {region: xmax, type: traction, value: [0, 2000, -1000]}'
+printf '%s\n%s\n' "$block" 'modal: {modes: 60}
+harmonic: {frequencies: [0.001]}
+output: {directory: dynamic, probes: [{name: tip, point: [1, 0.2, 0.2]}]}' >all_modes.yaml
+printf '%s\n%s\n' "$block" 'time: {integrator: static, dt: 1, steps: 1}
+output: {directory: static, probes: [{name: tip, point: [1, 0.2, 0.2]}]}' >static.yaml
+"$INERTIA" all_modes.yaml >all_modes.log 2>&1 || fail "all modes: $(tail -1 all_modes.log)"
+"$INERTIA" static.yaml >static.log 2>&1 || fail "static: $(tail -1 static.log)"
+grep -q "modal     48 modes" all_modes.log || fail "all modes: not the model's 48 modes: $(grep '^modal     [0-9]' all_modes.log)"
+python3 - <<'PY' || failed=1
+import csv
+h = list(csv.DictReader(open('dynamic/harmonic.csv')))[0]
+s = list(csv.DictReader(l for l in open('static/probes.csv') if not l.startswith('#')))[-1]
+worst = 0
+for c in ('ux', 'uy', 'uz'):
+    u = float(s['tip.' + c]); a = float(h['tip.%s_amplitude' % c]); p = float(h['tip.%s_phase' % c])
+    signed = a if abs(p) < 90 else -a
+    worst = max(worst, abs(signed - u) / max(abs(float(s['tip.' + k])) for k in ('ux', 'uy', 'uz')))
+print('all modes at 1e-3 Hz against the static solution: %.3g' % worst)
+raise SystemExit(0 if worst < 1e-8 else 1)
+PY
+
+# A plate's sweep on 1, 2 and 3 ranks.
+cat >plate.yaml <<'YAML'
+mesh: {box: {lower: [0, 0, 0], upper: [1.0, 0.5, 0.02], cells: [10, 5, 1], element: hex8}}
+materials:
+  - {region: all, density: 7850, youngs_modulus: 2.1e11, poissons_ratio: 0.3}
+boundary_conditions:
+  - {region: xmin, type: fixed}
+  - {region: xmax, type: traction, value: [0, 0, 1000]}
+modal: {modes: 6}
+harmonic: {frequencies: {from: 1, to: 300, count: 100, spacing: log}, damping: 0.02, fields_at: [30]}
+output: {directory: out, probes: [{name: tip, point: [1.0, 0.0, 0.02]}]}
+YAML
+for np in 1 2 3; do
+  mkdir -p np$np && cp plate.yaml np$np/
+  (cd np$np && mpi $np "$INERTIA" plate.yaml >log 2>&1) || fail "plate np $np: $(tail -1 np$np/log)"
+done
+python3 - <<'PY' || failed=1
+import csv
+def table(np):
+    return [[float(x) for x in r] for r in list(csv.reader(open('np%d/out/harmonic.csv' % np)))[1:]]
+a = table(1)
+worst = 0
+for np in (2, 3):
+    b = table(np)
+    for ra, rb in zip(a, b):
+        for i in range(1, len(ra), 2):  # amplitudes
+            worst = max(worst, abs(ra[i] - rb[i]) / max(abs(x) for x in ra[1::2]))
+print('plate: np 2, 3 against np 1: %.3g' % worst)
+raise SystemExit(0 if worst < 1e-9 and len(a) == 100 else 1)
+PY
+[ -f np2/out/plate_harmonic.pvd ] || fail "no plate_harmonic.pvd"
+grep -q "<polyline" np2/out/harmonic.svg || fail "harmonic.svg has no curves"
+
+# Bad input.
+head='mesh: {box: {lower: [0, 0, 0], upper: [1, 0.2, 0.2], cells: [4, 1, 1], element: hex8}}
+materials:
+  - {region: all, density: 7850, youngs_modulus: 2.1e11, poissons_ratio: 0.3}
+output: {directory: out}'
+expect_error no_modal "harmonic: needs modal: \{modes: N\}" "$head
+boundary_conditions: [{region: xmin, type: fixed}]
+time: {dt: 0.01, steps: 1}
+harmonic: {frequencies: [1, 2]}"
+expect_error unsorted "harmonic\.frequencies\[1\]: frequencies must increase strictly \(1 after 2\)" "$head
+boundary_conditions: [{region: xmin, type: fixed}]
+modal: {modes: 2}
+harmonic: {frequencies: [2, 1]}"
+expect_error damping "harmonic\.damping: a damping ratio must be in \[0, 1\), got 1\.5" "$head
+boundary_conditions: [{region: xmin, type: fixed}]
+modal: {modes: 2}
+harmonic: {frequencies: [1, 2], damping: 1.5}"
+expect_error range "harmonic\.frequencies\.to: must be above from \(10\)" "$head
+boundary_conditions: [{region: xmin, type: fixed}]
+modal: {modes: 2}
+harmonic: {frequencies: {from: 10, to: 5, count: 3}}"
+expect_error key "harmonic: unknown key 'dampings'" "$head
+boundary_conditions: [{region: xmin, type: fixed}]
+modal: {modes: 2}
+harmonic: {frequencies: [1], dampings: 0.1}"
+# A load whose amplitude is not a sine, and no load at all: refused once the modes are known.
+printf '%s\n' "$head" 'boundary_conditions:' '  - {region: xmin, type: fixed}' \
+  '  - {region: xmax, type: traction, value: [0, 0, 1], amplitude: ramp}' \
+  'amplitudes: {ramp: {type: table, points: [[0, 0], [1, 1]]}}' 'modal: {modes: 2}' \
+  'harmonic: {frequencies: [1]}' >table_load.yaml
+mpi 2 "$INERTIA" table_load.yaml >table_load.out 2>table_load.err && fail "table load: accepted"
+[ "$(grep -c "^inertia: error: .*harmonic: a load's amplitude 'ramp' is not a sine" table_load.err)" = 1 ] ||
+  fail "table load: $(head -2 table_load.err)"
+printf '%s\n' "$head" 'boundary_conditions: [{region: xmin, type: fixed}]' 'modal: {modes: 2}' \
+  'harmonic: {frequencies: [1]}' >no_load.yaml
+"$INERTIA" no_load.yaml >no_load.out 2>no_load.err && fail "no load: accepted"
+grep -q "harmonic: the case has no loads" no_load.err || fail "no load: $(head -2 no_load.err)"
+"$INERTIA" --help >help.txt && grep -q "^harmonic" help.txt || fail "--help does not name harmonic"
+
+[ $failed = 0 ] && echo "harmonic: all checks passed"
+exit $failed
