@@ -676,7 +676,7 @@ void parse_time(const Node& n, CaseFile& c) {
 
 void parse_output(const Node& n, CaseFile& c) {
   n.expect_map({"directory", "format", "every", "interval", "history_every", "fields", "probes",
-                "energy", "reactions", "checkpoint"});
+                "sections", "energy", "reactions", "checkpoint"});
   if (n.has("format"))
     c.output_format =
         n["format"].choice({"vtu", "xdmf"}) == "xdmf" ? OutputFormat::xdmf : OutputFormat::vtu;
@@ -727,6 +727,30 @@ void parse_output(const Node& n, CaseFile& c) {
       if (!names.insert(probe.name).second)
         q["name"].fail(cat("duplicate probe '", probe.name, "'"));
       c.probes.push_back(probe);
+    }
+  }
+  if (n.has("sections")) {
+    const Node p = n["sections"];
+    p.expect_sequence();
+    std::set<std::string> names;
+    for (std::size_t i = 0; i < p.size(); ++i) {
+      const Node q = p.at(i);
+      q.expect_map({"name", "plane"});
+      if (!q.has("name") || !q.has("plane")) q.fail("a section needs 'name' and 'plane'");
+      CaseSection section{q["name"].text(), {}, {}, {q.line(), q.key}};
+      const Node plane = q["plane"];
+      plane.expect_map({"point", "normal"});
+      if (!plane.has("point") || !plane.has("normal"))
+        plane.fail("a plane needs 'point' and 'normal'");
+      section.point = plane["point"].vec3();
+      section.normal = plane["normal"].vec3();
+      if (!(std::hypot(section.normal[0], section.normal[1], section.normal[2]) > 0))
+        plane["normal"].fail("must not be zero");
+      if (section.name.empty() || section.name.find_first_of(", \t\"") != std::string::npos)
+        q["name"].fail("must be a non-empty name without commas, spaces or quotes");
+      if (!names.insert(section.name).second)
+        q["name"].fail(cat("duplicate section '", section.name, "'"));
+      c.sections.push_back(section);
     }
   }
   if (n.has("energy")) c.energy = n["energy"].boolean();

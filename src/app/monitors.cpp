@@ -113,6 +113,63 @@ void ProbesMonitor::after_step(const StepView& step) {
   if (step.history_row) probes_->record(step.state);
 }
 
+void SectionsMonitor::start(const RunContext& run) {
+  run_ = &run;
+  cuts_ = std::make_unique<SectionCuts>(run.system, run.c);
+  for (const auto& load : run.system.spec().loads)
+    if (load.kind == Load::Kind::gravity) gravity_amplitude_ = load.amplitude;
+  std::vector<std::string> columns;
+  for (const auto& name : cuts_->names())
+    for (const char* q : {"fx", "fy", "fz", "mx", "my", "mz"}) columns.push_back(name + "." + q);
+  file_ = CsvFile(run.comm, path_,
+                  "# the force and moment on each section's side A (the side its normal points "
+                  "to) from the rest, through the plane; moments about the plane's point\n",
+                  columns, run.resumed ? run.state.step : -1);
+  for (std::size_t s = 0; s < cuts_->size(); ++s) {
+    const auto& p = cuts_->centres()[s];
+    run.log << "section   " << cuts_->names()[s] << ": " << cuts_->cut_nodes()[s]
+            << " nodes on the cut, moments about (" << p[0] << ", " << p[1] << ", " << p[2]
+            << ")\n";
+  }
+  peak_.assign(columns.size(), 0.0);
+  peak_time_.assign(columns.size(), 0.0);
+  if (!run.resumed) record(run.state);
+}
+
+void SectionsMonitor::record(const State& state) {
+  const auto& r = run_->system.rayleigh();
+  const double g =
+      gravity_amplitude_ < 0
+          ? 0.0
+          : run_->system.spec().amplitudes[static_cast<std::size_t>(gravity_amplitude_)].value(
+                state.time);
+  cuts_->compute(state.u, state.v, run_->integrator.acceleration(), r.mass, r.stiffness, g,
+                 values_);
+  for (std::size_t i = 0; i < values_.size(); ++i)
+    if (std::abs(values_[i]) > peak_[i])
+      peak_[i] = std::abs(values_[i]), peak_time_[i] = state.time;
+  file_.row(state.step, state.time, values_);
+}
+
+void SectionsMonitor::after_step(const StepView& step) {
+  if (step.history_row) record(step.state);
+}
+
+void SectionsMonitor::finish() {
+  for (std::size_t s = 0; s < cuts_->size(); ++s) {
+    std::ostringstream line;  // 6 significant digits, whatever the log's format
+    line << "section   " << cuts_->names()[s] << ": largest |f|";
+    for (std::size_t j = 0; j < 6; ++j)
+      line << (j == 3  ? "; largest |m|"
+               : j > 0 ? ","
+                       : "")
+           << " "
+           << "xyz"[j % 3] << " " << peak_[6 * s + j] << " at t = " << peak_time_[6 * s + j];
+    line << " (of the history rows)\n";
+    run_->log << line.str();
+  }
+}
+
 void ReactionsMonitor::start(const RunContext& run) {
   run_ = &run;
   if (!run.integrator.acceleration()) {

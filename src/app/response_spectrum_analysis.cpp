@@ -37,7 +37,7 @@ double table_sa(const std::vector<std::pair<double, double>>& table, double peri
 }  // namespace
 
 RsaResult response_spectrum_analysis(const CaseFile& c, MechanicalSystem& system,
-                                     const ModalResult& modes) {
+                                     const ModalResult& modes, const SectionCuts* cuts) {
   const auto& spec = c.response_spectrum;
   // Modes superpose only in a linear model: linear-elastic solids; springs enter linearised at
   // the undeformed state, as the modal analysis took them.
@@ -121,7 +121,7 @@ RsaResult response_spectrum_analysis(const CaseFile& c, MechanicalSystem& system
       result.mass_fraction[k] /= modes.total_mass[static_cast<std::size_t>(d)];
   }
   // The missing mass: per direction, K_ff u = ZPA (M r_d - sum_n Gamma_n M phi_n)_f.
-  std::vector<petsc::Vector> missing_u(nd), missing_reaction(nd);
+  std::vector<petsc::Vector> missing_u(nd), missing_reaction(nd), missing_w(nd);
   std::vector<CellStress> missing_stress(nd);
   result.missing_mass.assign(nd, 0.0);
   result.missing_base.assign(nd, {0, 0, 0});
@@ -176,6 +176,16 @@ RsaResult response_spectrum_analysis(const CaseFile& c, MechanicalSystem& system
             MPI_Allreduce(&local, &result.missing_mass[k], 1, MPI_DOUBLE, MPI_SUM, system.comm()));
       }
       INERTIA_PETSC(VecScale(f, spec.direction_factors[k] * result.zpa));
+      if (cuts) {  // the unscaled rigid-body residue r_d - sum_n Gamma_n phi_n, for the sections
+        missing_w[k] = system.create_vector();
+        {
+          petsc::Array x(missing_w[k]);
+          for (std::size_t e = d; e < x.span().size(); e += 3) x.span()[e] = 1.0;
+        }
+        for (std::size_t i = 0; i < n; ++i)
+          INERTIA_PETSC(VecAXPY(missing_w[k], -modes.modes[i].participation[d], modes.shapes[i]));
+        INERTIA_PETSC(VecScale(missing_w[k], -spec.direction_factors[k] * result.zpa));
+      }
       INERTIA_PETSC(VecCopy(f, rhs));
       system.zero_constrained(rhs);
       missing_u[k] = system.create_vector();
@@ -236,6 +246,31 @@ RsaResult response_spectrum_analysis(const CaseFile& c, MechanicalSystem& system
   for (std::size_t j = 0; j < 3; ++j)
     result.base[j] = combined_with([&](std::size_t i) { return unit_base[i][j]; }, by_amplitude,
                                    [&](std::size_t k) { return result.missing_base[k][j]; });
+  // Sections: per mode K_A phi / omega^2 - M_A phi at the cut (per unit A_n, like the
+  // reactions), and the missing mass's K_A u - M_A w.
+  if (cuts && cuts->size() > 0) {
+    const std::size_t ns = cuts->size();
+    petsc::Vector zero = system.create_vector();
+    std::vector<std::vector<double>> unit_section(n);
+    std::vector<double> kphi, mphi_rows;
+    for (std::size_t i = 0; i < n; ++i) {
+      cuts->compute(modes.shapes[i], zero, nullptr, 0, 0, 0, kphi);
+      cuts->compute(zero, zero, modes.shapes[i], 0, 0, 0, mphi_rows);
+      unit_section[i].resize(6 * ns);
+      for (std::size_t e = 0; e < 6 * ns; ++e)
+        unit_section[i][e] = kphi[e] / (omega[i] * omega[i]) - mphi_rows[e];
+    }
+    std::vector<std::vector<double>> missing_section(nd);
+    if (spec.missing_mass)
+      for (std::size_t k = 0; k < nd; ++k)
+        cuts->compute(missing_u[k], zero, missing_w[k], 0, 0, 0, missing_section[k]);
+    result.sections.assign(ns, {0, 0, 0, 0, 0, 0});
+    for (std::size_t sct = 0; sct < ns; ++sct)
+      for (std::size_t j = 0; j < 6; ++j)
+        result.sections[sct][j] =
+            combined_with([&](std::size_t i) { return unit_section[i][6 * sct + j]; }, by_amplitude,
+                          [&](std::size_t k) { return missing_section[k][6 * sct + j]; });
+  }
   // Fields, entry by entry (the local form, ghosts included: the same arithmetic on every copy).
   result.displacement = system.create_vector();
   result.reaction = system.create_vector();

@@ -103,6 +103,9 @@ output.probes: [{name, point, fields}], the columns of probes.csv; fields: some 
       << R"(
   (default: displacement, velocity). u and v at the node nearest the point; stress, strain and
   von_mises at the point itself, in the element that holds it.
+output.sections: [{name, plane: {point, normal}}] (README.md, "Section forces"): sections.csv, the
+  force and moment on the cells on the normal's side from the rest through the plane (storey
+  shears; through the supports, the reaction), and their largest values in the log.
 Tensors (stress, strain): 6 components xx yy zz xy yz xz, the strain's shear as a tensor.
 modal: {modes: N, mass: consistent}: the N lowest modes with SLEPc (modes.csv, <case>_modes.pvd)
   before the transient, or alone when the case has no time: section.
@@ -1106,6 +1109,7 @@ class Run {
     if (c().energy) energy = add<EnergyMonitor>(system(), *integrator_, out / "energy.csv");
     BlowUpMonitor* blow_up = add<BlowUpMonitor>(model_size_, energy);
     if (!c().probes.empty()) add<ProbesMonitor>(std::move(probe_sites_), out / "probes.csv");
+    if (!c().sections.empty()) add<SectionsMonitor>(out / "sections.csv");
     ReactionsMonitor* reactions = nullptr;
     {  // the regions of fixed, displacement and acceleration conditions
       std::vector<std::string> regions;
@@ -1529,7 +1533,9 @@ class Run {
     RsaResult r;
     {
       Phases::Scope scope(phases_, "response spectrum");
-      r = response_spectrum_analysis(c(), system(), modes);
+      std::optional<SectionCuts> cuts;
+      if (!c().sections.empty()) cuts.emplace(system(), c());
+      r = response_spectrum_analysis(c(), system(), modes, cuts ? &*cuts : nullptr);
     }
     const char* rules[] = {"SRSS", "CQC", "ABS"};
     const int chosen = spec.combination == ModalRule::srss  ? 0
@@ -1606,6 +1612,13 @@ class Run {
     combined << "\nmax_displacement";
     for (double x : peak) combined << "," << x;
     combined << "\n";
+    for (std::size_t k = 0; k < r.sections.size(); ++k) {
+      const auto& f = r.sections[k];
+      combined << c().sections[k].name << ".force," << f[0] << "," << f[1] << "," << f[2] << "\n"
+               << c().sections[k].name << ".moment," << f[3] << "," << f[4] << "," << f[5] << "\n";
+      log_ << "rsa       section " << c().sections[k].name << ": force (" << f[0] << ", " << f[1]
+           << ", " << f[2] << "), moment (" << f[3] << ", " << f[4] << ", " << f[5] << ")\n";
+    }
     if (spec.missing_mass) {
       // Per excitation direction (its column): the mass the modes leave out, and its base
       // reaction along that direction at the ZPA.

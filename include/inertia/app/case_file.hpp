@@ -89,6 +89,14 @@ struct CaseProbe {
   std::vector<std::string> fields{"displacement", "velocity"};
 };
 
+/// An `output.sections` entry: the cut through a plane (app/sections.hpp).
+struct CaseSection {
+  std::string name;
+  std::array<double, 3> point{0, 0, 0};   ///< on the plane; the moments are about it
+  std::array<double, 3> normal{0, 0, 1};  ///< towards side A, the part the force acts on
+  Origin origin;
+};
+
 struct CaseInitialVelocity {
   std::string region;  ///< empty: every node
   std::array<double, 3> value{0, 0, 0};
@@ -187,6 +195,7 @@ struct CaseFile {
   std::vector<std::string> fields{"displacement", "velocity", "acceleration", "von_mises",
                                   "stress",       "strain",   "rank",         "region"};
   std::vector<CaseProbe> probes;
+  std::vector<CaseSection> sections;  ///< output.sections: sections.csv
   bool energy = true;
   bool reactions = true;     ///< output.reactions: reactions.csv for the fixed/displacement regions
   int checkpoint_every = 0;  ///< output.checkpoint.every: steps between checkpoints (0: none)

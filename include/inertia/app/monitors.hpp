@@ -15,6 +15,7 @@
 #include "inertia/app/histories.hpp"
 #include "inertia/app/monitor.hpp"
 #include "inertia/app/output_series.hpp"
+#include "inertia/app/sections.hpp"
 #include "inertia/parallel/petsc.hpp"
 #include "inertia/system/contact.hpp"
 
@@ -124,6 +125,29 @@ class ReactionsMonitor final : public Monitor {
   bool want_field_;
   std::unique_ptr<Reactions> reactions_;
   petsc::Vector field_;
+};
+
+/// sections.csv: the force and moment through each output.sections plane (app/sections.hpp) at
+/// every history step; the largest magnitudes and when, in the log at the end.
+class SectionsMonitor final : public Monitor {
+ public:
+  explicit SectionsMonitor(std::filesystem::path path) : path_(std::move(path)) {}
+  bool in_step() const override { return true; }
+  LoopActivity activity() const override { return LoopActivity::step; }
+  void start(const RunContext& run) override;
+  void after_step(const StepView& step) override;
+  void flush() override { file_.flush(); }
+  void mark_failed(const std::string& reason) override { file_.mark_failed(reason); }
+  void finish() override;
+
+ private:
+  void record(const State& state);
+  const RunContext* run_ = nullptr;
+  std::filesystem::path path_;
+  std::unique_ptr<SectionCuts> cuts_;
+  int gravity_amplitude_ = -1;
+  std::vector<double> values_, peak_, peak_time_;
+  CsvFile file_;
 };
 
 /// contact.csv: per rigid wall (contact:) the force it exerts on the body, the number of nodes in

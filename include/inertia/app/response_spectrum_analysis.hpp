@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "inertia/app/case_file.hpp"
+#include "inertia/app/sections.hpp"
 #include "inertia/assembly/assembler.hpp"
 #include "inertia/modal/modal.hpp"
 
@@ -50,11 +51,13 @@ struct RsaResult {
   std::string missing_solver;            ///< the static solve's choice, for the log
   petsc::Vector displacement, reaction;  ///< combined per component (ghosts updated)
   CellStress stress;                     ///< combined per component (von_mises empty)
+  /// Per output.sections entry: the combined force and moment on its side A (6 components).
+  std::vector<std::array<double, 6>> sections;
 };
 
 /// Collective. The analysis the case's response_spectrum asks for, on `modes` (from
 /// compute_modes on `system`). Throws InputError for a nonlinear model or rigid-body modes.
 RsaResult response_spectrum_analysis(const CaseFile& c, MechanicalSystem& system,
-                                     const ModalResult& modes);
+                                     const ModalResult& modes, const SectionCuts* cuts = nullptr);
 
 }  // namespace inertia

@@ -1,0 +1,191 @@
+// Section forces through planes.
+
+#include "inertia/app/sections.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "inertia/core/error.hpp"
+#include "inertia/fe/element.hpp"
+#include "inertia/fe/hex8_technology.hpp"
+#include "inertia/parallel/petsc.hpp"
+#include "inertia/parallel/session.hpp"
+
+namespace inertia {
+
+SectionCuts::SectionCuts(const MechanicalSystem& system, const CaseFile& c) : comm_(system.comm()) {
+  const LocalMesh& lm = system.mesh();
+  const Assembler& assembler = system.assembler();
+  const ElementAssignment& elements = assembler.elements();
+  for (const auto& load : system.spec().loads)
+    if (load.kind == Load::Kind::gravity)
+      for (int i = 0; i < 3; ++i)
+        gravity_[static_cast<std::size_t>(i)] += load.value[static_cast<std::size_t>(i)];
+  // The model's size, for the on-the-plane tolerance.
+  double box[6] = {1e300, 1e300, 1e300, 1e300, 1e300, 1e300};  // min x, y, z, -max x, y, z
+  for (std::size_t n = 0; n < lm.coords.size() / 3; ++n)
+    for (int i = 0; i < 3; ++i) {
+      box[i] = std::min(box[i], lm.coords[3 * n + static_cast<std::size_t>(i)]);
+      box[3 + i] = std::min(box[3 + i], -lm.coords[3 * n + static_cast<std::size_t>(i)]);
+    }
+  INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, box, 6, MPI_DOUBLE, MPI_MIN, comm_));
+  const double size = std::hypot(-box[3] - box[0], -box[4] - box[1], -box[5] - box[2]);
+  auto solid = [&](std::int64_t k) {
+    return lm.cell_is_element[static_cast<std::size_t>(k)] &&
+           elements.cell_material[static_cast<std::size_t>(k)] >= 0 &&
+           info(lm.cell_types[static_cast<std::size_t>(k)]).dim == 3;
+  };
+  petsc::Vector marks = assembler.create_vector();
+  double x[3 * fe::max_nodes];
+  for (std::size_t s = 0; s < c.sections.size(); ++s) {
+    const CaseSection& section = c.sections[s];
+    names_.push_back(section.name);
+    const auto& p = section.point;
+    std::array<double, 3> n = section.normal;
+    const double length = std::hypot(n[0], n[1], n[2]);
+    for (double& v : n) v /= length;
+    auto distance = [&](const double* y) {
+      return (y[0] - p[0]) * n[0] + (y[1] - p[1]) * n[1] + (y[2] - p[2]) * n[2];
+    };
+    // Side of each local solid cell: +1 A (centroid on the normal's side), -1 B, 0 none.
+    std::vector<int> side(static_cast<std::size_t>(lm.num_cells()), 0);
+    {
+      // The whole local form: VecZeroEntries would leave the ghosts of the previous section's
+      // marks, which the reverse scatter would add again.
+      petsc::GhostedArray m(marks);
+      std::fill(m.span().begin(), m.span().end(), 0.0);
+      for (std::int64_t k = 0; k < lm.num_cells(); ++k) {
+        if (!solid(k)) continue;
+        const auto nodes = lm.nodes_of(k);
+        double centroid[3] = {0, 0, 0};
+        for (std::size_t a = 0; a < nodes.size(); ++a)
+          for (int i = 0; i < 3; ++i)
+            centroid[i] +=
+                lm.coords[3 * static_cast<std::size_t>(nodes[a]) + static_cast<std::size_t>(i)] /
+                static_cast<double>(nodes.size());
+        side[static_cast<std::size_t>(k)] = distance(centroid) > 0 ? 1 : -1;
+        for (const auto node : nodes) {
+          const double* y = &lm.coords[3 * static_cast<std::size_t>(node)];
+          if (side[static_cast<std::size_t>(k)] > 0) {
+            m[3 * node] += 1;
+            if (std::abs(distance(y)) <= 1e-9 * size) m[3 * node + 2] += 1;
+          } else {
+            m[3 * node + 1] += 1;
+          }
+        }
+      }
+    }
+    INERTIA_PETSC(VecGhostUpdateBegin(marks, ADD_VALUES, SCATTER_REVERSE));
+    INERTIA_PETSC(VecGhostUpdateEnd(marks, ADD_VALUES, SCATTER_REVERSE));
+    INERTIA_PETSC(VecGhostUpdateBegin(marks, INSERT_VALUES, SCATTER_FORWARD));
+    INERTIA_PETSC(VecGhostUpdateEnd(marks, INSERT_VALUES, SCATTER_FORWARD));
+    std::vector<char> cut(lm.coords.size() / 3, 0);
+    std::int64_t owned_cut = 0;
+    {
+      petsc::GhostedRead m(marks);
+      for (std::size_t node = 0; node < cut.size(); ++node) {
+        const auto i = static_cast<PetscInt>(3 * node);
+        cut[node] = m[i] > 0 && (m[i + 1] > 0 || m[i + 2] > 0);
+        if (cut[node] && static_cast<std::int32_t>(node) < lm.num_owned) ++owned_cut;
+      }
+    }
+    std::int64_t total = 0;
+    INERTIA_MPI(MPI_Allreduce(&owned_cut, &total, 1, MPI_INT64_T, MPI_SUM, comm_));
+    if (total == 0)
+      throw InputError(cat(c.path.string(), ":", section.origin.line, ": output.sections[", s,
+                           "] '", section.name,
+                           "': the plane cuts no solid between cells (no node of the cells on its "
+                           "normal's side lies on it or is shared with the other side)"));
+    cut_nodes_.push_back(total);
+    centres_.push_back(p);
+    // The cells of A with cut nodes: their rows.
+    int nonlinear = 0;
+    for (std::int64_t k = 0; k < lm.num_cells(); ++k) {
+      if (side[static_cast<std::size_t>(k)] <= 0) continue;
+      const auto nodes = lm.nodes_of(k);
+      Entry e;
+      e.section = static_cast<int>(s);
+      for (std::size_t a = 0; a < nodes.size(); ++a)
+        if (cut[static_cast<std::size_t>(nodes[a])])
+          for (int i = 0; i < 3; ++i) e.rows.push_back(3 * static_cast<int>(a) + i);
+      if (e.rows.empty()) continue;
+      const auto& material = elements.materials[static_cast<std::size_t>(
+          elements.cell_material[static_cast<std::size_t>(k)])];
+      if (!material.is_linear()) {
+        nonlinear = 1;
+        continue;
+      }
+      const CellType t = lm.cell_types[static_cast<std::size_t>(k)];
+      const int nd = 3 * static_cast<int>(nodes.size());
+      assembler.cell_coordinates(k, x);
+      const std::span<const double> xs(x, static_cast<std::size_t>(nd));
+      std::vector<double> K(static_cast<std::size_t>(nd * nd)),
+          M(static_cast<std::size_t>(nd * nd), 0.0), g(static_cast<std::size_t>(nd), 0.0);
+      fe::stiffness_linear_elastic(t, xs, material.lambda(), material.mu(), material.technology, K);
+      if (system.spec().mass == MassTreatment::lumped) {
+        std::vector<double> lumped(nodes.size());
+        fe::mass_lumped(t, xs, material.density, lumped);
+        for (int a = 0; a < nd; ++a)
+          M[static_cast<std::size_t>(a * nd + a)] = lumped[static_cast<std::size_t>(a / 3)];
+      } else {
+        fe::mass_consistent(t, xs, material.density, M);
+      }
+      const double b[3] = {material.density * gravity_[0], material.density * gravity_[1],
+                           material.density * gravity_[2]};
+      fe::body_force(t, xs, b, g);
+      for (const auto node : nodes)
+        for (int i = 0; i < 3; ++i) e.dofs.push_back(3 * static_cast<PetscInt>(node) + i);
+      for (const int r : e.rows) {
+        e.k.insert(e.k.end(), &K[static_cast<std::size_t>(r * nd)],
+                   &K[static_cast<std::size_t>(r * nd)] + nd);
+        e.m.insert(e.m.end(), &M[static_cast<std::size_t>(r * nd)],
+                   &M[static_cast<std::size_t>(r * nd)] + nd);
+        e.g.push_back(g[static_cast<std::size_t>(r)]);
+        const double* y =
+            &lm.coords[3 * static_cast<std::size_t>(nodes[static_cast<std::size_t>(r / 3)])];
+        e.lever.push_back({y[0] - p[0], y[1] - p[1], y[2] - p[2]});
+      }
+      entries_.push_back(std::move(e));
+    }
+    INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &nonlinear, 1, MPI_INT, MPI_MAX, comm_));
+    if (nonlinear)
+      throw InputError(cat(c.path.string(), ":", section.origin.line, ": output.sections[", s,
+                           "] '", section.name,
+                           "': the cells at the cut are not linear-elastic (section forces need "
+                           "linear-elastic solids)"));
+  }
+}
+
+void SectionCuts::compute(Vec u, Vec v, Vec a, double alpha_m, double alpha_k,
+                          double gravity_factor, std::vector<double>& out) const {
+  out.assign(6 * names_.size(), 0.0);
+  petsc::GhostedRead ul(u), vl(v);
+  std::optional<petsc::GhostedRead> al;
+  if (a) al.emplace(a);
+  for (const Entry& e : entries_) {
+    const std::size_t nd = e.dofs.size();
+    double* f = &out[6 * static_cast<std::size_t>(e.section)];
+    for (std::size_t r = 0; r < e.rows.size(); ++r) {
+      double value = -gravity_factor * e.g[r];
+      const double* k = &e.k[r * nd];
+      const double* m = &e.m[r * nd];
+      for (std::size_t j = 0; j < nd; ++j) {
+        const PetscInt d = e.dofs[j];
+        value +=
+            k[j] * (ul[d] + alpha_k * vl[d]) + m[j] * ((al ? (*al)[d] : 0.0) + alpha_m * vl[d]);
+      }
+      const int i = e.rows[r] % 3;
+      f[i] += value;
+      // moment: lever x (value e_i)
+      const auto& l = e.lever[r];
+      const double force[3] = {i == 0 ? value : 0.0, i == 1 ? value : 0.0, i == 2 ? value : 0.0};
+      f[3] += l[1] * force[2] - l[2] * force[1];
+      f[4] += l[2] * force[0] - l[0] * force[2];
+      f[5] += l[0] * force[1] - l[1] * force[0];
+    }
+  }
+  INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, out.data(), static_cast<int>(out.size()), MPI_DOUBLE,
+                            MPI_SUM, comm_));
+}
+
+}  // namespace inertia

@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# Section forces through planes (README, "Section forces"), on a hex8 tower 0.4 x 0.4 x 3 m:
+# - static, under gravity and a sideways tip traction: through z = 1 the force on the part above
+#   is its weight and the tip load, the moment the tip load times 2 m (1e-9); the part below
+#   gets the opposite; through z = 0 the force is the support reaction (1e-9);
+# - transient under a base acceleration record (Newmark, no damping): through z = 0 the force
+#   equals reactions.csv at every row (1e-9 of the peak); np 1, 2 and 3 agree (1e-9);
+# - a response-spectrum analysis: through z = 0 the combined force is the combined base
+#   reaction, missing mass included (1e-9);
+# - bad input: one line, exit 1.
+set -uo pipefail
+: "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}" "${INERTIA_MPIEXEC:=mpiexec}"
+work=$(mktemp -d "${TMPDIR:-/tmp}/inertia_sections.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+failed=0
+fail() { echo "FAIL  $*"; failed=1; }
+mpi() { "$INERTIA_MPIEXEC" --allow-run-as-root --oversubscribe -n "$@"; }
+expect_error() {  # expect_error NAME PATTERN CASE-TEXT
+  printf '%s\n' "$3" >"$work/$1.yaml"
+  (cd "$work" && "$INERTIA" "$1.yaml" >"$1.out" 2>"$1.err")
+  local status=$?
+  [ $status = 1 ] || fail "$1: exit $status, expected 1"
+  [ "$(grep -c . "$work/$1.err")" = 1 ] || fail "$1: $(grep -c . "$work/$1.err") stderr lines"
+  grep -Eq -- "$2" "$work/$1.err" || fail "$1: '$(cat "$work/$1.err")' does not match '$2'"
+}
+cd "$work" || exit 1
+tower='mesh: {box: {lower: [0, 0, 0], upper: [0.4, 0.4, 3.0], cells: [2, 2, 15], element: hex8}}
+materials:
+  - {region: all, density: 2500, youngs_modulus: 1.0e9, poissons_ratio: 0.2}'
+sections='  sections:
+    - {name: above1, plane: {point: [0.2, 0.2, 1.0], normal: [0, 0, 1]}}
+    - {name: below1, plane: {point: [0.2, 0.2, 1.0], normal: [0, 0, -1]}}
+    - {name: base, plane: {point: [0.2, 0.2, 0.0], normal: [0, 0, 1]}}
+    - {name: above2, plane: {point: [0.2, 0.2, 2.0], normal: [0, 0, 1]}}'
+cat >static.yaml <<YAML
+$tower
+boundary_conditions:
+  - {region: zmin, type: fixed}
+  - {region: zmax, type: traction, value: [1000, 0, 0]}
+gravity: [0, 0, -9.81]
+time: {integrator: static, dt: 1, steps: 1}
+output:
+  directory: static
+$sections
+YAML
+"$INERTIA" static.yaml >static.log 2>&1 || fail "static: $(tail -1 static.log)"
+python3 - <<'PY' || failed=1
+import csv
+rows = lambda p: list(csv.DictReader(l for l in open(p) if not l.startswith('#')))
+s, r = rows('static/sections.csv')[-1], rows('static/reactions.csv')[-1]
+weight = 2500 * 9.81 * 0.4 * 0.4 * 2.0   # above z = 1
+tip = 1000 * 0.4 * 0.4                   # the traction's force
+checks = [('above1 fz = weight above', float(s['above1.fz']), weight),
+          ('above1 fx = -tip load', float(s['above1.fx']), -tip),
+          ('above1 my = -tip load x 2 m', float(s['above1.my']), -tip * 2.0),
+          ('below1 fz = -weight above', float(s['below1.fz']), -weight),
+          ('below1 fx = tip load', float(s['below1.fx']), tip),
+          ('base fx = reaction', float(s['base.fx']), float(r['zmin.fx'])),
+          ('base fz = reaction', float(s['base.fz']), float(r['zmin.fz']))]
+bad = False
+for name, got, want in checks:
+    e = abs(got - want) / max(abs(want), 1.0)
+    print('%-28s %.10g against %.10g (%.2g)' % (name, got, want, e))
+    bad = bad or not e < 1e-9
+moment = max(abs(float(s['above1.mx'])), abs(float(s['above1.mz'])))
+print('above1 mx, mz: %.3g' % moment)
+raise SystemExit(1 if bad or moment > 1e-9 * tip * 2 else 0)
+PY
+
+# Transient: a base acceleration, Newmark, no damping, consistent mass.
+printf '0,0\n0.05,1\n0.1,-1\n0.15,0.5\n0.2,0\n' >pulse.csv
+cat >transient.yaml <<YAML
+$tower
+boundary_conditions:
+  - {region: zmin, type: fixed, components: [y, z]}
+  - {region: zmin, type: acceleration, components: [x], value: [3.0], amplitude: pulse}
+amplitudes: {pulse: {type: table, file: pulse.csv}}
+modal: {modes: 6}
+response_spectrum: {spectrum: {record: pulse, scale: 3.0}, directions: [x], missing_mass: true}
+time: {integrator: newmark, dt: 0.002, end_time: 0.4}
+output:
+  directory: out
+  every: 0
+$sections
+YAML
+for np in 1 2 3; do
+  mkdir -p np$np && cp transient.yaml pulse.csv np$np/
+  (cd np$np && mpi $np "$INERTIA" transient.yaml >log 2>&1) || fail "transient np $np: $(tail -1 np$np/log)"
+done
+# Each cut is one layer of 3 x 3 nodes on every rank count (on 2 and 3 ranks a section once
+# inherited the previous one's marks on the ghost nodes: 18 at z = 2).
+for np in 1 2 3; do
+  [ "$(grep -c "^section   [a-z0-9]*: 9 nodes on the cut" np$np/log)" = 4 ] ||
+    fail "np $np: $(grep "nodes on the cut" np$np/log | tr '\n' ' ')"
+done
+grep -Eq "^section   above1: largest \|f\| x [0-9.e+-]+ at t = [0-9.]+, y " np2/log || fail "no envelope line"
+python3 - <<'PY' || failed=1
+import csv
+rows = lambda p: list(csv.DictReader(l for l in open(p) if not l.startswith('#')))
+bad = False
+s, r = rows('np2/out/sections.csv'), rows('np2/out/reactions.csv')
+peak = max(abs(float(x['zmin.fx'])) for x in r)
+worst = max(abs(float(a['base.fx']) - float(b['zmin.fx'])) for a, b in zip(s, r)) / peak
+print('transient: base section against the reaction, %d rows: %.3g of the peak %.6g N' % (len(s), worst, peak))
+bad = bad or not (worst < 1e-9 and len(s) == len(r) == 201)
+for np in (1, 3):
+    o = rows('np%d/out/sections.csv' % np)
+    d = max(abs(float(a[k]) - float(b[k])) for a, b in zip(s, o) for k in a if k not in ('step', 'time'))
+    scale = max(abs(float(a[k])) for a in s for k in a if k not in ('step', 'time'))
+    print('np %d against np 2: %.3g' % (np, d / scale))
+    bad = bad or not d < 1e-9 * scale
+rsa = {x['quantity']: x for x in csv.DictReader(open('np2/out/rsa.csv'))}
+e = abs(float(rsa['base.force']['x']) / float(rsa['base_reaction']['x']) - 1)
+print('RSA: base section %s against the base reaction %s (%.2g)' % (rsa['base.force']['x'], rsa['base_reaction']['x'], e))
+bad = bad or not e < 1e-9
+raise SystemExit(1 if bad else 0)
+PY
+
+# Bad input.
+head="$tower
+boundary_conditions: [{region: zmin, type: fixed}]
+time: {dt: 0.01, steps: 1}"
+expect_error zero_normal "output\.sections\[0\]\.plane\.normal: must not be zero" "$head
+output: {sections: [{name: s, plane: {point: [0, 0, 1], normal: [0, 0, 0]}}]}"
+expect_error duplicate "output\.sections\[1\]\.name: duplicate section 's'" "$head
+output: {sections: [{name: s, plane: {point: [0, 0, 1], normal: [0, 0, 1]}}, {name: s, plane: {point: [0, 0, 2], normal: [0, 0, 1]}}]}"
+expect_error outside "output\.sections\[0\] 'high': the plane cuts no solid" "$head
+output: {sections: [{name: high, plane: {point: [0, 0, 9], normal: [0, 0, 1]}}]}"
+expect_error key "output\.sections\[0\]: unknown key 'plain'" "$head
+output: {sections: [{name: s, plain: {point: [0, 0, 1], normal: [0, 0, 1]}}]}"
+
+[ $failed = 0 ] && echo "sections: all checks passed"
+exit $failed
