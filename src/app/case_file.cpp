@@ -676,7 +676,7 @@ void parse_time(const Node& n, CaseFile& c) {
 
 void parse_output(const Node& n, CaseFile& c) {
   n.expect_map({"directory", "format", "every", "interval", "history_every", "fields", "probes",
-                "sections", "energy", "reactions", "checkpoint"});
+                "sections", "drifts", "energy", "reactions", "checkpoint"});
   if (n.has("format"))
     c.output_format =
         n["format"].choice({"vtu", "xdmf"}) == "xdmf" ? OutputFormat::xdmf : OutputFormat::vtu;
@@ -751,6 +751,35 @@ void parse_output(const Node& n, CaseFile& c) {
       if (!names.insert(section.name).second)
         q["name"].fail(cat("duplicate section '", section.name, "'"));
       c.sections.push_back(section);
+    }
+  }
+  if (n.has("drifts")) {
+    const Node p = n["drifts"];
+    p.expect_sequence();
+    std::set<std::string> names;
+    for (std::size_t i = 0; i < p.size(); ++i) {
+      const Node q = p.at(i);
+      q.expect_map({"name", "point", "levels"});
+      if (!q.has("name") || !q.has("point") || !q.has("levels"))
+        q.fail("a drift line needs 'name', 'point' ([x, y]) and 'levels' ([z0, z1, ...])");
+      CaseDrift drift{q["name"].text(), {}, {}, {q.line(), q.key}};
+      const auto xy = q["point"].numbers(2, 2);
+      drift.point = {xy[0], xy[1]};
+      const Node levels = q["levels"];
+      if (!levels.node.IsSequence() || levels.size() < 2)
+        levels.fail("expected a list of two or more heights (z), increasing");
+      for (std::size_t k = 0; k < levels.size(); ++k) {
+        const double z = levels.at(k).number();
+        if (!drift.levels.empty() && !(z > drift.levels.back()))
+          levels.at(k).fail(
+              cat("levels must increase strictly (", z, " after ", drift.levels.back(), ")"));
+        drift.levels.push_back(z);
+      }
+      if (drift.name.empty() || drift.name.find_first_of(", \t\"") != std::string::npos)
+        q["name"].fail("must be a non-empty name without commas, spaces or quotes");
+      if (!names.insert(drift.name).second)
+        q["name"].fail(cat("duplicate drift line '", drift.name, "'"));
+      c.drifts.push_back(drift);
     }
   }
   if (n.has("energy")) c.energy = n["energy"].boolean();

@@ -170,6 +170,42 @@ void SectionsMonitor::finish() {
   }
 }
 
+void DriftsMonitor::start(const RunContext& run) {
+  run_ = &run;
+  lines_ = std::make_unique<DriftLines>(run.system, run.c);
+  const auto columns = lines_->columns();
+  file_ = CsvFile(run.comm, path_,
+                  "# storey drifts u(z_i) - u(z_i-1) in x and y at the nodes nearest the levels, "
+                  "and their ratios to the storey height\n",
+                  columns, run.resumed ? run.state.step : -1);
+  peak_.assign(columns.size(), 0.0);
+  peak_time_.assign(columns.size(), 0.0);
+  if (!run.resumed) record(run.state);
+}
+
+void DriftsMonitor::record(const State& state) {
+  lines_->compute(state.u, values_);
+  for (std::size_t i = 0; i < values_.size(); ++i)
+    if (std::abs(values_[i]) > peak_[i])
+      peak_[i] = std::abs(values_[i]), peak_time_[i] = state.time;
+  file_.row(state.step, state.time, values_);
+}
+
+void DriftsMonitor::after_step(const StepView& step) {
+  if (step.history_row) record(step.state);
+}
+
+void DriftsMonitor::finish() {
+  const auto& storeys = lines_->storeys();
+  for (std::size_t s = 0; s < storeys.size(); ++s) {
+    std::ostringstream line;
+    line << "drift     " << storeys[s] << " (height " << lines_->heights()[s]
+         << "): largest |ratio| x " << peak_[4 * s + 2] << " at t = " << peak_time_[4 * s + 2]
+         << ", y " << peak_[4 * s + 3] << " at t = " << peak_time_[4 * s + 3] << "\n";
+    run_->log << line.str();
+  }
+}
+
 void ReactionsMonitor::start(const RunContext& run) {
   run_ = &run;
   if (!run.integrator.acceleration()) {

@@ -37,7 +37,8 @@ double table_sa(const std::vector<std::pair<double, double>>& table, double peri
 }  // namespace
 
 RsaResult response_spectrum_analysis(const CaseFile& c, MechanicalSystem& system,
-                                     const ModalResult& modes, const SectionCuts* cuts) {
+                                     const ModalResult& modes, const SectionCuts* cuts,
+                                     const DriftLines* drifts) {
   const auto& spec = c.response_spectrum;
   // Modes superpose only in a linear model: linear-elastic solids; springs enter linearised at
   // the undeformed state, as the modal analysis took them.
@@ -270,6 +271,18 @@ RsaResult response_spectrum_analysis(const CaseFile& c, MechanicalSystem& system
         result.sections[sct][j] =
             combined_with([&](std::size_t i) { return unit_section[i][6 * sct + j]; }, by_amplitude,
                           [&](std::size_t k) { return missing_section[k][6 * sct + j]; });
+  }
+  // Drifts: per mode the drifts of phi (scaled like displacements), and the missing mass's.
+  if (drifts && !drifts->storeys().empty()) {
+    std::vector<std::vector<double>> unit_drift(n), missing_drift(nd);
+    for (std::size_t i = 0; i < n; ++i) drifts->compute(modes.shapes[i], unit_drift[i]);
+    if (spec.missing_mass)
+      for (std::size_t k = 0; k < nd; ++k) drifts->compute(missing_u[k], missing_drift[k]);
+    result.drifts.assign(unit_drift.empty() ? 0 : unit_drift[0].size(), 0.0);
+    for (std::size_t e = 0; e < result.drifts.size(); ++e)
+      result.drifts[e] =
+          combined_with([&](std::size_t i) { return unit_drift[i][e]; }, by_displacement,
+                        [&](std::size_t k) { return missing_drift[k][e]; });
   }
   // Fields, entry by entry (the local form, ghosts included: the same arithmetic on every copy).
   result.displacement = system.create_vector();

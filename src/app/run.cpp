@@ -106,6 +106,8 @@ output.probes: [{name, point, fields}], the columns of probes.csv; fields: some 
 output.sections: [{name, plane: {point, normal}}] (README.md, "Section forces"): sections.csv, the
   force and moment on the cells on the normal's side from the rest through the plane (storey
   shears; through the supports, the reaction), and their largest values in the log.
+output.drifts: [{name, point: [x, y], levels: [z0, z1, ...]}]: drifts.csv, each storey's drift
+  u(z_i) - u(z_i-1) in x and y at the nodes nearest the levels and its ratio to the height.
 Tensors (stress, strain): 6 components xx yy zz xy yz xz, the strain's shear as a tensor.
 modal: {modes: N, mass: consistent}: the N lowest modes with SLEPc (modes.csv, <case>_modes.pvd)
   before the transient, or alone when the case has no time: section.
@@ -1110,6 +1112,7 @@ class Run {
     BlowUpMonitor* blow_up = add<BlowUpMonitor>(model_size_, energy);
     if (!c().probes.empty()) add<ProbesMonitor>(std::move(probe_sites_), out / "probes.csv");
     if (!c().sections.empty()) add<SectionsMonitor>(out / "sections.csv");
+    if (!c().drifts.empty()) add<DriftsMonitor>(out / "drifts.csv");
     ReactionsMonitor* reactions = nullptr;
     {  // the regions of fixed, displacement and acceleration conditions
       std::vector<std::string> regions;
@@ -1531,11 +1534,16 @@ class Run {
   void response_spectrum(const ModalResult& modes) {
     const auto& spec = c().response_spectrum;
     RsaResult r;
+    std::vector<std::string> drift_storeys;
     {
       Phases::Scope scope(phases_, "response spectrum");
       std::optional<SectionCuts> cuts;
       if (!c().sections.empty()) cuts.emplace(system(), c());
-      r = response_spectrum_analysis(c(), system(), modes, cuts ? &*cuts : nullptr);
+      std::optional<DriftLines> drifts;
+      if (!c().drifts.empty()) drifts.emplace(system(), c());
+      r = response_spectrum_analysis(c(), system(), modes, cuts ? &*cuts : nullptr,
+                                     drifts ? &*drifts : nullptr);
+      if (drifts) drift_storeys = drifts->storeys();
     }
     const char* rules[] = {"SRSS", "CQC", "ABS"};
     const int chosen = spec.combination == ModalRule::srss  ? 0
@@ -1618,6 +1626,15 @@ class Run {
                << c().sections[k].name << ".moment," << f[3] << "," << f[4] << "," << f[5] << "\n";
       log_ << "rsa       section " << c().sections[k].name << ": force (" << f[0] << ", " << f[1]
            << ", " << f[2] << "), moment (" << f[3] << ", " << f[4] << ", " << f[5] << ")\n";
+    }
+    for (std::size_t k = 0; k < drift_storeys.size(); ++k) {
+      combined << drift_storeys[k] << ".drift," << r.drifts[4 * k] << "," << r.drifts[4 * k + 1]
+               << ",0\n"
+               << drift_storeys[k] << ".ratio," << r.drifts[4 * k + 2] << "," << r.drifts[4 * k + 3]
+               << ",0\n";
+      log_ << "rsa       drift " << drift_storeys[k] << ": (" << r.drifts[4 * k] << ", "
+           << r.drifts[4 * k + 1] << "), ratio (" << r.drifts[4 * k + 2] << ", "
+           << r.drifts[4 * k + 3] << ")\n";
     }
     if (spec.missing_mass) {
       // Per excitation direction (its column): the mass the modes leave out, and its base

@@ -7,6 +7,9 @@
 #   equals reactions.csv at every row (1e-9 of the peak); np 1, 2 and 3 agree (1e-9);
 # - a response-spectrum analysis: through z = 0 the combined force is the combined base
 #   reaction, missing mass included (1e-9);
+# - drifts (output.drifts): the storeys' drifts add up to the whole height's, which is the
+#   probes' roof - base, ratios are drift / height (1e-12); the RSA drift over the whole height
+#   is the combined roof displacement (1e-4 of the largest, a corner's);
 # - bad input: one line, exit 1.
 set -uo pipefail
 : "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}" "${INERTIA_MPIEXEC:=mpiexec}"
@@ -81,6 +84,10 @@ time: {integrator: newmark, dt: 0.002, end_time: 0.4}
 output:
   directory: out
   every: 0
+  probes: [{name: roof, point: [0.2, 0.2, 3.0]}, {name: base, point: [0.2, 0.2, 0.0]}]
+  drifts:
+    - {name: storeys, point: [0.2, 0.2], levels: [0, 1, 2, 3]}
+    - {name: whole, point: [0.2, 0.2], levels: [0, 3]}
 $sections
 YAML
 for np in 1 2 3; do
@@ -109,10 +116,30 @@ for np in (1, 3):
     scale = max(abs(float(a[k])) for a in s for k in a if k not in ('step', 'time'))
     print('np %d against np 2: %.3g' % (np, d / scale))
     bad = bad or not d < 1e-9 * scale
+# Drifts: the storeys add up to the whole height's, which is the probes' roof - base; ratios.
+d, p = rows('np2/out/drifts.csv'), rows('np2/out/probes.csv')
+scale = max(abs(float(x['whole.s1.drift_x'])) for x in d)
+worst = 0
+for a, b in zip(d, p):
+    total = sum(float(a['storeys.s%d.drift_x' % i]) for i in (1, 2, 3))
+    worst = max(worst, abs(total - float(a['whole.s1.drift_x'])),
+                abs(float(a['whole.s1.drift_x']) - (float(b['roof.ux']) - float(b['base.ux']))),
+                abs(float(a['storeys.s2.ratio_x']) - float(a['storeys.s2.drift_x'])) * 1.0,
+                abs(3 * float(a['whole.s1.ratio_x']) - float(a['whole.s1.drift_x'])))
+print('drifts: sum of storeys, roof - base, ratios: %.3g of the peak %.6g m' % (worst / scale, scale))
+bad = bad or not (worst < 1e-12 * scale and len(d) == 201)
 rsa = {x['quantity']: x for x in csv.DictReader(open('np2/out/rsa.csv'))}
 e = abs(float(rsa['base.force']['x']) / float(rsa['base_reaction']['x']) - 1)
 print('RSA: base section %s against the base reaction %s (%.2g)' % (rsa['base.force']['x'], rsa['base_reaction']['x'], e))
 bad = bad or not e < 1e-9
+# The RSA drift over the whole height is the combined displacement of the roof's centre (the base
+# is at rest in the relative frame): 2.7e-6 below the largest over all nodes (the roof's corners);
+# storey drifts combine the modes' drifts, so they add up to at least the whole (CQC is a norm).
+whole = float(rsa['whole.s1.drift']['x'])
+e = abs(whole / float(rsa['max_displacement']['x']) - 1)
+parts = sum(float(rsa['storeys.s%d.drift' % i]['x']) for i in (1, 2, 3))
+print('RSA: drift over the height %.10g, largest displacement %s (%.2g apart); storeys %.10g' % (whole, rsa['max_displacement']['x'], e, parts))
+bad = bad or not (e < 1e-4 and parts >= whole * (1 - 1e-12))
 raise SystemExit(1 if bad else 0)
 PY
 
@@ -128,6 +155,13 @@ expect_error outside "output\.sections\[0\] 'high': the plane cuts no solid" "$h
 output: {sections: [{name: high, plane: {point: [0, 0, 9], normal: [0, 0, 1]}}]}"
 expect_error key "output\.sections\[0\]: unknown key 'plain'" "$head
 output: {sections: [{name: s, plain: {point: [0, 0, 1], normal: [0, 0, 1]}}]}"
+
+expect_error levels "output\.drifts\[0\]\.levels\[2\]: levels must increase strictly \(1 after 2\)" "$head
+output: {drifts: [{name: d, point: [0.2, 0.2], levels: [0, 2, 1]}]}"
+expect_error drift_point "output\.drifts\[0\]\.point: expected a list of 2 numbers" "$head
+output: {drifts: [{name: d, point: [0.2, 0.2, 0], levels: [0, 1]}]}"
+expect_error drift_outside "output\.drifts.*outside" "$head
+output: {drifts: [{name: d, point: [5, 5], levels: [0, 1]}]}"
 
 [ $failed = 0 ] && echo "sections: all checks passed"
 exit $failed

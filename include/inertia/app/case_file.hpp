@@ -97,6 +97,14 @@ struct CaseSection {
   Origin origin;
 };
 
+/// An `output.drifts` entry: storey drifts along a vertical line (app/drifts.hpp).
+struct CaseDrift {
+  std::string name;
+  std::array<double, 2> point{0, 0};  ///< x, y of the line
+  std::vector<double> levels;         ///< z, increasing: storey i lies between levels i-1 and i
+  Origin origin;
+};
+
 struct CaseInitialVelocity {
   std::string region;  ///< empty: every node
   std::array<double, 3> value{0, 0, 0};
@@ -196,6 +204,7 @@ struct CaseFile {
                                   "stress",       "strain",   "rank",         "region"};
   std::vector<CaseProbe> probes;
   std::vector<CaseSection> sections;  ///< output.sections: sections.csv
+  std::vector<CaseDrift> drifts;      ///< output.drifts: drifts.csv
   bool energy = true;
   bool reactions = true;     ///< output.reactions: reactions.csv for the fixed/displacement regions
   int checkpoint_every = 0;  ///< output.checkpoint.every: steps between checkpoints (0: none)

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "inertia/app/blow_up.hpp"
+#include "inertia/app/drifts.hpp"
 #include "inertia/app/fingerprint.hpp"
 #include "inertia/app/histories.hpp"
 #include "inertia/app/monitor.hpp"
@@ -146,6 +147,28 @@ class SectionsMonitor final : public Monitor {
   std::filesystem::path path_;
   std::unique_ptr<SectionCuts> cuts_;
   int gravity_amplitude_ = -1;
+  std::vector<double> values_, peak_, peak_time_;
+  CsvFile file_;
+};
+
+/// drifts.csv: the storey drifts and drift ratios of each output.drifts line (app/drifts.hpp) at
+/// every history step; the largest ratios and when, in the log at the end.
+class DriftsMonitor final : public Monitor {
+ public:
+  explicit DriftsMonitor(std::filesystem::path path) : path_(std::move(path)) {}
+  bool in_step() const override { return true; }
+  LoopActivity activity() const override { return LoopActivity::step; }
+  void start(const RunContext& run) override;
+  void after_step(const StepView& step) override;
+  void flush() override { file_.flush(); }
+  void mark_failed(const std::string& reason) override { file_.mark_failed(reason); }
+  void finish() override;
+
+ private:
+  void record(const State& state);
+  const RunContext* run_ = nullptr;
+  std::filesystem::path path_;
+  std::unique_ptr<DriftLines> lines_;
   std::vector<double> values_, peak_, peak_time_;
   CsvFile file_;
 };

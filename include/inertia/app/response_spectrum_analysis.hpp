@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "inertia/app/case_file.hpp"
+#include "inertia/app/drifts.hpp"
 #include "inertia/app/sections.hpp"
 #include "inertia/assembly/assembler.hpp"
 #include "inertia/modal/modal.hpp"
@@ -53,11 +54,16 @@ struct RsaResult {
   CellStress stress;                     ///< combined per component (von_mises empty)
   /// Per output.sections entry: the combined force and moment on its side A (6 components).
   std::vector<std::array<double, 6>> sections;
+  /// Per output.drifts storey: the combined drift and drift ratio in x and y (4 values, the
+  /// columns of DriftLines), each combined from the modes' drifts (not from combined
+  /// displacements).
+  std::vector<double> drifts;
 };
 
 /// Collective. The analysis the case's response_spectrum asks for, on `modes` (from
 /// compute_modes on `system`). Throws InputError for a nonlinear model or rigid-body modes.
 RsaResult response_spectrum_analysis(const CaseFile& c, MechanicalSystem& system,
-                                     const ModalResult& modes, const SectionCuts* cuts = nullptr);
+                                     const ModalResult& modes, const SectionCuts* cuts = nullptr,
+                                     const DriftLines* drifts = nullptr);
 
 }  // namespace inertia
