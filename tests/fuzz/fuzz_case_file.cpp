@@ -57,6 +57,8 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
       {reinterpret_cast<const void*>(&inertia::output_fields), "output_fields"},
       {reinterpret_cast<const void*>(&inertia::scheme_entries), "scheme_entries"},
       {reinterpret_cast<const void*>(&inertia::parse_case), "parse_case"},
+      {reinterpret_cast<const void*>(&inertia::correct_baseline), "correct_baseline"},
+      {reinterpret_cast<const void*>(&inertia::record_units), "record_units"},
   };
   for (const auto& r : registries)
     check(r.function != nullptr, "a source the parser needs is not compiled into the target",
