@@ -1442,7 +1442,10 @@ class Run {
   /// (harmonic.csv, harmonic.svg) and as fields at the chosen frequencies (<case>_harmonic.pvd).
   void harmonic(const ModalResult& modes) {
     const auto& h = c().harmonic;
-    const ProbeSites probes = locate_probes(system(), c().probes, c().path.string());
+    // The probes' nodes, whatever fields the probes ask of a transient.
+    std::vector<CaseProbe> points = c().probes;
+    for (auto& p : points) p.fields = {"displacement"};
+    const ProbeSites probes = locate_probes(system(), points, c().path.string());
     HarmonicResult r;
     {
       Phases::Scope scope(phases_, "harmonic");
