@@ -674,6 +674,15 @@ void parse_time(const Node& n, CaseFile& c) {
   }
 }
 
+/// An output entry's name, a prefix of CSV columns: non-empty, no commas, spaces or quotes, and
+/// not given twice among `names` (which it joins).
+void check_column_name(const Node& at, const std::string& name, std::set<std::string>& names,
+                       const char* what) {
+  if (name.empty() || name.find_first_of(", \t\"") != std::string::npos)
+    at.fail("must be a non-empty name without commas, spaces or quotes");
+  if (!names.insert(name).second) at.fail(cat("duplicate ", what, " '", name, "'"));
+}
+
 void parse_output(const Node& n, CaseFile& c) {
   n.expect_map({"directory", "format", "every", "interval", "history_every", "fields", "probes",
                 "sections", "drifts", "energy", "reactions", "checkpoint"});
@@ -722,10 +731,7 @@ void parse_output(const Node& n, CaseFile& c) {
           probe.fields.push_back(field);
         }
       }
-      if (probe.name.empty() || probe.name.find_first_of(", \t\"") != std::string::npos)
-        q["name"].fail("must be a non-empty name without commas, spaces or quotes");
-      if (!names.insert(probe.name).second)
-        q["name"].fail(cat("duplicate probe '", probe.name, "'"));
+      check_column_name(q["name"], probe.name, names, "probe");
       c.probes.push_back(probe);
     }
   }
@@ -746,10 +752,7 @@ void parse_output(const Node& n, CaseFile& c) {
       section.normal = plane["normal"].vec3();
       if (!(std::hypot(section.normal[0], section.normal[1], section.normal[2]) > 0))
         plane["normal"].fail("must not be zero");
-      if (section.name.empty() || section.name.find_first_of(", \t\"") != std::string::npos)
-        q["name"].fail("must be a non-empty name without commas, spaces or quotes");
-      if (!names.insert(section.name).second)
-        q["name"].fail(cat("duplicate section '", section.name, "'"));
+      check_column_name(q["name"], section.name, names, "section");
       c.sections.push_back(section);
     }
   }
@@ -775,10 +778,7 @@ void parse_output(const Node& n, CaseFile& c) {
               cat("levels must increase strictly (", z, " after ", drift.levels.back(), ")"));
         drift.levels.push_back(z);
       }
-      if (drift.name.empty() || drift.name.find_first_of(", \t\"") != std::string::npos)
-        q["name"].fail("must be a non-empty name without commas, spaces or quotes");
-      if (!names.insert(drift.name).second)
-        q["name"].fail(cat("duplicate drift line '", drift.name, "'"));
+      check_column_name(q["name"], drift.name, names, "drift line");
       c.drifts.push_back(drift);
     }
   }

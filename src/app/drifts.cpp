@@ -2,9 +2,6 @@
 
 #include "inertia/app/drifts.hpp"
 
-#include "inertia/parallel/petsc.hpp"
-#include "inertia/parallel/session.hpp"
-
 namespace inertia {
 
 DriftLines::DriftLines(const MechanicalSystem& system, const CaseFile& c) : comm_(system.comm()) {
@@ -34,17 +31,7 @@ std::vector<std::string> DriftLines::columns() const {
 }
 
 void DriftLines::levels(Vec u, std::vector<double>& out) const {
-  const std::size_t n = sites_.owned_dof.size();
-  out.assign(3 * n, 0.0);
-  {
-    petsc::ConstArray x(u);
-    for (std::size_t p = 0; p < n; ++p)
-      if (sites_.owned_dof[p] >= 0)
-        for (std::size_t k = 0; k < 3; ++k)
-          out[3 * p + k] = x[sites_.owned_dof[p] + static_cast<PetscInt>(k)];
-  }
-  INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, out.data(), static_cast<int>(out.size()), MPI_DOUBLE,
-                            MPI_SUM, comm_));
+  values_at_sites(comm_, sites_, u, out);
 }
 
 void DriftLines::compute(Vec u, std::vector<double>& out) const {

@@ -66,19 +66,13 @@ HarmonicResult harmonic_analysis(const CaseFile& c, const ProblemSpec& spec,
       result.modal_forces[i] += dot * rotation;
     }
   }
-  // The mode shapes at the probes' nodes (owned_dof: a local index, on the owner only), summed
-  // over the ranks.
+  // The mode shapes at the probes' nodes: at_probes[(3 p + k) n + i].
   const std::size_t np = probes.owned_dof.size();
-  std::vector<double> at_probes(np * 3 * n, 0.0);
+  std::vector<double> at_probes(np * 3 * n, 0.0), values;
   for (std::size_t i = 0; i < n; ++i) {
-    petsc::ConstArray phi(modes.shapes[i]);
-    for (std::size_t p = 0; p < np; ++p)
-      if (probes.owned_dof[p] >= 0)
-        for (std::size_t k = 0; k < 3; ++k)
-          at_probes[(p * 3 + k) * n + i] = phi[probes.owned_dof[p] + static_cast<PetscInt>(k)];
+    values_at_sites(system.comm(), probes, modes.shapes[i], values);
+    for (std::size_t e = 0; e < 3 * np; ++e) at_probes[e * n + i] = values[e];
   }
-  INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, at_probes.data(), static_cast<int>(at_probes.size()),
-                            MPI_DOUBLE, MPI_SUM, system.comm()));
   result.probe_values.assign(result.frequencies.size() * np * 3, {0.0, 0.0});
   std::vector<std::complex<double>> q(n);
   for (std::size_t f = 0; f < result.frequencies.size(); ++f) {
@@ -105,10 +99,6 @@ void harmonic_field(const CaseFile& c, const ModalResult& modes,
     INERTIA_PETSC(VecAXPY(real, q.real(), modes.shapes[i]));
     INERTIA_PETSC(VecAXPY(imag, q.imag(), modes.shapes[i]));
   }
-  INERTIA_PETSC(VecGhostUpdateBegin(real, INSERT_VALUES, SCATTER_FORWARD));
-  INERTIA_PETSC(VecGhostUpdateEnd(real, INSERT_VALUES, SCATTER_FORWARD));
-  INERTIA_PETSC(VecGhostUpdateBegin(imag, INSERT_VALUES, SCATTER_FORWARD));
-  INERTIA_PETSC(VecGhostUpdateEnd(imag, INSERT_VALUES, SCATTER_FORWARD));
 }
 
 }  // namespace inertia

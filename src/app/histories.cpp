@@ -361,6 +361,20 @@ void Probes::record(const State& state) {
   file_.row(state.step, state.time, sums_);
 }
 
+void values_at_sites(MPI_Comm comm, const ProbeSites& sites, Vec x, std::vector<double>& out) {
+  const std::size_t n = sites.owned_dof.size();
+  out.assign(3 * n, 0.0);
+  {
+    petsc::ConstArray a(x);
+    for (std::size_t p = 0; p < n; ++p)
+      if (sites.owned_dof[p] >= 0)
+        for (std::size_t k = 0; k < 3; ++k)
+          out[3 * p + k] = a[sites.owned_dof[p] + static_cast<PetscInt>(k)];
+  }
+  INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, out.data(), static_cast<int>(out.size()), MPI_DOUBLE,
+                            MPI_SUM, comm));
+}
+
 Reactions::Reactions(const MechanicalSystem& system, const std::vector<std::string>& regions,
                      const std::filesystem::path& path, std::int64_t resume_after)
     : comm_(system.comm()) {

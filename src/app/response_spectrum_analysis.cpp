@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 
 #include "inertia/core/error.hpp"
 #include "inertia/parallel/petsc.hpp"
@@ -57,7 +58,7 @@ RsaResult response_spectrum_analysis(const CaseFile& c, MechanicalSystem& system
   std::vector<double> omega(n), period(n), sa(n), damping(n, spec.damping);
   for (std::size_t i = 0; i < n; ++i) {
     omega[i] = modes.modes[i].omega;
-    period[i] = 2 * M_PI / omega[i];
+    period[i] = 2 * std::numbers::pi / omega[i];
   }
   if (!spec.record.empty()) {
     const auto& a = c.amplitudes.at(spec.record);
@@ -77,21 +78,23 @@ RsaResult response_spectrum_analysis(const CaseFile& c, MechanicalSystem& system
   petsc::Vector mphi = system.create_vector();
   const auto dofs = system.constrained_dofs();
   const PetscInt first = static_cast<PetscInt>(3 * system.mesh().node_begin);
+  // The sum per component over the constrained DOFs (all ranks): a base reaction.
+  auto base_sum = [&](Vec r) {
+    std::array<double, 3> local{}, sum{};
+    {
+      petsc::ConstArray x(r);
+      for (const PetscInt d : dofs) local[static_cast<std::size_t>(d % 3)] += x[d - first];
+    }
+    INERTIA_MPI(MPI_Allreduce(local.data(), sum.data(), 3, MPI_DOUBLE, MPI_SUM, system.comm()));
+    return sum;
+  };
   for (std::size_t i = 0; i < n; ++i) {
     unit_reaction[i] = system.create_vector();
     system.mult_stiffness(modes.shapes[i], unit_reaction[i]);
     system.mult_mass(modes.shapes[i], mphi);
     INERTIA_PETSC(VecAXPBY(unit_reaction[i], -1.0, 1.0 / (omega[i] * omega[i]), mphi));
     system.keep_constrained(unit_reaction[i]);
-    std::array<double, 3> local{};
-    {
-      petsc::ConstArray r(unit_reaction[i]);
-      for (const PetscInt d : dofs) local[static_cast<std::size_t>(d % 3)] += r[d - first];
-    }
-    INERTIA_MPI(
-        MPI_Allreduce(local.data(), unit_base[i].data(), 3, MPI_DOUBLE, MPI_SUM, system.comm()));
-    INERTIA_PETSC(VecGhostUpdateBegin(unit_reaction[i], INSERT_VALUES, SCATTER_FORWARD));
-    INERTIA_PETSC(VecGhostUpdateEnd(unit_reaction[i], INSERT_VALUES, SCATTER_FORWARD));
+    unit_base[i] = base_sum(unit_reaction[i]);
     system.assembler().cell_stress(modes.shapes[i], unit_stress[i]);
   }
   // The modal amplitudes A (per direction, per mode) and the rows.
@@ -197,21 +200,11 @@ RsaResult response_spectrum_analysis(const CaseFile& c, MechanicalSystem& system
         throw SolverError(cat("response_spectrum: the missing mass's static solve diverged (",
                               KSPConvergedReasons[reason], ")"));
       system.zero_constrained(missing_u[k]);
-      INERTIA_PETSC(VecGhostUpdateBegin(missing_u[k], INSERT_VALUES, SCATTER_FORWARD));
-      INERTIA_PETSC(VecGhostUpdateEnd(missing_u[k], INSERT_VALUES, SCATTER_FORWARD));
       missing_reaction[k] = system.create_vector();
       system.mult_stiffness(missing_u[k], missing_reaction[k]);
       INERTIA_PETSC(VecAXPY(missing_reaction[k], -1.0, f));
       system.keep_constrained(missing_reaction[k]);
-      std::array<double, 3> local{};
-      {
-        petsc::ConstArray x(missing_reaction[k]);
-        for (const PetscInt dof : dofs) local[static_cast<std::size_t>(dof % 3)] += x[dof - first];
-      }
-      INERTIA_MPI(MPI_Allreduce(local.data(), result.missing_base[k].data(), 3, MPI_DOUBLE, MPI_SUM,
-                                system.comm()));
-      INERTIA_PETSC(VecGhostUpdateBegin(missing_reaction[k], INSERT_VALUES, SCATTER_FORWARD));
-      INERTIA_PETSC(VecGhostUpdateEnd(missing_reaction[k], INSERT_VALUES, SCATTER_FORWARD));
+      result.missing_base[k] = base_sum(missing_reaction[k]);
       system.assembler().cell_stress(missing_u[k], missing_stress[k]);
     }
   }

@@ -1520,8 +1520,6 @@ class Run {
           for (std::size_t e = 0; e < a.span().size(); ++e)
             a.span()[e] = std::hypot(re.span()[e], im.span()[e]);
         }
-        INERTIA_PETSC(VecGhostUpdateBegin(amplitude, INSERT_VALUES, SCATTER_FORWARD));
-        INERTIA_PETSC(VecGhostUpdateEnd(amplitude, INSERT_VALUES, SCATTER_FORWARD));
         series.write_fields(f, {{"displacement_real", real.get()},
                                 {"displacement_imag", imag.get()},
                                 {"displacement_amplitude", amplitude.get()}});

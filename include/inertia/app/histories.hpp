@@ -72,6 +72,10 @@ struct ProbeSites {
 ProbeSites locate_probes(const MechanicalSystem& system, const std::vector<CaseProbe>& probes,
                          const std::string& case_path);
 
+/// Collective. The x, y, z entries of `x` at each site's node (3 per site, in site order), read
+/// on the rank that owns the node and summed over the ranks; zero for a site without a node.
+void values_at_sites(MPI_Comm comm, const ProbeSites& sites, Vec x, std::vector<double>& out);
+
 /// Probes: at the probe sites, every step (probes.csv), the fields each probe asks for: u and v
 /// of its node (<probe>.ux,uy,uz, <probe>.vx,vy,vz), and at its point the stress
 /// (<probe>.sxx,syy,szz,sxy,syz,sxz), the strain (<probe>.exx,...,exz, tensor shear) and the
