@@ -500,13 +500,23 @@ void parse_response_spectrum(const Node& n, CaseFile& c, const AmplitudeFileRead
   }
 }
 
-/// harmonic: {frequencies: [f, ...] | {from, to, count, spacing}, damping, structural_damping,
-/// fields_at}.
+void parse_rayleigh(const Node& r, int modal_modes, RayleighDamping& out,
+                    std::vector<std::pair<double, double>>& targets, std::vector<int>* modes);
+
+/// harmonic: {method, frequencies: [f, ...] | {from, to, count, spacing}, damping, rayleigh,
+/// structural_damping, fields_at}.
 void parse_harmonic(const Node& n, CaseFile& c) {
-  n.expect_map({"frequencies", "damping", "structural_damping", "fields_at"});
+  n.expect_map({"method", "frequencies", "damping", "rayleigh", "structural_damping", "fields_at"});
   auto& h = c.harmonic;
   h.enabled = true;
   h.origin = {n.line(), n.key};
+  h.method = c.modal_modes > 0 ? CaseHarmonic::Method::modal : CaseHarmonic::Method::direct;
+  if (n.has("method")) {
+    h.method = n["method"].choice({"modal", "direct"}) == "modal" ? CaseHarmonic::Method::modal
+                                                                  : CaseHarmonic::Method::direct;
+    if (h.method == CaseHarmonic::Method::modal && c.modal_modes == 0)
+      n["method"].fail("modal superposition needs modal: {modes: N} (the modes it superposes)");
+  }
   if (!n.has("frequencies"))
     n.fail("missing key 'frequencies' (a list in Hz, or {from: 1, to: 100, count: 200})");
   const Node f = n["frequencies"];
@@ -540,12 +550,69 @@ void parse_harmonic(const Node& n, CaseFile& c) {
     if (!(h.damping >= 0 && h.damping < 1))
       n["damping"].fail(cat("a damping ratio must be in [0, 1), got ", h.damping));
   }
+  if (n.has("damping") && h.method == CaseHarmonic::Method::direct)
+    n["damping"].fail(
+        "a modal damping ratio has no meaning for the direct solve; give rayleigh: {mass, "
+        "stiffness} (or damping_ratios at two frequencies) or structural_damping");
+  if (n.has("rayleigh")) {
+    std::vector<std::pair<double, double>> targets;
+    parse_rayleigh(n["rayleigh"], c.modal_modes, h.rayleigh, targets, nullptr);
+  }
   if (n.has("structural_damping")) h.structural_damping = n["structural_damping"].non_negative();
   if (n.has("fields_at")) {
     const Node a = n["fields_at"];
     if (!a.node.IsSequence()) a.fail("expected a list of frequencies (Hz)");
     for (std::size_t i = 0; i < a.size(); ++i) h.fields_at.push_back(a.at(i).positive());
   }
+}
+
+/// rayleigh: {mass, stiffness} or {damping_ratios: [z1, z2], frequencies: [f1, f2] (Hz)} (or,
+/// where `modes` is given, modes: [i, j] of the modal analysis, solved once it has run).
+void parse_rayleigh(const Node& r, int modal_modes, RayleighDamping& out,
+                    std::vector<std::pair<double, double>>& targets, std::vector<int>* modes) {
+  if (modes)
+    r.expect_map({"mass", "stiffness", "damping_ratios", "frequencies", "modes"});
+  else
+    r.expect_map({"mass", "stiffness", "damping_ratios", "frequencies"});
+  if (r.has("damping_ratios") || r.has("frequencies") || r.has("modes")) {
+    // Target ratios zeta_i at two frequencies (or at two modes of the modal analysis, solved
+    // once it has run): zeta(omega) = alpha_M / (2 omega) + alpha_K omega / 2 through both.
+    if (r.has("mass") || r.has("stiffness"))
+      r.fail("give either mass/stiffness or damping_ratios with frequencies, not both");
+    if (!r.has("damping_ratios") || r.has("frequencies") == r.has("modes"))
+      r.fail(modes
+                 ? "damping_ratios come with frequencies (Hz) or with modes (numbers), two of each"
+                 : "damping_ratios come with frequencies (Hz), two of each");
+    const auto zeta = r["damping_ratios"].numbers(2, 2);
+    for (int i = 0; i < 2; ++i)
+      if (!(zeta[i] >= 0 && zeta[i] < 1))
+        r["damping_ratios"].at(i).fail(cat("a damping ratio is in [0, 1) (got ", zeta[i], ")"));
+    if (r.has("modes")) {
+      const auto m = r["modes"].numbers(2, 2);
+      for (int i = 0; i < 2; ++i)
+        if (m[i] != std::floor(m[i]) || m[i] < 1 || m[i] > modal_modes)
+          r["modes"].at(i).fail(
+              modal_modes == 0
+                  ? std::string("needs a modal analysis (modal: {modes: N}) to number modes")
+                  : cat("a mode number from 1 to modal.modes = ", modal_modes, " (got ", m[i],
+                        ")"));
+      if (m[0] == m[1]) r["modes"].fail("the two modes must differ");
+      targets = {{zeta[0], 0.0}, {zeta[1], 0.0}};
+      *modes = {static_cast<int>(m[0]), static_cast<int>(m[1])};
+    } else {
+      const auto f = r["frequencies"].numbers(2, 2);
+      for (int i = 0; i < 2; ++i)
+        if (!(f[i] > 0)) r["frequencies"].at(i).fail(cat("must be > 0 Hz (got ", f[i], ")"));
+      if (!(std::abs(f[0] - f[1]) > 1e-9 * std::max(f[0], f[1])))
+        r["frequencies"].fail("the two frequencies must differ");
+      const auto solved = rayleigh_from_ratios(zeta[0], f[0], zeta[1], f[1]);
+      if (!solved) r.fail(rayleigh_ratio_problem(zeta[0], f[0], zeta[1], f[1]));
+      out = *solved;
+      targets = {{zeta[0], f[0]}, {zeta[1], f[1]}};
+    }
+  }
+  if (r.has("mass")) out.mass = r["mass"].non_negative();
+  if (r.has("stiffness")) out.stiffness = r["stiffness"].non_negative();
 }
 
 void parse_time(const Node& n, CaseFile& c) {
@@ -614,47 +681,8 @@ void parse_time(const Node& n, CaseFile& c) {
   if (n.has("mass"))
     c.mass = n["mass"].choice({"consistent", "lumped"}) == "consistent" ? MassTreatment::consistent
                                                                         : MassTreatment::lumped;
-  if (n.has("rayleigh")) {
-    const Node r = n["rayleigh"];
-    r.expect_map({"mass", "stiffness", "damping_ratios", "frequencies", "modes"});
-    if (r.has("damping_ratios") || r.has("frequencies") || r.has("modes")) {
-      // Target ratios zeta_i at two frequencies (or at two modes of the modal analysis, solved
-      // once it has run): zeta(omega) = alpha_M / (2 omega) + alpha_K omega / 2 through both.
-      if (r.has("mass") || r.has("stiffness"))
-        r.fail("give either mass/stiffness or damping_ratios with frequencies, not both");
-      if (!r.has("damping_ratios") || r.has("frequencies") == r.has("modes"))
-        r.fail("damping_ratios come with frequencies (Hz) or with modes (numbers), two of each");
-      const auto zeta = r["damping_ratios"].numbers(2, 2);
-      for (int i = 0; i < 2; ++i)
-        if (!(zeta[i] >= 0 && zeta[i] < 1))
-          r["damping_ratios"].at(i).fail(cat("a damping ratio is in [0, 1) (got ", zeta[i], ")"));
-      if (r.has("modes")) {
-        const auto m = r["modes"].numbers(2, 2);
-        for (int i = 0; i < 2; ++i)
-          if (m[i] != std::floor(m[i]) || m[i] < 1 || m[i] > c.modal_modes)
-            r["modes"].at(i).fail(
-                c.modal_modes == 0
-                    ? std::string("needs a modal analysis (modal: {modes: N}) to number modes")
-                    : cat("a mode number from 1 to modal.modes = ", c.modal_modes, " (got ", m[i],
-                          ")"));
-        if (m[0] == m[1]) r["modes"].fail("the two modes must differ");
-        c.rayleigh_targets = {{zeta[0], 0.0}, {zeta[1], 0.0}};
-        c.rayleigh_modes = {static_cast<int>(m[0]), static_cast<int>(m[1])};
-      } else {
-        const auto f = r["frequencies"].numbers(2, 2);
-        for (int i = 0; i < 2; ++i)
-          if (!(f[i] > 0)) r["frequencies"].at(i).fail(cat("must be > 0 Hz (got ", f[i], ")"));
-        if (!(std::abs(f[0] - f[1]) > 1e-9 * std::max(f[0], f[1])))
-          r["frequencies"].fail("the two frequencies must differ");
-        const auto solved = rayleigh_from_ratios(zeta[0], f[0], zeta[1], f[1]);
-        if (!solved) r.fail(rayleigh_ratio_problem(zeta[0], f[0], zeta[1], f[1]));
-        c.rayleigh = *solved;
-        c.rayleigh_targets = {{zeta[0], f[0]}, {zeta[1], f[1]}};
-      }
-    }
-    if (r.has("mass")) c.rayleigh.mass = r["mass"].non_negative();
-    if (r.has("stiffness")) c.rayleigh.stiffness = r["stiffness"].non_negative();
-  }
+  if (n.has("rayleigh"))
+    parse_rayleigh(n["rayleigh"], c.modal_modes, c.rayleigh, c.rayleigh_targets, &c.rayleigh_modes);
   if (n.has("velocity_damping")) {
     c.velocity_damping = n["velocity_damping"].non_negative();
   }
@@ -934,8 +962,10 @@ CaseFile parse_case(const std::string& text, const std::filesystem::path& file,
     if (e.parse) sections.push_back(e.name);
   top.expect_map(sections);
   if (!top.has("mesh")) top.fail("missing key 'mesh'");
-  if (!top.has("time") && !top.has("modal"))
-    top.fail("missing key 'time' (a transient or static run) or 'modal' (a modal analysis)");
+  if (!top.has("time") && !top.has("modal") && !top.has("harmonic"))
+    top.fail(
+        "missing key 'time' (a transient or static run), 'modal' (a modal analysis) or 'harmonic' "
+        "(a harmonic response)");
   if (!top.has("materials") && !top.has("springs") && !top.has("point_masses"))
     top.fail("missing key 'materials' (or 'springs' / 'point_masses' for a mass-spring system)");
   parse_mesh(top["mesh"], c);
@@ -996,11 +1026,7 @@ CaseFile parse_case(const std::string& text, const std::filesystem::path& file,
                        ? MassTreatment::consistent
                        : MassTreatment::lumped;
   }
-  if (top.has("harmonic")) {
-    if (!top.has("modal"))
-      top["harmonic"].fail("needs modal: {modes: N} (the modes it superposes)");
-    parse_harmonic(top["harmonic"], c);
-  }
+  if (top.has("harmonic")) parse_harmonic(top["harmonic"], c);
   if (top.has("response_spectrum")) {
     if (!top.has("modal"))
       top["response_spectrum"].fail("needs modal: {modes: N} (the modes it combines)");

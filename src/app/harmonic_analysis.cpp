@@ -1,4 +1,4 @@
-// Harmonic response by modal superposition.
+// Harmonic response by modal superposition or by the direct solve of the real block form.
 
 #include "inertia/app/harmonic_analysis.hpp"
 
@@ -6,29 +6,171 @@
 #include <numbers>
 
 #include "inertia/core/error.hpp"
+#include "inertia/core/text.hpp"
 #include "inertia/parallel/petsc.hpp"
 #include "inertia/parallel/session.hpp"
+#include "inertia/system/direct_solver.hpp"
 
 namespace inertia {
+
+/// The direct solve (see the file's header): the block operator Z of 2N rows, DOF g's real part
+/// in row 2g and its negated imaginary part in row 2g + 1 (the ownership of the DOFs doubled),
+/// refilled and factored at each frequency; the pattern, the buffers and MUMPS's symbolic
+/// analysis are made once.
+class HarmonicDirect {
+ public:
+  HarmonicDirect(const CaseFile& c, MechanicalSystem& system, Vec f_real, Vec f_imag)
+      : c_(c), system_(system) {
+    a_ = system.create_operator();
+    d_ = system.create_operator();
+    INERTIA_PETSC(VecDuplicate(f_real, f_real_.out()));
+    INERTIA_PETSC(VecCopy(f_real, f_real_));
+    INERTIA_PETSC(VecDuplicate(f_imag, f_imag_.out()));
+    INERTIA_PETSC(VecCopy(f_imag, f_imag_));
+    // MUMPS's LDL^T of the symmetric indefinite Z (Cholesky with a matrix not marked SPD); the
+    // prefix harmonic_ lets options change it (-harmonic_pc_type lu, ...).
+    INERTIA_PETSC(KSPCreate(system.comm(), ksp_.out()));
+    INERTIA_PETSC(KSPSetOptionsPrefix(ksp_, "harmonic_"));
+    use_mumps_cholesky(ksp_);
+    INERTIA_PETSC(KSPSetFromOptions(ksp_));
+    solver_ = "MUMPS LDL^T of the real 2N block form, one factorisation per frequency";
+    if (solver_given_in_options("harmonic_")) solver_ = "as -harmonic_ options set it";
+  }
+
+  const std::string& solver() const { return solver_; }
+
+ private:
+  /// Z's pattern from a_'s (filled: the operators' pattern is complete once a fill has run),
+  /// the row buffers, and the right-hand side.
+  void create_block_operator() {
+    INERTIA_PETSC(MatGetOwnershipRange(a_, &rstart_, &rend_));
+    const PetscInt n = rend_ - rstart_;
+    std::vector<PetscInt> d_nnz(static_cast<std::size_t>(2 * n)),
+        o_nnz(static_cast<std::size_t>(2 * n));
+    PetscInt widest = 0;
+    for (PetscInt g = rstart_; g < rend_; ++g) {
+      PetscInt ncols = 0;
+      const PetscInt* cols = nullptr;
+      const PetscScalar* values = nullptr;
+      INERTIA_PETSC(MatGetRow(a_, g, &ncols, &cols, &values));
+      PetscInt here = 0;
+      for (PetscInt k = 0; k < ncols; ++k) here += cols[k] >= rstart_ && cols[k] < rend_;
+      const auto i = static_cast<std::size_t>(2 * (g - rstart_));
+      d_nnz[i] = d_nnz[i + 1] = 2 * here;
+      o_nnz[i] = o_nnz[i + 1] = 2 * (ncols - here);
+      widest = std::max(widest, ncols);
+      INERTIA_PETSC(MatRestoreRow(a_, g, &ncols, &cols, &values));  // zeroes ncols
+    }
+    cols_.resize(static_cast<std::size_t>(2 * widest));
+    values_.resize(static_cast<std::size_t>(2 * widest));
+    INERTIA_PETSC(MatCreateAIJ(system_.comm(), 2 * n, 2 * n, PETSC_DETERMINE, PETSC_DETERMINE, 0,
+                               d_nnz.data(), 0, o_nnz.data(), z_.out()));
+    INERTIA_PETSC(MatSetOption(z_, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_TRUE));
+    INERTIA_PETSC(MatSetOption(z_, MAT_SYMMETRIC, PETSC_TRUE));
+    INERTIA_PETSC(MatSetOption(z_, MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
+    INERTIA_PETSC(MatCreateVecs(z_, x_.out(), rhs_.out()));
+    petsc::ConstArray re(f_real_), im(f_imag_);
+    petsc::Array b(rhs_);
+    for (std::size_t i = 0; i < re.span().size(); ++i) {
+      b.span()[2 * i] = re.span()[i];
+      b.span()[2 * i + 1] = im.span()[i];
+    }
+  }
+
+ public:
+  /// U at Omega (rad/s): its real and imaginary parts (owned entries).
+  void solve(double frequency, Vec real, Vec imag) {
+    const double omega = 2 * std::numbers::pi * frequency;
+    const auto& h = c_.harmonic;
+    system_.fill_operator(-omega * omega, 1.0, 0.0, a_);
+    system_.fill_operator(h.rayleigh.mass * omega,
+                          h.structural_damping + h.rayleigh.stiffness * omega, omega, d_);
+    if (!z_) create_block_operator();
+    for (PetscInt g = rstart_; g < rend_; ++g) {
+      PetscInt na = 0, nd = 0;
+      const PetscInt *ca = nullptr, *cd = nullptr;
+      const PetscScalar *va = nullptr, *vd = nullptr;
+      INERTIA_PETSC(MatGetRow(a_, g, &na, &ca, &va));
+      INERTIA_PETSC(MatGetRow(d_, g, &nd, &cd, &vd));
+      INERTIA_CHECK(na == nd, InternalError, "harmonic: the operators' patterns differ in row ", g);
+      for (PetscInt k = 0; k < na; ++k) {
+        cols_[static_cast<std::size_t>(2 * k)] = 2 * ca[k];
+        cols_[static_cast<std::size_t>(2 * k + 1)] = 2 * ca[k] + 1;
+      }
+      PetscInt row = 2 * g;  // A Re U + D (-Im U) = Re F
+      for (PetscInt k = 0; k < na; ++k) {
+        values_[static_cast<std::size_t>(2 * k)] = va[k];
+        values_[static_cast<std::size_t>(2 * k + 1)] = vd[k];
+      }
+      INERTIA_PETSC(MatSetValues(z_, 1, &row, 2 * na, cols_.data(), values_.data(), INSERT_VALUES));
+      row = 2 * g + 1;  // D Re U - A (-Im U) = Im F
+      for (PetscInt k = 0; k < na; ++k) {
+        values_[static_cast<std::size_t>(2 * k)] = vd[k];
+        values_[static_cast<std::size_t>(2 * k + 1)] = -va[k];
+      }
+      INERTIA_PETSC(MatSetValues(z_, 1, &row, 2 * na, cols_.data(), values_.data(), INSERT_VALUES));
+      INERTIA_PETSC(MatRestoreRow(d_, g, &nd, &cd, &vd));
+      INERTIA_PETSC(MatRestoreRow(a_, g, &na, &ca, &va));
+    }
+    INERTIA_PETSC(MatAssemblyBegin(z_, MAT_FINAL_ASSEMBLY));
+    INERTIA_PETSC(MatAssemblyEnd(z_, MAT_FINAL_ASSEMBLY));
+    if (!operators_set_) {
+      INERTIA_PETSC(KSPSetOperators(ksp_, z_, z_));
+      operators_set_ = true;
+    }
+    INERTIA_PETSC(KSPSolve(ksp_, rhs_, x_));
+    KSPConvergedReason reason;
+    INERTIA_PETSC(KSPGetConvergedReason(ksp_, &reason));
+    if (reason < 0)
+      throw SolverError(
+          cat(c_.path.string(), ":", h.origin.line, ": harmonic: the direct solve at ", frequency,
+              " Hz failed (", KSPConvergedReasons[reason],
+              h.rayleigh.mass == 0 && h.rayleigh.stiffness == 0 && h.structural_damping == 0 &&
+                      !system_.has_dashpots()
+                  ? "): without damping the operator is singular at a natural frequency; add "
+                    "rayleigh or structural_damping, or move the frequency"
+                  : ")"));
+    petsc::ConstArray x(x_);
+    petsc::Array re(real), im(imag);
+    for (std::size_t i = 0; i < re.span().size(); ++i) {
+      re.span()[i] = x.span()[2 * i];
+      im.span()[i] = -x.span()[2 * i + 1];
+    }
+  }
+
+ private:
+  const CaseFile& c_;
+  MechanicalSystem& system_;
+  petsc::Matrix a_, d_, z_;
+  petsc::Vector f_real_, f_imag_, x_, rhs_;
+  petsc::Ksp ksp_;
+  PetscInt rstart_ = 0, rend_ = 0;
+  std::vector<PetscInt> cols_;
+  std::vector<PetscScalar> values_;
+  std::string solver_;
+  bool operators_set_ = false;
+};
 
 namespace {
 
 /// q_n / (phi_n . F) at Omega (rad/s).
 std::complex<double> modal_factor(const CaseFile& c, double omega_n, double omega) {
   const auto& h = c.harmonic;
+  const double xi = h.damping + h.rayleigh.ratio(omega_n);
   const std::complex<double> den(
       omega_n * omega_n - omega * omega,
-      omega_n * omega_n * h.structural_damping + 2 * h.damping * omega_n * omega);
+      omega_n * omega_n * h.structural_damping + 2 * xi * omega_n * omega);
   return 1.0 / den;
 }
 
 }  // namespace
 
 HarmonicResult harmonic_analysis(const CaseFile& c, const ProblemSpec& spec,
-                                 MechanicalSystem& system, const ModalResult& modes,
+                                 MechanicalSystem& system, const ModalResult* modes,
                                  const ProbeSites& probes) {
   HarmonicResult result;
   result.frequencies = c.harmonic.frequencies;
+  const std::string where = cat(c.path.string(), ":", c.harmonic.origin.line, ": harmonic: ");
   // The amplitudes the case names, by their index in ProblemSpec::amplitudes.
   std::vector<const CaseAmplitude*> named(spec.amplitudes.size(), nullptr);
   std::vector<std::string> names(spec.amplitudes.size());
@@ -39,11 +181,14 @@ HarmonicResult harmonic_analysis(const CaseFile& c, const ProblemSpec& spec,
     }
   const auto& loads = system.load_vectors();
   if (loads.empty())
-    throw InputError(cat(c.path.string(), ":", c.harmonic.origin.line,
-                         ": harmonic: the case has no loads (force, traction, pressure, gravity) "
-                         "to drive it"));
-  const std::size_t n = modes.modes.size();
-  result.modal_forces.assign(n, {0.0, 0.0});
+    throw InputError(
+        cat(where, "the case has no loads (force, traction, pressure, gravity) to drive it"));
+  if (modes && system.has_dashpots())
+    throw InputError(cat(where,
+                         "the springs' dashpots are not modal damping (the undamped modes do not "
+                         "uncouple them); use method: direct"));
+  // F = sum_j F_j e^{i phi_j}, zero on the constrained DOFs.
+  petsc::Vector f_real = system.create_vector(), f_imag = system.create_vector();
   for (const auto& [amplitude, vector] : loads) {
     double phase = 0;
     const CaseAmplitude* a = amplitude >= 0 && static_cast<std::size_t>(amplitude) < named.size()
@@ -51,34 +196,55 @@ HarmonicResult harmonic_analysis(const CaseFile& c, const ProblemSpec& spec,
                                  : nullptr;
     if (a) {
       if (a->type != CaseAmplitude::Type::sine)
-        throw InputError(cat(c.path.string(), ":", c.harmonic.origin.line,
-                             ": harmonic: a load's amplitude '",
+        throw InputError(cat(where, "a load's amplitude '",
                              names[static_cast<std::size_t>(amplitude)],
                              "' is not a sine: a harmonic load has a sine amplitude (its phase) or "
                              "none (phase 0)"));
       phase = a->phase;
     }
     result.phases.push_back(phase);
-    const std::complex<double> rotation(std::cos(phase), std::sin(phase));
-    for (std::size_t i = 0; i < n; ++i) {
-      PetscScalar dot = 0;
-      INERTIA_PETSC(VecDot(modes.shapes[i], vector, &dot));
-      result.modal_forces[i] += dot * rotation;
+    INERTIA_PETSC(VecAXPY(f_real, std::cos(phase), vector));
+    INERTIA_PETSC(VecAXPY(f_imag, std::sin(phase), vector));
+  }
+  system.zero_constrained(f_real);
+  system.zero_constrained(f_imag);
+  const std::size_t np = probes.owned_dof.size();
+  result.probe_values.assign(result.frequencies.size() * np * 3, {0.0, 0.0});
+  if (!modes) {
+    result.direct = std::make_shared<HarmonicDirect>(c, system, f_real, f_imag);
+    result.solver = result.direct->solver();
+    petsc::Vector real = system.create_vector(), imag = system.create_vector();
+    std::vector<double> re, im;
+    const double start = MPI_Wtime();
+    for (std::size_t f = 0; f < result.frequencies.size(); ++f) {
+      result.direct->solve(result.frequencies[f], real, imag);
+      values_at_sites(system.comm(), probes, real, re);
+      values_at_sites(system.comm(), probes, imag, im);
+      for (std::size_t e = 0; e < np * 3; ++e) result.probe_values[f * np * 3 + e] = {re[e], im[e]};
     }
+    result.seconds_per_frequency =
+        (MPI_Wtime() - start) / static_cast<double>(result.frequencies.size());
+    return result;
+  }
+  const std::size_t n = modes->modes.size();
+  result.modal_forces.assign(n, {0.0, 0.0});
+  for (std::size_t i = 0; i < n; ++i) {
+    PetscScalar re = 0, im = 0;
+    INERTIA_PETSC(VecDot(modes->shapes[i], f_real, &re));
+    INERTIA_PETSC(VecDot(modes->shapes[i], f_imag, &im));
+    result.modal_forces[i] = {re, im};
   }
   // The mode shapes at the probes' nodes: at_probes[(3 p + k) n + i].
-  const std::size_t np = probes.owned_dof.size();
   std::vector<double> at_probes(np * 3 * n, 0.0), values;
   for (std::size_t i = 0; i < n; ++i) {
-    values_at_sites(system.comm(), probes, modes.shapes[i], values);
+    values_at_sites(system.comm(), probes, modes->shapes[i], values);
     for (std::size_t e = 0; e < 3 * np; ++e) at_probes[e * n + i] = values[e];
   }
-  result.probe_values.assign(result.frequencies.size() * np * 3, {0.0, 0.0});
   std::vector<std::complex<double>> q(n);
   for (std::size_t f = 0; f < result.frequencies.size(); ++f) {
     const double omega = 2 * std::numbers::pi * result.frequencies[f];
     for (std::size_t i = 0; i < n; ++i)
-      q[i] = result.modal_forces[i] * modal_factor(c, modes.modes[i].omega, omega);
+      q[i] = result.modal_forces[i] * modal_factor(c, modes->modes[i].omega, omega);
     for (std::size_t e = 0; e < np * 3; ++e) {
       std::complex<double> u(0.0, 0.0);
       for (std::size_t i = 0; i < n; ++i) u += at_probes[e * n + i] * q[i];
@@ -88,16 +254,20 @@ HarmonicResult harmonic_analysis(const CaseFile& c, const ProblemSpec& spec,
   return result;
 }
 
-void harmonic_field(const CaseFile& c, const ModalResult& modes,
-                    const std::vector<std::complex<double>>& modal_forces, double frequency,
-                    Vec real, Vec imag) {
+void harmonic_field(const CaseFile& c, const ModalResult* modes, const HarmonicResult& r,
+                    double frequency, Vec real, Vec imag) {
+  if (r.direct) {
+    r.direct->solve(frequency, real, imag);
+    return;
+  }
   INERTIA_PETSC(VecZeroEntries(real));
   INERTIA_PETSC(VecZeroEntries(imag));
   const double omega = 2 * std::numbers::pi * frequency;
-  for (std::size_t i = 0; i < modes.modes.size(); ++i) {
-    const std::complex<double> q = modal_forces[i] * modal_factor(c, modes.modes[i].omega, omega);
-    INERTIA_PETSC(VecAXPY(real, q.real(), modes.shapes[i]));
-    INERTIA_PETSC(VecAXPY(imag, q.imag(), modes.shapes[i]));
+  for (std::size_t i = 0; i < modes->modes.size(); ++i) {
+    const std::complex<double> q =
+        r.modal_forces[i] * modal_factor(c, modes->modes[i].omega, omega);
+    INERTIA_PETSC(VecAXPY(real, q.real(), modes->shapes[i]));
+    INERTIA_PETSC(VecAXPY(imag, q.imag(), modes->shapes[i]));
   }
 }
 

@@ -111,11 +111,13 @@ output.drifts: [{name, point: [x, y], levels: [z0, z1, ...]}]: drifts.csv, each 
 Tensors (stress, strain): 6 components xx yy zz xy yz xz, the strain's shear as a tensor.
 modal: {modes: N, mass: consistent}: the N lowest modes with SLEPc (modes.csv, <case>_modes.pvd)
   before the transient, or alone when the case has no time: section.
-harmonic (README.md, "Harmonic response"), after modal: the steady state under the case's loads
-  (each load's value, the phase of its sine amplitude) by modal superposition {frequencies:
-  [f, ...] | {from, to, count, spacing: linear | log} (Hz), damping: xi, structural_damping: eta,
+harmonic (README.md, "Harmonic response"): the steady state under the case's loads (each load's
+  value, the phase of its sine amplitude) {method: modal (default with modal:) | direct,
+  frequencies: [f, ...] | {from, to, count, spacing: linear | log} (Hz), damping: xi (modal),
+  rayleigh: {mass, stiffness} | {damping_ratios, frequencies}, structural_damping: eta,
   fields_at: [f, ...]}: harmonic.csv (amplitude and phase at the probes), harmonic.svg,
-  <case>_harmonic.pvd (displacement_real, _imag, _amplitude at fields_at).
+  <case>_harmonic.pvd (displacement_real, _imag, _amplitude at fields_at). direct: MUMPS LDL^T
+  of the real block form per frequency (-harmonic_ options), springs' dashpots included.
 response_spectrum (README.md, "Response-spectrum analysis"), after modal: the combined peaks
   {spectrum: {record: AMPLITUDE} | {points: [[T, Sa], ...]} | {file: F.csv}, units, scale;
   directions: [x, y, z], direction_factors, directional_combination: srss | 100-30,
@@ -364,11 +366,11 @@ class Run {
     add<MemoryMonitor>(comm_, log_, c().output_directory, peak_resident_bytes());
     describe();
     stop_if_interrupted(comm_, "during the set-up (after the model's summary)");
-    if (!c().has_time) {  // a modal analysis alone
-      if (!args_.check) modal_analysis();
+    if (!c().has_time) {  // a modal (and/or harmonic) analysis alone
+      if (!args_.check) frequency_analyses();
       return;
     }
-    if (c().modal_modes > 0 && !args_.check) modal_analysis();
+    if (!args_.check) frequency_analyses();
     choose_time_step();
     if (args_.check) return;
     stop_if_interrupted(comm_, "during the set-up (after the time step's choice)");
@@ -1342,11 +1344,20 @@ class Run {
     warn_unused_petsc_options();
   }
 
+  /// The analyses before a transient (or alone): the modal analysis and what builds on its modes
+  /// (the response-spectrum analysis), and the harmonic response (on the modes, or direct).
+  void frequency_analyses() {
+    ModalResult modes;
+    if (c().modal_modes > 0) modes = modal_analysis();
+    if (c().harmonic.enabled)
+      harmonic(c().harmonic.method == CaseHarmonic::Method::modal ? &modes : nullptr);
+  }
+
   /// modal.modes: the lowest modes with SLEPc (modal/modal.hpp), logged as a table with the
   /// effective masses against the total mass, written to modes.csv and <case>_modes.pvd (one
   /// entry per mode, "time" = the mode number, point data mode_shape). Fewer modes than asked
   /// (a model with fewer free DOFs, or SLEPc stopped early): those found, and a warning.
-  void modal_analysis() {
+  ModalResult modal_analysis() {
     ModalResult modes;
     {
       Phases::Scope scope(phases_, "modal analysis");
@@ -1435,12 +1446,13 @@ class Run {
     }
     if (!unusable.empty()) throw InputError(unusable);
     if (c().response_spectrum.enabled) response_spectrum(modes);
-    if (c().harmonic.enabled) harmonic(modes);
+    return modes;
   }
 
-  /// harmonic: the steady-state response over the sweep by modal superposition, at the probes
-  /// (harmonic.csv, harmonic.svg) and as fields at the chosen frequencies (<case>_harmonic.pvd).
-  void harmonic(const ModalResult& modes) {
+  /// harmonic: the steady-state response over the sweep by modal superposition on `modes` (or,
+  /// null, by the direct solve), at the probes (harmonic.csv, harmonic.svg) and as fields at the
+  /// chosen frequencies (<case>_harmonic.pvd).
+  void harmonic(const ModalResult* modes) {
     const auto& h = c().harmonic;
     // The probes' nodes, whatever fields the probes ask of a transient.
     std::vector<CaseProbe> points = c().probes;
@@ -1451,15 +1463,23 @@ class Run {
       Phases::Scope scope(phases_, "harmonic");
       r = harmonic_analysis(c(), system().spec(), system(), modes, probes);
     }
-    const std::size_t n = modes.modes.size(), np = probes.names.size();
+    const std::size_t np = probes.names.size();
     log_ << "harmonic  " << h.frequencies.size() << " frequencies from " << h.frequencies.front()
-         << " to " << h.frequencies.back() << " Hz, superposing " << n << " modes (viscous "
-         << h.damping << ", structural " << h.structural_damping << "); " << r.phases.size()
+         << " to " << h.frequencies.back() << " Hz, ";
+    if (modes)
+      log_ << "superposing " << modes->modes.size() << " modes (viscous ratio " << h.damping;
+    else
+      log_ << "direct solve (" << r.solver << ", " << std::setprecision(3)
+           << r.seconds_per_frequency << " s per frequency" << std::setprecision(6);
+    if (h.rayleigh.mass != 0 || h.rayleigh.stiffness != 0)
+      log_ << ", Rayleigh alpha_M " << h.rayleigh.mass << " alpha_K " << h.rayleigh.stiffness;
+    log_ << ", structural " << h.structural_damping << "); " << r.phases.size()
          << (r.phases.size() == 1 ? " load" : " loads") << ", phases (deg)";
     for (double ph : r.phases) log_ << " " << ph * 180 / std::numbers::pi;
     log_ << "\n";
-    const double highest = modes.modes.empty() ? 0 : modes.modes.back().frequency;
-    if (h.frequencies.back() > highest && static_cast<PetscInt>(n) < modes.free_dofs)
+    const double highest = modes && !modes->modes.empty() ? modes->modes.back().frequency : 0;
+    if (modes && h.frequencies.back() > highest &&
+        static_cast<PetscInt>(modes->modes.size()) < modes->free_dofs)
       log_ << "warning   harmonic: the sweep reaches " << h.frequencies.back()
            << " Hz, above the highest mode kept (" << highest
            << " Hz): ask modal for more modes (about 1.5 times the sweep's top)\n";
@@ -1513,7 +1533,7 @@ class Run {
       petsc::Vector real = system().create_vector(), imag = system().create_vector(),
                     amplitude = system().create_vector();
       for (double f : h.fields_at) {
-        harmonic_field(c(), modes, r.modal_forces, f, real, imag);
+        harmonic_field(c(), modes, r, f, real, imag);
         {
           petsc::ConstArray re(real), im(imag);
           petsc::Array a(amplitude);

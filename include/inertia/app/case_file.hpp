@@ -130,13 +130,16 @@ struct CaseResponseSpectrum {
   Origin origin;
 };
 
-/// `harmonic`: the steady-state response to harmonic loads by modal superposition
-/// (app/harmonic_analysis.hpp).
+/// `harmonic`: the steady-state response to harmonic loads, by modal superposition or by the
+/// direct solve (app/harmonic_analysis.hpp).
 struct CaseHarmonic {
+  enum class Method { modal, direct };
   bool enabled = false;
+  Method method = Method::modal;    ///< default: modal with `modal:`, direct without
   std::vector<double> frequencies;  ///< Hz, increasing
   bool log_spacing = false;         ///< frequencies spaced in log (the plot's axis too)
-  double damping = 0;               ///< every mode's viscous damping ratio
+  double damping = 0;               ///< every mode's viscous damping ratio (modal)
+  RayleighDamping rayleigh;         ///< C = alpha_M M + alpha_K K
   double structural_damping = 0;    ///< the loss factor eta: K (1 + i eta)
   std::vector<double> fields_at;    ///< Hz: frames of the complex displacement
   Origin origin;

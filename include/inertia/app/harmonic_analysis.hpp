@@ -1,14 +1,21 @@
 #pragma once
 /// \file harmonic_analysis.hpp
-/// Harmonic (steady-state) response by modal superposition (README, "Harmonic response"): loads
-/// F_j sin(Omega t + phi_j) (a load's `value`; phi_j the `phase` of its `sine` amplitude, 0
-/// without one) give u(t) = Im(U e^{i Omega t}) with
-///   U = sum_n phi_n q_n,  q_n = (phi_n . F) / (omega_n^2 (1 + i eta) - Omega^2 + 2 i xi omega_n
-///   Omega), F = sum_j F_j e^{i phi_j},
-/// xi the modal viscous damping ratio, eta the structural (hysteretic) loss factor. Exact for the
-/// modes kept: the modes above the sweep contribute their static part only approximately.
+/// Harmonic (steady-state) response (README, "Harmonic response"): loads F_j sin(Omega t +
+/// phi_j) (a load's `value`; phi_j the `phase` of its `sine` amplitude, 0 without one) give
+/// u(t) = Im(U e^{i Omega t}), F = sum_j F_j e^{i phi_j}, with U from
+/// - modal superposition: U = sum_n phi_n q_n,
+///     q_n = (phi_n . F) / (omega_n^2 (1 + i eta) - Omega^2 + 2 i xi_n omega_n Omega),
+///   xi_n the modal viscous ratio plus Rayleigh's alpha_M / (2 omega_n) + alpha_K omega_n / 2,
+///   eta the structural (hysteretic) loss factor. Exact for the modes kept: the modes above the
+///   sweep contribute their static part only approximately.
+/// - the direct solve: (K (1 + i eta) + i Omega C - Omega^2 M) U = F on the free DOFs,
+///   C = alpha_M M + alpha_K K + B (B: the springs' dashpots), as the real symmetric block system
+///     [ A  D ] [ Re U ]   [ Re F ]
+///     [ D -A ] [-Im U ] = [ Im F ],  A = K - Omega^2 M,  D = eta K + Omega C,
+///   factored (MUMPS LDL^T) once per frequency. Exact for the discretisation, every DOF.
 
 #include <complex>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -18,24 +25,29 @@
 
 namespace inertia {
 
+class HarmonicDirect;
+
 struct HarmonicResult {
   std::vector<double> frequencies;  ///< Hz
   /// Per frequency, per probe, per component (x, y, z): U at the probe's node.
   std::vector<std::complex<double>> probe_values;
-  std::vector<std::complex<double>> modal_forces;  ///< phi_n . F per mode
-  /// Per load: its phase (rad) and the amplitude it came from ("" for none).
-  std::vector<double> phases;
+  std::vector<std::complex<double>> modal_forces;  ///< phi_n . F per mode (modal)
+  std::vector<double> phases;                      ///< per load: its phase (rad)
+  std::shared_ptr<HarmonicDirect> direct;          ///< the direct solver (direct)
+  std::string solver;                              ///< direct: the solver, for the log
+  double seconds_per_frequency = 0;                ///< direct: one factorisation and solve
 };
 
 /// Collective. The load phases (and an InputError for a load whose amplitude is not a sine or
-/// none), the modal forces, and the probes' complex displacements over the sweep.
+/// none), then the probes' complex displacements over the sweep: by modal superposition on
+/// `modes`, or (null `modes`) by the direct solve.
 HarmonicResult harmonic_analysis(const CaseFile& c, const ProblemSpec& spec,
-                                 MechanicalSystem& system, const ModalResult& modes,
+                                 MechanicalSystem& system, const ModalResult* modes,
                                  const ProbeSites& probes);
 
-/// Collective. U at `frequency` (Hz) on every DOF: its real and imaginary parts.
-void harmonic_field(const CaseFile& c, const ModalResult& modes,
-                    const std::vector<std::complex<double>>& modal_forces, double frequency,
-                    Vec real, Vec imag);
+/// Collective. U at `frequency` (Hz) on every DOF: its real and imaginary parts (the owned
+/// entries), by the method `r` came from.
+void harmonic_field(const CaseFile& c, const ModalResult* modes, const HarmonicResult& r,
+                    double frequency, Vec real, Vec imag);
 
 }  // namespace inertia
