@@ -190,15 +190,7 @@ std::optional<int> parse_arguments(int argc, char** argv, Arguments& args) {
       args.allow_changed_model = true;
     } else if (a == "--check") {  // also after the case file: never a run meant as a check
       args.check = true;
-    } else if (!args.case_file.empty()) {
-      args.petsc.push_back(a);
-    } else if (a == "--help" || a == "-h" || a == "-help") {
-      std::cout << usage();
-      return 0;
-    } else if (a == "--version") {
-      std::cout << "inertia " << INERTIA_VERSION << "\n";
-      return 0;
-    } else if (a == "--split") {
+    } else if (a == "--split") {  // also after the case file: PETSc has no --split
       const char* n = i + 1 < argc ? argv[++i] : "";
       char* end = nullptr;
       const long parts = std::strtol(n, &end, 10);
@@ -207,6 +199,14 @@ std::optional<int> parse_arguments(int argc, char** argv, Arguments& args) {
         return 1;
       }
       args.split = static_cast<int>(parts);
+    } else if (!args.case_file.empty()) {
+      args.petsc.push_back(a);
+    } else if (a == "--help" || a == "-h" || a == "-help") {
+      std::cout << usage();
+      return 0;
+    } else if (a == "--version") {
+      std::cout << "inertia " << INERTIA_VERSION << "\n";
+      return 0;
     } else if (!a.empty() && a[0] != '-') {
       args.case_file = a;
     } else {

@@ -98,6 +98,13 @@ expect_error "cut.p2.split: the split is truncated" 2 "$work/cut.yaml"
 printf 'mesh: {box: {lower: [0, 0, 0], upper: [1, 1, 1], cells: [2, 2, 2]}}\nmaterials: [{region: all, density: 1, youngs_modulus: 1, poissons_ratio: 0.3}]\ntime: {integrator: central_difference, dt: auto, steps: 1}\n' > "$work/box.yaml"
 expect_error "is for meshes read from a file" 1 --split 2 "$work/box.yaml"
 expect_error "needs a number of ranks" 1 --split two "$work/case.yaml"
+# --split after the case file is still inertia's (PETSc has no --split): the same split, no run.
+cp "$work/case.yaml" "$work/after.yaml"
+rm -rf "$work/rank0"
+run 1 "$work/split_after.log" "$work/after.yaml" --split 2
+cmp "$work/case.p2.split" "$work/after.p2.split" ||
+  { echo "FAIL: --split after the case file did not write the same split"; exit 1; }
+[ ! -e "$work/rank0/probes.csv" ] || { echo "FAIL: --split after the case file ran the case"; exit 1; }
 
 # Damaged and stale splits at 1, 2 and 3 ranks: every one refused in one line naming the file and
 # what is wrong, on every rank count, before the solver sees anything.
