@@ -315,12 +315,30 @@ void condition_record(const Node& a, CaseAmplitude& amp) {
     for (auto& p : points) p.second *= factor;
   if (a.has("baseline")) {
     const Node b = a["baseline"];
-    b.expect_map({"method", "degree"});
-    if (b.has("method")) b["method"].choice({"polynomial"});
-    const int degree = b.has("degree") ? static_cast<int>(b["degree"].integer_in(2, 6)) : 3;
+    b.expect_map({"method", "degree", "corner", "order"});
+    const bool filter =
+        b.has("method") && b["method"].choice({"polynomial", "butterworth"}) == "butterworth";
+    const std::vector<std::string> foreign =
+        filter ? std::vector<std::string>{"degree"} : std::vector<std::string>{"corner", "order"};
+    for (const auto& key : foreign)
+      if (b.has(key.c_str()))
+        b[key.c_str()].fail(cat("is a key of method: ", filter ? "polynomial" : "butterworth"));
     if (points.size() < 8)
       b.fail(cat("a baseline correction needs 8 points or more, the record has ", points.size()));
-    amp.baseline = correct_baseline(points, degree);
+    if (filter) {
+      if (!b.has("corner")) b.fail("missing key 'corner' (the high-pass filter's corner, Hz)");
+      const double corner = b["corner"].positive();
+      const int order = b.has("order") ? static_cast<int>(b["order"].integer_in(2, 8)) : 4;
+      if (order % 2 != 0) b["order"].fail(cat("must be even (2, 4, 6 or 8), got ", order));
+      try {
+        amp.baseline = highpass_filter(points, corner, order);
+      } catch (const InputError& e) {
+        b.fail(e.what());
+      }
+    } else {
+      const int degree = b.has("degree") ? static_cast<int>(b["degree"].integer_in(2, 6)) : 3;
+      amp.baseline = correct_baseline(points, degree);
+    }
   }
   amp.points = std::move(points);
 }

@@ -140,8 +140,10 @@ response_spectrum (README.md, "Response-spectrum analysis"), after modal: the co
   reads time,value rows from a file; {file: rec.AT2} a PEER NGA record (units from its header),
   {file: rec.txt, dt: 0.01} a single-column file (format: table | peer | single when the name
   does not say); units: g | m/s2 | cm/s2 | mm/s2 converts to m/s^2, scale: multiplies, and
-  baseline: {method: polynomial, degree: 3} removes the drift of the ground's displacement
-  (Boore and Bommer 2005; the log shows the final displacement and velocity before and after).
+  baseline: {method: polynomial, degree: 3} removes the drift of the ground's displacement, or
+  {method: butterworth, corner: 0.1 (Hz), order: 4} filters it out (acausal, zero pads kept: the
+  record is delayed by the leading pad) (Boore and Bommer 2005; the log shows the final
+  displacement and velocity before and after).
   A table or smooth step is zero after its last point as an
   acceleration (the ground moves on at its final velocity) and holds its last value as a load or
   displacement. The log echoes each condition: its peak, and the ground's final velocity and
@@ -926,14 +928,19 @@ class Run {
         if (a.scale != 1) log_ << " x " << six(a.scale) << " (scale)";
         log_ << "\n";
       }
-      if (a.baseline.degree > 0) {
+      if (!a.baseline.method.empty()) {
         const auto& b = a.baseline;
-        log_ << "amplitude " << name << ": baseline corrected (polynomial of degree " << b.degree
-             << " fitted to the displacement, Boore and Bommer 2005): at t = "
-             << six(a.points.back().first) << " s the ground's displacement "
-             << six(b.final_displacement_before) << " -> " << six(b.final_displacement_after)
-             << ", velocity " << six(b.final_velocity_before) << " -> "
-             << six(b.final_velocity_after) << "; largest change of a value "
+        log_ << "amplitude " << name << ": baseline corrected (";
+        if (b.method == "polynomial")
+          log_ << "polynomial of degree " << b.degree << " fitted to the displacement";
+        else
+          log_ << "acausal Butterworth high-pass, order " << b.order << " each way, corner "
+               << six(b.corner) << " Hz; zero pads of " << six(b.delay)
+               << " s at each end: the record is delayed by " << six(b.delay) << " s";
+        log_ << ", Boore and Bommer 2005): at t = " << six(a.points.back().first)
+             << " s the ground's displacement " << six(b.final_displacement_before) << " -> "
+             << six(b.final_displacement_after) << ", velocity " << six(b.final_velocity_before)
+             << " -> " << six(b.final_velocity_after) << "; largest change of a value "
              << six(b.peak_correction) << "\n";
       }
     }

@@ -48,6 +48,9 @@ options:
   --scale S                   multiplies the record (after the units)
   --baseline DEGREE           baseline correction: a polynomial of DEGREE (2 to 6) fitted to the
                               ground's displacement is removed (Boore and Bommer 2005)
+  --highpass FC[,ORDER]       baseline correction: an acausal Butterworth high-pass filter,
+                              corner FC (Hz), ORDER 2, 4 (default), 6 or 8 each way, zero pads
+                              of 1.5 ORDER / FC kept (the record is delayed by half of that)
   --damping X[,X...]          damping ratios in [0, 1) (default 0.05)
   --periods T1,T2,...         periods (s), increasing, or FIRST:LAST:COUNT, COUNT periods evenly
                               spaced in log(T) (default 0.01:10:100)
@@ -107,6 +110,8 @@ int run_spectrum(int argc, char** argv) {
   std::string record, format_name, units, output;
   double dt = 0, scale = 1;
   int baseline = 0;
+  double corner = 0;
+  int order = 4;
   std::vector<double> dampings{0.05};
   std::vector<double> periods = log_spaced(0.01, 10, 100);
   for (int i = 1; i < argc; ++i) {
@@ -141,6 +146,19 @@ int run_spectrum(int argc, char** argv) {
         throw InputError(cat("--baseline: expected a polynomial degree from 2 to 6, got '",
                              excerpt(argv[i]), "'"));
       baseline = static_cast<int>(*v);
+    } else if (a == "--highpass") {
+      const auto v = number_list("--highpass", value());
+      if (v.empty() || v.size() > 2 || !(v[0] > 0))
+        throw InputError(
+            cat("--highpass: expected a corner frequency (Hz) > 0 and an optional "
+                "order, got '",
+                excerpt(argv[i]), "'"));
+      corner = v[0];
+      if (v.size() == 2) {
+        if (v[1] != std::floor(v[1]) || v[1] < 2 || v[1] > 8 || static_cast<int>(v[1]) % 2 != 0)
+          throw InputError(cat("--highpass: the order is 2, 4, 6 or 8, got ", v[1]));
+        order = static_cast<int>(v[1]);
+      }
     } else if (a == "--damping") {
       dampings = number_list("--damping", value());
       for (double x : dampings)
@@ -194,7 +212,17 @@ int run_spectrum(int argc, char** argv) {
   if (table.read.header_line > 0)
     std::cout << "line " << table.read.header_line << " skipped as a header: '" << table.read.header
               << "'\n";
-  if (baseline > 0) {
+  if (baseline > 0 && corner > 0)
+    throw InputError("--baseline and --highpass are two corrections: choose one");
+  if (corner > 0) {
+    const auto b = highpass_filter(points, corner, order);
+    std::cout << "baseline corrected (acausal Butterworth high-pass, order " << b.order
+              << " each way, corner " << b.corner << " Hz, zero pads of " << b.delay
+              << " s at each end: the record is delayed by " << b.delay
+              << " s): final ground displacement " << b.final_displacement_before << " -> "
+              << b.final_displacement_after << ", velocity " << b.final_velocity_before << " -> "
+              << b.final_velocity_after << "\n";
+  } else if (baseline > 0) {
     if (points.size() < 8)
       throw InputError(cat("--baseline: the record has ", points.size(), " points, fewer than 8"));
     const auto b = correct_baseline(points, baseline);
@@ -206,7 +234,7 @@ int run_spectrum(int argc, char** argv) {
   } else {
     const auto [d, v] = final_ground_motion(points);
     std::cout << "the ground at the record's end: displacement " << d << ", velocity " << v
-              << " (--baseline corrects a drift)\n";
+              << " (--baseline or --highpass corrects a drift)\n";
   }
   double pga = 0, pga_time = 0;
   for (const auto& [t, a] : points)

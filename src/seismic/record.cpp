@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <numbers>
 #include <sstream>
 
 #include "inertia/core/options.hpp"
@@ -343,6 +344,7 @@ BaselineCorrection correct_baseline(std::vector<std::pair<double, double>>& poin
   if (degree < 2 || degree > 6)
     throw InputError(cat("a baseline polynomial has degree 2 to 6, got ", degree));
   BaselineCorrection result;
+  result.method = "polynomial";
   result.degree = degree;
   std::tie(result.final_displacement_before, result.final_velocity_before) =
       final_ground_motion(points);
@@ -411,6 +413,68 @@ BaselineCorrection correct_baseline(std::vector<std::pair<double, double>>& poin
     a -= p2;
     result.peak_correction = std::max(result.peak_correction, std::abs(p2));
   }
+  std::tie(result.final_displacement_after, result.final_velocity_after) =
+      final_ground_motion(points);
+  return result;
+}
+
+BaselineCorrection highpass_filter(std::vector<std::pair<double, double>>& points, double corner,
+                                   int order) {
+  if (order < 2 || order > 8 || order % 2 != 0)
+    throw InputError(cat("a Butterworth filter's order is 2, 4, 6 or 8, got ", order));
+  const std::size_t n = points.size();
+  if (n < 8) throw InputError(cat("a filter needs 8 values or more, the record has ", n));
+  const double t0 = points.front().first;
+  const double dt = (points.back().first - t0) / static_cast<double>(n - 1);
+  for (std::size_t i = 1; i < n; ++i) {
+    const double h = points[i].first - points[i - 1].first;
+    if (!(std::abs(h - dt) <= 1e-6 * dt))
+      throw InputError(
+          cat("a filter needs equally spaced values: the step from t = ", points[i - 1].first,
+              " to ", points[i].first, " s is ", h, ", the record's mean step ", dt));
+  }
+  const double nyquist = 0.5 / dt;
+  if (!(corner > 0 && corner < nyquist))
+    throw InputError(cat("the filter's corner ", corner, " Hz must be above 0 and below the ",
+                         "record's Nyquist frequency ", nyquist, " Hz"));
+  BaselineCorrection result;
+  result.method = "butterworth";
+  result.corner = corner;
+  result.order = order;
+  std::tie(result.final_displacement_before, result.final_velocity_before) =
+      final_ground_motion(points);
+  // Zero pads of 1.5 order / f_c in all, half at each end.
+  const auto pad = static_cast<std::size_t>(std::ceil(0.75 * order / corner / dt));
+  std::vector<double> x(n + 2 * pad, 0.0);
+  for (std::size_t i = 0; i < n; ++i) x[pad + i] = points[i].second;
+  // Second-order sections H(z) = b0 (1 - z^-1)^2 / (1 + a1 z^-1 + a2 z^-2), one per pole pair
+  // of the analog prototype, Q_k = 1 / (2 sin((2k - 1) pi / (2 order))), K = tan(pi f_c dt).
+  const double K = std::tan(std::numbers::pi * corner * dt);
+  auto pass = [&](auto begin, auto end) {
+    for (int k = 1; k <= order / 2; ++k) {
+      const double q = 1 / (2 * std::sin((2 * k - 1) * std::numbers::pi / (2 * order)));
+      const double b0 = 1 / (1 + K / q + K * K);
+      const double a1 = 2 * (K * K - 1) * b0, a2 = (1 - K / q + K * K) * b0;
+      double x1 = 0, x2 = 0, y1 = 0, y2 = 0;
+      for (auto it = begin; it != end; ++it) {
+        const double in = *it;
+        const double out = b0 * (in - 2 * x1 + x2) - a1 * y1 - a2 * y2;
+        x2 = x1, x1 = in, y2 = y1, y1 = out;
+        *it = out;
+      }
+    }
+  };
+  pass(x.begin(), x.end());
+  pass(x.rbegin(), x.rend());
+  std::vector<std::pair<double, double>> filtered(x.size());
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    filtered[i] = {t0 + static_cast<double>(i) * dt, x[i]};
+    if (i >= pad && i < pad + n)
+      result.peak_correction =
+          std::max(result.peak_correction, std::abs(x[i] - points[i - pad].second));
+  }
+  result.delay = static_cast<double>(pad) * dt;
+  points = std::move(filtered);
   std::tie(result.final_displacement_after, result.final_velocity_after) =
       final_ground_motion(points);
   return result;

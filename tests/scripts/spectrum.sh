@@ -149,6 +149,15 @@ oscillator 0.5 "{type: table, file: quake.AT2, baseline: {method: polynomial, de
 grep -Eq "^amplitude quake: baseline corrected \(polynomial of degree 3 fitted to the displacement, Boore and Bommer 2005\): at t = 9.99 s the ground's displacement 0.446152 -> -0.00397073, velocity 0.0557721 -> -0.00120558; " corrected.log ||
   fail "corrected: no baseline line: $(grep baseline corrected.log)"
 
+# The high-pass filter: the log (case) and the tool's output say what it did.
+oscillator 0.5 "{type: table, file: quake.AT2, baseline: {method: butterworth, corner: 0.1}}" filtered
+"$INERTIA" --check filtered.yaml >filtered.log 2>&1 || fail "filtered: $(tail -1 filtered.log)"
+once filtered.log "amplitude quake: baseline corrected (acausal Butterworth high-pass, order 4 each way, corner 0.1 Hz; zero pads of 30 s at each end: the record is delayed by 30 s, Boore and Bommer 2005): at t = 69.99 s the ground's displacement 0.446152 -> "
+"$INERTIA" spectrum quake.AT2 --highpass 0.1,2 --output filtered.csv >filtered_tool.out 2>&1 ||
+  fail "spectrum --highpass: $(tail -1 filtered_tool.out)"
+grep -q "^baseline corrected (acausal Butterworth high-pass, order 2 each way, corner 0.1 Hz, zero pads of 15 s" filtered_tool.out ||
+  fail "spectrum --highpass: $(grep baseline filtered_tool.out)"
+
 # Bad input: one line, exit 1.
 { head -3 quake.AT2; echo "NPTS=  1001, DT=   .0100 SEC"; tail -n +5 quake.AT2; } >npts.AT2
 expect_error npts_tool "npts\.AT2:4: NPTS = 1001 but 1000 values follow" "$INERTIA" spectrum npts.AT2
@@ -164,6 +173,15 @@ oscillator 0.5 "{type: table, file: quake.txt, format: single}" nodt
 expect_error nodt_case "amplitudes\.quake: a single-column file needs dt:" "$INERTIA" --check nodt.yaml
 oscillator 0.5 "{type: table, file: quake.AT2, baseline: {degree: 9}}" degree
 expect_error degree_case "amplitudes\.quake\.baseline\.degree: must be an integer in \[2, 6\]" "$INERTIA" --check degree.yaml
+oscillator 0.5 "{type: table, file: quake.AT2, baseline: {method: butterworth, corner: 0.1, degree: 3}}" filter_degree
+expect_error filter_degree_case "amplitudes\.quake\.baseline\.degree: is a key of method: polynomial" "$INERTIA" --check filter_degree.yaml
+oscillator 0.5 "{type: table, file: quake.AT2, baseline: {method: butterworth, corner: 0.1, order: 3}}" filter_order
+expect_error filter_order_case "amplitudes\.quake\.baseline\.order: must be even \(2, 4, 6 or 8\), got 3" "$INERTIA" --check filter_order.yaml
+oscillator 0.5 "{type: table, file: quake.AT2, baseline: {method: butterworth, corner: 60}}" filter_corner
+expect_error filter_corner_case "amplitudes\.quake\.baseline: the filter's corner 60 Hz must be above 0 and below the record's Nyquist frequency 50 Hz" "$INERTIA" --check filter_corner.yaml
+oscillator 0.5 "{type: table, file: quake.AT2, baseline: {method: butterworth}}" filter_none
+expect_error filter_none_case "amplitudes\.quake\.baseline: missing key 'corner'" "$INERTIA" --check filter_none.yaml
+expect_error tool_two "--baseline and --highpass are two corrections: choose one" "$INERTIA" spectrum quake.AT2 --baseline 3 --highpass 0.1
 oscillator 0.5 "{type: table, file: quake.txt, dt: 0.01, units: furlongs}" furlongs
 expect_error furlongs_case "amplitudes\.quake\.units: unknown units 'furlongs'" "$INERTIA" --check furlongs.yaml
 expect_error damping "--damping: a damping ratio must be in \[0, 1\), got 1" "$INERTIA" spectrum quake.AT2 --damping 0.05,1

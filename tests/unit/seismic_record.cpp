@@ -180,5 +180,86 @@ TEST(Baseline, AnOffsetOnARecordThatEndsAtRestIsRemoved) {
   EXPECT_THROW(correct_baseline(points, 1), InputError);
 }
 
+/// Samples of a sine of frequency f (Hz), every dt from 0 to `span`.
+std::vector<std::pair<double, double>> sine(double f, double dt, double span) {
+  std::vector<std::pair<double, double>> points;
+  const auto n = static_cast<int>(std::lround(span / dt));
+  for (int i = 0; i <= n; ++i)
+    points.emplace_back(i * dt, std::sin(2 * std::numbers::pi * f * i * dt));
+  return points;
+}
+
+/// The largest difference between a filtered sine and gain x the sine at its delayed times, over
+/// the middle third of the original record (away from the ends' transients).
+double sine_error(const std::vector<std::pair<double, double>>& filtered, double f, double gain,
+                  double delay, double span) {
+  double worst = 0;
+  for (const auto& [t, a] : filtered) {
+    const double original = t - delay;
+    if (original < span / 3 || original > 2 * span / 3) continue;
+    worst = std::max(worst, std::abs(a - gain * std::sin(2 * std::numbers::pi * f * original)));
+  }
+  return worst;
+}
+
+TEST(HighPass, GainOneHalfAtTheCornerAndOneWellAboveItWithoutPhase) {
+  // Two passes of a digital Butterworth filter of order n (bilinear, corner prewarped): gain
+  // 1 / (1 + (tan(pi f_c dt) / tan(pi f dt))^(2 n)), one half at the corner, no phase. Measured
+  // 1e-13 in the middle third of a 200 s sine, at the corner and at 10 f_c.
+  const double fc = 0.5, dt = 0.01, span = 200;
+  const auto gain = [&](double f, int order) {
+    return 1 /
+           (1 + std::pow(std::tan(std::numbers::pi * fc * dt) / std::tan(std::numbers::pi * f * dt),
+                         2 * order));
+  };
+  for (int order : {2, 4, 8}) {
+    auto at_corner = sine(fc, dt, span);
+    const auto b = highpass_filter(at_corner, fc, order);
+    EXPECT_EQ(b.method, "butterworth");
+    EXPECT_NEAR(b.delay, std::ceil(0.75 * order / fc / dt) * dt, 1e-12);
+    EXPECT_DOUBLE_EQ(at_corner.front().first, 0.0);  // delayed: the pad starts the record
+    EXPECT_NEAR(at_corner.back().first, span + 2 * b.delay, 1e-9);
+    EXPECT_LT(sine_error(at_corner, fc, 0.5, b.delay, span), 1e-9) << "order " << order;
+    auto above = sine(10 * fc, dt, span);
+    const auto c = highpass_filter(above, fc, order);
+    EXPECT_LT(sine_error(above, 10 * fc, gain(10 * fc, order), c.delay, span), 1e-9)
+        << "order " << order;
+  }
+}
+
+TEST(HighPass, AnOffsetDriftIsRemovedAndTheRecordStartsAtRest) {
+  // A 1.3 Hz burst with a constant offset of 0.5 % of its peak: the ground drifts by metres;
+  // a 0.1 Hz corner takes the offset out (measured: final displacement 1.0 -> 1.1e-4 m,
+  // velocity 0.1 -> 1.4e-6 m/s; the first and last values 1.4e-7 and 2.2e-6 of the peak).
+  std::vector<std::pair<double, double>> points;
+  const double T = 20, pi = std::numbers::pi;
+  for (int i = 0; i <= 4000; ++i) {
+    const double t = 0.005 * i;
+    points.emplace_back(t, std::pow(std::sin(pi * t / T), 2) * std::sin(2 * pi * 1.3 * t) + 0.005);
+  }
+  const auto b = highpass_filter(points, 0.1, 4);
+  EXPECT_GT(std::abs(b.final_displacement_before), 0.9);
+  EXPECT_LT(std::abs(b.final_displacement_after), 1e-3 * std::abs(b.final_displacement_before));
+  EXPECT_LT(std::abs(b.final_velocity_after), 1e-4 * std::abs(b.final_velocity_before));
+  EXPECT_LT(std::abs(points.front().second), 1e-5);
+  EXPECT_LT(std::abs(points.back().second), 1e-5);
+}
+
+TEST(HighPass, RefusesUnevenSpacingACornerAboveNyquistAndOddOrders) {
+  auto points = sine(1, 0.01, 10);
+  auto uneven = points;
+  uneven[5].first += 0.003;
+  try {
+    highpass_filter(uneven, 0.1, 4);
+    ADD_FAILURE() << "uneven spacing accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("a filter needs equally spaced values"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW(highpass_filter(points, 50, 4), InputError);  // Nyquist: 50 Hz
+  EXPECT_THROW(highpass_filter(points, 0.1, 3), InputError);
+  EXPECT_THROW(highpass_filter(points, 0.1, 10), InputError);
+}
+
 }  // namespace
 }  // namespace inertia

@@ -95,7 +95,11 @@ std::pair<std::string, double> record_units(const AmplitudeFileRead& read,
 /// What a baseline correction did, for the log: the ground's displacement and velocity at the
 /// record's last point before and after it.
 struct BaselineCorrection {
-  int degree = 0;  ///< 0: none
+  std::string method;  ///< "" (none), "polynomial" or "butterworth"
+  int degree = 0;      ///< polynomial: its degree
+  double corner = 0;   ///< butterworth: the corner frequency (Hz)
+  int order = 0;       ///< butterworth: the order of each pass
+  double delay = 0;    ///< butterworth: the leading pad, by which the record is delayed (s)
   double final_displacement_before = 0, final_velocity_before = 0;
   double final_displacement_after = 0, final_velocity_after = 0;
   double peak_correction = 0;  ///< the largest |p''(t_i)| subtracted from the acceleration
@@ -112,5 +116,16 @@ std::pair<double, double> final_ground_motion(const std::vector<std::pair<double
 /// constant or linear term, so the ground still starts at rest), and p''(t_i) is subtracted
 /// from each acceleration value. `degree` from 2 (a constant acceleration offset) to 6.
 BaselineCorrection correct_baseline(std::vector<std::pair<double, double>>& points, int degree);
+
+/// High-pass filtering of an accelerogram (Boore and Bommer 2005, section 5): an acausal
+/// (zero-phase) Butterworth filter of `order` (even, 2 to 8) and corner `corner` (Hz), applied
+/// forward then backward (gain 1 / (1 + (f_c / f)^(2 order)): one half at the corner), as
+/// cascaded second-order sections from the bilinear transform with the corner prewarped. The
+/// record is padded with zeros, 1.5 order / f_c in all (Converse and Brady 1992), half before
+/// and half after, and kept padded: the filtered motion starts in the leading pad, so the record
+/// is delayed by that pad (`delay`) and starts at rest at its first time. The values must be
+/// equally spaced; InputError otherwise, or for a corner at or above the Nyquist frequency.
+BaselineCorrection highpass_filter(std::vector<std::pair<double, double>>& points, double corner,
+                                   int order);
 
 }  // namespace inertia
