@@ -7,11 +7,11 @@
 #
 # Computed here too, from Kirchhoff's series (D = E h^3 / 12 (1 - nu^2), modes sin(m pi x/a)
 # sin(n pi y/a), modal load 16 q / (pi^2 m n) for odd m, n): f1 2.37672 Hz, the peak 45.442 mm
-# at 2.3758 Hz (45.428 mm at 2.377 Hz), the stress at the peak 32.029 N/mm^2. The published
-# displacement and frequency agree with the series; the published stress does not: 30.03 is
-# 6.2 % below the series' 32.03 (exactly 2.00 N/mm^2: a transcription slip?), and the finite
-# elements converge to the series (below). The stress is checked against the series; the
-# published value is printed, not checked.
+# at 2.3758 Hz (45.428 mm at 2.377 Hz), the stress at the peak 32.033 N/mm^2 (32.029 at f1).
+# The published displacement and frequency agree with the series; the published stress does
+# not: 30.03 is 6.3 % below the series' 32.03 (by 2.00 N/mm^2: a slip of one digit?), and the
+# finite elements converge to the series (below). The stress is checked against the series;
+# the published value is printed, not checked.
 #
 # Model: a quarter plate (5 x 5 x 0.05 m), box generator, 30 x 30 x 1 tet10 (33,489 DOFs);
 # simple support on the side faces x = 0 and y = 0 as the exact 3-D solution of the
@@ -36,10 +36,11 @@
 #   40 x 40     59,049    2.37699   45.431        32.041
 #   60 x 60    131,769    2.37666   45.442        32.036
 # Richardson (30, 40, 60; order 3.3 and 3.4): f1 -> 2.37654 (series 2.37672: -0.008 %, the plate's
-# thickness), peak -> 45.445 mm (series 45.442), stress -> 32.033 (series 32.029). The 30 x 30
+# thickness), peak -> 45.445 mm (series 45.442), stress -> 32.033 (series 32.033). The 30 x 30
 # mesh's discretisation error: f1 +0.048 %, peak -0.088 %, stress +0.05 %. Its results against
 # the references: f1 +0.029 % of 2.377 and +0.041 % of the series, peak -0.032 % of 45.42 and
-# -0.080 % of the series, stress +0.062 % of the series (+6.7 % of the published 30.03).
+# -0.081 % of the series, its frequency +0.050 % of the series' (2.377 against 2.3758 Hz),
+# stress +0.050 % of the series (+6.7 % of the published 30.03).
 # Tolerances (about twice the discretisation error): f1 and the peak's frequency 0.1 %, the peak
 # 0.2 % (against both 45.42 and the series), the stress 0.2 % of the series, the static check
 # 0.3 %. Hex8 `full` shear-locks here (f1 5.63 Hz on 20 x 20 x 1, 2.74 Hz on 80 x 80 x 2).
@@ -47,8 +48,24 @@
 # converges to f1 2.3736 Hz, peak 45.53 mm: 0.13 % lower, 0.2 % higher than Kirchhoff's, the
 # boundary layer of that support, not the discretisation.
 #
-# Then: harmonic.csv of np 1, 2 and 3 equal to 1e-9 of each row's largest amplitude; the fields
-# file at the peak. About 15 s in all on 2 cores (np 1 3.5 s, np 2 3 s, np 3 4.6 s).
+# Then np 1, 2 and 3. Their first frequencies differ by round-off: 1.4e-9 and 1.7e-9 relative
+# (MUMPS's ordering alone, -st_mat_mumps_icntl_7 2 on 1 rank, moves it 1.4e-9; the eigenvalue of a
+# thin plate of solids is that sensitive: the condition of K - sigma M, (omega_max / omega_1)^2
+# = (1.1e6 / 14.9)^2, is 6e9). A lightly damped resonance amplifies that: the amplitudes move by
+# S |df1 / f1|, S = |d ln|H| / d ln omega_1| = |Re (2 + 2 i xi r) / (1 - r^2 + 2 i xi r)| (2 below
+# the resonance, up to 1 / xi = 50 near it): 4.4e-8 of the peak at 2.33 Hz, which harmonic.sh's
+# 1e-9 cannot hold. Checked: f1 equal to 1e-8, and each harmonic.csv row's amplitudes equal to
+# 1e-9 + 1.5 S |df1 / f1| of the row's largest (measured: at most 0.98 of 1e-9 + S |df1 / f1|,
+# i.e. all of the difference is the first frequency's). Then the fields file at 2.377 Hz.
+#
+# NAFEMS's direct solution: Rayleigh damping alpha_M 0.299, alpha_K 1.339e-3 (2 % at 2.377 Hz),
+# method: direct at six frequencies on 2 ranks (1.9 s each, 33,489 DOFs): the peak 45.377 mm at
+# the model's f1 (-0.095 % of 45.42; checked to 0.2 %), and against modal superposition of the
+# same 6 modes with the same Rayleigh damping: 5e-7 to 5e-6 apart between 2.37 and 2.38 Hz
+# (checked to 2e-5), 5.8e-4 and 4.0e-4 at 1 and 3 Hz (the static part of the modes left out;
+# checked below 1e-3 and above 1e-5: the direct solve has what the modes miss).
+# About 30 s in all on 2 cores (np 1 3.5 s, np 2 3 s, np 3 4.6 s, the static run 1 s, the direct
+# sweep 12 s).
 set -uo pipefail
 : "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}" "${INERTIA_MPIEXEC:=mpiexec}"
 work=$(mktemp -d "${TMPDIR:-/tmp}/inertia_nafems_13h.XXXXXX")
@@ -58,8 +75,8 @@ fail() { echo "FAIL  $*"; failed=1; }
 mpi() { "$INERTIA_MPIEXEC" --allow-run-as-root --oversubscribe -n "$@"; }
 cd "$work" || exit 1
 
-# 0.04 to 4.16 Hz every 0.04 Hz, 2.30 to 2.46 Hz every 0.0005 Hz (2.377 among them), and the
-# model's own f1 (2.37769 Hz on 30 x 30 x 1).
+# 0.04 to 4.16 Hz every 0.04 Hz (0 Hz is refused: frequencies must be > 0), 2.30 to 2.46 Hz
+# every 0.0005 Hz (2.377 among them), and the model's own f1 (2.37769 Hz on 30 x 30 x 1).
 frequencies=$(python3 -c "
 f = {round(0.04 * k, 4) for k in range(1, 105)} | {round(2.3 + 0.0005 * k, 4) for k in range(321)}
 print(', '.join(repr(x) for x in sorted(f | {2.37769})))") || exit 1
@@ -143,8 +160,9 @@ check('f1 (Hz) vs NAFEMS', fe_f1, 2.377, 1e-3)
 check('f1 (Hz) vs series', fe_f1, f1, 1e-3)
 
 rows = list(csv.DictReader(open('np2/out/harmonic.csv')))
-def U(r, p, c):
-    return float(r['%s.u%s_amplitude' % (p, c)]) * cmath.exp(1j * math.radians(float(r['%s.u%s_phase' % (p, c)])))
+def U(r, p, c):  # the complex amplitude of probe p's component c
+    column = '%s.u%s_' % (p, c)
+    return float(r[column + 'amplitude']) * cmath.exp(1j * math.radians(float(r[column + 'phase'])))
 d = 5.0 / 30
 def stress(r):  # sigma_xx at the top of the centre, from the quadratic field along the edges
     exx = (3 * U(r, 'top', 'x') - 4 * U(r, 'x1', 'x') + U(r, 'x2', 'x')) / d
@@ -178,20 +196,55 @@ PY
 
 python3 - <<'PY' || failed=1
 import csv
+xi = 0.02
 def table(np):
     return [[float(x) for x in r] for r in list(csv.reader(open('np%d/out/harmonic.csv' % np)))[1:]]
-a = table(1)
-worst = 0
+def frequencies(np):
+    return [float(r['frequency']) for r in csv.DictReader(open('np%d/out/modes.csv' % np))]
+a, f1 = table(1), frequencies(1)[0]
+bad = len(a) < 400 or len(frequencies(1)) != 6
 for np in (2, 3):
-    b = table(np)
-    if len(b) != len(a): raise SystemExit('np %d: %d rows, np 1 %d' % (np, len(b), len(a)))
+    b, shift = table(np), frequencies(np)[0] / f1 - 1
+    worst = 0
     for ra, rb in zip(a, b):
-        for i in range(1, len(ra), 2):  # amplitudes
-            worst = max(worst, abs(ra[i] - rb[i]) / max(abs(x) for x in ra[1::2]))
-print('np 2, 3 against np 1: %.3g' % worst)
-raise SystemExit(0 if worst < 1e-9 and len(a) > 400 else 1)
+        # |d ln|H| / d ln omega_1| of the first mode's H = 1 / (omega_1^2 - Omega^2 + 2 i xi omega_1 Omega)
+        r = ra[0] / f1
+        S = abs(((2 + 2j * xi * r) / complex(1 - r * r, 2 * xi * r)).real)
+        largest = max(abs(x) for x in ra[1::2])  # amplitudes
+        difference = max(abs(ra[i] - rb[i]) for i in range(1, len(ra), 2)) / largest
+        worst = max(worst, difference / (1e-9 + 1.5 * S * abs(shift)))
+    print('np %d against np 1: f1 %.3g apart (tolerance 1e-8), harmonic.csv at %.2f of its tolerance'
+          % (np, shift, worst))
+    bad = bad or len(b) != len(a) or not abs(shift) < 1e-8 or not worst < 1
+raise SystemExit(1 if bad else 0)
 PY
 [ -f np2/out/plate_harmonic.pvd ] || fail "no plate_harmonic.pvd"
+
+# The direct solution with NAFEMS's Rayleigh damping, against modal superposition with the same.
+for method in direct modal; do
+  printf '%s\n%s\n%s\n%s\n' "$model" 'modal: {modes: 6}' \
+    "harmonic: {method: $method, frequencies: [1.0, 2.37, 2.375, 2.37769, 2.38, 3.0],
+           rayleigh: {mass: 0.299, stiffness: 1.339e-3}}" \
+    "output: {directory: $method, probes: [{name: mid, point: [5, 5, 0.025]}]}" >$method.yaml
+  mpi 2 "$INERTIA" $method.yaml >$method.log 2>&1 || fail "$method: $(tail -1 $method.log)"
+done
+grep -q "direct solve (MUMPS" direct.log || fail "direct: $(grep '^harmonic  [0-9]' direct.log)"
+python3 - <<'PY' || failed=1
+import csv
+d = list(csv.DictReader(open('direct/harmonic.csv')))
+m = list(csv.DictReader(open('modal/harmonic.csv')))
+peak = max(float(r['mid.uz_amplitude']) for r in d)
+bad = not abs(peak / 45.42e-3 - 1) < 2e-3
+print('direct, Rayleigh 0.299 / 1.339e-3: peak %.3f mm, %+.3f %% of 45.42 (tolerance 0.2 %%)'
+      % (peak * 1e3, 100 * (peak / 45.42e-3 - 1)))
+for a, b in zip(d, m):
+    f, x, y = float(a['frequency']), float(a['mid.uz_amplitude']), float(b['mid.uz_amplitude'])
+    gap = abs(x / y - 1)
+    near = 2.36 < f < 2.39
+    print('  %.5f Hz: direct %.6g, modal %.6g, %.2g apart' % (f, x, y, gap))
+    bad = bad or (gap > 2e-5 if near else not 1e-5 < gap < 1e-3)
+raise SystemExit(1 if bad or len(d) != 6 or len(m) != 6 else 0)
+PY
 
 [ $failed = 0 ] && echo "nafems_13h: all checks passed"
 exit $failed
