@@ -787,17 +787,29 @@ void parse_output(const Node& n, CaseFile& c) {
     std::set<std::string> names;
     for (std::size_t i = 0; i < p.size(); ++i) {
       const Node q = p.at(i);
-      q.expect_map({"name", "plane"});
-      if (!q.has("name") || !q.has("plane")) q.fail("a section needs 'name' and 'plane'");
-      CaseSection section{q["name"].text(), {}, {}, {q.line(), q.key}};
-      const Node plane = q["plane"];
-      plane.expect_map({"point", "normal"});
-      if (!plane.has("point") || !plane.has("normal"))
-        plane.fail("a plane needs 'point' and 'normal'");
-      section.point = plane["point"].vec3();
-      section.normal = plane["normal"].vec3();
-      if (!(std::hypot(section.normal[0], section.normal[1], section.normal[2]) > 0))
-        plane["normal"].fail("must not be zero");
+      q.expect_map({"name", "plane", "regions"});
+      if (!q.has("name") || q.has("plane") == q.has("regions"))
+        q.fail("a section needs 'name' and either 'plane' or 'regions'");
+      CaseSection section;
+      section.name = q["name"].text();
+      section.origin = {q.line(), q.key};
+      if (q.has("plane")) {
+        const Node plane = q["plane"];
+        plane.expect_map({"point", "normal"});
+        if (!plane.has("point") || !plane.has("normal"))
+          plane.fail("a plane needs 'point' and 'normal'");
+        section.point = plane["point"].vec3();
+        section.normal = plane["normal"].vec3();
+        if (!(std::hypot(section.normal[0], section.normal[1], section.normal[2]) > 0))
+          plane["normal"].fail("must not be zero");
+      } else {
+        const Node r = q["regions"];
+        if (!r.node.IsSequence() || r.size() != 2)
+          r.fail("expected two regions: [A, B] (the force on A from B)");
+        section.region_a = r.at(0).text();
+        section.region_b = r.at(1).text();
+        if (section.region_a == section.region_b) r.fail("the two regions must differ");
+      }
       check_column_name(q["name"], section.name, names, "section");
       c.sections.push_back(section);
     }

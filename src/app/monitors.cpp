@@ -123,7 +123,8 @@ void SectionsMonitor::start(const RunContext& run) {
     for (const char* q : {"fx", "fy", "fz", "mx", "my", "mz"}) columns.push_back(name + "." + q);
   file_ = CsvFile(run.comm, path_,
                   "# the force and moment on each section's side A (the side its normal points "
-                  "to) from the rest, through the plane; moments about the plane's point\n",
+                  "to, or its first region) from the rest (or its second region), through the "
+                  "cut; moments about the plane's point (or the cut nodes' centroid)\n",
                   columns, run.resumed ? run.state.step : -1);
   for (std::size_t s = 0; s < cuts_->size(); ++s) {
     const auto& p = cuts_->centres()[s];

@@ -103,9 +103,10 @@ output.probes: [{name, point, fields}], the columns of probes.csv; fields: some 
       << R"(
   (default: displacement, velocity). u and v at the node nearest the point; stress, strain and
   von_mises at the point itself, in the element that holds it.
-output.sections: [{name, plane: {point, normal}}] (README.md, "Section forces"): sections.csv, the
-  force and moment on the cells on the normal's side from the rest through the plane (storey
-  shears; through the supports, the reaction), and their largest values in the log.
+output.sections: [{name, plane: {point, normal}} | {name, regions: [A, B]}] (README.md, "Section
+  forces"): sections.csv, the force and moment on the cells on the normal's side from the rest
+  through the plane (or on region A's from region B's; storey shears; through the supports, the
+  reaction), and their largest values in the log.
 output.drifts: [{name, point: [x, y], levels: [z0, z1, ...]}]: drifts.csv, each storey's drift
   u(z_i) - u(z_i-1) in x and y at the nodes nearest the levels and its ratio to the height.
 Tensors (stress, strain): 6 components xx yy zz xy yz xz, the strain's shear as a tensor.

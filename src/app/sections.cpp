@@ -1,4 +1,4 @@
-// Section forces through planes.
+// Section forces through planes and between regions.
 
 #include "inertia/app/sections.hpp"
 
@@ -40,15 +40,31 @@ SectionCuts::SectionCuts(const MechanicalSystem& system, const CaseFile& c) : co
   for (std::size_t s = 0; s < c.sections.size(); ++s) {
     const CaseSection& section = c.sections[s];
     names_.push_back(section.name);
-    const auto& p = section.point;
+    const std::string where = cat(c.path.string(), ":", section.origin.line, ": output.sections[",
+                                  s, "] '", section.name, "': ");
+    std::array<double, 3> p = section.point;
     std::array<double, 3> n = section.normal;
     const double length = std::hypot(n[0], n[1], n[2]);
     for (double& v : n) v /= length;
     auto distance = [&](const double* y) {
       return (y[0] - p[0]) * n[0] + (y[1] - p[1]) * n[1] + (y[2] - p[2]) * n[2];
     };
-    // Side of each local solid cell: +1 A (centroid on the normal's side), -1 B, 0 none.
+    // A cut between regions: their indices (volume regions of the mesh).
+    const bool regions = !section.region_a.empty();
+    int ra = -1, rb = -1;
+    if (regions)
+      for (const auto& [name, index] :
+           {std::pair{&section.region_a, &ra}, std::pair{&section.region_b, &rb}}) {
+        for (std::size_t r = 0; r < lm.regions.size(); ++r)
+          if (lm.regions[r].name == *name) *index = static_cast<int>(r);
+        if (*index < 0) throw InputError(cat(where, "unknown region '", *name, "'"));
+        if (lm.regions[static_cast<std::size_t>(*index)].dim != 3)
+          throw InputError(cat(where, "region '", *name, "' is not a volume region"));
+      }
+    // Side of each local solid cell: +1 A (centroid on the normal's side, or in region A), -1 B
+    // (the other side, or region B), 0 none.
     std::vector<int> side(static_cast<std::size_t>(lm.num_cells()), 0);
+    std::int64_t counts[2] = {0, 0};  // solid cells in A, in B
     {
       // The whole local form: VecZeroEntries would leave the ghosts of the previous section's
       // marks, which the reverse scatter would add again.
@@ -57,18 +73,26 @@ SectionCuts::SectionCuts(const MechanicalSystem& system, const CaseFile& c) : co
       for (std::int64_t k = 0; k < lm.num_cells(); ++k) {
         if (!solid(k)) continue;
         const auto nodes = lm.nodes_of(k);
-        double centroid[3] = {0, 0, 0};
-        for (std::size_t a = 0; a < nodes.size(); ++a)
-          for (int i = 0; i < 3; ++i)
-            centroid[i] +=
-                lm.coords[3 * static_cast<std::size_t>(nodes[a]) + static_cast<std::size_t>(i)] /
-                static_cast<double>(nodes.size());
-        side[static_cast<std::size_t>(k)] = distance(centroid) > 0 ? 1 : -1;
+        int& here = side[static_cast<std::size_t>(k)];
+        if (regions) {
+          const auto region = lm.cell_regions[static_cast<std::size_t>(k)];
+          here = region == ra ? 1 : region == rb ? -1 : 0;
+        } else {
+          double centroid[3] = {0, 0, 0};
+          for (std::size_t a = 0; a < nodes.size(); ++a)
+            for (int i = 0; i < 3; ++i)
+              centroid[i] +=
+                  lm.coords[3 * static_cast<std::size_t>(nodes[a]) + static_cast<std::size_t>(i)] /
+                  static_cast<double>(nodes.size());
+          here = distance(centroid) > 0 ? 1 : -1;
+        }
+        if (here == 0) continue;
+        ++counts[here > 0 ? 0 : 1];
         for (const auto node : nodes) {
           const double* y = &lm.coords[3 * static_cast<std::size_t>(node)];
-          if (side[static_cast<std::size_t>(k)] > 0) {
+          if (here > 0) {
             m[3 * node] += 1;
-            if (std::abs(distance(y)) <= 1e-9 * size) m[3 * node + 2] += 1;
+            if (!regions && std::abs(distance(y)) <= 1e-9 * size) m[3 * node + 2] += 1;
           } else {
             m[3 * node + 1] += 1;
           }
@@ -79,23 +103,39 @@ SectionCuts::SectionCuts(const MechanicalSystem& system, const CaseFile& c) : co
     INERTIA_PETSC(VecGhostUpdateEnd(marks, ADD_VALUES, SCATTER_REVERSE));
     INERTIA_PETSC(VecGhostUpdateBegin(marks, INSERT_VALUES, SCATTER_FORWARD));
     INERTIA_PETSC(VecGhostUpdateEnd(marks, INSERT_VALUES, SCATTER_FORWARD));
+    INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, counts, 2, MPI_INT64_T, MPI_SUM, comm_));
+    if (regions)
+      for (int i = 0; i < 2; ++i)
+        if (counts[i] == 0)
+          throw InputError(cat(where, "region '", i == 0 ? section.region_a : section.region_b,
+                               "' has no solid cells with a material"));
     std::vector<char> cut(lm.coords.size() / 3, 0);
-    std::int64_t owned_cut = 0;
+    // The owned cut nodes: their number and the sum of their coordinates.
+    double owned_cut[4] = {0, 0, 0, 0};
     {
       petsc::GhostedRead m(marks);
       for (std::size_t node = 0; node < cut.size(); ++node) {
         const auto i = static_cast<PetscInt>(3 * node);
         cut[node] = m[i] > 0 && (m[i + 1] > 0 || m[i + 2] > 0);
-        if (cut[node] && static_cast<std::int32_t>(node) < lm.num_owned) ++owned_cut;
+        if (cut[node] && static_cast<std::int32_t>(node) < lm.num_owned) {
+          owned_cut[0] += 1;
+          for (int d = 0; d < 3; ++d)
+            owned_cut[1 + d] += lm.coords[3 * node + static_cast<std::size_t>(d)];
+        }
       }
     }
-    std::int64_t total = 0;
-    INERTIA_MPI(MPI_Allreduce(&owned_cut, &total, 1, MPI_INT64_T, MPI_SUM, comm_));
+    INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, owned_cut, 4, MPI_DOUBLE, MPI_SUM, comm_));
+    const auto total = static_cast<std::int64_t>(owned_cut[0]);
     if (total == 0)
-      throw InputError(cat(c.path.string(), ":", section.origin.line, ": output.sections[", s,
-                           "] '", section.name,
-                           "': the plane cuts no solid between cells (no node of the cells on its "
-                           "normal's side lies on it or is shared with the other side)"));
+      throw InputError(
+          regions ? cat(where, "the regions '", section.region_a, "' and '", section.region_b,
+                        "' share no node")
+                  : cat(where,
+                        "the plane cuts no solid between cells (no node of the cells on its "
+                        "normal's side lies on it or is shared with the other side)"));
+    // A cut between regions: the moments about the cut nodes' centroid.
+    if (regions)
+      for (int d = 0; d < 3; ++d) p[static_cast<std::size_t>(d)] = owned_cut[1 + d] / owned_cut[0];
     cut_nodes_.push_back(total);
     centres_.push_back(p);
     // The cells of A with cut nodes: their rows.
@@ -149,9 +189,8 @@ SectionCuts::SectionCuts(const MechanicalSystem& system, const CaseFile& c) : co
     }
     INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &nonlinear, 1, MPI_INT, MPI_MAX, comm_));
     if (nonlinear)
-      throw InputError(cat(c.path.string(), ":", section.origin.line, ": output.sections[", s,
-                           "] '", section.name,
-                           "': the cells at the cut are not linear-elastic (section forces need "
+      throw InputError(cat(where,
+                           "the cells at the cut are not linear-elastic (section forces need "
                            "linear-elastic solids)"));
   }
 }

@@ -94,6 +94,8 @@ struct CaseSection {
   std::string name;
   std::array<double, 3> point{0, 0, 0};   ///< on the plane; the moments are about it
   std::array<double, 3> normal{0, 0, 1};  ///< towards side A, the part the force acts on
+  /// Or a cut between two regions: side A (the force acts on it) and side B; empty for a plane.
+  std::string region_a, region_b;
   Origin origin;
 };
 
