@@ -524,7 +524,8 @@ void parse_rayleigh(const Node& r, int modal_modes, RayleighDamping& out,
 /// harmonic: {method, frequencies: [f, ...] | {from, to, count, spacing}, damping, rayleigh,
 /// structural_damping, fields_at}.
 void parse_harmonic(const Node& n, CaseFile& c) {
-  n.expect_map({"method", "frequencies", "damping", "rayleigh", "structural_damping", "fields_at"});
+  n.expect_map({"method", "frequencies", "damping", "rayleigh", "structural_damping",
+                "base_acceleration", "fields_at"});
   auto& h = c.harmonic;
   h.enabled = true;
   h.origin = {n.line(), n.key};
@@ -577,6 +578,11 @@ void parse_harmonic(const Node& n, CaseFile& c) {
     parse_rayleigh(n["rayleigh"], c.modal_modes, h.rayleigh, targets, nullptr);
   }
   if (n.has("structural_damping")) h.structural_damping = n["structural_damping"].non_negative();
+  if (n.has("base_acceleration")) {
+    h.base_acceleration = n["base_acceleration"].vec3();
+    h.has_base = h.base_acceleration != std::array<double, 3>{0, 0, 0};
+    if (!h.has_base) n["base_acceleration"].fail("must not be zero");
+  }
   if (n.has("fields_at")) {
     const Node a = n["fields_at"];
     if (!a.node.IsSequence()) a.fail("expected a list of frequencies (Hz)");

@@ -153,6 +153,28 @@ class HarmonicDirect {
 
 namespace {
 
+/// x = scale A_d on every d-DOF (the owned entries; DOF 3 n + d).
+void base_field(const std::array<double, 3>& a, double scale, Vec x) {
+  petsc::Array v(x);
+  for (std::size_t i = 0; i < v.span().size(); ++i) v.span()[i] = scale * a[i % 3];
+}
+
+/// With base excitation, the ground's displacement -A / Omega^2 added to U (relative to the
+/// ground, owned entries): U absolute.
+void add_ground(const CaseFile& c, double frequency, Vec real) {
+  if (!c.harmonic.has_base) return;
+  const double omega = 2 * std::numbers::pi * frequency;
+  petsc::Array v(real);
+  for (std::size_t i = 0; i < v.span().size(); ++i)
+    v.span()[i] -= c.harmonic.base_acceleration[i % 3] / (omega * omega);
+}
+
+/// The ground's displacement at `frequency` in component d (zero without base excitation).
+double ground_displacement(const CaseFile& c, double frequency, std::size_t d) {
+  const double omega = 2 * std::numbers::pi * frequency;
+  return c.harmonic.has_base ? -c.harmonic.base_acceleration[d] / (omega * omega) : 0.0;
+}
+
 /// q_n / (phi_n . F) at Omega (rad/s).
 std::complex<double> modal_factor(const CaseFile& c, double omega_n, double omega) {
   const auto& h = c.harmonic;
@@ -180,9 +202,11 @@ HarmonicResult harmonic_analysis(const CaseFile& c, const ProblemSpec& spec,
       names[static_cast<std::size_t>(index)] = name;
     }
   const auto& loads = system.load_vectors();
-  if (loads.empty())
-    throw InputError(
-        cat(where, "the case has no loads (force, traction, pressure, gravity) to drive it"));
+  const auto& h = c.harmonic;
+  if (loads.empty() && !h.has_base)
+    throw InputError(cat(where,
+                         "the case has no loads (force, traction, pressure, gravity) and no "
+                         "base_acceleration to drive it"));
   if (modes && system.has_dashpots())
     throw InputError(cat(where,
                          "the springs' dashpots are not modal damping (the undamped modes do not "
@@ -206,6 +230,24 @@ HarmonicResult harmonic_analysis(const CaseFile& c, const ProblemSpec& spec,
     INERTIA_PETSC(VecAXPY(f_real, std::cos(phase), vector));
     INERTIA_PETSC(VecAXPY(f_imag, std::sin(phase), vector));
   }
+  if (h.has_base) {
+    // Uniform base excitation: in coordinates relative to the ground r u_g (r_d = 1 on every
+    // d-DOF), the load -M r A_g; the supports' DOFs stay at zero relative motion.
+    for (int d = 0; d < 3; ++d) {
+      if (h.base_acceleration[static_cast<std::size_t>(d)] == 0) continue;
+      std::int64_t held = 0;
+      for (const PetscInt dof : system.constrained_dofs()) held += dof % 3 == d;
+      INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &held, 1, MPI_INT64_T, MPI_SUM, system.comm()));
+      if (held == 0)
+        throw InputError(cat(where, "base_acceleration in ", "xyz"[d],
+                             ", but no support holds that component (the base moves the "
+                             "supports)"));
+    }
+    petsc::Vector ground = system.create_vector(), inertia = system.create_vector();
+    base_field(h.base_acceleration, 1.0, ground);
+    system.mult_mass(ground, inertia);
+    INERTIA_PETSC(VecAXPY(f_real, -1.0, inertia));
+  }
   system.zero_constrained(f_real);
   system.zero_constrained(f_imag);
   const std::size_t np = probes.owned_dof.size();
@@ -220,7 +262,9 @@ HarmonicResult harmonic_analysis(const CaseFile& c, const ProblemSpec& spec,
       result.direct->solve(result.frequencies[f], real, imag);
       values_at_sites(system.comm(), probes, real, re);
       values_at_sites(system.comm(), probes, imag, im);
-      for (std::size_t e = 0; e < np * 3; ++e) result.probe_values[f * np * 3 + e] = {re[e], im[e]};
+      for (std::size_t e = 0; e < np * 3; ++e)
+        result.probe_values[f * np * 3 + e] = {
+            re[e] + ground_displacement(c, result.frequencies[f], e % 3), im[e]};
     }
     result.seconds_per_frequency =
         (MPI_Wtime() - start) / static_cast<double>(result.frequencies.size());
@@ -248,7 +292,8 @@ HarmonicResult harmonic_analysis(const CaseFile& c, const ProblemSpec& spec,
     for (std::size_t e = 0; e < np * 3; ++e) {
       std::complex<double> u(0.0, 0.0);
       for (std::size_t i = 0; i < n; ++i) u += at_probes[e * n + i] * q[i];
-      result.probe_values[f * np * 3 + e] = u;
+      result.probe_values[f * np * 3 + e] =
+          u + ground_displacement(c, result.frequencies[f], e % 3);
     }
   }
   return result;
@@ -258,6 +303,7 @@ void harmonic_field(const CaseFile& c, const ModalResult* modes, const HarmonicR
                     double frequency, Vec real, Vec imag) {
   if (r.direct) {
     r.direct->solve(frequency, real, imag);
+    add_ground(c, frequency, real);
     return;
   }
   INERTIA_PETSC(VecZeroEntries(real));
@@ -269,6 +315,7 @@ void harmonic_field(const CaseFile& c, const ModalResult* modes, const HarmonicR
     INERTIA_PETSC(VecAXPY(real, q.real(), modes->shapes[i]));
     INERTIA_PETSC(VecAXPY(imag, q.imag(), modes->shapes[i]));
   }
+  add_ground(c, frequency, real);
 }
 
 }  // namespace inertia

@@ -116,7 +116,7 @@ harmonic (README.md, "Harmonic response"): the steady state under the case's loa
   value, the phase of its sine amplitude) {method: modal (default with modal:) | direct,
   frequencies: [f, ...] | {from, to, count, spacing: linear | log} (Hz), damping: xi (modal),
   rayleigh: {mass, stiffness} | {damping_ratios, frequencies}, structural_damping: eta,
-  fields_at: [f, ...]}: harmonic.csv (amplitude and phase at the probes), harmonic.svg,
+  base_acceleration: [ax, ay, az] (the supports' motion), fields_at: [f, ...]}: harmonic.csv (amplitude and phase at the probes), harmonic.svg,
   <case>_harmonic.pvd (displacement_real, _imag, _amplitude at fields_at). direct: MUMPS LDL^T
   of the real block form per frequency (-harmonic_ options), springs' dashpots included.
 response_spectrum (README.md, "Response-spectrum analysis"), after modal: the combined peaks
@@ -1481,10 +1481,19 @@ class Run {
            << r.seconds_per_frequency << " s per frequency" << std::setprecision(6);
     if (h.rayleigh.mass != 0 || h.rayleigh.stiffness != 0)
       log_ << ", Rayleigh alpha_M " << h.rayleigh.mass << " alpha_K " << h.rayleigh.stiffness;
-    log_ << ", structural " << h.structural_damping << "); " << r.phases.size()
-         << (r.phases.size() == 1 ? " load" : " loads") << ", phases (deg)";
-    for (double ph : r.phases) log_ << " " << ph * 180 / std::numbers::pi;
-    log_ << "\n";
+    log_ << ", structural " << h.structural_damping << "); ";
+    if (r.phases.empty()) {
+      log_ << "no loads\n";
+    } else {
+      log_ << r.phases.size() << (r.phases.size() == 1 ? " load" : " loads") << ", phases (deg)";
+      for (double ph : r.phases) log_ << " " << ph * 180 / std::numbers::pi;
+      log_ << "\n";
+    }
+    if (h.has_base)
+      log_ << "harmonic  base acceleration (" << h.base_acceleration[0] << ", "
+           << h.base_acceleration[1] << ", " << h.base_acceleration[2]
+           << ") m/s^2, phase 0, moving every support of those components; the displacements "
+              "are absolute (the ground's -A / Omega^2 included)\n";
     const double highest = modes && !modes->modes.empty() ? modes->modes.back().frequency : 0;
     if (modes && h.frequencies.back() > highest &&
         static_cast<PetscInt>(modes->modes.size()) < modes->free_dofs)

@@ -5,7 +5,9 @@
 #   structural damping / (1 - r^2 + i eta): amplitude and phase to 1e-9 (the CSV's 12 digits);
 #   with Rayleigh and structural damping, modal and direct, and with the spring's dashpot
 #   (direct) against F e^{i phase} / (k (1 + i eta) + i Omega c - Omega^2 m), measured 8e-12 and
-#   9e-12, checked to 1e-9;
+#   9e-12, checked to 1e-9; on a moving base (base_acceleration A, no load) the absolute
+#   displacement against U_g (k (1 + i eta) + i Omega c) / (k (1 + i eta) + i Omega c - Omega^2 m),
+#   U_g = -A / Omega^2, modal (structural damping) and direct (dashpot), measured 9e-12;
 # - direct against modal superposition with all the modes (Rayleigh and structural damping, a
 #   hex8 cantilever over its resonances), measured 1e-12, checked to 1e-9; the direct sweep on
 #   1, 2 and 3 ranks;
@@ -33,7 +35,7 @@ expect_error() {  # expect_error NAME PATTERN CASE-TEXT
 cd "$work" || exit 1
 
 cp "$INERTIA_SOURCE_DIR/meshes/hanging_mass.msh" osc.msh
-oscillator() {  # oscillator NAME DAMPING-KEYS [DASHPOT]
+oscillator() {  # oscillator NAME DAMPING-KEYS [DASHPOT [LOAD]]
   cat >"$1.yaml" <<YAML
 mesh: {file: osc.msh}
 springs:
@@ -43,7 +45,7 @@ point_masses:
 boundary_conditions:
   - {region: anchor, type: fixed}
   - {region: bob, type: fixed, components: [x, y]}
-  - {region: bob, type: force, value: [0, 0, 10], amplitude: drive}
+$([ "${4:-}" = base ] || echo "  - {region: bob, type: force, value: [0, 0, 10], amplitude: drive}")
 amplitudes:
   drive: {type: sine, frequency: 1, phase: 0.5}
 modal: {modes: 1, mass: lumped}
@@ -59,6 +61,9 @@ oscillator structural "structural_damping: 0.1"
 oscillator modal_rayleigh "rayleigh: {mass: 0.3, stiffness: 0.01}, structural_damping: 0.05"
 oscillator direct_rayleigh "method: direct, rayleigh: {mass: 0.3, stiffness: 0.01}, structural_damping: 0.05"
 oscillator direct_dashpot "method: direct" 1.5
+# On a moving base, without the force.
+oscillator base_modal "structural_damping: 0.05, base_acceleration: [0, 0, 9.81]" 0.0 base
+oscillator base_direct "method: direct, base_acceleration: [0, 0, 9.81]" 1.5 base
 grep -q "direct solve (MUMPS" direct_rayleigh.log || fail "direct: $(grep '^harmonic  [0-9]' direct_rayleigh.log)"
 python3 - <<'PY' || failed=1
 import cmath, csv, math
@@ -85,6 +90,17 @@ for name, eta, c in (('modal_rayleigh', 0.05, 0.3 * m + 0.01 * k),
         u = float(row['bob.uz_amplitude']) * cmath.exp(1j * math.radians(float(row['bob.uz_phase'])))
         worst = max(worst, abs(u - U) / abs(U))
     print('%s: %.3g from the exact transfer function' % (name, worst))
+    bad = bad or not worst < 1e-9
+# On the base: U = U_g (k (1 + i eta) + i Omega c) / (k (1 + i eta) + i Omega c - Omega^2 m)
+for name, eta, c in (('base_modal', 0.05, 0), ('base_direct', 0, 1.5)):
+    worst = 0
+    for row in csv.DictReader(open(name + '/harmonic.csv')):
+        W = 2 * math.pi * float(row['frequency'])
+        Ug = -9.81 / (W * W)
+        U = Ug * (k * complex(1, eta) + 1j * W * c) / (k * complex(1, eta) + 1j * W * c - W * W * m)
+        u = float(row['bob.uz_amplitude']) * cmath.exp(1j * math.radians(float(row['bob.uz_phase'])))
+        worst = max(worst, abs(u - U) / abs(U))
+    print('%s: %.3g from the exact transmissibility' % (name, worst))
     bad = bad or not worst < 1e-9
 raise SystemExit(1 if bad else 0)
 PY
@@ -119,13 +135,14 @@ PY
 
 # Direct against modal superposition with all the modes: Rayleigh damping is classical (the modes
 # uncouple it: xi_n = alpha_M / (2 omega_n) + alpha_K omega_n / 2), so both are the same
-# solution of the discrete equations. Over the first resonances, with structural damping too.
+# solution of the discrete equations. Over the first resonances, with structural damping too,
+# and the clamped end moving (base_acceleration) besides the tip load.
 # The direct sweep on 1, 2 and 3 ranks.
 for method in modal direct; do
   printf '%s\n%s\n' "$block" "modal: {modes: 60}
 harmonic: {method: $method, frequencies: {from: 50, to: 5000, count: 120, spacing: log},
            rayleigh: {damping_ratios: [0.02, 0.03], frequencies: [100, 3000]},
-           structural_damping: 0.01}
+           structural_damping: 0.01, base_acceleration: [0, 0, 5]}
 output: {directory: $method, probes: [{name: tip, point: [1, 0.2, 0.2]}]}" >$method.yaml
 done
 "$INERTIA" modal.yaml >modal.log 2>&1 || fail "modal: $(tail -1 modal.log)"
@@ -267,6 +284,15 @@ printf '%s\n' "$head" 'boundary_conditions: [{region: xmin, type: fixed}]' 'moda
   'harmonic: {frequencies: [1]}' >no_load.yaml
 "$INERTIA" no_load.yaml >no_load.out 2>no_load.err && fail "no load: accepted"
 grep -q "harmonic: the case has no loads" no_load.err || fail "no load: $(head -2 no_load.err)"
+expect_error base_zero "harmonic\.base_acceleration: must not be zero" "$head
+boundary_conditions: [{region: xmin, type: fixed}]
+harmonic: {frequencies: [1, 2], base_acceleration: [0, 0, 0]}"
+# A base motion in a component no support holds: refused once the model is built.
+printf '%s\n' "$head" 'boundary_conditions: [{region: xmin, type: fixed, components: [y, z]}]' \
+  'harmonic: {frequencies: [1], base_acceleration: [1, 0, 0]}' >base_free.yaml
+mpi 2 "$INERTIA" base_free.yaml >base_free.out 2>base_free.err && fail "base in a free component: accepted"
+[ "$(grep -c "^inertia: error: .*harmonic: base_acceleration in x, but no support holds that component" base_free.err)" = 1 ] ||
+  fail "base in a free component: $(head -2 base_free.err)"
 # Dashpots are not modal damping: refused by the modal method.
 sed -e 's/damping: 0.0, rest_length/damping: 1.5, rest_length/' viscous.yaml >dashpot_modal.yaml
 "$INERTIA" dashpot_modal.yaml >dashpot_modal.out 2>dashpot_modal.err && fail "modal with dashpots: accepted"

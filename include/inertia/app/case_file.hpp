@@ -143,7 +143,10 @@ struct CaseHarmonic {
   double damping = 0;               ///< every mode's viscous damping ratio (modal)
   RayleighDamping rayleigh;         ///< C = alpha_M M + alpha_K K
   double structural_damping = 0;    ///< the loss factor eta: K (1 + i eta)
-  std::vector<double> fields_at;    ///< Hz: frames of the complex displacement
+  /// Uniform base excitation: the supports' acceleration amplitude (phase 0), per component.
+  std::array<double, 3> base_acceleration{0, 0, 0};
+  bool has_base = false;
+  std::vector<double> fields_at;  ///< Hz: frames of the complex displacement
   Origin origin;
 };
 
