@@ -144,8 +144,16 @@ void SectionsMonitor::record(const State& state) {
           ? 0.0
           : run_->system.spec().amplitudes[static_cast<std::size_t>(gravity_amplitude_)].value(
                 state.time);
-  cuts_->compute(state.u, state.v, run_->integrator.acceleration(), r.mass, r.stiffness, g,
-                 values_);
+  Vec v = state.v;
+  if (run_->system.has_ground_motion() && (r.mass != 0 || r.stiffness != 0)) {
+    // Rayleigh damping on the velocity relative to the ground, as the reactions have it (K G = 0:
+    // the stiffness part is the same either way).
+    if (!relative_) relative_ = run_->system.create_vector();
+    run_->system.ground_velocity(state.time, relative_);
+    INERTIA_PETSC(VecAYPX(relative_, -1.0, state.v));
+    v = relative_;
+  }
+  cuts_->compute(state.u, v, run_->integrator.acceleration(), r.mass, r.stiffness, g, values_);
   for (std::size_t i = 0; i < values_.size(); ++i)
     if (std::abs(values_[i]) > peak_[i])
       peak_[i] = std::abs(values_[i]), peak_time_[i] = state.time;

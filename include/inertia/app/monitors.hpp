@@ -147,6 +147,9 @@ class SectionsMonitor final : public Monitor {
   std::filesystem::path path_;
   std::unique_ptr<SectionCuts> cuts_;
   int gravity_amplitude_ = -1;
+  /// Under uniform base excitation: v - G(t), the velocity Rayleigh damping acts on (as in the
+  /// support reactions).
+  petsc::Vector relative_;
   std::vector<double> values_, peak_, peak_time_;
   CsvFile file_;
 };
