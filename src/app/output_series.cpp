@@ -209,28 +209,25 @@ void OutputSeries::write_point_field(double time, const char* name, Vec x) {
   bytes_ += write_frame(time);
 }
 
-void OutputSeries::write_fields(double time, const std::vector<std::pair<std::string, Vec>>& points,
-                                const CellStress* cells) {
+void OutputSeries::write_fields(
+    double time, const std::vector<std::pair<std::string, Vec>>& points,
+    const std::vector<std::pair<std::string, const std::vector<double>*>>& cells) {
   point_fields_.clear();
   cell_fields_.clear();
-  field_values_.resize(points.size() + 2);
+  field_values_.resize(points.size() + cells.size());
   for (std::size_t i = 0; i < points.size(); ++i) {
     petsc::GhostedRead local(points[i].second);
     field_values_[i].assign(local.span().begin(), local.span().end());
     point_fields_.push_back({points[i].first, 3, field_values_[i], {}});
   }
-  if (cells) {
-    const std::pair<const char*, const std::vector<double>*> arrays[2] = {
-        {"stress", &cells->stress}, {"strain", &cells->strain}};
-    for (std::size_t a = 0; a < 2; ++a) {
-      auto& buffer = field_values_[points.size() + a];
-      buffer.clear();
-      for (const auto k : cells_) {
-        const auto* v = &(*arrays[a].second)[6 * static_cast<std::size_t>(k)];
-        buffer.insert(buffer.end(), v, v + 6);
-      }
-      cell_fields_.push_back({arrays[a].first, 6, buffer, {}});
+  for (std::size_t a = 0; a < cells.size(); ++a) {
+    auto& buffer = field_values_[points.size() + a];
+    buffer.clear();
+    for (const auto k : cells_) {
+      const auto* v = &(*cells[a].second)[6 * static_cast<std::size_t>(k)];
+      buffer.insert(buffer.end(), v, v + 6);
     }
+    cell_fields_.push_back({cells[a].first, 6, buffer, {}});
   }
   bytes_ += write_frame(time);
 }

@@ -1549,6 +1549,10 @@ class Run {
       OutputSeries series(comm_, c(), system(), std::nullopt, c().name + "_harmonic");
       petsc::Vector real = system().create_vector(), imag = system().create_vector(),
                     amplitude = system().create_vector();
+      // The cells' stress from the real and imaginary displacements (linear: the stress of U's
+      // parts), and each component's amplitude.
+      CellStress stress_real, stress_imag;
+      std::vector<double> stress_amplitude;
       for (double f : h.fields_at) {
         harmonic_field(c(), modes, r, f, real, imag);
         {
@@ -1557,12 +1561,23 @@ class Run {
           for (std::size_t e = 0; e < a.span().size(); ++e)
             a.span()[e] = std::hypot(re.span()[e], im.span()[e]);
         }
-        series.write_fields(f, {{"displacement_real", real.get()},
-                                {"displacement_imag", imag.get()},
-                                {"displacement_amplitude", amplitude.get()}});
+        system().assembler().cell_stress(real, stress_real);
+        system().assembler().cell_stress(imag, stress_imag);
+        stress_amplitude.resize(stress_real.stress.size());
+        for (std::size_t e = 0; e < stress_amplitude.size(); ++e)
+          stress_amplitude[e] = std::hypot(stress_real.stress[e], stress_imag.stress[e]);
+        series.write_fields(f,
+                            {{"displacement_real", real.get()},
+                             {"displacement_imag", imag.get()},
+                             {"displacement_amplitude", amplitude.get()}},
+                            {{"stress_real", &stress_real.stress},
+                             {"stress_imag", &stress_imag.stress},
+                             {"stress_amplitude", &stress_amplitude}});
       }
       log_ << "harmonic  " << printable(series.series_path().string()) << " written ("
-           << h.fields_at.size() << " frequencies: the time in ParaView is the frequency)\n";
+           << h.fields_at.size()
+           << " frequencies: the time in ParaView is the frequency; displacement and the cells' "
+              "stress, real, imaginary and amplitude)\n";
     }
     log_ << "harmonic  harmonic.csv and harmonic.svg written\n";
   }
@@ -1695,7 +1710,7 @@ class Run {
     });
     OutputSeries series(comm_, c(), system(), std::nullopt, c().name + "_rsa");
     series.write_fields(0, {{"displacement", r.displacement.get()}, {"reaction", r.reaction.get()}},
-                        &r.stress);
+                        {{"stress", &r.stress.stress}, {"strain", &r.stress.strain}});
     log_ << "rsa       rsa_modes.csv, rsa.csv and " << printable(series.series_path().string())
          << " written (combined peaks: displacement, reaction, stress and strain by component)\n";
   }

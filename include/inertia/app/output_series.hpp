@@ -33,10 +33,12 @@ class OutputSeries {
   /// output.fields says (the mode shapes of a modal analysis).
   void write_point_field(double time, const char* name, Vec x);
   /// Collective. Writes one frame at `time` with point fields (3 components per node; ghosts up
-  /// to date) and, if given, the cells' stress and strain (6 components per local cell), whatever
-  /// output.fields says (the combined peaks of a response-spectrum analysis).
-  void write_fields(double time, const std::vector<std::pair<std::string, Vec>>& points,
-                    const CellStress* cells = nullptr);
+  /// to date) and named cell fields (6 components per local cell, as CellStress holds them),
+  /// whatever output.fields says (the combined peaks of a response-spectrum analysis, the
+  /// complex fields of a harmonic one).
+  void write_fields(
+      double time, const std::vector<std::pair<std::string, Vec>>& points,
+      const std::vector<std::pair<std::string, const std::vector<double>*>>& cells = {});
 
   /// Collective. Writes one frame at state.time with the fields output.fields asks for, filled
   /// by their rows of the field table (app/output_fields.hpp) from u, v, the scheme's
