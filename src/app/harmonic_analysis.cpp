@@ -27,13 +27,23 @@ class HarmonicDirect {
     INERTIA_PETSC(VecCopy(f_real, f_real_));
     INERTIA_PETSC(VecDuplicate(f_imag, f_imag_.out()));
     INERTIA_PETSC(VecCopy(f_imag, f_imag_));
+    PetscReal imag_norm = 0;
+    INERTIA_PETSC(VecNorm(f_imag_, NORM_INFINITY, &imag_norm));
+    in_phase_ = imag_norm == 0;
+    const auto& h = c.harmonic;
+    // Without damping D = 0: U's parts solve with A = K - Omega^2 M alone (N unknowns: an eighth
+    // of the block form's factorisation), the imaginary one only for loads out of phase.
+    undamped_ = h.rayleigh.mass == 0 && h.rayleigh.stiffness == 0 && h.structural_damping == 0 &&
+                !system.has_dashpots();
     // MUMPS's LDL^T of the symmetric indefinite Z (Cholesky with a matrix not marked SPD); the
     // prefix harmonic_ lets options change it (-harmonic_pc_type lu, ...).
     INERTIA_PETSC(KSPCreate(system.comm(), ksp_.out()));
     INERTIA_PETSC(KSPSetOptionsPrefix(ksp_, "harmonic_"));
     use_mumps_cholesky(ksp_);
     INERTIA_PETSC(KSPSetFromOptions(ksp_));
-    solver_ = "MUMPS LDL^T of the real 2N block form, one factorisation per frequency";
+    solver_ = undamped_ ? "MUMPS LDL^T of K - Omega^2 M (undamped: real), one factorisation per "
+                          "frequency"
+                        : "MUMPS LDL^T of the real 2N block form, one factorisation per frequency";
     if (solver_given_in_options("harmonic_")) solver_ = "as -harmonic_ options set it";
   }
 
@@ -83,6 +93,23 @@ class HarmonicDirect {
     const double omega = 2 * std::numbers::pi * frequency;
     const auto& h = c_.harmonic;
     system_.fill_operator(-omega * omega, 1.0, 0.0, a_);
+    if (undamped_) {
+      if (!operators_set_) {
+        INERTIA_PETSC(MatSetOption(a_, MAT_SPD, PETSC_FALSE));
+        INERTIA_PETSC(MatSetOption(a_, MAT_SYMMETRIC, PETSC_TRUE));
+        INERTIA_PETSC(KSPSetOperators(ksp_, a_, a_));
+        operators_set_ = true;
+      }
+      INERTIA_PETSC(KSPSolve(ksp_, f_real_, real));
+      check(frequency);
+      if (in_phase_) {
+        INERTIA_PETSC(VecZeroEntries(imag));
+      } else {
+        INERTIA_PETSC(KSPSolve(ksp_, f_imag_, imag));
+        check(frequency);
+      }
+      return;
+    }
     system_.fill_operator(h.rayleigh.mass * omega,
                           h.structural_damping + h.rayleigh.stiffness * omega, omega, d_);
     if (!z_) create_block_operator();
@@ -119,17 +146,7 @@ class HarmonicDirect {
       operators_set_ = true;
     }
     INERTIA_PETSC(KSPSolve(ksp_, rhs_, x_));
-    KSPConvergedReason reason;
-    INERTIA_PETSC(KSPGetConvergedReason(ksp_, &reason));
-    if (reason < 0)
-      throw SolverError(
-          cat(c_.path.string(), ":", h.origin.line, ": harmonic: the direct solve at ", frequency,
-              " Hz failed (", KSPConvergedReasons[reason],
-              h.rayleigh.mass == 0 && h.rayleigh.stiffness == 0 && h.structural_damping == 0 &&
-                      !system_.has_dashpots()
-                  ? "): without damping the operator is singular at a natural frequency; add "
-                    "rayleigh or structural_damping, or move the frequency"
-                  : ")"));
+    check(frequency);
     petsc::ConstArray x(x_);
     petsc::Array re(real), im(imag);
     for (std::size_t i = 0; i < re.span().size(); ++i) {
@@ -139,8 +156,23 @@ class HarmonicDirect {
   }
 
  private:
+  /// A SolverError if the last solve failed.
+  void check(double frequency) const {
+    KSPConvergedReason reason;
+    INERTIA_PETSC(KSPGetConvergedReason(ksp_, &reason));
+    if (reason < 0)
+      throw SolverError(cat(c_.path.string(), ":", c_.harmonic.origin.line,
+                            ": harmonic: the direct solve at ", frequency, " Hz failed (",
+                            KSPConvergedReasons[reason],
+                            undamped_ ? "): without damping the operator is singular at a natural "
+                                        "frequency; add rayleigh or structural_damping, or move "
+                                        "the frequency"
+                                      : ")"));
+  }
+
   const CaseFile& c_;
   MechanicalSystem& system_;
+  bool undamped_ = false, in_phase_ = false;
   petsc::Matrix a_, d_, z_;
   petsc::Vector f_real_, f_imag_, x_, rhs_;
   petsc::Ksp ksp_;

@@ -5,7 +5,7 @@
 #   structural damping / (1 - r^2 + i eta): amplitude and phase to 1e-9 (the CSV's 12 digits);
 #   with Rayleigh and structural damping, modal and direct, and with the spring's dashpot
 #   (direct) against F e^{i phase} / (k (1 + i eta) + i Omega c - Omega^2 m), measured 8e-12 and
-#   9e-12, checked to 1e-9; on a moving base (base_acceleration A, no load) the absolute
+#   9e-12, checked to 1e-9, and undamped (direct: the real N-system); on a moving base (base_acceleration A, no load) the absolute
 #   displacement against U_g (k (1 + i eta) + i Omega c) / (k (1 + i eta) + i Omega c - Omega^2 m),
 #   U_g = -A / Omega^2, modal (structural damping) and direct (dashpot), measured 9e-12;
 # - direct against modal superposition with all the modes (Rayleigh and structural damping, a
@@ -61,6 +61,9 @@ oscillator structural "structural_damping: 0.1"
 oscillator modal_rayleigh "rayleigh: {mass: 0.3, stiffness: 0.01}, structural_damping: 0.05"
 oscillator direct_rayleigh "method: direct, rayleigh: {mass: 0.3, stiffness: 0.01}, structural_damping: 0.05"
 oscillator direct_dashpot "method: direct" 1.5
+oscillator direct_undamped "method: direct"
+grep -q "direct solve (MUMPS LDL^T of K - Omega^2 M (undamped: real)" direct_undamped.log ||
+  fail "undamped: $(grep '^harmonic  [0-9]' direct_undamped.log)"
 # On a moving base, without the force.
 oscillator base_modal "structural_damping: 0.05, base_acceleration: [0, 0, 9.81]" 0.0 base
 oscillator base_direct "method: direct, base_acceleration: [0, 0, 9.81]" 1.5 base
@@ -82,7 +85,8 @@ for name, den in (('viscous', lambda r: complex(1 - r * r, 2 * 0.05 * r)),
     bad = bad or not worst < 1e-9
 # U = F e^{i phase} / (k (1 + i eta) + i Omega c - Omega^2 m), c = alpha_M m + alpha_K k (+ dashpot)
 for name, eta, c in (('modal_rayleigh', 0.05, 0.3 * m + 0.01 * k),
-                     ('direct_rayleigh', 0.05, 0.3 * m + 0.01 * k), ('direct_dashpot', 0, 1.5)):
+                     ('direct_rayleigh', 0.05, 0.3 * m + 0.01 * k), ('direct_dashpot', 0, 1.5),
+                     ('direct_undamped', 0, 0)):
     worst = 0
     for row in csv.DictReader(open(name + '/harmonic.csv')):
         W = 2 * math.pi * float(row['frequency'])
@@ -164,6 +168,27 @@ worst = max(abs(x - y) / peak for a, b in zip(modal, direct[0]) for x, y in zip(
 ranks = max(abs(x - y) / peak for d in direct[1:] for a, b in zip(direct[0], d) for x, y in zip(a, b))
 print('direct against all 48 modes: %.3g of the peak; direct np 2, 3 against np 1: %.3g' % (worst, ranks))
 raise SystemExit(0 if worst < 1e-9 and ranks < 1e-9 else 1)
+PY
+
+# Undamped: the direct solve factors K - Omega^2 M alone (real); against all the modes again.
+for method in modal direct; do
+  printf '%s\n%s\n' "$block" "modal: {modes: 60}
+harmonic: {method: $method, frequencies: {from: 50, to: 5000, count: 37, spacing: log},
+           base_acceleration: [0, 3, 0]}
+output: {directory: undamped_$method, probes: [{name: tip, point: [1, 0.2, 0.2]}]}" >undamped_$method.yaml
+  mpi 2 "$INERTIA" undamped_$method.yaml >undamped_$method.log 2>&1 ||
+    fail "undamped $method: $(tail -1 undamped_$method.log)"
+done
+python3 - <<'PY' || failed=1
+import cmath, csv, math
+def table(path):
+    return [[float(r['tip.%s_amplitude' % c]) * cmath.exp(1j * math.radians(float(r['tip.%s_phase' % c])))
+             for c in ('ux', 'uy', 'uz')] for r in csv.DictReader(open(path))]
+a, b = table('undamped_modal/harmonic.csv'), table('undamped_direct/harmonic.csv')
+peak = max(abs(u) for row in a for u in row)
+worst = max(abs(x - y) for p, q in zip(a, b) for x, y in zip(p, q)) / peak
+print('undamped: direct against all 48 modes: %.3g of the peak' % worst)
+raise SystemExit(0 if worst < 1e-9 and len(a) == len(b) == 37 else 1)
 PY
 
 # A rod (1 m, 20 mm square, steel, nu = 0, lateral motion held: one-dimensional) fixed at x = 0,
