@@ -512,9 +512,17 @@ void parse_response_spectrum(const Node& n, CaseFile& c, const AmplitudeFileRead
   }
   if (n.has("missing_mass")) r.missing_mass = n["missing_mass"].boolean();
   if (n.has("damping")) {
-    r.damping = n["damping"].number();
-    if (!(r.damping >= 0 && r.damping < 1))
-      n["damping"].fail(cat("a damping ratio must be in [0, 1), got ", r.damping));
+    if (n["damping"].node.IsScalar() && n["damping"].node.as<std::string>() == "rayleigh") {
+      r.rayleigh_damping = true;  // checked against time.rayleigh once that is read
+      if (r.record.empty())
+        n["damping"].fail(
+            "damping: rayleigh needs a record's spectrum (spectrum: {record: ...}), computed at "
+            "each mode's ratio; a design table holds one damping ratio");
+    } else {
+      r.damping = n["damping"].number();
+      if (!(r.damping >= 0 && r.damping < 1))
+        n["damping"].fail(cat("a damping ratio must be in [0, 1), got ", r.damping));
+    }
   }
 }
 
@@ -1078,6 +1086,11 @@ CaseFile parse_case(const std::string& text, const std::filesystem::path& file,
     c.dt = 1;
   }
   if (modal_mass) c.mass = *modal_mass;
+  if (c.response_spectrum.rayleigh_damping && c.rayleigh.mass == 0 && c.rayleigh.stiffness == 0 &&
+      c.rayleigh_modes.empty())
+    top["response_spectrum"]["damping"].fail(
+        "damping: rayleigh takes each mode's ratio from time.rayleigh, which the case does not "
+        "give");
   if (top.has("output")) parse_output(top["output"], c);
   if (c.checkpoint_directory.empty()) c.checkpoint_directory = c.output_directory / "checkpoints";
   if (top.has("petsc")) c.petsc_options = top["petsc"].text();

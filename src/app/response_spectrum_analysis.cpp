@@ -63,9 +63,23 @@ RsaResult response_spectrum_analysis(const CaseFile& c, MechanicalSystem& system
   if (!spec.record.empty()) {
     const auto& a = c.amplitudes.at(spec.record);
     std::vector<std::pair<double, double>> record(a.points.begin(), a.points.end());
-    const auto s = response_spectrum(record, period, {spec.damping});
-    for (std::size_t i = 0; i < n; ++i)
-      sa[i] = spec.scale * omega[i] * omega[i] * s.displacement[0][i];
+    if (spec.rayleigh_damping) {
+      // Each mode at its own Rayleigh ratio: its spectral value, and its ratio in CQC.
+      for (std::size_t i = 0; i < n; ++i) {
+        damping[i] = system.rayleigh().ratio(omega[i]);
+        if (!(damping[i] < 1))
+          throw InputError(cat(c.path.string(), ":", spec.origin.line,
+                               ": response_spectrum: damping: rayleigh gives mode ", i + 1, " (",
+                               1 / period[i], " Hz) the ratio ", damping[i],
+                               ", overdamped: ask for fewer modes or give one damping ratio"));
+        const auto s = response_spectrum(record, {period[i]}, {damping[i]});
+        sa[i] = spec.scale * omega[i] * omega[i] * s.displacement[0][0];
+      }
+    } else {
+      const auto s = response_spectrum(record, period, {spec.damping});
+      for (std::size_t i = 0; i < n; ++i)
+        sa[i] = spec.scale * omega[i] * omega[i] * s.displacement[0][i];
+    }
   } else {
     for (std::size_t i = 0; i < n; ++i)
       sa[i] = table_sa(spec.table, period[i], result.held_below, result.held_above);
@@ -112,6 +126,7 @@ RsaResult response_spectrum_analysis(const CaseFile& c, MechanicalSystem& system
                      static_cast<int>(i + 1),
                      period[i],
                      sa[i],
+                     damping[i],
                      gamma,
                      m.effective_mass[static_cast<std::size_t>(d)],
                      a / (omega[i] * omega[i]),

@@ -122,7 +122,7 @@ harmonic (README.md, "Harmonic response"): the steady state under the case's loa
 response_spectrum (README.md, "Response-spectrum analysis"), after modal: the combined peaks
   {spectrum: {record: AMPLITUDE} | {points: [[T, Sa], ...]} | {file: F.csv}, units, scale;
   directions: [x, y, z], direction_factors, directional_combination: srss | 100-30,
-  combination: srss | cqc (default) | abs, damping: 0.05, missing_mass: false}: rsa.csv (base
+  combination: srss | cqc (default) | abs, damping: 0.05 | rayleigh, missing_mass: false}: rsa.csv (base
   reaction, largest displacement), rsa_modes.csv (per mode), <case>_rsa.pvd (displacement,
   reaction, stress and strain combined component by component: no von Mises of peaks).
 )";
@@ -1606,10 +1606,15 @@ class Run {
          << (spec.record.empty()
                  ? cat("design spectrum of ", spec.table.size(), " points",
                        spec.file.empty() ? std::string() : " from " + printable(spec.file))
-                 : cat("the ", 100 * spec.damping, " % spectrum of record '", spec.record,
-                       "' (Nigam-Jennings)"))
+             : spec.rayleigh_damping ? cat("the spectrum of record '", spec.record,
+                                           "' at each mode's Rayleigh ratio (Nigam-Jennings)")
+                                     : cat("the ", 100 * spec.damping, " % spectrum of record '",
+                                           spec.record, "' (Nigam-Jennings)"))
          << (spec.scale != 1 ? cat(" x ", spec.scale) : std::string()) << "; " << rules[chosen]
-         << " over the modes (damping " << spec.damping << ")";
+         << " over the modes (damping "
+         << (spec.rayleigh_damping ? std::string("per mode: rayleigh, in rsa_modes.csv")
+                                   : cat(spec.damping))
+         << ")";
     if (spec.directions.size() > 1)
       log_ << ", then " << (spec.directional == DirectionalRule::srss ? "SRSS" : "100/30")
            << " over the directions";
@@ -1621,8 +1626,8 @@ class Run {
     const std::size_t n = modes.modes.size();
     std::ostringstream csv;
     csv << std::setprecision(17)
-        << "direction,mode,period,sa,participation,effective_mass,displacement_factor,base_fx,"
-           "base_fy,base_fz\n";
+        << "direction,mode,period,sa,damping,participation,effective_mass,displacement_factor,"
+           "base_fx,base_fy,base_fz\n";
     for (std::size_t k = 0; k < spec.directions.size(); ++k) {
       const char axis = "xyz"[spec.directions[k]];
       log_ << "   direction " << axis << ": mode, period (s), Sa, Gamma, eff. mass, base reaction "
@@ -1633,8 +1638,9 @@ class Run {
              << std::setw(14) << row.sa << std::setw(14) << row.participation << std::setw(14)
              << row.effective_mass << std::setw(14)
              << row.base[static_cast<std::size_t>(spec.directions[k])] << "\n";
-        csv << axis << "," << row.mode << "," << row.period << "," << row.sa << ","
-            << row.participation << "," << row.effective_mass << "," << row.displacement_factor;
+        csv << axis << "," << row.mode << "," << row.period << "," << row.sa << "," << row.damping
+            << "," << row.participation << "," << row.effective_mass << ","
+            << row.displacement_factor;
         for (double b : row.base) csv << "," << b;
         csv << "\n";
       }

@@ -103,6 +103,44 @@ PY
 [ -f np2/out/seismic_tower_rsa.pvd ] || fail "no seismic_tower_rsa.pvd"
 grep -q 'Name="stress"' np2/out/seismic_tower_rsa/*.vtu 2>/dev/null || grep -rq 'Name="stress"' np2/out/ 2>/dev/null || fail "the RSA frame has no stress"
 
+# damping: rayleigh: each mode's Sa at its own ratio from time.rayleigh (5 % at modes 1 and 3):
+# the ratios in rsa_modes.csv are alpha_M / (2 omega) + alpha_K omega / 2 through those targets
+# (1e-12), each Sa is the record's spectrum (inertia spectrum) at that period and ratio (1e-9),
+# and modes 1-4 (at 5 %) keep the 5 % run's Sa (1e-12).
+mkdir -p rayleigh && cp np1/quake.csv rayleigh/ &&
+  sed -e 's/^  damping: 0.05/  damping: rayleigh/' np1/seismic_tower.yaml >rayleigh/seismic_tower.yaml
+grep -q "^  damping: rayleigh" rayleigh/seismic_tower.yaml || fail "rayleigh: the case was not changed"
+(cd rayleigh && mpi 2 "$INERTIA" seismic_tower.yaml >log 2>&1) || fail "rayleigh: $(tail -1 rayleigh/log)"
+python3 - <<'PY' >rayleigh/modes.txt || failed=1
+import csv
+for r in csv.DictReader(open('rayleigh/out/rsa_modes.csv')):
+    print(r['mode'], r['period'], r['damping'], r['sa'])
+PY
+while read -r mode period ratio sa; do
+  "$INERTIA" spectrum rayleigh/quake.csv --units g --periods "$period" --damping "$ratio" \
+    --output "rayleigh/mode$mode.csv" >/dev/null 2>&1 || fail "rayleigh: inertia spectrum for mode $mode"
+done <rayleigh/modes.txt
+python3 - <<'PY' || failed=1
+import csv, math
+modes = list(csv.DictReader(open('rayleigh/out/rsa_modes.csv')))
+base = {r['mode']: r for r in csv.DictReader(open('np2/out/rsa_modes.csv'))}
+w = [2 * math.pi / float(m['period']) for m in modes]
+# alpha_M / (2 w) + alpha_K w / 2 = 0.05 at modes 1 and 3
+a_k = 2 * 0.05 * (w[2] - w[0]) / (w[2]**2 - w[0]**2)
+a_m = 2 * w[0] * (0.05 - a_k * w[0] / 2)
+ratio = max(abs(float(m['damping']) - (a_m / (2 * x) + a_k * x / 2)) for m, x in zip(modes, w))
+sa = 0
+for m in modes:
+    tool = list(csv.reader(l for l in open('rayleigh/mode%s.csv' % m['mode']) if not l.startswith('#')))
+    psa = float(tool[1][tool[0].index([h for h in tool[0] if h.startswith('psa_')][0])])
+    sa = max(sa, abs(psa / float(m['sa']) - 1))
+same = max(abs(float(m['sa']) / float(base[m['mode']]['sa']) - 1) for m in modes[:4])
+spread = max(float(m['damping']) for m in modes) - min(float(m['damping']) for m in modes)
+print('rayleigh: ratios %.3g from the formula (%.3f to %.3f), Sa %.3g from inertia spectrum, modes 1-4 %.3g from 5 %%'
+      % (ratio, min(float(m['damping']) for m in modes), max(float(m['damping']) for m in modes), sa, same))
+raise SystemExit(0 if ratio < 1e-12 and sa < 1e-9 and same < 1e-12 and spread > 0.01 else 1)
+PY
+
 # Bad input.
 head='mesh: {box: {lower: [0, 0, 0], upper: [0.4, 0.4, 3.0], cells: [1, 1, 4], element: hex8}}
 materials:
@@ -123,6 +161,16 @@ expect_error damping "response_spectrum\.damping: a damping ratio must be in \[0
   "$head
 modal: {modes: 2}
 response_spectrum: {spectrum: {points: [[0, 1], [1, 2]]}, directions: [x], damping: 1}"
+expect_error rayleigh_table "response_spectrum\.damping: damping: rayleigh needs a record's spectrum" \
+  "$head
+modal: {modes: 2}
+time: {dt: 0.01, steps: 1, rayleigh: {mass: 0.1, stiffness: 0.001}}
+response_spectrum: {spectrum: {points: [[0, 1], [1, 2]]}, directions: [x], damping: rayleigh}"
+expect_error rayleigh_none "response_spectrum\.damping: damping: rayleigh takes each mode's ratio from time\.rayleigh, which the case does not give" \
+  "$head
+modal: {modes: 2}
+amplitudes: {quake: {type: table, points: [[0, 0], [0.1, 1], [0.2, 0]]}}
+response_spectrum: {spectrum: {record: quake}, directions: [x], damping: rayleigh}"
 expect_error no_modal "response_spectrum: needs modal: \{modes: N\}" \
   "$head
 time: {dt: 0.01, steps: 1}

@@ -127,7 +127,8 @@ struct CaseResponseSpectrum {
   std::vector<double> direction_factors;  ///< per direction (default 1)
   ModalRule combination = ModalRule::cqc;
   DirectionalRule directional = DirectionalRule::srss;
-  double damping = 0.05;      ///< every mode's damping ratio (CQC; the record's spectrum)
+  double damping = 0.05;          ///< every mode's damping ratio (CQC; the record's spectrum)
+  bool rayleigh_damping = false;  ///< damping: rayleigh: each mode's ratio from time.rayleigh
   bool missing_mass = false;  ///< the static response of the mass the modes leave out, at the ZPA
   Origin origin;
 };

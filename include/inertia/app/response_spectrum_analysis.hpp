@@ -32,7 +32,9 @@ namespace inertia {
 struct RsaModeRow {
   int direction = 0;  ///< 0, 1, 2
   int mode = 0;       ///< 1-based, as in modes.csv
-  double period = 0, sa = 0, participation = 0, effective_mass = 0;
+  double period = 0, sa = 0;
+  double damping = 0;  ///< the mode's damping ratio (its Sa's and in CQC)
+  double participation = 0, effective_mass = 0;
   double displacement_factor = 0;  ///< A_n / omega_n^2: u_n = factor phi_n
   std::array<double, 3> base{};    ///< the mode's base reaction (all supports), signed
 };
