@@ -533,7 +533,7 @@ void parse_rayleigh(const Node& r, int modal_modes, RayleighDamping& out,
 /// structural_damping, fields_at}.
 void parse_harmonic(const Node& n, CaseFile& c) {
   n.expect_map({"method", "frequencies", "damping", "rayleigh", "structural_damping",
-                "base_acceleration", "fields_at"});
+                "base_acceleration", "residual", "fields_at"});
   auto& h = c.harmonic;
   h.enabled = true;
   h.origin = {n.line(), n.key};
@@ -586,6 +586,11 @@ void parse_harmonic(const Node& n, CaseFile& c) {
     parse_rayleigh(n["rayleigh"], c.modal_modes, h.rayleigh, targets, nullptr);
   }
   if (n.has("structural_damping")) h.structural_damping = n["structural_damping"].non_negative();
+  if (n.has("residual")) {
+    h.residual = n["residual"].boolean();
+    if (h.residual && h.method == CaseHarmonic::Method::direct)
+      n["residual"].fail("is for modal superposition (the direct solve has every mode)");
+  }
   if (n.has("base_acceleration")) {
     h.base_acceleration = n["base_acceleration"].vec3();
     h.has_base = h.base_acceleration != std::array<double, 3>{0, 0, 0};

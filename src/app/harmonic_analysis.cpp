@@ -316,6 +316,39 @@ HarmonicResult harmonic_analysis(const CaseFile& c, const ProblemSpec& spec,
     values_at_sites(system.comm(), probes, modes->shapes[i], values);
     for (std::size_t e = 0; e < 3 * np; ++e) at_probes[e * n + i] = values[e];
   }
+  if (h.residual) {
+    // The static response of the modes left out: K^-1 F - sum_n phi_n (phi_n . F) / omega_n^2.
+    result.residual = std::make_shared<std::pair<petsc::Vector, petsc::Vector>>(
+        system.create_vector(), system.create_vector());
+    PetscReal full = 0, left = 0;
+    for (int part = 0; part < 2; ++part) {
+      Vec x = part == 0 ? result.residual->first.get() : result.residual->second.get();
+      Vec f = part == 0 ? f_real.get() : f_imag.get();
+      PetscReal norm = 0;
+      INERTIA_PETSC(VecNorm(f, NORM_INFINITY, &norm));
+      if (norm == 0) continue;
+      system.solve(0.0, 1.0, f, x);
+      PetscReal whole = 0;
+      INERTIA_PETSC(VecNorm(x, NORM_INFINITY, &whole));
+      full = std::max(full, whole);
+      for (std::size_t i = 0; i < n; ++i) {
+        const double w = modes->modes[i].omega;
+        const std::complex<double> q = result.modal_forces[i];
+        INERTIA_PETSC(VecAXPY(x, -(part == 0 ? q.real() : q.imag()) / (w * w), modes->shapes[i]));
+      }
+      PetscReal rest = 0;
+      INERTIA_PETSC(VecNorm(x, NORM_INFINITY, &rest));
+      left = std::max(left, rest);
+    }
+    result.residual_fraction = full > 0 ? left / full : 0;
+    std::vector<double> re, im;
+    values_at_sites(system.comm(), probes, result.residual->first, re);
+    values_at_sites(system.comm(), probes, result.residual->second, im);
+    const std::complex<double> soft(1.0, h.structural_damping);
+    result.residual_at_probes.resize(np * 3);
+    for (std::size_t e = 0; e < np * 3; ++e)
+      result.residual_at_probes[e] = std::complex<double>(re[e], im[e]) / soft;
+  }
   std::vector<std::complex<double>> q(n);
   for (std::size_t f = 0; f < result.frequencies.size(); ++f) {
     const double omega = 2 * std::numbers::pi * result.frequencies[f];
@@ -324,6 +357,7 @@ HarmonicResult harmonic_analysis(const CaseFile& c, const ProblemSpec& spec,
     for (std::size_t e = 0; e < np * 3; ++e) {
       std::complex<double> u(0.0, 0.0);
       for (std::size_t i = 0; i < n; ++i) u += at_probes[e * n + i] * q[i];
+      if (h.residual) u += result.residual_at_probes[e];
       result.probe_values[f * np * 3 + e] =
           u + ground_displacement(c, result.frequencies[f], e % 3);
     }
@@ -346,6 +380,14 @@ void harmonic_field(const CaseFile& c, const ModalResult* modes, const HarmonicR
         r.modal_forces[i] * modal_factor(c, modes->modes[i].omega, omega);
     INERTIA_PETSC(VecAXPY(real, q.real(), modes->shapes[i]));
     INERTIA_PETSC(VecAXPY(imag, q.imag(), modes->shapes[i]));
+  }
+  if (r.residual) {  // + R / (1 + i eta)
+    const double eta = c.harmonic.structural_damping, d = 1 + eta * eta;
+    const Vec rr = r.residual->first, ri = r.residual->second;
+    INERTIA_PETSC(VecAXPY(real, 1 / d, rr));
+    INERTIA_PETSC(VecAXPY(real, eta / d, ri));
+    INERTIA_PETSC(VecAXPY(imag, 1 / d, ri));
+    INERTIA_PETSC(VecAXPY(imag, -eta / d, rr));
   }
   add_ground(c, frequency, real);
 }

@@ -116,7 +116,8 @@ harmonic (README.md, "Harmonic response"): the steady state under the case's loa
   value, the phase of its sine amplitude) {method: modal (default with modal:) | direct,
   frequencies: [f, ...] | {from, to, count, spacing: linear | log} (Hz), damping: xi (modal),
   rayleigh: {mass, stiffness} | {damping_ratios, frequencies}, structural_damping: eta,
-  base_acceleration: [ax, ay, az] (the supports' motion), fields_at: [f, ...]}: harmonic.csv (amplitude and phase at the probes), harmonic.svg,
+  base_acceleration: [ax, ay, az] (the supports' motion), residual: false (modal: add the static
+  response of the modes left out), fields_at: [f, ...]}: harmonic.csv (amplitude and phase at the probes), harmonic.svg,
   <case>_harmonic.pvd (displacement_real, _imag, _amplitude at fields_at). direct: MUMPS LDL^T
   of the real block form per frequency (-harmonic_ options), springs' dashpots included.
 response_spectrum (README.md, "Response-spectrum analysis"), after modal: the combined peaks
@@ -1489,6 +1490,9 @@ class Run {
       for (double ph : r.phases) log_ << " " << ph * 180 / std::numbers::pi;
       log_ << "\n";
     }
+    if (modes && h.residual)
+      log_ << "harmonic  residual: the static response of the modes left out (one static solve), "
+           << r.residual_fraction << " of K^-1 F's largest entry, added to every frequency\n";
     if (h.has_base)
       log_ << "harmonic  base acceleration (" << h.base_acceleration[0] << ", "
            << h.base_acceleration[1] << ", " << h.base_acceleration[2]

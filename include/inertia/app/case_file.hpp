@@ -144,6 +144,9 @@ struct CaseHarmonic {
   double damping = 0;               ///< every mode's viscous damping ratio (modal)
   RayleighDamping rayleigh;         ///< C = alpha_M M + alpha_K K
   double structural_damping = 0;    ///< the loss factor eta: K (1 + i eta)
+  /// Modal: add the static response of the modes left out (K^-1 F less the kept modes' static
+  /// parts, over 1 + i eta): one static solve.
+  bool residual = false;
   /// Uniform base excitation: the supports' acceleration amplitude (phase 0), per component.
   std::array<double, 3> base_acceleration{0, 0, 0};
   bool has_base = false;

@@ -6,8 +6,9 @@
 /// - modal superposition: U = sum_n phi_n q_n,
 ///     q_n = (phi_n . F) / (omega_n^2 (1 + i eta) - Omega^2 + 2 i xi_n omega_n Omega),
 ///   xi_n the modal viscous ratio plus Rayleigh's alpha_M / (2 omega_n) + alpha_K omega_n / 2,
-///   eta the structural (hysteretic) loss factor. Exact for the modes kept: the modes above the
-///   sweep contribute their static part only approximately.
+///   eta the structural (hysteretic) loss factor. Exact for the modes kept; with `residual` the
+///   modes left out add their static response (K^-1 F - sum_n phi_n (phi_n . F) / omega_n^2)
+///   / (1 + i eta), frequency-independent (one static solve).
 /// - the direct solve: (K (1 + i eta) + i Omega C - Omega^2 M) U = F on the free DOFs,
 ///   C = alpha_M M + alpha_K K + B (B: the springs' dashpots), as the real symmetric block system
 ///     [ A  D ] [ Re U ]   [ Re F ]
@@ -34,8 +35,13 @@ struct HarmonicResult {
   std::vector<std::complex<double>> modal_forces;  ///< phi_n . F per mode (modal)
   std::vector<double> phases;                      ///< per load: its phase (rad)
   std::shared_ptr<HarmonicDirect> direct;          ///< the direct solver (direct)
-  std::string solver;                              ///< direct: the solver, for the log
-  double seconds_per_frequency = 0;                ///< direct: one factorisation and solve
+  /// modal with `residual`: K^-1 F less the kept modes' static parts, real and imaginary (not
+  /// yet divided by 1 + i eta), and at the probes.
+  std::shared_ptr<std::pair<petsc::Vector, petsc::Vector>> residual;
+  std::vector<std::complex<double>> residual_at_probes;
+  double residual_fraction = 0;      ///< |residual| / |K^-1 F| (largest entries)
+  std::string solver;                ///< direct: the solver, for the log
+  double seconds_per_frequency = 0;  ///< direct: one factorisation and solve
 };
 
 /// Collective. The load phases (and an InputError for a load whose amplitude is not a sine or
