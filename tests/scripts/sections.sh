@@ -237,6 +237,24 @@ print('region cut: %s; against the plane %.3g, the opposite side %.3g, the loads
       % (' '.join('%.6g' % x for x in region), gap, opposite, load, ranks))
 raise SystemExit(0 if gap < 1e-12 and opposite < 1e-12 and load < 1e-9 and ranks < 1e-12 else 1)
 PY
+# A point mass (100 kg at the roof's centre, meshes/two_storeys.geo's roof_centre) away from
+# the cut is part of its side's balance: the storey force holds its weight too, and the base
+# section is the reaction (1e-9).
+sed -e 's|^gravity:|point_masses: [{region: roof_centre, mass: 100}]\ngravity:|' storeys.yaml >storeys_mass.yaml
+mkdir -p mass && cp storeys_mass.yaml two_storeys.msh mass/
+sed -i 's|    - {name: reverse, regions: \[lower, upper\]}|    - {name: base, plane: {point: [0.5, 0.5, 0.0], normal: [0, 0, 1]}}|' mass/storeys_mass.yaml
+(cd mass && mpi 2 "$INERTIA" storeys_mass.yaml >log 2>&1) || fail "point mass: $(tail -1 mass/log)"
+python3 - <<'PY' || failed=1
+import csv
+rows = lambda p: list(csv.DictReader(l for l in open(p) if not l.startswith('#')))
+s, r = rows('mass/out/sections.csv')[-1], rows('mass/out/reactions.csv')[-1]
+expected = 2000 + (1500 + 100) * 9.81
+storey = abs(float(s['storey.fz']) - expected) / expected
+base = max(abs(float(s['base.f' + c]) - float(r['base.f' + c])) for c in 'xyz') / abs(float(r['base.fz']))
+print('point mass above the cut: storey fz %.6g against %.6g (%.3g); base section against the reaction %.3g'
+      % (float(s['storey.fz']), expected, storey, base))
+raise SystemExit(0 if storey < 1e-9 and base < 1e-9 else 1)
+PY
 storeys_head='mesh: {file: two_storeys.msh}
 materials:
   - {region: lower, density: 2500, youngs_modulus: 3.0e9, poissons_ratio: 0.2}

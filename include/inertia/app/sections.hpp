@@ -11,7 +11,9 @@
 /// from the cut A's residual is zero, so F is the inertia of A less its loads: a storey shear in
 /// dynamics, the load above the cut in statics, and on a plane through the supports the support
 /// reaction. The moment is about the plane's point (a region cut: the cut nodes' centroid).
-/// Linear-elastic solid cells; springs and point masses are not counted.
+/// Linear-elastic solid cells at the cut. Point masses, springs and loads away from the cut are
+/// in their side's balance, so in F; on the cut's nodes (and springs crossing it) they count on
+/// neither side.
 
 #include <array>
 #include <string>
