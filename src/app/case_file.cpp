@@ -408,6 +408,13 @@ void parse_amplitudes(const Node& n, CaseFile& c, const AmplitudeFileReader& rea
   }
 }
 
+/// A modal damping ratio: a number in [0, 1).
+double damping_ratio(const Node& n) {
+  const double x = n.number();
+  if (!(x >= 0 && x < 1)) n.fail(cat("a damping ratio must be in [0, 1), got ", x));
+  return x;
+}
+
 /// response_spectrum: {spectrum: {record | points | file, units, scale}, directions,
 /// direction_factors, directional_combination, combination, damping, missing_mass}.
 void parse_response_spectrum(const Node& n, CaseFile& c, const AmplitudeFileReader& reader) {
@@ -519,9 +526,7 @@ void parse_response_spectrum(const Node& n, CaseFile& c, const AmplitudeFileRead
             "damping: rayleigh needs a record's spectrum (spectrum: {record: ...}), computed at "
             "each mode's ratio; a design table holds one damping ratio");
     } else {
-      r.damping = n["damping"].number();
-      if (!(r.damping >= 0 && r.damping < 1))
-        n["damping"].fail(cat("a damping ratio must be in [0, 1), got ", r.damping));
+      r.damping = damping_ratio(n["damping"]);
     }
   }
 }
@@ -573,9 +578,7 @@ void parse_harmonic(const Node& n, CaseFile& c) {
     }
   }
   if (n.has("damping")) {
-    h.damping = n["damping"].number();
-    if (!(h.damping >= 0 && h.damping < 1))
-      n["damping"].fail(cat("a damping ratio must be in [0, 1), got ", h.damping));
+    h.damping = damping_ratio(n["damping"]);
   }
   if (n.has("damping") && h.method == CaseHarmonic::Method::direct)
     n["damping"].fail(

@@ -185,26 +185,25 @@ class HarmonicDirect {
 
 namespace {
 
-/// x = scale A_d on every d-DOF (the owned entries; DOF 3 n + d).
-void base_field(const std::array<double, 3>& a, double scale, Vec x) {
+/// x = A_d on every d-DOF (the owned entries; DOF 3 n + d): the ground's rigid acceleration.
+void base_field(const std::array<double, 3>& a, Vec x) {
   petsc::Array v(x);
-  for (std::size_t i = 0; i < v.span().size(); ++i) v.span()[i] = scale * a[i % 3];
-}
-
-/// With base excitation, the ground's displacement -A / Omega^2 added to U (relative to the
-/// ground, owned entries): U absolute.
-void add_ground(const CaseFile& c, double frequency, Vec real) {
-  if (!c.harmonic.has_base) return;
-  const double omega = 2 * std::numbers::pi * frequency;
-  petsc::Array v(real);
-  for (std::size_t i = 0; i < v.span().size(); ++i)
-    v.span()[i] -= c.harmonic.base_acceleration[i % 3] / (omega * omega);
+  for (std::size_t i = 0; i < v.span().size(); ++i) v.span()[i] = a[i % 3];
 }
 
 /// The ground's displacement at `frequency` in component d (zero without base excitation).
 double ground_displacement(const CaseFile& c, double frequency, std::size_t d) {
   const double omega = 2 * std::numbers::pi * frequency;
   return c.harmonic.has_base ? -c.harmonic.base_acceleration[d] / (omega * omega) : 0.0;
+}
+
+/// With base excitation, the ground's displacement added to U (relative to the ground, owned
+/// entries; DOF 3 n + d): U absolute.
+void add_ground(const CaseFile& c, double frequency, Vec real) {
+  if (!c.harmonic.has_base) return;
+  petsc::Array v(real);
+  for (std::size_t i = 0; i < v.span().size(); ++i)
+    v.span()[i] += ground_displacement(c, frequency, i % 3);
 }
 
 /// q_n / (phi_n . F) at Omega (rad/s).
@@ -276,7 +275,7 @@ HarmonicResult harmonic_analysis(const CaseFile& c, const ProblemSpec& spec,
                              "supports)"));
     }
     petsc::Vector ground = system.create_vector(), inertia = system.create_vector();
-    base_field(h.base_acceleration, 1.0, ground);
+    base_field(h.base_acceleration, ground);
     system.mult_mass(ground, inertia);
     INERTIA_PETSC(VecAXPY(f_real, -1.0, inertia));
   }
@@ -318,11 +317,11 @@ HarmonicResult harmonic_analysis(const CaseFile& c, const ProblemSpec& spec,
   }
   if (h.residual) {
     // The static response of the modes left out: K^-1 F - sum_n phi_n (phi_n . F) / omega_n^2.
-    result.residual = std::make_shared<std::pair<petsc::Vector, petsc::Vector>>(
-        system.create_vector(), system.create_vector());
+    result.residual_real = system.create_vector();
+    result.residual_imag = system.create_vector();
     PetscReal full = 0, left = 0;
     for (int part = 0; part < 2; ++part) {
-      Vec x = part == 0 ? result.residual->first.get() : result.residual->second.get();
+      Vec x = part == 0 ? result.residual_real.get() : result.residual_imag.get();
       Vec f = part == 0 ? f_real.get() : f_imag.get();
       PetscReal norm = 0;
       INERTIA_PETSC(VecNorm(f, NORM_INFINITY, &norm));
@@ -342,8 +341,8 @@ HarmonicResult harmonic_analysis(const CaseFile& c, const ProblemSpec& spec,
     }
     result.residual_fraction = full > 0 ? left / full : 0;
     std::vector<double> re, im;
-    values_at_sites(system.comm(), probes, result.residual->first, re);
-    values_at_sites(system.comm(), probes, result.residual->second, im);
+    values_at_sites(system.comm(), probes, result.residual_real, re);
+    values_at_sites(system.comm(), probes, result.residual_imag, im);
     const std::complex<double> soft(1.0, h.structural_damping);
     result.residual_at_probes.resize(np * 3);
     for (std::size_t e = 0; e < np * 3; ++e)
@@ -381,9 +380,9 @@ void harmonic_field(const CaseFile& c, const ModalResult* modes, const HarmonicR
     INERTIA_PETSC(VecAXPY(real, q.real(), modes->shapes[i]));
     INERTIA_PETSC(VecAXPY(imag, q.imag(), modes->shapes[i]));
   }
-  if (r.residual) {  // + R / (1 + i eta)
+  if (r.residual_real) {  // + R / (1 + i eta)
     const double eta = c.harmonic.structural_damping, d = 1 + eta * eta;
-    const Vec rr = r.residual->first, ri = r.residual->second;
+    const Vec rr = r.residual_real, ri = r.residual_imag;
     INERTIA_PETSC(VecAXPY(real, 1 / d, rr));
     INERTIA_PETSC(VecAXPY(real, eta / d, ri));
     INERTIA_PETSC(VecAXPY(imag, 1 / d, ri));

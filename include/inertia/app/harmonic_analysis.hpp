@@ -37,7 +37,7 @@ struct HarmonicResult {
   std::shared_ptr<HarmonicDirect> direct;          ///< the direct solver (direct)
   /// modal with `residual`: K^-1 F less the kept modes' static parts, real and imaginary (not
   /// yet divided by 1 + i eta), and at the probes.
-  std::shared_ptr<std::pair<petsc::Vector, petsc::Vector>> residual;
+  petsc::Vector residual_real, residual_imag;
   std::vector<std::complex<double>> residual_at_probes;
   double residual_fraction = 0;      ///< |residual| / |K^-1 F| (largest entries)
   std::string solver;                ///< direct: the solver, for the log
