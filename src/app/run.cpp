@@ -1441,6 +1441,15 @@ class Run {
       series.write_point_field(static_cast<double>(i + 1), "mode_shape", modes.shapes[i]);
     modes_written_ = true;
     log_ << "modal     modes.csv and " << printable(series.series_path().string()) << " written\n";
+    if (modes.cluster_completion > 0) {
+      const int n = modes.asked, k = modes.cluster_completion;
+      log_ << "modal     " << (k == 1 ? "mode " : "modes ") << n + 1
+           << (k == 1 ? "" : cat(" to ", n + k)) << " added: mode " << n << "'s frequency "
+           << modes.modes[static_cast<std::size_t>(n - 1)].frequency
+           << " Hz is repeated (within " << cluster_tolerance
+           << " relative), and a truncation at " << n
+           << " modes would keep an arbitrary part of that eigenspace\n";
+    }
     if (found < modes.asked) {
       const auto count = [](auto n) { return cat(n, n == 1 ? " mode" : " modes"); };
       log_ << "warning   modal: " << count(modes.asked) << " asked, ";

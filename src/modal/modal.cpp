@@ -49,6 +49,34 @@ PetscErrorCode stop_on_signal(KSP, Vec, Vec, void* context) {
   return signal ? PETSC_ERR_USER : 0;
 }
 
+/// Two eigenvalues of one cluster: both rigid-body modes (round-off next to the element scale
+/// omega^2 `scale`), or frequencies equal to `cluster_tolerance` relative.
+bool same_frequency(double lambda_a, double lambda_b, double scale) {
+  const double rigid = 1e-10 * scale;
+  if (std::abs(lambda_a) <= rigid && std::abs(lambda_b) <= rigid) return true;
+  const double fa = std::sqrt(std::max(lambda_a, 0.0)), fb = std::sqrt(std::max(lambda_b, 0.0));
+  return std::abs(fb - fa) <= cluster_tolerance * std::max(fa, fb);
+}
+
+/// Collective. EPSSolve, stopped by SIGTERM or SIGINT (Interrupted); the converged pairs.
+PetscInt solve_interruptibly(EPS eps, KSP ksp, MPI_Comm comm) {
+  stop_if_interrupted(comm, "during the modal analysis (before SLEPc's solve)");
+  InterruptCheck check{comm};
+  INERTIA_PETSC(KSPSetPostSolve(ksp, stop_on_signal, &check));
+  const PetscErrorCode solved = EPSSolve(eps);
+  if (check.signal)
+    throw Interrupted(
+        check.signal,
+        interrupted_message(check.signal,
+                            cat("during the modal analysis (SLEPc, after ", check.solves,
+                                check.solves == 1 ? " inner solve)" : " inner solves)")));
+  INERTIA_PETSC(solved);
+  INERTIA_PETSC(KSPSetPostSolve(ksp, nullptr, nullptr));
+  PetscInt converged = 0;
+  INERTIA_PETSC(EPSGetConverged(eps, &converged));
+  return converged;
+}
+
 }  // namespace
 
 ModalResult compute_modes(MechanicalSystem& system, int count) {
@@ -114,26 +142,38 @@ ModalResult compute_modes(MechanicalSystem& system, int count) {
     INERTIA_PETSC(KSPSetTolerances(ksp, 1e-12, 1e-50, PETSC_DEFAULT, 10000));
   }
   INERTIA_PETSC(EPSSetFromOptions(eps));
-  stop_if_interrupted(comm, "during the modal analysis (before SLEPc's solve)");
-  InterruptCheck check{comm};
-  INERTIA_PETSC(KSPSetPostSolve(ksp, stop_on_signal, &check));
-  const PetscErrorCode solved = EPSSolve(eps);
-  if (check.signal)
-    throw Interrupted(
-        check.signal,
-        interrupted_message(check.signal,
-                            cat("during the modal analysis (SLEPc, after ", check.solves,
-                                check.solves == 1 ? " inner solve)" : " inner solves)")));
-  INERTIA_PETSC(solved);
-  INERTIA_PETSC(KSPSetPostSolve(ksp, nullptr, nullptr));
-  PetscInt converged = 0;
-  INERTIA_PETSC(EPSGetConverged(eps, &converged));
-  INERTIA_PETSC(EPSGetIterationNumber(eps, &result.iterations));
-  // Fewer than asked: the driver writes those and says so; none: nothing to write.
-  INERTIA_CHECK(converged > 0, SolverError, "modal analysis: SLEPc converged none of the ", count,
-                " modes asked for in ", result.iterations,
-                " iterations (more with -eps_max_it, or ask for fewer modes)");
-  count = static_cast<int>(std::min<PetscInt>(count, converged));
+  // One mode more than asked, to see whether the last one asked for has a twin: a truncation
+  // through a cluster of equal frequencies (a square section's two bending modes) keeps an
+  // arbitrary part of that eigenspace, so the cluster is completed. A cluster running through
+  // every converged mode asks for more, doubling the margin.
+  std::vector<double> lambdas;
+  PetscInt nev_option = 0, ncv = 0, mpd = 0;  // -eps_ncv and -eps_mpd stay the user's
+  INERTIA_PETSC(EPSGetDimensions(eps, &nev_option, &ncv, &mpd));
+  for (int extra = 1;; extra *= 2) {
+    const auto nev = static_cast<PetscInt>(std::min<PetscInt>(count + extra, result.free_dofs));
+    INERTIA_PETSC(EPSSetDimensions(eps, nev, ncv, mpd));
+    const PetscInt converged = solve_interruptibly(eps, ksp, comm);
+    INERTIA_PETSC(EPSGetIterationNumber(eps, &result.iterations));
+    // Fewer than asked: the driver writes those and says so; none: nothing to write.
+    INERTIA_CHECK(converged > 0, SolverError, "modal analysis: SLEPc converged none of the ",
+                  count, " modes asked for in ", result.iterations,
+                  " iterations (more with -eps_max_it, or ask for fewer modes)");
+    lambdas.clear();
+    for (PetscInt i = 0; i < converged; ++i) {
+      PetscScalar kr = 0;
+      INERTIA_PETSC(EPSGetEigenvalue(eps, i, &kr, nullptr));
+      lambdas.push_back(PetscRealPart(kr));
+    }
+    std::sort(lambdas.begin(), lambdas.end());
+    const int kept = static_cast<int>(std::min<PetscInt>(count, converged));
+    int end = kept;
+    while (end < converged && same_frequency(lambdas[end - 1], lambdas[end], scale)) ++end;
+    if (end < converged || converged < nev || nev == result.free_dofs || kept < count) {
+      result.cluster_completion = end - kept;
+      count = end;
+      break;
+    }
+  }
   PetscScalar target = 0;
   INERTIA_PETSC(EPSGetTarget(eps, &target));
   result.shift = PetscRealPart(target);
@@ -160,13 +200,17 @@ ModalResult compute_modes(MechanicalSystem& system, int count) {
     result.free_mass[d] = PetscRealPart(m);
   }
 
+  // The count lowest pairs (SLEPc's order is by distance to the target, not always ascending).
   std::vector<std::pair<double, PetscInt>> order;
-  for (PetscInt i = 0; i < count; ++i) {
+  PetscInt converged = 0;
+  INERTIA_PETSC(EPSGetConverged(eps, &converged));
+  for (PetscInt i = 0; i < converged; ++i) {
     PetscScalar kr = 0;
     INERTIA_PETSC(EPSGetEigenvalue(eps, i, &kr, nullptr));
     order.emplace_back(PetscRealPart(kr), i);
   }
   std::sort(order.begin(), order.end());
+  order.resize(static_cast<std::size_t>(count));
   petsc::Vector mphi = system.create_vector();
   for (const auto& [lambda, i] : order) {
     petsc::Vector phi = system.create_vector();
