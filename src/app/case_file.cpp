@@ -20,6 +20,7 @@
 #include "case_node.hpp"
 #include "inertia/app/conditions.hpp"
 #include "inertia/app/output_fields.hpp"
+#include "inertia/app/plausibility.hpp"
 #include "inertia/core/text.hpp"
 #include "inertia/mesh/mesh_data.hpp"
 #include "inertia/system/force_term.hpp"
@@ -689,9 +690,15 @@ void parse_time(const Node& n, CaseFile& c) {
     }
   }
   for (const auto& e : scheme_entries()) {
-    if (!n.has(std::string(e.name).c_str()) && e.name != integrator) continue;
-    const Scheme scheme = e.configure(YamlOptions(n[std::string(e.name).c_str()]));
-    if (e.name == integrator) c.scheme = scheme;
+    const std::string name(e.name);
+    if (!n.has(name.c_str()) && e.name != integrator) continue;
+    const Scheme scheme = e.configure(YamlOptions(n[name.c_str()]));
+    if (e.name == integrator)
+      c.scheme = scheme;
+    else
+      c.warnings.push_back(cat(*n.file, ":", n[name.c_str()].line(), ": time.", name,
+                               ": configures the ", name, " scheme, but the run uses ", integrator,
+                               ": this section does nothing"));
   }
   if (!n.has("dt")) n.fail("missing key 'dt'");
   if (n["dt"].node.IsScalar() && n["dt"].text() == "auto") {
@@ -1035,8 +1042,18 @@ CaseFile parse_case(const std::string& text, const std::filesystem::path& file,
     YAML::Emitter text;
     text << section.node;
     parsed->source = text.c_str();
+    c.warnings.insert(c.warnings.end(), parsed->warnings.begin(), parsed->warnings.end());
     c.term_sections.emplace(name, std::move(parsed));
   }
+  // Contact is one-sided and its penalty springs act only where surfaces touch: the operators
+  // of a modal, harmonic or response-spectrum analysis would hold every touching node as if
+  // glued (a cantilever resting on a floor loses its bending modes toward it).
+  for (const char* analysis : {"modal", "harmonic", "response_spectrum"})
+    if (top.has(analysis) && c.term_sections.count("contact"))
+      top[analysis].fail(
+          "the model has contact (contact:), which a linear analysis cannot represent (the "
+          "surfaces that touch would be glued, pulling as well as pushing); run it without "
+          "contact:, with the support it stands for as a boundary condition");
   if (top.has("gravity")) {
     const Node g = top["gravity"];
     if (g.node.IsMap()) {
@@ -1100,6 +1117,7 @@ CaseFile parse_case(const std::string& text, const std::filesystem::path& file,
         "damping: rayleigh takes each mode's ratio from time.rayleigh, which the case does not "
         "give");
   if (top.has("output")) parse_output(top["output"], c);
+  for (auto& w : material_warnings(c)) c.warnings.push_back(std::move(w));
   if (c.checkpoint_directory.empty()) c.checkpoint_directory = c.output_directory / "checkpoints";
   if (top.has("petsc")) c.petsc_options = top["petsc"].text();
   // Amplitude names used must exist.

@@ -265,6 +265,20 @@ void prepare_directory(const std::filesystem::path& directory, const char* what)
 /// unknown type (-ksp_type foo) or a malformed value (-ksp_rtol abc) is a one-line configuration
 /// error now, at --check, instead of a failed solve in the first step.
 void check_solver_options(MPI_Comm comm) {
+  // Reading them marks them used; those no solver had read before are set again after the
+  // check, unused, so that the end of the run still reports an option no solver of the run
+  // reads (-snes_rtol in an explicit run) as it reports a typo.
+  std::vector<std::pair<std::string, std::optional<std::string>>> unread;
+  {
+    PetscInt n = 0;
+    char** names = nullptr;
+    char** values = nullptr;
+    INERTIA_PETSC(PetscOptionsLeftGet(nullptr, &n, &names, &values));
+    for (PetscInt i = 0; i < n; ++i)
+      unread.emplace_back(cat("-", names[i]),
+                          values[i] ? std::optional<std::string>(values[i]) : std::nullopt);
+    INERTIA_PETSC(PetscOptionsLeftRestore(nullptr, &n, &names, &values));
+  }
   try {
     petsc::Snes snes;
     INERTIA_PETSC(SNESCreate(comm, snes.out()));
@@ -282,6 +296,10 @@ void check_solver_options(MPI_Comm comm) {
     INERTIA_PETSC(KSPSetFromOptions(mass));
   } catch (const SolverError& e) {
     throw InputError(cat("PETSc options (case file's petsc: or the command line): ", e.what()));
+  }
+  for (const auto& [name, value] : unread) {
+    INERTIA_PETSC(PetscOptionsClearValue(nullptr, name.c_str()));
+    INERTIA_PETSC(PetscOptionsSetValue(nullptr, name.c_str(), value ? value->c_str() : nullptr));
   }
 }
 
@@ -529,14 +547,17 @@ class Run {
                    ? cat(", hex8 reduced integration, hourglass ", m.material.technology.hourglass)
                    : std::string())
            << "\n";
+    for (const auto& w : c().warnings) log_ << "warning   " << w << "\n";
     log_ << "dofs      " << system().num_global_dofs() << " (" << system().num_constrained_dofs()
          << " constrained), total mass " << system().total_mass() << "\n";
     log_constraint_overlaps();
     log_connected_parts();
     log_locking();
     for (const auto& t : system().terms())  // collective
-      if (const auto* contact = dynamic_cast<const ContactTerm*>(t.get()))
+      if (const auto* contact = dynamic_cast<const ContactTerm*>(t.get())) {
         log_ << "contact   " << contact->summary() << "\n";
+        for (const auto& w : contact->start_warnings()) log_ << "warning   " << w << "\n";
+      }
     {  // the characteristic size, to check the units against the mass and the frequency
       double box[6] = {INFINITY, INFINITY, INFINITY, INFINITY, INFINITY, INFINITY};  // -max too
       for (std::size_t n = 0; n < lm.coords.size() / 3; ++n)
@@ -760,6 +781,7 @@ class Run {
       log_ << (scheme.newton() ? ", nonlinear: Newton (SNES) every step" : ", nonlinear");
     log_ << "\n";
     warn_close_rayleigh_targets();
+    warn_fast_contact(p.dt);
   }
 
   /// How the plan chose dt (dt: auto, a given dt above the stable step, shortened), and the
@@ -798,6 +820,38 @@ class Run {
       log_ << "          time.dt " << c().dt_requested << " s does not divide end_time "
            << c().end_time << " s: " << p.steps << " steps of end_time/" << p.steps << " = " << p.dt
            << " s instead, to end exactly at end_time\n";
+  }
+
+  /// Collective. Contact pairs catch a node crossing a face only within their catch distance (half
+  /// the search margin) of it at an evaluation: bodies closing faster than that per step pass
+  /// through each other. The closing speed of the initial velocities (the largest difference
+  /// between two of them, or one and rest) against catch distance / dt: a warning per pair.
+  void warn_fast_contact(double dt) {
+    if (c().scheme.kind() == SchemeKind::static_solve || !(dt > 0)) return;
+    std::vector<std::array<double, 3>> v{{0, 0, 0}};
+    for (const auto& iv : c().initial_velocity) v.push_back(iv.value);
+    double closing = 0;
+    for (const auto& a : v)
+      for (const auto& b : v)
+        closing = std::max(closing, std::hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]));
+    for (const auto& t : system().terms()) {
+      const auto* contact = dynamic_cast<const ContactTerm*>(t.get());
+      if (!contact) continue;
+      if (const auto w = contact->step_warning(dt, plan_.duration()); !w.empty())
+        log_ << "warning   " << w << "\n";
+      if (!(contact->catch_distance() > 0)) continue;
+      const double limit = contact->catch_distance() / dt;
+      if (closing > limit)
+        log_ << "warning   contact '" << contact->name()
+             << "': the initial velocities close at up to " << six(closing) << " m/s, "
+             << six(closing * dt) << " m per step of " << six(dt) << " s, more than the "
+             << six(contact->catch_distance())
+             << " m within which the pair catches a node crossing a face (half its margin): "
+                "above "
+             << six(limit)
+             << " m/s the bodies pass through each other; reduce dt or "
+                "raise the pair's margin\n";
+    }
   }
 
   /// time.rayleigh's damping ratios: the targets, the ratio's minimum and the highest
@@ -979,6 +1033,13 @@ class Run {
   /// The run's first state at t = 0: u = 0, the initial velocities (initial_conditions, in
   /// order), and the prescribed motion at t = 0 on the constrained DOFs.
   void set_initial_state(Vec u, Vec v) {
+    set_given_velocity(v);
+    system().apply_constraints(0.0, u, v, nullptr);
+  }
+
+  /// The initial velocities as the case gives them (initial_conditions, in order), before the
+  /// constraints.
+  void set_given_velocity(Vec v) {
     const LocalMesh& lm = system().mesh();
     for (const auto& iv : system().spec().initial_velocity) {
       petsc::Array x(v);
@@ -989,7 +1050,28 @@ class Run {
           for (int i = 0; i < 3; ++i) x[3 * n + i] = iv.value[i];
       }
     }
-    system().apply_constraints(0.0, u, v, nullptr);
+  }
+
+  /// Collective. An initial velocity given on constrained DOFs, which the supports override
+  /// (fixed: 0; prescribed: the motion's rate): one warning with their count.
+  void warn_constrained_initial_velocity(Vec v) {
+    if (system().spec().initial_velocity.empty()) return;
+    const petsc::Vector given = system().create_vector();
+    set_given_velocity(given);
+    std::int64_t overridden = 0;
+    {
+      PetscInt begin = 0, end = 0;  // constrained_dofs() are global
+      INERTIA_PETSC(VecGetOwnershipRange(given, &begin, &end));
+      petsc::ConstArray a(given), b(v);
+      for (const PetscInt g : system().constrained_dofs())
+        if (const PetscInt i = g - begin; a[i] != 0 && a[i] != b[i]) ++overridden;
+    }
+    INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &overridden, 1, MPI_INT64_T, MPI_SUM, comm_));
+    if (overridden > 0)
+      log_ << "warning   " << printable(c().path.string())
+           << ": initial_conditions.velocity: given on " << overridden
+           << " constrained DOFs (fixed or prescribed components), where the "
+              "supports win (0 where fixed); give the velocity to the moving region only\n";
   }
 
   /// What the initial conditions put in: the kinetic energy 1/2 v.M v and the momentum (the
@@ -1004,6 +1086,7 @@ class Run {
     const petsc::Vector u = system().create_vector(), v = system().create_vector(),
                         mv = system().create_vector();
     set_initial_state(u, v);
+    warn_constrained_initial_velocity(v);
     const double kinetic = system().kinetic_energy(v);
     system().mult_mass(v, mv);
     double momentum[3] = {0, 0, 0};
@@ -1441,13 +1524,13 @@ class Run {
       series.write_point_field(static_cast<double>(i + 1), "mode_shape", modes.shapes[i]);
     modes_written_ = true;
     log_ << "modal     modes.csv and " << printable(series.series_path().string()) << " written\n";
+    if (damped) warn_overdamped_modes(modes, rayleigh);
     if (modes.cluster_completion > 0) {
       const int n = modes.asked, k = modes.cluster_completion;
       log_ << "modal     " << (k == 1 ? "mode " : "modes ") << n + 1
            << (k == 1 ? "" : cat(" to ", n + k)) << " added: mode " << n << "'s frequency "
-           << modes.modes[static_cast<std::size_t>(n - 1)].frequency
-           << " Hz is repeated (within " << cluster_tolerance
-           << " relative), and a truncation at " << n
+           << modes.modes[static_cast<std::size_t>(n - 1)].frequency << " Hz is repeated (within "
+           << cluster_tolerance << " relative), and a truncation at " << n
            << " modes would keep an arbitrary part of that eigenspace\n";
     }
     if (found < modes.asked) {
@@ -1465,6 +1548,28 @@ class Run {
     if (!unusable.empty()) throw InputError(unusable);
     if (c().response_spectrum.enabled) response_spectrum(modes);
     return modes;
+  }
+
+  /// Rayleigh damping given by target ratios at two frequencies that leaves a mode below them
+  /// with more than twice the largest target (targets set above the modes that respond, rad/s
+  /// taken for Hz): a warning naming the lowest such mode, its frequency and ratio. (Modes above
+  /// the targets are damped more by design: Rayleigh damping filters them.)
+  void warn_overdamped_modes(const ModalResult& modes, const RayleighDamping& rayleigh) {
+    if (c().rayleigh_targets.empty() || !c().rayleigh_modes.empty()) return;
+    double target = 0, lowest = INFINITY;
+    for (const auto& [zeta, f] : c().rayleigh_targets)
+      target = std::max(target, zeta), lowest = std::min(lowest, f);
+    for (std::size_t i = 0; i < modes.modes.size(); ++i) {
+      const Mode& m = modes.modes[i];
+      if (m.rigid || m.frequency >= lowest || !(rayleigh.ratio(m.omega) > 2 * target)) continue;
+      log_ << "warning   " << printable(c().path.string()) << ": time.rayleigh: mode " << i + 1
+           << " (" << six(m.frequency) << " Hz) gets a damping ratio of "
+           << six(rayleigh.ratio(m.omega)) << ", more than twice the largest target ("
+           << six(target) << " at " << six(c().rayleigh_targets[0].second) << " and "
+           << six(c().rayleigh_targets.back().second)
+           << " Hz): put the targets around the modes that respond\n";
+      return;
+    }
   }
 
   /// harmonic: the steady-state response over the sweep by modal superposition on `modes` (or,

@@ -1,6 +1,7 @@
 #include "inertia/core/text.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <vector>
 
 #include "inertia/core/error.hpp"
@@ -36,6 +37,12 @@ std::string did_you_mean(std::string_view word, std::span<const std::string_view
   }
   if (best.empty()) return "";
   return cat(" (did you mean '", excerpt(best), "'?)");
+}
+
+std::string g3(double x) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.3g", x);
+  return buffer;
 }
 
 std::string join(std::span<const std::string_view> words, std::string_view separator) {

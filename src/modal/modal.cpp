@@ -155,8 +155,8 @@ ModalResult compute_modes(MechanicalSystem& system, int count) {
     const PetscInt converged = solve_interruptibly(eps, ksp, comm);
     INERTIA_PETSC(EPSGetIterationNumber(eps, &result.iterations));
     // Fewer than asked: the driver writes those and says so; none: nothing to write.
-    INERTIA_CHECK(converged > 0, SolverError, "modal analysis: SLEPc converged none of the ",
-                  count, " modes asked for in ", result.iterations,
+    INERTIA_CHECK(converged > 0, SolverError, "modal analysis: SLEPc converged none of the ", count,
+                  " modes asked for in ", result.iterations,
                   " iterations (more with -eps_max_it, or ask for fewer modes)");
     lambdas.clear();
     for (PetscInt i = 0; i < converged; ++i) {

@@ -372,6 +372,69 @@ class ContactPairTerm final : public ContactTerm {
     if (friction_) uc_ = in.assembler.create_vector();
   }
 
+  /// Collective. The surfaces in the reference configuration, from one search at u = 0 (then
+  /// forgotten: the run's first evaluation searches as before): nodes behind a face they face
+  /// (initial penetrations, refused with their count and the deepest node, as the wall refuses
+  /// them), and two surfaces within the search distance of each other that nowhere face each
+  /// other (a body's far face given: start_warnings).
+  void check_start(const Assembler& assembler) {
+    petsc::Vector u0 = assembler.create_vector();
+    search(u0);
+    std::int64_t counts[3] = {0, 0, 0};  // nodes penetrating, facing a face, near only back faces
+    struct {
+      double depth;
+      int rank;
+    } mine{0, rank_}, worst{};
+    std::int64_t tag = -1;
+    const double round_off = 1e-6 * margin_;
+    for (Pass& p : passes_) {
+      const Side& slave = sides_[p.slave];
+      for (std::size_t j = 0; j < slave.nodes.size(); ++j) {
+        const std::int32_t n = slave.nodes[j];
+        const Vec3 x{mesh_.coords[3 * n], mesh_.coords[3 * n + 1], mesh_.coords[3 * n + 2]};
+        bool facing = false, near = false;
+        double deepest = 0;
+        for (auto c = p.candidate_ptr[j]; c < p.candidate_ptr[j + 1]; ++c) {
+          const Pass::Face& face = p.faces[p.candidates[c]];
+          Vec3 pts[4];
+          for (int a = 0; a < face.kind; ++a) pts[a] = p.X[face.node[a]];
+          const Projection pr = project(face.kind, pts, face.sign, x);
+          if (!pr.within || std::abs(pr.g) > margin_) continue;
+          near = true;
+          if (dot(pr.n, slave.outward[j]) >= 0) continue;
+          facing = true;
+          if (std::abs(pr.g) <= depth_) deepest = std::max(deepest, -pr.g);
+        }
+        counts[1] += facing ? 1 : 0;
+        counts[2] += near && !facing ? 1 : 0;
+        if (deepest > round_off) {
+          ++counts[0];
+          if (deepest > mine.depth) mine.depth = deepest, tag = mesh_.node_tags[n];
+        }
+      }
+    }
+    INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, counts, 3, MPI_INT64_T, MPI_SUM, comm_));
+    INERTIA_MPI(MPI_Allreduce(&mine, &worst, 1, MPI_DOUBLE_INT, MPI_MAXLOC, comm_));
+    INERTIA_MPI(MPI_Bcast(&tag, 1, MPI_INT64_T, worst.rank, comm_));
+    searched_ = false, searches_ = 0;
+    const std::string surfaces =
+        sides_.size() == 1 ? cat("surface '", sides_[0].region, "'")
+                           : cat("surfaces '", sides_[0].region, "' and '", sides_[1].region, "'");
+    INERTIA_CHECK(counts[0] == 0, InputError, pair_.where, ": pair '", pair_.name,
+                  "' starts interpenetrated: ", counts[0], " node(s) of its ", surfaces,
+                  " behind a face they face, the deepest (node ", tag, ") by ", worst.depth,
+                  " m; move the bodies apart or to touching (the penalty would push them out "
+                  "with the energy of that penetration)");
+    if (sides_.size() == 2 && counts[1] == 0 && counts[2] > 0)
+      warnings_.push_back(cat(pair_.where, ": pair '", pair_.name, "': its ", surfaces,
+                              " do not face each other: ", counts[2],
+                              " of their nodes are within the search distance (", margin_,
+                              " m) of the other surface, all behind its faces or turned away; "
+                              "give each body's face toward the other"));
+  }
+  std::vector<std::string> start_warnings() const override { return warnings_; }
+  double catch_distance() const override { return depth_; }
+
   std::string describe() const override {
     return sides_.size() == 1 ? cat("contact pair '", pair_.name, "' of region '", sides_[0].region,
                                     "' with itself")
@@ -1013,6 +1076,7 @@ class ContactPairTerm final : public ContactTerm {
   double mass_weight_ = 0;  ///< augmented: the share of a slave node's mass in the update
   Augmented augmented_;     ///< the section's (the tolerance resolved)
   mutable std::int64_t updates_ = 0;
+  std::vector<std::string> warnings_;  ///< check_start's
 };
 
 }  // namespace
@@ -1021,8 +1085,11 @@ namespace contact_input {
 
 void build_pair_terms(const TermInputs& in, const ContactSection& s,
                       std::vector<std::unique_ptr<ForceTerm>>& out) {
-  for (const PairInput& p : s.pairs)
-    out.push_back(std::make_unique<ContactPairTerm>(in, p, penalty_scale(s, in.spec), s.augmented));
+  for (const PairInput& p : s.pairs) {
+    auto term = std::make_unique<ContactPairTerm>(in, p, penalty_scale(s, in.spec), s.augmented);
+    term->check_start(in.assembler);
+    out.push_back(std::move(term));
+  }
 }
 
 }  // namespace contact_input

@@ -7,6 +7,7 @@
 
 #include "contact_section.hpp"
 #include "inertia/core/case_node.hpp"
+#include "inertia/core/text.hpp"
 #include "inertia/parallel/petsc.hpp"
 #include "inertia/parallel/session.hpp"
 #include "inertia/system/contact.hpp"
@@ -29,6 +30,16 @@ bool plain_name(const std::string& s) {
   return !s.empty() && s.size() <= 64 && std::all_of(s.begin(), s.end(), [](char c) {
     return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
   });
+}
+
+/// Friction above 1 is legal (rubber on dry concrete) but more often a percentage or a typo.
+void warn_friction(const case_yaml::Node& f, const Friction& friction,
+                   std::vector<std::string>& warnings) {
+  if (friction.mu_static > 1)
+    warnings.push_back(cat(*f.file, ":", f.line(), ": ", f.key, ": a coefficient of ",
+                           friction.mu_static,
+                           " is above 1 (steel on steel 0.15 to 0.8, rubber on dry concrete about "
+                           "1): check the value"));
 }
 
 }  // namespace
@@ -109,7 +120,10 @@ std::shared_ptr<TermSection> parse_contact_section(const case_yaml::Node& n) {
         surfaces.fail("the two surfaces are the same region: give it once for self-contact");
       if (p.has("penalty")) in.penalty = p["penalty"].positive();
       if (p.has("margin")) in.margin = p["margin"].positive();
-      if (p.has("friction")) in.friction = parse_friction(p["friction"]);
+      if (p.has("friction")) {
+        in.friction = parse_friction(p["friction"]);
+        warn_friction(p["friction"], in.friction, s->warnings);
+      }
       s->pairs.push_back(std::move(in));
     }
   }
@@ -164,7 +178,10 @@ std::shared_ptr<TermSection> parse_contact_section(const case_yaml::Node& n) {
       in.radius = p["radius"].positive();
     }
     if (w.has("penalty")) in.penalty = w["penalty"].positive();
-    if (w.has("friction")) in.friction = parse_friction(w["friction"]);
+    if (w.has("friction")) {
+      in.friction = parse_friction(w["friction"]);
+      warn_friction(w["friction"], in.friction, s->warnings);
+    }
     if (w.has("motion")) {
       const auto m = w["motion"];
       m.expect_map({"displacement", "amplitude"});
@@ -490,6 +507,60 @@ class RigidWallTerm final : public ContactTerm {
                   "' starts inside the body: ", count, " node(s) of region '", wall_.region,
                   "' behind it, the deepest (node ", tag, ") by ", worst.depth,
                   " m; move the wall or the body so that they start apart or touching");
+  }
+
+  /// A moving wall that travels more than half its region's node spacing in one step (a speed in
+  /// mm/s given as m/s): the body's nodes are pushed through a cell per step and the cells
+  /// invert. Sampled at the run's steps; "" when it moves slower. Collective.
+  std::string step_warning(double dt, double t_end) const override {
+    if (!motion_ || !(dt > 0)) return {};
+    const double spacing = node_spacing(comm_, area_);
+    const double length = std::hypot(wall_.motion[0], wall_.motion[1], wall_.motion[2]);
+    double travel = 0, at = 0, before = motion_->value(0);
+    const auto steps = static_cast<std::int64_t>(std::ceil(t_end / dt - 1e-9));
+    for (std::int64_t n = 1; n <= steps && n <= 10'000'000; ++n) {
+      const double a = motion_->value(static_cast<double>(n) * dt);
+      if (std::abs(a - before) * length > travel)
+        travel = std::abs(a - before) * length, at = n * dt;
+      before = a;
+    }
+    if (!(travel > 0.5 * spacing)) return {};
+    return cat(wall_.where, ": wall '", wall_.name, "' moves ", g3(travel),
+               " m in the step to t = ", g3(at), " s (", g3(travel / dt),
+               " m/s), more than half the node spacing of region '", wall_.region, "' (",
+               g3(spacing),
+               " m): the body's cells would invert; check the motion's units or reduce dt");
+  }
+
+  /// Collective. The body on the wrong side: the solid cells at the region's nodes with their
+  /// centres behind the wall (a plane's normal pointing into the body) outnumber those in front.
+  /// The wall then never acts (the body's face on it, the rest behind): a warning line.
+  std::vector<std::string> start_warnings() const override {
+    std::vector<char> on_region(mesh_.coords.size() / 3, 0);
+    for (const auto n : nodes_) on_region[static_cast<std::size_t>(n)] = 1;
+    std::int64_t sides[2] = {0, 0};  // cells behind, in front
+    for (std::int64_t c = 0; c < mesh_.num_cells(); ++c) {
+      if (!mesh_.cell_is_element[c] || info(mesh_.cell_types[c]).dim != 3) continue;
+      const auto cell = mesh_.nodes_of(c);
+      double centre[3] = {0, 0, 0};
+      bool touches = false;
+      for (const auto n : cell) {
+        touches = touches || (n < mesh_.num_owned && on_region[static_cast<std::size_t>(n)]);
+        for (int i = 0; i < 3; ++i) centre[i] += mesh_.coords[3 * n + i] / cell.size();
+      }
+      if (touches) ++sides[gap(wall_, centre, offset(0)).g < 0 ? 0 : 1];
+    }
+    INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, sides, 2, MPI_INT64_T, MPI_SUM, comm_));
+    if (sides[0] <= sides[1]) return {};
+    const auto& d = wall_.direction;
+    return {cat(wall_.where, ": wall '", wall_.name, "': the body lies behind it (", sides[0],
+                " of the ", sides[0] + sides[1], " cells at region '", wall_.region,
+                "' have their centres on the side ",
+                wall_.shape == Shape::plane
+                    ? cat("opposite the normal [", d[0], ", ", d[1], ", ", d[2], "]")
+                    : std::string("inside the surface"),
+                "): the wall holds the body on the side its normal points to, so it never "
+                "acts; flip the normal")};
   }
 
  private:

@@ -158,6 +158,10 @@ struct CaseFile {
   std::filesystem::path path;       ///< the case file as given
   std::filesystem::path directory;  ///< its folder: relative paths are resolved against it
   std::string name;                 ///< file stem: output names use it
+  /// Set-ups that are legal but almost surely not meant, found while reading (a scheme's section
+  /// that another scheme ignores, implausible units, friction above 1): one line each, logged as
+  /// warnings by the run and by --check.
+  std::vector<std::string> warnings;
 
   // mesh
   std::optional<std::filesystem::path> mesh_file;  ///< resolved against directory

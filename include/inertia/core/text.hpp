@@ -23,6 +23,9 @@ std::string printable(std::string_view text);
 /// not become a 5 MB error line.
 std::string excerpt(std::string_view text, std::size_t limit = 80);
 
+/// x with 3 significant digits ("%.3g"), for messages.
+std::string g3(double x);
+
 /// "a, b, c" for messages.
 std::string join(std::span<const std::string_view> words, std::string_view separator = ", ");
 

@@ -62,6 +62,20 @@ class ContactTerm : public ForceTerm {
   virtual void add_pressure(Vec u, double t, std::span<double> pressure) const = 0;
   /// Collective. One line for the log: what the contact is, its nodes and penalties.
   virtual std::string summary() const { return describe(); }
+  /// Collective. Set-ups that are legal but almost surely not meant, found in the reference
+  /// configuration (a wall with the body behind it, pair surfaces that do not face each other):
+  /// one line each for the log's warnings, naming the wall or pair (the same on every rank).
+  virtual std::vector<std::string> start_warnings() const { return {}; }
+  /// Collective. A warning line about the contact's motion at the run's steps of dt to t_end (a
+  /// wall moving more than a fraction of a cell per step), or "".
+  virtual std::string step_warning(double dt, double t_end) const {
+    (void)dt, (void)t_end;
+    return {};
+  }
+  /// Pairs: the distance within which an evaluation catches a node crossing a face (half the
+  /// search margin): surfaces closing by more than this in one step pass through each other.
+  /// Walls: 0 (a wall's gap is exact at every evaluation: nothing to miss).
+  virtual double catch_distance() const { return 0; }
   /// Pairs: the searches so far (the same on every rank); walls: -1.
   virtual std::int64_t searches() const { return -1; }
   /// Contacts with augmented Lagrangian iterations: the multiplier updates so far (the same on

@@ -27,6 +27,9 @@ struct TermSection {
   std::string where;
   /// The section as YAML text: a restart refuses a checkpoint written with another.
   std::string source;
+  /// Values that are legal but almost surely not meant (friction above 1): one line each,
+  /// "<file>:<line>: <key>: ...", logged as warnings.
+  std::vector<std::string> warnings;
 };
 using TermSections = std::map<std::string, std::shared_ptr<const TermSection>, std::less<>>;
 
