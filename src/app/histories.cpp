@@ -707,6 +707,7 @@ std::pair<double, double> EnergyHistory::update_total(MechanicalSystem& system,
 
 void EnergyHistory::write(MechanicalSystem& system, const State& state) {
   const auto [kinetic, strain] = update_total(system, state);
+  if (!std::isfinite(total_)) return;  // the blow-up watch stops the run: no row of overflows
   std::size_t n = 0;
   row_[n++] = kinetic;
   row_[n++] = strain;

@@ -1120,7 +1120,7 @@ class Run {
     const std::filesystem::path& out = c().output_directory;
     EnergyMonitor* energy = nullptr;
     if (c().energy) energy = add<EnergyMonitor>(system(), *integrator_, out / "energy.csv");
-    BlowUpMonitor* blow_up = add<BlowUpMonitor>(model_size_, energy);
+    BlowUpMonitor* blow_up = add<BlowUpMonitor>(model_size_, frequency_.power, energy);
     if (!c().probes.empty()) add<ProbesMonitor>(std::move(probe_sites_), out / "probes.csv");
     if (!c().sections.empty()) add<SectionsMonitor>(out / "sections.csv");
     if (!c().drifts.empty()) add<DriftsMonitor>(out / "drifts.csv");
