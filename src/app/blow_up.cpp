@@ -19,8 +19,17 @@ std::string g3(double x) {
 
 }  // namespace
 
+double BlowUpWatch::energy_floor(double total_mass, double highest_omega, double model_size) {
+  const double scale = total_mass * highest_omega * highest_omega * model_size * model_size;
+  return std::isfinite(scale) && scale > 0 ? 1e-18 * scale : 0.0;
+}
+
 BlowUpWatch::BlowUpWatch(double model_size, std::int64_t first_step)
+    : BlowUpWatch(model_size, first_step, Options{}) {}
+
+BlowUpWatch::BlowUpWatch(double model_size, std::int64_t first_step, Options options)
     : size_(model_size > 0 ? model_size : 1.0),
+      options_(options),
       history_(2 * window, 0.0),
       first_step_(first_step),
       last_step_(first_step),
@@ -35,7 +44,11 @@ double BlowUpWatch::max_of(std::int64_t from, std::int64_t to) const {
 
 std::optional<std::string> BlowUpWatch::after_step(std::int64_t step, double max_displacement,
                                                    std::optional<Energy> energy) {
-  const bool finite = std::isfinite(max_displacement);
+  // Energies overflow before the displacements do (u^2): a non-finite balance is a non-finite
+  // solution too.
+  const bool finite_energy =
+      !energy || (std::isfinite(energy->balance) && std::isfinite(energy->in_play));
+  const bool finite = std::isfinite(max_displacement) && finite_energy;
   const double m = finite ? max_displacement : HUGE_VAL;
   history_[static_cast<std::size_t>(step % (2 * window))] = m;
   last_step_ = step;
@@ -53,7 +66,8 @@ std::optional<std::string> BlowUpWatch::after_step(std::int64_t step, double max
   const bool growing = now > 0 && now >= growth_factor * before;
   if (!growing) growing_since_ = step + 1;
   if (energy) {
-    const bool off = std::abs(energy->balance) > 0.5 * energy->in_play && energy->in_play > 0;
+    const bool off = std::abs(energy->balance) > 0.5 * energy->in_play &&
+                     energy->in_play > options_.energy_floor;
     if (off && energy_strikes_ == 0) first_strike_ = step;
     energy_strikes_ = off ? energy_strikes_ + 1 : 0;
   }
@@ -64,16 +78,24 @@ std::optional<std::string> BlowUpWatch::after_step(std::int64_t step, double max
     return cat("; growing since step ", s);
   };
   if (!finite)
-    return cat("the solution is not finite at step ", step, since(),
-               "; reduce dt or check the model");
+    return cat(finite_energy ? "the solution" : "the energy", " is not finite at step ", step,
+               since(), "; reduce dt or check the model");
+  std::string what;
   if (m > size_factor * size_)
-    return cat("the solution blows up: the largest displacement is ", g3(m), " m at step ", step,
-               ", ", g3(m / size_), " times the model's size (", g3(size_), " m)", since(),
-               "; reduce dt or check the model");
-  if (energy_strikes_ >= persistence)
-    return cat("the solution blows up: the energy balance is ", g3(energy->balance), " J at step ",
-               step, ", more than half of the ", g3(energy->in_play), " J in play, at the last ",
-               persistence, " evaluations", since(), "; reduce dt or check the model");
+    what = cat("the largest displacement is ", g3(m), " m at step ", step, ", ", g3(m / size_),
+               " times the model's size (", g3(size_), " m)");
+  else if (energy_strikes_ >= persistence)
+    what = cat("the energy balance is ", g3(energy->balance), " J at step ", step,
+               ", more than half of the ", g3(energy->in_play), " J in play, at the last ",
+               persistence, " evaluations");
+  if (what.empty()) return std::nullopt;
+  if (!options_.allow_growth)
+    return cat("the solution blows up: ", what, since(), "; reduce dt or check the model");
+  if (!warned_)
+    warning_ = cat("the solution grows: ", what, since(),
+                   "; running on (time.allow_unstable: true): only a non-finite solution stops "
+                   "the run");
+  warned_ = true;
   return std::nullopt;
 }
 

@@ -449,7 +449,8 @@ std::vector<std::string> energy_columns(const MechanicalSystem& system,
   std::vector<std::string> columns{"kinetic", "strain"};
   if (system.has_hourglass()) columns.push_back("hourglass");
   columns.insert(columns.end(), {"external_work", "damping_dissipation"});
-  if (system.has_plasticity()) columns.push_back("plastic_dissipation");
+  if (system.has_plasticity())
+    columns.insert(columns.end(), {"plastic_dissipation", "plastic_work_error"});
   if (dissipative_weights(integrator)) columns.push_back("algorithmic_dissipation");
   columns.push_back("total");
   if (integrator.has_hamiltonian()) columns.push_back("hamiltonian");
@@ -554,7 +555,7 @@ void EnergyHistory::evaluate(MechanicalSystem& system, const State& state) {
   strain_now_ = trapezoidal_stiffness_ ? system.strain_energy(state.u, ku_now_)
                                        : system.strain_energy(state.u);
   // The plastic dissipation lives in the committed states (a restart restores it).
-  plastic_ = system.plastic_dissipation();
+  plastic_ = system.plastic_energy();
 }
 
 void EnergyHistory::before_step(MechanicalSystem& system, const State& state) {
@@ -693,24 +694,27 @@ std::pair<double, double> EnergyHistory::update_total(MechanicalSystem& system,
   (void)system;
   (void)state;  // evaluate() computed both at this state
   const double kinetic = kinetic_now_, strain = strain_now_;
-  total_ = kinetic + strain - external_work_ + dissipation_ + plastic_ + algorithmic_;
+  const double plastic = plastic_.dissipation + plastic_.work_error;
+  total_ = kinetic + strain - external_work_ + dissipation_ + plastic + algorithmic_;
   largest_term_ = std::max({std::abs(kinetic), std::abs(strain), std::abs(external_work_),
-                            std::abs(dissipation_), std::abs(plastic_), std::abs(algorithmic_)});
+                            std::abs(dissipation_), std::abs(plastic_.dissipation),
+                            std::abs(plastic_.work_error), std::abs(algorithmic_)});
   in_play_ = std::abs(kinetic) + std::abs(strain) + std::abs(external_work_) +
-             std::abs(dissipation_) + std::abs(plastic_) + std::abs(algorithmic_) +
-             std::abs(initial_total_);
+             std::abs(dissipation_) + std::abs(plastic_.dissipation) +
+             std::abs(plastic_.work_error) + std::abs(algorithmic_) + std::abs(initial_total_);
   return {kinetic, strain};
 }
 
 void EnergyHistory::write(MechanicalSystem& system, const State& state) {
   const auto [kinetic, strain] = update_total(system, state);
+  if (!std::isfinite(total_)) return;  // the blow-up watch stops the run: no row of overflows
   std::size_t n = 0;
   row_[n++] = kinetic;
   row_[n++] = strain;
   if (system.has_hourglass()) row_[n++] = system.hourglass_energy(state.u);
   row_[n++] = external_work_;
   row_[n++] = dissipation_;
-  if (system.has_plasticity()) row_[n++] = plastic_;
+  if (system.has_plasticity()) row_[n++] = plastic_.dissipation, row_[n++] = plastic_.work_error;
   if (identity_) row_[n++] = algorithmic_;
   row_[n++] = total_;
   if (integrator_.has_hamiltonian()) row_[n++] = integrator_.hamiltonian(system, state);

@@ -84,7 +84,11 @@ void EnergyMonitor::save(io::CheckpointAttributes& a, io::NamedVectors& vectors)
 // Blow-up watch
 
 void BlowUpMonitor::start(const RunContext& run) {
-  watch_.emplace(model_size_, run.state.step);
+  run_ = &run;
+  const BlowUpWatch::Options options{.energy_floor = BlowUpWatch::energy_floor(
+                                         run.system.total_mass(), highest_omega_, model_size_),
+                                     .allow_growth = run.c.allow_unstable};
+  watch_.emplace(model_size_, run.state.step, options);
   double m = largest_magnitude(run.state.u);
   INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &m, 1, MPI_DOUBLE, MPI_MAX, run.comm));
   watch_->after_step(run.state.step, m);  // the state the run starts from
@@ -92,9 +96,14 @@ void BlowUpMonitor::start(const RunContext& run) {
 
 void BlowUpMonitor::after_step(const StepView& step) {
   std::optional<BlowUpWatch::Energy> energy;
-  if (energy_ && step.history_row)
-    energy = BlowUpWatch::Energy{energy_->history().balance(), energy_->history().in_play()};
-  if (auto verdict = watch_->after_step(step.state.step, step.largest_displacement, energy))
+  if (energy_) {
+    EnergyHistory& history = energy_->history();
+    if (!step.history_row) history.update_total(run_->system, step.state);  // no product
+    energy = BlowUpWatch::Energy{history.balance(), history.in_play()};
+  }
+  auto verdict = watch_->after_step(step.state.step, step.largest_displacement, energy);
+  if (auto warning = watch_->take_warning()) run_->log << "warning   " << *warning << "\n";
+  if (verdict)
     throw SolverError(
         cat(*verdict, checkpoints_ ? checkpoints_->set_aside_from(watch_->onset()) : ""));
 }

@@ -154,8 +154,10 @@ response_spectrum (README.md, "Response-spectrum analysis"), after modal: the co
   ground; output, reactions and energies stay absolute.
 energy.csv: kinetic, strain, hourglass (reduced hex8: the part of strain in hourglass modes),
   external_work (loads and reactions), damping_dissipation, plastic_dissipation (plastic
-  solids), algorithmic_dissipation (hht, generalized_alpha, non-trapezoidal newmark: what the
-  scheme's balance removes), total (constant for a correct run).
+  solids: from the return map, never negative) and plastic_work_error (the trapezoidal rule's
+  work at the material points less their stored and dissipated energy), algorithmic_dissipation
+  (hht, generalized_alpha, non-trapezoidal newmark: what the scheme's balance removes), total
+  (constant for a correct run).
 output.reactions (default true): reactions.csv, the force each fixed/displacement region's support
   exerts on the body per step; output.fields: [..., reaction] adds it as point data.
 time.rayleigh: {mass: alpha_M, stiffness: alpha_K}, or target damping ratios at two frequencies
@@ -1203,7 +1205,7 @@ class Run {
     const std::filesystem::path& out = c().output_directory;
     EnergyMonitor* energy = nullptr;
     if (c().energy) energy = add<EnergyMonitor>(system(), *integrator_, out / "energy.csv");
-    BlowUpMonitor* blow_up = add<BlowUpMonitor>(model_size_, energy);
+    BlowUpMonitor* blow_up = add<BlowUpMonitor>(model_size_, frequency_.power, energy);
     if (!c().probes.empty()) add<ProbesMonitor>(std::move(probe_sites_), out / "probes.csv");
     if (!c().sections.empty()) add<SectionsMonitor>(out / "sections.csv");
     if (!c().drifts.empty()) add<DriftsMonitor>(out / "drifts.csv");

@@ -196,6 +196,20 @@ double j2_return_map(const J2Parameters& p, const double* eps, const double* com
   return dgamma;
 }
 
+double j2_dissipation(const J2Parameters& p, double alpha_n, double alpha) {
+  const double d_alpha = alpha - alpha_n;
+  if (!(d_alpha > 0)) return 0;
+  double k0, k, slope;
+  j2_yield_stress(p, 0, k0, slope);
+  j2_yield_stress(p, alpha, k, slope);
+  double R = 1;  // yield_radius's factor
+  if (p.rate_sensitivity > 0) {
+    const double rate = p.frozen_rate >= 0 ? p.frozen_rate : p.dt > 0 ? d_alpha / p.dt : 0;
+    if (rate > p.reference_rate) R = 1 + p.rate_sensitivity * std::log(rate / p.reference_rate);
+  }
+  return d_alpha * (k0 + (R - 1) * k);
+}
+
 double j2_free_energy(const J2Parameters& p, const double* eps, const double* s) {
   const double mu = p.lame.mu, kappa = p.lame.lambda + 2.0 * mu / 3.0;
   const double* ep = s + J2State::plastic_strain;
@@ -389,14 +403,12 @@ double j2_element(CellType t, std::span<const double> x, std::span<const double>
     const double* c = committed.data() + q * stride;
     double* tr = trial.data() + q * stride;
     const bool history = stride >= J2State::with_history;
+    J2Parameters at = p;  // with history: the step since the committed state, for the rate factor
     if (history && p.rate_sensitivity > 0) {
-      J2Parameters at = p;  // the step since the committed state, for the rate factor
       at.dt = p.time - c[J2State::time];
       if (!(at.dt > 0)) at.dt = 0, at.frozen_rate = c[J2State::rate];
-      j2_return_map(at, eps, c, tr, sigma, K.empty() ? nullptr : A);
-    } else {
-      j2_return_map(p, eps, c, tr, sigma, K.empty() ? nullptr : A);
     }
+    j2_return_map(at, eps, c, tr, sigma, K.empty() ? nullptr : A);
     const double psi = j2_free_energy(p, eps, tr);
     energy += s * psi;
     if (history) {
@@ -413,7 +425,11 @@ double j2_element(CellType t, std::span<const double> x, std::span<const double>
       double work = 0;
       for (int k = 0; k < 6; ++k)
         work += (k < 3 ? 0.5 : 1.0) * (s0[k] + sigma[k]) * (eps[k] - e0[k]);
-      tr[J2State::dissipation] = c[J2State::dissipation] + work - (psi - j2_free_energy(p, e0, c));
+      const double dissipated = j2_dissipation(at, c[J2State::equivalent_plastic_strain],
+                                               tr[J2State::equivalent_plastic_strain]);
+      tr[J2State::dissipation] = c[J2State::dissipation] + dissipated;
+      tr[J2State::work_error] =
+          c[J2State::work_error] + work - (psi - j2_free_energy(p, e0, c)) - dissipated;
       for (int k = 0; k < 6; ++k)
         tr[J2State::strain + k] = eps[k], tr[J2State::stress + k] = sigma[k];
     }

@@ -1052,12 +1052,13 @@ void MechanicalSystem::commit_step(Vec u) {
   for (PointState* s : point_states_) s->commit();
 }
 
-double MechanicalSystem::plastic_dissipation() const {
-  if (!plastic_) return 0;
-  double local = 0;
-  for (const ForceTerm* t : state_terms_) local += t->plastic_dissipation();
-  INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &local, 1, MPI_DOUBLE, MPI_SUM, comm_));
-  return local;
+MechanicalSystem::PlasticEnergy MechanicalSystem::plastic_energy() const {
+  if (!plastic_) return {};
+  double local[2] = {0, 0};
+  for (const ForceTerm* t : state_terms_)
+    local[0] += t->plastic_dissipation(), local[1] += t->plastic_work_error();
+  INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, local, 2, MPI_DOUBLE, MPI_SUM, comm_));
+  return {local[0], local[1]};
 }
 
 double MechanicalSystem::hourglass_energy(Vec u) const {

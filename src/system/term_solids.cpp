@@ -243,16 +243,9 @@ class PlasticSolidTerm final : public ForceTerm {
   void update_state(const TermPoint& at) const override { energy(at); }
   void commit_nodal(Vec, double) const override {}
   /// The plastic dissipation (J2State::dissipation) of the committed states on this rank.
-  double plastic_dissipation() const override {
-    double local = 0;
-    const int points = state_.layout().points, n = state_.num_components();
-    for (std::size_t r = 0; r < state_.rows(); ++r) {
-      const auto committed = state_.committed(r);
-      for (int q = 0; q < state_.points(r); ++q)
-        local += volumes_[r * points + q] * committed[q * n + fe::J2State::dissipation];
-    }
-    return local;
-  }
+  double plastic_dissipation() const override { return integral(fe::J2State::dissipation); }
+  /// The work error (J2State::work_error) of the committed states on this rank.
+  double plastic_work_error() const override { return integral(fe::J2State::work_error); }
 
   double hourglass_energy(const TermPoint& at) const override {
     return reduced_.hourglass_energy(assembler_, mesh_, state_.cells(), material_, at.u);
@@ -266,6 +259,17 @@ class PlasticSolidTerm final : public ForceTerm {
   }
 
  private:
+  /// The integral over this rank's cells of component k of the committed states.
+  double integral(int k) const {
+    double local = 0;
+    const int points = state_.layout().points, n = state_.num_components();
+    for (std::size_t r = 0; r < state_.rows(); ++r) {
+      const auto committed = state_.committed(r);
+      for (int q = 0; q < state_.points(r); ++q)
+        local += volumes_[r * points + q] * committed[q * n + k];
+    }
+    return local;
+  }
   /// The material's return-map parameters (the curve's spans point into `m`).
   static fe::J2Parameters parameters(const ElasticMaterial& m) {
     fe::J2Parameters p;
@@ -315,7 +319,8 @@ class PlasticSolidTerm final : public ForceTerm {
              "stress_xz",
              "dissipated_energy_density",
              "time",
-             "equivalent_plastic_strain_rate"},
+             "equivalent_plastic_strain_rate",
+             "work_error_density"},
             points};
   }
   static std::vector<std::uint8_t> point_counts(const LocalMesh& mesh,

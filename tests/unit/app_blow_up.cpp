@@ -6,6 +6,7 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "inertia/app/blow_up.hpp"
 
@@ -101,6 +102,60 @@ TEST(BlowUpWatch, ARestartComparesWithTheCheckpointsState) {
   for (double m = 5.0; !verdict; ++n, m *= 2) verdict = watch.after_step(n, m);
   EXPECT_GE(watch.onset(), 1100 - BlowUpWatch::window);
   EXPECT_LE(watch.onset(), 1101);
+}
+
+TEST(BlowUpWatch, EnergiesBelowTheFloorAreRoundOffAndNeverStopTheRun) {
+  // A static run of rigid motion: every energy is round-off (1e-12 J) and the balance is all of
+  // it. Under the model's floor nothing counts; the same numbers above it stop the run.
+  const double floor = BlowUpWatch::energy_floor(27.0, 3e5, 1.0);
+  EXPECT_NEAR(floor, 1e-18 * 27.0 * 9e10, 1e-30);
+  EXPECT_EQ(BlowUpWatch::energy_floor(0.0, 3e5, 1.0), 0.0);  // no mass: no floor
+  EXPECT_EQ(BlowUpWatch::energy_floor(27.0, 0.0, 1.0), 0.0);
+  BlowUpWatch watch(1.0, 0, {.energy_floor = floor});
+  BlowUpWatch unfloored(1.0, 0);
+  watch.after_step(0, 1e-3);
+  unfloored.after_step(0, 1e-3);
+  std::optional<std::string> stopped;
+  for (std::int64_t n = 1; n <= 40; ++n) {
+    const BlowUpWatch::Energy roundoff{-7.6e-12 * static_cast<double>(n) / 40,
+                                       7.6e-12 * static_cast<double>(n) / 40};
+    ASSERT_FALSE(watch.after_step(n, 1e-3, roundoff)) << n;
+    if (!stopped) stopped = unfloored.after_step(n, 1e-3, roundoff);
+  }
+  EXPECT_EQ(watch.last_steady_step(), 40 - BlowUpWatch::window);
+  ASSERT_TRUE(stopped);
+  EXPECT_NE(stopped->find("at step 3,"), std::string::npos) << *stopped;
+}
+
+TEST(BlowUpWatch, AllowingGrowthWarnsOnceAndStopsOnlyForANonFiniteSolution) {
+  // time.allow_unstable: the energy strikes and the displacement test give one warning, at the
+  // step that would have stopped the run; the run goes on until the numbers overflow.
+  BlowUpWatch watch(1.0, 0, {.allow_growth = true});
+  watch.after_step(0, 0.0);
+  std::vector<std::string> warnings;
+  std::int64_t n = 1;
+  for (; n <= 400; ++n) {
+    const double u = 1e-3 * std::pow(1.33, static_cast<double>(n));  // passes 1e6 m near step 96
+    const BlowUpWatch::Energy energy{0.9 * u * u, u * u};
+    ASSERT_FALSE(watch.after_step(n, u, energy)) << n;
+    if (auto w = watch.take_warning()) warnings.push_back(*w);
+  }
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("the solution grows: the energy balance is"), std::string::npos)
+      << warnings[0];
+  EXPECT_NE(warnings[0].find("at step 3,"), std::string::npos) << warnings[0];
+  EXPECT_NE(warnings[0].find("time.allow_unstable: true"), std::string::npos) << warnings[0];
+  EXPECT_EQ(warnings[0].find('\n'), std::string::npos);
+  const auto verdict = watch.after_step(n, HUGE_VAL);
+  ASSERT_TRUE(verdict);
+  EXPECT_NE(verdict->find("the solution is not finite at step 401"), std::string::npos) << *verdict;
+  EXPECT_FALSE(watch.take_warning());
+  // The energies overflow first (u^2): that stops it too, before a row of infinities is written.
+  BlowUpWatch other(1.0, 0, {.allow_growth = true});
+  other.after_step(0, 0.0);
+  const auto overflow = other.after_step(1, 1e200, BlowUpWatch::Energy{HUGE_VAL, HUGE_VAL});
+  ASSERT_TRUE(overflow);
+  EXPECT_NE(overflow->find("the energy is not finite at step 1"), std::string::npos) << *overflow;
 }
 
 }  // namespace

@@ -760,3 +760,123 @@ TEST(J2Finite, FbarOfAUniformDeformationIsTheFullElementAndItsVolumeIsTheMeanOne
 
 }  // namespace
 }  // namespace inertia::fe
+
+// ---- dissipation (J2State::dissipation, booked from the return map) -------------------------
+
+namespace inertia::fe {
+namespace {
+
+/// Drives a hex8 cell (non-affine) through the uniform strains sym(G_n), n = 1..N, committing
+/// each step, and returns the first point's history state after each step.
+std::vector<std::vector<double>> history_path(const J2Parameters& p,
+                                              const std::vector<std::array<double, 9>>& path) {
+  const std::vector<double> x = cell(CellType::hex8);
+  const int stride = J2State::with_history, points = 8;
+  std::vector<double> committed(points * stride, 0.0), trial(committed.size());
+  std::vector<std::vector<double>> states;
+  for (const auto& G : path) {
+    j2_element(CellType::hex8, x, displacement(x, G.data(), 0.0), p, committed, trial, {}, {},
+               stride);
+    for (int q = 1; q < points; ++q)  // a uniform strain: every point the same
+      EXPECT_NEAR(trial[q * stride + J2State::dissipation], trial[J2State::dissipation],
+                  1e-9 * (1 + std::abs(trial[J2State::dissipation])));
+    states.emplace_back(trial.begin(), trial.begin() + stride);
+    committed = trial;
+  }
+  return states;
+}
+
+/// Uniaxial strain eps_xx = e_n.
+std::vector<std::array<double, 9>> uniaxial_strain(const std::vector<double>& e) {
+  std::vector<std::array<double, 9>> path;
+  for (const double v : e) path.push_back({v, 0, 0, 0, 0, 0, 0, 0, 0});
+  return path;
+}
+
+TEST(J2Dissipation, AUniaxialCycleBooksTheHysteresisLoopsAreaAndNeverDecreases) {
+  // Uniaxial strain eps_xx = e with kinematic hardening: in the direction n of dev(e_x e_x) the
+  // deviatoric strain is q = sqrt(2/3) e, the plastic strain p n, the back stress (2/3 H p) n and
+  // the yield condition |2 mu (q - p) - 2/3 H p| = R0 = sqrt(2/3) sigma_y. From 0 to Q the flow
+  // reaches p = P = (2 mu sqrt(2/3) Q - R0) / (2 mu + 2/3 H); each later branch Q -> -Q -> Q
+  // moves it by 2P. The loop Q -> -Q -> Q encloses R0 4P (the stored back-stress energy comes
+  // back), the dissipation sigma_y alpha of that cycle. Coarse steps (7 and 13 per branch): the
+  // yield crossings fall inside steps, where the trapezoidal rule errs (the old booking).
+  const double H = 10e9, Q = 5e-3;
+  const J2Parameters p = steel(0, H);
+  const double mu = p.lame.mu, R0 = std::sqrt(2.0 / 3.0) * sy;
+  const double P = (2 * mu * std::sqrt(2.0 / 3.0) * Q - R0) / (2 * mu + 2.0 / 3.0 * H);
+  std::vector<double> e;
+  for (int n = 1; n <= 7; ++n) e.push_back(Q * n / 7);
+  for (int n = 1; n <= 13; ++n) e.push_back(Q - 2 * Q * n / 13);
+  for (int n = 1; n <= 13; ++n) e.push_back(-Q + 2 * Q * n / 13);
+  const auto states = history_path(p, uniaxial_strain(e));
+  double previous = 0, worst_rule = 0;
+  for (const auto& s : states) {
+    EXPECT_GE(s[J2State::dissipation], previous);
+    previous = s[J2State::dissipation];
+    worst_rule = std::max(worst_rule, std::abs(s[J2State::work_error]));
+  }
+  const double first_peak = states[6][J2State::dissipation];
+  EXPECT_NEAR(first_peak, R0 * P, 1e-12 * R0 * P);
+  EXPECT_NEAR(states.back()[J2State::dissipation] - first_peak, 4 * R0 * P, 1e-12 * R0 * P);
+  EXPECT_NEAR(states.back()[J2State::equivalent_plastic_strain], std::sqrt(2.0 / 3.0) * 5 * P,
+              1e-12 * P);
+  // The rule's error is the work error's, not the dissipation's: a few % of a branch's here.
+  EXPECT_GT(worst_rule, 1e-3 * R0 * P);
+
+  // The loop's area from the stresses of a fine path (the trapezoidal rule, whose error at the
+  // two yield crossings shrinks as the step squared): the closed form to 1e-6.
+  std::vector<double> fine{Q};
+  for (int n = 1; n <= 2000; ++n) fine.push_back(Q - 2 * Q * n / 2000);
+  for (int n = 1; n <= 2000; ++n) fine.push_back(-Q + 2 * Q * n / 2000);
+  const auto loop = history_path(p, uniaxial_strain(fine));
+  double area = 0;  // sigma_xx d eps_xx (the other strains are zero)
+  for (std::size_t n = 1; n < loop.size(); ++n)
+    area +=
+        0.5 * (loop[n][J2State::stress] + loop[n - 1][J2State::stress]) * (fine[n] - fine[n - 1]);
+  EXPECT_NEAR(area, 4 * R0 * P, 1e-6 * 4 * R0 * P);
+}
+
+TEST(J2Dissipation, IsTheInitialYieldStressTimesAlphaForEveryRateIndependentHardening) {
+  // The stored hardening energy is int_0^alpha (k - k(0)) (isotropic) and 3/(4 H_kin) beta:beta
+  // (kinematic): the rest of the plastic work is k(0) alpha, whatever the path (loading,
+  // elastic unloading, reloading, reversed flow) and the step.
+  J2Parameters linear = steel(4e9, 6e9), voce = steel(1e9, 2e9), curve = steel(0, 0);
+  voce.voce_saturation = 1e8, voce.voce_rate = 40;
+  const double xs[] = {0, 0.002, 0.01}, ys[] = {3e8, 3.5e8, 3.8e8};
+  curve.curve_strain = xs, curve.curve_stress = ys;
+  const std::vector<double> e = {2e-3, 5e-3, 8e-3, 6e-3, 1e-2, 4e-3, -2e-3, -8e-3, 0};
+  for (const auto& [p, k0] : {std::pair{linear, sy}, std::pair{voce, sy}, std::pair{curve, 3e8}}) {
+    double previous = 0;
+    for (const auto& s : history_path(p, uniaxial_strain(e))) {
+      const double alpha = s[J2State::equivalent_plastic_strain];
+      EXPECT_NEAR(s[J2State::dissipation], k0 * alpha, 1e-12 * k0 * alpha);
+      EXPECT_GE(s[J2State::dissipation], previous);
+      previous = s[J2State::dissipation];
+    }
+    EXPECT_GT(previous, k0 * 0.01);
+  }
+}
+
+TEST(J2Dissipation, AtFiniteStrainItStaysTheYieldStressTimesAlphaAlongATurningPath) {
+  // Hencky + J2 through stretches and shears whose axes turn (the log strain's increments are
+  // not proportional): the dissipation is sigma_y alpha at every step, never decreasing.
+  const J2Parameters p = finite(2e9, 3e9);
+  std::vector<std::array<double, 9>> path;
+  for (int n = 1; n <= 12; ++n) {
+    const double t = 0.05 * n, c = std::cos(0.4 * n), s = std::sin(0.4 * n);
+    path.push_back(
+        {t * c, 0.3 * t * s, 0, 0.1 * t, -0.5 * t * c, 0.2 * t * s, 0, 0.05 * t, -0.3 * t});
+  }
+  double previous = 0;
+  for (const auto& st : history_path(p, path)) {
+    const double alpha = st[J2State::equivalent_plastic_strain];
+    EXPECT_NEAR(st[J2State::dissipation], sy * alpha, 1e-12 * sy * alpha);
+    EXPECT_GE(st[J2State::dissipation], previous);
+    previous = st[J2State::dissipation];
+  }
+  EXPECT_GT(previous, sy * 0.05);
+}
+
+}  // namespace
+}  // namespace inertia::fe

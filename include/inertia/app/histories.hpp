@@ -169,7 +169,12 @@ struct EnergyResume {
 ///   algorithmic_dissipation (Newmark-family schemes other than the trapezoidal rule: hht,
 ///     generalized_alpha, newmark with other beta, gamma) += what the scheme's balance removes,
 ///     from its discrete energy identity (below);
-///   total = kinetic + strain - external_work + damping_dissipation [+ algorithmic_dissipation],
+///   plastic_dissipation and plastic_work_error (plastic solids), from the committed states
+///     (fe::J2State): the energy the return map dissipates, and the trapezoidal rule's work at
+///     the material points less their stored and dissipated energy (the rule's error where a
+///     step's stress path kinks);
+///   total = kinetic + strain - external_work + damping_dissipation [+ plastic_dissipation +
+///     plastic_work_error] [+ algorithmic_dissipation],
 /// constant for a correct run: to the solver's tolerance for the implicit Newmark-family schemes
 /// of a linear model whose supports do not move; to O(dt^2) for moving supports (the prescribed
 /// motion is exact at each step, and the trapezoidal rule integrates the reactions' work between
@@ -271,8 +276,9 @@ class EnergyHistory {
   double friction_seen_ = 0;  ///< the system's friction dissipation at the last step
   double external_work_ = 0, dissipation_ = 0, algorithmic_ = 0, total_ = 0, largest_term_ = 0,
          initial_total_ = 0;
-  double plastic_ = 0;  ///< the system's plastic dissipation at the state evaluate() last saw
-  std::array<double, 9> row_{};
+  /// The system's plastic dissipation and work error at the state evaluate() last saw.
+  MechanicalSystem::PlasticEnergy plastic_;
+  std::array<double, 10> row_{};
   CsvFile file_;
 };
 

@@ -58,13 +58,16 @@ class EnergyMonitor final : public Monitor {
 
 class CheckpointMonitor;
 
-/// The blow-up watch (app/blow_up.hpp) over the largest displacement and the energy balance:
-/// a SolverError naming the onset, the unstable checkpoints set aside.
+/// The blow-up watch (app/blow_up.hpp) over the largest displacement and, every step, the energy
+/// balance (its terms are evaluated every step anyway: reading them costs no product): a
+/// SolverError naming the onset, the unstable checkpoints set aside; with time.allow_unstable one
+/// warning in the log instead, and only a non-finite solution stops the run.
 class BlowUpMonitor final : public Monitor {
  public:
-  /// `energy` may be null.
-  BlowUpMonitor(double model_size, EnergyMonitor* energy)
-      : model_size_(model_size), energy_(energy) {}
+  /// `energy` may be null. `highest_omega`: the model's highest frequency estimate (rad/s; 0:
+  /// none), for the energy floor (BlowUpWatch::energy_floor).
+  BlowUpMonitor(double model_size, double highest_omega, EnergyMonitor* energy)
+      : model_size_(model_size), highest_omega_(highest_omega), energy_(energy) {}
   /// The checkpoints to set aside after a blow-up.
   void set_checkpoints(CheckpointMonitor* checkpoints) { checkpoints_ = checkpoints; }
   bool in_step() const override { return true; }
@@ -75,7 +78,8 @@ class BlowUpMonitor final : public Monitor {
   std::int64_t last_steady_step() const { return watch_ ? watch_->last_steady_step() : -1; }
 
  private:
-  double model_size_;
+  const RunContext* run_ = nullptr;
+  double model_size_, highest_omega_;
   EnergyMonitor* energy_;
   CheckpointMonitor* checkpoints_ = nullptr;
   std::optional<BlowUpWatch> watch_;

@@ -78,14 +78,19 @@ struct J2State {
   static constexpr int size = 13;
   static constexpr int plastic_strain = 0, equivalent_plastic_strain = 6, back_stress = 7;
   /// With history (j2_element's stride >= with_history): the strain (6) and stress (6) of the
-  /// state, and the energy per volume dissipated up to it,
-  ///   D_{n+1} = D_n + 1/2 (sigma_n + sigma_{n+1}) : (eps_{n+1} - eps_n) - (psi_{n+1} - psi_n),
-  /// the trapezoidal rule's work less the change of the free energy: the energy balance of a
-  /// trapezoidal scheme closes with it.
-  /// And the time of the state and the equivalent plastic strain rate over its step (the
-  /// Johnson-Cook factor's).
+  /// state; the energy per volume dissipated up to it, from the return map (j2_dissipation):
+  ///   D_{n+1} = D_n + (alpha_{n+1} - alpha_n) (k(0) + (R - 1) k(alpha_{n+1})),
+  /// the plastic work less what the hardening stores (never negative, never decreasing); the
+  /// time of the state and the equivalent plastic strain rate over its step (the Johnson-Cook
+  /// factor's); and the work error per volume,
+  ///   W_{n+1} = W_n + 1/2 (sigma_n + sigma_{n+1}) : (eps_{n+1} - eps_n) - (psi_{n+1} - psi_n)
+  ///             - (D_{n+1} - D_n),
+  /// the trapezoidal rule's work less the change of the free energy and the dissipation: zero
+  /// over a step that stays on one branch of a linear law (elastic, or flowing with linear
+  /// hardening, radially), the rule's error where the stress path kinks within a step (a yield
+  /// crossing, an unloading). The energy balance of a trapezoidal scheme closes with D + W.
   static constexpr int strain = 13, stress = 19, dissipation = 25, time = 26, rate = 27,
-                       with_history = 28;
+                       work_error = 28, with_history = 29;
 };
 
 /// The return map at small strain eps (6, VTK order, tensor shear) from the committed state
@@ -95,6 +100,17 @@ struct J2State {
 /// increment dgamma (0: elastic). `trial` may alias `committed`.
 double j2_return_map(const J2Parameters& p, const double* eps, const double* committed,
                      double* trial, double* stress, double* A = nullptr);
+
+/// The energy per volume the return map dissipates when the equivalent plastic strain goes from
+/// alpha_n to alpha over a step (J2State::dissipation): the plastic work's rate
+/// sigma : eps_p' = (sqrt(2/3) R k(alpha) + beta : n) gamma' less the rate of the stored
+/// hardening energy, (k(alpha) - k(0)) alpha' (isotropic: int_0^alpha (k(a) - k(0)) da) and
+/// beta : n gamma' (kinematic: 3 / (4 H_kin) beta : beta), is
+///   (alpha - alpha_n) (k(0) + (R - 1) k(alpha))
+/// over the step, R the Johnson-Cook factor of the step's rate (alpha - alpha_n) / p.dt
+/// (p.frozen_rate's when set; 1 without a rate effect). Linear hardening: sigma_y (alpha -
+/// alpha_n), exact for any step. 0 if alpha <= alpha_n.
+double j2_dissipation(const J2Parameters& p, double alpha_n, double alpha);
 
 /// The free energy at strain eps and state s: the elastic 1/2 (eps - eps_p) : C : (eps - eps_p)
 /// and the hardening's 1/2 H_iso alpha^2 + 3 / (4 H_kin) beta : beta (the part of the plastic

@@ -181,6 +181,9 @@ class ForceTerm {
   /// Solids with plastic state: the energy dissipated plastically on this rank since the start,
   /// from the committed states (restored with them on a restart).
   virtual double plastic_dissipation() const { return 0; }
+  /// Solids with plastic state: the trapezoidal rule's work at the material points less their
+  /// stored and dissipated energy, on this rank since the start (fe::J2State::work_error).
+  virtual double plastic_work_error() const { return 0; }
   /// Solids with reduced-integration hex8: the part of their stored energy at `at` that the
   /// hourglass modes hold, on this rank.
   virtual double hourglass_energy(const TermPoint& at) const {

@@ -218,8 +218,14 @@ class MechanicalSystem final : public DynamicSystem {
   double friction_dissipation() const;
   /// Whether some solid is plastic (energy.csv's plastic_dissipation column).
   bool has_plasticity() const override { return plastic_; }
-  /// Collective. The energy dissipated plastically since the start (the committed states').
-  double plastic_dissipation() const;
+  /// The energy dissipated plastically since the start, from the return map, and the work
+  /// error (the trapezoidal rule's work at the material points less the stored and dissipated
+  /// energy; fe::J2State), both from the committed states.
+  struct PlasticEnergy {
+    double dissipation = 0, work_error = 0;
+  };
+  /// Collective. PlasticEnergy over all ranks.
+  PlasticEnergy plastic_energy() const;
   /// Whether some solid uses reduced-integration hex8 (energy.csv's hourglass column).
   bool has_hourglass() const { return hourglass_; }
   /// Collective. The part of the strain energy at u held by the hourglass modes.
