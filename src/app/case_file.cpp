@@ -1118,6 +1118,21 @@ CaseFile parse_case(const std::string& text, const std::filesystem::path& file,
         "give");
   if (top.has("output")) parse_output(top["output"], c);
   for (auto& w : material_warnings(c)) c.warnings.push_back(std::move(w));
+  // Modes superpose only in a linear model: linear-elastic solids (springs enter linearised at
+  // the undeformed state, as the modal analysis takes them). A harmonic analysis is linear too.
+  for (const auto& m : c.materials) {
+    if (m.material.is_linear()) continue;
+    if (c.response_spectrum.enabled)
+      throw InputError(cat(file_name, ":", m.origin.line, ": ", m.origin.key,
+                           ": response_spectrum needs linear-elastic materials (modes superpose "
+                           "only in a linear model)"));
+    if (c.harmonic.enabled)
+      c.warnings.push_back(cat(file_name, ":", m.origin.line, ": ", m.origin.key,
+                               ": harmonic: region '", m.region, "' is ",
+                               m.material.plastic() ? "plastic" : "nonlinear",
+                               ", but the harmonic response is linear elastic about the "
+                               "undeformed state (its plasticity or large deformation unused)"));
+  }
   if (c.checkpoint_directory.empty()) c.checkpoint_directory = c.output_directory / "checkpoints";
   if (top.has("petsc")) c.petsc_options = top["petsc"].text();
   // Amplitude names used must exist.

@@ -2,7 +2,9 @@
 
 #include "inertia/app/conditions.hpp"
 #include "inertia/core/hash.hpp"
+#include "inertia/core/text.hpp"
 #include "inertia/parallel/session.hpp"
+#include "inertia/system/force_term.hpp"
 
 namespace inertia {
 
@@ -69,16 +71,26 @@ std::vector<FingerprintPart> model_fingerprint(MPI_Comm comm, const CaseFile& c,
       materials.add(fe::name(m.material.technology.formulation))
           .add(m.material.technology.hourglass);
   }
-  materials.add("springs");
+  Hasher springs;
   for (const auto& s : c.springs)
-    materials.add(s.region)
+    springs.add(s.region)
         .add(s.edges_of_surface)
         .add(s.properties.stiffness)
         .add(s.properties.damping)
         .add(s.properties.rest_length);
-  materials.add("point_masses");
-  for (const auto& p : c.point_masses) materials.add(p.region).add(p.mass);
-  for (const auto& [name, section] : c.term_sections) materials.add(name).add(section->source);
+  Hasher point_masses;
+  for (const auto& p : c.point_masses) point_masses.add(p.region).add(p.mass);
+  // One part per kind of force term with a section of its own, from its parsed values.
+  std::vector<FingerprintPart> sections;
+  for (const auto& e : force_term_entries()) {
+    if (!e.parse) continue;
+    Hasher h;
+    const std::string name(e.name);
+    const auto it = c.term_sections.find(name);
+    h.add(it != c.term_sections.end());
+    if (it != c.term_sections.end()) it->second->fingerprint(h);
+    sections.push_back({"section." + name, cat("the ", name, " section"), h.digest()});
+  }
 
   Hasher mass;
   mass.add(static_cast<int>(c.mass));
@@ -106,14 +118,18 @@ std::vector<FingerprintPart> model_fingerprint(MPI_Comm comm, const CaseFile& c,
   Hasher integrator;
   integrator.add(c.scheme.name()).add(c.scheme.options_text());
 
-  return {{"nodes", "the node coordinates", global[0]},
-          {"elements", "the elements (types, connectivity or regions)", elements.digest()},
-          {"materials", "the materials, springs, point masses or force-term sections",
-           materials.digest()},
-          {"mass", "the mass treatment (lumped or consistent)", mass.digest()},
-          {"damping", "the damping (Rayleigh coefficients or velocity damping)", damping.digest()},
-          {"conditions", "the boundary conditions, loads or their amplitudes", conditions.digest()},
-          {"integrator", "the integrator or its options", integrator.digest()}};
+  std::vector<FingerprintPart> parts{
+      {"nodes", "the node coordinates", global[0]},
+      {"elements", "the elements (types, connectivity or regions)", elements.digest()},
+      {"materials", "the materials", materials.digest()},
+      {"springs", "the springs", springs.digest()},
+      {"point_masses", "the point masses", point_masses.digest()},
+      {"mass", "the mass treatment (lumped or consistent)", mass.digest()},
+      {"damping", "the damping (Rayleigh coefficients or velocity damping)", damping.digest()},
+      {"conditions", "the boundary conditions, loads or their amplitudes", conditions.digest()},
+      {"integrator", "the integrator or its options", integrator.digest()}};
+  parts.insert(parts.end(), sections.begin(), sections.end());
+  return parts;
 }
 
 }  // namespace inertia

@@ -185,6 +185,11 @@ class HarmonicDirect {
 
 namespace {
 
+/// For an interruption: how far the sweep got.
+std::string sweep_position(std::size_t f, std::size_t count) {
+  return cat("during the harmonic sweep (", f, " of its ", count, " frequencies solved)");
+}
+
 /// x = A_d on every d-DOF (the owned entries; DOF 3 n + d): the ground's rigid acceleration.
 void base_field(const std::array<double, 3>& a, Vec x) {
   petsc::Array v(x);
@@ -218,6 +223,38 @@ std::complex<double> modal_factor(const CaseFile& c, double omega_n, double omeg
 
 }  // namespace
 
+void check_harmonic(const CaseFile& c, const ProblemSpec& spec, MechanicalSystem& system,
+                    bool modal) {
+  const std::string where = cat(c.path.string(), ":", c.harmonic.origin.line, ": harmonic: ");
+  const auto& loads = system.load_vectors();
+  const auto& h = c.harmonic;
+  if (loads.empty() && !h.has_base)
+    throw InputError(cat(where,
+                         "the case has no loads (force, traction, pressure, gravity) and no "
+                         "base_acceleration to drive it"));
+  if (modal && system.has_dashpots())
+    throw InputError(cat(where,
+                         "the springs' dashpots are not modal damping (the undamped modes do not "
+                         "uncouple them); use method: direct"));
+  for (const auto& [amplitude, vector] : loads)
+    for (const auto& [name, index] : spec.amplitude_index)
+      if (index == amplitude && c.amplitudes.at(name).type != CaseAmplitude::Type::sine)
+        throw InputError(cat(where, "a load's amplitude '", name,
+                             "' is not a sine: a harmonic load has a sine amplitude (its phase) or "
+                             "none (phase 0)"));
+  if (!h.has_base) return;
+  for (int d = 0; d < 3; ++d) {
+    if (h.base_acceleration[static_cast<std::size_t>(d)] == 0) continue;
+    std::int64_t held = 0;
+    for (const PetscInt dof : system.constrained_dofs()) held += dof % 3 == d;
+    INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &held, 1, MPI_INT64_T, MPI_SUM, system.comm()));
+    if (held == 0)
+      throw InputError(cat(where, "base_acceleration in ", "xyz"[d],
+                           ", but no support holds that component (the base moves the "
+                           "supports)"));
+  }
+}
+
 HarmonicResult harmonic_analysis(const CaseFile& c, const ProblemSpec& spec,
                                  MechanicalSystem& system, const ModalResult* modes,
                                  const ProbeSites& probes) {
@@ -232,16 +269,9 @@ HarmonicResult harmonic_analysis(const CaseFile& c, const ProblemSpec& spec,
       named[static_cast<std::size_t>(index)] = &c.amplitudes.at(name);
       names[static_cast<std::size_t>(index)] = name;
     }
+  check_harmonic(c, spec, system, modes != nullptr);
   const auto& loads = system.load_vectors();
   const auto& h = c.harmonic;
-  if (loads.empty() && !h.has_base)
-    throw InputError(cat(where,
-                         "the case has no loads (force, traction, pressure, gravity) and no "
-                         "base_acceleration to drive it"));
-  if (modes && system.has_dashpots())
-    throw InputError(cat(where,
-                         "the springs' dashpots are not modal damping (the undamped modes do not "
-                         "uncouple them); use method: direct"));
   // F = sum_j F_j e^{i phi_j}, zero on the constrained DOFs.
   petsc::Vector f_real = system.create_vector(), f_imag = system.create_vector();
   for (const auto& [amplitude, vector] : loads) {
@@ -249,14 +279,7 @@ HarmonicResult harmonic_analysis(const CaseFile& c, const ProblemSpec& spec,
     const CaseAmplitude* a = amplitude >= 0 && static_cast<std::size_t>(amplitude) < named.size()
                                  ? named[static_cast<std::size_t>(amplitude)]
                                  : nullptr;
-    if (a) {
-      if (a->type != CaseAmplitude::Type::sine)
-        throw InputError(cat(where, "a load's amplitude '",
-                             names[static_cast<std::size_t>(amplitude)],
-                             "' is not a sine: a harmonic load has a sine amplitude (its phase) or "
-                             "none (phase 0)"));
-      phase = a->phase;
-    }
+    if (a) phase = a->phase;  // a sine (check_harmonic)
     result.phases.push_back(phase);
     INERTIA_PETSC(VecAXPY(f_real, std::cos(phase), vector));
     INERTIA_PETSC(VecAXPY(f_imag, std::sin(phase), vector));
@@ -264,16 +287,6 @@ HarmonicResult harmonic_analysis(const CaseFile& c, const ProblemSpec& spec,
   if (h.has_base) {
     // Uniform base excitation: in coordinates relative to the ground r u_g (r_d = 1 on every
     // d-DOF), the load -M r A_g; the supports' DOFs stay at zero relative motion.
-    for (int d = 0; d < 3; ++d) {
-      if (h.base_acceleration[static_cast<std::size_t>(d)] == 0) continue;
-      std::int64_t held = 0;
-      for (const PetscInt dof : system.constrained_dofs()) held += dof % 3 == d;
-      INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &held, 1, MPI_INT64_T, MPI_SUM, system.comm()));
-      if (held == 0)
-        throw InputError(cat(where, "base_acceleration in ", "xyz"[d],
-                             ", but no support holds that component (the base moves the "
-                             "supports)"));
-    }
     petsc::Vector ground = system.create_vector(), inertia = system.create_vector();
     base_field(h.base_acceleration, ground);
     system.mult_mass(ground, inertia);
@@ -290,6 +303,7 @@ HarmonicResult harmonic_analysis(const CaseFile& c, const ProblemSpec& spec,
     std::vector<double> re, im;
     const double start = MPI_Wtime();
     for (std::size_t f = 0; f < result.frequencies.size(); ++f) {
+      stop_if_interrupted(system.comm(), sweep_position(f, result.frequencies.size()));
       result.direct->solve(result.frequencies[f], real, imag);
       values_at_sites(system.comm(), probes, real, re);
       values_at_sites(system.comm(), probes, imag, im);
@@ -350,6 +364,9 @@ HarmonicResult harmonic_analysis(const CaseFile& c, const ProblemSpec& spec,
   }
   std::vector<std::complex<double>> q(n);
   for (std::size_t f = 0; f < result.frequencies.size(); ++f) {
+    // Every rank sweeps the same frequencies: the flags combined every 4096 (microseconds each).
+    if (f % 4096 == 0)
+      stop_if_interrupted(system.comm(), sweep_position(f, result.frequencies.size()));
     const double omega = 2 * std::numbers::pi * result.frequencies[f];
     for (std::size_t i = 0; i < n; ++i)
       q[i] = result.modal_forces[i] * modal_factor(c, modes->modes[i].omega, omega);

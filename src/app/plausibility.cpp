@@ -26,6 +26,12 @@ std::vector<std::string> material_warnings(const CaseFile& c) {
                           "kg/m^3, steel 2.1e11 and 7850; mm-t-s: MPa and t/mm^3, 2.1e5 and "
                           "7.85e-9)"));
     }
+    for (const auto& [modulus, key] : {std::pair{e.isotropic_hardening, "isotropic_hardening"},
+                                       std::pair{e.kinematic_hardening, "kinematic_hardening"}})
+      if (e.youngs_modulus > 0 && modulus > e.youngs_modulus)
+        out.push_back(cat(where, key, " ", modulus, " is above E ", e.youngs_modulus,
+                          ": a hardening modulus is a fraction of E (steels 1e-3 to 1e-1 of it); "
+                          "check the value and its units"));
     const double yield = e.yield_stress > 0        ? e.yield_stress
                          : !e.curve_stress.empty() ? e.curve_stress.front()
                                                    : 0.0;

@@ -41,13 +41,7 @@ RsaResult response_spectrum_analysis(const CaseFile& c, MechanicalSystem& system
                                      const ModalResult& modes, const SectionCuts* cuts,
                                      const DriftLines* drifts) {
   const auto& spec = c.response_spectrum;
-  // Modes superpose only in a linear model: linear-elastic solids; springs enter linearised at
-  // the undeformed state, as the modal analysis took them.
-  for (const auto& m : c.materials)
-    if (!m.material.is_linear())
-      throw InputError(cat(c.path.string(), ":", m.origin.line, ": ", m.origin.key,
-                           ": response_spectrum needs linear-elastic materials (modes superpose "
-                           "only in a linear model)"));
+  // Linear-elastic materials only: the case file refuses others (case_file.cpp).
   const std::size_t n = modes.modes.size();
   for (std::size_t i = 0; i < n; ++i)
     if (modes.modes[i].rigid)
@@ -84,6 +78,15 @@ RsaResult response_spectrum_analysis(const CaseFile& c, MechanicalSystem& system
     for (std::size_t i = 0; i < n; ++i)
       sa[i] = table_sa(spec.table, period[i], result.held_below, result.held_above);
   }
+  // A scale or table in absurd units (1e200) would give infinite or NaN peaks, written with
+  // exit 0: refused here, naming the mode and its value.
+  for (std::size_t i = 0; i < n; ++i)
+    if (!(std::abs(sa[i]) < 1e100))
+      throw InputError(cat(c.path.string(), ":", spec.origin.line,
+                           ": response_spectrum: the spectral acceleration of mode ", i + 1, " is ",
+                           sa[i],
+                           " m/s^2, beyond what the combination can square: check the "
+                           "spectrum's scale and units"));
   // Per mode: K phi / omega^2 - M phi on the constrained DOFs (the reaction per unit A_n), its
   // sum per component, and the cells' stresses of phi.
   std::vector<petsc::Vector> unit_reaction(n);

@@ -391,16 +391,27 @@ class Run {
     describe();
     stop_if_interrupted(comm_, "during the set-up (after the model's summary)");
     if (!c().has_time) {  // a modal (and/or harmonic) analysis alone
-      if (!args_.check) frequency_analyses();
-      return;
+      if (!args_.check) return frequency_analyses();
+      return check_analyses();
     }
     if (!args_.check) frequency_analyses();
     choose_time_step();
-    if (args_.check) return;
+    if (args_.check) return check_analyses();
     stop_if_interrupted(comm_, "during the set-up (after the time step's choice)");
     initialize();
     stop_if_interrupted(comm_, "during the set-up (after the integrator's solver set-up)");
     log_set_up_time();
+  }
+
+  /// --check: what the analyses and the monitors check before their first solve or step (the
+  /// harmonic's loads and supports, the section cuts and drift lines against the mesh), so that a
+  /// case --check accepts is not refused by the run. Collective.
+  void check_analyses() {
+    if (c().harmonic.enabled)
+      check_harmonic(c(), system().spec(), system(),
+                     c().harmonic.method == CaseHarmonic::Method::modal);
+    if (!c().sections.empty()) SectionCuts cuts(system(), c());
+    if (!c().drifts.empty()) DriftLines lines(system(), c());
   }
 
   /// The set-up's wall time from the start of the run (max over ranks) and its phases, with
@@ -809,6 +820,9 @@ class Run {
       refuse_unstable_dt(c(), p);
       log_ << "warning   " << p.exceeds_stable << "; running anyway (time.allow_unstable: true)\n";
     }
+    if (p.steps > 100'000'000)
+      log_ << "warning   the run is " << p.steps << " steps of " << p.dt
+           << " s: check the units, a penalty or a material that sets so small a step\n";
     if (scheme.stability_limit() == 0)
       log_ << "warning   " << scheme.name()
            << " grows for an undamped oscillation at any time step; it is here for teaching. "

@@ -77,6 +77,68 @@ PetscInt solve_interruptibly(EPS eps, KSP ksp, MPI_Comm comm) {
   return converged;
 }
 
+/// Collective. Solves for `count` modes and one more, to see whether the last one asked for
+/// has a twin: a truncation through a cluster of equal frequencies (a square section's two
+/// bending modes) keeps an arbitrary part of that eigenspace, so the cluster is completed. A
+/// cluster running through every converged mode asks for more, doubling the margin. The number
+/// of modes to keep; result.iterations and result.cluster_completion set.
+int solve_completing_clusters(EPS eps, KSP ksp, MPI_Comm comm, int count, double scale,
+                              ModalResult& result) {
+  std::vector<double> lambdas;
+  PetscInt nev_option = 0, ncv = 0, mpd = 0;  // -eps_ncv and -eps_mpd stay the user's
+  INERTIA_PETSC(EPSGetDimensions(eps, &nev_option, &ncv, &mpd));
+  for (int extra = 1;; extra *= 2) {
+    const auto nev = static_cast<PetscInt>(std::min<PetscInt>(count + extra, result.free_dofs));
+    INERTIA_PETSC(EPSSetDimensions(eps, nev, ncv, mpd));
+    const PetscInt converged = solve_interruptibly(eps, ksp, comm);
+    INERTIA_PETSC(EPSGetIterationNumber(eps, &result.iterations));
+    // Fewer than asked: the driver writes those and says so; none: nothing to write.
+    INERTIA_CHECK(converged > 0, SolverError, "modal analysis: SLEPc converged none of the ", count,
+                  " modes asked for in ", result.iterations,
+                  " iterations (more with -eps_max_it, or ask for fewer modes)");
+    lambdas.clear();
+    for (PetscInt i = 0; i < converged; ++i) {
+      PetscScalar kr = 0;
+      INERTIA_PETSC(EPSGetEigenvalue(eps, i, &kr, nullptr));
+      lambdas.push_back(PetscRealPart(kr));
+    }
+    std::sort(lambdas.begin(), lambdas.end());
+    const int kept = static_cast<int>(std::min<PetscInt>(count, converged));
+    int end = kept;
+    while (end < converged && same_frequency(lambdas[end - 1], lambdas[end], scale)) ++end;
+    if (end < converged || converged < nev || nev == result.free_dofs || kept < count) {
+      result.cluster_completion = end - kept;
+      return end;
+    }
+  }
+}
+
+/// Collective. M r_d for the unit translations r_d, d = x, y, z; the total mass (r_d.M r_d) and
+/// the free DOFs' mass in each direction into `result`.
+std::array<petsc::Vector, 3> translation_masses(MechanicalSystem& system, ModalResult& result) {
+  std::array<petsc::Vector, 3> mr;
+  for (int d = 0; d < 3; ++d) {
+    petsc::Vector r = system.create_vector();
+    mr[d] = system.create_vector();
+    {
+      petsc::Array x(r);
+      for (PetscInt i = 0; i < x.size(); ++i) x[i] = i % 3 == d ? 1.0 : 0.0;
+    }
+    system.mult_mass(r, mr[d]);
+    PetscScalar total = 0;
+    INERTIA_PETSC(VecDot(r, mr[d], &total));
+    result.total_mass[d] = PetscRealPart(total);
+    petsc::Vector free = system.create_vector(), mfree = system.create_vector();
+    INERTIA_PETSC(VecCopy(r, free));
+    system.zero_constrained(free);
+    system.mult_mass(free, mfree);
+    PetscScalar m = 0;
+    INERTIA_PETSC(VecDot(free, mfree, &m));
+    result.free_mass[d] = PetscRealPart(m);
+  }
+  return mr;
+}
+
 }  // namespace
 
 ModalResult compute_modes(MechanicalSystem& system, int count) {
@@ -142,63 +204,13 @@ ModalResult compute_modes(MechanicalSystem& system, int count) {
     INERTIA_PETSC(KSPSetTolerances(ksp, 1e-12, 1e-50, PETSC_DEFAULT, 10000));
   }
   INERTIA_PETSC(EPSSetFromOptions(eps));
-  // One mode more than asked, to see whether the last one asked for has a twin: a truncation
-  // through a cluster of equal frequencies (a square section's two bending modes) keeps an
-  // arbitrary part of that eigenspace, so the cluster is completed. A cluster running through
-  // every converged mode asks for more, doubling the margin.
-  std::vector<double> lambdas;
-  PetscInt nev_option = 0, ncv = 0, mpd = 0;  // -eps_ncv and -eps_mpd stay the user's
-  INERTIA_PETSC(EPSGetDimensions(eps, &nev_option, &ncv, &mpd));
-  for (int extra = 1;; extra *= 2) {
-    const auto nev = static_cast<PetscInt>(std::min<PetscInt>(count + extra, result.free_dofs));
-    INERTIA_PETSC(EPSSetDimensions(eps, nev, ncv, mpd));
-    const PetscInt converged = solve_interruptibly(eps, ksp, comm);
-    INERTIA_PETSC(EPSGetIterationNumber(eps, &result.iterations));
-    // Fewer than asked: the driver writes those and says so; none: nothing to write.
-    INERTIA_CHECK(converged > 0, SolverError, "modal analysis: SLEPc converged none of the ", count,
-                  " modes asked for in ", result.iterations,
-                  " iterations (more with -eps_max_it, or ask for fewer modes)");
-    lambdas.clear();
-    for (PetscInt i = 0; i < converged; ++i) {
-      PetscScalar kr = 0;
-      INERTIA_PETSC(EPSGetEigenvalue(eps, i, &kr, nullptr));
-      lambdas.push_back(PetscRealPart(kr));
-    }
-    std::sort(lambdas.begin(), lambdas.end());
-    const int kept = static_cast<int>(std::min<PetscInt>(count, converged));
-    int end = kept;
-    while (end < converged && same_frequency(lambdas[end - 1], lambdas[end], scale)) ++end;
-    if (end < converged || converged < nev || nev == result.free_dofs || kept < count) {
-      result.cluster_completion = end - kept;
-      count = end;
-      break;
-    }
-  }
+  count = solve_completing_clusters(eps, ksp, comm, count, scale, result);
   PetscScalar target = 0;
   INERTIA_PETSC(EPSGetTarget(eps, &target));
   result.shift = PetscRealPart(target);
 
-  // The unit translations, and the mass of the free DOFs in each direction.
-  std::array<petsc::Vector, 3> r, mr;
-  for (int d = 0; d < 3; ++d) {
-    r[d] = system.create_vector();
-    mr[d] = system.create_vector();
-    {
-      petsc::Array x(r[d]);
-      for (PetscInt i = 0; i < x.size(); ++i) x[i] = i % 3 == d ? 1.0 : 0.0;
-    }
-    system.mult_mass(r[d], mr[d]);  // M r_d: the participation factors are phi.(M r_d)
-    PetscScalar total = 0;
-    INERTIA_PETSC(VecDot(r[d], mr[d], &total));
-    result.total_mass[d] = PetscRealPart(total);
-    petsc::Vector free = system.create_vector(), mfree = system.create_vector();
-    INERTIA_PETSC(VecCopy(r[d], free));
-    system.zero_constrained(free);
-    system.mult_mass(free, mfree);
-    PetscScalar m = 0;
-    INERTIA_PETSC(VecDot(free, mfree, &m));
-    result.free_mass[d] = PetscRealPart(m);
-  }
+  // M r_d for the unit translations r_d: the participation factors are phi.(M r_d).
+  const std::array<petsc::Vector, 3> mr = translation_masses(system, result);
 
   // The count lowest pairs (SLEPc's order is by distance to the target, not always ascending).
   std::vector<std::pair<double, PetscInt>> order;

@@ -125,6 +125,8 @@ struct ContactSection : TermSection {
   Augmented augmented;
   std::vector<WallInput> walls;
   std::vector<PairInput> pairs;
+  /// The parsed values (friction 0.30 and 0.3 are the same section; term_contact.cpp).
+  void fingerprint(Hasher& h) const override;
 };
 
 /// The penalty scale of a section: its own, or the scheme's default (contact.hpp).

@@ -63,6 +63,14 @@ Friction parse_friction(const case_yaml::Node& f) {
   return out;
 }
 
+namespace {
+
+void add_friction(Hasher& h, const Friction& f) {
+  h.add(f.mu_static).add(f.mu_kinetic).add(f.decay);
+}
+
+}  // namespace
+
 std::string friction_text(const Friction& f) {
   if (!f.on()) return ", frictionless";
   return cat(", friction ", f.mu_static,
@@ -72,10 +80,34 @@ std::string friction_text(const Friction& f) {
 
 }  // namespace contact_input
 
+void ContactSection::fingerprint(Hasher& h) const {
+  h.add(penalty_scale).add(augmented.on).add(augmented.tolerance).add(augmented.iterations);
+  h.add(static_cast<std::uint64_t>(walls.size()));
+  for (const WallInput& w : walls) {
+    h.add(w.name).add(w.region).add(static_cast<int>(w.shape)).add(w.point).add(w.direction);
+    h.add(w.radius).add(w.penalty).add(w.moving).add(w.motion).add(w.amplitude);
+    add_friction(h, w.friction);
+  }
+  h.add(static_cast<std::uint64_t>(pairs.size()));
+  for (const PairInput& p : pairs) {
+    h.add(p.name).add(static_cast<std::uint64_t>(p.surfaces.size()));
+    for (const auto& s : p.surfaces) h.add(s);
+    h.add(p.penalty).add(p.margin);
+    add_friction(h, p.friction);
+  }
+}
+
 std::shared_ptr<TermSection> parse_contact_section(const case_yaml::Node& n) {
   n.expect_map({"penalty_scale", "augmented", "walls", "pairs"});
   auto s = std::make_shared<ContactSection>();
-  if (n.has("penalty_scale")) s->penalty_scale = n["penalty_scale"].positive();
+  if (n.has("penalty_scale")) {
+    s->penalty_scale = n["penalty_scale"].positive();
+    if (s->penalty_scale > 1e3 || s->penalty_scale < 1e-3)
+      s->warnings.push_back(cat(*n.file, ":", n["penalty_scale"].line(), ": ",
+                                n["penalty_scale"].key, ": ", s->penalty_scale,
+                                " is far from 1 (explicit) or 10 (implicit): explicit steps shrink "
+                                "as 1 / sqrt of it, penetrations grow as 1 / it"));
+  }
   if (n.has("augmented")) {
     const case_yaml::Node a = n["augmented"];
     s->augmented.where = cat(*a.file, ":", a.line(), ": ", a.key);

@@ -350,8 +350,19 @@ mpi 2 "$INERTIA" table_load.yaml >table_load.out 2>table_load.err && fail "table
   fail "table load: $(head -2 table_load.err)"
 printf '%s\n' "$head" 'boundary_conditions: [{region: xmin, type: fixed}]' 'modal: {modes: 2}' \
   'harmonic: {frequencies: [1]}' >no_load.yaml
-"$INERTIA" no_load.yaml >no_load.out 2>no_load.err && fail "no load: accepted"
-grep -q "harmonic: the case has no loads" no_load.err || fail "no load: $(head -2 no_load.err)"
+for mode in "" --check; do  # --check refuses what the run refuses
+  "$INERTIA" $mode no_load.yaml >no_load.out 2>no_load.err && fail "no load $mode: accepted"
+  grep -q "harmonic: the case has no loads" no_load.err || fail "no load $mode: $(head -2 no_load.err)"
+  "$INERTIA" $mode table_load.yaml >table_load.out 2>table_load.err && fail "table load $mode: accepted"
+  grep -q "harmonic: a load's amplitude 'ramp' is not a sine" table_load.err ||
+    fail "table load $mode: $(head -2 table_load.err)"
+done
+# A plastic solid: the harmonic response is linear elastic, and the log says so.
+printf '%s\n' "$head" 'boundary_conditions: [{region: xmin, type: fixed}, {region: xmax, type: force, value: [0, 0, 1]}]' \
+  'harmonic: {method: direct, frequencies: [1]}' | sed 's/poissons_ratio: \([0-9.]*\)}/poissons_ratio: \1, plasticity: {yield_stress: 2.5e8}}/' >plastic.yaml
+"$INERTIA" --check plastic.yaml >plastic.out 2>plastic.err || fail "plastic: $(head -2 plastic.err)"
+grep -q "^warning   .*harmonic: region 'all' is plastic, but the harmonic response is linear elastic" plastic.out ||
+  fail "plastic: no warning: $(grep -c warning plastic.out) warnings"
 expect_error residual_direct "harmonic\.residual: is for modal superposition" "$head
 boundary_conditions: [{region: xmin, type: fixed}]
 harmonic: {method: direct, frequencies: [1, 2], residual: true}"

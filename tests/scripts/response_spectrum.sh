@@ -202,6 +202,15 @@ printf '%s\n' "$head" 'modal: {modes: 2}' 'response_spectrum: {spectrum: {points
 mpi 2 "$INERTIA" nonlinear.yaml >nonlinear.out 2>nonlinear.err && fail "nonlinear: accepted"
 [ "$(grep -c "^inertia: error: .*materials\[0\].*response_spectrum needs linear-elastic materials" nonlinear.err)" = 1 ] ||
   fail "nonlinear: $(head -2 nonlinear.err)"
+# --check refuses it too (before, the case was "check OK" and the run refused it).
+"$INERTIA" --check nonlinear.yaml >nonlinear.out 2>nonlinear.err && fail "nonlinear: --check accepted"
+[ "$(grep -c "^inertia: error: .*materials\[0\].*response_spectrum needs linear-elastic materials" nonlinear.err)" = 1 ] ||
+  fail "nonlinear --check: $(head -2 nonlinear.err)"
+# A design spectrum scaled to absurd values: refused, never -nan peaks with exit 0.
+printf '%s\n' "$head" 'modal: {modes: 2}' 'response_spectrum: {spectrum: {points: [[0, 1e200], [1, 2e200]]}, directions: [x]}' >absurd.yaml
+mpi 2 "$INERTIA" absurd.yaml >absurd.out 2>absurd.err && fail "absurd scale: accepted"
+[ "$(grep -c "^inertia: error: .*response_spectrum: the spectral acceleration of mode 1 is .* beyond what the combination can square" absurd.err)" = 1 ] ||
+  fail "absurd scale: $(head -2 absurd.err)"
 
 [ $failed = 0 ] && echo "response_spectrum: all checks passed"
 exit $failed

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A restart knows its model (README, "What a run promises"): a checkpoint carries a fingerprint of
 # what determines the solution (node coordinates, elements, materials, mass treatment, damping,
-# conditions with their amplitudes' contents, integrator), the same at every rank count. A
+# conditions with their amplitudes' contents, integrator, the parsed values of sections such as
+# contact:), the same at every rank count. A
 # checkpoint written on 2 ranks continues the same case on 1 and 3 ranks, also with other output
 # options and a later end_time; a case that changed any of those is refused in one line naming
 # what changed, and --allow-changed-model continues anyway with the change as a warning.
@@ -22,6 +23,9 @@ boundary_conditions:
   - {region: xmax, type: traction, value: [0, 0, -2000], amplitude: ramp}
 amplitudes:
   ramp: {type: table, points: [[0, 0], [0.002, 1], [1, 1]]}
+contact:
+  walls:
+    - {name: floor, region: zmin, plane: {point: [0, 0, -1], normal: [0, 0, 1]}, friction: 0.3}
 time:
   integrator: newmark
   dt: 1.0e-4
@@ -51,7 +55,8 @@ restart() {
 }
 
 # The same model: on 1 and 3 ranks, with other output options and a later end_time.
-variant same 's/every: 0/every: 5/; s/steps: 20/steps: 30/; s/keep: 2/keep: 5/'
+# The contact section's parsed values count, not its text: friction 0.30 is 0.3.
+variant same 's/every: 0/every: 5/; s/steps: 20/steps: 30/; s/keep: 2/keep: 5/; s/friction: 0.3}/friction: 0.30}/'
 for np in 1 3; do
   restart "$np" same || fail "np $np: the same model was refused: $(tail -1 "$work/same.log")"
   grep -q "^restart   from .*checkpoint_000000010.h5: step 10" "$work/same.log" ||
@@ -70,6 +75,7 @@ changes=(
   "amplitude|s/\[0.002, 1\], \[1, 1\]/[0.002, 5], [1, 5]/|the boundary conditions, loads or their amplitudes"
   "condition|s/value: \[0, 0, -2000\]/value: [0, 0, -2001]/|the boundary conditions, loads or their amplitudes"
   "integrator|s/integrator: newmark/integrator: newmark\n  newmark: {beta: 0.3025, gamma: 0.6}/|the integrator or its options"
+  "contact|s/friction: 0.3}/friction: 0.4}/|the contact section)"
 )
 for entry in "${changes[@]}"; do
   IFS='|' read -r label edit named <<<"$entry"

@@ -21,13 +21,16 @@ trap 'rm -rf "$work"' EXIT
 failed=0
 fail() { echo "FAIL  $*"; failed=1; }
 mpi() { "$INERTIA_MPIEXEC" --allow-run-as-root --oversubscribe -n "$@"; }
-expect_error() {  # expect_error NAME PATTERN CASE-TEXT
+expect_error() {  # expect_error NAME PATTERN CASE-TEXT: the run and --check refuse it
   printf '%s\n' "$3" >"$work/$1.yaml"
-  (cd "$work" && "$INERTIA" "$1.yaml" >"$1.out" 2>"$1.err")
-  local status=$?
-  [ $status = 1 ] || fail "$1: exit $status, expected 1"
-  [ "$(grep -c . "$work/$1.err")" = 1 ] || fail "$1: $(grep -c . "$work/$1.err") stderr lines"
-  grep -Eq -- "$2" "$work/$1.err" || fail "$1: '$(cat "$work/$1.err")' does not match '$2'"
+  local mode status
+  for mode in "" --check; do
+    (cd "$work" && "$INERTIA" $mode "$1.yaml" >"$1.out" 2>"$1.err")
+    status=$?
+    [ $status = 1 ] || fail "$1 $mode: exit $status, expected 1"
+    [ "$(grep -c . "$work/$1.err")" = 1 ] || fail "$1 $mode: $(grep -c . "$work/$1.err") stderr lines"
+    grep -Eq -- "$2" "$work/$1.err" || fail "$1 $mode: '$(cat "$work/$1.err")' does not match '$2'"
+  done
 }
 cd "$work" || exit 1
 tower='mesh: {box: {lower: [0, 0, 0], upper: [0.4, 0.4, 3.0], cells: [2, 2, 15], element: hex8}}

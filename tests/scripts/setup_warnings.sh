@@ -3,7 +3,8 @@
 # "What a run promises", "Checked at the start"), by --check and by the run, at np 1 and 2; and
 # the sections and options that do nothing:
 # - units: a density of 2.7 with E in Pa (wave speed 1.61e5 m/s), a yield stress of 150 with E
-#   7e10 (2.1e-9 of E), friction 1.5; none for steel in SI units;
+#   7e10 (2.1e-9 of E), kinematic hardening 1e300, friction 1.5, penalty_scale 1e30 (and the 1e13
+#   steps it makes); none for steel in SI units;
 # - a scheme's section when another scheme runs (euler_implicit: {newton: true} under
 #   central_difference); PETSc options no solver of the run reads (-snes_rtol, -pc_type in an
 #   explicit run, from the command line and from petsc:), as a typo is;
@@ -48,13 +49,14 @@ output: {directory: res, every: 0}
 ${7:-}
 EOF
 }
-bar "$work/units.yaml" 2.7 7.0e10 ", plasticity: {yield_stress: 150}" ", friction: 1.5" ", euler_implicit: {newton: true}" \
+bar "$work/units.yaml" 2.7 7.0e10 ", plasticity: {yield_stress: 150, kinematic_hardening: 1.0e300}" ", friction: 1.5" ", euler_implicit: {newton: true}" \
   "initial_conditions: {velocity: [-1, 0, 0]}"
 bar "$work/steel.yaml" 7850 2.1e11 ", plasticity: {yield_stress: 2.5e8}" ", friction: 0.3" ""
 bar "$work/ram.yaml" 7850 2.1e11 "" ", motion: {displacement: [10000, 0, 0], amplitude: go}" "" \
   "amplitudes: {go: {type: table, points: [[0, 0], [1, 1]]}}"
 bar "$work/ram_slow.yaml" 7850 2.1e11 "" ", motion: {displacement: [10, 0, 0], amplitude: go}" "" \
   "amplitudes: {go: {type: table, points: [[0, 0], [1, 1]]}}"
+sed -e 's/^contact:/contact:\n  penalty_scale: 1.0e30/' "$work/steel.yaml" > "$work/penalty.yaml"
 bars() {  # bars FILE SPEED
   cat > "$1" <<EOF
 mesh: {file: $INERTIA_SOURCE_DIR/meshes/two_bars.msh}
@@ -100,6 +102,7 @@ for np in 1 2; do
     expect "units.yaml:3: materials: region 'all': the wave speed sqrt(E / density) is 1.61e+05 m/s (E 7e+10, density 2.7), outside what solids have" "np $np $mode: wave speed"
     expect "units.yaml:3: materials: region 'all': the yield stress 150 is 2.14e-09 of E 7e+10, outside what materials have" "np $np $mode: yield stress"
     expect "units.yaml:8: contact.walls\[0\].friction: a coefficient of 1.5 is above 1" "np $np $mode: friction"
+    expect "units.yaml:3: materials: region 'all': kinematic_hardening 1e+300 is above E 7e+10" "np $np $mode: hardening"
     expect "units.yaml:9: time.euler_implicit: configures the euler_implicit scheme, but the run uses central_difference: this section does nothing" "np $np $mode: scheme section"
     expect "units.yaml: initial_conditions.velocity: given on 4 constrained DOFs" "np $np $mode: velocity on supports"
     run $np $mode "$work/steel.yaml"
@@ -114,6 +117,9 @@ for np in 1 2; do
     none "np $np $mode: slow pair"
     expect_error "plain.yaml:.*: modal: the model has contact (contact:), which a linear analysis cannot represent" $np $mode "$work/plain.yaml"
   done
+  run $np --check "$work/penalty.yaml"  # --check only: the run would be 1e13 steps
+  expect "penalty.yaml:6: contact.penalty_scale: 1e+30 is far from 1 (explicit) or 10 (implicit)" "np $np: penalty_scale"
+  expect "the run is [0-9]* steps of .* s: check the units, a penalty or a material" "np $np: steps"
   run $np "$work/frame.yaml"
   expect "frame.yaml: time.rayleigh: mode 1 (51.8.* Hz) gets a damping ratio of 0.183.*, more than twice the largest target (0.05 at 250 and 750 Hz)" "np $np: Rayleigh targets"
   run $np "$work/frame_ok.yaml"

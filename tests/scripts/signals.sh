@@ -117,6 +117,32 @@ for np in 1 2; do
   echo "ok: np $np, SIGTERM to $who during the modal analysis: status 143 after $elapsed s: $(grep -o 'interrupted.*' "$work/err")"
 done
 
+# ---- 1b. A harmonic sweep ------------------------------------------------------------------------
+# The direct solve at 100000 frequencies of a clamped 16 x 4 x 4 hex8 beam (ms each: the sweep
+# takes minutes); the signal comes a second after the "harmonic" line. The ranks combine their
+# flags before each frequency (the modal sweep: every 4096).
+d="$work/harmonic"
+mkdir -p "$d"
+cat > "$d/case.yaml" <<EOF
+mesh: {box: {lower: [0, 0, 0], upper: [1, 0.2, 0.2], cells: [16, 4, 4], element: hex8}}
+materials:
+  - {region: all, density: 7800, youngs_modulus: 2.1e11, poissons_ratio: 0.3}
+boundary_conditions:
+  - {region: xmin, type: fixed}
+  - {region: xmax, type: force, value: [0, 0, 100]}
+harmonic: {method: direct, frequencies: {from: 1, to: 5000, count: 100000},
+           rayleigh: {damping_ratios: [0.02, 0.02], frequencies: [100, 3000]}}
+output: {directory: out}
+EOF
+for np in 1 2; do
+  rm -rf "$d/out"
+  start "$np" "$d/case.yaml"
+  DELAY=1 interrupt TERM all '^harmonic ' "$d/case.yaml"
+  stopped 143 "interrupted by SIGTERM during the harmonic sweep \\([0-9]+ of its 100000 frequencies solved\\)"
+  [ ! -e "$d/out/.inertia.lock" ] || fail "harmonic: the lock was not released"
+  echo "ok: np $np, SIGTERM during the harmonic sweep: status 143 after $elapsed s: $(grep -o 'interrupted.*' "$work/err")"
+done
+
 # ---- 2. The set-up ------------------------------------------------------------------------------
 # A 40^3 hex8 cube read from a mesh file on rank 0, central difference with a consistent mass:
 # the highest frequency's power iterations solve with M each, minutes in all. Signalled right

@@ -26,7 +26,11 @@ struct FingerprintPart {
 /// - "nodes": each node's file tag and coordinates;
 /// - "elements": each cell's type, region tag and nodes' file tags (element types and
 ///   connectivity), and the regions (names, dimensions, tags, node counts);
-/// - "materials": materials (law, density, E, nu), springs and point masses, per region;
+/// - "materials": materials (law, density, E, nu, plasticity, formulation), per region;
+/// - "springs", "point_masses": the springs' and point masses' properties, per region;
+/// - "section.<kind>" for each kind of force term with a section of its own ("section.contact"):
+///   the section's parsed values (TermSection::fingerprint), so a reformatted section is the
+///   same model and a changed one is named;
 /// - "mass": lumped or consistent;
 /// - "damping": the Rayleigh coefficients (given, or solved from target frequencies), or for
 ///   targets at modes the modes and ratios (the coefficients solved from a repeated modal

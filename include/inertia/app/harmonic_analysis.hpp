@@ -44,6 +44,12 @@ struct HarmonicResult {
   double seconds_per_frequency = 0;  ///< direct: one factorisation and solve
 };
 
+/// Collective. What the harmonic analysis needs of the case, before any solve (also --check):
+/// loads or a base acceleration to drive it, loads with a sine amplitude (or none), a support in
+/// each component the base moves, no dashpots for the `modal` method. InputError naming the key.
+void check_harmonic(const CaseFile& c, const ProblemSpec& spec, MechanicalSystem& system,
+                    bool modal);
+
 /// Collective. The load phases (and an InputError for a load whose amplitude is not a sine or
 /// none), then the probes' complex displacements over the sweep: by modal superposition on
 /// `modes`, or (null `modes`) by the direct solve.

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "inertia/assembly/assembler.hpp"
+#include "inertia/core/hash.hpp"
 #include "inertia/system/amplitude.hpp"
 
 namespace inertia {
@@ -27,6 +28,10 @@ struct TermSection {
   std::string where;
   /// The section as YAML text: a restart refuses a checkpoint written with another.
   std::string source;
+  /// Adds what the section means to a restart's model fingerprint (app/fingerprint.hpp): its
+  /// parsed values, so that a reformatted section (0.30 for 0.3, another key order) is the same
+  /// model. The YAML text unless the kind says better.
+  virtual void fingerprint(Hasher& h) const { h.add(source); }
   /// Values that are legal but almost surely not meant (friction above 1): one line each,
   /// "<file>:<line>: <key>: ...", logged as warnings.
   std::vector<std::string> warnings;
