@@ -1303,6 +1303,7 @@ class Run {
   StepView advance(StepController& steps, int& signal) {
     Phases::Scope scope(phases_, "time loop");
     for (Monitor* m : step_monitors_) m->before_step();
+    state_.step_end = plan_.time_of(state_.step + 1);  // the scheme's t_{n+1}: n dt, not t_n + dt
     stats_ = steps.advance(system(), *integrator_, state_, plan_.dt);
     linear_its_ += stats_.linear_iterations;
     newton_its_ += stats_.nonlinear_iterations;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numbers>
 #include <tuple>
 
@@ -68,7 +69,20 @@ Amplitude Amplitude::integrated(const Amplitude& acceleration) {
 }
 
 double Amplitude::integrand(double t) const {
-  return t > acceleration_end_ ? 0.0 : base_->value(t);
+  return base_->snapped(t) > acceleration_end_ ? 0.0 : base_->value(t);
+}
+
+double Amplitude::snapped(double t) const {
+  if ((kind_ != Kind::table && kind_ != Kind::smooth_step) || points_.empty()) return t;
+  auto it = std::upper_bound(points_.begin(), points_.end(), t,
+                             [](double x, const auto& p) { return x < p.first; });
+  if (it != points_.begin() && (it - 1)->first == t) return t;  // on a point
+  auto near = [t](double point) {
+    return std::abs(t - point) <= 8 * std::numeric_limits<double>::epsilon() * std::abs(point);
+  };
+  if (it != points_.end() && near(it->first)) return it->first;
+  if (it != points_.begin() && near((it - 1)->first)) return (it - 1)->first;
+  return t;
 }
 
 std::size_t Amplitude::break_before(double t) const {
@@ -164,6 +178,7 @@ double Amplitude::value(double t) const {
     case Kind::sine:
       return std::sin(a_ * t + b_);
     case Kind::table: {
+      t = snapped(t);
       if (t <= points_.front().first) return points_.front().second;
       if (t >= points_.back().first) return points_.back().second;
       auto it = std::upper_bound(points_.begin(), points_.end(), t,
@@ -173,6 +188,7 @@ double Amplitude::value(double t) const {
       return a0 + (a1 - a0) * (t - t0) / (t1 - t0);
     }
     case Kind::smooth_step: {
+      t = snapped(t);
       if (t <= points_.front().first) return points_.front().second;
       double t0, a0, t1, a1;
       if (!segment(t, t0, a0, t1, a1)) return points_.back().second;
@@ -201,6 +217,7 @@ double Amplitude::rate(double t) const {
     case Kind::sine:
       return a_ * std::cos(a_ * t + b_);
     case Kind::table: {
+      t = snapped(t);
       if (t < points_.front().first || t >= points_.back().first || points_.size() < 2) return 0;
       auto it = std::upper_bound(points_.begin(), points_.end(), t,
                                  [](double x, const auto& p) { return x < p.first; });
@@ -210,7 +227,7 @@ double Amplitude::rate(double t) const {
     }
     case Kind::smooth_step: {
       double t0, a0, t1, a1;
-      if (!segment(t, t0, a0, t1, a1)) return 0;
+      if (!segment(snapped(t), t0, a0, t1, a1)) return 0;
       return (a1 - a0) * step_shape((t - t0) / (t1 - t0), 1) / (t1 - t0);
     }
   }
@@ -221,7 +238,7 @@ double Amplitude::acceleration(double t) const {
   if (kind_ == Kind::integrated) return t < 0 ? 0.0 : integrand(t);
   if (kind_ == Kind::sine) return -a_ * a_ * std::sin(a_ * t + b_);
   double t0, a0, t1, a1;
-  if (kind_ == Kind::smooth_step && segment(t, t0, a0, t1, a1))
+  if (kind_ == Kind::smooth_step && segment(snapped(t), t0, a0, t1, a1))
     return (a1 - a0) * step_shape((t - t0) / (t1 - t0), 2) / ((t1 - t0) * (t1 - t0));
   return 0.0;
 }
