@@ -945,6 +945,18 @@ class Run {
              << " -> " << six(b.final_velocity_after) << "; largest change of a value "
              << six(b.peak_correction) << "\n";
       }
+      if (!a.units.empty()) {  // an accelerogram: is it one an engineer means?
+        const RecordSource source{
+            .name = cat("amplitude '", name, "'",
+                        a.file.empty() ? "" : cat(" (", printable(a.file), ")")),
+            .units = a.units,
+            .units_from_file = !a.read.file_units.empty(),
+            .units_option = "units:",
+            .baseline_option = "baseline:",
+            .corrected = !a.baseline.method.empty()};
+        for (const auto& w : record_warnings({a.points.begin(), a.points.end()}, a.scale, source))
+          log_ << "warning   " << w << "\n";
+      }
     }
   }
 
