@@ -87,10 +87,12 @@ class Amplitude {
   std::size_t break_before(double t) const;
   /// integrated: the acceleration A(t), zero after acceleration_end_.
   double integrand(double t) const;
-  /// A table or smooth step: t, or the time of a point t is within 8 eps (relative) of.
-  double snapped(double t) const;
-  /// The segment [t0, t1] of points_ containing t (t strictly inside the points' span), or false.
-  bool segment(double t, double& t0, double& a0, double& t1, double& a1) const;
+  /// A table or smooth step: the first point after t, with t moved onto a point it is within a
+  /// few ulps of (8 eps relative; then the point after that one).
+  AmplitudePoints::const_iterator locate(double& t) const;
+  /// The segment [t0, t1] of points_ containing t (t moved by locate(), then strictly inside the
+  /// points' span), or false.
+  bool segment(double& t, double& t0, double& a0, double& t1, double& a1) const;
   /// Smooth step s(x) on [0, 1] and its derivatives (of the order `derivative`).
   double step_shape(double x, int derivative) const;
   Kind kind_ = Kind::constant;
