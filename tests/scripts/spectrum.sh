@@ -180,6 +180,8 @@ oscillator 0.5 "{type: table, file: bad.AT2}" bad
 "$INERTIA" --check bad.yaml >bad.log 2>&1 || fail "bad case: $(tail -1 bad.log)"
 once bad.log "warning   amplitude 'quake' (bad.AT2): peak acceleration 309.795 g at t = 2.11 s "
 once bad.log "warning   amplitude 'quake' (bad.AT2): the ground's displacement reaches 437.526 m "
+mpi 2 "$INERTIA" --check bad.yaml >bad2.log 2>&1 || fail "bad case np 2: $(tail -1 bad2.log)"
+once bad2.log "warning   amplitude 'quake' (bad.AT2): peak acceleration 309.795 g at t = 2.11 s "
 for log in spec.log osc0.5.log single.log corrected.log filtered.log filtered_tool.out; do
   grep -q "^warning.*\(peak acceleration\|ground's displacement\)" $log && fail "$log: a sane record warned"
 done
