@@ -1015,6 +1015,18 @@ class Run {
              << " -> " << six(b.final_velocity_after) << "; largest change of a value "
              << six(b.peak_correction) << "\n";
       }
+      if (!a.units.empty()) {  // an accelerogram: is it one an engineer means?
+        const RecordSource source{
+            .name = cat("amplitude '", name, "'",
+                        a.file.empty() ? "" : cat(" (", printable(a.file), ")")),
+            .units = a.units,
+            .units_from_file = !a.read.file_units.empty(),
+            .units_option = "units:",
+            .baseline_option = "baseline:",
+            .corrected = !a.baseline.method.empty()};
+        for (const auto& w : record_warnings({a.points.begin(), a.points.end()}, a.scale, source))
+          log_ << "warning   " << w << "\n";
+      }
     }
   }
 
@@ -1402,6 +1414,7 @@ class Run {
   StepView advance(StepController& steps, int& signal) {
     Phases::Scope scope(phases_, "time loop");
     for (Monitor* m : step_monitors_) m->before_step();
+    state_.step_end = plan_.time_of(state_.step + 1);  // the scheme's t_{n+1}: n dt, not t_n + dt
     stats_ = steps.advance(system(), *integrator_, state_, plan_.dt);
     linear_its_ += stats_.linear_iterations;
     newton_its_ += stats_.nonlinear_iterations;

@@ -236,6 +236,16 @@ int run_spectrum(int argc, char** argv) {
     std::cout << "the ground at the record's end: displacement " << d << ", velocity " << v
               << " (--baseline or --highpass corrects a drift)\n";
   }
+  if (!used_units.empty()) {
+    const RecordSource source{.name = printable(path.string()),
+                              .units = used_units,
+                              .units_from_file = !table.read.file_units.empty(),
+                              .units_option = "--units",
+                              .baseline_option = "--baseline or --highpass",
+                              .corrected = baseline > 0 || corner > 0};
+    for (const auto& w : record_warnings(points, scale, source))
+      std::cout << "warning   " << w << "\n";
+  }
   double pga = 0, pga_time = 0;
   for (const auto& [t, a] : points)
     if (std::abs(a) > pga) pga = std::abs(a), pga_time = t;

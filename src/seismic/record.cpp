@@ -74,6 +74,13 @@ std::pair<std::string, double> record_units(const AmplitudeFileRead& read,
 
 namespace {
 
+/// x with 6 significant digits, as the log writes numbers.
+std::string six(double x) {
+  std::ostringstream out;
+  out << x;
+  return out.str();
+}
+
 /// A text file read line by line, with the checks every format shares: a regular file, not
 /// absurdly large, no UTF-16; a UTF-8 byte-order mark skipped; `#` comments and the field
 /// separators (comma, semicolon, tab, CR) turned into blanks.
@@ -338,6 +345,61 @@ std::pair<double, double> final_ground_motion(
     v += h * (a0 + a1) / 2;
   }
   return {d, v};
+}
+
+std::vector<std::string> record_warnings(std::span<const std::pair<double, double>> points,
+                                         double scale, const RecordSource& source) {
+  std::vector<std::string> out;
+  if (points.empty() || scale == 0) return out;
+  const std::string units =
+      cat(source.units, source.units_from_file ? " (from the file's header)" : "");
+  const std::string check_units =
+      source.units_from_file
+          ? cat("check the file's units line (", source.units_option, " must agree with it)")
+          : cat("check ", source.units_option);
+  // The peak acceleration, and the units that would make it plausible.
+  double peak = 0, peak_time = points.front().first;
+  for (const auto& [t, a] : points)
+    if (std::abs(a) > peak) peak = std::abs(a), peak_time = t;
+  peak /= std::abs(scale);
+  if (peak > plausible_peak_acceleration) {
+    std::string instead;
+    const double written = peak / units_factor(source.units).value_or(1.0);
+    for (std::string_view other : {"g", "m/s2", "cm/s2", "mm/s2"}) {
+      const double in_other = written * *units_factor(other);
+      if (in_other <= plausible_peak_acceleration &&
+          units_factor(other) != units_factor(source.units)) {
+        instead = cat("in ", other, " it would be ", six(in_other / standard_gravity), " g; ");
+        break;
+      }
+    }
+    out.push_back(cat(source.name, ": peak acceleration ", six(peak / standard_gravity),
+                      " g at t = ", six(peak_time), " s with the values in ", units,
+                      ", more than any recorded earthquake's (",
+                      plausible_peak_acceleration / standard_gravity, " g): ", instead,
+                      check_units));
+  }
+  // The ground's displacement at the points (exact for the piecewise-linear record).
+  double v = 0, d = 0, largest = 0, largest_time = points.front().first;
+  for (std::size_t i = 1; i < points.size(); ++i) {
+    const double h = points[i].first - points[i - 1].first;
+    const double a0 = points[i - 1].second / scale, a1 = points[i].second / scale;
+    d += h * v + h * h * (2 * a0 + a1) / 6;
+    v += h * (a0 + a1) / 2;
+    if (std::abs(d) > largest) largest = std::abs(d), largest_time = points[i].first;
+  }
+  if (largest > plausible_ground_displacement) {
+    const bool at_end = largest_time == points.back().first;
+    out.push_back(cat(
+        source.name, ": the ground's displacement",
+        source.corrected ? ", after the baseline correction," : "", " reaches ", six(largest),
+        " m at ", at_end ? "the record's end, " : "", "t = ", six(largest_time), " s",
+        at_end ? "" : cat(" (", six(d), " m at its end)"), " with the values in ", units,
+        ", beyond what recorded earthquakes move the ground (", plausible_ground_displacement,
+        " m): ", check_units,
+        source.corrected ? "" : cat(", or correct the baseline (", source.baseline_option, ")")));
+  }
+  return out;
 }
 
 BaselineCorrection correct_baseline(std::vector<std::pair<double, double>>& points, int degree) {

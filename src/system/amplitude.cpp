@@ -2,10 +2,21 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numbers>
 #include <tuple>
 
 namespace inertia {
+
+namespace {
+
+/// A time within a few ulps of a point's (8 eps relative): n dt and the decimal a table was
+/// written in may differ by an ulp or two.
+bool near_point(double t, double point) {
+  return std::abs(t - point) <= 8 * std::numeric_limits<double>::epsilon() * std::abs(point);
+}
+
+}  // namespace
 
 Amplitude Amplitude::constant() { return {}; }
 
@@ -68,7 +79,17 @@ Amplitude Amplitude::integrated(const Amplitude& acceleration) {
 }
 
 double Amplitude::integrand(double t) const {
-  return t > acceleration_end_ ? 0.0 : base_->value(t);
+  return t > acceleration_end_ && !near_point(t, acceleration_end_) ? 0.0 : base_->value(t);
+}
+
+AmplitudePoints::const_iterator Amplitude::locate(double& t) const {
+  auto it = std::upper_bound(points_.begin(), points_.end(), t,
+                             [](double x, const auto& p) { return x < p.first; });
+  if (it != points_.end() && near_point(t, it->first))
+    t = (it++)->first;  // just below a point: on it, the segment to its right
+  else if (it != points_.begin() && near_point(t, (it - 1)->first))
+    t = (it - 1)->first;
+  return it;
 }
 
 std::size_t Amplitude::break_before(double t) const {
@@ -114,10 +135,10 @@ void Amplitude::partial(std::size_t i, double t, double& v, double& u, std::size
   u = u_at_[i] + v_at_[i] * (t - t0) + half * du;
 }
 
-bool Amplitude::segment(double t, double& t0, double& a0, double& t1, double& a1) const {
-  if (points_.size() < 2 || t < points_.front().first || t >= points_.back().first) return false;
-  auto it = std::upper_bound(points_.begin(), points_.end(), t,
-                             [](double x, const auto& p) { return x < p.first; });
+bool Amplitude::segment(double& t, double& t0, double& a0, double& t1, double& a1) const {
+  if (points_.size() < 2) return false;
+  const auto it = locate(t);
+  if (t < points_.front().first || it == points_.end()) return false;
   std::tie(t1, a1) = *it;
   std::tie(t0, a0) = *(it - 1);
   return true;
@@ -164,18 +185,18 @@ double Amplitude::value(double t) const {
     case Kind::sine:
       return std::sin(a_ * t + b_);
     case Kind::table: {
+      const auto it = locate(t);
       if (t <= points_.front().first) return points_.front().second;
-      if (t >= points_.back().first) return points_.back().second;
-      auto it = std::upper_bound(points_.begin(), points_.end(), t,
-                                 [](double x, const auto& p) { return x < p.first; });
+      if (it == points_.end()) return points_.back().second;
       const auto& [t1, a1] = *it;
       const auto& [t0, a0] = *(it - 1);
       return a0 + (a1 - a0) * (t - t0) / (t1 - t0);
     }
     case Kind::smooth_step: {
-      if (t <= points_.front().first) return points_.front().second;
       double t0, a0, t1, a1;
-      if (!segment(t, t0, a0, t1, a1)) return points_.back().second;
+      const bool inside = segment(t, t0, a0, t1, a1);
+      if (t <= points_.front().first) return points_.front().second;
+      if (!inside) return points_.back().second;
       return a0 + (a1 - a0) * step_shape((t - t0) / (t1 - t0), 0);
     }
   }
@@ -201,9 +222,8 @@ double Amplitude::rate(double t) const {
     case Kind::sine:
       return a_ * std::cos(a_ * t + b_);
     case Kind::table: {
-      if (t < points_.front().first || t >= points_.back().first || points_.size() < 2) return 0;
-      auto it = std::upper_bound(points_.begin(), points_.end(), t,
-                                 [](double x, const auto& p) { return x < p.first; });
+      const auto it = locate(t);
+      if (t < points_.front().first || it == points_.end() || points_.size() < 2) return 0;
       const auto& [t1, a1] = *it;
       const auto& [t0, a0] = *(it - 1);
       return (a1 - a0) / (t1 - t0);

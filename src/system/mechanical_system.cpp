@@ -617,13 +617,12 @@ void MechanicalSystem::apply_constraints(double t, Vec u, Vec v, Vec a) const {
   }
 }
 
-void MechanicalSystem::prescribe_increments(double t0, double h, double beta, double gamma, Vec du,
-                                            Vec dv) const {
+void MechanicalSystem::prescribe_increments(double t0, double t1, double h, double beta,
+                                            double gamma, Vec du, Vec dv) const {
   const PetscInt first = static_cast<PetscInt>(3 * mesh_.node_begin);
   {
     petsc::Array x(du), y(dv);
     for (auto g : constrained_) x[g - first] = y[g - first] = 0.0;
-    const double t1 = t0 + h;
     for (const auto& p : prescribed_) {
       const auto& a = spec_.amplitudes[p.amplitude];
       const double g1 = a.value(t1), r1 = a.rate(t1), a1 = a.acceleration(t1);

@@ -65,7 +65,7 @@ class AlphaScheme final : public Integrator {
     if (!system.is_linear()) return newton_step(system, state, h);
     const SolveReport r = newmark_detail::linear_step(system, state, h, *newmark_weights(), a_, du_,
                                                       dv_, x_, rhs_, w_, mw_);
-    state.time += h;
+    state.time = state.after(h);
     ++state.step;
     return {r.iterations, 0};
   }
@@ -85,7 +85,7 @@ class AlphaScheme final : public Integrator {
     const double alpha_M = rayleigh.mass, alpha_K = rayleigh.stiffness;  // captured below
     const double am = c_.alpha_m, af = c_.alpha_f, beta = c_.beta, gamma = c_.gamma;
     const double wm = 1 - am, wf = 1 - af;
-    const double t0 = state.time, t1 = t0 + h;
+    const double t0 = state.time, t1 = state.after(h);
     const bool damped = alpha_M != 0 || alpha_K != 0;
     const bool forces = c_.interpolate_forces;
     // The part of G that does not depend on a (at t_n; before the predictors overwrite u_n, v_n).

@@ -26,7 +26,7 @@ class CentralDifference final : public Integrator {
 
   StepStats step(DynamicSystem& system, State& state, double h) override {
     const double alpha_m = system.rayleigh().mass;
-    const double t = state.time, t1 = t + h;
+    const double t = state.time, t1 = state.after(h);
     PetscInt iterations = 0;
     if (!started_) {
       if (state.step == 0) {

@@ -29,7 +29,7 @@ class EulerImplicit final : public Integrator {
     if (p_.newton) return newton_step(system, state, h);
     const auto [alpha_m, alpha_k] = system.rayleigh();
     const double tau = p_.trapezoidal ? 0.5 : 1.0;
-    const double t1 = state.time + h;
+    const double t1 = state.after(h);
     system.update_tangent(state.u);  // K, B at x_n
     // A linear system folds K u_n, K v_n and the prescribed dv_c's coupling into one product with
     // K (and one with a consistent M, for alpha_M or a moving support): Coupling::in_rhs.
@@ -112,7 +112,7 @@ class EulerImplicit final : public Integrator {
   StepStats newton_step(DynamicSystem& system, State& state, double h) {
     const auto rayleigh = system.rayleigh();
     const double alpha_m = rayleigh.mass, alpha_k = rayleigh.stiffness;  // captured below
-    const double t1 = state.time + h;
+    const double t1 = state.after(h);
     Vec xn = state.u, vn = w_;
     INERTIA_PETSC(VecCopy(state.v, w_));  // v_n
     auto configuration = [&](Vec v, Vec x) { INERTIA_PETSC(VecWAXPY(x, h, v, xn)); };

@@ -33,7 +33,7 @@ class Newmark final : public Integrator {
     if (!system.is_linear()) return newton_step(system, state, h);
     const SolveReport r =
         newmark_detail::linear_step(system, state, h, weights(), a_, du_, dv_, x_, rhs_, w_, mw_);
-    state.time += h;
+    state.time = state.after(h);
     ++state.step;
     return {r.iterations, 0};
   }
@@ -46,7 +46,7 @@ class Newmark final : public Integrator {
   StepStats newton_step(DynamicSystem& system, State& state, double h) {
     const auto rayleigh = system.rayleigh();
     const double alpha_m = rayleigh.mass, alpha_k = rayleigh.stiffness;  // captured below
-    const double beta = p_.beta, gamma = p_.gamma, t1 = state.time + h;
+    const double beta = p_.beta, gamma = p_.gamma, t1 = state.after(h);
     // Predictors into state.u / state.v (the corrections are added after the solve).
     newmark_detail::predictor_increments(system, state, h, weights(), a_, du_, dv_);
     INERTIA_PETSC(VecAXPY(state.u, 1.0, du_));

@@ -36,7 +36,7 @@ inline void predictor_increments(const DynamicSystem& system, const State& state
                                  const NewmarkWeights& c, Vec a, Vec du, Vec dv) {
   INERTIA_PETSC(VecAXPBYPCZ(du, h, h * h * (0.5 - c.beta), 0.0, state.v, a));
   INERTIA_PETSC(VecAXPBY(dv, h * (1 - c.gamma), 0.0, a));
-  system.prescribe_increments(state.time, h, c.beta, c.gamma, du, dv);
+  system.prescribe_increments(state.time, state.after(h), h, c.beta, c.gamma, du, dv);
 }
 
 /// Collective. One step of a linear system (f = f_ext - K u, C = alpha_M M + alpha_K K): with the
@@ -60,7 +60,7 @@ inline SolveReport linear_step(DynamicSystem& system, State& state, double h,
                                Vec w, Vec mw) {
   const auto [alpha_M, alpha_K] = system.rayleigh();
   const double am = c.alpha_m, af = c.alpha_f, wm = 1 - am, wf = 1 - af;
-  const double t0 = state.time, t1 = t0 + h;
+  const double t0 = state.time, t1 = state.after(h);
   const double m = wm + wf * h * c.gamma * alpha_M;
   const double k = wf * (h * h * c.beta + h * c.gamma * alpha_K);
   const bool moving = system.has_prescribed_motion();

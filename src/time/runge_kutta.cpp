@@ -50,7 +50,7 @@ class ExplicitRungeKutta final : public Integrator {
     PetscInt iterations = 0;
     Vec x = state.u;
     for (int i = 0; i < s; ++i) {
-      const double ti = state.time + t_.c[i] * h;
+      const double ti = state.after(t_.c[i] * h);
       Vec v = state.v;
       if (i > 0) {
         // X_i = x_n + h sum_j a_ij V_j (V_1 = v_n); V_i = v_n + h sum_j a_ij A_j
@@ -69,7 +69,7 @@ class ExplicitRungeKutta final : public Integrator {
     combine(state.u, nullptr, h, t_.b, s,
             [&](int j) { return j == 0 ? state.v.get() : v_[j].get(); });
     combine(state.v, nullptr, h, t_.b, s, [&](int j) { return a_[j].get(); });
-    state.time += h;
+    state.time = state.after(h);
     ++state.step;
     system.apply_constraints(state.time, state.u, state.v, nullptr);
     return {iterations, 0};

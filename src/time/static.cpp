@@ -20,7 +20,7 @@ class Static final : public Integrator {
   }
 
   StepStats step(DynamicSystem& system, State& state, double h) override {
-    const double t1 = state.time + h;
+    const double t1 = state.after(h);
     StepStats stats;
     if (system.has_plasticity() && system.has_prescribed_motion()) {
       // Predictor: one Newton step from the last state with its tangent, the prescribed

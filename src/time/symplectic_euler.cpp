@@ -20,7 +20,7 @@ class SymplecticEuler final : public Integrator {
     const PetscInt iterations = forces_.acceleration(system, state.time, state.u, state.v, a_);
     INERTIA_PETSC(VecAXPY(state.v, h, a_));       // v_n + h a_n
     INERTIA_PETSC(VecAXPY(state.u, h, state.v));  // x_n + h v_{n+1}
-    state.time += h;
+    state.time = state.after(h);
     ++state.step;
     system.apply_constraints(state.time, state.u, state.v, nullptr);
     return {iterations, 0};

@@ -31,7 +31,7 @@ class VariationalSymplecticImplicit final : public Integrator {
   StepStats step(DynamicSystem& system, State& state, double h) override {
     const auto rayleigh = system.rayleigh();
     const double alpha_m = rayleigh.mass, alpha_k = rayleigh.stiffness;  // captured below
-    const double t_mid = state.time + 0.5 * h, t1 = state.time + h;
+    const double t_mid = state.time + 0.5 * h, t1 = state.after(h);
     const double m = 4 / (h * h) + 4 * alpha_m / h, k = 1 + 4 * alpha_k / h, b = 2 / h;
     // r on constrained DOFs: (g(t_{n+1}) - q_n) / 2, so that x+ = q_n + 2 r = g(t_{n+1}).
     INERTIA_PETSC(VecCopy(state.u, w_));
@@ -147,7 +147,7 @@ class VariationalSymplecticExplicit final : public Integrator {
   }
 
   StepStats step(DynamicSystem& system, State& state, double h) override {
-    const double t1 = state.time + h;
+    const double t1 = state.after(h);
     system.mult_mass(state.v, p_);  // p_n = M v_n
     // v_{n+1} = M^{-1} (p_n + h (f(t_n, x_n, v_n) - C v_n)): on the free DOFs the spec's
     // M^{-1} (p_n + h f - h alpha_K K v_n) - h alpha_M v_n (see explicit_forces.hpp). Solved in

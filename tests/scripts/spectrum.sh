@@ -10,6 +10,9 @@
 # - mpirun -n 2 and 3 write the same spectrum as one process (the tool runs on rank 0);
 # - the same record as a single-column file with dt and units g, and as a table in m/s^2, gives
 #   the same run (probes identical); the baseline correction's log line;
+# - a record in cm/s^2 under a g header: a warning line for its peak and one for its drift (tool
+#   and case), none for the sane record;
+# - a record to 8.02 s at dt 0.005 in a run to 8.02 s: its last sample at the last step;
 # - bad records and options: one line naming file:line or the option, exit 1.
 set -uo pipefail
 : "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}" "${INERTIA_MPIEXEC:=mpiexec}"
@@ -157,6 +160,66 @@ once filtered.log "amplitude quake: baseline corrected (acausal Butterworth high
   fail "spectrum --highpass: $(tail -1 filtered_tool.out)"
 grep -q "^baseline corrected (acausal Butterworth high-pass, order 2 each way, corner 0.1 Hz, zero pads of 15 s" filtered_tool.out ||
   fail "spectrum --highpass: $(grep baseline filtered_tool.out)"
+
+# Plausibility (issue 42): the record in cm/s^2 under its "UNITS OF G" header (peak 310 "g",
+# 438 m of ground drift): one warning line each from the tool and from a case, never an error;
+# none for the record in g.
+python3 - <<'PY'
+lines = open('quake.AT2').read().splitlines()
+with open('bad.AT2', 'w') as f:
+    f.write('\n'.join(lines[:4]) + '\n')
+    for line in lines[4:]:
+        f.write(''.join('  %.7E' % (float(v) * 980.665) for v in line.split()) + '\n')
+PY
+"$INERTIA" spectrum bad.AT2 --periods 0.2,0.5,1.0 --output bad.csv >bad_tool.log 2>&1 ||
+  fail "spectrum bad.AT2: $(tail -1 bad_tool.log)"
+once bad_tool.log "warning   bad.AT2: peak acceleration 309.795 g at t = 2.11 s with the values in g (from the file's header), more than any recorded earthquake's (5 g): in cm/s2 it would be 0.315903 g; check the file's units line (--units must agree with it)"
+once bad_tool.log "warning   bad.AT2: the ground's displacement reaches 437.526 m at the record's end, t = 9.99 s with the values in g (from the file's header), "
+[ "$(grep -c "^warning" bad_tool.log)" = 2 ] || fail "bad.AT2: $(grep -c "^warning" bad_tool.log) warnings"
+oscillator 0.5 "{type: table, file: bad.AT2}" bad
+"$INERTIA" --check bad.yaml >bad.log 2>&1 || fail "bad case: $(tail -1 bad.log)"
+once bad.log "warning   amplitude 'quake' (bad.AT2): peak acceleration 309.795 g at t = 2.11 s "
+once bad.log "warning   amplitude 'quake' (bad.AT2): the ground's displacement reaches 437.526 m "
+mpi 2 "$INERTIA" --check bad.yaml >bad2.log 2>&1 || fail "bad case np 2: $(tail -1 bad2.log)"
+once bad2.log "warning   amplitude 'quake' (bad.AT2): peak acceleration 309.795 g at t = 2.11 s "
+for log in spec.log osc0.5.log single.log corrected.log filtered.log filtered_tool.out; do
+  grep -q "^warning.*\(peak acceleration\|ground's displacement\)" $log && fail "$log: a sane record warned"
+done
+
+# The record's last sample at the run's last step (issue 42): a ground acceleration of 1 m/s^2
+# to 8.02 s (dt 0.005, a single-column file), a run of dt 0.005 to 8.02 s. The last step from
+# 8.015 reached 8.015 + 0.005 = 8.020000000000001, past the record, and took 0 there: the
+# anchor's 2 kg showed it, its reaction (f_int + M a) falling by 2 N at the last step.
+python3 - <<'PY'
+import math
+w = 2 * math.pi / 0.5
+open('ends.txt', 'w').write('# 1 m/s^2 from 0 to 8.02 s at dt 0.005\n' + '1.0\n' * 1605)
+open('ends.yaml', 'w').write(f'''mesh: {{file: osc.msh}}
+springs:
+  - {{region: spring, stiffness: {w * w!r}, rest_length: mesh}}
+point_masses:
+  - {{region: bob, mass: 1.0}}
+  - {{region: anchor, mass: 2.0}}
+boundary_conditions:
+  - {{region: anchor, type: acceleration, components: [z], value: [1], amplitude: ground}}
+  - {{region: anchor, type: fixed, components: [x, y]}}
+  - {{region: bob, type: fixed, components: [x, y]}}
+amplitudes:
+  ground: {{type: table, file: ends.txt, dt: 0.005, units: m/s2}}
+time: {{integrator: newmark, mass: lumped, dt: 0.005, end_time: 8.02}}
+output: {{directory: ends, every: 0, history_every: 1}}
+''')
+PY
+"$INERTIA" ends.yaml >ends.log 2>&1 || fail "ends: $(tail -1 ends.log)"
+python3 - <<'PY' || failed=1
+import csv
+rows = list(csv.DictReader(l for l in open('ends/reactions.csv') if not l.startswith('#')))
+f = [float(r['anchor.fz']) for r in rows]
+jump = f[-1] - (2 * f[-2] - f[-3])  # against the last two steps' trend
+print('last step at t = %r: reaction %.6g N, %.3g off the trend' % (float(rows[-1]['time']), f[-1], jump))
+ok = len(rows) == 1605 and float(rows[-1]['time']) == 8.02 and abs(jump) < 0.1
+raise SystemExit(0 if ok else 1)
+PY
 
 # Bad input: one line, exit 1.
 { head -3 quake.AT2; echo "NPTS=  1001, DT=   .0100 SEC"; tail -n +5 quake.AT2; } >npts.AT2

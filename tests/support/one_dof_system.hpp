@@ -74,6 +74,8 @@ class OneDofSystem final : public DynamicSystem {
   int fail_solve = 0;           ///< this call of solve() (1-based) throws SolverError
   std::vector<double> commits;  ///< u at each commit_step (the accepted steps' ends)
   int rejects = 0;              ///< calls of reject_step()
+  /// Every time the loads, the forces or the prescribed motion were evaluated at.
+  mutable std::vector<double> times;
 
   MPI_Comm comm() const override { return PETSC_COMM_SELF; }
   petsc::Vector create_vector() const override {
@@ -107,14 +109,19 @@ class OneDofSystem final : public DynamicSystem {
     set_pair(y, am * p_.m * entry(x, 0) + ak * kt * d,
              am * p_.m_support * entry(x, 1) - ak * kt * d);
   }
-  void external_force(double t, Vec f) const override { set_pair(f, load(t), 0); }
+  void external_force(double t, Vec f) const override {
+    times.push_back(t);
+    set_pair(f, load(t), 0);
+  }
   void force(double t, Vec u, Vec v, Vec f) const override {
+    times.push_back(t);
     ++stiffness_products;
     const double e = entry(u, 0) - entry(u, 1), de = entry(v, 0) - entry(v, 1);
     const double s = spring(e) + p_.c * de;
     set_pair(f, load(t) - s, s);
   }
   bool lumped_acceleration(double t, Vec u, Vec a) const override {
+    times.push_back(t);
     if (!p_.lumped || !is_linear()) return false;
     ++stiffness_products;
     set_pair(a, (load(t) - spring(entry(u, 0) - entry(u, 1))) / p_.m, 0);
@@ -123,13 +130,15 @@ class OneDofSystem final : public DynamicSystem {
   Vec lumped_mass() const override { return p_.lumped ? mass_.get() : nullptr; }
 
   void apply_constraints(double t, Vec u, Vec v, Vec a) const override {
+    times.push_back(t);
     if (u) set_entry(u, 1, g(t));
     if (v) set_entry(v, 1, dg(t));
     if (a) set_entry(a, 1, ddg(t));
   }
-  void prescribe_increments(double t0, double h, double beta, double gamma, Vec du,
+  void prescribe_increments(double t0, double t1, double h, double beta, double gamma, Vec du,
                             Vec dv) const override {
-    const double t1 = t0 + h;
+    times.push_back(t0);
+    times.push_back(t1);
     set_entry(du, 1, g(t1) - h * h * beta * ddg(t1) - g(t0));
     set_entry(dv, 1, dg(t1) - h * gamma * ddg(t1) - dg(t0));
   }

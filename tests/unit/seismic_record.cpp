@@ -261,5 +261,51 @@ TEST(HighPass, RefusesUnevenSpacingACornerAboveNyquistAndOddOrders) {
   EXPECT_THROW(highpass_filter(points, 0.1, 10), InputError);
 }
 
+TEST(RecordWarnings, ARecordInCmPerS2UnderAGHeaderIsNamedAndASaneOneIsNot) {
+  // Issue 42: an AT2 record in cm/s^2 under a "UNITS OF G" header: a peak of 294 (cm/s^2)
+  // read as 294 g, and hundreds of metres of ground drift.
+  std::vector<std::pair<double, double>> sane, wrong;
+  for (int i = 0; i <= 2000; ++i) {
+    // 0.3 g, drifting by 0.13 m over 20 s.
+    const double t = 0.01 * i,
+                 a = 0.3 * std::cos(2 * std::numbers::pi * 1.5 * t) * std::exp(-0.2 * t);
+    sane.emplace_back(t, a * standard_gravity);
+    wrong.emplace_back(t, 980 * a * standard_gravity);  // its cm/s^2 taken as g
+  }
+  const RecordSource source{.name = "amplitude 'quake' (quake.AT2)",
+                            .units = "g",
+                            .units_from_file = true,
+                            .units_option = "units:",
+                            .baseline_option = "baseline:"};
+  EXPECT_TRUE(record_warnings(sane, 1.0, source).empty());
+  const auto warnings = record_warnings(wrong, 1.0, source);
+  ASSERT_EQ(warnings.size(), 2u);
+  EXPECT_EQ(warnings[0].find("amplitude 'quake' (quake.AT2): peak acceleration 2"), 0u)
+      << warnings[0];
+  EXPECT_NE(warnings[0].find(" g at t = 0 s with the values in g (from the file's header), more "
+                             "than any recorded earthquake's (5 g): in cm/s2 it would be 0.2"),
+            std::string::npos)
+      << warnings[0];
+  EXPECT_NE(warnings[0].find("check the file's units line (units: must agree with it)"),
+            std::string::npos)
+      << warnings[0];
+  EXPECT_EQ(warnings[1].find("amplitude 'quake' (quake.AT2): the ground's displacement reaches "),
+            0u)
+      << warnings[1];
+  EXPECT_NE(warnings[1].find("or correct the baseline (baseline:)"), std::string::npos)
+      << warnings[1];
+  // A scale (a unit system, or a record scaled up) is taken out: the record as its units say.
+  auto scaled = sane;
+  for (auto& p : scaled) p.second *= 1000;
+  EXPECT_TRUE(record_warnings(scaled, 1000.0, source).empty());
+  // A drift alone: a constant 0.02 m/s^2 offset over 40 s is 16 m.
+  std::vector<std::pair<double, double>> drifting{{0, 0.02}, {40, 0.02}};
+  const auto drift = record_warnings(drifting, 1.0, source);
+  ASSERT_EQ(drift.size(), 1u);
+  EXPECT_NE(drift[0].find("reaches 16 m at the record's end, t = 40 s with the values in g"),
+            std::string::npos)
+      << drift[0];
+}
+
 }  // namespace
 }  // namespace inertia

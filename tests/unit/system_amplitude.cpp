@@ -123,6 +123,32 @@ TEST(IntegratedAmplitude, ARecordShorterThanTheRunStopsAcceleratingAtItsLastPoin
   EXPECT_EQ(Amplitude::table(record).value(2.0), 1.0);
 }
 
+TEST(IntegratedAmplitude, ARecordsLastSampleCountsAtAnEndReachedByRoundOff) {
+  // Issue 42: a record of dt 0.005 to 8.02 (as a single-column file is read, t_i = i dt); the
+  // run's last step from 8.015 reaches 8.015 + 0.005 = 8.020000000000001, one ulp past the last
+  // point, and took the acceleration after the record (0) instead of its last sample.
+  std::vector<std::pair<double, double>> record;
+  for (int i = 0; i <= 1604; ++i) record.emplace_back(i * 0.005, 1.0 + 0.001 * i);
+  const double end = record.back().first, last = record.back().second;
+  ASSERT_EQ(end, 8.02);
+  const double reached = 8.015 + 0.005;
+  ASSERT_EQ(reached, std::nextafter(end, 9.0));  // the premise: one ulp past the end
+  const Amplitude a = Amplitude::integrated(Amplitude::table(record));
+  EXPECT_EQ(a.acceleration(reached), last);
+  EXPECT_EQ(a.acceleration(std::nextafter(end, 0.0)), a.acceleration(end));
+  EXPECT_NEAR(a.rate(reached), a.rate(end), 1e-15 * a.rate(end));
+  EXPECT_NEAR(a.value(reached), a.value(end), 1e-15 * a.value(end));
+  EXPECT_EQ(a.acceleration(end + 1e-9), 0.0);  // after the record, truly: zero
+  // The table itself: an ulp either side of a point is the point (its value, the rate of the
+  // segment to its right, as on it).
+  const Amplitude table = Amplitude::table({{0, 0}, {8.02, 1}, {9, 1}});
+  EXPECT_EQ(table.rate(std::nextafter(8.02, 0.0)), table.rate(8.02));
+  EXPECT_EQ(table.rate(8.02), 0.0);
+  EXPECT_EQ(table.value(std::nextafter(8.02, 0.0)), 1.0);
+  EXPECT_EQ(table.rate(std::nextafter(9.0, 0.0)), 0.0);   // the last point's
+  EXPECT_NEAR(table.rate(8.02 - 1e-9), 1 / 8.02, 1e-15);  // further away: the left segment
+}
+
 TEST(Amplitude, PeaksAreTheLargestMagnitudeAndTheirFirstTime) {
   const Amplitude table = Amplitude::table(points);  // 0 at 0.1, 2 at 0.3, -1 at 0.4
   EXPECT_EQ(table.peak(0, 1).value, 2.0);

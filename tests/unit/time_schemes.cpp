@@ -18,6 +18,7 @@
 #include <array>
 #include <cmath>
 #include <functional>
+#include <iomanip>
 #include <limits>
 #include <memory>
 #include <ostream>
@@ -686,6 +687,41 @@ TEST(StepControl, CommitsEachAcceptedStepOnceAndNothingOfAFailedOne) {
     for (std::size_t i = 0; i < want.size(); ++i)
       EXPECT_EQ(system.commits[i], want[i]) << "commit " << i;
   }
+}
+
+// The run's clock (issue 42): a step from t_n = n dt that the loop says ends at (n + 1) dt
+// (State::step_end, RunPlan::time_of) ends there, and the scheme evaluates its loads and
+// prescribed motion there, not at t_n + dt: 8.015 + 0.005 is 8.020000000000001, one ulp past
+// 1604 x 0.005 = 8.02, where a record ending at 8.02 has no acceleration left. Halved steps too.
+TEST(RunClock, EverySchemesStepEndsOnTheClocksTimeNotTheSumsRoundOff) {
+  const double t0 = 8.015, h = 0.005, t1 = 8.02;
+  ASSERT_NE(t0 + h, t1);  // the premise: the sum is an ulp off
+  for (const Case& c : cases())
+    for (const bool halved : {false, true}) {
+      SCOPED_TRACE(c.label + (halved ? " (halved)" : ""));
+      const Scheme scheme = configure_scheme(c.scheme, c.options);
+      OneDofParams p = damped_forced(scheme);
+      p.G = 0.2;                    // a moving support: the prescribed motion at the step's times
+      if (halved) p.newton = true;  // solves that can fail (explicit schemes have none)
+      OneDofSystem system(p);
+      State state;
+      state.u = system.create_vector();
+      state.v = system.create_vector();
+      state.time = t0;
+      system.apply_constraints(t0, state.u, state.v, nullptr);
+      auto integrator = scheme.create();
+      integrator->initialize(system, state);
+      state.step_end = t1;
+      system.times.clear();
+      StepController steps(1, [](const std::string&) {});
+      if (halved) system.fail_solve = system.solves + 1;
+      steps.advance(system, *integrator, state, h);
+      if (halved && system.rejects == 0) continue;  // no solve: nothing to halve
+      EXPECT_EQ(state.time, t1) << std::setprecision(17) << state.time;
+      ASSERT_FALSE(system.times.empty());
+      const double latest = *std::max_element(system.times.begin(), system.times.end());
+      EXPECT_EQ(latest, t1) << std::setprecision(17) << latest;
+    }
 }
 
 // ---- Products per step ----

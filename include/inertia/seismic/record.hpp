@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -108,6 +109,31 @@ struct BaselineCorrection {
 /// The ground's displacement and velocity at the last point of a piecewise-linear acceleration
 /// record that starts at rest at its first point (exact double integration).
 std::pair<double, double> final_ground_motion(const std::vector<std::pair<double, double>>& points);
+
+/// What record_warnings() needs to know of a record besides its values.
+struct RecordSource {
+  std::string name;              ///< the record for the message: "amplitude 'quake' (quake.AT2)"
+  std::string units;             ///< the units its values were converted from ("g")
+  bool units_from_file = false;  ///< an AT2 header named them (units: must agree with it)
+  std::string units_option;      ///< how other units are given: "units:", "--units"
+  std::string baseline_option;   ///< how a baseline correction is asked for: "baseline:", ...
+  bool corrected = false;        ///< a baseline correction was applied to the values
+};
+
+/// The limits of a plausible accelerogram: the largest peak ground accelerations recorded are
+/// about 3 to 4 g, and the largest permanent ground displacements a few metres (10 m and more
+/// only across a fault rupture).
+inline constexpr double plausible_peak_acceleration = 5 * standard_gravity;  // m/s^2
+inline constexpr double plausible_ground_displacement = 10;                  // m
+
+/// Serial, pure. One line each (without the `warning` tag), none for a plausible record: a peak
+/// above plausible_peak_acceleration (the peak in g and the units, and the units in which the
+/// values would be plausible), and a ground displacement (the exact double integral from rest,
+/// at the record's points) above plausible_ground_displacement, at its peak or its end. `points`
+/// / `scale`, in m/s^2: the record in its units, after any baseline correction (`points`: with
+/// a `scale` applied, which the check takes out).
+std::vector<std::string> record_warnings(std::span<const std::pair<double, double>> points,
+                                         double scale, const RecordSource& source);
 
 /// Baseline correction of an accelerogram (Boore and Bommer, Soil Dyn. Earthq. Eng. 25, 2005,
 /// section 4: a polynomial fitted to the displacement). The displacement d(t) of the

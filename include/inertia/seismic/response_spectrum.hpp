@@ -32,9 +32,10 @@ class OscillatorStep {
 /// (at rest at its first point) and one period after its last point, where the ground
 /// acceleration is zero (as in a transient: the record ends, the ground stops accelerating; the
 /// free vibration's largest excursion comes within half a damped period).
-/// Segments are cut into exact sub-steps of at most period / 20 and the peak between two
-/// sub-steps where the velocity changes sign is that of the cubic through their displacements
-/// and velocities (error below (omega h)^4 / 400 = 2.4e-5 relative; 3e-6 for a step). `time`:
+/// Segments are cut into exact sub-steps of at most period / 20; inside a sub-step the peak is
+/// the exact solution's extremum, where its closed-form velocity vanishes (found to round-off
+/// by Newton's method bracketed between the sub-step's ends and the velocity's own extremum,
+/// which is in closed form): the peak of the piecewise-linear record's exact response. `time`:
 /// where the peak is.
 double peak_displacement(const std::vector<std::pair<double, double>>& record, double period,
                          double damping, double* time = nullptr);

@@ -43,15 +43,18 @@ class AmplitudePoints {
 ///   SMOOTH STEP: x^3 (10 - 15 x + 6 x^2)) at its ends, x = (t - t_i) / (t_i+1 - t_i);
 /// - sine: sin(2 pi frequency t + phase).
 /// Tables and smooth steps hold their first value before the first point and their last value
-/// after the last one (what a load or a prescribed displacement does after its table).
+/// after the last one (what a load or a prescribed displacement does after its table). A time
+/// within a few ulps of a point (8 eps relative) is that point's time (n dt and the decimal a
+/// table was written in may differ by an ulp or two): its value, the rate to its right.
 /// - integrated(A): the motion of a prescribed acceleration A, value(t) = the double integral of A
 ///   from 0, rate(t) = its integral, acceleration(t) = A(t) (zero displacement and velocity at
 ///   t = 0). Exact: analytic for a sine, and per segment between A's points (where A is a
 ///   polynomial of degree <= 5) by 4-point Gauss-Legendre quadrature, exact to degree 7; a table's
 ///   displacement is piecewise cubic. A table or smooth step A is an accelerogram: zero after its
-///   last point t_n (OpenSees' Path series), not held, so that a record shorter than the run
-///   leaves the base moving on at its final velocity, acceleration(t) = 0, rate(t) = rate(t_n),
-///   value(t) = value(t_n) + rate(t_n) (t - t_n), instead of accelerating it to the end.
+///   last point t_n (OpenSees' Path series; t_n plus a few ulps is still t_n), not held, so
+///   that a record shorter than the run leaves the base moving on at its final velocity,
+///   acceleration(t) = 0, rate(t) = rate(t_n), value(t) = value(t_n) + rate(t_n) (t - t_n),
+///   instead of accelerating it to the end.
 class Amplitude {
  public:
   /// The largest |a(t)| over an interval and the earliest time it is reached.
@@ -84,8 +87,12 @@ class Amplitude {
   std::size_t break_before(double t) const;
   /// integrated: the acceleration A(t), zero after acceleration_end_.
   double integrand(double t) const;
-  /// The segment [t0, t1] of points_ containing t (t strictly inside the points' span), or false.
-  bool segment(double t, double& t0, double& a0, double& t1, double& a1) const;
+  /// A table or smooth step: the first point after t, with t moved onto a point it is within a
+  /// few ulps of (8 eps relative; then the point after that one).
+  AmplitudePoints::const_iterator locate(double& t) const;
+  /// The segment [t0, t1] of points_ containing t (t moved by locate(), then strictly inside the
+  /// points' span), or false.
+  bool segment(double& t, double& t0, double& a0, double& t1, double& a1) const;
   /// Smooth step s(x) on [0, 1] and its derivatives (of the order `derivative`).
   double step_shape(double x, int derivative) const;
   Kind kind_ = Kind::constant;

@@ -76,10 +76,11 @@ class DynamicSystem {
 
   /// Sets the constrained DOFs of u, v, a (each may be null) to g(t), g'(t), g''(t).
   virtual void apply_constraints(double t, Vec u, Vec v, Vec a) const = 0;
-  /// The constrained entries of a Newmark-type predictor's increments du, dv from t0 to t0 + h
-  /// (MechanicalSystem::prescribe_increments); the free entries are left as they are.
-  virtual void prescribe_increments(double t0, double h, double beta, double gamma, Vec du,
-                                    Vec dv) const = 0;
+  /// The constrained entries of a Newmark-type predictor's increments du, dv over a step h from
+  /// t0 to t1 (t0 + h, or the run's n dt: State::after) (MechanicalSystem::prescribe_increments);
+  /// the free entries are left as they are.
+  virtual void prescribe_increments(double t0, double t1, double h, double beta, double gamma,
+                                    Vec du, Vec dv) const = 0;
   /// Zeroes the constrained entries of r; keep_constrained zeroes the free ones.
   virtual void zero_constrained(Vec r) const = 0;
   virtual void keep_constrained(Vec r) const = 0;

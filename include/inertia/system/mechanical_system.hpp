@@ -92,11 +92,11 @@ class MechanicalSystem final : public DynamicSystem {
   /// Sets the constrained DOFs of u, v, a (each may be null) to g(t), g'(t), g''(t).
   void apply_constraints(double t, Vec u, Vec v, Vec a) const override;
   /// The constrained entries of the increments du, dv of a Newmark-type predictor from t0 to
-  /// t1 = t0 + h, chosen so that u(t0) + du + h^2 beta a and v(t0) + dv + h gamma a with
-  /// a = g''(t1) are the prescribed g(t1) and g'(t1):
+  /// t1 = t0 + h (to round-off: the run's n dt), chosen so that u(t0) + du + h^2 beta a and
+  /// v(t0) + dv + h gamma a with a = g''(t1) are the prescribed g(t1) and g'(t1):
   ///   du_c = g(t1) - h^2 beta g''(t1) - g(t0),  dv_c = g'(t1) - h gamma g''(t1) - g'(t0).
   /// The free entries are left as they are.
-  void prescribe_increments(double t0, double h, double beta, double gamma, Vec du,
+  void prescribe_increments(double t0, double t1, double h, double beta, double gamma, Vec du,
                             Vec dv) const override;
   /// Zeroes the constrained DOFs of r.
   void zero_constrained(Vec r) const override;

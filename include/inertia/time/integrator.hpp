@@ -12,8 +12,10 @@
 /// path; the implicit schemes whose unknown is a velocity (euler_implicit, variational_symplectic)
 /// give the constrained DOFs the one that puts them at g(t_{n+1}).
 
+#include <cmath>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -37,6 +39,20 @@ struct State {
   std::int64_t step = 0;
   petsc::Vector u;
   petsc::Vector v;
+  /// Where the step under way ends on the run's clock (RunPlan::time_of: n dt, not a sum of
+  /// steps; set by the time loop before each step), NaN without a clock. A scheme's times come
+  /// from after(), so that its forces, prescribed motion and records are read at n dt:
+  /// 8.015 + 0.005 is 8.020000000000001, one ulp past 1604 x 0.005 = 8.02.
+  double step_end = std::numeric_limits<double>::quiet_NaN();
+
+  /// The time h after `time`: time + h, or step_end where that is within a millionth of h or
+  /// a few ulps of it (the step's end reached in one step, in halved steps or at a stage).
+  double after(double h) const {
+    const double t = time + h;
+    const double tolerance =
+        1e-6 * std::abs(h) + 64 * std::numeric_limits<double>::epsilon() * std::abs(step_end);
+    return std::abs(t - step_end) <= tolerance ? step_end : t;
+  }
 };
 
 /// The balance of a Newmark-family scheme (Chung & Hulbert's convention, alpha weights the old
