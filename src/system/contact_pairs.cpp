@@ -174,7 +174,7 @@ struct Pass {
     std::array<double, 4> N;
     Vec3 n;
     double k;
-    Slip slip;  ///< friction: its tangent (the stick spring's where the node only touches)
+    Slip slip;  ///< friction: its tangents (the stick spring's where the node only touches)
   };
   std::vector<Link> links;
   // The evaluation's results.
@@ -554,9 +554,9 @@ class ContactPairTerm final : public ContactTerm {
         for (int i = 0; i < 3; ++i)
           for (int j = 0; j < 3; ++j) {
             const double nn = l.n[i] * l.n[j];
-            // Friction: the return map's tangent (coulomb(); the stick spring where the node
-            // only touches), in the same relative displacement as the gap.
-            B[3 * i + j] = l.k * nn + (friction_ ? l.slip.tangent[3 * i + j] : 0.0);
+            // Friction: the return map's symmetric tangent (coulomb(); the stick spring where
+            // the node only touches), in the same relative displacement as the gap.
+            B[3 * i + j] = l.k * nn + (friction_ ? l.slip.symmetric[3 * i + j] : 0.0);
           }
         std::array<std::int64_t, 5> node{l.slave, -1, -1, -1, -1};
         std::array<double, 5> c{1, 0, 0, 0, 0};
@@ -855,7 +855,7 @@ class ContactPairTerm final : public ContactTerm {
           Pass::Link l{mesh_.global_node(n), face.kind, {-1, -1, -1, -1}, pr.N, pr.n, k, {}};
           for (int i = 0; i < 3; ++i)  // the stick spring, until coulomb() says otherwise
             for (int m = 0; m < 3; ++m)
-              l.slip.tangent[3 * i + m] = k * ((i == m ? 1.0 : 0.0) - pr.n[i] * pr.n[m]);
+              l.slip.symmetric[3 * i + m] = k * ((i == m ? 1.0 : 0.0) - pr.n[i] * pr.n[m]);
           for (int a = 0; a < face.kind; ++a) l.master[a] = p.gids[face.node[a]];
           p.links.push_back(l);
         };

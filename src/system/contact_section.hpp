@@ -48,6 +48,10 @@ struct Slip {
   /// slip direction s, plus s (mu k n - f_n dmu/drate e / h)^T, e the unit tangential slip (not
   /// symmetric).
   std::array<double, 9> tangent{0, 0, 0, 0, 0, 0, 0, 0, 0};
+  /// Its symmetric part without the normal force's and the slip rate's terms (the stick spring,
+  /// or mu f_n / |T_trial| times its part across s): the pairs' (their tangent couples nodes,
+  /// where an unsymmetric one defeats Newton's symmetric factorisation).
+  std::array<double, 9> symmetric{0, 0, 0, 0, 0, 0, 0, 0, 0};
 };
 inline Slip coulomb(const Friction& f, const std::array<double, 3>& n, const double* tc,
                     const double* d, double k, double normal_force, double h) {
@@ -69,6 +73,7 @@ inline Slip coulomb(const Friction& f, const std::array<double, 3>& n, const dou
     for (int l = 0; l < 3; ++l) out.tangent[3 * i + l] = k * ((i == l ? 1.0 : 0.0) - n[i] * n[l]);
   if (!(size > limit)) {
     for (int i = 0; i < 3; ++i) out.force[i] = trial[i];
+    out.symmetric = out.tangent;
     return out;
   }
   out.slipping = true;
@@ -81,8 +86,9 @@ inline Slip coulomb(const Friction& f, const std::array<double, 3>& n, const dou
   for (int i = 0; i < 3; ++i)
     for (int l = 0; l < 3; ++l) {
       const double p = (i == l ? 1.0 : 0.0) - n[i] * n[l];
+      out.symmetric[3 * i + l] = limit * k / size * (p - s[i] * s[l]);
       out.tangent[3 * i + l] =
-          limit * k / size * (p - s[i] * s[l]) + s[i] * (mu * k * n[l] - rate_term * dt[l]);
+          out.symmetric[3 * i + l] + s[i] * (mu * k * n[l] - rate_term * dt[l]);
     }
   return out;
 }
