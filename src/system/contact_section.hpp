@@ -77,8 +77,9 @@ inline Slip coulomb(const Friction& f, const std::array<double, 3>& n, const dou
     return out;
   }
   out.slipping = true;
+  const double ratio = limit / size;
   double s[3];
-  for (int i = 0; i < 3; ++i) s[i] = trial[i] / size, out.force[i] = limit * s[i];
+  for (int i = 0; i < 3; ++i) s[i] = trial[i] / size, out.force[i] = trial[i] * ratio;
   // T = mu(|d_t| / h) f_n s: d s = -(k / |T_trial|) (P - s s^T) dd, d f_n = -k n . dd,
   // d mu = dmu/drate (d_t / |d_t|) . dd / h.
   const double rate_term =
@@ -86,7 +87,7 @@ inline Slip coulomb(const Friction& f, const std::array<double, 3>& n, const dou
   for (int i = 0; i < 3; ++i)
     for (int l = 0; l < 3; ++l) {
       const double p = (i == l ? 1.0 : 0.0) - n[i] * n[l];
-      out.symmetric[3 * i + l] = limit * k / size * (p - s[i] * s[l]);
+      out.symmetric[3 * i + l] = ratio * k * (p - s[i] * s[l]);
       out.tangent[3 * i + l] =
           out.symmetric[3 * i + l] + s[i] * (mu * k * n[l] - rate_term * dt[l]);
     }
