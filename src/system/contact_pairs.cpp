@@ -174,7 +174,7 @@ struct Pass {
     std::array<double, 4> N;
     Vec3 n;
     double k;
-    Slip slip;  ///< friction (slipping, ratio, direction); sticking if not slipping
+    Slip slip;  ///< friction: its tangents (the stick spring's where the node only touches)
   };
   std::vector<Link> links;
   // The evaluation's results.
@@ -617,16 +617,9 @@ class ContactPairTerm final : public ContactTerm {
         for (int i = 0; i < 3; ++i)
           for (int j = 0; j < 3; ++j) {
             const double nn = l.n[i] * l.n[j];
-            double b = nn;
-            if (friction_) {
-              // Sticking: the tangential spring k (I - n n^T); slipping: its part across the
-              // slip direction, scaled by mu f_n / |T_trial| (as the walls').
-              double t = (i == j ? 1.0 : 0.0) - nn;
-              if (l.slip.slipping)
-                t = l.slip.ratio * (t - l.slip.direction[i] * l.slip.direction[j]);
-              b += t;
-            }
-            B[3 * i + j] = l.k * b;
+            // Friction: the return map's symmetric tangent (coulomb(); the stick spring where
+            // the node only touches), in the same relative displacement as the gap.
+            B[3 * i + j] = l.k * nn + (friction_ ? l.slip.symmetric[3 * i + j] : 0.0);
           }
         std::array<std::int64_t, 5> node{l.slave, -1, -1, -1, -1};
         std::array<double, 5> c{1, 0, 0, 0, 0};
@@ -923,6 +916,9 @@ class ContactPairTerm final : public ContactTerm {
         // Implicit schemes: the tangent's data of node n touching `face` (add_coupling).
         auto link = [&](std::int32_t n, const Pass::Face& face, const Projection& pr, double k) {
           Pass::Link l{mesh_.global_node(n), face.kind, {-1, -1, -1, -1}, pr.N, pr.n, k, {}};
+          for (int i = 0; i < 3; ++i)  // the stick spring, until coulomb() says otherwise
+            for (int m = 0; m < 3; ++m)
+              l.slip.symmetric[3 * i + m] = k * ((i == m ? 1.0 : 0.0) - pr.n[i] * pr.n[m]);
           for (int a = 0; a < face.kind; ++a) l.master[a] = p.gids[face.node[a]];
           p.links.push_back(l);
         };

@@ -38,34 +38,59 @@ std::string friction_text(const Friction& f);
 /// n): the committed force tc (projected on the tangent plane) less k times the tangential part
 /// of the relative slip d since the commit, returned onto the Coulomb cone mu f_n (the
 /// regularised Coulomb law of penalty codes: an elastic stick of stiffness k, then slip). h: the
-/// time since the commit (the slip rate for mu).
+/// time since the commit (the slip rate for mu: the tangential part of d over h).
 struct Slip {
   std::array<double, 3> force{0, 0, 0};
   bool slipping = false;
-  double ratio = 1;                          ///< mu f_n / |T_trial| when slipping
-  std::array<double, 3> direction{0, 0, 0};  ///< T_trial / |T_trial| when slipping
+  /// The return map's tangent: the derivative of the internal force (-force) in d, row i column
+  /// l, with the normal force f_n = l - k g depending on d through g = n . d. Sticking, the
+  /// tangential spring k (I - n n^T); slipping, mu f_n / |T_trial| times its part across the
+  /// slip direction s, plus s (mu k n - f_n dmu/drate e / h)^T, e the unit tangential slip (not
+  /// symmetric).
+  std::array<double, 9> tangent{0, 0, 0, 0, 0, 0, 0, 0, 0};
+  /// Its symmetric part without the normal force's and the slip rate's terms (the stick spring,
+  /// or mu f_n / |T_trial| times its part across s): the pairs' (their tangent couples nodes,
+  /// where an unsymmetric one defeats Newton's symmetric factorisation).
+  std::array<double, 9> symmetric{0, 0, 0, 0, 0, 0, 0, 0, 0};
 };
 inline Slip coulomb(const Friction& f, const std::array<double, 3>& n, const double* tc,
                     const double* d, double k, double normal_force, double h) {
   Slip out;
   double dn = 0, tn = 0;
   for (int i = 0; i < 3; ++i) dn += d[i] * n[i], tn += tc[i] * n[i];
-  double trial[3], slip2 = 0;
+  double trial[3], dt[3], slip2 = 0;
   for (int i = 0; i < 3; ++i) {
-    const double dt = d[i] - dn * n[i];
-    slip2 += dt * dt;
-    trial[i] = (tc[i] - tn * n[i]) - k * dt;
+    dt[i] = d[i] - dn * n[i];
+    slip2 += dt[i] * dt[i];
+    trial[i] = (tc[i] - tn * n[i]) - k * dt[i];
   }
-  const double rate = h > 0 ? std::sqrt(slip2) / h : 0.0;
-  const double mu = f.mu_kinetic + (f.mu_static - f.mu_kinetic) * std::exp(-f.decay * rate);
-  const double limit = mu * std::max(normal_force, 0.0);
+  const double slip = std::sqrt(slip2), rate = h > 0 ? slip / h : 0.0;
+  const double e = std::exp(-f.decay * rate);
+  const double mu = f.mu_kinetic + (f.mu_static - f.mu_kinetic) * e;
+  const double fn = std::max(normal_force, 0.0), limit = mu * fn;
   const double size = std::sqrt(trial[0] * trial[0] + trial[1] * trial[1] + trial[2] * trial[2]);
-  if (size > limit) {
-    out.slipping = true;
-    out.ratio = limit / size;
-    for (int i = 0; i < 3; ++i) out.direction[i] = trial[i] / size;
+  for (int i = 0; i < 3; ++i)
+    for (int l = 0; l < 3; ++l) out.tangent[3 * i + l] = k * ((i == l ? 1.0 : 0.0) - n[i] * n[l]);
+  if (!(size > limit)) {
+    for (int i = 0; i < 3; ++i) out.force[i] = trial[i];
+    out.symmetric = out.tangent;
+    return out;
   }
-  for (int i = 0; i < 3; ++i) out.force[i] = trial[i] * out.ratio;
+  out.slipping = true;
+  const double ratio = limit / size;
+  double s[3];
+  for (int i = 0; i < 3; ++i) s[i] = trial[i] / size, out.force[i] = trial[i] * ratio;
+  // T = mu(|d_t| / h) f_n s: d s = -(k / |T_trial|) (P - s s^T) dd, d f_n = -k n . dd,
+  // d mu = dmu/drate (d_t / |d_t|) . dd / h.
+  const double rate_term =
+      slip > 0 && h > 0 ? -fn * f.decay * (f.mu_static - f.mu_kinetic) * e / h / slip : 0.0;
+  for (int i = 0; i < 3; ++i)
+    for (int l = 0; l < 3; ++l) {
+      const double p = (i == l ? 1.0 : 0.0) - n[i] * n[l];
+      out.symmetric[3 * i + l] = ratio * k * (p - s[i] * s[l]);
+      out.tangent[3 * i + l] =
+          out.symmetric[3 * i + l] + s[i] * (mu * k * n[l] - rate_term * dt[l]);
+    }
   return out;
 }
 

@@ -338,7 +338,18 @@ void NewtonSolver::choose_linear_solver(Mat J) {
   system_.add_solver_note(
       cat("Newton's tangents (", system_.num_global_dofs(), " DOFs): ", choice.why));
   direct_ = choice.direct;
-  if (!direct_) return;
+  if (!direct_) {
+    // Friction's tangent is not symmetric (the slip's dependence on the normal force): GMRES,
+    // not CG (which took ~20,000 iterations a step on a sliding block), unless -ksp_type says.
+    PetscBool given = PETSC_FALSE;
+    INERTIA_PETSC(PetscOptionsHasName(nullptr, nullptr, "-ksp_type", &given));
+    if (system_.has_friction() && !given) {
+      KSP ksp;
+      INERTIA_PETSC(SNESGetKSP(snes_, &ksp));
+      INERTIA_PETSC(KSPSetType(ksp, KSPGMRES));
+    }
+    return;
+  }
   // LDL^T (MUMPS, symmetric indefinite: a tangent need not be positive definite) as the
   // preconditioner of GMRES with the exact tangent, factored at the first Newton iteration of
   // each step and kept while it stays a good one (lag_factorisation).
