@@ -106,7 +106,7 @@ std::shared_ptr<TermSection> parse_contact_section(const case_yaml::Node& n) {
       s->warnings.push_back(cat(*n.file, ":", n["penalty_scale"].line(), ": ",
                                 n["penalty_scale"].key, ": ", s->penalty_scale,
                                 " is far from 1 (explicit) or 10 (implicit): explicit steps shrink "
-                                "as 1 / sqrt of it, penetrations grow as 1 / it"));
+                                "as 1 / sqrt of it, penetrations as 1 / it"));
   }
   if (n.has("augmented")) {
     const case_yaml::Node a = n["augmented"];

@@ -118,7 +118,7 @@ for np in 1 2; do
     expect_error "plain.yaml:.*: modal: the model has contact (contact:), which a linear analysis cannot represent" $np $mode "$work/plain.yaml"
   done
   run $np --check "$work/penalty.yaml"  # --check only: the run would be 1e13 steps
-  expect "penalty.yaml:6: contact.penalty_scale: 1e+30 is far from 1 (explicit) or 10 (implicit)" "np $np: penalty_scale"
+  expect "penalty.yaml:7: contact.penalty_scale: 1e+30 is far from 1 (explicit) or 10 (implicit)" "np $np: penalty_scale"
   expect "the run is [0-9]* steps of .* s: check the units, a penalty or a material" "np $np: steps"
   run $np "$work/frame.yaml"
   expect "frame.yaml: time.rayleigh: mode 1 (51.8.* Hz) gets a damping ratio of 0.183.*, more than twice the largest target (0.05 at 250 and 750 Hz)" "np $np: Rayleigh targets"
