@@ -347,6 +347,8 @@ void NewtonSolver::choose_linear_solver(Mat J) {
       KSP ksp;
       INERTIA_PETSC(SNESGetKSP(snes_, &ksp));
       INERTIA_PETSC(KSPSetType(ksp, KSPGMRES));
+      system_.add_solver_note(
+          "Newton's tangents: GMRES instead of CG (friction's tangent is not symmetric)");
     }
     return;
   }

@@ -123,13 +123,15 @@ for entry in "${schemes[@]}"; do
       python3 - "$d/full/modes.csv" "$d/restarted/modes.csv" <<'PY'
 import csv, sys
 a, b = ([[float(x) for x in r] for r in list(csv.reader(open(p)))[1:]] for p in sys.argv[1:])
-assert len(a) == len(b) == 4, (len(a), len(b))
+# 4 asked; the square section's 4th mode has a twin, which completes the cluster (modal.hpp).
+assert len(a) == len(b) == 5, (len(a), len(b))
 for c in range(len(a[0])):
     scale = max(abs(r[c]) for r in a) or 1.0
     worst = max(abs(p[c] - q[c]) for p, q in zip(a, b)) / scale
     assert worst <= 1e-10, f"modes.csv column {c} differs by {worst:.3e}"
 PY
       grep -q "rayleigh .*alpha_M" "$work/last.log"
+      grep -q "^modal     mode 5 added: mode 4's frequency .* Hz is repeated" "$work/last.log"
     fi
   done
   # A 2-rank checkpoint continued on 3 ranks.
