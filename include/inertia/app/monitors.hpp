@@ -42,6 +42,8 @@ class EnergyMonitor final : public Monitor {
   void before_step() override;
   void within_step(const State& state, double dt) override;
   void after_step(const StepView& step) override;
+  /// The row of the sums within_step() took to `state`.
+  void reached(const State& state) override { history_->write(run_->system, state); }
   void flush() override { history_->flush(); }
   void mark_failed(const std::string& reason) override { history_->mark_failed(reason); }
   void save(io::CheckpointAttributes& attributes, io::NamedVectors& vectors) override;
@@ -90,6 +92,7 @@ class ProbesMonitor final : public Monitor {
   LoopActivity activity() const override { return LoopActivity::step; }
   void start(const RunContext& run) override;
   void after_step(const StepView& step) override;
+  void reached(const State& state) override { probes_->record(state); }
   void flush() override { probes_->flush(); }
   void mark_failed(const std::string& reason) override { probes_->mark_failed(reason); }
 
@@ -111,6 +114,9 @@ class ReactionsMonitor final : public Monitor {
   LoopActivity activity() const override { return LoopActivity::step; }
   void start(const RunContext& run) override;
   void after_step(const StepView& step) override;
+  void reached(const State& state) override {
+    if (reactions_) reactions_->record(run_->system, state, run_->integrator);
+  }
   void flush() override {
     if (reactions_) reactions_->flush();
   }
@@ -137,6 +143,7 @@ class SectionsMonitor final : public Monitor {
   LoopActivity activity() const override { return LoopActivity::step; }
   void start(const RunContext& run) override;
   void after_step(const StepView& step) override;
+  void reached(const State& state) override { record(state); }
   void flush() override { file_.flush(); }
   void mark_failed(const std::string& reason) override { file_.mark_failed(reason); }
   void finish() override;
@@ -163,6 +170,7 @@ class DriftsMonitor final : public Monitor {
   LoopActivity activity() const override { return LoopActivity::step; }
   void start(const RunContext& run) override;
   void after_step(const StepView& step) override;
+  void reached(const State& state) override { record(state); }
   void flush() override { file_.flush(); }
   void mark_failed(const std::string& reason) override { file_.mark_failed(reason); }
   void finish() override;
@@ -191,6 +199,7 @@ class ContactMonitor final : public Monitor {
   void start(const RunContext& run) override;
   void summary(std::ostream& line) const override;
   void after_step(const StepView& step) override;
+  void reached(const State& state) override { record(state); }
   void flush() override { file_.flush(); }
   void mark_failed(const std::string& reason) override { file_.mark_failed(reason); }
 
