@@ -419,9 +419,12 @@ void NewtonSolver::choose_line_search(bool energy) {
     // a fraction (Hill's sphere at its limit pressure: 6 against 29 iterations). Full steps are
     // given up where ||G|| grows after the second iteration (convergence_callback) or SNES fails,
     // and the solve is repeated from the same guess with backtracking on ||G|| (solve_once).
-    full_steps_ = system_.has_friction();
-    INERTIA_PETSC(
-        SNESLineSearchSetType(line_search, full_steps_ ? SNESLINESEARCHBASIC : SNESLINESEARCHCP));
+    // After two such solves in a row the rest of the run backtracks (a finite-strain bend,
+    // whose full steps cycle at every step: 2 wasted iterations once or twice, not every step).
+    full_steps_ = system_.has_friction() && full_step_failures_ < 2;
+    INERTIA_PETSC(SNESLineSearchSetType(line_search, full_steps_              ? SNESLINESEARCHBASIC
+                                                     : system_.has_friction() ? SNESLINESEARCHBT
+                                                                              : SNESLINESEARCHCP));
   }
 }
 
@@ -464,13 +467,14 @@ NewtonReport NewtonSolver::run_snes(Vec y) {
 }
 
 NewtonReport NewtonSolver::retry_backtracking(const NewtonReport& first, Vec y) {
-  if (full_steps_ && !full_steps_noted_) {
-    full_steps_noted_ = true;
+  if (full_steps_ && ++full_step_failures_ == 1)
     system_.add_solver_note(cat("Newton: full steps did not converge at t = ", problem_->t, " (",
                                 SNESConvergedReasons[first.reason], " after ", first.iterations,
                                 " iterations); the step was solved again from its start with "
                                 "backtracking on ||G|| (noted once per run)"));
-  }
+  else if (full_steps_ && full_step_failures_ == 2)
+    system_.add_solver_note(cat("Newton: full steps did not converge in two solves in a row (t = ",
+                                problem_->t, "): backtracking on ||G|| for the rest of the run"));
   SNESLineSearch line_search;
   SNESLineSearchType type;
   INERTIA_PETSC(SNESGetLineSearch(snes_, &line_search));
@@ -502,6 +506,7 @@ NewtonReport NewtonSolver::solve_once(const Problem& problem, Vec y) {
   choose_line_search(energy);
   fresh_preconditioner();
   NewtonReport report = run_snes(y);
+  if (full_steps_ && report.reason > 0) full_step_failures_ = 0;
   // Full steps that failed, or a trial point that left the elements' domain (an inverted
   // element) under a search that does not back off from it: solve again from the same guess
   // with a backtracking line search, which does.

@@ -27,14 +27,15 @@
 /// ||G|| is not), and a direction that is not one of descent for Phi (an indefinite tangent)
 /// backtracks on ||G||. Plasticity and friction (path-dependent forces, no potential): full
 /// Newton steps, given up where an iteration after the second raises ||G|| or SNES fails; the
-/// solve is then repeated from the same guess with backtracking on ||G|| (one note in the log per
-/// run). Near a plastic collapse the first full step raises ||G|| and the next ones converge
-/// quadratically, where backtracking cuts every step short (Hill's sphere at 0.98 and 1.0 of its
-/// limit pressure: 5 and 6 iterations against 20 and 29). Elsewhere (dashpots, stiffness-
-/// proportional damping) the critical-point search (the zero of G.dy along the direction) is
-/// used, with a backtracking retry for configurations the elements cannot take. A line search
-/// given on the command line (-snes_linesearch_type) replaces all of these, with the retry for
-/// configurations the elements cannot take.
+/// solve is then repeated from the same guess with backtracking on ||G|| (a note in the log the
+/// first time), and after two such solves in a row the rest of the run backtracks. Near a plastic
+/// collapse the first full step raises ||G|| and the next ones converge quadratically, where
+/// backtracking cuts every step short (Hill's sphere at 0.98 and 1.0 of its limit pressure: 5 and 6
+/// iterations against 20 and 29). Elsewhere (dashpots, stiffness- proportional damping) the
+/// critical-point search (the zero of G.dy along the direction) is used, with a backtracking retry
+/// for configurations the elements cannot take. A line search given on the command line
+/// (-snes_linesearch_type) replaces all of these, with the retry for configurations the elements
+/// cannot take.
 ///
 /// Round-off floor. ||G|| cannot fall below the round-off of its evaluation, and that floor is
 /// set less by the size of the forces than by the constitutive law's cancellations (the
@@ -169,9 +170,10 @@ class NewtonSolver {
   petsc::Vector residual_, x_, guess_;
   petsc::Vector p_, f_ext_, work_, zero_;  // the potential's constant terms and scratch
   bool potential_ready_ = false;           ///< p_ and f_ext_ hold this solve's constants
-  /// This solve takes full Newton steps, given up where ||G|| grows after the second iteration;
-  /// whether the fallback was noted in the log.
-  bool full_steps_ = false, full_steps_noted_ = false;
+  /// This solve takes full Newton steps, given up where ||G|| grows after the second iteration.
+  bool full_steps_ = false;
+  /// Solves in a row whose full steps failed (from 2 on, the run backtracks).
+  int full_step_failures_ = 0;
   bool chosen_ = false, direct_ = false;  ///< the tangents' solver (choose_linear_solver)
   // Round-off floor of this solve: residuals seen, the floor and where it was last measured.
   petsc::Vector probe_, probe_g_, probe_h_;
