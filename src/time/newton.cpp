@@ -467,14 +467,17 @@ NewtonReport NewtonSolver::run_snes(Vec y) {
 }
 
 NewtonReport NewtonSolver::retry_backtracking(const NewtonReport& first, Vec y) {
-  if (full_steps_ && ++full_step_failures_ == 1)
+  if (full_steps_) ++full_step_failures_;
+  if (full_steps_ && !full_steps_noted_) {
+    full_steps_noted_ = true;
     system_.add_solver_note(cat("Newton: full steps did not converge at t = ", problem_->t, " (",
                                 SNESConvergedReasons[first.reason], " after ", first.iterations,
                                 " iterations); the step was solved again from its start with "
                                 "backtracking on ||G|| (noted once per run)"));
-  else if (full_steps_ && full_step_failures_ == 2)
+  } else if (full_steps_ && full_step_failures_ == 2) {
     system_.add_solver_note(cat("Newton: full steps did not converge in two solves in a row (t = ",
                                 problem_->t, "): backtracking on ||G|| for the rest of the run"));
+  }
   SNESLineSearch line_search;
   SNESLineSearchType type;
   INERTIA_PETSC(SNESGetLineSearch(snes_, &line_search));

@@ -172,8 +172,10 @@ class NewtonSolver {
   bool potential_ready_ = false;           ///< p_ and f_ext_ hold this solve's constants
   /// This solve takes full Newton steps, given up where ||G|| grows after the second iteration.
   bool full_steps_ = false;
-  /// Solves in a row whose full steps failed (from 2 on, the run backtracks).
+  /// Solves in a row whose full steps failed (from 2 on, the run backtracks); whether the first
+  /// failure was noted in the log.
   int full_step_failures_ = 0;
+  bool full_steps_noted_ = false;
   bool chosen_ = false, direct_ = false;  ///< the tangents' solver (choose_linear_solver)
   // Round-off floor of this solve: residuals seen, the floor and where it was last measured.
   petsc::Vector probe_, probe_g_, probe_h_;
