@@ -1366,10 +1366,26 @@ class Run {
         reason +=
             "; an explicit run keeps the dt chosen for the undeformed mesh: cells flattened "
             "by large deformation need a smaller time.dt";
+      if (steps.failed_part_way()) record_reached(reason);
       mark_failed(reason);
       if (dynamic_cast<const SolverError*>(&e)) throw SolverError(reason);
       throw;
     }
+  }
+
+  /// A step that failed after parts of it converged (StepController::failed_part_way): the
+  /// histories' rows at the end of the last part, numbered as the failed step, so that they end
+  /// where the run got to (a restart from an earlier checkpoint drops them). `reason` gains a
+  /// failure to record them.
+  void record_reached(std::string& reason) {
+    const std::int64_t step = state_.step;
+    try {
+      state_.step = step + 1;
+      for (Monitor* m : step_monitors_) m->reached(state_);
+    } catch (const Error& e) {
+      reason += cat("; the rows of t = ", state_.time, " were not recorded: ", e.what());
+    }
+    state_.step = step;
   }
 
   /// What the loop was doing, for the INCOMPLETE marks.

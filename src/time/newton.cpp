@@ -116,6 +116,11 @@ PetscErrorCode NewtonSolver::convergence_callback(SNES snes, PetscInt iteration,
         self->accepted_at_floor_ = true;
       }
     }
+    // Full steps (choose_line_search): the first may raise ||G||, a later one that does is not
+    // converging (a cycle, a divergence); solve_once then backtracks from the step's start.
+    if (self->full_steps_ && iteration >= 2 && *reason == SNES_CONVERGED_ITERATING &&
+        fnorm > self->previous_residual_)
+      *reason = SNES_DIVERGED_DTOL;
     self->previous_residual_ = fnorm;
   } catch (...) {
     self->error_ = std::current_exception();
@@ -411,6 +416,100 @@ NewtonReport NewtonSolver::solve(const Problem& problem, Vec y) {
   return report;
 }
 
+void NewtonSolver::choose_line_search(bool energy) {
+  SNESLineSearch line_search;
+  INERTIA_PETSC(SNESGetLineSearch(snes_, &line_search));
+  full_steps_ = false;
+  if (energy) {
+    potential_ready_ = false;  // built at the first line search (energy_line_search)
+    INERTIA_PETSC(SNESLineSearchSetType(line_search, SNESLINESEARCHSHELL));
+    INERTIA_PETSC(SNESLineSearchShellSetUserFunc(line_search, line_search_callback, this));
+  } else if (!line_search_given()) {
+    // Plasticity and friction: no energy, and the critical-point search, which assumes one,
+    // stalls where nodes slip (a block starting to slide on another). Full Newton steps first:
+    // near a plastic collapse the first step raises ||G|| (the plastic zone's flow overshoots)
+    // and the next ones converge quadratically, where backtracking on ||G|| cuts every step to
+    // a fraction (Hill's sphere at its limit pressure: 6 against 29 iterations). Full steps are
+    // given up where ||G|| grows after the second iteration (convergence_callback) or SNES fails,
+    // and the solve is repeated from the same guess with backtracking on ||G|| (solve_once).
+    // After two such solves in a row the rest of the run backtracks (a finite-strain bend,
+    // whose full steps cycle at every step: 2 wasted iterations once or twice, not every step).
+    full_steps_ = system_.has_friction() && full_step_failures_ < 2;
+    INERTIA_PETSC(SNESLineSearchSetType(line_search, full_steps_              ? SNESLINESEARCHBASIC
+                                                     : system_.has_friction() ? SNESLINESEARCHBT
+                                                                              : SNESLINESEARCHCP));
+  }
+}
+
+void NewtonSolver::fresh_preconditioner() {
+  // A fresh preconditioner object for every solve (GAMG then reuses its interpolation only
+  // within this solve, and its random eigenvalue estimates start from the same seed): a step's
+  // iterations depend on that step's data alone, so a restarted run repeats them exactly, and
+  // the coarse spaces follow the configuration as it moves.
+  if (direct_) return;
+  KSP ksp;
+  PC old_pc, pc;
+  PCType type;
+  const char* prefix = nullptr;
+  INERTIA_PETSC(SNESGetKSP(snes_, &ksp));
+  INERTIA_PETSC(KSPGetPC(ksp, &old_pc));
+  INERTIA_PETSC(PCGetType(old_pc, &type));
+  INERTIA_PETSC(KSPGetOptionsPrefix(ksp, &prefix));
+  INERTIA_PETSC(PCCreate(system_.comm(), &pc));
+  INERTIA_PETSC(PCSetOptionsPrefix(pc, prefix));
+  if (type) INERTIA_PETSC(PCSetType(pc, type));
+  INERTIA_PETSC(PCSetFromOptions(pc));
+  INERTIA_PETSC(KSPSetPC(ksp, pc));
+  INERTIA_PETSC(PCDestroy(&pc));  // the KSP holds it
+}
+
+NewtonReport NewtonSolver::run_snes(Vec y) {
+  PetscErrorCode code = SNESSolve(snes_, nullptr, y);
+  rethrow_collectively(system_.comm(), error_);  // rank-local exceptions fail together
+  if (code) throw_petsc_error(code, "SNESSolve", __FILE__, __LINE__);
+  NewtonReport report;
+  INERTIA_PETSC(SNESGetConvergedReason(snes_, &report.reason));
+  INERTIA_PETSC(SNESGetIterationNumber(snes_, &report.iterations));
+  INERTIA_PETSC(SNESGetLinearSolveIterations(snes_, &report.linear_iterations));
+  const PetscReal* history = nullptr;
+  PetscInt length = 0;
+  INERTIA_PETSC(
+      SNESGetConvergenceHistory(snes_, const_cast<PetscReal**>(&history), nullptr, &length));
+  report.residuals.assign(history, history + length);
+  return report;
+}
+
+NewtonReport NewtonSolver::retry_backtracking(const NewtonReport& first, Vec y) {
+  if (full_steps_) ++full_step_failures_;
+  if (full_steps_ && !full_steps_noted_) {
+    full_steps_noted_ = true;
+    system_.add_solver_note(cat("Newton: full steps did not converge at t = ", problem_->t, " (",
+                                SNESConvergedReasons[first.reason], " after ", first.iterations,
+                                " iterations); the step was solved again from its start with "
+                                "backtracking on ||G|| (noted once per run)"));
+  } else if (full_steps_ && full_step_failures_ == 2) {
+    system_.add_solver_note(cat("Newton: full steps did not converge in two solves in a row (t = ",
+                                problem_->t, "): backtracking on ||G|| for the rest of the run"));
+  }
+  SNESLineSearch line_search;
+  SNESLineSearchType type;
+  INERTIA_PETSC(SNESGetLineSearch(snes_, &line_search));
+  INERTIA_PETSC(SNESLineSearchGetType(line_search, &type));
+  const std::string previous = type;
+  INERTIA_PETSC(VecCopy(guess_, y));
+  INERTIA_PETSC(SNESLineSearchSetType(line_search, SNESLINESEARCHBT));
+  full_steps_ = false;
+  accepted_at_floor_ = false;
+  floor_ = floor_measured_at_ = 0;
+  NewtonReport report = run_snes(y);
+  INERTIA_PETSC(SNESLineSearchSetType(line_search, previous.c_str()));
+  // The report counts both solves (the log's iterations are the work done).
+  report.iterations += first.iterations;
+  report.linear_iterations += first.linear_iterations;
+  report.residuals.insert(report.residuals.begin(), first.residuals.begin(), first.residuals.end());
+  return report;
+}
+
 NewtonReport NewtonSolver::solve_once(const Problem& problem, Vec y) {
   problem_ = &problem;
   error_ = nullptr;
@@ -420,69 +519,17 @@ NewtonReport NewtonSolver::solve_once(const Problem& problem, Vec y) {
   if (!guess_) guess_ = system_.create_vector();
   INERTIA_PETSC(VecCopy(y, guess_));
   const bool energy = has_potential(problem);
-  {
-    SNESLineSearch line_search;
-    INERTIA_PETSC(SNESGetLineSearch(snes_, &line_search));
-    if (energy) {
-      potential_ready_ = false;  // built at the first line search (energy_line_search)
-      INERTIA_PETSC(SNESLineSearchSetType(line_search, SNESLINESEARCHSHELL));
-      INERTIA_PETSC(SNESLineSearchShellSetUserFunc(line_search, line_search_callback, this));
-    } else if (!line_search_given()) {
-      // Friction: no energy, and the critical-point search, which assumes one, stalls where
-      // nodes slip (a block starting to slide on another): backtracking on ||G|| converges.
-      INERTIA_PETSC(SNESLineSearchSetType(
-          line_search, system_.has_friction() ? SNESLINESEARCHBT : SNESLINESEARCHCP));
-    }
-  }
-  // A fresh preconditioner object for every solve (GAMG then reuses its interpolation only
-  // within this solve, and its random eigenvalue estimates start from the same seed): a step's
-  // iterations depend on that step's data alone, so a restarted run repeats them exactly, and
-  // the coarse spaces follow the configuration as it moves.
-  if (!direct_) {
-    KSP ksp;
-    PC old_pc, pc;
-    PCType type;
-    const char* prefix = nullptr;
-    INERTIA_PETSC(SNESGetKSP(snes_, &ksp));
-    INERTIA_PETSC(KSPGetPC(ksp, &old_pc));
-    INERTIA_PETSC(PCGetType(old_pc, &type));
-    INERTIA_PETSC(KSPGetOptionsPrefix(ksp, &prefix));
-    INERTIA_PETSC(PCCreate(system_.comm(), &pc));
-    INERTIA_PETSC(PCSetOptionsPrefix(pc, prefix));
-    if (type) INERTIA_PETSC(PCSetType(pc, type));
-    INERTIA_PETSC(PCSetFromOptions(pc));
-    INERTIA_PETSC(KSPSetPC(ksp, pc));
-    INERTIA_PETSC(PCDestroy(&pc));  // the KSP holds it
-  }
-  PetscErrorCode code = SNESSolve(snes_, nullptr, y);
-  rethrow_collectively(system_.comm(), error_);  // rank-local exceptions fail together
-  if (code) throw_petsc_error(code, "SNESSolve", __FILE__, __LINE__);
-  NewtonReport report;
-  INERTIA_PETSC(SNESGetConvergedReason(snes_, &report.reason));
-  if (report.reason == SNES_DIVERGED_FUNCTION_DOMAIN && !energy) {
-    // A trial point left the elements' domain (an inverted element): solve again from the same
-    // guess with a backtracking line search, which backs off from such points.
-    SNESLineSearch line_search;
-    SNESLineSearchType type;
-    INERTIA_PETSC(SNESGetLineSearch(snes_, &line_search));
-    INERTIA_PETSC(SNESLineSearchGetType(line_search, &type));
-    const std::string previous = type;
-    INERTIA_PETSC(VecCopy(guess_, y));
-    INERTIA_PETSC(SNESLineSearchSetType(line_search, SNESLINESEARCHBT));
-    code = SNESSolve(snes_, nullptr, y);
-    INERTIA_PETSC(SNESLineSearchSetType(line_search, previous.c_str()));
-    rethrow_collectively(system_.comm(), error_);
-    if (code) throw_petsc_error(code, "SNESSolve", __FILE__, __LINE__);
-    INERTIA_PETSC(SNESGetConvergedReason(snes_, &report.reason));
-  }
+  choose_line_search(energy);
+  fresh_preconditioner();
+  NewtonReport report = run_snes(y);
+  if (full_steps_ && report.reason > 0) full_step_failures_ = 0;
+  // Full steps that failed, or a trial point that left the elements' domain (an inverted
+  // element) under a search that does not back off from it: solve again from the same guess
+  // with a backtracking line search, which does.
+  if ((full_steps_ && report.reason < 0) ||
+      (report.reason == SNES_DIVERGED_FUNCTION_DOMAIN && !energy))
+    report = retry_backtracking(report, y);
   problem_ = nullptr;
-  INERTIA_PETSC(SNESGetIterationNumber(snes_, &report.iterations));
-  INERTIA_PETSC(SNESGetLinearSolveIterations(snes_, &report.linear_iterations));
-  const PetscReal* history = nullptr;
-  PetscInt length = 0;
-  INERTIA_PETSC(
-      SNESGetConvergenceHistory(snes_, const_cast<PetscReal**>(&history), nullptr, &length));
-  report.residuals.assign(history, history + length);
   report.at_round_off_floor = accepted_at_floor_;
   report.round_off_floor = floor_;
   if (accepted_at_floor_ && !floor_warned_ && !report.residuals.empty())

@@ -36,7 +36,9 @@ StepStats StepController::attempt(DynamicSystem& system, Integrator& integrator,
                                   double dt, int depth) {
   const double t0 = state.time;
   const std::int64_t n0 = state.step;
-  if (max_halvings_ > depth) save(system, integrator, state, depth);
+  // Each part's start is kept: a failed part is retried from it, and the last part to fail
+  // leaves the state where the step's converged parts got to.
+  if (max_halvings_ > 0) save(system, integrator, state, depth);
   try {
     StepStats stats = integrator.step(system, state, dt);
     system.commit_step(state.u);  // the step is accepted once its history is
@@ -44,13 +46,20 @@ StepStats StepController::attempt(DynamicSystem& system, Integrator& integrator,
     return stats;
   } catch (const SolverError& e) {
     system.reject_step();
-    if (depth >= max_halvings_)
+    if (max_halvings_ > 0) {
+      restore(integrator, state, depth);
+      state.time = t0;
+      state.step = n0;
+    }
+    if (depth >= max_halvings_) {
+      if (max_halvings_ > 0) {
+        failed_part_way_ = t0 != start_time_;
+        state.step = start_step_;  // the step that failed is the next one
+      }
       throw SolverError(cat("the step from t = ", t0, " with dt = ", dt, " failed",
                             max_halvings_ > 0 ? cat(" after ", max_halvings_, " halvings") : "",
                             ": ", e.what()));
-    restore(integrator, state, depth);
-    state.time = t0;
-    state.step = n0;
+    }
     on_retry_(cat("step from t = ", t0, " with dt = ", dt, " failed (", e.what(),
                   "); retrying as two steps of ", dt / 2));
     StepStats first = attempt(system, integrator, state, dt / 2, depth + 1);
@@ -65,6 +74,9 @@ StepStats StepController::attempt(DynamicSystem& system, Integrator& integrator,
 StepStats StepController::advance(DynamicSystem& system, Integrator& integrator, State& state,
                                   double dt) {
   const std::int64_t n0 = state.step;
+  start_step_ = n0;
+  start_time_ = state.time;
+  failed_part_way_ = false;
   StepStats stats = attempt(system, integrator, state, dt, 0);
   state.step = n0 + 1;  // halved steps still count as one step of the run
   return stats;

@@ -234,6 +234,9 @@ class EnergyHistory {
   /// energies the last after_step (or the constructor) computed at `state`; no product. Returns
   /// them.
   std::pair<double, double> update_total(MechanicalSystem& system, const State& state);
+  /// Collective. Appends the row of `state` from the sums and energies the last after_step()
+  /// computed there (a retried step's last converged part, when the step failed).
+  void write(MechanicalSystem& system, const State& state);
   void flush() { file_.flush(); }
   void mark_failed(const std::string& reason) { file_.mark_failed(reason); }
   double total() const { return total_; }
@@ -252,7 +255,6 @@ class EnergyHistory {
   double algorithmic_dissipation() const { return algorithmic_; }
 
  private:
-  void write(MechanicalSystem& system, const State& state);
   /// The state-dependent quantities at the current state (loads, reactions, M v, M a).
   void evaluate(MechanicalSystem& system, const State& state);
   Integrator& integrator_;

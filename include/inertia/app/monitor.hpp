@@ -84,6 +84,10 @@ class Monitor {
   virtual void within_step(const State& state, double dt) { (void)state, (void)dt; }
   /// After a completed step.
   virtual void after_step(const StepView& step) { (void)step; }
+  /// A step retried in halves that still failed: the state its last converged part reached
+  /// (within_step saw it last), numbered as the failed step. A history writes its row there.
+  /// Collective.
+  virtual void reached(const State& state) { (void)state; }
   /// Writes what is buffered (before a checkpoint, with the progress line, at the end).
   virtual void flush() {}
   /// Marks what was written INCOMPLETE with the reason (a failed or interrupted run).

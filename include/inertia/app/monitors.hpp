@@ -42,6 +42,8 @@ class EnergyMonitor final : public Monitor {
   void before_step() override;
   void within_step(const State& state, double dt) override;
   void after_step(const StepView& step) override;
+  /// The row of the sums within_step() took to `state`.
+  void reached(const State& state) override { history_->write(run_->system, state); }
   void flush() override { history_->flush(); }
   void mark_failed(const std::string& reason) override { history_->mark_failed(reason); }
   void save(io::CheckpointAttributes& attributes, io::NamedVectors& vectors) override;
@@ -94,6 +96,7 @@ class ProbesMonitor final : public Monitor {
   LoopActivity activity() const override { return LoopActivity::step; }
   void start(const RunContext& run) override;
   void after_step(const StepView& step) override;
+  void reached(const State& state) override { probes_->record(state); }
   void flush() override { probes_->flush(); }
   void mark_failed(const std::string& reason) override { probes_->mark_failed(reason); }
 
@@ -115,6 +118,9 @@ class ReactionsMonitor final : public Monitor {
   LoopActivity activity() const override { return LoopActivity::step; }
   void start(const RunContext& run) override;
   void after_step(const StepView& step) override;
+  void reached(const State& state) override {
+    if (reactions_) reactions_->record(run_->system, state, run_->integrator);
+  }
   void flush() override {
     if (reactions_) reactions_->flush();
   }
@@ -141,6 +147,7 @@ class SectionsMonitor final : public Monitor {
   LoopActivity activity() const override { return LoopActivity::step; }
   void start(const RunContext& run) override;
   void after_step(const StepView& step) override;
+  void reached(const State& state) override { record(state); }
   void flush() override { file_.flush(); }
   void mark_failed(const std::string& reason) override { file_.mark_failed(reason); }
   void finish() override;
@@ -167,6 +174,7 @@ class DriftsMonitor final : public Monitor {
   LoopActivity activity() const override { return LoopActivity::step; }
   void start(const RunContext& run) override;
   void after_step(const StepView& step) override;
+  void reached(const State& state) override { record(state); }
   void flush() override { file_.flush(); }
   void mark_failed(const std::string& reason) override { file_.mark_failed(reason); }
   void finish() override;
@@ -195,6 +203,7 @@ class ContactMonitor final : public Monitor {
   void start(const RunContext& run) override;
   void summary(std::ostream& line) const override;
   void after_step(const StepView& step) override;
+  void reached(const State& state) override { record(state); }
   void flush() override { file_.flush(); }
   void mark_failed(const std::string& reason) override { file_.mark_failed(reason); }
 
