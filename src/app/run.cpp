@@ -262,11 +262,17 @@ void prepare_directory(const std::filesystem::path& directory, const char* what)
                          std::strerror(errno), ")"));
 }
 
+/// Which options check_solver_options() leaves unread, for the end of the run to report: all of
+/// them (a run: its solvers read those they use), the unprefixed ones (--check of an explicit
+/// scheme: only the mass solves' "mass_" options can be used), or none (--check of an implicit
+/// scheme: its solvers are not created, the check's reading stands for theirs).
+enum class UnreadAfterCheck { all, unprefixed, none };
+
 /// Collective. Reads the solver options the way the run's solvers will (KSP, PC and SNES with no
 /// prefix: GAMG as the default preconditioner; the mass solves' "mass_" prefix: Jacobi), so an
 /// unknown type (-ksp_type foo) or a malformed value (-ksp_rtol abc) is a one-line configuration
 /// error now, at --check, instead of a failed solve in the first step.
-void check_solver_options(MPI_Comm comm) {
+void check_solver_options(MPI_Comm comm, UnreadAfterCheck unread_after) {
   // Reading them marks them used; those no solver had read before are set again after the
   // check, unused, so that the end of the run still reports an option no solver of the run
   // reads (-snes_rtol in an explicit run) as it reports a typo.
@@ -300,6 +306,8 @@ void check_solver_options(MPI_Comm comm) {
     throw InputError(cat("PETSc options (case file's petsc: or the command line): ", e.what()));
   }
   for (const auto& [name, value] : unread) {
+    if (unread_after == UnreadAfterCheck::none) break;
+    if (unread_after == UnreadAfterCheck::unprefixed && name.starts_with("-mass_")) continue;
     INERTIA_PETSC(PetscOptionsClearValue(nullptr, name.c_str()));
     INERTIA_PETSC(PetscOptionsSetValue(nullptr, name.c_str(), value ? value->c_str() : nullptr));
   }
@@ -452,7 +460,9 @@ class Run {
     log_ << "inertia " << INERTIA_VERSION << ": case " << printable(c().path.string()) << " on "
          << nranks << (nranks == 1 ? " rank\n" : " ranks\n") << std::flush;
     insert_case_options(c().petsc_options);
-    check_solver_options(comm_);
+    check_solver_options(comm_, !args_.check               ? UnreadAfterCheck::all
+                                : c().scheme.is_explicit() ? UnreadAfterCheck::unprefixed
+                                                           : UnreadAfterCheck::none);
     if (args_.check)
       check_directories();
     else
@@ -1629,6 +1639,9 @@ class Run {
     HarmonicResult r;
     {
       Phases::Scope scope(phases_, "harmonic");
+      log_ << "harmonic  sweeping " << c().harmonic.frequencies.size() << " frequencies ("
+           << (modes ? "modal superposition" : "direct solve") << ")\n"
+           << std::flush;
       r = harmonic_analysis(c(), system().spec(), system(), modes, probes);
     }
     const std::size_t np = probes.names.size();
