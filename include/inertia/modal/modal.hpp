@@ -41,7 +41,7 @@ struct ModalResult {
   /// less r_c.(M_cc - M_cf M_ff^-1 M_fc) r_c (c: the constrained DOFs; the mass that moves with
   /// the supports). Never more than this, but more than free_mass with a consistent mass.
   std::array<double, 3> total_mass{};
-  int asked = 0;            ///< the modes asked for (modes.size() may be fewer, or more)
+  int asked = 0;  ///< the modes asked for (modes.size() may be fewer, or more)
   /// Modes computed beyond those asked because the last one asked for has twins (frequencies
   /// equal to cluster_tolerance): a truncation never splits such a cluster, whose basis is
   /// arbitrary (modes.size() = asked + cluster_completion when SLEPc converged them all).
@@ -54,8 +54,8 @@ struct ModalResult {
 
 /// Collective. The `count` lowest modes, or as many as SLEPc converged of them: never more than
 /// the free DOFs (a model has as many modes), fewer if SLEPc stops before (-eps_max_it); more
-/// when the count-th mode's frequency is repeated: the cluster is completed (cluster_completion). Throws
-/// InputError if every DOF is constrained, SolverError if SLEPc converged no mode at all.
+/// when the count-th mode's frequency is repeated: the cluster is completed (cluster_completion).
+/// Throws InputError if every DOF is constrained, SolverError if SLEPc converged no mode at all.
 ModalResult compute_modes(MechanicalSystem& system, int count);
 
 }  // namespace inertia
