@@ -13,6 +13,7 @@
 #include "inertia/app/case_file.hpp"
 #include "inertia/app/conditions.hpp"
 #include "inertia/app/output_fields.hpp"
+#include "inertia/app/plausibility.hpp"
 #include "inertia/core/error.hpp"
 #include "inertia/mesh/box.hpp"
 #include "inertia/system/force_term.hpp"
@@ -59,6 +60,7 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
       {reinterpret_cast<const void*>(&inertia::parse_case), "parse_case"},
       {reinterpret_cast<const void*>(&inertia::correct_baseline), "correct_baseline"},
       {reinterpret_cast<const void*>(&inertia::record_units), "record_units"},
+      {reinterpret_cast<const void*>(&inertia::material_warnings), "material_warnings"},
   };
   for (const auto& r : registries)
     check(r.function != nullptr, "a source the parser needs is not compiled into the target",
