@@ -97,6 +97,78 @@ void ContactSection::fingerprint(Hasher& h) const {
   }
 }
 
+namespace {
+
+/// The section's `walls:` list into s.walls (names checked against s.pairs').
+void parse_walls(const case_yaml::Node& walls, ContactSection& s) {
+  walls.expect_sequence();
+  if (walls.size() == 0) walls.fail("expected at least one wall");
+  for (std::size_t i = 0; i < walls.size(); ++i) {
+    const case_yaml::Node w = walls.at(i);
+    w.expect_map(
+        {"name", "region", "plane", "sphere", "cylinder", "penalty", "motion", "friction"});
+    WallInput in;
+    in.where = cat(*w.file, ":", w.line(), ": ", w.key);
+    for (const char* k : {"name", "region"})
+      if (!w.has(k)) w.fail(cat("missing key '", k, "'"));
+    in.name = w["name"].text();
+    if (!plain_name(in.name))
+      w["name"].fail(
+          "expected a name of letters, digits, '_' or '-' (at most 64): it names "
+          "contact.csv's columns");
+    for (const auto& other : s.walls)
+      if (other.name == in.name) w["name"].fail(cat("wall '", in.name, "' is given twice"));
+    for (const auto& other : s.pairs)
+      if (other.name == in.name) w["name"].fail(cat("'", in.name, "' names a pair too"));
+    in.region = w["region"].text();
+    int shapes = 0;
+    for (const char* k : {"plane", "sphere", "cylinder"}) shapes += w.has(k) ? 1 : 0;
+    if (shapes != 1) w.fail("give exactly one of 'plane', 'sphere' or 'cylinder'");
+    if (w.has("plane")) {
+      const auto p = w["plane"];
+      p.expect_map({"point", "normal"});
+      if (!p.has("point") || !p.has("normal"))
+        p.fail("expected 'point' and 'normal' (the side the body stays on)");
+      in.shape = Shape::plane;
+      in.point = p["point"].vec3();
+      in.direction = unit(p["normal"]);
+    } else if (w.has("sphere")) {
+      const auto p = w["sphere"];
+      p.expect_map({"center", "radius"});
+      if (!p.has("center") || !p.has("radius")) p.fail("expected 'center' and 'radius'");
+      in.shape = Shape::sphere;
+      in.point = p["center"].vec3();
+      in.radius = p["radius"].positive();
+    } else {
+      const auto p = w["cylinder"];
+      p.expect_map({"point", "axis", "radius"});
+      if (!p.has("point") || !p.has("axis") || !p.has("radius"))
+        p.fail("expected 'point' (on the axis), 'axis' and 'radius'");
+      in.shape = Shape::cylinder;
+      in.point = p["point"].vec3();
+      in.direction = unit(p["axis"]);
+      in.radius = p["radius"].positive();
+    }
+    if (w.has("penalty")) in.penalty = w["penalty"].positive();
+    if (w.has("friction")) {
+      in.friction = parse_friction(w["friction"]);
+      warn_friction(w["friction"], in.friction, s.warnings);
+    }
+    if (w.has("motion")) {
+      const auto m = w["motion"];
+      m.expect_map({"displacement", "amplitude"});
+      if (!m.has("displacement")) m.fail("missing key 'displacement' (the wall's translation)");
+      in.moving = true;
+      in.motion = m["displacement"].vec3();
+      if (m.has("amplitude")) in.amplitude = m["amplitude"].text();
+      in.motion_line = m.line();
+    }
+    s.walls.push_back(std::move(in));
+  }
+}
+
+}  // namespace
+
 std::shared_ptr<TermSection> parse_contact_section(const case_yaml::Node& n) {
   n.expect_map({"penalty_scale", "augmented", "walls", "pairs"});
   auto s = std::make_shared<ContactSection>();
@@ -159,72 +231,7 @@ std::shared_ptr<TermSection> parse_contact_section(const case_yaml::Node& n) {
       s->pairs.push_back(std::move(in));
     }
   }
-  if (!n.has("walls")) return s;
-  const case_yaml::Node walls = n["walls"];
-  walls.expect_sequence();
-  if (walls.size() == 0) walls.fail("expected at least one wall");
-  for (std::size_t i = 0; i < walls.size(); ++i) {
-    const case_yaml::Node w = walls.at(i);
-    w.expect_map(
-        {"name", "region", "plane", "sphere", "cylinder", "penalty", "motion", "friction"});
-    WallInput in;
-    in.where = cat(*w.file, ":", w.line(), ": ", w.key);
-    for (const char* k : {"name", "region"})
-      if (!w.has(k)) w.fail(cat("missing key '", k, "'"));
-    in.name = w["name"].text();
-    if (!plain_name(in.name))
-      w["name"].fail(
-          "expected a name of letters, digits, '_' or '-' (at most 64): it names "
-          "contact.csv's columns");
-    for (const auto& other : s->walls)
-      if (other.name == in.name) w["name"].fail(cat("wall '", in.name, "' is given twice"));
-    for (const auto& other : s->pairs)
-      if (other.name == in.name) w["name"].fail(cat("'", in.name, "' names a pair too"));
-    in.region = w["region"].text();
-    int shapes = 0;
-    for (const char* k : {"plane", "sphere", "cylinder"}) shapes += w.has(k) ? 1 : 0;
-    if (shapes != 1) w.fail("give exactly one of 'plane', 'sphere' or 'cylinder'");
-    if (w.has("plane")) {
-      const auto p = w["plane"];
-      p.expect_map({"point", "normal"});
-      if (!p.has("point") || !p.has("normal"))
-        p.fail("expected 'point' and 'normal' (the side the body stays on)");
-      in.shape = Shape::plane;
-      in.point = p["point"].vec3();
-      in.direction = unit(p["normal"]);
-    } else if (w.has("sphere")) {
-      const auto p = w["sphere"];
-      p.expect_map({"center", "radius"});
-      if (!p.has("center") || !p.has("radius")) p.fail("expected 'center' and 'radius'");
-      in.shape = Shape::sphere;
-      in.point = p["center"].vec3();
-      in.radius = p["radius"].positive();
-    } else {
-      const auto p = w["cylinder"];
-      p.expect_map({"point", "axis", "radius"});
-      if (!p.has("point") || !p.has("axis") || !p.has("radius"))
-        p.fail("expected 'point' (on the axis), 'axis' and 'radius'");
-      in.shape = Shape::cylinder;
-      in.point = p["point"].vec3();
-      in.direction = unit(p["axis"]);
-      in.radius = p["radius"].positive();
-    }
-    if (w.has("penalty")) in.penalty = w["penalty"].positive();
-    if (w.has("friction")) {
-      in.friction = parse_friction(w["friction"]);
-      warn_friction(w["friction"], in.friction, s->warnings);
-    }
-    if (w.has("motion")) {
-      const auto m = w["motion"];
-      m.expect_map({"displacement", "amplitude"});
-      if (!m.has("displacement")) m.fail("missing key 'displacement' (the wall's translation)");
-      in.moving = true;
-      in.motion = m["displacement"].vec3();
-      if (m.has("amplitude")) in.amplitude = m["amplitude"].text();
-      in.motion_line = m.line();
-    }
-    s->walls.push_back(std::move(in));
-  }
+  if (n.has("walls")) parse_walls(n["walls"], *s);
   return s;
 }
 
