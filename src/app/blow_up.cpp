@@ -5,19 +5,9 @@
 #include <cstdio>
 
 #include "inertia/core/error.hpp"
+#include "inertia/core/text.hpp"
 
 namespace inertia {
-
-namespace {
-
-/// x with 3 significant digits, for the message.
-std::string g3(double x) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.3g", x);
-  return buffer;
-}
-
-}  // namespace
 
 double BlowUpWatch::energy_floor(double total_mass, double highest_omega, double model_size) {
   const double scale = total_mass * highest_omega * highest_omega * model_size * model_size;

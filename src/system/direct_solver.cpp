@@ -42,15 +42,6 @@ FactorEstimate estimate_cholesky(Mat A) {
   return e;
 }
 
-namespace {
-/// x to three significant digits, for the log.
-std::string sig3(double x) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.3g", x);
-  return text;
-}
-}  // namespace
-
 SolverChoice choose_solver(Mat A, const char* prefix, LinearSolverChoice choice, double solves,
                            double products_per_solve, const std::string& key, double operators) {
   const char* iterative = "CG + GAMG";
@@ -66,8 +57,8 @@ SolverChoice choose_solver(Mat A, const char* prefix, LinearSolverChoice choice,
   }
   const std::string factor =
       cat(operators > 1 ? "MUMPS LDL^T, factored per tangent (" : "MUMPS Cholesky, factored once (",
-          sig3(f.factor_entries / 1e6), "M entries, ", sig3(f.flops / 1e9), " GFlop, ",
-          sig3(f.memory_per_rank / 1e6), " MB on the largest rank");
+          g3(f.factor_entries / 1e6), "M entries, ", g3(f.flops / 1e9), " GFlop, ",
+          g3(f.memory_per_rank / 1e6), " MB on the largest rank");
   if (choice == LinearSolverChoice::direct) return {true, cat(factor, "; ", key, ": direct)")};
   // Memory: the factorisation must leave half of what each rank may use.
   MPI_Comm comm = PETSC_COMM_SELF;
@@ -75,8 +66,8 @@ SolverChoice choose_solver(Mat A, const char* prefix, LinearSolverChoice choice,
   const double budget = 0.5 * available_memory_per_rank(comm);
   if (budget > 0 && f.memory_per_rank > budget)
     return {false,
-            cat(iterative, " (a factorisation would need ", sig3(f.memory_per_rank / 1e6),
-                " MB on a rank, more than half of the ", sig3(2 * budget / 1e6), " MB available)")};
+            cat(iterative, " (a factorisation would need ", g3(f.memory_per_rank / 1e6),
+                " MB on a rank, more than half of the ", g3(2 * budget / 1e6), " MB available)")};
   // Time, from flop counts and the rates above: the factorisation runs dense kernels (BLAS 3);
   // products with A and triangular sweeps over L are memory-bound.
   MatInfo info;
@@ -89,8 +80,8 @@ SolverChoice choose_solver(Mat A, const char* prefix, LinearSolverChoice choice,
       (operators * amg_setup_products + solves * products_per_solve) * product;
   const bool direct = t_direct < t_iterative;
   return {direct,
-          cat(direct ? factor + "; " : cat(iterative, " ("), "estimated ", sig3(t_direct),
-              " s direct against ", sig3(t_iterative), " s iterative for ", solves, " solves)")};
+          cat(direct ? factor + "; " : cat(iterative, " ("), "estimated ", g3(t_direct),
+              " s direct against ", g3(t_iterative), " s iterative for ", solves, " solves)")};
 }
 
 bool solver_given_in_options(const char* prefix) {

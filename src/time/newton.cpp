@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <limits>
 
+#include "inertia/core/text.hpp"
 #include "inertia/parallel/session.hpp"
 #include "inertia/system/direct_solver.hpp"
 
@@ -171,11 +172,6 @@ void NewtonSolver::warn_round_off_floor(PetscReal gnorm, PetscReal first) {
   PetscReal atol = 0, rtol = 0, stol = 0;
   PetscInt max_iterations = 0, max_evaluations = 0;
   INERTIA_PETSC(SNESGetTolerances(snes_, &atol, &rtol, &stol, &max_iterations, &max_evaluations));
-  auto g3 = [](double x) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.3g", x);
-    return std::string(text);
-  };
   system_.add_solver_note(
       cat("warning   Newton: the residual stalls at ", g3(gnorm),
           ", the round-off floor of this model's forces (", g3(floor_),
