@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "inertia/app/analysis.hpp"
 #include "inertia/app/case_file.hpp"
 #include "inertia/app/drifts.hpp"
 #include "inertia/app/sections.hpp"
@@ -67,5 +68,10 @@ struct RsaResult {
 RsaResult response_spectrum_analysis(const CaseFile& c, MechanicalSystem& system,
                                      const ModalResult& modes, const SectionCuts* cuts = nullptr,
                                      const DriftLines* drifts = nullptr);
+
+/// response_spectrum: the combined peaks on the modes just computed, logged per mode and
+/// combined, written to rsa_modes.csv, rsa.csv and <case>_rsa.pvd.
+/// Collective.
+void run_response_spectrum(const AnalysisContext& context, const ModalResult& modes);
 
 }  // namespace inertia
