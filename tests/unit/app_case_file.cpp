@@ -325,6 +325,8 @@ TEST(CaseFile, TheManualShowsItsCaseFilesAsTheyAre) {
     }
   }
   EXPECT_NE(std::find(shown.begin(), shown.end(), "examples/case_file.yaml"), shown.end());
+  EXPECT_NE(std::find(shown.begin(), shown.end(), "examples/cantilever/cantilever.yaml"),
+            shown.end());
 }
 
 /// Values other than the defaults reach their fields (the annotated case mostly shows defaults).
