@@ -1,6 +1,6 @@
 #pragma once
 /// \file harmonic_analysis.hpp
-/// Harmonic (steady-state) response (README, "Harmonic response"): loads F_j sin(Omega t +
+/// Harmonic (steady-state) response (examples/guide/harmonic.md): loads F_j sin(Omega t +
 /// phi_j) (a load's `value`; phi_j the `phase` of its `sine` amplitude, 0 without one) give
 /// u(t) = Im(U e^{i Omega t}), F = sum_j F_j e^{i phi_j}, with U from
 /// - modal superposition: U = sum_n phi_n q_n,

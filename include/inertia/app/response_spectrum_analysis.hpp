@@ -1,6 +1,6 @@
 #pragma once
 /// \file response_spectrum_analysis.hpp
-/// Response-spectrum analysis (README, "Response-spectrum analysis"): the peak response of a
+/// Response-spectrum analysis (examples/guide/response_spectrum.md): the peak response of a
 /// linear model to a ground acceleration given by its spectrum, from the modes of the modal
 /// analysis. Mode n in direction d (unit translation r_d, factor f_d):
 ///   A_n = f_d Gamma_n Sa(T_n), the modal displacement u_n = A_n / omega_n^2 phi_n, and the support
