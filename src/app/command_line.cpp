@@ -39,19 +39,19 @@ std::string usage() {
                                       SVG; inertia spectrum --help)
        inertia --help | --version
 
-inertia runs the structural-dynamics case described by CASE.yaml (README.md, "The case file"):
+inertia runs the structural-dynamics case described by CASE.yaml (examples/guide/case_file.md):
 it reads or generates the mesh, partitions it with METIS, assembles mass and stiffness into
 PETSc, integrates in time, and writes ParaView output (.pvd/.pvtu/.vtu, or .xdmf/.h5),
 probes.csv and energy.csv under output.directory.
 
-time.integrator (README.md, "Time integration"):
+time.integrator (examples/guide/time_integration.md):
 )";
   for (const auto& e : scheme_entries())
     out << "  " << std::left << std::setw(24) << e.name << e.summary << "\n";
   out << R"(
-output.fields (README.md, "Outputs"), the arrays of the output frames:
+output.fields (examples/guide/outputs.md), the arrays of the output frames:
 )" << output_fields_help(FieldKind::frame)
-      << R"(output.format: vtu (default) | xdmf (README.md, "Outputs"): vtu writes <case>.pvd and per step a
+      << R"(output.format: vtu (default) | xdmf (examples/guide/outputs.md): vtu writes <case>.pvd and per step a
   .pvtu and one .vtu per rank; xdmf writes one HDF5 file <case>.h5 for the run (every rank writes
   its share: the mesh once, one dataset per field and step) and <case>.xdmf, the series ParaView opens
   (its Xdmf3 readers): the file count does not grow with the ranks. After --restart the later
@@ -61,16 +61,16 @@ output.probes: [{name, point, fields}], the columns of probes.csv; fields: some 
       << R"(
   (default: displacement, velocity). u and v at the node nearest the point; stress, strain and
   von_mises at the point itself, in the element that holds it.
-output.sections: [{name, plane: {point, normal}} | {name, regions: [A, B]}] (README.md, "Section
-  forces"): sections.csv, the force and moment on the cells on the normal's side from the rest
-  through the plane (or on region A's from region B's; storey shears; through the supports, the
-  reaction), and their largest values in the log.
+output.sections: [{name, plane: {point, normal}} | {name, regions: [A, B]}]
+  (examples/guide/sections.md): sections.csv, the force and moment on the cells on the normal's
+  side from the rest through the plane (or on region A's from region B's; storey shears; through
+  the supports, the reaction), and their largest values in the log.
 output.drifts: [{name, point: [x, y], levels: [z0, z1, ...]}]: drifts.csv, each storey's drift
   u(z_i) - u(z_i-1) in x and y at the nodes nearest the levels and its ratio to the height.
 Tensors (stress, strain): 6 components xx yy zz xy yz xz, the strain's shear as a tensor.
 modal: {modes: N, mass: consistent}: the N lowest modes with SLEPc (modes.csv, <case>_modes.pvd)
   before the transient, or alone when the case has no time: section.
-harmonic (README.md, "Harmonic response"): the steady state under the case's loads (each load's
+harmonic (examples/guide/harmonic.md): the steady state under the case's loads (each load's
   value, the phase of its sine amplitude) {method: modal (default with modal:) | direct,
   frequencies: [f, ...] | {from, to, count, spacing: linear | log} (Hz), damping: xi (modal),
   rayleigh: {mass, stiffness} | {damping_ratios, frequencies}, structural_damping: eta,
@@ -78,21 +78,21 @@ harmonic (README.md, "Harmonic response"): the steady state under the case's loa
   response of the modes left out), fields_at: [f, ...]}: harmonic.csv (amplitude and phase at the probes), harmonic.svg,
   <case>_harmonic.pvd (displacement_real, _imag, _amplitude at fields_at). direct: MUMPS LDL^T
   of the real block form per frequency (-harmonic_ options), springs' dashpots included.
-response_spectrum (README.md, "Response-spectrum analysis"), after modal: the combined peaks
+response_spectrum (examples/guide/response_spectrum.md), after modal: the combined peaks
   {spectrum: {record: AMPLITUDE} | {points: [[T, Sa], ...]} | {file: F.csv}, units, scale;
   directions: [x, y, z], direction_factors, directional_combination: srss | 100-30,
   combination: srss | cqc (default) | abs, damping: 0.05 | rayleigh, missing_mass: false}: rsa.csv (base
   reaction, largest displacement), rsa_modes.csv (per mode), <case>_rsa.pvd (displacement,
   reaction, stress and strain combined component by component: no von Mises of peaks).
 )";
-  out << "force terms (README.md, \"Architecture\"), by the case-file section they come from:\n";
+  out << "force terms (src/README.md), by the case-file section they come from:\n";
   for (const auto& e : force_term_entries()) {
     out << "  " << std::left << std::setw(24) << e.name << e.summary << "\n";
     if (e.parse && !e.example.empty())
       out << "  " << std::setw(24) << ""
           << "e.g. " << e.name << ": " << e.example << "\n";
   }
-  out << "boundary_conditions[].type (README.md, \"The case file\"):\n";
+  out << "boundary_conditions[].type (examples/guide/case_file.md):\n";
   for (const auto& t : condition_types())
     out << "  " << std::left << std::setw(24) << t.name << t.summary << "\n";
   out << R"(boundary_conditions type acceleration: the region's acceleration is value x amplitude(t), its
@@ -134,7 +134,7 @@ Exit status: 0 on success, 1 on bad input, a failed solve or a failed write (one
 the written files marked INCOMPLETE), or an output directory in use by another run (each run
 locks its output.directory), 128 + the signal after SIGTERM or SIGINT (in the time loop the
 ranks finish the step and write a checkpoint of it first; in the set-up, a modal analysis or
---split they stop within seconds, nothing written). README.md, "What a run promises".
+--split they stop within seconds, nothing written). examples/guide/run_promises.md.
 )";
   return out.str();
 }

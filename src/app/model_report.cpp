@@ -186,7 +186,7 @@ class ModelReport : AnalysisPart {
            << ", fully integrated, which lock volumetrically as nu -> 0.5: displacements come out "
               "far too small (a hex8 cantilever's tip deflection at nu 0.49: 0.71, at 0.4999: "
               "0.22 of nu 0.3's; tet10 0.97 and 0.95); use formulation: bbar on hex8, or tet10 "
-              "cells (README, \"Elements\")\n";
+              "cells (examples/guide/elements.md)\n";
     }
   }
 
