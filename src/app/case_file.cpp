@@ -1067,7 +1067,8 @@ CaseFile parse_case(const std::string& text, const std::filesystem::path& file,
   }
   if (top.has("initial_conditions")) {
     const Node ic = top["initial_conditions"];
-    ic.expect_map({"velocity"});
+    ic.expect_map({"velocity", "static_equilibrium"});
+    if (ic.has("static_equilibrium")) c.static_equilibrium = ic["static_equilibrium"].boolean();
     if (ic.has("velocity")) {
       const Node v = ic["velocity"];
       if (v.node.IsSequence() && v.size() > 0 && v.node[0].IsMap()) {
@@ -1149,6 +1150,11 @@ CaseFile parse_case(const std::string& text, const std::filesystem::path& file,
     check_amplitude(bc.amplitude, bc.origin.key + ".amplitude", bc.origin.line);
   if (top.has("gravity"))
     check_amplitude(c.gravity_amplitude, "gravity.amplitude", top["gravity"].line());
+  if (c.static_equilibrium && (!c.has_time || c.scheme.kind() == SchemeKind::static_solve))
+    top["initial_conditions"]["static_equilibrium"].fail(
+        c.has_time ? "the static integrator solves the equilibrium at every load step already; "
+                     "static_equilibrium is the start of a dynamic run"
+                   : "needs a time integration (time:): it is the start of a dynamic run");
   return c;
 }
 

@@ -44,6 +44,9 @@ it reads or generates the mesh, partitions it with METIS, assembles mass and sti
 PETSc, integrates in time, and writes ParaView output (.pvd/.pvtu/.vtu, or .xdmf/.h5),
 probes.csv and energy.csv under output.directory.
 
+initial_conditions: {velocity: [vx, vy, vz] | [{region, velocity}], static_equilibrium: true}:
+  the start; static_equilibrium: u starts at the static equilibrium under the loads, gravity and
+  prescribed motion at t = 0 (a gravity preload), then the transient runs from it.
 time.integrator (examples/guide/time_integration.md):
 )";
   for (const auto& e : scheme_entries())

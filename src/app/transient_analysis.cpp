@@ -13,6 +13,8 @@
 #include "inertia/system/contact.hpp"
 #include "inertia/system/force_term.hpp"
 #include "inertia/system/mechanical_system.hpp"
+#include "inertia/time/newton.hpp"
+#include "inertia/time/static.hpp"
 
 namespace inertia {
 
@@ -43,11 +45,24 @@ void TransientAnalysis::initialize() {
   state_.u = system().create_vector();
   state_.v = system().create_vector();
   set_initial_state(system(), state_.u, state_.v);
+  if (c().static_equilibrium) start_from_equilibrium();
   integrator_ = c().scheme.create();
   Phases::Scope scope(phases_, "solver setup");
   stats_ = integrator_->initialize(system(), state_);
   linear_its_ = stats_.linear_iterations;
   build_monitors();
+}
+
+void TransientAnalysis::start_from_equilibrium() {
+  Phases::Scope scope(phases_, "solver setup");
+  std::unique_ptr<NewtonSolver> newton;
+  const StepStats s = solve_equilibrium(system(), state_.time, state_.u, newton);
+  system().commit_step(state_.u);  // the plastic state of the preload is the start's
+  log_ << "initial   static equilibrium under the loads at t = " << state_.time << ": "
+       << s.linear_iterations << " linear iterations";
+  if (s.nonlinear_iterations > 0) log_ << ", " << s.nonlinear_iterations << " Newton iterations";
+  log_ << "; largest displacement " << largest_magnitude(state_.u)
+       << " m (the transient starts there, the loads held as their amplitudes say)\n";
 }
 
 void TransientAnalysis::build_monitors() {

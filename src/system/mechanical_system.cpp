@@ -791,8 +791,19 @@ void MechanicalSystem::reaction(double t, Vec u, Vec v, Vec a, Vec r) const {
 petsc::Matrix MechanicalSystem::create_operator() const {
   // Matrix-free K: the (consistent) mass has the same pattern and near-null space.
   const Mat pattern = matrix_free_ || baij_stiffness_ ? M_.get() : K_.get();
-  INERTIA_CHECK(pattern, InternalError, "create_operator: no assembled matrix (matrix-free K)");
   petsc::Matrix A;
+  if (!pattern && baij_stiffness_) {
+    // An explicit run's block K with a lumped mass (a solve it rarely makes: a static
+    // equilibrium at the start): the operator in AIJ on K's pattern.
+    INERTIA_PETSC(MatConvert(K_, MATAIJ, MAT_INITIAL_MATRIX, A.out()));
+    INERTIA_PETSC(MatZeroEntries(A));
+    MatNullSpace modes = nullptr;
+    INERTIA_PETSC(MatGetNearNullSpace(K_, &modes));
+    if (modes) INERTIA_PETSC(MatSetNearNullSpace(A, modes));
+    INERTIA_PETSC(MatSetOption(A, MAT_KEEP_NONZERO_PATTERN, PETSC_TRUE));
+    return A;
+  }
+  INERTIA_CHECK(pattern, InternalError, "create_operator: no assembled matrix (matrix-free K)");
   INERTIA_PETSC(MatDuplicate(pattern, MAT_DO_NOT_COPY_VALUES, A.out()));
   // Zeroing constrained rows must not drop entries: refills copy with SAME_NONZERO_PATTERN.
   INERTIA_PETSC(MatSetOption(A, MAT_KEEP_NONZERO_PATTERN, PETSC_TRUE));

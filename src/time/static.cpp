@@ -12,10 +12,8 @@ class Static final : public Integrator {
   std::string_view name() const override { return "static"; }
 
   StepStats initialize(DynamicSystem& system, State& state) override {
-    f_ = system.create_vector();
     a_ = system.create_vector();  // stays zero: each load step is an equilibrium
     INERTIA_PETSC(VecZeroEntries(state.v));
-    if (!system.is_linear()) newton_ = std::make_unique<NewtonSolver>(system);
     return {};
   }
 
@@ -37,24 +35,9 @@ class Static final : public Integrator {
       stats.linear_iterations = system.solve(0.0, 1.0, r_, du_).iterations;
       INERTIA_PETSC(VecAXPY(state.u, 1.0, du_));
     }
-    system.apply_constraints(t1, state.u, nullptr, nullptr);  // prescribed u at this load step
-    if (system.is_linear()) {
-      system.external_force(t1, f_);
-      stats.linear_iterations = system.solve(0.0, 1.0, f_, state.u).iterations;
-    } else {
-      NewtonSolver::Problem problem;
-      problem.configuration = [](Vec u, Vec x) { INERTIA_PETSC(VecCopy(u, x)); };
-      problem.residual = [&](Vec u, Vec g) {
-        system.force(t1, u, zero_velocity(system), g);  // f_ext - f_int
-        INERTIA_PETSC(VecScale(g, -1.0));
-      };
-      problem.k = 1.0;
-      problem.cx = 1.0;
-      problem.t = t1;
-      const NewtonReport r = newton_->solve(problem, state.u);
-      stats = {stats.linear_iterations + r.linear_iterations, r.iterations, r.reason_name(),
-               r.residuals};
-    }
+    const StepStats equilibrium = solve_equilibrium(system, t1, state.u, newton_);
+    stats = {stats.linear_iterations + equilibrium.linear_iterations,
+             equilibrium.nonlinear_iterations, equilibrium.nonlinear_reason, equilibrium.residuals};
     INERTIA_PETSC(VecZeroEntries(state.v));
     state.time = t1;
     ++state.step;
@@ -69,11 +52,34 @@ class Static final : public Integrator {
     if (!zero_) zero_ = system.create_vector();
     return zero_;
   }
-  petsc::Vector f_, a_, zero_, du_, r_;
+  petsc::Vector a_, zero_, du_, r_;
   std::unique_ptr<NewtonSolver> newton_;
 };
 
 }  // namespace
+
+StepStats solve_equilibrium(DynamicSystem& system, double t, Vec u,
+                            std::unique_ptr<NewtonSolver>& newton) {
+  system.apply_constraints(t, u, nullptr, nullptr);  // the prescribed u at t
+  if (system.is_linear()) {
+    petsc::Vector f = system.create_vector();
+    system.external_force(t, f);
+    return {system.solve(0.0, 1.0, f, u).iterations, 0};
+  }
+  if (!newton) newton = std::make_unique<NewtonSolver>(system);
+  petsc::Vector zero = system.create_vector();
+  NewtonSolver::Problem problem;
+  problem.configuration = [](Vec x, Vec y) { INERTIA_PETSC(VecCopy(x, y)); };
+  problem.residual = [&](Vec x, Vec g) {
+    system.force(t, x, zero, g);  // f_ext - f_int
+    INERTIA_PETSC(VecScale(g, -1.0));
+  };
+  problem.k = 1.0;
+  problem.cx = 1.0;
+  problem.t = t;
+  const NewtonReport r = newton->solve(problem, u);
+  return {r.linear_iterations, r.iterations, r.reason_name(), r.residuals};
+}
 
 Scheme configure_static(const OptionMap& options) {
   options.expect_keys({});

@@ -1422,6 +1422,23 @@ std::string quake_case(const std::string& file) {
          file + "}\n" + time_newmark;
 }
 
+TEST(CaseFileInitialConditions, StaticEquilibriumStartsADynamicRunOnly) {
+  EXPECT_FALSE(parse_case(minimal_case(), "case.yaml").static_equilibrium);
+  EXPECT_TRUE(
+      parse_case(minimal_case() + "initial_conditions: {static_equilibrium: true}\n", "case.yaml")
+          .static_equilibrium);
+  const auto static_run = parse_error(mesh_box + materials_all +
+                                      "time: {integrator: static, dt: 1, end_time: 1}\n"
+                                      "initial_conditions: {static_equilibrium: true}\n");
+  expect_message(static_run, 6, "initial_conditions.static_equilibrium", {"static integrator"});
+  const auto modal_only = parse_error(mesh_box + materials_all + "modal: {modes: 2}\n" +
+                                      "initial_conditions: {static_equilibrium: true}\n");
+  expect_message(modal_only, 6, "initial_conditions.static_equilibrium", {"needs a time"});
+  const auto not_bool =
+      parse_error(minimal_case() + "initial_conditions: {static_equilibrium: 2}\n");
+  expect_message(not_bool, 8, "initial_conditions.static_equilibrium", {});
+}
+
 }  // namespace
 
 TEST(CaseFile, ModalAloneOrBeforeATransient) {

@@ -176,6 +176,9 @@ struct CaseFile {
   std::optional<std::array<double, 3>> gravity;
   std::string gravity_amplitude;
   std::vector<CaseInitialVelocity> initial_velocity;
+  /// initial_conditions.static_equilibrium: the transient starts from the static equilibrium
+  /// under the loads, gravity and prescribed motion at t = 0 (a gravity preload), not from u = 0.
+  bool static_equilibrium = false;
 
   // modal (a modal analysis before the transient, or alone without `time:`)
   int modal_modes = 0;                     ///< modal.modes (0: no modal analysis)

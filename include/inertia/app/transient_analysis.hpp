@@ -59,6 +59,10 @@ class TransientAnalysis : AnalysisPart {
   void summary();
 
  private:
+  /// initial_conditions.static_equilibrium: u becomes the static equilibrium under the loads at
+  /// the start (the prescribed motion there included), its history committed; logged.
+  void start_from_equilibrium();
+
   /// The run's monitors (app/monitors.hpp), in the loop's order: what each step's outputs are.
   void build_monitors();
 

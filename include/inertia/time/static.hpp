@@ -10,10 +10,23 @@
 /// (K_t du = f_ext(t_{n+1}) - f_int(u_n), du the prescribed increment on the constrained DOFs),
 /// so that Newton does not start with the whole increment in the cells next to the support.
 
+#include <memory>
+
+#include "inertia/time/integrator.hpp"
 #include "inertia/time/scheme.hpp"
 
 namespace inertia {
 
+class NewtonSolver;
+
 Scheme configure_static(const OptionMap& options);
+
+/// Collective. The static equilibrium f_int(u) = f_ext(t) at time t, from u (its constrained
+/// entries set to the prescribed motion at t here): one linear solve for a linear system, else
+/// Newton from u (`newton`, created on first use). What a static load step solves, and the
+/// state a transient starts from with `initial_conditions: {static_equilibrium: true}`. The
+/// history variables are not committed (the caller does, DynamicSystem::commit_step).
+StepStats solve_equilibrium(DynamicSystem& system, double t, Vec u,
+                            std::unique_ptr<NewtonSolver>& newton);
 
 }  // namespace inertia
