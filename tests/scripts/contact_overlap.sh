@@ -12,7 +12,8 @@
 #   the deepest); the same: no energy at the start, the block rests; its contact forces are those
 #   of the block starting on the slab (meshes/slide_pair.msh) to 1e-3 of the weight (measured
 #   3.6e-5);
-# - np 1 and 2 (and 3 for `move`) agree; a bad value is one error line.
+# - np 1 and 2 (and 3 for `move`) agree; a bad value, and a move longer than half the height of
+#   the node's own cells, are one error line each.
 set -euo pipefail
 : "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}" "${INERTIA_MPIEXEC:=mpiexec}"
 work=$(mktemp -d)
@@ -87,4 +88,44 @@ if not passed():
 EOF
 overlap "$work/bad.yaml" bad remove
 expect_error "bad.yaml:9: contact.pairs\[0\].initial_penetration: expected error (refuse a pair that starts interpenetrated), move (move its nodes onto the faces they penetrate) or ignore (keep the overlap), not 'remove'" 1 "$work/bad.yaml"
+# A move longer than half the height of the node's own cells is refused: a plate 2 mm thick (one
+# cell) pressed 1.5 mm into a block (10 mm cells), given as volumes.
+python3 - "$work/plate.msh" <<'EOF'
+import sys
+nodes, cells = [], []
+def box(lo, hi, n, tag):
+    first = len(nodes) + 1
+    at = lambda i, j, k: first + i + (n[0] + 1) * (j + (n[1] + 1) * k)
+    for k in range(n[2] + 1):
+        for j in range(n[1] + 1):
+            for i in range(n[0] + 1):
+                nodes.append([lo[d] + (hi[d] - lo[d]) * (i, j, k)[d] / n[d] for d in range(3)])
+    for k in range(n[2]):
+        for j in range(n[1]):
+            for i in range(n[0]):
+                cells.append((tag, [at(i, j, k), at(i + 1, j, k), at(i + 1, j + 1, k), at(i, j + 1, k),
+                                    at(i, j, k + 1), at(i + 1, j, k + 1), at(i + 1, j + 1, k + 1),
+                                    at(i, j + 1, k + 1)]))
+box((0, 0, -0.01), (0.02, 0.02, 0), (2, 2, 1), 1)
+box((0.005, 0.005, -0.0015), (0.015, 0.015, 0.0005), (2, 2, 1), 2)
+out = ["$MeshFormat", "2.2 0 8", "$EndMeshFormat", "$PhysicalNames", "2", '3 1 "block"',
+       '3 2 "plate"', "$EndPhysicalNames", "$Nodes", str(len(nodes))]
+out += [f"{i + 1} {x!r} {y!r} {z!r}" for i, (x, y, z) in enumerate(nodes)]
+out += ["$EndNodes", "$Elements", str(len(cells))]
+out += [f"{e + 1} 5 2 {t} {t} " + " ".join(map(str, c)) for e, (t, c) in enumerate(cells)]
+out += ["$EndElements"]
+open(sys.argv[1], "w").write("\n".join(out) + "\n")
+EOF
+cat > "$work/plate.yaml" <<EOF
+mesh: {file: $work/plate.msh}
+materials:
+  - {region: block, density: 1000, youngs_modulus: 1.0e7, poissons_ratio: 0.3}
+  - {region: plate, density: 1000, youngs_modulus: 1.0e7, poissons_ratio: 0.3}
+contact:
+  pairs:
+    - {name: fit, surfaces: [plate, block], margin: 0.01, initial_penetration: move}
+time: {integrator: central_difference, mass: lumped, dt: auto, end_time: 1.0e-4}
+output: {directory: plate, every: 0}
+EOF
+expect_error "plate.yaml:7: contact.pairs\[0\].initial_penetration: pair 'fit': node [0-9]* of surface 'plate' would move 0.0015 m onto the face it penetrates, 0.75 x the height of its own cells (at most 0.5)" 2 "$work/plate.yaml"
 echo "initial penetrations: moved and kept, np 1, 2, 3"
