@@ -9,7 +9,8 @@
 #   (measured: equal), to 1e-10 of the peak force against 1 rank (measured 2.6e-12 at np 3);
 # - a bar hitting a rigid wall given its volume `all` gives the wall force of its face `xmin`,
 #   on 1 and 2 ranks;
-# - a volume whose skin starts behind a wall is refused as a face region is.
+# - a volume whose skin starts behind a wall is refused as a face region is;
+# - the faces between two parts that share nodes are on neither skin, on 1, 2 and 3 ranks.
 set -euo pipefail
 : "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}" "${INERTIA_MPIEXEC:=mpiexec}"
 work=$(mktemp -d)
@@ -98,4 +99,40 @@ if not passed():
 EOF
 wall "$work/bad.yaml" bad all 0.02
 expect_error "bad.yaml:6: contact.walls\[0\]: wall 'stop' starts inside the body: 9 node(s) of region 'all' behind it" 2 "$work/bad.yaml"
-echo "part-based contact surfaces: pairs and walls on volumes equal to their faces, np 1, 2, 3"
+# Two parts meshed with shared nodes (a 4 x 2 x 2 hex8 grid, `left` the cells with x < 0.5): the
+# faces between them are interior to the model, not on either skin: `left`'s skin has 25 of its
+# 27 nodes (neither its own centre nor the centre of the face it shares with `right`), on 1, 2
+# and 3 ranks (the faces of the two parts on different ranks).
+python3 - "$work/fused.msh" <<'EOF'
+import sys
+at = lambda i, j, k: 1 + i + 5 * (j + 3 * k)
+nodes = [(i / 4, j / 4, k / 4) for k in range(3) for j in range(3) for i in range(5)]
+cells = [(1 if i < 2 else 2, [at(i, j, k), at(i + 1, j, k), at(i + 1, j + 1, k), at(i, j + 1, k),
+                              at(i, j, k + 1), at(i + 1, j, k + 1), at(i + 1, j + 1, k + 1),
+                              at(i, j + 1, k + 1)])
+         for k in range(2) for j in range(2) for i in range(4)]
+out = ["$MeshFormat", "2.2 0 8", "$EndMeshFormat", "$PhysicalNames", "2", '3 1 "left"',
+       '3 2 "right"', "$EndPhysicalNames", "$Nodes", str(len(nodes))]
+out += [f"{i + 1} {x!r} {y!r} {z!r}" for i, (x, y, z) in enumerate(nodes)]
+out += ["$EndNodes", "$Elements", str(len(cells))]
+out += [f"{e + 1} 5 2 {t} {t} " + " ".join(map(str, c)) for e, (t, c) in enumerate(cells)]
+out += ["$EndElements"]
+open(sys.argv[1], "w").write("\n".join(out) + "\n")
+EOF
+cat > "$work/fused.yaml" <<EOF
+mesh: {file: $work/fused.msh}
+materials:
+  - {region: left, density: 1000, youngs_modulus: 1.0e7, poissons_ratio: 0.3}
+  - {region: right, density: 1000, youngs_modulus: 1.0e7, poissons_ratio: 0.3}
+contact:
+  walls:
+    - {name: far, region: left, plane: {point: [-1, 0, 0], normal: [1, 0, 0]}}
+time: {integrator: central_difference, mass: lumped, dt: auto, steps: 2}
+output: {directory: $work/fused, every: 0}
+EOF
+for np in 1 2 3; do
+  run $np "$work/fused.yaml"
+  grep -q "^contact   rigid wall 'far' (plane) on region 'left': 25 nodes" "$work/last.log" ||
+    { cat "$work/last.log"; echo "FAIL: np $np: the skin of a part fused to another"; exit 1; }
+done
+echo "part-based contact surfaces: pairs and walls on volumes equal to their faces, fused parts, np 1, 2, 3"
