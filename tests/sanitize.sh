@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The whole test suite under AddressSanitizer and UndefinedBehaviorSanitizer (README, "Tests"):
+# The whole test suite under AddressSanitizer and UndefinedBehaviorSanitizer (tests/README.md):
 # configures build-asan (-DINERTIA_SANITIZE=ON, GCC's sanitizers, nothing to install beyond the
 # README's packages), builds it and runs ctest there. Not part of CI (it takes about three times
 # as long as the normal suite on 2 cores); run it on demand, e.g. before a release:

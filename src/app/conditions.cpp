@@ -14,13 +14,6 @@ namespace {
 using case_yaml::Node;
 using case_yaml::parse_components;
 
-/// x with the log's 6 significant digits (cat() gives 10).
-std::string six(double x) {
-  std::ostringstream out;
-  out << x;
-  return out.str();
-}
-
 /// The key a condition's region is named at, for messages.
 Origin region_key(const CaseBoundaryCondition& bc) {
   return {bc.origin.line, bc.origin.key + ".region"};

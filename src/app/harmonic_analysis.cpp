@@ -3,9 +3,16 @@
 #include "inertia/app/harmonic_analysis.hpp"
 
 #include <cmath>
+#include <iomanip>
 #include <numbers>
+#include <sstream>
 
+#include "inertia/app/histories.hpp"
+#include "inertia/app/output_series.hpp"
+#include "inertia/app/phases.hpp"
 #include "inertia/core/error.hpp"
+#include "inertia/core/files.hpp"
+#include "inertia/core/svg_plot.hpp"
 #include "inertia/core/text.hpp"
 #include "inertia/parallel/petsc.hpp"
 #include "inertia/parallel/session.hpp"
@@ -406,6 +413,154 @@ void harmonic_field(const CaseFile& c, const ModalResult* modes, const HarmonicR
     INERTIA_PETSC(VecAXPY(imag, -eta / d, rr));
   }
   add_ground(c, frequency, real);
+}
+
+namespace {
+
+/// A harmonic analysis's run: the sweep, its log, harmonic.csv, harmonic.svg and the fields.
+class HarmonicRun : AnalysisPart {
+ public:
+  using AnalysisPart::AnalysisPart;
+
+  void run(const ModalResult* modes) {
+    const auto& h = c().harmonic;
+    // The probes' nodes, whatever fields the probes ask of a transient.
+    std::vector<CaseProbe> points = c().probes;
+    for (auto& p : points) p.fields = {"displacement"};
+    const ProbeSites probes = locate_probes(system(), points, c().path.string());
+    HarmonicResult r;
+    {
+      Phases::Scope scope(phases_, "harmonic");
+      log_ << "harmonic  sweeping " << c().harmonic.frequencies.size() << " frequencies ("
+           << (modes ? "modal superposition" : "direct solve") << ")\n"
+           << std::flush;
+      r = harmonic_analysis(c(), system().spec(), system(), modes, probes);
+    }
+    const std::size_t np = probes.names.size();
+    log_ << "harmonic  " << h.frequencies.size() << " frequencies from " << h.frequencies.front()
+         << " to " << h.frequencies.back() << " Hz, ";
+    if (modes)
+      log_ << "superposing " << modes->modes.size() << " modes (viscous ratio " << h.damping;
+    else
+      log_ << "direct solve (" << r.solver << ", " << std::setprecision(3)
+           << r.seconds_per_frequency << " s per frequency" << std::setprecision(6);
+    if (h.rayleigh.mass != 0 || h.rayleigh.stiffness != 0)
+      log_ << ", Rayleigh alpha_M " << h.rayleigh.mass << " alpha_K " << h.rayleigh.stiffness;
+    log_ << ", structural " << h.structural_damping << "); ";
+    if (r.phases.empty()) {
+      log_ << "no loads\n";
+    } else {
+      log_ << r.phases.size() << (r.phases.size() == 1 ? " load" : " loads") << ", phases (deg)";
+      for (double ph : r.phases) log_ << " " << ph * 180 / std::numbers::pi;
+      log_ << "\n";
+    }
+    if (modes && h.residual)
+      log_ << "harmonic  residual: the static response of the modes left out (one static solve), "
+           << r.residual_fraction << " of K^-1 F's largest entry, added to every frequency\n";
+    if (h.has_base)
+      log_ << "harmonic  base acceleration (" << h.base_acceleration[0] << ", "
+           << h.base_acceleration[1] << ", " << h.base_acceleration[2]
+           << ") m/s^2, phase 0, moving every support of those components; the displacements "
+              "are absolute (the ground's -A / Omega^2 included)\n";
+    const double highest = modes && !modes->modes.empty() ? modes->modes.back().frequency : 0;
+    if (modes && h.frequencies.back() > highest &&
+        static_cast<PetscInt>(modes->modes.size()) < modes->free_dofs)
+      log_ << "warning   harmonic: the sweep reaches " << h.frequencies.back()
+           << " Hz, above the highest mode kept (" << highest
+           << " Hz): ask modal for more modes (about 1.5 times the sweep's top)\n";
+    if (np == 0)
+      log_ << "warning   harmonic: no output.probes: harmonic.csv has frequencies only\n";
+    // harmonic.csv: amplitude and phase (degrees) of each probe component.
+    std::ostringstream csv;
+    csv << std::setprecision(12) << "frequency";
+    for (std::size_t p = 0; p < np; ++p)
+      for (const char* k : {"ux", "uy", "uz"})
+        csv << "," << probes.names[p] << "." << k << "_amplitude," << probes.names[p] << "." << k
+            << "_phase";
+    csv << "\n";
+    std::vector<PlotPanel> panels(2);
+    panels[0] = {"amplitude of the displacement", "frequency (Hz)", "|u|", h.log_spacing, true, {}};
+    panels[1] = {
+        "phase against the loads", "frequency (Hz)", "phase (degrees)", h.log_spacing, false, {}};
+    double overall = 0;
+    for (const auto& u : r.probe_values) overall = std::max(overall, std::abs(u));
+    for (std::size_t f = 0; f < h.frequencies.size(); ++f) {
+      csv << h.frequencies[f];
+      for (std::size_t e = 0; e < np * 3; ++e) {
+        const auto u = r.probe_values[f * np * 3 + e];
+        csv << "," << std::abs(u) << "," << std::arg(u) * 180 / std::numbers::pi;
+      }
+      csv << "\n";
+    }
+    for (std::size_t e = 0; e < np * 3; ++e) {
+      double peak = 0, at = 0;
+      PlotSeries amplitude{cat(probes.names[e / 3], ".u", "xyz"[e % 3]), h.frequencies, {}},
+          phase = amplitude;
+      for (std::size_t f = 0; f < h.frequencies.size(); ++f) {
+        const auto u = r.probe_values[f * np * 3 + e];
+        amplitude.y.push_back(std::abs(u));
+        phase.y.push_back(std::arg(u) * 180 / std::numbers::pi);
+        if (std::abs(u) > peak) peak = std::abs(u), at = h.frequencies[f];
+      }
+      if (!(peak > 1e-3 * overall)) continue;  // a component the loads barely move
+      log_ << "harmonic  " << amplitude.label << ": largest amplitude " << peak << " at " << at
+           << " Hz\n";
+      panels[0].series.push_back(std::move(amplitude));
+      panels[1].series.push_back(std::move(phase));
+    }
+    run_on_root(comm_, [&] {
+      write_file_atomically(c().output_directory / "harmonic.csv", csv.str());
+      write_file_atomically(c().output_directory / "harmonic.svg",
+                            svg_plot(panels, cat("harmonic response of ", c().name)));
+    });
+    if (!h.fields_at.empty()) write_fields(modes, r);
+    log_ << "harmonic  harmonic.csv and harmonic.svg written\n";
+  }
+
+ private:
+  /// The displacement and the cells' stress (real, imaginary, amplitude) at the chosen
+  /// frequencies: <case>_harmonic.pvd, whose time is the frequency.
+  void write_fields(const ModalResult* modes, const HarmonicResult& r) {
+    const auto& h = c().harmonic;
+    OutputSeries series(comm_, c(), system(), std::nullopt, c().name + "_harmonic");
+    petsc::Vector real = system().create_vector(), imag = system().create_vector(),
+                  amplitude = system().create_vector();
+    // The cells' stress from the real and imaginary displacements (linear: the stress of U's
+    // parts), and each component's amplitude.
+    CellStress stress_real, stress_imag;
+    std::vector<double> stress_amplitude;
+    for (double f : h.fields_at) {
+      harmonic_field(c(), modes, r, f, real, imag);
+      {
+        petsc::ConstArray re(real), im(imag);
+        petsc::Array a(amplitude);
+        for (std::size_t e = 0; e < a.span().size(); ++e)
+          a.span()[e] = std::hypot(re.span()[e], im.span()[e]);
+      }
+      system().assembler().cell_stress(real, stress_real);
+      system().assembler().cell_stress(imag, stress_imag);
+      stress_amplitude.resize(stress_real.stress.size());
+      for (std::size_t e = 0; e < stress_amplitude.size(); ++e)
+        stress_amplitude[e] = std::hypot(stress_real.stress[e], stress_imag.stress[e]);
+      series.write_fields(f,
+                          {{"displacement_real", real.get()},
+                           {"displacement_imag", imag.get()},
+                           {"displacement_amplitude", amplitude.get()}},
+                          {{"stress_real", &stress_real.stress},
+                           {"stress_imag", &stress_imag.stress},
+                           {"stress_amplitude", &stress_amplitude}});
+    }
+    log_ << "harmonic  " << printable(series.series_path().string()) << " written ("
+         << h.fields_at.size()
+         << " frequencies: the time in ParaView is the frequency; displacement and the cells' "
+            "stress, real, imaginary and amplitude)\n";
+  }
+};
+
+}  // namespace
+
+void run_harmonic(const AnalysisContext& context, const ModalResult* modes) {
+  HarmonicRun(context).run(modes);
 }
 
 }  // namespace inertia

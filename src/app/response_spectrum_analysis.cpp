@@ -4,9 +4,16 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iomanip>
 #include <numbers>
+#include <optional>
+#include <sstream>
 
+#include "inertia/app/output_series.hpp"
+#include "inertia/app/phases.hpp"
 #include "inertia/core/error.hpp"
+#include "inertia/core/files.hpp"
+#include "inertia/core/text.hpp"
 #include "inertia/parallel/petsc.hpp"
 #include "inertia/parallel/session.hpp"
 #include "inertia/seismic/response_spectrum.hpp"
@@ -335,6 +342,167 @@ RsaResult response_spectrum_analysis(const CaseFile& c, MechanicalSystem& system
   }
   result.stress.von_mises.assign(values / 6, 0.0);
   return result;
+}
+
+namespace {
+
+/// A response-spectrum analysis's run: the combination, its log, rsa_modes.csv, rsa.csv and
+/// the combined fields.
+class ResponseSpectrumRun : AnalysisPart {
+ public:
+  using AnalysisPart::AnalysisPart;
+
+  void run(const ModalResult& modes) {
+    const auto& spec = c().response_spectrum;
+    RsaResult r;
+    std::vector<std::string> drift_storeys;
+    {
+      Phases::Scope scope(phases_, "response spectrum");
+      std::optional<SectionCuts> cuts;
+      if (!c().sections.empty()) cuts.emplace(system(), c());
+      std::optional<DriftLines> drifts;
+      if (!c().drifts.empty()) drifts.emplace(system(), c());
+      r = response_spectrum_analysis(c(), system(), modes, cuts ? &*cuts : nullptr,
+                                     drifts ? &*drifts : nullptr);
+      if (drifts) drift_storeys = drifts->storeys();
+    }
+    const char* rules[] = {"SRSS", "CQC", "ABS"};
+    const int chosen = spec.combination == ModalRule::srss  ? 0
+                       : spec.combination == ModalRule::cqc ? 1
+                                                            : 2;
+    log_ << "rsa       response spectrum: "
+         << (spec.record.empty()
+                 ? cat("design spectrum of ", spec.table.size(), " points",
+                       spec.file.empty() ? std::string() : " from " + printable(spec.file))
+             : spec.rayleigh_damping ? cat("the spectrum of record '", spec.record,
+                                           "' at each mode's Rayleigh ratio (Nigam-Jennings)")
+                                     : cat("the ", 100 * spec.damping, " % spectrum of record '",
+                                           spec.record, "' (Nigam-Jennings)"))
+         << (spec.scale != 1 ? cat(" x ", spec.scale) : std::string()) << "; " << rules[chosen]
+         << " over the modes (damping "
+         << (spec.rayleigh_damping ? std::string("per mode: rayleigh, in rsa_modes.csv")
+                                   : cat(spec.damping))
+         << ")";
+    if (spec.directions.size() > 1)
+      log_ << ", then " << (spec.directional == DirectionalRule::srss ? "SRSS" : "100/30")
+           << " over the directions";
+    log_ << "\n";
+    if (r.held_below + r.held_above > 0)
+      log_ << "warning   response_spectrum: " << r.held_below + r.held_above
+           << " mode periods outside the spectrum's periods (" << r.held_below << " below, "
+           << r.held_above << " above): the spectrum's end values used\n";
+    const std::size_t n = modes.modes.size();
+    std::ostringstream csv;
+    csv << std::setprecision(17)
+        << "direction,mode,period,sa,damping,participation,effective_mass,displacement_factor,"
+           "base_fx,base_fy,base_fz\n";
+    for (std::size_t k = 0; k < spec.directions.size(); ++k) {
+      const char axis = "xyz"[spec.directions[k]];
+      log_ << "   direction " << axis << ": mode, period (s), Sa, Gamma, eff. mass, base reaction "
+           << axis << "\n";
+      for (std::size_t i = 0; i < n; ++i) {
+        const RsaModeRow& row = r.rows[k * n + i];
+        log_ << std::setw(7) << row.mode << std::setw(14) << std::setprecision(6) << row.period
+             << std::setw(14) << row.sa << std::setw(14) << row.participation << std::setw(14)
+             << row.effective_mass << std::setw(14)
+             << row.base[static_cast<std::size_t>(spec.directions[k])] << "\n";
+        csv << axis << "," << row.mode << "," << row.period << "," << row.sa << "," << row.damping
+            << "," << row.participation << "," << row.effective_mass << ","
+            << row.displacement_factor;
+        for (double b : row.base) csv << "," << b;
+        csv << "\n";
+      }
+      const auto& by = r.base_by_rule[k];
+      const auto d = static_cast<std::size_t>(spec.directions[k]);
+      log_ << "   direction " << axis << ": base reaction " << axis << " " << by[0][d]
+           << " (SRSS), " << by[1][d] << " (CQC), " << by[2][d]
+           << " (ABS); the modes' effective mass " << std::setprecision(3)
+           << 100 * r.mass_fraction[k] << " % of the total" << std::setprecision(6)
+           << (r.mass_fraction[k] < 0.9 ? " (below 90 %: more modes)" : "") << "\n";
+    }
+    if (spec.missing_mass) {
+      log_ << "rsa       missing mass at the ZPA " << r.zpa
+           << " (static solve: " << r.missing_solver << "):";
+      for (std::size_t k = 0; k < spec.directions.size(); ++k) {
+        const auto d = static_cast<std::size_t>(spec.directions[k]);
+        log_ << " "
+             << "xyz"[d] << " " << r.missing_mass[k] << " (" << std::setprecision(3)
+             << 100 * r.missing_mass[k] / modes.total_mass[d] << " % of the total mass)"
+             << std::setprecision(6) << ", base reaction " << r.missing_base[k][d];
+      }
+      log_ << "; combined with the modes by SRSS\n";
+    }
+    const std::string combined = combined_csv(r, drift_storeys);
+    run_on_root(comm_, [&] {
+      write_file_atomically(c().output_directory / "rsa_modes.csv", csv.str());
+      write_file_atomically(c().output_directory / "rsa.csv", combined);
+    });
+    OutputSeries series(comm_, c(), system(), std::nullopt, c().name + "_rsa");
+    series.write_fields(0, {{"displacement", r.displacement.get()}, {"reaction", r.reaction.get()}},
+                        {{"stress", &r.stress.stress}, {"strain", &r.stress.strain}});
+    log_ << "rsa       rsa_modes.csv, rsa.csv and " << printable(series.series_path().string())
+         << " written (combined peaks: displacement, reaction, stress and strain by component)\n";
+  }
+
+ private:
+  /// The combined peaks in the log and as rsa.csv's text: the base reaction, the largest
+  /// displacement, the sections, the drifts and the missing mass.
+  std::string combined_csv(const RsaResult& r, const std::vector<std::string>& drift_storeys) {
+    const auto& spec = c().response_spectrum;
+    log_ << "rsa       combined base reaction (x, y, z): " << r.base[0] << ", " << r.base[1] << ", "
+         << r.base[2] << "\n";
+    std::ostringstream combined;
+    combined << std::setprecision(17) << "quantity,x,y,z\nbase_reaction";
+    for (double b : r.base) combined << "," << b;
+    double peak[3] = {0, 0, 0};
+    {
+      petsc::ConstArray u(r.displacement);
+      for (std::size_t e = 0; e < u.span().size(); ++e)
+        peak[e % 3] = std::max(peak[e % 3], u.span()[e]);
+    }
+    INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, peak, 3, MPI_DOUBLE, MPI_MAX, comm_));
+    combined << "\nmax_displacement";
+    for (double x : peak) combined << "," << x;
+    combined << "\n";
+    for (std::size_t k = 0; k < r.sections.size(); ++k) {
+      const auto& f = r.sections[k];
+      combined << c().sections[k].name << ".force," << f[0] << "," << f[1] << "," << f[2] << "\n"
+               << c().sections[k].name << ".moment," << f[3] << "," << f[4] << "," << f[5] << "\n";
+      log_ << "rsa       section " << c().sections[k].name << ": force (" << f[0] << ", " << f[1]
+           << ", " << f[2] << "), moment (" << f[3] << ", " << f[4] << ", " << f[5] << ")\n";
+    }
+    for (std::size_t k = 0; k < drift_storeys.size(); ++k) {
+      combined << drift_storeys[k] << ".drift," << r.drifts[4 * k] << "," << r.drifts[4 * k + 1]
+               << ",0\n"
+               << drift_storeys[k] << ".ratio," << r.drifts[4 * k + 2] << "," << r.drifts[4 * k + 3]
+               << ",0\n";
+      log_ << "rsa       drift " << drift_storeys[k] << ": (" << r.drifts[4 * k] << ", "
+           << r.drifts[4 * k + 1] << "), ratio (" << r.drifts[4 * k + 2] << ", "
+           << r.drifts[4 * k + 3] << ")\n";
+    }
+    if (spec.missing_mass) {
+      // Per excitation direction (its column): the mass the modes leave out, and its base
+      // reaction along that direction at the ZPA.
+      std::array<double, 3> mass{}, base{};
+      for (std::size_t k = 0; k < spec.directions.size(); ++k) {
+        const auto d = static_cast<std::size_t>(spec.directions[k]);
+        mass[d] = r.missing_mass[k];
+        base[d] = r.missing_base[k][d];
+      }
+      combined << "zpa," << r.zpa << "," << r.zpa << "," << r.zpa << "\nmissing_mass";
+      for (double x : mass) combined << "," << x;
+      combined << "\nmissing_mass_base_reaction";
+      for (double x : base) combined << "," << x;
+      combined << "\n";
+    }
+    return combined.str();
+  }
+};
+
+}  // namespace
+
+void run_response_spectrum(const AnalysisContext& context, const ModalResult& modes) {
+  ResponseSpectrumRun(context).run(modes);
 }
 
 }  // namespace inertia

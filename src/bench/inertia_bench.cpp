@@ -1,6 +1,6 @@
-// inertia-bench: the performance figures of the README ("Large runs"), measured in one run on one
-// problem size, as `name value unit` lines on rank 0 (lines starting with '#' are comments). See
-// usage below.
+// inertia-bench: the performance figures of examples/guide/large_runs.md, measured in one run on
+// one problem size, as `name value unit` lines on rank 0 (lines starting with '#' are comments).
+// See usage below.
 //
 // Every timing is the wall time (MPI_Wtime) of the slowest rank, after an MPI_Barrier; a figure
 // is the median of several such samples unless its comment line says otherwise. Nothing here
@@ -312,8 +312,8 @@ void report_setup(Report& out, const std::string& prefix, const Built& b, double
 }
 
 // ---------------------------------------------------------------------------------------------
-// Reference figures (the README's benchmark table: measured on this machine at 69^3 cells with
-// Debian's PETSc 3.18 and dolfinx 0.5; not measured here)
+// Reference figures (the benchmark table of examples/guide/large_runs.md: measured on this machine
+// at 69^3 cells with Debian's PETSc 3.18 and dolfinx 0.5; not measured here)
 
 /// dolfinx 0.5 stiffness assembly rate, cells/s, at 1 or 2 ranks (0 if unknown).
 double dolfinx_cells_per_second(const std::string& element, int ranks) {
@@ -471,7 +471,7 @@ void report_assembly(Report& out, const std::string& element, double seconds, st
             "ns/cell");
   if (const double ref = dolfinx_cells_per_second(element, ranks); ref > 0) {
     out.comment(cat("assembly_", element,
-                    "_speedup_vs_dolfinx: against the README's dolfinx 0.5 "
+                    "_speedup_vs_dolfinx: against the manual's dolfinx 0.5 "
                     "reference rate ",
                     std::round(ref), " cells/s (69^3 grid, this machine, ", ranks,
                     ranks == 1 ? " rank" : " ranks",
@@ -663,7 +663,8 @@ void implicit_products(MPI_Comm comm, const Options& o, Report& out) {
 /// tangents' solver chosen: MUMPS at these sizes), `linear_solver: iterative` (energy line
 /// search, CG + GAMG), and the previous default (-snes_linesearch_type cp with CG + GAMG; the
 /// option is set only around that model's steps). The large-deflection steps stay in the first
-/// 0.5 s, before the lateral instability that amplifies tolerance-level differences (README).
+/// 0.5 s, before the lateral instability that amplifies tolerance-level differences
+/// (examples/guide/large_runs.md, "Hot paths").
 void newton_examples(MPI_Comm comm, const Options& o, Report& out) {
   const int steps = o.quick ? 1 : 5, samples = o.quick ? 1 : std::max(2, std::min(o.repeat, 5));
   struct Example {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <sstream>
 #include <vector>
 
 #include "inertia/core/error.hpp"
@@ -43,6 +44,12 @@ std::string g3(double x) {
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, "%.3g", x);
   return buffer;
+}
+
+std::string six(double x) {
+  std::ostringstream out;
+  out << x;
+  return out.str();
 }
 
 std::string join(std::span<const std::string_view> words, std::string_view separator) {

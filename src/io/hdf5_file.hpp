@@ -24,10 +24,10 @@
 /// What the files are: ordinary HDF5 files; the datasets are contiguous instead of PETSc's one
 /// chunk per dataset, which PETSc's VecLoad (checkpoints) and ParaView's XDMF readers read alike.
 ///
-/// Speed, measured (2026-11, the README's 40 x 40 x 40 hex8 box at np 2, 6 XDMF frames and 5
-/// checkpoints, three pairs of runs alternating the binaries on a shared, loaded 2-core machine;
-/// timings.csv): output 4.86, 6.83, 3.16 s with PETSc's viewer, 2.61, 1.77, 2.46 s now;
-/// checkpoint 1.99, 3.31, 1.29 s then, 1.32, 0.77, 0.75 s now (with an fdatasync per rank, and
+/// Speed, measured (2026-11, the 40 x 40 x 40 hex8 box of examples/guide/outputs.md, at np 2, 6
+/// XDMF frames and 5 checkpoints, three pairs of runs alternating the binaries on a shared, loaded
+/// 2-core machine; timings.csv): output 4.86, 6.83, 3.16 s with PETSc's viewer, 2.61, 1.77, 2.46 s
+/// now; checkpoint 1.99, 3.31, 1.29 s then, 1.32, 0.77, 0.75 s now (with an fdatasync per rank, and
 /// the read-back for the whole-file hash). PETSc's VecView flushed the file collectively after
 /// every vector (H5Fflush in VecView_MPI_HDF5); here rank 0 closes it once per frame.
 

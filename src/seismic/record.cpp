@@ -74,13 +74,6 @@ std::pair<std::string, double> record_units(const AmplitudeFileRead& read,
 
 namespace {
 
-/// x with 6 significant digits, as the log writes numbers.
-std::string six(double x) {
-  std::ostringstream out;
-  out << x;
-  return out.str();
-}
-
 /// A text file read line by line, with the checks every format shares: a regular file, not
 /// absurdly large, no UTF-16; a UTF-8 byte-order mark skipped; `#` comments and the field
 /// separators (comma, semicolon, tab, CR) turned into blanks.

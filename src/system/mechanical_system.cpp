@@ -899,8 +899,8 @@ MechanicalSystem::Solver& MechanicalSystem::solver(double m, double k, double b)
     // Moderately stiff operators (k omega_max^2 <= 250 m: Newmark steps up to ~16x the stable
     // one; see plain_aggregation_limit) take plain aggregation: a third of smoothed aggregation's
     // set-up and cheaper iterations outweigh the extra ones. Measured on 206,763 DOFs of hex8
-    // (README, "Large runs"): plain wins at 10x and 15x the stable step, loses at 20x (251
-    // iterations against 196 over 10 steps) and more so beyond.
+    // (examples/guide/large_runs.md, "Hot paths"): plain wins at 10x and 15x the stable step, loses
+    // at 20x (251 iterations against 196 over 10 steps) and more so beyond.
     const double stiffness = omega_max_ > 0 && m > 0 ? k * omega_max_ * omega_max_ / m : INFINITY;
     if (stiffness <= plain_aggregation_limit) {
       INERTIA_PETSC(PCGAMGSetNSmooths(pc, 0));

@@ -31,9 +31,8 @@ AlphaCoefficients GeneralizedAlphaParams::coefficients() const {
 
 namespace {
 
-/// Both schemes: Newmark's updates, the balance between t_n and t_{n+1} (alpha_schemes.hpp).
-/// Written so that alpha_m = alpha_f = 0 performs Newmark's operations (src/time/newmark.cpp)
-/// with the same coefficients, in the same order.
+/// The alpha schemes: Newmark's updates, the balance between t_n and t_{n+1} (alpha_schemes.hpp);
+/// at alpha_m = alpha_f = 0 (forces interpolated) Newmark itself (src/time/newmark.cpp).
 class AlphaScheme final : public Integrator {
  public:
   AlphaScheme(std::string_view name, const AlphaCoefficients& c) : name_(name), c_(c) {}
@@ -190,6 +189,11 @@ std::string digits6(double x) {
 
 }  // namespace
 
+std::unique_ptr<Integrator> newmark_detail::make_alpha_scheme(std::string_view name,
+                                                              const AlphaCoefficients& c) {
+  return std::make_unique<AlphaScheme>(name, c);
+}
+
 Scheme configure_hht(const OptionMap& options) {
   options.expect_keys({"alpha"});
   HhtParams p;
@@ -202,7 +206,7 @@ Scheme configure_hht(const OptionMap& options) {
       "hht", {.kind = SchemeKind::implicit_scheme, .newton = true},
       cat("alpha ", p.alpha, ": beta ", digits6(c.beta), ", gamma ", digits6(c.gamma),
           ", spectral radius at omega h -> infinity ", digits6((1 + p.alpha) / (1 - p.alpha))),
-      p, [c] { return std::make_unique<AlphaScheme>("hht", c); });
+      p, [c] { return newmark_detail::make_alpha_scheme("hht", c); });
 }
 
 Scheme configure_generalized_alpha(const OptionMap& options) {
@@ -213,7 +217,7 @@ Scheme configure_generalized_alpha(const OptionMap& options) {
   return Scheme("generalized_alpha", {.kind = SchemeKind::implicit_scheme, .newton = true},
                 cat("rho_infinity ", p.rho_infinity, ": alpha_m ", digits6(c.alpha_m), ", alpha_f ",
                     digits6(c.alpha_f), ", beta ", digits6(c.beta), ", gamma ", digits6(c.gamma)),
-                p, [c] { return std::make_unique<AlphaScheme>("generalized_alpha", c); });
+                p, [c] { return newmark_detail::make_alpha_scheme("generalized_alpha", c); });
 }
 
 }  // namespace inertia

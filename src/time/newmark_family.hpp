@@ -11,9 +11,18 @@
 /// their prescribed velocity and acceleration (the M_fc a_c and C_fc v_c couplings included),
 /// whatever the shape of g between the steps.
 
+#include <memory>
+#include <string_view>
+
+#include "inertia/time/alpha_schemes.hpp"
 #include "inertia/time/integrator.hpp"
 
 namespace inertia::newmark_detail {
+
+/// The alpha schemes' integrator (src/time/alpha_schemes.cpp) with coefficients `c`, named
+/// `name` (which must outlive it: a literal): hht, generalized_alpha, and newmark at
+/// alpha_m = alpha_f = 0.
+std::unique_ptr<Integrator> make_alpha_scheme(std::string_view name, const AlphaCoefficients& c);
 
 /// Collective. a = M^{-1} (f(t, u, v) - C v) at the state, the constrained DOFs of a prescribed;
 /// rhs and w are work vectors. Returns the solve's report.

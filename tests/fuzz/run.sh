@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The bounded fuzz campaign that CI runs (README, "Tests"; called by .ci/run): configures a build
-# directory of its own with clang and -DINERTIA_FUZZ=ON, builds the fuzz targets (only them) and
-# runs each on its seed corpus (tests/fuzz/corpus/<target>) for a fixed number of inputs, with a
+# The bounded fuzz campaign that CI runs (tests/README.md, "Fuzzing"; called by .ci/run): configures
+# a build directory of its own with clang and -DINERTIA_FUZZ=ON, builds the fuzz targets (only them)
+# and runs each on its seed corpus (tests/fuzz/corpus/<target>) for a fixed number of inputs, with a
 # fixed seed, all targets at once. Exits non-zero on any finding: a crash, a sanitizer report
 # (ASan, UBSan, leaks), a hang (an input taking more than 10 s), an input needing more than 2 GB,
 # or a broken contract (an exception other than InputError, a message of more than one line); the
@@ -12,7 +12,7 @@
 #   INERTIA_FUZZ_BUILD     the build directory (default build-fuzz)
 #   INERTIA_FUZZ_SEED      libFuzzer's seed (default 1)
 #   INERTIA_FUZZ_TARGETS   the targets to run (default "fuzz_gmsh fuzz_case_file fuzz_split")
-# A longer campaign by hand: see README, "Tests".
+# A longer campaign by hand: see tests/README.md, "Fuzzing".
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 build=${INERTIA_FUZZ_BUILD:-build-fuzz}

@@ -3,7 +3,8 @@
 // Rayleigh damping and MUMPS factored once, its supports fixed or its base shaken (an acceleration
 // record), the step alone and with reactions.csv and energy.csv as the run computes them. Exact
 // counts: a product added back to a step, to the reactions or to the energy balance fails here
-// (issue 26; README, "Prescribed motion, base excitation and the energy balance").
+// (issue 26; examples/guide/time_integration.md, "Prescribed motion, base excitation and the energy
+// balance").
 #include <gtest/gtest.h>
 #include <petsclog.h>
 

@@ -1,9 +1,9 @@
-// The explicit schemes (README, "Time integration"; their recurrences in include/inertia/time/) on
-// a one-DOF mass-spring system built from a single hexahedron (every DOF fixed but the x component
-// of one corner), on any rank count: every step against the scheme's scalar recurrence written out
-// below, observed orders of accuracy against the exact free vibration, stability limits in omega h,
-// bounded energy of symplectic Euler, and the exact mass-proportional damping of central
-// difference.
+// The explicit schemes (examples/guide/time_integration.md; their recurrences in
+// include/inertia/time/) on a one-DOF mass-spring system built from a single hexahedron (every DOF
+// fixed but the x component of one corner), on any rank count: every step against the scheme's
+// scalar recurrence written out below, observed orders of accuracy against the exact free
+// vibration, stability limits in omega h, bounded energy of symplectic Euler, and the exact
+// mass-proportional damping of central difference.
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -1,10 +1,10 @@
-// Prescribed motion enters every step at its exact value (README, "Prescribed motion and base
-// excitation"), on any rank count: a one-DOF system driven through its support, by a
-// displacement table whose kinks fall inside the steps or by an acceleration record, follows
-// each scheme's scalar recurrence with the support exactly where the amplitude puts it at the
-// times the scheme evaluates its forces (t_{n+1} for Newmark and Newton's steps, the
-// alpha-weighted pair for hht and generalized_alpha, t_n for the explicit schemes), with the
-// prescribed velocity and acceleration in the damping and consistent-mass couplings; the
+// Prescribed motion enters every step at its exact value (examples/guide/time_integration.md,
+// "Prescribed motion, base excitation and the energy balance"), on any rank count: a one-DOF system
+// driven through its support, by a displacement table whose kinks fall inside the steps or by an
+// acceleration record, follows each scheme's scalar recurrence with the support exactly where the
+// amplitude puts it at the times the scheme evaluates its forces (t_{n+1} for Newmark and Newton's
+// steps, the alpha-weighted pair for hht and generalized_alpha, t_n for the explicit schemes), with
+// the prescribed velocity and acceleration in the damping and consistent-mass couplings; the
 // continuous solution through kinks is approached at the schemes' order (2); and under a uniform
 // base excitation Rayleigh's mass term damps the velocity relative to the ground only.
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# End-to-end check of the bad-input contract (README, "Running a case"): for each bad
+# End-to-end check of the bad-input contract (examples/guide/running.md): for each bad
 # case file or mesh, `mpiexec -n 2 inertia case.yaml` must
 #   - exit with a non-zero status, within 60 s (124 = timeout = a hang = failure);
 #   - print exactly one line starting with "inertia: error:" on stderr (mpiexec may add its own

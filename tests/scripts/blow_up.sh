@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Blow-ups stopped early (README, "What a run promises"), at 1 and 2 ranks: euler_explicit (which
+# Blow-ups stopped early (examples/guide/run_promises.md), at 1 and 2 ranks: euler_explicit (which
 # grows at any step; no time.allow_unstable needed) on a beam. The run stops within a few steps of
 # where the growth became visible, with one line naming that step, exit status 1 and the files
 # marked INCOMPLETE; checkpoints written after that step are renamed *.unstable (so --restart DIR

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # A clamped steel cantilever (1 x 0.1 x 0.1 m, 40 x 4 x 4 hex8, all of xmin held, sigma_y 250 MPa,
 # no hardening) whose tip is pushed down 0.05 m in 10 static steps, on each hex8 formulation
-# (README, "Plasticity"). Beam theory's plastic-hinge load is F_p = sigma_y b h^2 / (4 L); the
-# clamp holds the hinge section towards plane strain, whose limit is 2 / sqrt 3 = 1.155 F_p, so
+# (examples/guide/plasticity.md). Beam theory's plastic-hinge load is F_p = sigma_y b h^2 / (4 L);
+# the clamp holds the hinge section towards plane strain, whose limit is 2 / sqrt 3 = 1.155 F_p, so
 # the collapse load lies in [F_p, 1.155 F_p]. Checked:
 # - bbar levels off inside that range (measured 1.133 F_p, +0.06 % over the last step);
 # - reduced too (1.114, +0.35 %);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Rigid walls (README, "Contact with rigid walls"), checked against exact answers:
+# Rigid walls (examples/guide/contact_walls.md), checked against exact answers:
 # - a bar (L = 1 m, c = sqrt(E / rho) = 316.2 m/s, nu = 0, 100 hex8) hits a rigid plane at
 #   v0 = 1 m/s (central difference, lumped mass, the default penalty): the wall force peaks at
 #   rho c v0 A (790.57 N) and lasts 2 L / c (6.325 ms); the impulse of the wall force is 2 m v0

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Friction on rigid walls (README, "Contact with rigid walls"), against the exact answers of a
+# Friction on rigid walls (examples/guide/contact_walls.md), against the exact answers of a
 # block on an inclined plane (the plane z = 0 and gravity tilted by theta: a 0.1 m cube of 1 kg,
 # 4 x 4 x 4 hex8, gravity ramped on over 20 ms):
 # - theta 30 deg, mu 0.3: it slides with a = g (sin theta - mu cos theta) = 2.3563 m/s^2

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Friction with the decay law (README, "Contact with rigid walls", "Friction"): a 0.1 m cube of
+# Friction with the decay law (examples/guide/contact_walls.md, "Friction"): a 0.1 m cube of
 # 1 kg (4 x 3 x 2 hex8, 180 DOFs) on the plane z = 0 under gravity tilted 28 degrees (ramped on
 # over 20 ms), friction {static: 0.45, kinetic: 0.15, decay: 4}: tan 28 > 0.45, so it slides with
 # a = g (sin - mu(v) cos), mu(v) = 0.15 + 0.3 exp(-4 v). Under newmark (dt 2 ms) on 1 and 2 ranks:

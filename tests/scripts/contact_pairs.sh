@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Contact between bodies (README, "Contact between bodies"), checked against exact answers:
+# Contact between bodies (examples/guide/contact_pairs.md), checked against exact answers:
 # - two identical bars (meshes/two_bars.msh: L = 1 m, 0.05 m square, 40 x 2 x 2 hex8 each,
 #   rho 1000, E 100 MPa, nu 0: c = 316.2 m/s), the left one at v0 = 1 m/s hitting the right one
 #   at rest (central difference, lumped mass, the default penalty): the contact force is

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Contact set-ups checked at the start (README, "Contact with rigid walls" and "Contact between
-# bodies", "Checked at the start"), by --check and by the run, at np 1, 2 and 3:
+# Contact set-ups checked at the start (examples/guide/contact_walls.md and
+# contact_pairs.md; examples/guide/run_promises.md, "Checked at the start"), by --check and by the
+# run, at np 1, 2 and 3:
 # - a rigid wall whose normal points into the body (the bar's end face on the plane, the bar
 #   behind it: the wall would never act): one warning line naming the wall; none when flipped;
 # - a pair whose surfaces start 2 mm interpenetrated (meshes/overlap_pair.geo): refused, one

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Hex8 element technology (README, "Elements"): materials[].formulation bbar and reduced.
+# Hex8 element technology (examples/guide/elements.md): materials[].formulation bbar and reduced.
 # A cantilever 10 x 1 x 1 m (E 1 GPa, clamped at xmin, a tip traction 1 kPa down, static) at
 # nu 0.4999, against tet10's converged tip deflection at that nu: tet10 on 20/40/80 x 2/4/8 x
 # 2/4/8 cells gives 0.951154, 0.976735, 0.984752 of 0.0039985 m; Richardson (ratio 3.2)

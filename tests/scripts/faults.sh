@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Faults of the machine, not of the input (README, "What a run promises"): a run either finishes
+# Faults of the machine, not of the input (examples/guide/run_promises.md): a run either finishes
 # with every row and frame it announces, or exits non-zero with one line saying why, its files
 # marked INCOMPLETE, and the newest complete checkpoint usable.
 #   1. A full disk (CSV histories, VTK pieces, checkpoints): one line "<file>: No space left on

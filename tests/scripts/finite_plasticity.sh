@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# J2 plasticity at finite strain (README, "Plasticity"): model hencky with plasticity, the law in
-# the Lagrangian logarithmic strain space. Checked:
+# J2 plasticity at finite strain (examples/guide/plasticity.md): model hencky with plasticity, the
+# law in the Lagrangian logarithmic strain space. Checked:
 # - a hex8 bar (1 x 0.1 x 0.1 m, rollers on xmin, ymin, zmin) pulled at xmax to a stretch of 1.5
 #   and back to 1.1 (static, 40 load steps), linear isotropic and kinematic hardening: the
 #   reaction's Kirchhoff stress (reaction / A0 x stretch) against the 1D return map in the true

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Nonlinear isotropic hardening and the strain-rate factor of J2 plasticity (README,
-# "Plasticity"): plasticity.voce, plasticity.yield_curve, plasticity.johnson_cook. A hex8 bar
-# (1 x 0.1 x 0.1 m, 4 cells, rollers on xmin, ymin, zmin) pulled at xmax to 1.5 % strain
+# Nonlinear isotropic hardening and the strain-rate factor of J2 plasticity
+# (examples/guide/plasticity.md): plasticity.voce, plasticity.yield_curve, plasticity.johnson_cook.
+# A hex8 bar (1 x 0.1 x 0.1 m, 4 cells, rollers on xmin, ymin, zmin) pulled at xmax to 1.5 % strain
 # (static, 30 load steps), steel (E 200 GPa, nu 0.3, sigma_y 250 MPa). Uniaxial monotonic flow
 # keeps one direction, so the return map is exact at any step: the reaction over the area
 # follows the 1D curve sigma = k(alpha) R, eps = sigma / E + alpha. Checked:

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Harmonic response by modal superposition and by the direct solve (README, "Harmonic response"):
+# Harmonic response by modal superposition and by the direct solve (examples/guide/harmonic.md):
 # - a spring-mass oscillator (k, m = 2 kg, a 10 N force whose sine amplitude has phase 0.5 rad)
 #   against the exact transfer function (F/k) e^{i phase} / (1 - r^2 + 2 i xi r), and with
 #   structural damping / (1 - r^2 + i eta): amplitude and phase to 1e-9 (the CSV's 12 digits);

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Hertz: an elastic sphere pressed onto a rigid plane (static), against Hertz's solution (README,
-# "Contact with rigid walls"). meshes/hertz_sphere.msh: a quarter of the lower half of a sphere
-# (R = 0.01 m, E = 200 GPa, nu = 0.3; tet10, 3,289 nodes, size h = R / 40 near the pole, about
-# a / 4), the symmetry planes x = 0 and y = 0 held normally, the flat face through the centre
+# Hertz: an elastic sphere pressed onto a rigid plane (static), against Hertz's solution
+# (examples/guide/contact_walls.md). meshes/hertz_sphere.msh: a quarter of the lower half of a
+# sphere (R = 0.01 m, E = 200 GPa, nu = 0.3; tet10, 3,289 nodes, size h = R / 40 near the pole,
+# about a / 4), the symmetry planes x = 0 and y = 0 held normally, the flat face through the centre
 # pushed down by delta = 1e-4 m (a / R = 0.1) onto a rigid floor z = 0 acting on the cap
 # "contact", default penalty (penalty_scale 10). Hertz, E* = E / (1 - nu^2): a^3 = 3 F R / (4 E*),
 # p = p0 sqrt(1 - r^2 / a^2). Compared where the comparison is exact in the limit, from the

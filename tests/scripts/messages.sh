@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Small promises of the messages and of --check (README, "Running a case"), at 1 and 2 ranks:
+# Small promises of the messages and of --check (examples/guide/running.md), at 1 and 2 ranks:
 #   1. --check refuses output and checkpoint directories that cannot be created, in one line, and
 #      creates nothing (the tree around the case is the same before and after); after the case
 #      file it checks too;

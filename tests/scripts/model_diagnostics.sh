@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # What the log says about a model that runs but is not what the engineer meant, at 1 and 3
-# ranks (README, "Support reactions", "Rayleigh damping from damping ratios", "Modal analysis"):
+# ranks (examples/guide/time_integration.md, "Support reactions", "Rayleigh damping from damping
+# ratios"; examples/guide/modal.md):
 #   - two boxes meshed without being fused: "mesh      2 disconnected parts" and a warning naming
 #     the free box's region and nodes (a modal run: its six rigid-body modes; --check of a static
 #     run: singular); the same boxes flying free in a dynamic run: information, no warning;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# output.fields: [nodal_state] (README, "Outputs"): every point-state variable averaged at the
-# nodes as nodal_stress is (the cell averages of `state`, weighted by the cells' volumes, over the
-# term's cells around each node only), point arrays nodal_<variable>.<component>. Checked:
+# output.fields: [nodal_state] (examples/guide/outputs.md): every point-state variable averaged at
+# the nodes as nodal_stress is (the cell averages of `state`, weighted by the cells' volumes, over
+# the term's cells around each node only), point arrays nodal_<variable>.<component>. Checked:
 # - (a) the plasticity.sh bar under uniform strain (1, 2, 3 ranks): every node's nodal equivalent
 #   plastic strain equals the cells' (all equal, > 0) to 1e-12 (measured 9e-14);
 # - (b) a cantilever bent into the plastic range on a graded Gmsh mesh (12 x 2 x 2 hex8 B-bar, no

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# One run per output directory (README, "What a run promises"): a run locks its output directory
+# One run per output directory (examples/guide/run_promises.md): a run locks its output directory
 # and its checkpoint directory for its life (flock on .inertia.lock, taken by rank 0 before any
 # work). A second run into either is refused at once in one line naming the holder, and the
 # first run is unaffected (each history row once). A run killed with SIGKILL leaves the file but

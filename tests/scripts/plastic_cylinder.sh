@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Elastic-perfectly plastic J2 (README, "Plasticity") against closed forms: Hill's thick cylinder
-# under internal pressure, and a cantilever's plastic-hinge limit load (examples/plastic_cylinder).
+# Elastic-perfectly plastic J2 (examples/guide/plasticity.md) against closed forms: Hill's thick
+# cylinder under internal pressure, and a cantilever's plastic-hinge limit load
+# (examples/plastic_cylinder).
 #
 # Cylinder: a = 0.1, b = 0.2 m, steel (E 200 GPa, nu 0.3, sigma_y 250 MPa, no hardening), plane
 # strain, a quarter of a slice (meshes/plastic_cylinder.geo: tet10 in rings, coarse 8 x 16 cells,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# energy.csv's plastic_dissipation is booked from the return map (README, "Plasticity"): per
+# energy.csv's plastic_dissipation is booked from the return map (examples/guide/plasticity.md): per
 # material point (alpha - alpha_n) k(0) for rate-independent hardening, sigma_y alpha V for a
 # uniform bar. A bar (1 x 0.1 x 0.1 m, 4 hex8 cells, rollers on xmin, ymin, zmin; E 70 GPa,
 # sigma_y 150 MPa, H_iso 2 GPa) whose end moves by +-2 cm, reversing at every one of 10 static

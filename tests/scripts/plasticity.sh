@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# J2 plasticity at small strain (README, "Plasticity"), against the exact answer of a bar in
+# J2 plasticity at small strain (examples/guide/plasticity.md), against the exact answer of a bar in
 # uniaxial stress: a hex8 bar (1 x 0.1 x 0.1 m, 4 cells, rollers on xmin, ymin, zmin) pulled at
 # xmax to 3.2 yield strains and pushed back to -3.2 (static, 40 load steps), steel with linear
 # isotropic (4 GPa) and kinematic (6 GPa) hardening. Checked:

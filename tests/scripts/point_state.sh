@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# History variables at quadrature points (README, "Force terms and their state"), through the
+# History variables at quadrature points (src/README.md, "State at quadrature points"), through the
 # test-only force-term kind state_check (tests/support/state_check_term.cpp, in the executable
 # inertia-test-terms), whose state counts accepted steps and accumulates strain:
 # - a step whose commit fails is retried as two halves: the count is the step number before it and

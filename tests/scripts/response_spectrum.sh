@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Response-spectrum analysis (README, "Response-spectrum analysis"):
+# Response-spectrum analysis (examples/guide/response_spectrum.md):
 # - a spring-mass oscillator (one mode, 2 kg, T = 0.707 s) under a design table: the base
 #   reaction is m Sa(T) and the displacement Sa / omega^2 (1e-12);
 # - the seismic_tower example (hex8 tower, 6 modes, the record's 5 % spectrum, CQC, missing mass)

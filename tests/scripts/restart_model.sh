@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A restart knows its model (README, "What a run promises"): a checkpoint carries a fingerprint of
+# A restart knows its model (examples/guide/run_promises.md): a checkpoint carries a fingerprint of
 # what determines the solution (node coordinates, elements, materials, mass treatment, damping,
 # conditions with their amplitudes' contents, integrator, the parsed values of sections such as
 # contact:), the same at every rank count. A

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Section forces through planes and between regions (README, "Section forces"), on a hex8 tower
+# Section forces through planes and between regions (examples/guide/sections.md), on a hex8 tower
 # 0.4 x 0.4 x 3 m:
 # - static, under gravity and a sideways tip traction: through z = 1 the force on the part above
 #   is its weight and the tip load, the moment the tip load times 2 m (1e-9); the part below

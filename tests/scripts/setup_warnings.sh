@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Set-ups that are legal but almost surely not meant, one warning line each at the start (README,
-# "What a run promises", "Checked at the start"), by --check and by the run, at np 1 and 2; and
-# the sections and options that do nothing:
+# Set-ups that are legal but almost surely not meant, one warning line each at the start
+# (examples/guide/run_promises.md, "Checked at the start"), by --check and by the run, at np 1 and
+# 2; and the sections and options that do nothing:
 # - units: a density of 2.7 with E in Pa (wave speed 1.61e5 m/s), a yield stress of 150 with E
 #   7e10 (2.1e-9 of E), kinematic hardening 1e300, friction 1.5, penalty_scale 1e30 (and the 1e13
 #   steps it makes); none for steel in SI units;

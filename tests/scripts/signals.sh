@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# SIGTERM and SIGINT outside the time loop (README, "What a run promises"; faults.sh checks the
+# SIGTERM and SIGINT outside the time loop (examples/guide/run_promises.md; faults.sh checks the
 # time loop): during a modal analysis (SLEPc), the set-up (mesh read, partition, assembly, the
 # solver set-up's power iterations) and `inertia --split`, the ranks stop within seconds,
 # together, with exit status 128 + the signal, one line "inertia: error: interrupted by SIGTERM
@@ -11,7 +11,7 @@ set -euo pipefail
 : "${INERTIA_MPIEXEC:=mpiexec}"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # Seconds from the signal to the exit of every process (a loaded 2-core CI machine; measured:
-# 0.3 to 4 s, README "What a run promises").
+# 0.3 to 4 s, examples/guide/run_promises.md).
 LIMIT=${INERTIA_SIGNAL_LIMIT:-10}
 work=$(mktemp -d)
 launcher=""

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Records as they come and their response spectra (README, "Earthquake records and response
-# spectra"):
+# Records as they come and their response spectra (examples/guide/time_integration.md,
+# "Record files as they come", "Response spectra of a record"):
 # - a PEER NGA .AT2 record (synthetic, 1000 values in g at 0.01 s) read by `inertia spectrum`;
 #   its spectral displacements at T = 0.2, 0.5, 1 s and 5 % against the peak relative
 #   displacement of a spring-mass oscillator of that period and damping (spring dashpot) whose

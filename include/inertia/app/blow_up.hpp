@@ -1,6 +1,6 @@
 #pragma once
 /// \file blow_up.hpp
-/// A run that grows without bound is stopped early (README, "What a run promises"): a scheme
+/// A run that grows without bound is stopped early (examples/guide/run_promises.md): a scheme
 /// above its stable step, a damaged mesh, a material or load far off. Fed once per step with
 /// numbers every rank agrees on (no MPI here), it says when the run blows up and since when the
 /// solution has been growing.

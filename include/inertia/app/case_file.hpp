@@ -1,9 +1,9 @@
 #pragma once
 /// \file case_file.hpp
-/// The case file (YAML), parsed and validated in full before any work (README, "The case file").
-/// Every error is an InputError of one line: "<file>:<line>: <key>: <what is wrong>".
-/// Region names are checked against the mesh later (resolve_problem), since the mesh is read
-/// after the case.
+/// The case file (YAML), parsed and validated in full before any work
+/// (examples/guide/case_file.md). Every error is an InputError of one line: "<file>:<line>: <key>:
+/// <what is wrong>". Region names are checked against the mesh later (resolve_problem), since the
+/// mesh is read after the case.
 
 #include <array>
 #include <filesystem>

@@ -1,6 +1,6 @@
 #pragma once
 /// \file drifts.hpp
-/// Storey drifts (README, "Section forces"): along a vertical line at (x, y), the displacement of
+/// Storey drifts (examples/guide/sections.md): along a vertical line at (x, y), the displacement of
 /// the node nearest each level z_i (located as probes are), storey i's drift u(z_i) - u(z_i-1)
 /// and its ratio to the storey height z_i - z_i-1, in x and y.
 

@@ -1,7 +1,7 @@
 #pragma once
 /// \file fingerprint.hpp
 /// A model's fingerprint: what determines a run's solution, in parts that a restart compares
-/// with its checkpoint's (README, "What a run promises"), each a 64-bit hash that does not depend
+/// with its checkpoint's (examples/guide/run_promises.md), each a 64-bit hash that does not depend
 /// on the number of ranks. Output options, end_time and the solver options are not in it: a
 /// restart may change them.
 

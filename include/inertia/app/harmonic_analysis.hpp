@@ -1,6 +1,6 @@
 #pragma once
 /// \file harmonic_analysis.hpp
-/// Harmonic (steady-state) response (README, "Harmonic response"): loads F_j sin(Omega t +
+/// Harmonic (steady-state) response (examples/guide/harmonic.md): loads F_j sin(Omega t +
 /// phi_j) (a load's `value`; phi_j the `phase` of its `sine` amplitude, 0 without one) give
 /// u(t) = Im(U e^{i Omega t}), F = sum_j F_j e^{i phi_j}, with U from
 /// - modal superposition: U = sum_n phi_n q_n,
@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "inertia/app/analysis.hpp"
 #include "inertia/app/case_file.hpp"
 #include "inertia/app/histories.hpp"
 #include "inertia/modal/modal.hpp"
@@ -61,5 +62,11 @@ HarmonicResult harmonic_analysis(const CaseFile& c, const ProblemSpec& spec,
 /// entries), by the method `r` came from.
 void harmonic_field(const CaseFile& c, const ModalResult* modes, const HarmonicResult& r,
                     double frequency, Vec real, Vec imag);
+
+/// harmonic: the steady-state response over the sweep by modal superposition on `modes` (or,
+/// null, by the direct solve), at the probes (harmonic.csv, harmonic.svg) and as fields at the
+/// chosen frequencies (<case>_harmonic.pvd).
+/// Collective.
+void run_harmonic(const AnalysisContext& context, const ModalResult* modes);
 
 }  // namespace inertia

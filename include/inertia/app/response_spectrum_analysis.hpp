@@ -1,6 +1,6 @@
 #pragma once
 /// \file response_spectrum_analysis.hpp
-/// Response-spectrum analysis (README, "Response-spectrum analysis"): the peak response of a
+/// Response-spectrum analysis (examples/guide/response_spectrum.md): the peak response of a
 /// linear model to a ground acceleration given by its spectrum, from the modes of the modal
 /// analysis. Mode n in direction d (unit translation r_d, factor f_d):
 ///   A_n = f_d Gamma_n Sa(T_n), the modal displacement u_n = A_n / omega_n^2 phi_n, and the support
@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "inertia/app/analysis.hpp"
 #include "inertia/app/case_file.hpp"
 #include "inertia/app/drifts.hpp"
 #include "inertia/app/sections.hpp"
@@ -67,5 +68,10 @@ struct RsaResult {
 RsaResult response_spectrum_analysis(const CaseFile& c, MechanicalSystem& system,
                                      const ModalResult& modes, const SectionCuts* cuts = nullptr,
                                      const DriftLines* drifts = nullptr);
+
+/// response_spectrum: the combined peaks on the modes just computed, logged per mode and
+/// combined, written to rsa_modes.csv, rsa.csv and <case>_rsa.pvd.
+/// Collective.
+void run_response_spectrum(const AnalysisContext& context, const ModalResult& modes);
 
 }  // namespace inertia

@@ -1,6 +1,6 @@
 #pragma once
 /// \file sections.hpp
-/// Section forces (README, "Section forces"): the resultant force and moment that one part of
+/// Section forces (examples/guide/sections.md): the resultant force and moment that one part of
 /// the model transmits to the other through a cut. Side A is the solid cells on the side a
 /// plane's normal points to (or the cells of one region); side B the others (or another
 /// region). The cut's nodes are those A shares with B, and for a plane also A's nodes on the

@@ -26,6 +26,9 @@ std::string excerpt(std::string_view text, std::size_t limit = 80);
 /// x with 3 significant digits ("%.3g"), for messages.
 std::string g3(double x);
 
+/// x as the log prints it, 6 significant digits (an ostream's default; cat() gives 10).
+std::string six(double x);
+
 /// "a, b, c" for messages.
 std::string join(std::span<const std::string_view> words, std::string_view separator = ", ");
 

@@ -73,7 +73,7 @@ struct MaterialLaw {
   double (*response)(Lame lame, const double* F, double* P, double* A);
 };
 
-/// Every material law, in the order --help and the README list them.
+/// Every material law, in the order --help and examples/guide/large_deformation.md list them.
 std::span<const MaterialLaw> material_laws();
 /// The law called `name`, or null.
 const MaterialLaw* find_material_law(std::string_view name);

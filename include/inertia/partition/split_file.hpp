@@ -1,7 +1,7 @@
 #pragma once
 /// \file split_file.hpp
-/// A split file (`inertia --split N`, README "Large runs"): what distribute() would send to N
-/// ranks, stored once, read and verified here without MPI (read_split in partition.hpp is the
+/// A split file (`inertia --split N`, examples/guide/large_runs.md): what distribute() would send
+/// to N ranks, stored once, read and verified here without MPI (read_split in partition.hpp is the
 /// collective reader built on this).
 ///
 /// Layout, all in 8-byte little-endian words:

@@ -15,11 +15,13 @@
 
 namespace inertia {
 
-/// The cost model of the automatic choice (README, "Implicit solvers"), per rank: flop rates
+/// The cost model of the automatic choice (examples/guide/large_runs.md, "Hot paths",
+/// *Implicit linear steps*), per rank: flop rates
 /// of a numeric factorisation (dense BLAS 3 kernels, OpenBLAS) and of memory-bound sparse
 /// products and triangular solves, and an AMG-preconditioned CG solve's cost in products with
 /// the operator (its set-up, and one solve: ~30 iterations of ~12 products each). Measured on a
-/// 2-core machine (README); the choice only needs them within a factor of two or so.
+/// 2-core machine (examples/guide/modal.md, large_runs.md); the choice only needs them within a
+/// factor of two or so.
 inline constexpr double dense_rate = 5e9;              ///< flop/s per rank, factorisation
 inline constexpr double sparse_rate = 1e9;             ///< flop/s per rank, products and sweeps
 inline constexpr double amg_setup_products = 300;      ///< GAMG set-up, in products with A

@@ -228,7 +228,7 @@ struct TermInputs {
 /// One kind of force term.
 struct ForceTermEntry {
   std::string_view name;     ///< the case-file section its terms come from
-  std::string_view summary;  ///< one line for --help and the README
+  std::string_view summary;  ///< one line for --help and src/README.md
   /// Appends the terms of this kind (the same number on every rank). Collective: may throw
   /// InputError on every rank.
   void (*build)(const TermInputs& in, std::vector<std::unique_ptr<ForceTerm>>& out);

@@ -7,7 +7,8 @@
 /// A scheme is one file, src/time/<name>.cpp (its header documents the recurrence), which
 /// defines the Integrator and a `configure_<name>(const OptionMap&)` returning its Scheme, plus
 /// one line in registry.cpp. The case-file parser, --check, the log, dt: auto, the choice of
-/// solver and the README's table all ask the Scheme; nothing compares scheme names.
+/// solver and the manual's table (examples/guide/time_integration.md) all ask the Scheme; nothing
+/// compares scheme names.
 
 #include <any>
 #include <functional>
