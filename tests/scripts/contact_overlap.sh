@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Pairs that start interpenetrated (README, "Contact between bodies", initial_penetration), on
+# Pairs that start interpenetrated (examples/guide/contact_pairs.md, "Initial penetrations"), on
 # meshes/overlap_pair.msh (a 0.1 m block 2 mm into a slab, under gravity; the slab's bottom held;
 # refused by default: tests/scripts/contact_setup.sh):
 # - `move`: the block's 25 bottom nodes are moved 2 mm up onto the slab before the run (one log

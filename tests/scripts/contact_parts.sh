@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Part-based contact surfaces (README, "Contact between bodies" and "Contact with rigid walls"):
+# Part-based contact surfaces (examples/guide/contact_pairs.md, "Part-based surfaces"):
 # a volume region named as a pair's surface or a wall's region means its skin, the faces of its
 # cells that no other solid cell shares (found across the ranks: the faces of a cell on one rank
 # and of its neighbour on another are matched by their corner nodes):

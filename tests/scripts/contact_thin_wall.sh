@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Self-contact of a thin wall with one entry (README, "Contact between bodies"), on
+# Self-contact of a thin wall with one entry (examples/guide/contact_pairs.md, "Thin walls"), on
 # meshes/u_strip.msh: a U-shaped strip 0.5 mm thick (one hex8 through it, 2.5 mm long), its legs
 # 4 mm apart thrown at each other at 4 m/s each (E 10 MPa, central difference, 1 ms). Every node
 # of a leg starts 0.5 mm behind the faces of the leg's other side (within the pair's reach), so
