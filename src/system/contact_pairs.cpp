@@ -23,6 +23,7 @@
 #include <limits>
 #include <numeric>
 #include <optional>
+#include <tuple>
 #include <unordered_map>
 
 #include "contact_section.hpp"
@@ -37,8 +38,18 @@ using namespace contact_input;
 namespace {
 
 /// A face as sent between ranks: kind (3: triangle, 4: quadrilateral), orientation sign, four
-/// global node numbers (the fourth -1 for a triangle), their reference coordinates.
-constexpr int record_size = 18;
+/// global node numbers (the fourth -1 for a triangle), their reference coordinates, the height
+/// of its solid cell over it.
+constexpr int record_size = 19;
+
+/// A node deeper behind a face than this share of the height of the face's cell is not in
+/// contact with it (LS-DYNA's automatic contacts release a node beyond 0.4 x a solid segment's
+/// thickness): it is on the far side of the cell, such as a thin wall's other side.
+constexpr double depth_share = 0.4;
+
+/// A node that starts behind a face may be moved onto it up to this share of its own cells'
+/// height over its surface (`initial_penetration: move`): a longer move would crush them.
+constexpr double move_share = 0.5;
 
 using Vec3 = std::array<double, 3>;
 
@@ -137,6 +148,7 @@ struct Side {
   std::vector<Vec3> normal;              ///< their unit surface normal (from the faces)
   std::vector<double> k;                 ///< their penalty (set_up)
   std::vector<double> m;                 ///< augmented: their mass share for the update (set_up)
+  std::vector<double> height;  ///< their cells' smallest height over the surface (move only)
 };
 
 /// One pass: the nodes of side `slave` against the faces of side `master`, with the faces this
@@ -150,6 +162,7 @@ struct Pass {
     double sign;
     std::array<std::int32_t, 4> node;  ///< indices into gids
     std::array<std::int64_t, 4> key;   ///< sorted global nodes: ties broken the same on any ranks
+    double limit;                      ///< the deepest contact: depth_, or depth_share x height
   };
   std::vector<Face> faces;
   std::vector<std::int64_t> candidate_ptr;  ///< per slave node: its candidate faces
@@ -166,6 +179,8 @@ struct Pass {
   // Augmented Lagrangian, per slave node: the trial and committed multipliers, and the last
   // evaluation's normal force (0 where the node does not press).
   std::vector<double> lambda, lambda_c, pressing;
+  /// `initial_penetration: ignore`, per slave node: its initial gap (<= 0), below which it acts.
+  std::vector<double> offset;
   /// Implicit schemes: per slave node in contact, what its tangent needs (add_coupling).
   struct Link {
     std::int64_t slave;
@@ -196,14 +211,15 @@ class ContactPairTerm final : public ContactTerm {
     implicit_ = !in.spec.explicit_scheme;
     const int sides = static_cast<int>(pair.surfaces.size());
     sides_.resize(static_cast<std::size_t>(sides));
+    std::vector<Surface> surfaces;
     for (int s = 0; s < sides; ++s) {
       Side& side = sides_[s];
       side.region = pair.surfaces[s];
-      SurfaceNodes surface = surface_nodes(in, side.region, cat(pair.where, ".surfaces"));
+      surfaces.push_back(surface_faces(in, side.region, cat(pair.where, ".surfaces")));
+      SurfaceNodes surface = surface_nodes(in, surfaces.back());
       side.nodes = std::move(surface.nodes);
       side.areas = std::move(surface.areas);
       side.k.assign(side.nodes.size(), 0.0);
-      region_[s] = surface.region;
     }
     // Each node's outward direction: the sum over its elements of (node - element centre).
     petsc::Vector outward = in.assembler.create_vector();
@@ -234,10 +250,10 @@ class ContactPairTerm final : public ContactTerm {
         Side& side = sides_[s];
         for (auto n : side.nodes) side.outward.push_back(direction(n));
         face_normals[s].clear();
-        for (std::int64_t c = 0; c < mesh_.num_cells(); ++c) {
-          const CellType t = mesh_.cell_types[c];
-          if (mesh_.cell_regions[c] != region_[s] || info(t).dim != 2) continue;
-          const auto nodes = mesh_.nodes_of(c);
+        for (const SurfaceFace& surface_face : surfaces[s].faces) {
+          const CellType t = surface_face.type;
+          const std::span<const std::int32_t> nodes(surface_face.node.data(),
+                                                    static_cast<std::size_t>(surface_face.count));
           // tri6 (tet10's faces): four flat triangles through the mid-side nodes.
           static constexpr int tri6[4][3] = {{0, 3, 5}, {3, 1, 4}, {5, 4, 2}, {3, 4, 5}};
           std::vector<std::array<int, 4>> parts;
@@ -262,7 +278,7 @@ class ContactPairTerm final : public ContactTerm {
           const Vec3 x0 = x(0), x1 = x(1), x2 = x(2);
           const Vec3 normal = cross({x1[0] - x0[0], x1[1] - x0[1], x1[2] - x0[2]},
                                     {x2[0] - x0[0], x2[1] - x0[1], x2[2] - x0[2]});
-          const double sign = dot(normal, sum) < 0 ? -1.0 : 1.0;
+          const double sign = !surface_face.oriented && dot(normal, sum) < 0 ? -1.0 : 1.0;
           {  // the face's outward area vector, shared by its nodes (the nodes' surface normals)
             Vec3 area = normal;
             if (t == CellType::quad4) {
@@ -280,6 +296,7 @@ class ContactPairTerm final : public ContactTerm {
             std::fill(r, r + record_size, 0.0);
             r[0] = kind;
             r[1] = sign;
+            r[18] = surface_face.height;
             std::array<std::int32_t, 4> local{-1, -1, -1, -1};
             for (int a = 0; a < 4; ++a) {
               if (a >= kind) {
@@ -305,6 +322,8 @@ class ContactPairTerm final : public ContactTerm {
       }
     }
     INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, edges, 2, MPI_DOUBLE, MPI_SUM, comm_));
+    if (pair.initial == InitialPenetration::move)
+      for (int s = 0; s < sides; ++s) own_heights(in.assembler, surfaces[s], sides_[s]);
     // Each node's surface normal: the sum of its faces' outward area vectors (over the ranks).
     for (int s = 0; s < sides; ++s) {
       petsc::Vector normals = in.assembler.create_vector();
@@ -374,9 +393,10 @@ class ContactPairTerm final : public ContactTerm {
 
   /// Collective. The surfaces in the reference configuration, from one search at u = 0 (then
   /// forgotten: the run's first evaluation searches as before): nodes behind a face they face
-  /// (initial penetrations, refused with their count and the deepest node, as the wall refuses
-  /// them), and two surfaces within the search distance of each other that nowhere face each
-  /// other (a body's far face given: start_warnings).
+  /// (initial penetrations: refused with their count and the deepest node, as the wall refuses
+  /// them; with `ignore` each keeps its depth as its offset), and two surfaces within the search
+  /// distance of each other that nowhere face each other (a body's far face given:
+  /// start_warnings).
   void check_start(const Assembler& assembler) {
     petsc::Vector u0 = assembler.create_vector();
     search(u0);
@@ -386,30 +406,19 @@ class ContactPairTerm final : public ContactTerm {
       int rank;
     } mine{0, rank_}, worst{};
     std::int64_t tag = -1;
-    const double round_off = 1e-6 * margin_;
+    const bool ignore = pair_.initial == InitialPenetration::ignore;
     for (Pass& p : passes_) {
       const Side& slave = sides_[p.slave];
+      if (ignore) p.offset.assign(slave.nodes.size(), 0.0);
       for (std::size_t j = 0; j < slave.nodes.size(); ++j) {
-        const std::int32_t n = slave.nodes[j];
-        const Vec3 x{mesh_.coords[3 * n], mesh_.coords[3 * n + 1], mesh_.coords[3 * n + 2]};
-        bool facing = false, near = false;
-        double deepest = 0;
-        for (auto c = p.candidate_ptr[j]; c < p.candidate_ptr[j + 1]; ++c) {
-          const Pass::Face& face = p.faces[p.candidates[c]];
-          Vec3 pts[4];
-          for (int a = 0; a < face.kind; ++a) pts[a] = p.X[face.node[a]];
-          const Projection pr = project(face.kind, pts, face.sign, x);
-          if (!pr.within || std::abs(pr.g) > margin_) continue;
-          near = true;
-          if (dot(pr.n, slave.outward[j]) >= 0) continue;
-          facing = true;
-          if (std::abs(pr.g) <= depth_) deepest = std::max(deepest, -pr.g);
-        }
-        counts[1] += facing ? 1 : 0;
-        counts[2] += near && !facing ? 1 : 0;
-        if (deepest > round_off) {
+        const Start start = start_of(p, j);
+        counts[1] += start.facing ? 1 : 0;
+        counts[2] += start.near && !start.facing ? 1 : 0;
+        if (start.depth > 0) {
           ++counts[0];
-          if (deepest > mine.depth) mine.depth = deepest, tag = mesh_.node_tags[n];
+          if (ignore) p.offset[j] = -start.depth;
+          if (start.depth > mine.depth)
+            mine.depth = start.depth, tag = mesh_.node_tags[slave.nodes[j]];
         }
       }
     }
@@ -420,17 +429,67 @@ class ContactPairTerm final : public ContactTerm {
     const std::string surfaces =
         sides_.size() == 1 ? cat("surface '", sides_[0].region, "'")
                            : cat("surfaces '", sides_[0].region, "' and '", sides_[1].region, "'");
-    INERTIA_CHECK(counts[0] == 0, InputError, pair_.where, ": pair '", pair_.name,
+    INERTIA_CHECK(ignore || counts[0] == 0, InputError, pair_.where, ": pair '", pair_.name,
                   "' starts interpenetrated: ", counts[0], " node(s) of its ", surfaces,
-                  " behind a face they face, the deepest (node ", tag, ") by ", worst.depth,
-                  " m; move the bodies apart or to touching (the penalty would push them out "
-                  "with the energy of that penetration)");
+                  " behind a face they face, the deepest (node ", tag, ") by ", worst.depth, " m",
+                  pair_.initial == InitialPenetration::move
+                      ? cat(" after moving ", pair_.moved,
+                            " node(s) (the surfaces interlock: move the bodies apart)")
+                      : std::string("; move the bodies apart or to touching, or give the pair "
+                                    "initial_penetration: move or ignore (the penalty would push "
+                                    "them out with the energy of that penetration)"));
+    initial_ = counts[0], initial_depth_ = worst.depth;
     if (sides_.size() == 2 && counts[1] == 0 && counts[2] > 0)
       warnings_.push_back(cat(pair_.where, ": pair '", pair_.name, "': its ", surfaces,
                               " do not face each other: ", counts[2],
                               " of their nodes are within the search distance (", margin_,
                               " m) of the other surface, all behind its faces or turned away; "
                               "give each body's face toward the other"));
+  }
+
+  /// Collective. `initial_penetration: move`: the moves of pass k's slave nodes (owned) that
+  /// start behind a face they face onto that face (the deepest one), as a global vector; the
+  /// number of nodes moved and the longest move. InputError naming the pair for a move longer
+  /// than move_share x the node's own cells' height.
+  std::tuple<petsc::Vector, std::int64_t, double> initial_moves(const Assembler& assembler,
+                                                                std::size_t k) {
+    petsc::Vector v = assembler.create_vector();
+    search(v);
+    Pass& p = passes_[k];
+    const Side& slave = sides_[p.slave];
+    struct {
+      double ratio;
+      int rank;
+    } mine{0, rank_}, worst{};
+    double longest = 0, info[2] = {0, 0};  // the worst node's tag and move
+    std::int64_t moved = 0;
+    {
+      petsc::Array m(v);
+      for (std::size_t j = 0; j < slave.nodes.size(); ++j) {
+        const Start start = start_of(p, j);
+        if (!(start.depth > 0)) continue;
+        const std::int32_t n = slave.nodes[j];
+        for (int i = 0; i < 3; ++i) m[3 * n + i] = start.depth * start.n[i];
+        ++moved;
+        longest = std::max(longest, start.depth);
+        const double ratio = start.depth / slave.height[j];
+        if (ratio > mine.ratio)
+          mine.ratio = ratio, info[0] = static_cast<double>(mesh_.node_tags[n]),
+          info[1] = start.depth;
+      }
+    }
+    INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &moved, 1, MPI_INT64_T, MPI_SUM, comm_));
+    INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &longest, 1, MPI_DOUBLE, MPI_MAX, comm_));
+    INERTIA_MPI(MPI_Allreduce(&mine, &worst, 1, MPI_DOUBLE_INT, MPI_MAXLOC, comm_));
+    INERTIA_MPI(MPI_Bcast(info, 2, MPI_DOUBLE, worst.rank, comm_));
+    INERTIA_CHECK(!(worst.ratio > move_share), InputError, pair_.where,
+                  ".initial_penetration: pair '", pair_.name, "': node ",
+                  static_cast<std::int64_t>(info[0]), " of surface '", slave.region,
+                  "' would move ", info[1], " m onto the face it penetrates, ", worst.ratio,
+                  " x the height of its own cells (at most ", move_share,
+                  "): its cells would be crushed; move the bodies apart in the mesh");
+    searched_ = false, searches_ = 0;
+    return {std::move(v), moved, longest};
   }
   std::vector<std::string> start_warnings() const override { return warnings_; }
   double catch_distance() const override { return depth_; }
@@ -463,6 +522,13 @@ class ContactPairTerm final : public ContactTerm {
                sides_.size() > 1 ? cat(" + ", static_cast<std::int64_t>(v[1])) : std::string(),
                " nodes, penalty per pass ", v[2], " to ", v[3], " N/m, margin ", margin_, " m",
                friction_text(pair_.friction),
+               pair_.initial == InitialPenetration::move && pair_.moved > 0
+                   ? cat(", ", pair_.moved, " node(s) moved onto the faces they penetrated (",
+                         "the longest move ", pair_.largest_move, " m)")
+               : pair_.initial == InitialPenetration::ignore
+                   ? cat(", ", initial_, " initial penetration(s) kept (the deepest ",
+                         initial_depth_, " m)")
+                   : std::string(),
                augmented_.on ? cat(", augmented Lagrangian to ", augmented_.tolerance, " m")
                              : std::string());
   }
@@ -704,6 +770,51 @@ class ContactPairTerm final : public ContactTerm {
   }
 
  private:
+  /// A slave node in the reference configuration (pass p searched at u = 0).
+  struct Start {
+    double depth = 0;  ///< its deepest penetration behind a face it faces (0: none)
+    Vec3 n{0, 0, 0};   ///< that face's normal
+    bool facing = false, near = false;  ///< a face in front of it within the margin; any face
+  };
+  Start start_of(const Pass& p, std::size_t j) const {
+    const Side& slave = sides_[p.slave];
+    const std::int32_t n = slave.nodes[j];
+    const Vec3 x{mesh_.coords[3 * n], mesh_.coords[3 * n + 1], mesh_.coords[3 * n + 2]};
+    const double round_off = 1e-6 * margin_;
+    Start out;
+    for (auto c = p.candidate_ptr[j]; c < p.candidate_ptr[j + 1]; ++c) {
+      const Pass::Face& face = p.faces[p.candidates[c]];
+      Vec3 pts[4];
+      for (int a = 0; a < face.kind; ++a) pts[a] = p.X[face.node[a]];
+      const Projection pr = project(face.kind, pts, face.sign, x);
+      if (!pr.within || std::abs(pr.g) > margin_) continue;
+      out.near = true;
+      if (dot(pr.n, slave.outward[j]) >= 0) continue;
+      out.facing = true;
+      if (std::abs(pr.g) <= face.limit && -pr.g > std::max(out.depth, round_off))
+        out.depth = -pr.g, out.n = pr.n;
+    }
+    return out;
+  }
+
+  /// Collective. side.height: per node, the smallest height of its cells over the surface's
+  /// faces at it.
+  static void own_heights(const Assembler& assembler, const Surface& surface, Side& side) {
+    petsc::Vector v = assembler.create_vector();
+    {
+      petsc::GhostedArray h(v);
+      std::fill(h.span().begin(), h.span().end(), std::numeric_limits<double>::max());
+      for (const SurfaceFace& f : surface.faces)
+        for (int a = 0; a < f.count; ++a)
+          h[3 * f.node[a]] = std::min<double>(h[3 * f.node[a]], f.height);
+    }
+    INERTIA_PETSC(VecGhostUpdateBegin(v, MIN_VALUES, SCATTER_REVERSE));
+    INERTIA_PETSC(VecGhostUpdateEnd(v, MIN_VALUES, SCATTER_REVERSE));
+    petsc::ConstArray h(v);
+    side.height.clear();
+    for (auto n : side.nodes) side.height.push_back(h[3 * n]);
+  }
+
   void scatter_forward(Pass& p, Vec u) const {
     INERTIA_PETSC(VecScatterBegin(p.scatter, u, p.ug, INSERT_VALUES, SCATTER_FORWARD));
     INERTIA_PETSC(VecScatterEnd(p.scatter, u, p.ug, INSERT_VALUES, SCATTER_FORWARD));
@@ -797,7 +908,11 @@ class ContactPairTerm final : public ContactTerm {
     p.faces.clear();
     for (std::size_t f = 0; f < nf; ++f) {
       const double* r = &recv[record_size * f];
-      Pass::Face face{static_cast<int>(r[0]), r[1], {-1, -1, -1, -1}, {-1, -1, -1, -1}};
+      Pass::Face face{static_cast<int>(r[0]),
+                      r[1],
+                      {-1, -1, -1, -1},
+                      {-1, -1, -1, -1},
+                      std::min(depth_, depth_share * r[18])};
       for (int a = 0; a < face.kind; ++a) {
         const auto g = static_cast<std::int64_t>(r[2 + a]);
         const auto at = std::lower_bound(p.gids.begin(), p.gids.end(), g) - p.gids.begin();
@@ -943,6 +1058,7 @@ class ContactPairTerm final : public ContactTerm {
           const Pass::Face* left = nullptr;
           const bool leaving =
               friction_ && (p.tc[3 * j] != 0 || p.tc[3 * j + 1] != 0 || p.tc[3 * j + 2] != 0);
+          const double o = p.offset.empty() ? 0.0 : p.offset[j];  // ignore: its initial gap
           for (auto c = p.candidate_ptr[j]; c < p.candidate_ptr[j + 1]; ++c) {
             const Pass::Face& face = p.faces[p.candidates[c]];
             Vec3 pts[4];
@@ -956,7 +1072,7 @@ class ContactPairTerm final : public ContactTerm {
               double lo = pts[0][i], hi = pts[0][i];
               for (int a = 1; a < face.kind; ++a)
                 lo = std::min(lo, pts[a][i]), hi = std::max(hi, pts[a][i]);
-              near = x[i] >= lo - depth_ && x[i] <= hi + depth_;
+              near = x[i] >= lo - depth_ + o && x[i] <= hi + depth_ - o;
             }
             if (!near) continue;
             const Projection pr = project(face.kind, pts, face.sign, x);
@@ -966,8 +1082,11 @@ class ContactPairTerm final : public ContactTerm {
                 (!left || std::abs(pr.g) < std::abs(exit.g) ||
                  (std::abs(pr.g) == std::abs(exit.g) && face.key < left->key)))
               exit = pr, left = &face;
-            // Inside the face, facing it, not deeper than `depth` (the far side of a body).
-            if (!pr.inside || dot(pr.n, slave.outward[j]) >= 0 || std::abs(pr.g) > depth_) continue;
+            // Inside the face, facing it, not deeper than its limit beyond the initial gap (the
+            // far side of a body or of the face's cell), not farther in front than `depth`.
+            if (!pr.inside || dot(pr.n, slave.outward[j]) >= 0 || pr.g > depth_ ||
+                pr.g < o - face.limit)
+              continue;
             // A face that has the point within it before one whose band has it; then the
             // nearest; ties broken by the faces' nodes (the same on any ranks).
             if (!chosen || (pr.within && !best.within) ||
@@ -983,12 +1102,13 @@ class ContactPairTerm final : public ContactTerm {
             p.pressing[j] = 0;
             if (l > 0) p.energy -= 0.5 * l * l / slave.k[j];  // where it does not press
           }
-          const double pressing = chosen ? l - slave.k[j] * best.g : 0.0;
+          const double g = best.g - o;  // the gap beyond the initial one
+          const double pressing = chosen ? l - slave.k[j] * g : 0.0;
           // Its committed friction force did work over the step as it left: the slip relative
           // to the face it left (extrapolated past its edge: the shape functions still sum to 1),
           // so that the dissipation booked at the commit counts it.
           if ((!chosen || !(pressing > 0)) && left) slip(j, n, *left, exit.N);
-          if (!chosen || !(pressing > 0 || best.g == 0)) continue;
+          if (!chosen || !(pressing > 0 || g == 0)) continue;
           if (!(pressing > 0)) {
             // Touching (a body resting on another at the start): no force, but the tangent's
             // spring, so that Newton does not take the node through the face.
@@ -996,7 +1116,7 @@ class ContactPairTerm final : public ContactTerm {
             continue;
           }
           const double k = slave.k[j], kg = -pressing;  // l = 0: k g
-          p.gap[j] = best.g;
+          p.gap[j] = g;
           if (!p.lambda.empty()) p.pressing[j] = pressing;
           for (int i = 0; i < 3; ++i) {
             fc[3 * n + i] += kg * best.n[i];  // internal force: the contact force's opposite
@@ -1006,9 +1126,9 @@ class ContactPairTerm final : public ContactTerm {
           }
           p.normal -= kg;
           ++p.active;
-          p.deepest = std::max(p.deepest, -best.g);
+          p.deepest = std::max(p.deepest, -g);
           // With a multiplier: its energy, less the -l^2 / (2 k) counted above.
-          p.energy += l > 0 ? 0.5 * l * l / k + normal_energy(l, k, best.g) : 0.5 * kg * best.g;
+          p.energy += l > 0 ? 0.5 * l * l / k + normal_energy(l, k, g) : 0.5 * kg * g;
           if (implicit_) link(n, *chosen, best, k);
           if (!friction_) continue;
           const double* d = slip(j, n, *chosen, best.N);
@@ -1045,7 +1165,6 @@ class ContactPairTerm final : public ContactTerm {
   double scale_;
   int rank_ = 0, size_ = 1;
   std::vector<Side> sides_;
-  int region_[2] = {-1, -1};
   double margin_ = 0;
   /// The largest distance of a node to the face it contacts (its penetration, or the gap to
   /// a face in front of the one it penetrates: a thin body's other side).
@@ -1073,11 +1192,32 @@ class ContactPairTerm final : public ContactTerm {
   Augmented augmented_;     ///< the section's (the tolerance resolved)
   mutable std::int64_t updates_ = 0;
   std::vector<std::string> warnings_;  ///< check_start's
+  std::int64_t initial_ = 0;           ///< check_start: nodes starting behind a face they face
+  double initial_depth_ = 0;           ///< and the deepest
 };
 
 }  // namespace
 
 namespace contact_input {
+
+void move_initial_penetrations(const TermInputs& in, const ContactSection& s, LocalMesh& mesh) {
+  for (const PairInput& pair : s.pairs) {
+    if (pair.initial != InitialPenetration::move) continue;
+    pair.moved = 0, pair.largest_move = 0;  // a system built again starts from its own mesh
+    // One pass at a time on the mesh as the last one left it: the first side's nodes onto the
+    // second's faces, then what remains of the second's on the first's (none where the first
+    // moved onto matching faces).
+    for (std::size_t k = 0; k < pair.surfaces.size(); ++k) {
+      ContactPairTerm term(in, pair, penalty_scale(s, in.spec), Augmented{});
+      auto [moves, count, longest] = term.initial_moves(in.assembler, k);
+      petsc::GhostedRead m(moves);
+      for (std::int32_t n = 0; n < mesh.num_local_nodes(); ++n)
+        for (int i = 0; i < 3; ++i) mesh.coords[3 * n + i] += m[3 * n + i];
+      pair.moved += count;
+      pair.largest_move = std::max(pair.largest_move, longest);
+    }
+  }
+}
 
 void build_pair_terms(const TermInputs& in, const ContactSection& s,
                       std::vector<std::unique_ptr<ForceTerm>>& out) {

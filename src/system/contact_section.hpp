@@ -110,14 +110,29 @@ struct WallInput {
   std::string where;  ///< "<file>:<line>: contact.walls[i]"
 };
 
+/// What a pair does with nodes that start behind a face they face (`initial_penetration`):
+/// refuse the run, move them onto the face before it (the mesh changes), or keep them there (the
+/// contact acts on the penetration beyond the initial one, LS-DYNA's IGNORE).
+enum class InitialPenetration { error, move, ignore };
+inline const char* initial_penetration_name(InitialPenetration i) {
+  return i == InitialPenetration::error  ? "error"
+         : i == InitialPenetration::move ? "move"
+                                         : "ignore";
+}
+
 /// A contact pair (contact_pairs.cpp): the nodes of each surface may not pass the other's faces.
 struct PairInput {
   std::string name;
-  std::vector<std::string> surfaces;  ///< two regions of faces, or one (self-contact)
+  std::vector<std::string> surfaces;  ///< two regions of faces or volumes, or one (self-contact)
   double penalty = 0;                 ///< Pa/m; 0: the section's penalty_scale rule
   double margin = 0;                  ///< m; 0: half the mean face edge of the pair
   Friction friction;
+  InitialPenetration initial = InitialPenetration::error;
   std::string where;  ///< "<file>:<line>: contact.pairs[i]"
+  /// `move`: the nodes moved before the terms were built and the largest move (m), set by
+  /// move_initial_penetrations (the mesh's preparation) for the pair's log line.
+  mutable std::int64_t moved = 0;
+  mutable double largest_move = 0;
 };
 
 /// Augmented Lagrangian iterations (implicit schemes and static): per node a multiplier lambda,
@@ -159,16 +174,37 @@ inline double penalty_scale(const ContactSection& s, const ProblemSpec& spec) {
   return s.penalty_scale > 0 ? s.penalty_scale : spec.explicit_scheme ? 1.0 : 10.0;
 }
 
-/// The owned nodes of a region's boundary faces and each one's share of the faces' area (summed
-/// over the ranks). Collective; InputError naming `where` for an unknown region or one without
-/// faces.
+/// A face of a contact surface on this rank: its type (tri3, quad4, tri6), local nodes, and the
+/// height over it of the solid cell it belongs to (infinite where none has it).
+struct SurfaceFace {
+  CellType type = CellType::tri3;
+  int count = 0;
+  std::array<std::int32_t, 6> node{-1, -1, -1, -1, -1, -1};
+  double height = INFINITY;
+  bool oriented = false;  ///< nodes ordered so that the normal points out of the cell (volumes)
+};
+/// The faces of a region on this rank: a region of faces, its cells; a volume (dimension 3), its
+/// skin: the faces of its solid cells that no other solid cell (of any region) shares, held by
+/// the rank of their cell (contact_surfaces.cpp). Collective; InputError naming `where` for an
+/// unknown region or one without faces.
+struct Surface {
+  int region = -1;
+  bool volume = false;
+  std::vector<SurfaceFace> faces;
+};
+Surface surface_faces(const TermInputs& in, const std::string& region, const std::string& where);
+
+/// The owned nodes of a surface's faces (surface_faces) and each one's share of the faces' area
+/// (summed over the ranks). Collective; InputError as surface_faces.
 struct SurfaceNodes {
   int region = -1;
+  bool volume = false;
   std::vector<std::int32_t> nodes;
   std::vector<double> areas;
 };
 SurfaceNodes surface_nodes(const TermInputs& in, const std::string& region,
                            const std::string& where);
+SurfaceNodes surface_nodes(const TermInputs& in, const Surface& surface);
 /// Collective. A surface's node spacing: the square root of its mean area share per node
 /// (the augmented Lagrangian's default tolerance is 1e-3 of it).
 double node_spacing(MPI_Comm comm, std::span<const double> areas);
@@ -176,5 +212,10 @@ double node_spacing(MPI_Comm comm, std::span<const double> areas);
 /// Contact pairs' terms (contact_pairs.cpp).
 void build_pair_terms(const TermInputs& in, const ContactSection& s,
                       std::vector<std::unique_ptr<ForceTerm>>& out);
+/// Collective. The pairs with `initial_penetration: move`: their nodes that start behind a face
+/// they face moved onto it, in `mesh` (the inputs' mesh), before any term is built
+/// (contact_pairs.cpp). InputError naming the pair for a move above half the height of the
+/// node's own cells.
+void move_initial_penetrations(const TermInputs& in, const ContactSection& s, LocalMesh& mesh);
 
 }  // namespace inertia::contact_input

@@ -45,6 +45,7 @@ MechanicalSystem::MechanicalSystem(MPI_Comm comm, LocalMesh mesh, ProblemSpec sp
       mesh_(std::move(mesh)),
       spec_(std::move(spec)),
       assembler_(comm_, mesh_, element_assignment(mesh_, spec_)) {
+  prepare_mesh({comm_, mesh_, spec_, assembler_, assembler_.elements()}, mesh_);
   terms_ = build_force_terms({comm_, mesh_, spec_, assembler_, assembler_.elements()});
   // An explicit run whose only nonlinear terms are nodal (rigid walls) stays a linear model with
   // those terms added node by node; otherwise they are nonlinear terms like the others.

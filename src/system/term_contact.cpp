@@ -94,6 +94,7 @@ void ContactSection::fingerprint(Hasher& h) const {
     for (const auto& s : p.surfaces) h.add(s);
     h.add(p.penalty).add(p.margin);
     add_friction(h, p.friction);
+    if (p.initial != InitialPenetration::error) h.add(static_cast<int>(p.initial));
   }
 }
 
@@ -202,7 +203,7 @@ std::shared_ptr<TermSection> parse_contact_section(const case_yaml::Node& n) {
     if (pairs.size() == 0) pairs.fail("expected at least one pair");
     for (std::size_t i = 0; i < pairs.size(); ++i) {
       const case_yaml::Node p = pairs.at(i);
-      p.expect_map({"name", "surfaces", "penalty", "margin", "friction"});
+      p.expect_map({"name", "surfaces", "penalty", "margin", "friction", "initial_penetration"});
       PairInput in;
       in.where = cat(*p.file, ":", p.line(), ": ", p.key);
       for (const char* k : {"name", "surfaces"})
@@ -227,6 +228,19 @@ std::shared_ptr<TermSection> parse_contact_section(const case_yaml::Node& n) {
       if (p.has("friction")) {
         in.friction = parse_friction(p["friction"]);
         warn_friction(p["friction"], in.friction, s->warnings);
+      }
+      if (p.has("initial_penetration")) {
+        const case_yaml::Node i = p["initial_penetration"];
+        const std::string v = i.text();
+        if (v == "move")
+          in.initial = InitialPenetration::move;
+        else if (v == "ignore")
+          in.initial = InitialPenetration::ignore;
+        else if (v != "error")
+          i.fail(
+              cat("expected error (refuse a pair that starts interpenetrated), move (move its "
+                  "nodes onto the faces they penetrate) or ignore (keep the overlap), not '",
+                  v, "'"));
       }
       s->pairs.push_back(std::move(in));
     }
@@ -663,84 +677,7 @@ class RigidWallTerm final : public ContactTerm {
   double mass_weight_ = 1;  ///< augmented_mass_weight
 };
 
-/// The area of a boundary face (straight-sided) and each node's share of it: equal shares for
-/// tri3 and quad4; for tri6 the diagonal of the face's consistent mass scaled to the area (the
-/// corners 1/19, the mid-side nodes 16/57: a row sum would give the corners none).
-double face_shares(CellType t, const double* x, int n, double* share) {
-  auto tri = [&](int a, int b, int c) {
-    const double u[3] = {x[3 * b] - x[3 * a], x[3 * b + 1] - x[3 * a + 1],
-                         x[3 * b + 2] - x[3 * a + 2]};
-    const double v[3] = {x[3 * c] - x[3 * a], x[3 * c + 1] - x[3 * a + 1],
-                         x[3 * c + 2] - x[3 * a + 2]};
-    const double w[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2],
-                         u[0] * v[1] - u[1] * v[0]};
-    return 0.5 * std::sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
-  };
-  double area = 0;
-  if (t == CellType::quad4) {
-    area = tri(0, 1, 2) + tri(0, 2, 3);
-    for (int a = 0; a < 4; ++a) share[a] = area / 4;
-  } else if (t == CellType::tri6) {
-    area = tri(0, 1, 2);
-    for (int a = 0; a < 6; ++a) share[a] = area * (a < 3 ? 1.0 / 19 : 16.0 / 57);
-  } else {
-    area = tri(0, 1, 2);
-    for (int a = 0; a < n; ++a) share[a] = area / n;
-  }
-  return area;
-}
-
 }  // namespace
-
-namespace contact_input {
-
-double node_spacing(MPI_Comm comm, std::span<const double> areas) {
-  double v[2] = {0, static_cast<double>(areas.size())};
-  for (const double a : areas) v[0] += a;
-  INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, v, 2, MPI_DOUBLE, MPI_SUM, comm));
-  return v[1] > 0 ? std::sqrt(v[0] / v[1]) : 0.0;
-}
-
-SurfaceNodes surface_nodes(const TermInputs& in, const std::string& name,
-                           const std::string& where) {
-  const LocalMesh& mesh = in.mesh;
-  SurfaceNodes out;
-  for (std::size_t r = 0; r < mesh.regions.size(); ++r)
-    if (mesh.regions[r].name == name) out.region = static_cast<int>(r);
-  INERTIA_CHECK(out.region >= 0, InputError, where, ": unknown region '", name, "'");
-  // Each node's share of the region's face area, summed over the ranks' faces.
-  petsc::Vector area = in.assembler.create_vector();
-  std::int64_t faces = 0;
-  in.assembler.assemble(area, [&](VectorSum& sum) {
-    auto local = sum.local();
-    double x[3 * 6], share[6];
-    for (std::int64_t c = 0; c < mesh.num_cells(); ++c) {
-      const CellType t = mesh.cell_types[c];
-      if (mesh.cell_regions[c] != out.region || info(t).dim != 2) continue;
-      const auto nodes = mesh.nodes_of(c);
-      const int n = static_cast<int>(nodes.size());
-      if (n > 6) continue;
-      for (int a = 0; a < n; ++a)
-        for (int i = 0; i < 3; ++i) x[3 * a + i] = mesh.coords[3 * nodes[a] + i];
-      face_shares(t, x, n, share);
-      for (int a = 0; a < n; ++a) local[3 * nodes[a]] += share[a];
-      ++faces;
-    }
-  });
-  INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &faces, 1, MPI_INT64_T, MPI_SUM, in.comm));
-  INERTIA_CHECK(faces > 0, InputError, where, ": region '", name,
-                "' has no boundary faces (contact needs a physical group of faces, such as the "
-                "box's xmin ... zmax)");
-  petsc::ConstArray a(area);
-  for (std::int32_t n = 0; n < mesh.num_owned; ++n)
-    if (a[3 * n] > 0) {
-      out.nodes.push_back(n);
-      out.areas.push_back(a[3 * n]);
-    }
-  return out;
-}
-
-}  // namespace contact_input
 
 void build_contact_terms(const TermInputs& in, std::vector<std::unique_ptr<ForceTerm>>& out) {
   const auto it = in.spec.term_sections.find("contact");
@@ -782,6 +719,12 @@ void build_contact_terms(const TermInputs& in, std::vector<std::unique_ptr<Force
     out.push_back(std::move(term));
   }
   build_pair_terms(in, s, out);
+}
+
+void prepare_contact_mesh(const TermInputs& in, LocalMesh& mesh) {
+  const auto it = in.spec.term_sections.find("contact");
+  if (it == in.spec.term_sections.end()) return;
+  move_initial_penetrations(in, dynamic_cast<const ContactSection&>(*it->second), mesh);
 }
 
 }  // namespace inertia

@@ -28,13 +28,15 @@ constexpr std::array entries{
                    build_load_terms},
     ForceTermEntry{"contact",
                    "rigid walls (plane, sphere, cylinder) that the nodes of a region of "
-                   "boundary faces may not pass, and pairs of such regions (or one) that may "
-                   "not pass each other (penalty, Coulomb friction; any scheme; augmented "
+                   "boundary faces (or of a volume: its skin) may not pass, and pairs of such "
+                   "regions (or one) that may not pass each other (penalty, Coulomb friction; "
+                   "initial_penetration: error | move | ignore; any scheme; augmented "
                    "Lagrangian iterations under implicit schemes and static: augmented: "
                    "{tolerance: m, iterations: 10})",
                    build_contact_terms, parse_contact_section,
                    "{walls: [{name: floor, region: zmin, plane: {point: [0, 0, 0], normal: "
-                   "[0, 0, 1]}}]}"},
+                   "[0, 0, 1]}}]}",
+                   prepare_contact_mesh},
 };
 
 std::vector<ForceTermEntry>& all_entries() {
@@ -58,6 +60,11 @@ const ForceTermEntry* force_term_section(std::string_view name) {
   for (const auto& e : all_entries())
     if (e.parse && e.name == name) return &e;
   return nullptr;
+}
+
+void prepare_mesh(const TermInputs& in, LocalMesh& mesh) {
+  for (const auto& e : all_entries())
+    if (e.prepare) e.prepare(in, mesh);
 }
 
 std::vector<std::unique_ptr<ForceTerm>> build_force_terms(const TermInputs& in) {

@@ -238,6 +238,9 @@ struct ForceTermEntry {
   std::shared_ptr<TermSection> (*parse)(const case_yaml::Node& section) = nullptr;
   /// With parse: an example of the section, one line, for --help.
   std::string_view example = {};
+  /// Optional: changes the mesh before any term is built (contact's initial penetrations moved
+  /// away); `mesh` is the inputs' mesh. Collective: may throw InputError on every rank.
+  void (*prepare)(const TermInputs& in, LocalMesh& mesh) = nullptr;
 };
 
 /// Every kind, built-in then registered, in the order the terms are built (and summed).
@@ -247,6 +250,9 @@ std::span<const ForceTermEntry> force_term_entries();
 void register_force_term(const ForceTermEntry& entry);
 /// The entry with a section of its own named `name`, or null.
 const ForceTermEntry* force_term_section(std::string_view name);
+/// The kinds' changes to the mesh (ForceTermEntry::prepare), before build_force_terms.
+/// Collective.
+void prepare_mesh(const TermInputs& in, LocalMesh& mesh);
 /// The terms of a problem, kind by kind in registry order. Collective.
 std::vector<std::unique_ptr<ForceTerm>> build_force_terms(const TermInputs& in);
 
@@ -257,5 +263,6 @@ void build_point_mass_terms(const TermInputs& in, std::vector<std::unique_ptr<Fo
 void build_load_terms(const TermInputs& in, std::vector<std::unique_ptr<ForceTerm>>& out);
 void build_contact_terms(const TermInputs& in, std::vector<std::unique_ptr<ForceTerm>>& out);
 std::shared_ptr<TermSection> parse_contact_section(const case_yaml::Node& section);
+void prepare_contact_mesh(const TermInputs& in, LocalMesh& mesh);
 
 }  // namespace inertia
