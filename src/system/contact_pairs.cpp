@@ -24,6 +24,7 @@
 #include <numeric>
 #include <optional>
 #include <unordered_map>
+#include <utility>
 
 #include "contact_section.hpp"
 #include "inertia/parallel/petsc.hpp"
@@ -632,7 +633,7 @@ class ContactPairTerm final : public ContactTerm {
           }
       }
   }
-  double friction_dissipation() const override { return dissipated_; }
+  double take_friction_dissipation() const override { return std::exchange(dissipated_, 0.0); }
   std::vector<std::string> states() const override {
     std::vector<std::string> out;
     if (friction_) out.emplace_back("friction");

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include "contact_section.hpp"
 #include "inertia/core/case_node.hpp"
@@ -468,7 +469,7 @@ class RigidWallTerm final : public ContactTerm {
     }
     committed_time_ = t;
   }
-  double friction_dissipation() const override { return dissipated_; }
+  double take_friction_dissipation() const override { return std::exchange(dissipated_, 0.0); }
   int augmentation_limit() const override { return augmented_.on ? augmented_.iterations : 0; }
   double augment(Vec u_vec, double t, bool update, double inertia) const override {
     petsc::ConstArray ua(u_vec);
@@ -649,7 +650,7 @@ class RigidWallTerm final : public ContactTerm {
   double bound_ = 0;
   bool friction_ = false;
   // Friction's committed state (the end of the last accepted step), per node of the wall: the
-  // friction force and the displacement; the step's dissipation summed since the start.
+  // friction force and the displacement; the dissipation since the last take.
   mutable std::vector<double> tc_, uc_;
   mutable double committed_time_ = 0;
   mutable double dissipated_ = 0;
