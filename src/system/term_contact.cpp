@@ -395,8 +395,8 @@ class RigidWallTerm final : public ContactTerm {
     });
   }
   void add_dashpot_matrix(const TermPoint& at, MatrixSum& B) const override {
-    for_active(at.u, at.time, [&](std::size_t j, std::int32_t n, const Gap& c, double p) {
-      (void)p;
+    // The clipped force's dependence on u through p is left out (Newton converges there).
+    for_active(at.u, at.time, [&](std::size_t j, std::int32_t n, const Gap& c, double) {
       double b[9];
       for (int i = 0; i < 3; ++i)
         for (int l = 0; l < 3; ++l) b[3 * i + l] = c_[j] * c.n[i] * c.n[l];
@@ -640,7 +640,8 @@ class RigidWallTerm final : public ContactTerm {
   }
   double lambda(std::size_t j) const { return lambda_.empty() ? 0.0 : lambda_[j]; }
   /// The normal dashpot's internal force on node j in contact (normal force p) at time t, along
-  /// c.n: c_j times its normal velocity relative to the wall, at most p (the contact never pulls).
+  /// c.n: c_j times its normal velocity relative to the wall, within +-p (the contact never
+  /// pulls, and the force starts from zero as a node touches: a jump there stops Newton).
   double damper(std::size_t j, std::int32_t n, std::span<const PetscScalar> v, double t,
                 const Gap& c, double p) const {
     if (v.empty()) return 0;
