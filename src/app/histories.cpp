@@ -524,7 +524,7 @@ EnergyHistory::EnergyHistory(MechanicalSystem& system, const State& state, Integ
   if (resume) {
     external_work_ = resume->external_work;
     dissipation_ = resume->dissipation;
-    friction_seen_ = system.friction_dissipation();
+    system.take_friction_dissipation();  // none yet: the restored terms start from zero
     algorithmic_ = resume->algorithmic_dissipation;
     initial_total_ = resume->initial_total;
     update_total(system, state);
@@ -599,10 +599,8 @@ void EnergyHistory::after_step(MechanicalSystem& system, const State& state, dou
     INERTIA_PETSC(VecDot(du, dashpot_prev_, &d));
     dissipation_ += 0.5 * d;
   }
-  // Friction's dissipation over the steps committed since the last row.
-  const double friction = system.friction_dissipation();
-  dissipation_ += friction - friction_seen_;
-  friction_seen_ = friction;
+  // Friction's dissipation over the steps committed since the last call.
+  dissipation_ += system.take_friction_dissipation();
   // Rayleigh dissipation h wbar.C wbar, w = v - G (the velocity relative to the ground; v without
   // uniform base excitation), vbar into v_prev_.
   const auto& r = system.rayleigh();

@@ -25,6 +25,7 @@
 #include <optional>
 #include <tuple>
 #include <unordered_map>
+#include <utility>
 
 #include "contact_section.hpp"
 #include "inertia/parallel/petsc.hpp"
@@ -698,7 +699,7 @@ class ContactPairTerm final : public ContactTerm {
           }
       }
   }
-  double friction_dissipation() const override { return dissipated_; }
+  double take_friction_dissipation() const override { return std::exchange(dissipated_, 0.0); }
   std::vector<std::string> states() const override {
     std::vector<std::string> out;
     if (friction_) out.emplace_back("friction");

@@ -101,6 +101,7 @@ struct WallInput {
   std::array<double, 3> direction{0, 0, 1};  ///< plane: unit normal; cylinder: unit axis
   double radius = 0;
   double penalty = 0;  ///< Pa/m; 0: the section's penalty_scale rule
+  double damping = 0;  ///< the normal dashpot, a fraction of the penalty's critical damping
   Friction friction;
   /// A moving wall: its translation D and amplitude (the wall at point + a(t) D).
   bool moving = false;

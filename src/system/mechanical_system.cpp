@@ -1084,10 +1084,10 @@ double MechanicalSystem::hourglass_energy(Vec u) const {
   return local;
 }
 
-double MechanicalSystem::friction_dissipation() const {
+double MechanicalSystem::take_friction_dissipation() const {
   if (friction_terms_.empty()) return 0;
   double local = 0;
-  for (const ForceTerm* t : friction_terms_) local += t->friction_dissipation();
+  for (const ForceTerm* t : friction_terms_) local += t->take_friction_dissipation();
   INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &local, 1, MPI_DOUBLE, MPI_SUM, comm_));
   return local;
 }

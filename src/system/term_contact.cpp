@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include "contact_section.hpp"
 #include "inertia/core/case_node.hpp"
@@ -85,7 +86,7 @@ void ContactSection::fingerprint(Hasher& h) const {
   h.add(static_cast<std::uint64_t>(walls.size()));
   for (const WallInput& w : walls) {
     h.add(w.name).add(w.region).add(static_cast<int>(w.shape)).add(w.point).add(w.direction);
-    h.add(w.radius).add(w.penalty).add(w.moving).add(w.motion).add(w.amplitude);
+    h.add(w.radius).add(w.penalty).add(w.damping).add(w.moving).add(w.motion).add(w.amplitude);
     add_friction(h, w.friction);
   }
   h.add(static_cast<std::uint64_t>(pairs.size()));
@@ -106,8 +107,8 @@ void parse_walls(const case_yaml::Node& walls, ContactSection& s) {
   if (walls.size() == 0) walls.fail("expected at least one wall");
   for (std::size_t i = 0; i < walls.size(); ++i) {
     const case_yaml::Node w = walls.at(i);
-    w.expect_map(
-        {"name", "region", "plane", "sphere", "cylinder", "penalty", "motion", "friction"});
+    w.expect_map({"name", "region", "plane", "sphere", "cylinder", "penalty", "damping", "motion",
+                  "friction"});
     WallInput in;
     in.where = cat(*w.file, ":", w.line(), ": ", w.key);
     for (const char* k : {"name", "region"})
@@ -151,6 +152,7 @@ void parse_walls(const case_yaml::Node& walls, ContactSection& s) {
       in.radius = p["radius"].positive();
     }
     if (w.has("penalty")) in.penalty = w["penalty"].positive();
+    if (w.has("damping")) in.damping = w["damping"].non_negative();
     if (w.has("friction")) {
       in.friction = parse_friction(w["friction"]);
       warn_friction(w["friction"], in.friction, s.warnings);
@@ -301,6 +303,7 @@ class RigidWallTerm final : public ContactTerm {
         nodes_(std::move(nodes)),
         area_(std::move(areas)),
         k_(nodes_.size(), 0.0),
+        c_(nodes_.size(), 0.0),
         friction_(wall_.friction.on()),
         augmented_(augmented) {
     if (friction_) {
@@ -321,6 +324,7 @@ class RigidWallTerm final : public ContactTerm {
   }
   Traits traits() const override {
     return {.linear = false,
+            .dashpot = wall_.damping > 0,
             .moves = motion_ != nullptr,
             .nodal = true,
             .friction = friction_,
@@ -345,7 +349,9 @@ class RigidWallTerm final : public ContactTerm {
     INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &v[1], 1, MPI_DOUBLE, MPI_MIN, comm_));
     INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &v[2], 1, MPI_DOUBLE, MPI_MAX, comm_));
     return cat(describe(), ": ", static_cast<std::int64_t>(v[0]), " nodes, penalty ", v[1], " to ",
-               v[2], " N/m", friction_text(wall_.friction),
+               v[2], " N/m",
+               wall_.damping > 0 ? cat(", damping ", wall_.damping, " of critical") : std::string(),
+               friction_text(wall_.friction),
                augmented_.on ? cat(", augmented Lagrangian to ", augmented_.tolerance, " m")
                              : std::string());
   }
@@ -361,6 +367,7 @@ class RigidWallTerm final : public ContactTerm {
         k_[j] = penalty_scale_ * d;
       }
       if (mass[3 * n] > 0) bound_ = std::max(bound_, k_[j] / mass[3 * n]);
+      c_[j] = 2 * wall_.damping * std::sqrt(k_[j] * mass[3 * n]);
       if (augmented_.on) m_[j] = mass_weight_ * mass[3 * n];
     }
   }
@@ -393,6 +400,22 @@ class RigidWallTerm final : public ContactTerm {
           K.add_node_block(n, b);
         },
         true);
+  }
+  void add_dashpot_force(const TermPoint& at, VectorSum& f) const override {
+    const std::span<PetscScalar> out = f.local();
+    for_active(at.u, at.time, [&](std::size_t j, std::int32_t n, const Gap& c, double p) {
+      const double fd = damper(j, n, at.v, at.time, c, p);
+      for (int i = 0; i < 3; ++i) out[3 * n + i] += fd * c.n[i];
+    });
+  }
+  void add_dashpot_matrix(const TermPoint& at, MatrixSum& B) const override {
+    // The clipped force's dependence on u through p is left out (Newton converges there).
+    for_active(at.u, at.time, [&](std::size_t j, std::int32_t n, const Gap& c, double) {
+      double b[9];
+      for (int i = 0; i < 3; ++i)
+        for (int l = 0; l < 3; ++l) b[3 * i + l] = c_[j] * c.n[i] * c.n[l];
+      B.add_node_block(n, b);
+    });
   }
   double energy(const TermPoint& at) const override {
     double e = 0;
@@ -482,7 +505,7 @@ class RigidWallTerm final : public ContactTerm {
     }
     committed_time_ = t;
   }
-  double friction_dissipation() const override { return dissipated_; }
+  double take_friction_dissipation() const override { return std::exchange(dissipated_, 0.0); }
   int augmentation_limit() const override { return augmented_.on ? augmented_.iterations : 0; }
   double augment(Vec u_vec, double t, bool update, double inertia) const override {
     petsc::ConstArray ua(u_vec);
@@ -630,6 +653,17 @@ class RigidWallTerm final : public ContactTerm {
     }
   }
   double lambda(std::size_t j) const { return lambda_.empty() ? 0.0 : lambda_[j]; }
+  /// The normal dashpot's internal force on node j in contact (normal force p) at time t, along
+  /// c.n: c_j times its normal velocity relative to the wall, within +-p (the contact never
+  /// pulls, and the force starts from zero as a node touches: a jump there stops Newton).
+  double damper(std::size_t j, std::int32_t n, std::span<const PetscScalar> v, double t,
+                const Gap& c, double p) const {
+    if (v.empty()) return 0;
+    const double rate = motion_ ? motion_->rate(t) : 0.0;
+    double vn = 0;
+    for (int i = 0; i < 3; ++i) vn += (v[3 * n + i] - rate * wall_.motion[i]) * c.n[i];
+    return std::clamp(c_[j] * vn, -p, p);
+  }
 
   /// The friction force on node j in contact (gap c, normal force p) at displacement u, time t
   /// (coulomb()).
@@ -660,10 +694,11 @@ class RigidWallTerm final : public ContactTerm {
   std::vector<std::int32_t> nodes_;  ///< owned local nodes of the region's faces
   std::vector<double> area_;         ///< each node's share of the faces' area
   std::vector<double> k_;            ///< penalty per node (set_up)
+  std::vector<double> c_;            ///< the normal dashpot per node (set_up; 0 undamped)
   double bound_ = 0;
   bool friction_ = false;
   // Friction's committed state (the end of the last accepted step), per node of the wall: the
-  // friction force and the displacement; the step's dissipation summed since the start.
+  // friction force and the displacement; the dissipation since the last take.
   mutable std::vector<double> tc_, uc_;
   mutable double committed_time_ = 0;
   mutable double dissipated_ = 0;

@@ -275,7 +275,6 @@ class EnergyHistory {
   std::vector<double> reaction_prev_, reaction_now_;  ///< R on this rank's constrained DOFs
   double time_prev_ = 0;
   double in_play_ = 0;
-  double friction_seen_ = 0;  ///< the system's friction dissipation at the last step
   double external_work_ = 0, dissipation_ = 0, algorithmic_ = 0, total_ = 0, largest_term_ = 0,
          initial_total_ = 0;
   /// The system's plastic dissipation and work error at the state evaluate() last saw.

@@ -79,7 +79,7 @@ class ForceTerm {
     /// pattern does not (add_coupling).
     bool gathers = false;
     /// Has history at nodes that dissipates energy (friction): commit_nodal and
-    /// friction_dissipation are called for it.
+    /// take_friction_dissipation are called for it.
     bool friction = false;
     /// Enforces a constraint by augmented Lagrangian iterations (contact with `augmented`):
     /// Newton solves are repeated with updated multipliers (augment) until the constraint holds
@@ -175,9 +175,10 @@ class ForceTerm {
   /// displacement u (the global vector) and its time t, after the step; the trial history at u
   /// becomes the committed one.
   virtual void commit_nodal(Vec u, double t) const { (void)u, (void)t; }
-  /// The energy the term has dissipated on this rank since the start (friction), over the
-  /// accepted steps.
-  virtual double friction_dissipation() const { return 0; }
+  /// The energy the term has dissipated on this rank (friction) over the accepted steps since
+  /// the last call; the count starts again from zero. Per step, not a running total: the energy
+  /// balance adds the steps' amounts, which a restart then adds in the same order.
+  virtual double take_friction_dissipation() const { return 0; }
   /// Solids with plastic state: the energy dissipated plastically on this rank since the start,
   /// from the committed states (restored with them on a restart).
   virtual double plastic_dissipation() const { return 0; }

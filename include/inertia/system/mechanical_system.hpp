@@ -214,8 +214,9 @@ class MechanicalSystem final : public DynamicSystem {
   void reject_step() override;
   int augmentation_limit() const override { return augmentation_limit_; }
   double augment(Vec u, double t, double inertia) override;
-  /// Collective. The energy friction has dissipated since the start, over the accepted steps.
-  double friction_dissipation() const;
+  /// Collective. The energy friction has dissipated over the accepted steps since the last call
+  /// (ForceTerm::take_friction_dissipation).
+  double take_friction_dissipation() const;
   /// Whether some solid is plastic (energy.csv's plastic_dissipation column).
   bool has_plasticity() const override { return plastic_; }
   /// The energy dissipated plastically since the start, from the return map, and the work
