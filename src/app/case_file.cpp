@@ -758,6 +758,106 @@ void check_column_name(const Node& at, const std::string& name, std::set<std::st
   if (!names.insert(name).second) at.fail(cat("duplicate ", what, " '", name, "'"));
 }
 
+/// output.probes: each probe's name, point and fields, appended to `probes`.
+void parse_probes(const Node& p, std::vector<CaseProbe>& probes) {
+  p.expect_sequence();
+  std::set<std::string> names;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    const Node q = p.at(i);
+    q.expect_map({"name", "point", "fields"});
+    if (!q.has("name") || !q.has("point")) q.fail("a probe needs 'name' and 'point'");
+    CaseProbe probe{q["name"].text(), q["point"].vec3(), q["point"].origin()};
+    if (q.has("fields")) {
+      const Node f = q["fields"];
+      const std::vector<std::string_view> choices = output_field_names(FieldKind::probe);
+      f.expect_sequence();
+      if (f.size() == 0) f.fail(cat("expected a list of some of: ", join(choices)));
+      probe.fields.clear();
+      for (std::size_t k = 0; k < f.size(); ++k) {
+        const std::string field = f.at(k).choice(choices);
+        if (std::find(probe.fields.begin(), probe.fields.end(), field) != probe.fields.end())
+          f.at(k).fail(cat("field ", field, " listed twice"));
+        probe.fields.push_back(field);
+      }
+    }
+    check_column_name(q["name"], probe.name, names, "probe");
+    probes.push_back(probe);
+  }
+}
+
+/// output.sections: each section's name and plane or pair of regions, appended to `sections`.
+void parse_sections(const Node& p, std::vector<CaseSection>& sections) {
+  p.expect_sequence();
+  std::set<std::string> names;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    const Node q = p.at(i);
+    q.expect_map({"name", "plane", "regions"});
+    if (!q.has("name") || q.has("plane") == q.has("regions"))
+      q.fail("a section needs 'name' and either 'plane' or 'regions'");
+    CaseSection section;
+    section.name = q["name"].text();
+    section.origin = {q.line(), q.key};
+    if (q.has("plane")) {
+      const Node plane = q["plane"];
+      plane.expect_map({"point", "normal"});
+      if (!plane.has("point") || !plane.has("normal"))
+        plane.fail("a plane needs 'point' and 'normal'");
+      section.point = plane["point"].vec3();
+      section.normal = plane["normal"].vec3();
+      if (!(std::hypot(section.normal[0], section.normal[1], section.normal[2]) > 0))
+        plane["normal"].fail("must not be zero");
+    } else {
+      const Node r = q["regions"];
+      if (!r.node.IsSequence() || r.size() != 2)
+        r.fail("expected two regions: [A, B] (the force on A from B)");
+      section.region_a = r.at(0).text();
+      section.region_b = r.at(1).text();
+      if (section.region_a == section.region_b) r.fail("the two regions must differ");
+    }
+    check_column_name(q["name"], section.name, names, "section");
+    sections.push_back(section);
+  }
+}
+
+/// output.drifts: each drift line's name, point (x, y) and levels, appended to `drifts`.
+void parse_drifts(const Node& p, std::vector<CaseDrift>& drifts) {
+  p.expect_sequence();
+  std::set<std::string> names;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    const Node q = p.at(i);
+    q.expect_map({"name", "point", "levels"});
+    if (!q.has("name") || !q.has("point") || !q.has("levels"))
+      q.fail("a drift line needs 'name', 'point' ([x, y]) and 'levels' ([z0, z1, ...])");
+    CaseDrift drift{q["name"].text(), {}, {}, {q.line(), q.key}};
+    const auto xy = q["point"].numbers(2, 2);
+    drift.point = {xy[0], xy[1]};
+    const Node levels = q["levels"];
+    if (!levels.node.IsSequence() || levels.size() < 2)
+      levels.fail("expected a list of two or more heights (z), increasing");
+    for (std::size_t k = 0; k < levels.size(); ++k) {
+      const double z = levels.at(k).number();
+      if (!drift.levels.empty() && !(z > drift.levels.back()))
+        levels.at(k).fail(
+            cat("levels must increase strictly (", z, " after ", drift.levels.back(), ")"));
+      drift.levels.push_back(z);
+    }
+    check_column_name(q["name"], drift.name, names, "drift line");
+    drifts.push_back(drift);
+  }
+}
+
+/// output.checkpoint: every, keep and directory (relative to the case file's directory).
+void parse_checkpoint(const Node& k, CaseFile& c) {
+  k.expect_map({"every", "keep", "directory"});
+  if (!k.has("every")) k.fail("needs 'every' (write a checkpoint every N steps)");
+  c.checkpoint_every = static_cast<int>(k["every"].integer_in(0, int_max, "0: no checkpoints"));
+  if (k.has("keep")) c.checkpoint_keep = static_cast<int>(k["keep"].integer_in(1, 1000));
+  if (k.has("directory")) {
+    const std::filesystem::path p = k["directory"].text();
+    c.checkpoint_directory = p.is_absolute() ? p : c.directory / p;
+  }
+}
+
 void parse_output(const Node& n, CaseFile& c) {
   n.expect_map({"directory", "format", "every", "interval", "history_every", "fields", "probes",
                 "sections", "drifts", "energy", "reactions", "checkpoint"});
@@ -784,105 +884,13 @@ void parse_output(const Node& n, CaseFile& c) {
     const std::vector<std::string_view> choices = output_field_names(FieldKind::frame);
     for (std::size_t i = 0; i < f.size(); ++i) c.fields.push_back(f.at(i).choice(choices));
   }
-  if (n.has("probes")) {
-    const Node p = n["probes"];
-    p.expect_sequence();
-    std::set<std::string> names;
-    for (std::size_t i = 0; i < p.size(); ++i) {
-      const Node q = p.at(i);
-      q.expect_map({"name", "point", "fields"});
-      if (!q.has("name") || !q.has("point")) q.fail("a probe needs 'name' and 'point'");
-      CaseProbe probe{q["name"].text(), q["point"].vec3(), q["point"].origin()};
-      if (q.has("fields")) {
-        const Node f = q["fields"];
-        const std::vector<std::string_view> choices = output_field_names(FieldKind::probe);
-        f.expect_sequence();
-        if (f.size() == 0) f.fail(cat("expected a list of some of: ", join(choices)));
-        probe.fields.clear();
-        for (std::size_t k = 0; k < f.size(); ++k) {
-          const std::string field = f.at(k).choice(choices);
-          if (std::find(probe.fields.begin(), probe.fields.end(), field) != probe.fields.end())
-            f.at(k).fail(cat("field ", field, " listed twice"));
-          probe.fields.push_back(field);
-        }
-      }
-      check_column_name(q["name"], probe.name, names, "probe");
-      c.probes.push_back(probe);
-    }
-  }
-  if (n.has("sections")) {
-    const Node p = n["sections"];
-    p.expect_sequence();
-    std::set<std::string> names;
-    for (std::size_t i = 0; i < p.size(); ++i) {
-      const Node q = p.at(i);
-      q.expect_map({"name", "plane", "regions"});
-      if (!q.has("name") || q.has("plane") == q.has("regions"))
-        q.fail("a section needs 'name' and either 'plane' or 'regions'");
-      CaseSection section;
-      section.name = q["name"].text();
-      section.origin = {q.line(), q.key};
-      if (q.has("plane")) {
-        const Node plane = q["plane"];
-        plane.expect_map({"point", "normal"});
-        if (!plane.has("point") || !plane.has("normal"))
-          plane.fail("a plane needs 'point' and 'normal'");
-        section.point = plane["point"].vec3();
-        section.normal = plane["normal"].vec3();
-        if (!(std::hypot(section.normal[0], section.normal[1], section.normal[2]) > 0))
-          plane["normal"].fail("must not be zero");
-      } else {
-        const Node r = q["regions"];
-        if (!r.node.IsSequence() || r.size() != 2)
-          r.fail("expected two regions: [A, B] (the force on A from B)");
-        section.region_a = r.at(0).text();
-        section.region_b = r.at(1).text();
-        if (section.region_a == section.region_b) r.fail("the two regions must differ");
-      }
-      check_column_name(q["name"], section.name, names, "section");
-      c.sections.push_back(section);
-    }
-  }
-  if (n.has("drifts")) {
-    const Node p = n["drifts"];
-    p.expect_sequence();
-    std::set<std::string> names;
-    for (std::size_t i = 0; i < p.size(); ++i) {
-      const Node q = p.at(i);
-      q.expect_map({"name", "point", "levels"});
-      if (!q.has("name") || !q.has("point") || !q.has("levels"))
-        q.fail("a drift line needs 'name', 'point' ([x, y]) and 'levels' ([z0, z1, ...])");
-      CaseDrift drift{q["name"].text(), {}, {}, {q.line(), q.key}};
-      const auto xy = q["point"].numbers(2, 2);
-      drift.point = {xy[0], xy[1]};
-      const Node levels = q["levels"];
-      if (!levels.node.IsSequence() || levels.size() < 2)
-        levels.fail("expected a list of two or more heights (z), increasing");
-      for (std::size_t k = 0; k < levels.size(); ++k) {
-        const double z = levels.at(k).number();
-        if (!drift.levels.empty() && !(z > drift.levels.back()))
-          levels.at(k).fail(
-              cat("levels must increase strictly (", z, " after ", drift.levels.back(), ")"));
-        drift.levels.push_back(z);
-      }
-      check_column_name(q["name"], drift.name, names, "drift line");
-      c.drifts.push_back(drift);
-    }
-  }
+  if (n.has("probes")) parse_probes(n["probes"], c.probes);
+  if (n.has("sections")) parse_sections(n["sections"], c.sections);
+  if (n.has("drifts")) parse_drifts(n["drifts"], c.drifts);
   if (n.has("energy")) c.energy = n["energy"].boolean();
   if (n.has("reactions")) c.reactions = n["reactions"].boolean();
   c.checkpoint_directory = c.output_directory / "checkpoints";
-  if (n.has("checkpoint")) {
-    const Node k = n["checkpoint"];
-    k.expect_map({"every", "keep", "directory"});
-    if (!k.has("every")) k.fail("needs 'every' (write a checkpoint every N steps)");
-    c.checkpoint_every = static_cast<int>(k["every"].integer_in(0, int_max, "0: no checkpoints"));
-    if (k.has("keep")) c.checkpoint_keep = static_cast<int>(k["keep"].integer_in(1, 1000));
-    if (k.has("directory")) {
-      const std::filesystem::path p = k["directory"].text();
-      c.checkpoint_directory = p.is_absolute() ? p : c.directory / p;
-    }
-  }
+  if (n.has("checkpoint")) parse_checkpoint(n["checkpoint"], c);
 }
 
 }  // namespace

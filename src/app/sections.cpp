@@ -13,92 +13,155 @@
 
 namespace inertia {
 
-SectionCuts::SectionCuts(const MechanicalSystem& system, const CaseFile& c) : comm_(system.comm()) {
-  const LocalMesh& lm = system.mesh();
-  const Assembler& assembler = system.assembler();
-  const ElementAssignment& elements = assembler.elements();
-  for (const auto& load : system.spec().loads)
-    if (load.kind == Load::Kind::gravity)
-      for (int i = 0; i < 3; ++i)
-        gravity_[static_cast<std::size_t>(i)] += load.value[static_cast<std::size_t>(i)];
-  // The model's size, for the on-the-plane tolerance.
+namespace {
+
+/// The diagonal of the model's bounding box (all ranks; collective): the scale of the
+/// on-the-plane tolerance.
+double model_size(MPI_Comm comm, const LocalMesh& lm) {
   double box[6] = {1e300, 1e300, 1e300, 1e300, 1e300, 1e300};  // min x, y, z, -max x, y, z
   for (std::size_t n = 0; n < lm.coords.size() / 3; ++n)
     for (int i = 0; i < 3; ++i) {
       box[i] = std::min(box[i], lm.coords[3 * n + static_cast<std::size_t>(i)]);
       box[3 + i] = std::min(box[3 + i], -lm.coords[3 * n + static_cast<std::size_t>(i)]);
     }
-  INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, box, 6, MPI_DOUBLE, MPI_MIN, comm_));
-  const double size = std::hypot(-box[3] - box[0], -box[4] - box[1], -box[5] - box[2]);
-  auto solid = [&](std::int64_t k) {
-    return lm.cell_is_element[static_cast<std::size_t>(k)] &&
-           elements.cell_material[static_cast<std::size_t>(k)] >= 0 &&
-           info(lm.cell_types[static_cast<std::size_t>(k)]).dim == 3;
-  };
-  petsc::Vector marks = assembler.create_vector();
-  double x[3 * fe::max_nodes];
+  INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, box, 6, MPI_DOUBLE, MPI_MIN, comm));
+  return std::hypot(-box[3] - box[0], -box[4] - box[1], -box[5] - box[2]);
+}
+
+/// Whether local cell k is a solid: an element with a material, of dimension 3.
+bool solid_cell(const LocalMesh& lm, const ElementAssignment& elements, std::int64_t k) {
+  return lm.cell_is_element[static_cast<std::size_t>(k)] &&
+         elements.cell_material[static_cast<std::size_t>(k)] >= 0 &&
+         info(lm.cell_types[static_cast<std::size_t>(k)]).dim == 3;
+}
+
+/// A section's plane: its point and unit normal.
+struct Plane {
+  std::array<double, 3> p, n;
+  /// The signed distance of y from the plane (positive on the normal's side).
+  double distance(const double* y) const {
+    return (y[0] - p[0]) * n[0] + (y[1] - p[1]) * n[1] + (y[2] - p[2]) * n[2];
+  }
+};
+
+Plane section_plane(const CaseSection& section) {
+  Plane plane{section.point, section.normal};
+  const double length = std::hypot(plane.n[0], plane.n[1], plane.n[2]);
+  for (double& v : plane.n) v /= length;
+  return plane;
+}
+
+/// A cut between regions: the indices of its regions A and B in lm.regions. Throws InputError
+/// (after `where`) for an unknown region or one that is not a volume region.
+std::array<int, 2> cut_regions(const LocalMesh& lm, const CaseSection& section,
+                               const std::string& where) {
+  std::array<int, 2> index{-1, -1};
+  const std::string* names[2] = {&section.region_a, &section.region_b};
+  for (int i = 0; i < 2; ++i) {
+    for (std::size_t r = 0; r < lm.regions.size(); ++r)
+      if (lm.regions[r].name == *names[i]) index[i] = static_cast<int>(r);
+    if (index[i] < 0) throw InputError(cat(where, "unknown region '", *names[i], "'"));
+    if (lm.regions[static_cast<std::size_t>(index[i])].dim != 3)
+      throw InputError(cat(where, "region '", *names[i], "' is not a volume region"));
+  }
+  return index;
+}
+
+/// The side of each local solid cell: +1 A (centroid on the plane's normal's side, or in
+/// region A), -1 B (the other side, or region B), 0 none; and each side's number of solid cells
+/// on this rank (`counts`). Marks per node in `marks` (the local form, before the reverse
+/// scatter): component 0 counts A's cells at the node, 1 B's, 2 (a plane) A's with the node on
+/// the plane.
+std::vector<int> mark_sides(const LocalMesh& lm, const ElementAssignment& elements,
+                            const std::array<int, 2>* regions, const Plane& plane, double size,
+                            Vec marks, std::int64_t counts[2]) {
+  std::vector<int> side(static_cast<std::size_t>(lm.num_cells()), 0);
+  // The whole local form: VecZeroEntries would leave the ghosts of the previous section's
+  // marks, which the reverse scatter would add again.
+  petsc::GhostedArray m(marks);
+  std::fill(m.span().begin(), m.span().end(), 0.0);
+  for (std::int64_t k = 0; k < lm.num_cells(); ++k) {
+    if (!solid_cell(lm, elements, k)) continue;
+    const auto nodes = lm.nodes_of(k);
+    int& here = side[static_cast<std::size_t>(k)];
+    if (regions) {
+      const auto region = lm.cell_regions[static_cast<std::size_t>(k)];
+      here = region == (*regions)[0] ? 1 : region == (*regions)[1] ? -1 : 0;
+    } else {
+      double centroid[3] = {0, 0, 0};
+      for (std::size_t a = 0; a < nodes.size(); ++a)
+        for (int i = 0; i < 3; ++i)
+          centroid[i] +=
+              lm.coords[3 * static_cast<std::size_t>(nodes[a]) + static_cast<std::size_t>(i)] /
+              static_cast<double>(nodes.size());
+      here = plane.distance(centroid) > 0 ? 1 : -1;
+    }
+    if (here == 0) continue;
+    ++counts[here > 0 ? 0 : 1];
+    for (const auto node : nodes) {
+      const double* y = &lm.coords[3 * static_cast<std::size_t>(node)];
+      if (here > 0) {
+        m[3 * node] += 1;
+        if (!regions && std::abs(plane.distance(y)) <= 1e-9 * size) m[3 * node + 2] += 1;
+      } else {
+        m[3 * node + 1] += 1;
+      }
+    }
+  }
+  return side;
+}
+
+/// The cut's nodes (local nodes of A marked by B's cells or on the plane), from the summed
+/// marks, and over all ranks their number and the sum of their coordinates (collective).
+struct CutNodes {
+  std::vector<char> cut;           ///< per local node
+  double owned[4] = {0, 0, 0, 0};  ///< number, sum of x, y, z: the owned cut nodes of all ranks
+};
+
+CutNodes find_cut_nodes(MPI_Comm comm, const LocalMesh& lm, Vec marks) {
+  CutNodes c;
+  c.cut.assign(lm.coords.size() / 3, 0);
+  {
+    petsc::GhostedRead m(marks);
+    for (std::size_t node = 0; node < c.cut.size(); ++node) {
+      const auto i = static_cast<PetscInt>(3 * node);
+      c.cut[node] = m[i] > 0 && (m[i + 1] > 0 || m[i + 2] > 0);
+      if (c.cut[node] && static_cast<std::int32_t>(node) < lm.num_owned) {
+        c.owned[0] += 1;
+        for (int d = 0; d < 3; ++d)
+          c.owned[1 + d] += lm.coords[3 * node + static_cast<std::size_t>(d)];
+      }
+    }
+  }
+  INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, c.owned, 4, MPI_DOUBLE, MPI_SUM, comm));
+  return c;
+}
+
+}  // namespace
+
+SectionCuts::SectionCuts(const MechanicalSystem& system, const CaseFile& c) : comm_(system.comm()) {
+  const LocalMesh& lm = system.mesh();
+  for (const auto& load : system.spec().loads)
+    if (load.kind == Load::Kind::gravity)
+      for (int i = 0; i < 3; ++i)
+        gravity_[static_cast<std::size_t>(i)] += load.value[static_cast<std::size_t>(i)];
+  const double size = model_size(comm_, lm);  // for the on-the-plane tolerance
+  petsc::Vector marks = system.assembler().create_vector();
   for (std::size_t s = 0; s < c.sections.size(); ++s) {
     const CaseSection& section = c.sections[s];
     names_.push_back(section.name);
     const std::string where = cat(c.path.string(), ":", section.origin.line, ": output.sections[",
                                   s, "] '", section.name, "': ");
-    std::array<double, 3> p = section.point;
-    std::array<double, 3> n = section.normal;
-    const double length = std::hypot(n[0], n[1], n[2]);
-    for (double& v : n) v /= length;
-    auto distance = [&](const double* y) {
-      return (y[0] - p[0]) * n[0] + (y[1] - p[1]) * n[1] + (y[2] - p[2]) * n[2];
-    };
+    const Plane plane = section_plane(section);
+    std::array<double, 3> p = plane.p;
     // A cut between regions: their indices (volume regions of the mesh).
     const bool regions = !section.region_a.empty();
-    int ra = -1, rb = -1;
-    if (regions)
-      for (const auto& [name, index] :
-           {std::pair{&section.region_a, &ra}, std::pair{&section.region_b, &rb}}) {
-        for (std::size_t r = 0; r < lm.regions.size(); ++r)
-          if (lm.regions[r].name == *name) *index = static_cast<int>(r);
-        if (*index < 0) throw InputError(cat(where, "unknown region '", *name, "'"));
-        if (lm.regions[static_cast<std::size_t>(*index)].dim != 3)
-          throw InputError(cat(where, "region '", *name, "' is not a volume region"));
-      }
-    // Side of each local solid cell: +1 A (centroid on the normal's side, or in region A), -1 B
-    // (the other side, or region B), 0 none.
-    std::vector<int> side(static_cast<std::size_t>(lm.num_cells()), 0);
+    const std::array<int, 2> region_index =
+        regions ? cut_regions(lm, section, where) : std::array<int, 2>{-1, -1};
     std::int64_t counts[2] = {0, 0};  // solid cells in A, in B
-    {
-      // The whole local form: VecZeroEntries would leave the ghosts of the previous section's
-      // marks, which the reverse scatter would add again.
-      petsc::GhostedArray m(marks);
-      std::fill(m.span().begin(), m.span().end(), 0.0);
-      for (std::int64_t k = 0; k < lm.num_cells(); ++k) {
-        if (!solid(k)) continue;
-        const auto nodes = lm.nodes_of(k);
-        int& here = side[static_cast<std::size_t>(k)];
-        if (regions) {
-          const auto region = lm.cell_regions[static_cast<std::size_t>(k)];
-          here = region == ra ? 1 : region == rb ? -1 : 0;
-        } else {
-          double centroid[3] = {0, 0, 0};
-          for (std::size_t a = 0; a < nodes.size(); ++a)
-            for (int i = 0; i < 3; ++i)
-              centroid[i] +=
-                  lm.coords[3 * static_cast<std::size_t>(nodes[a]) + static_cast<std::size_t>(i)] /
-                  static_cast<double>(nodes.size());
-          here = distance(centroid) > 0 ? 1 : -1;
-        }
-        if (here == 0) continue;
-        ++counts[here > 0 ? 0 : 1];
-        for (const auto node : nodes) {
-          const double* y = &lm.coords[3 * static_cast<std::size_t>(node)];
-          if (here > 0) {
-            m[3 * node] += 1;
-            if (!regions && std::abs(distance(y)) <= 1e-9 * size) m[3 * node + 2] += 1;
-          } else {
-            m[3 * node + 1] += 1;
-          }
-        }
-      }
-    }
+    const std::vector<int> side =
+        mark_sides(lm, system.assembler().elements(), regions ? &region_index : nullptr, plane,
+                   size, marks, counts);
     INERTIA_PETSC(VecGhostUpdateBegin(marks, ADD_VALUES, SCATTER_REVERSE));
     INERTIA_PETSC(VecGhostUpdateEnd(marks, ADD_VALUES, SCATTER_REVERSE));
     INERTIA_PETSC(VecGhostUpdateBegin(marks, INSERT_VALUES, SCATTER_FORWARD));
@@ -109,23 +172,8 @@ SectionCuts::SectionCuts(const MechanicalSystem& system, const CaseFile& c) : co
         if (counts[i] == 0)
           throw InputError(cat(where, "region '", i == 0 ? section.region_a : section.region_b,
                                "' has no solid cells with a material"));
-    std::vector<char> cut(lm.coords.size() / 3, 0);
-    // The owned cut nodes: their number and the sum of their coordinates.
-    double owned_cut[4] = {0, 0, 0, 0};
-    {
-      petsc::GhostedRead m(marks);
-      for (std::size_t node = 0; node < cut.size(); ++node) {
-        const auto i = static_cast<PetscInt>(3 * node);
-        cut[node] = m[i] > 0 && (m[i + 1] > 0 || m[i + 2] > 0);
-        if (cut[node] && static_cast<std::int32_t>(node) < lm.num_owned) {
-          owned_cut[0] += 1;
-          for (int d = 0; d < 3; ++d)
-            owned_cut[1 + d] += lm.coords[3 * node + static_cast<std::size_t>(d)];
-        }
-      }
-    }
-    INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, owned_cut, 4, MPI_DOUBLE, MPI_SUM, comm_));
-    const auto total = static_cast<std::int64_t>(owned_cut[0]);
+    const CutNodes cut = find_cut_nodes(comm_, lm, marks);
+    const auto total = static_cast<std::int64_t>(cut.owned[0]);
     if (total == 0)
       throw InputError(
           regions ? cat(where, "the regions '", section.region_a, "' and '", section.region_b,
@@ -135,64 +183,73 @@ SectionCuts::SectionCuts(const MechanicalSystem& system, const CaseFile& c) : co
                         "normal's side lies on it or is shared with the other side)"));
     // A cut between regions: the moments about the cut nodes' centroid.
     if (regions)
-      for (int d = 0; d < 3; ++d) p[static_cast<std::size_t>(d)] = owned_cut[1 + d] / owned_cut[0];
+      for (int d = 0; d < 3; ++d) p[static_cast<std::size_t>(d)] = cut.owned[1 + d] / cut.owned[0];
     cut_nodes_.push_back(total);
     centres_.push_back(p);
-    // The cells of A with cut nodes: their rows.
-    int nonlinear = 0;
-    for (std::int64_t k = 0; k < lm.num_cells(); ++k) {
-      if (side[static_cast<std::size_t>(k)] <= 0) continue;
-      const auto nodes = lm.nodes_of(k);
-      Entry e;
-      e.section = static_cast<int>(s);
-      for (std::size_t a = 0; a < nodes.size(); ++a)
-        if (cut[static_cast<std::size_t>(nodes[a])])
-          for (int i = 0; i < 3; ++i) e.rows.push_back(3 * static_cast<int>(a) + i);
-      if (e.rows.empty()) continue;
-      const auto& material = elements.materials[static_cast<std::size_t>(
-          elements.cell_material[static_cast<std::size_t>(k)])];
-      if (!material.is_linear()) {
-        nonlinear = 1;
-        continue;
-      }
-      const CellType t = lm.cell_types[static_cast<std::size_t>(k)];
-      const int nd = 3 * static_cast<int>(nodes.size());
-      assembler.cell_coordinates(k, x);
-      const std::span<const double> xs(x, static_cast<std::size_t>(nd));
-      std::vector<double> K(static_cast<std::size_t>(nd * nd)),
-          M(static_cast<std::size_t>(nd * nd), 0.0), g(static_cast<std::size_t>(nd), 0.0);
-      fe::stiffness_linear_elastic(t, xs, material.lambda(), material.mu(), material.technology, K);
-      if (system.spec().mass == MassTreatment::lumped) {
-        std::vector<double> lumped(nodes.size());
-        fe::mass_lumped(t, xs, material.density, lumped);
-        for (int a = 0; a < nd; ++a)
-          M[static_cast<std::size_t>(a * nd + a)] = lumped[static_cast<std::size_t>(a / 3)];
-      } else {
-        fe::mass_consistent(t, xs, material.density, M);
-      }
-      const double b[3] = {material.density * gravity_[0], material.density * gravity_[1],
-                           material.density * gravity_[2]};
-      fe::body_force(t, xs, b, g);
-      for (const auto node : nodes)
-        for (int i = 0; i < 3; ++i) e.dofs.push_back(3 * static_cast<PetscInt>(node) + i);
-      for (const int r : e.rows) {
-        e.k.insert(e.k.end(), &K[static_cast<std::size_t>(r * nd)],
-                   &K[static_cast<std::size_t>(r * nd)] + nd);
-        e.m.insert(e.m.end(), &M[static_cast<std::size_t>(r * nd)],
-                   &M[static_cast<std::size_t>(r * nd)] + nd);
-        e.g.push_back(g[static_cast<std::size_t>(r)]);
-        const double* y =
-            &lm.coords[3 * static_cast<std::size_t>(nodes[static_cast<std::size_t>(r / 3)])];
-        e.lever.push_back({y[0] - p[0], y[1] - p[1], y[2] - p[2]});
-      }
-      entries_.push_back(std::move(e));
-    }
-    INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &nonlinear, 1, MPI_INT, MPI_MAX, comm_));
-    if (nonlinear)
-      throw InputError(cat(where,
-                           "the cells at the cut are not linear-elastic (section forces need "
-                           "linear-elastic solids)"));
+    add_cut_cells(system, static_cast<int>(s), side, cut.cut, p, where);
   }
+}
+
+void SectionCuts::add_cut_cells(const MechanicalSystem& system, int section,
+                                const std::vector<int>& side, const std::vector<char>& cut,
+                                const std::array<double, 3>& p, const std::string& where) {
+  const LocalMesh& lm = system.mesh();
+  const Assembler& assembler = system.assembler();
+  const ElementAssignment& elements = assembler.elements();
+  double x[3 * fe::max_nodes];
+  int nonlinear = 0;
+  for (std::int64_t k = 0; k < lm.num_cells(); ++k) {
+    if (side[static_cast<std::size_t>(k)] <= 0) continue;
+    const auto nodes = lm.nodes_of(k);
+    Entry e;
+    e.section = section;
+    for (std::size_t a = 0; a < nodes.size(); ++a)
+      if (cut[static_cast<std::size_t>(nodes[a])])
+        for (int i = 0; i < 3; ++i) e.rows.push_back(3 * static_cast<int>(a) + i);
+    if (e.rows.empty()) continue;
+    const auto& material = elements.materials[static_cast<std::size_t>(
+        elements.cell_material[static_cast<std::size_t>(k)])];
+    if (!material.is_linear()) {
+      nonlinear = 1;
+      continue;
+    }
+    const CellType t = lm.cell_types[static_cast<std::size_t>(k)];
+    const int nd = 3 * static_cast<int>(nodes.size());
+    assembler.cell_coordinates(k, x);
+    const std::span<const double> xs(x, static_cast<std::size_t>(nd));
+    std::vector<double> K(static_cast<std::size_t>(nd * nd)),
+        M(static_cast<std::size_t>(nd * nd), 0.0), g(static_cast<std::size_t>(nd), 0.0);
+    fe::stiffness_linear_elastic(t, xs, material.lambda(), material.mu(), material.technology, K);
+    if (system.spec().mass == MassTreatment::lumped) {
+      std::vector<double> lumped(nodes.size());
+      fe::mass_lumped(t, xs, material.density, lumped);
+      for (int a = 0; a < nd; ++a)
+        M[static_cast<std::size_t>(a * nd + a)] = lumped[static_cast<std::size_t>(a / 3)];
+    } else {
+      fe::mass_consistent(t, xs, material.density, M);
+    }
+    const double b[3] = {material.density * gravity_[0], material.density * gravity_[1],
+                         material.density * gravity_[2]};
+    fe::body_force(t, xs, b, g);
+    for (const auto node : nodes)
+      for (int i = 0; i < 3; ++i) e.dofs.push_back(3 * static_cast<PetscInt>(node) + i);
+    for (const int r : e.rows) {
+      e.k.insert(e.k.end(), &K[static_cast<std::size_t>(r * nd)],
+                 &K[static_cast<std::size_t>(r * nd)] + nd);
+      e.m.insert(e.m.end(), &M[static_cast<std::size_t>(r * nd)],
+                 &M[static_cast<std::size_t>(r * nd)] + nd);
+      e.g.push_back(g[static_cast<std::size_t>(r)]);
+      const double* y =
+          &lm.coords[3 * static_cast<std::size_t>(nodes[static_cast<std::size_t>(r / 3)])];
+      e.lever.push_back({y[0] - p[0], y[1] - p[1], y[2] - p[2]});
+    }
+    entries_.push_back(std::move(e));
+  }
+  INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &nonlinear, 1, MPI_INT, MPI_MAX, comm_));
+  if (nonlinear)
+    throw InputError(cat(where,
+                         "the cells at the cut are not linear-elastic (section forces need "
+                         "linear-elastic solids)"));
 }
 
 void SectionCuts::compute(Vec u, Vec v, Vec a, double alpha_m, double alpha_k,

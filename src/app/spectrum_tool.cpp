@@ -106,14 +106,22 @@ std::string column(double x) {
   return out.str();
 }
 
-int run_spectrum(int argc, char** argv) {
+/// The command line of `inertia spectrum`.
+struct SpectrumOptions {
+  bool help = false;  ///< --help: print the usage, nothing else
   std::string record, format_name, units, output;
   double dt = 0, scale = 1;
-  int baseline = 0;
-  double corner = 0;
+  int baseline = 0;   ///< the polynomial's degree (0: none)
+  double corner = 0;  ///< the high-pass filter's corner, Hz (0: none)
   int order = 4;
   std::vector<double> dampings{0.05};
   std::vector<double> periods = log_spaced(0.01, 10, 100);
+};
+
+/// The options of `inertia spectrum`, checked one by one in the order given; --help stops the
+/// reading. Throws InputError for an unknown or malformed option.
+SpectrumOptions parse_spectrum_options(int argc, char** argv) {
+  SpectrumOptions o;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&]() -> std::string {
@@ -121,31 +129,31 @@ int run_spectrum(int argc, char** argv) {
       return argv[++i];
     };
     if (a == "--help" || a == "-h") {
-      std::cout << spectrum_usage;
-      return 0;
+      o.help = true;
+      return o;
     } else if (a == "--format") {
-      format_name = value();
-      if (!find_record_format(format_name))
-        throw InputError(cat("--format: unknown format '", excerpt(format_name),
+      o.format_name = value();
+      if (!find_record_format(o.format_name))
+        throw InputError(cat("--format: unknown format '", excerpt(o.format_name),
                              "'; expected table, peer or single"));
     } else if (a == "--dt") {
       const auto v = parse_number(value());
       if (!v || !(*v > 0))
         throw InputError(cat("--dt: expected a number > 0, got '", excerpt(argv[i]), "'"));
-      dt = *v;
+      o.dt = *v;
     } else if (a == "--units") {
-      units = value();
+      o.units = value();
     } else if (a == "--scale") {
       const auto v = parse_number(value());
       if (!v || *v == 0)
         throw InputError(cat("--scale: expected a nonzero number, got '", excerpt(argv[i]), "'"));
-      scale = *v;
+      o.scale = *v;
     } else if (a == "--baseline") {
       const auto v = parse_number(value());
       if (!v || *v != std::floor(*v) || *v < 2 || *v > 6)
         throw InputError(cat("--baseline: expected a polynomial degree from 2 to 6, got '",
                              excerpt(argv[i]), "'"));
-      baseline = static_cast<int>(*v);
+      o.baseline = static_cast<int>(*v);
     } else if (a == "--highpass") {
       const auto v = number_list("--highpass", value());
       if (v.empty() || v.size() > 2 || !(v[0] > 0))
@@ -153,79 +161,103 @@ int run_spectrum(int argc, char** argv) {
             cat("--highpass: expected a corner frequency (Hz) > 0 and an optional "
                 "order, got '",
                 excerpt(argv[i]), "'"));
-      corner = v[0];
+      o.corner = v[0];
       if (v.size() == 2) {
         if (v[1] != std::floor(v[1]) || v[1] < 2 || v[1] > 8 || static_cast<int>(v[1]) % 2 != 0)
           throw InputError(cat("--highpass: the order is 2, 4, 6 or 8, got ", v[1]));
-        order = static_cast<int>(v[1]);
+        o.order = static_cast<int>(v[1]);
       }
     } else if (a == "--damping") {
-      dampings = number_list("--damping", value());
-      for (double x : dampings)
+      o.dampings = number_list("--damping", value());
+      for (double x : o.dampings)
         if (!(x >= 0 && x < 1))
           throw InputError(cat("--damping: a damping ratio must be in [0, 1), got ", x));
     } else if (a == "--periods") {
-      periods = parse_periods(value());
+      o.periods = parse_periods(value());
     } else if (a == "--output") {
-      output = value();
-    } else if (!a.empty() && a[0] != '-' && record.empty()) {
-      record = a;
+      o.output = value();
+    } else if (!a.empty() && a[0] != '-' && o.record.empty()) {
+      o.record = a;
     } else {
       throw InputError(
           cat("spectrum: unexpected argument '", excerpt(a), "' (see inertia spectrum --help)"));
     }
   }
-  if (record.empty()) throw InputError("spectrum: no record given (see inertia spectrum --help)");
-  const std::filesystem::path path = record;
-  const RecordFormat format =
-      format_name.empty() ? default_record_format(path, dt > 0) : *find_record_format(format_name);
-  if (format == RecordFormat::single && dt == 0)
-    throw InputError("--dt: a single-column record needs the time between its values");
-  if (format != RecordFormat::single && dt > 0)
-    throw InputError(cat("--dt: only for a single-column record; ",
-                         format == RecordFormat::peer ? "an AT2 file's header gives its DT"
-                                                      : "a table's rows give their times"));
+  if (o.record.empty()) throw InputError("spectrum: no record given (see inertia spectrum --help)");
+  return o;
+}
+
+/// A record as read, in m/s^2 (when its units are known) and scaled.
+struct ScaledRecord {
+  std::filesystem::path path;
+  RecordFormat format = RecordFormat::table;
   AmplitudeTable table;
+  std::string used_units;  ///< empty: the values as written
+  double factor = 1;       ///< the units' factor to m/s^2
+};
+
+/// Reads the record of the options in its format, converts its units and applies --scale.
+/// Throws InputError for a format that does not fit --dt and for an unreadable file.
+ScaledRecord read_scaled_record(const SpectrumOptions& o) {
+  ScaledRecord r;
+  r.path = o.record;
+  r.format = o.format_name.empty() ? default_record_format(r.path, o.dt > 0)
+                                   : *find_record_format(o.format_name);
+  if (r.format == RecordFormat::single && o.dt == 0)
+    throw InputError("--dt: a single-column record needs the time between its values");
+  if (r.format != RecordFormat::single && o.dt > 0)
+    throw InputError(cat("--dt: only for a single-column record; ",
+                         r.format == RecordFormat::peer ? "an AT2 file's header gives its DT"
+                                                        : "a table's rows give their times"));
   try {
-    table = read_record(path, format, dt);
+    r.table = read_record(r.path, r.format, o.dt);
   } catch (const AmplitudeFileUnreadable& e) {
-    throw InputError(cat(printable(path.string()), ": cannot open: ", e.what()));
+    throw InputError(cat(printable(r.path.string()), ": cannot open: ", e.what()));
   }
-  std::string used_units;
-  double factor = 1;
   try {
-    std::tie(used_units, factor) = record_units(table.read, units);
+    std::tie(r.used_units, r.factor) = record_units(r.table.read, o.units);
   } catch (const InputError& e) {
-    throw InputError(cat(printable(path.string()), ": ", e.what()));
+    throw InputError(cat(printable(r.path.string()), ": ", e.what()));
   }
-  for (auto& p : table.points) p.second *= factor * scale;
-  auto& points = table.points;
-  // What was read.
-  std::cout << "record " << printable(path.string());
-  if (format == RecordFormat::peer) std::cout << " (PEER AT2: " << table.read.title << ")";
-  std::cout << ": " << points.size() << (format == RecordFormat::table ? " rows" : " values");
-  if (format != RecordFormat::table) std::cout << " at dt = " << table.read.dt << " s";
+  for (auto& p : r.table.points) p.second *= r.factor * o.scale;
+  return r;
+}
+
+/// Prints what was read: the file, its points, times and units, a skipped header line.
+void report_record(const ScaledRecord& r, double scale) {
+  const auto& points = r.table.points;
+  std::cout << "record " << printable(r.path.string());
+  if (r.format == RecordFormat::peer) std::cout << " (PEER AT2: " << r.table.read.title << ")";
+  std::cout << ": " << points.size() << (r.format == RecordFormat::table ? " rows" : " values");
+  if (r.format != RecordFormat::table) std::cout << " at dt = " << r.table.read.dt << " s";
   std::cout << ", t = " << points.front().first << " to " << points.back().first << " s";
-  if (!used_units.empty()) std::cout << ", in " << used_units << " x " << factor << " (to m/s^2)";
+  if (!r.used_units.empty())
+    std::cout << ", in " << r.used_units << " x " << r.factor << " (to m/s^2)";
   if (scale != 1) std::cout << " x " << scale << " (scale)";
   std::cout << "\n";
-  if (table.read.header_line > 0)
-    std::cout << "line " << table.read.header_line << " skipped as a header: '" << table.read.header
-              << "'\n";
-  if (baseline > 0 && corner > 0)
+  if (r.table.read.header_line > 0)
+    std::cout << "line " << r.table.read.header_line << " skipped as a header: '"
+              << r.table.read.header << "'\n";
+}
+
+/// Applies the baseline correction the options ask for (high-pass or polynomial) and prints
+/// the ground's final displacement and velocity before and after; without one, prints them.
+void correct_and_report_baseline(std::vector<std::pair<double, double>>& points,
+                                 const SpectrumOptions& o) {
+  if (o.baseline > 0 && o.corner > 0)
     throw InputError("--baseline and --highpass are two corrections: choose one");
-  if (corner > 0) {
-    const auto b = highpass_filter(points, corner, order);
+  if (o.corner > 0) {
+    const auto b = highpass_filter(points, o.corner, o.order);
     std::cout << "baseline corrected (acausal Butterworth high-pass, order " << b.order
               << " each way, corner " << b.corner << " Hz, zero pads of " << b.delay
               << " s at each end: the record is delayed by " << b.delay
               << " s): final ground displacement " << b.final_displacement_before << " -> "
               << b.final_displacement_after << ", velocity " << b.final_velocity_before << " -> "
               << b.final_velocity_after << "\n";
-  } else if (baseline > 0) {
+  } else if (o.baseline > 0) {
     if (points.size() < 8)
       throw InputError(cat("--baseline: the record has ", points.size(), " points, fewer than 8"));
-    const auto b = correct_baseline(points, baseline);
+    const auto b = correct_baseline(points, o.baseline);
     std::cout << "baseline corrected (polynomial of degree " << b.degree
               << " fitted to the displacement): final ground displacement "
               << b.final_displacement_before << " -> " << b.final_displacement_after
@@ -236,27 +268,30 @@ int run_spectrum(int argc, char** argv) {
     std::cout << "the ground at the record's end: displacement " << d << ", velocity " << v
               << " (--baseline or --highpass corrects a drift)\n";
   }
-  if (!used_units.empty()) {
-    const RecordSource source{.name = printable(path.string()),
-                              .units = used_units,
-                              .units_from_file = !table.read.file_units.empty(),
+}
+
+/// Prints the record's warnings (when its units are known) and its peak ground acceleration.
+void report_warnings_and_peak(const ScaledRecord& r, const SpectrumOptions& o) {
+  const auto& points = r.table.points;
+  if (!r.used_units.empty()) {
+    const RecordSource source{.name = printable(r.path.string()),
+                              .units = r.used_units,
+                              .units_from_file = !r.table.read.file_units.empty(),
                               .units_option = "--units",
                               .baseline_option = "--baseline or --highpass",
-                              .corrected = baseline > 0 || corner > 0};
-    for (const auto& w : record_warnings(points, scale, source))
+                              .corrected = o.baseline > 0 || o.corner > 0};
+    for (const auto& w : record_warnings(points, o.scale, source))
       std::cout << "warning   " << w << "\n";
   }
   double pga = 0, pga_time = 0;
   for (const auto& [t, a] : points)
     if (std::abs(a) > pga) pga = std::abs(a), pga_time = t;
   std::cout << "peak ground acceleration " << pga << " at t = " << pga_time << " s\n";
-  const auto spectrum = response_spectrum(points, periods, dampings);
-  // Files.
-  std::filesystem::path csv = output.empty()
-                                  ? std::filesystem::path(path.stem().string() + "_spectrum.csv")
-                                  : std::filesystem::path(output);
-  std::filesystem::path svg = csv;
-  svg.replace_extension(".svg");
+}
+
+/// The CSV: period, frequency, then sd_X, psv_X, psa_X per damping ratio X.
+std::string spectrum_csv(const std::vector<double>& periods, const std::vector<double>& dampings,
+                         const ResponseSpectrum& spectrum) {
   std::ostringstream text;
   text.precision(10);
   text << "period,frequency";
@@ -272,17 +307,24 @@ int run_spectrum(int argc, char** argv) {
     }
     text << "\n";
   }
+  return text.str();
+}
+
+/// The SVG's three panels (PSa, PSv, Sd against the period), a curve per damping ratio; units
+/// on the axes when the record's are known.
+std::vector<PlotPanel> spectrum_panels(const std::vector<double>& periods,
+                                       const std::vector<double>& dampings,
+                                       const ResponseSpectrum& spectrum, bool units_known) {
   std::vector<PlotPanel> panels(3);
-  const std::string unit = used_units.empty() ? "" : " (m/s^2)";
+  const std::string unit = units_known ? " (m/s^2)" : "";
   panels[0] = {"pseudo-acceleration PSa = omega^2 Sd", "period (s)", "PSa" + unit, true, false, {}};
   panels[1] = {"pseudo-velocity PSv = omega Sd",
                "period (s)",
-               used_units.empty() ? "PSv" : "PSv (m/s)",
+               units_known ? "PSv (m/s)" : "PSv",
                true,
                false,
                {}};
-  panels[2] = {
-      "displacement Sd", "period (s)", used_units.empty() ? "Sd" : "Sd (m)", true, false, {}};
+  panels[2] = {"displacement Sd", "period (s)", units_known ? "Sd (m)" : "Sd", true, false, {}};
   for (std::size_t d = 0; d < dampings.size(); ++d) {
     for (int k = 0; k < 3; ++k)
       panels[static_cast<std::size_t>(k)].series.push_back(
@@ -294,9 +336,12 @@ int run_spectrum(int argc, char** argv) {
       panels[2].series.back().y.push_back(sd);
     }
   }
-  write_file_atomically(csv, text.str());
-  write_file_atomically(svg,
-                        svg_plot(panels, cat("response spectra of ", path.filename().string())));
+  return panels;
+}
+
+/// Prints, per damping ratio, the largest PSa and its period.
+void report_peaks(const std::vector<double>& periods, const std::vector<double>& dampings,
+                  const ResponseSpectrum& spectrum) {
   for (std::size_t d = 0; d < dampings.size(); ++d) {
     std::size_t best = 0;
     for (std::size_t p = 0; p < periods.size(); ++p)
@@ -309,6 +354,30 @@ int run_spectrum(int argc, char** argv) {
               << " s (of " << periods.size() << " periods from " << periods.front() << " to "
               << periods.back() << " s)\n";
   }
+}
+
+int run_spectrum(int argc, char** argv) {
+  const SpectrumOptions o = parse_spectrum_options(argc, argv);
+  if (o.help) {
+    std::cout << spectrum_usage;
+    return 0;
+  }
+  ScaledRecord r = read_scaled_record(o);
+  report_record(r, o.scale);
+  correct_and_report_baseline(r.table.points, o);
+  report_warnings_and_peak(r, o);
+  const auto spectrum = response_spectrum(r.table.points, o.periods, o.dampings);
+  // Files.
+  std::filesystem::path csv = o.output.empty()
+                                  ? std::filesystem::path(r.path.stem().string() + "_spectrum.csv")
+                                  : std::filesystem::path(o.output);
+  std::filesystem::path svg = csv;
+  svg.replace_extension(".svg");
+  write_file_atomically(csv, spectrum_csv(o.periods, o.dampings, spectrum));
+  write_file_atomically(
+      svg, svg_plot(spectrum_panels(o.periods, o.dampings, spectrum, !r.used_units.empty()),
+                    cat("response spectra of ", r.path.filename().string())));
+  report_peaks(o.periods, o.dampings, spectrum);
   std::cout << "wrote " << printable(csv.string()) << " and " << printable(svg.string()) << "\n";
   return 0;
 }

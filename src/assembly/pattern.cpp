@@ -147,23 +147,69 @@ void Assembler::build_pattern() const {
   build_owned_rows();
 }
 
-void Assembler::build_owned_rows() const {
-  static const PetscLogEvent event = petsc::log_event("InertiaOwnedRows");
-  PetscLogEventBegin(event, 0, 0, 0, 0);
-  int size = 1, rank = 0;
-  INERTIA_MPI(MPI_Comm_size(comm_, &size));
-  INERTIA_MPI(MPI_Comm_rank(comm_, &rank));
+namespace {
+
+/// The ghost rows' patterns this rank receives: one message per sending rank (`from`), each a
+/// list of (global row, block count, global block columns...).
+struct ReceivedPatterns {
+  std::vector<std::vector<std::int64_t>> in;
+  std::vector<int> from;
+};
+
+/// Collective. Sends message out[m] to rank to[m] (one message per rank at most) and receives
+/// the messages other ranks send here.
+ReceivedPatterns exchange_patterns(MPI_Comm comm, int size,
+                                   const std::vector<std::vector<std::int64_t>>& out,
+                                   const std::vector<int>& to) {
+  std::vector<std::int64_t> words(static_cast<std::size_t>(size), 0);
+  for (std::size_t m = 0; m < out.size(); ++m)
+    words[to[m]] = static_cast<std::int64_t>(out[m].size());
+  std::vector<std::int64_t> incoming(static_cast<std::size_t>(size), 0);
+  INERTIA_MPI(MPI_Alltoall(words.data(), 1, MPI_INT64_T, incoming.data(), 1, MPI_INT64_T, comm));
+  ReceivedPatterns r;
+  std::vector<MPI_Request> requests;
+  for (int p = 0; p < size; ++p)
+    if (incoming[p] > 0) {
+      r.in.emplace_back(static_cast<std::size_t>(incoming[p]));
+      r.from.push_back(p);
+    }
+  requests.resize(r.in.size() + out.size());
+  for (std::size_t m = 0; m < r.in.size(); ++m)
+    INERTIA_MPI(MPI_Irecv(r.in[m].data(), static_cast<int>(r.in[m].size()), MPI_INT64_T, r.from[m],
+                          pattern_tag, comm, &requests[m]));
+  for (std::size_t m = 0; m < out.size(); ++m)
+    INERTIA_MPI(MPI_Isend(out[m].data(), static_cast<int>(out[m].size()), MPI_INT64_T, to[m],
+                          pattern_tag, comm, &requests[r.in.size() + m]));
+  INERTIA_MPI(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE));
+  return r;
+}
+
+/// The blocks other ranks add to this rank's owned rows (global rows from `first`, `no` of
+/// them): (owned row, global column), sorted and unique.
+std::vector<std::pair<std::int32_t, std::int64_t>> extra_blocks(
+    const std::vector<std::vector<std::int64_t>>& in, std::int64_t first, std::int32_t no) {
+  std::vector<std::pair<std::int32_t, std::int64_t>> extra;
+  for (const auto& m : in)
+    for (std::size_t k = 0; k < m.size();) {
+      const auto r = static_cast<std::int32_t>(m[k] - first);
+      INERTIA_CHECK(r >= 0 && r < no, InternalError, "a ghost row sent to the wrong owner");
+      const std::int64_t nb = m[k + 1];
+      for (std::int64_t b = 0; b < nb; ++b) extra.emplace_back(r, m[k + 2 + b]);
+      k += 2 + static_cast<std::size_t>(nb);
+    }
+  std::sort(extra.begin(), extra.end());
+  extra.erase(std::unique(extra.begin(), extra.end()), extra.end());
+  return extra;
+}
+
+}  // namespace
+
+std::vector<std::vector<std::int64_t>> Assembler::ghost_row_messages(
+    const std::vector<std::int64_t>& begins) const {
   const std::int32_t no = mesh_.num_owned;
   const std::int32_t nl = mesh_.num_local_nodes();
-  const std::int64_t first = mesh_.node_begin, last = first + no;
-  std::vector<std::int64_t> begins(static_cast<std::size_t>(size) + 1);
-  INERTIA_MPI(MPI_Allgather(&first, 1, MPI_INT64_T, begins.data(), 1, MPI_INT64_T, comm_));
-  begins[size] = mesh_.num_global_nodes;
-
-  // Ghost rows, sorted by global node and so grouped by owner: (row, count, columns...) to each.
   sends_.clear();
   std::vector<std::vector<std::int64_t>> out;
-  std::vector<std::int64_t> words(static_cast<std::size_t>(size), 0);
   for (std::int32_t r = no; r < nl; ++r) {
     const std::int64_t g = mesh_.global_node(r);
     const int owner =
@@ -179,42 +225,14 @@ void Assembler::build_owned_rows() const {
     o.push_back(nb);
     for (auto b = block_ptr_[r]; b < block_ptr_[r + 1]; ++b)
       o.push_back(mesh_.global_node(block_cols_[b]));
-    words[owner] = static_cast<std::int64_t>(o.size());
   }
-  std::vector<std::int64_t> incoming(static_cast<std::size_t>(size), 0);
-  INERTIA_MPI(MPI_Alltoall(words.data(), 1, MPI_INT64_T, incoming.data(), 1, MPI_INT64_T, comm_));
-  std::vector<std::vector<std::int64_t>> in;
-  std::vector<int> from;
-  std::vector<MPI_Request> requests;
-  for (int p = 0; p < size; ++p)
-    if (incoming[p] > 0) {
-      in.emplace_back(static_cast<std::size_t>(incoming[p]));
-      from.push_back(p);
-    }
-  requests.resize(in.size() + out.size());
-  for (std::size_t m = 0; m < in.size(); ++m)
-    INERTIA_MPI(MPI_Irecv(in[m].data(), static_cast<int>(in[m].size()), MPI_INT64_T, from[m],
-                          pattern_tag, comm_, &requests[m]));
-  for (std::size_t m = 0; m < out.size(); ++m)
-    INERTIA_MPI(MPI_Isend(out[m].data(), static_cast<int>(out[m].size()), MPI_INT64_T,
-                          sends_[m].rank, pattern_tag, comm_, &requests[in.size() + m]));
-  INERTIA_MPI(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE));
-  out = {};
+  return out;
+}
 
-  // The blocks other ranks add to the owned rows: (row, global column), sorted and unique.
-  std::vector<std::pair<std::int32_t, std::int64_t>> extra;
-  for (const auto& m : in)
-    for (std::size_t k = 0; k < m.size();) {
-      const auto r = static_cast<std::int32_t>(m[k] - first);
-      INERTIA_CHECK(r >= 0 && r < no, InternalError, "a ghost row sent to the wrong owner");
-      const std::int64_t nb = m[k + 1];
-      for (std::int64_t b = 0; b < nb; ++b) extra.emplace_back(r, m[k + 2 + b]);
-      k += 2 + static_cast<std::size_t>(nb);
-    }
-  std::sort(extra.begin(), extra.end());
-  extra.erase(std::unique(extra.begin(), extra.end()), extra.end());
-
-  // Owned rows: the local blocks (already in global order) merged with the extra ones.
+void Assembler::lay_out_owned_rows(
+    const std::vector<std::pair<std::int32_t, std::int64_t>>& extra) const {
+  const std::int32_t no = mesh_.num_owned;
+  const std::int64_t first = mesh_.node_begin, last = first + no;
   owned_ptr_.assign(static_cast<std::size_t>(no) + 1, 0);
   owned_cols_.clear();
   owned_cols_.reserve(static_cast<std::size_t>(block_ptr_[no]));
@@ -248,8 +266,11 @@ void Assembler::build_owned_rows() const {
     owned_cols_.insert(owned_cols_.end(), row.begin(), row.end());
     owned_ptr_[r + 1] = static_cast<PetscInt>(owned_cols_.size());
   }
+}
 
-  // Where the received ghost rows' values go.
+void Assembler::index_received_rows(const std::vector<std::vector<std::int64_t>>& in,
+                                    const std::vector<int>& from) const {
+  const std::int64_t first = mesh_.node_begin;
   receives_.clear();
   received_rows_.clear();
   received_ptr_.assign(1, 0);
@@ -275,6 +296,32 @@ void Assembler::build_owned_rows() const {
     receives_.push_back(msg);
   }
   received_values_.assign(static_cast<std::size_t>(offset), 0.0);
+}
+
+void Assembler::build_owned_rows() const {
+  static const PetscLogEvent event = petsc::log_event("InertiaOwnedRows");
+  PetscLogEventBegin(event, 0, 0, 0, 0);
+  int size = 1, rank = 0;
+  INERTIA_MPI(MPI_Comm_size(comm_, &size));
+  INERTIA_MPI(MPI_Comm_rank(comm_, &rank));
+  const std::int32_t no = mesh_.num_owned;
+  const std::int64_t first = mesh_.node_begin;
+  std::vector<std::int64_t> begins(static_cast<std::size_t>(size) + 1);
+  INERTIA_MPI(MPI_Allgather(&first, 1, MPI_INT64_T, begins.data(), 1, MPI_INT64_T, comm_));
+  begins[size] = mesh_.num_global_nodes;
+
+  // Ghost rows, sorted by global node and so grouped by owner: (row, count, columns...) to each.
+  ReceivedPatterns received;
+  {
+    const std::vector<std::vector<std::int64_t>> out = ghost_row_messages(begins);
+    std::vector<int> to;
+    for (const auto& s : sends_) to.push_back(s.rank);
+    received = exchange_patterns(comm_, size, out, to);
+  }
+  // Owned rows: the local blocks (already in global order) merged with the extra ones.
+  lay_out_owned_rows(extra_blocks(received.in, first, no));
+  // Where the received ghost rows' values go.
+  index_received_rows(received.in, received.from);
 
   // CSR row pointers of the DOF rows (the three rows of a node share their columns).
   diag_ptr_.assign(3 * static_cast<std::size_t>(no) + 1, 0);

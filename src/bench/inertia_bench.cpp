@@ -769,346 +769,420 @@ void newton_examples(MPI_Comm comm, const Options& o, Report& out) {
   }
 }
 
-int bench(const Options& o) {
-  const MPI_Comm comm = PETSC_COMM_WORLD;
-  const int ranks = size_of(comm);
-  Report out(comm);
-  // Event logging, for the time inside PCSetUp (a few hundred ns per logged call).
-  INERTIA_PETSC(PetscLogDefaultBegin());
-  INERTIA_PETSC(KSPInitializePackage());
-  const int samples_long = std::min(o.repeat, 3);
-  const std::string& primary = o.elements.front();
-  const double nodes = std::pow(o.cells + 1.0, 3);
-  const double dofs = 3 * nodes;
+// ---------------------------------------------------------------------------------------------
+// The benchmark: a table of sections, run in order
 
+/// What the sections share: the run's settings, the output, and the figures that later sections
+/// compare against (set by the section that measures them).
+struct Bench {
+  MPI_Comm comm;
+  const Options& o;
+  Report& out;
+  int ranks = 1;
+  int samples_long = 1;  ///< samples of the implicit steps and static solves
+  std::string primary;   ///< the element of every figure (the other ones: setup and assembly)
+  double dofs = 0;       ///< of the box
+  double stable_dt = 0;  ///< the explicit stable step (lumped mass), s
+  double omega_max = 0;  ///< the highest frequency's estimate (rad/s), as the driver makes it
+  double explicit_assembled = 0;  ///< seconds per explicit step with the assembled K
+  double u_norm_assembled = 0;    ///< ||u|| after those steps
+  double matmult_aij_bandwidth = 0;
+  double matmult_baij = NAN;  ///< seconds per BAIJ(3) product with K: the unit of the AMG lines
+};
+
+/// The problem, the ranks and how the times are taken (comment lines, ranks, dofs).
+void header(Bench& b) {
+  const Options& o = b.o;
+  Report& out = b.out;
+  const std::string& primary = b.primary;
   out.comment(cat("inertia-bench ", INERTIA_VERSION, ": unit cube, ", o.cells, "^3 cells, ",
-                  static_cast<long long>(dofs), " DOFs, ", ranks, ranks == 1 ? " rank" : " ranks",
-                  "; elements: ", primary, o.elements.size() > 1 ? " (all figures), " : "",
+                  static_cast<long long>(b.dofs), " DOFs, ", b.ranks,
+                  b.ranks == 1 ? " rank" : " ranks", "; elements: ", primary,
+                  o.elements.size() > 1 ? " (all figures), " : "",
                   o.elements.size() > 1 ? o.elements[1] + " (setup and assembly)" : "",
                   primary == "hex8" ? cat("; hex8 formulation ", o.formulation) : std::string()));
   out.comment("linear elastic steel (E 2e11, nu 0.3, rho 7800), xmin fixed, traction on xmax");
   out.comment(cat("times: wall time of the slowest rank after a barrier; median of ", o.repeat,
-                  " samples (", samples_long,
+                  " samples (", b.samples_long,
                   " for implicit steps and static solves; setups once); short operations are "
                   "batched per sample and reported per call"));
-  out.integer("ranks", ranks, "ranks");
-  out.integer("dofs", static_cast<long long>(dofs), "DOFs");
+  out.integer("ranks", b.ranks, "ranks");
+  out.integer("dofs", static_cast<long long>(b.dofs), "DOFs");
+}
 
-  double stable_dt = 0;
-  double omega_max = 0;  ///< the highest frequency's estimate (rad/s), as the driver makes it
-  double explicit_assembled = 0, u_norm_assembled = 0;
-  double matmult_aij_bandwidth = 0;
-  double matmult_baij = NAN;  ///< seconds per BAIJ(3) product with K: the unit of the AMG lines
+/// y = K x with K as AIJ and as BAIJ(3) (the one create_matrix made and a copy in the other
+/// format): times, bytes per nonzero, bandwidths; sets the figures later sections compare with.
+void matmult_figures(Bench& b, MechanicalSystem& system, Mat K) {
+  const MPI_Comm comm = b.comm;
+  Report& out = b.out;
+  MatType type;
+  INERTIA_PETSC(MatGetType(K, &type));
+  PetscInt bs = 1;
+  INERTIA_PETSC(MatGetBlockSize(K, &bs));
+  petsc::Matrix aij_copy, baij_copy;
+  Mat aij = K, baij = K;
+  double t_convert = 0;
+  const bool k_is_baij = std::strstr(type, "baij") != nullptr;
+  if (k_is_baij) {
+    t_convert = timed(
+        comm, [&] { INERTIA_PETSC(MatConvert(K, MATAIJ, MAT_INITIAL_MATRIX, aij_copy.out())); });
+    aij = aij_copy;
+  } else {
+    t_convert = timed(comm, [&] {
+      baij_copy = system.assembler().create_matrix(Assembler::MatrixFormat::blocked);
+      system.assemble_stiffness(baij_copy);
+    });
+    baij = baij_copy;
+  }
+  const double convert_error = product_difference(comm, aij, baij);
+  const MatMultResult ra = matmult(comm, aij, b.o);
+  const MatMultResult rb = matmult(comm, baij, b.o);
+  PetscInt bbs = 1;
+  INERTIA_PETSC(MatGetBlockSize(baij, &bbs));
+  b.matmult_aij_bandwidth = ra.bytes / ra.seconds / 1e9;
+  b.matmult_baij = rb.seconds;
+  out.comment(cat(
+      "matmult: y = K x, K from create_matrix (", type, ", block size ", bs, ") and the same K as ",
+      k_is_baij ? "AIJ (MatConvert" : "BAIJ (create_matrix(blocked) + assembly", ", block size ",
+      bbs, ", ", t_convert, " s, relative difference of the products ", convert_error, "); ",
+      static_cast<long long>(ra.nonzeros), " nonzeros, ", ra.nonzeros / b.dofs,
+      " per row; bandwidth = bytes / time, bytes = 8 per nonzero + ", sizeof(PetscInt),
+      " per nonzero (AIJ) or per block (BAIJ) + row pointers + "
+      "x read and y written once"));
+  out.value("matmult_aij_seconds", ra.seconds, "s");
+  out.value("matmult_aij_bytes_per_nonzero", ra.bytes / ra.nonzeros, "B");
+  out.value("matmult_aij_bandwidth", b.matmult_aij_bandwidth, "GB/s");
+  out.value("matmult_baij_seconds", rb.seconds, "s");
+  out.value("matmult_baij_bytes_per_nonzero", rb.bytes / rb.nonzeros, "B");
+  out.value("matmult_baij_bandwidth", rb.bytes / rb.seconds / 1e9, "GB/s");
+  out.value("matmult_baij_speedup_vs_aij", ra.seconds / rb.seconds, "x");
+}
 
-  // --- Model A: central difference, lumped mass. Setup, assembly, MatMult, explicit step.
-  {
-    out.comment(
-        cat("setup: build_model (mesh, partition, distribution, MechanicalSystem: K, "
-            "lumped mass, loads) of the ",
-            primary,
-            " central-difference lumped-mass case, timed once; setup_<phase>_seconds: "
-            "the phases build_model reports (a box generated on every rank has no "
-            "separate partition and distribute phases); memory_per_dof: heap the model "
-            "holds (mallinfo2), summed over ranks"));
-    const CaseFile c = parse(comm, case_text(primary, o.cells, "central_difference", "lumped",
-                                             "auto", "", o.formulation));
-    const double heap_before = heap_in_use_bytes();
-    Built b = build(comm, c);
-    const double peak_setup = sum_over_ranks(comm, peak_rss_bytes());
-    MechanicalSystem& system = *b.model.system;
-    out.integer("cells", b.cells, "cells");
-    report_setup(out, "setup_", b, dofs);
-    out.value("setup_peak_memory_per_dof", peak_setup / dofs, "B/DOF");
-
-    // Assembly and MatMult, on a matrix of our own (freed before the time steps).
-    {
-      double t_assembly = 0;
-      petsc::Matrix K = assemble(comm, system, o, t_assembly);
-      out.comment(cat(
-          "assembly: MechanicalSystem::assemble_stiffness (the linear terms' element kernels + "
+/// Stiffness and lumped-mass assembly on a matrix of our own (freed before the time steps),
+/// then the products with it (matmult_figures).
+void assembly_figures(Bench& b, MechanicalSystem& system, std::int64_t cells) {
+  double t_assembly = 0;
+  petsc::Matrix K = assemble(b.comm, system, b.o, t_assembly);
+  b.out.comment(
+      cat("assembly: MechanicalSystem::assemble_stiffness (the linear terms' element kernels + "
           "copy into the matrix's CSR arrays) into an AIJ matrix from Assembler::create_matrix, ",
-          b.cells, " cells, after one warm-up call"));
-      report_assembly(out, primary, t_assembly, b.cells, ranks);
-      {
-        petsc::Vector m = system.create_vector();
-        const double t = per_call(comm, o.repeat, 0.0, [&] { system.lumped_masses(m); });
-        out.value(cat("assembly_", primary, "_lumped_mass_seconds"), t, "s");
-      }
-
-      MatType type;
-      INERTIA_PETSC(MatGetType(K, &type));
-      PetscInt bs = 1;
-      INERTIA_PETSC(MatGetBlockSize(K, &bs));
-      petsc::Matrix aij_copy, baij_copy;
-      Mat aij = K, baij = K;
-      double t_convert = 0;
-      const bool k_is_baij = std::strstr(type, "baij") != nullptr;
-      if (k_is_baij) {
-        t_convert = timed(comm, [&] {
-          INERTIA_PETSC(MatConvert(K, MATAIJ, MAT_INITIAL_MATRIX, aij_copy.out()));
-        });
-        aij = aij_copy;
-      } else {
-        t_convert = timed(comm, [&] {
-          baij_copy = system.assembler().create_matrix(Assembler::MatrixFormat::blocked);
-          system.assemble_stiffness(baij_copy);
-        });
-        baij = baij_copy;
-      }
-      const double convert_error = product_difference(comm, aij, baij);
-      const MatMultResult ra = matmult(comm, aij, o);
-      const MatMultResult rb = matmult(comm, baij, o);
-      PetscInt bbs = 1;
-      INERTIA_PETSC(MatGetBlockSize(baij, &bbs));
-      matmult_aij_bandwidth = ra.bytes / ra.seconds / 1e9;
-      matmult_baij = rb.seconds;
-      out.comment(cat("matmult: y = K x, K from create_matrix (", type, ", block size ", bs,
-                      ") and the same K as ",
-                      k_is_baij ? "AIJ (MatConvert" : "BAIJ (create_matrix(blocked) + assembly",
-                      ", block size ", bbs, ", ", t_convert,
-                      " s, relative difference of the products ", convert_error, "); ",
-                      static_cast<long long>(ra.nonzeros), " nonzeros, ", ra.nonzeros / dofs,
-                      " per row; bandwidth = bytes / time, bytes = 8 per nonzero + ",
-                      sizeof(PetscInt),
-                      " per nonzero (AIJ) or per block (BAIJ) + row pointers + "
-                      "x read and y written once"));
-      out.value("matmult_aij_seconds", ra.seconds, "s");
-      out.value("matmult_aij_bytes_per_nonzero", ra.bytes / ra.nonzeros, "B");
-      out.value("matmult_aij_bandwidth", matmult_aij_bandwidth, "GB/s");
-      out.value("matmult_baij_seconds", rb.seconds, "s");
-      out.value("matmult_baij_bytes_per_nonzero", rb.bytes / rb.nonzeros, "B");
-      out.value("matmult_baij_bandwidth", rb.bytes / rb.seconds / 1e9, "GB/s");
-      out.value("matmult_baij_speedup_vs_aij", ra.seconds / rb.seconds, "x");
-    }
-
-    // Explicit step with the assembled operator.
-    FrequencyEstimate f;
-    const double t_freq = timed(comm, [&] { f = estimate_highest_frequency(system); });
-    omega_max = f.power;
-    stable_dt = configure_scheme("central_difference").stability_limit() / f.power;
-    const double dt = 0.9 * stable_dt;  // what the driver's dt: auto does
-    const ExplicitResult r = explicit_steps(comm, system, dt, o, heap_before);
-    explicit_assembled = r.step_seconds;
-    u_norm_assembled = r.u_norm;
-    out.comment(cat("explicit: central_difference, lumped mass, dt = 0.9 x stable step = ", dt,
-                    " s (dt: auto's estimate, ", f.iterations,
-                    " power iterations), from rest under the load; ", o.steps,
-                    " steps per sample after one warm-up step; the system's K is ", r.operator_type,
-                    "; explicit_operator_product: MechanicalSystem::"
-                    "mult_stiffness with that K"));
-    out.value("explicit_stable_dt", stable_dt, "s");
-    out.value("explicit_stable_dt_estimate_seconds", t_freq, "s");
-    out.value("explicit_operator_product_seconds", r.product_seconds, "s");
-    out.value("explicit_step_assembled_seconds", r.step_seconds, "s");
-    out.value("explicit_step_assembled_ns_per_dof", 1e9 * r.step_seconds / dofs, "ns/DOF");
-    out.value("explicit_step_over_matmult", r.step_seconds / r.product_seconds, "x");
-    out.comment(
-        "explicit_*_memory_per_dof: heap (mallinfo2) the explicit run holds after its steps: "
-        "the model, the integrator's and the timing's vectors, summed over ranks (the issue's "
-        "figure from memory.csv is the peak resident set, with MPI's and PETSc's own share)");
-    out.value("explicit_assembled_memory_per_dof", r.heap_bytes / dofs, "B/DOF");
-  }
-
-  // --- Model B: the same case with time.operator: matrix_free.
+          cells, " cells, after one warm-up call"));
+  report_assembly(b.out, b.primary, t_assembly, cells, b.ranks);
   {
-    std::string why;
-    const auto r = explicit_case(comm,
-                                 case_text(primary, o.cells, "central_difference", "lumped", "auto",
-                                           "  operator: matrix_free\n", o.formulation),
-                                 0.9 * stable_dt, o, why);
-    if (!r) {
-      out.comment(cat("explicit_step_matrix_free: not available (", why, ")"));
-    } else {
-      out.comment(
-          cat("explicit matrix-free: the same case with time.operator: matrix_free (own "
-              "model; operator ",
-              r->operator_type,
-              "), same dt and steps; "
-              "matmult_matrix_free: one product K x, bandwidth from the kernel's own byte "
-              "count (element data + indices + vectors)"));
-      out.value("setup_matrix_free_seconds", r->setup_seconds, "s");
-      out.value("matmult_matrix_free_seconds", r->product_seconds, "s");
-      if (r->product_bytes > 0)
-        out.value("matmult_matrix_free_bandwidth", r->product_bytes / r->product_seconds / 1e9,
-                  "GB/s");
-      out.value("explicit_step_matrix_free_seconds", r->step_seconds, "s");
-      out.value("explicit_step_matrix_free_ns_per_dof", 1e9 * r->step_seconds / dofs, "ns/DOF");
-      out.value("explicit_matrix_free_memory_per_dof", r->heap_bytes / dofs, "B/DOF");
-      out.value("explicit_step_matrix_free_speedup_vs_assembled",
-                explicit_assembled / r->step_seconds, "x");
-      out.comment(
-          "explicit_matrix_free_relative_difference: | ||u_mf|| - ||u_assembled|| | / "
-          "||u_assembled|| after the same steps from the same state (a sanity check)");
-      out.value("explicit_matrix_free_relative_difference",
-                std::abs(r->u_norm - u_norm_assembled) / u_norm_assembled, "ratio");
-    }
+    petsc::Vector m = system.create_vector();
+    const double t = per_call(b.comm, b.o.repeat, 0.0, [&] { system.lumped_masses(m); });
+    b.out.value(cat("assembly_", b.primary, "_lumped_mass_seconds"), t, "s");
   }
+  matmult_figures(b, system, K);
+}
 
-  // --- Model C: Newmark, consistent mass. Implicit steps.
-  {
-    const double dt = 10 * stable_dt;
-    out.comment(cat(
-        "implicit: newmark (beta 1/4, gamma 1/2), consistent mass, dt = 10 x the "
-        "explicit stable step (lumped mass) = ",
-        dt, " s, from rest under the load; ", o.implicit_steps, " steps per sample, ", samples_long,
-        " samples; MechanicalSystem::solve (CG on a BAIJ copy + GAMG, plain aggregation at this "
-        "step, rtol 1e-10 unless -ksp_rtol is "
-        "given); the first step (operator fill + GAMG setup) is reported apart; "
-        "pc_setup: time in PETSc's PCSetUp event during it (max over ranks)"));
-    // CG + GAMG, whatever the automatic choice would be: these lines measure the AMG path at
-    // this size (the choice has its own lines, "implicit_choice_*").
-    const CaseFile c = parse(comm, case_text(primary, o.cells, "newmark", "consistent", cat(dt),
-                                             "  linear_solver: iterative\n", o.formulation));
-    const double heap_before = heap_in_use_bytes();
-    Built b = build(comm, c);
-    MechanicalSystem& system = *b.model.system;
-    system.set_highest_frequency(omega_max);  // what the driver does: the solver choice uses it
-    out.value("setup_newmark_consistent_seconds", b.seconds, "s");
-    {
-      petsc::Matrix M = system.assembler().create_matrix();
-      const double t = per_call(comm, o.repeat, 0.0, [&] { system.assemble_consistent_mass(M); });
-      out.value(cat("assembly_", primary, "_consistent_mass_seconds"), t, "s");
-    }
-    {
-      State state;
-      state.u = system.create_vector();
-      state.v = system.create_vector();
-      system.apply_constraints(state.time, state.u, state.v, nullptr);
-      auto integrator = configure_scheme("newmark").create();
-      StepStats init, first;
-      const double t_init = timed(comm, [&] { init = integrator->initialize(system, state); });
-      double t_first = 0;
-      const double pc_setup = event_time(comm, "PCSetUp", [&] {
-        t_first = timed(comm, [&] { first = integrator->step(system, state, dt); });
-      });
-      const double run_memory = sum_over_ranks(comm, heap_in_use_bytes() - heap_before);
-      std::vector<double> t;
-      std::int64_t iterations = 0;
-      for (int s = 0; s < samples_long; ++s)
-        t.push_back(timed(comm,
-                          [&] {
-                            for (int k = 0; k < o.implicit_steps; ++k)
-                              iterations += integrator->step(system, state, dt).linear_iterations;
-                          }) /
-                    o.implicit_steps);
-      out.value("implicit_newmark_initialize_seconds", t_init, "s");
-      out.value("implicit_newmark_first_step_seconds", t_first, "s");
-      out.value("implicit_newmark_pc_setup_seconds", pc_setup, "s");
-      out.integer("implicit_newmark_first_step_iterations", first.linear_iterations, "iterations");
-      out.value("implicit_newmark_step_seconds", median(t), "s");
-      out.value("implicit_newmark_iterations_per_step",
-                static_cast<double>(iterations) / (samples_long * o.implicit_steps), "iterations");
-      out.value("implicit_step_over_explicit_step", median(t) / explicit_assembled, "x");
-      out.comment(
-          "implicit_newmark_*_over_matmult: the same times in BAIJ(3) products with K "
-          "(matmult_baij_seconds; the operator m M + k K has K's pattern)");
-      out.value("implicit_newmark_pc_setup_over_matmult", pc_setup / matmult_baij, "x");
-      out.value("implicit_newmark_step_over_matmult", median(t) / matmult_baij, "x");
-      out.comment(
-          "implicit_newmark_memory_per_dof: heap held after the first step (model, "
-          "integrator, operator, GAMG; mallinfo2), summed over ranks");
-      out.value("implicit_newmark_memory_per_dof", run_memory / dofs, "B/DOF");
-    }
-  }
-
-  // --- Model D: static solve K u = f (its own model, so that one GAMG hierarchy at a time is in
-  // memory), lumped mass (no M needed).
-  {
-    // Static solve K u = f: CG + GAMG with the rigid-body near-null space.
-    if (o.skip_static) {
-      out.comment("static: skipped (--skip-static)");
-    } else {
-      // MechanicalSystem::solve's default rtol is 1e-10; the reference figures are at 1e-8.
-      PetscBool user_rtol = PETSC_FALSE;
-      INERTIA_PETSC(PetscOptionsHasName(nullptr, nullptr, "-ksp_rtol", &user_rtol));
-      if (!user_rtol) INERTIA_PETSC(PetscOptionsSetValue(nullptr, "-ksp_rtol", "1e-8"));
-      const double heap_before = heap_in_use_bytes();
-      const CaseFile c = parse(comm, case_text(primary, o.cells, "static", "lumped", "1",
-                                               "  linear_solver: iterative\n", o.formulation));
-      Built b = build(comm, c);
-      MechanicalSystem& system = *b.model.system;
-      petsc::Vector f = system.create_vector(), u = system.create_vector();
-      system.external_force(1.0, f);
-      SolveReport first, again;
-      double t_first = 0;
-      const double pc_setup = event_time(comm, "PCSetUp", [&] {
-        t_first = timed(comm, [&] { first = system.solve(0.0, 1.0, f, u); });
-      });
-      if (!user_rtol) INERTIA_PETSC(PetscOptionsClearValue(nullptr, "-ksp_rtol"));
-      const double run_memory = sum_over_ranks(comm, heap_in_use_bytes() - heap_before);
-      std::vector<double> t;
-      for (int s = 0; s < samples_long; ++s) {
-        INERTIA_PETSC(VecZeroEntries(u));
-        t.push_back(timed(comm, [&] { again = system.solve(0.0, 1.0, f, u); }));
-      }
-      const double t_solve = median(t);
-      out.comment(
-          cat("static: MechanicalSystem::solve(0, 1, f, u) on a model of its own "
-              "(integrator static, lumped mass; setup ",
-              b.seconds,
-              " s): CG + "
-              "GAMG, rigid-body near-null space, rtol ",
-              user_rtol ? "from the command line" : "1e-8",
-              ", zero initial guess; first_solve: the first call (operator fill + GAMG "
-              "setup + solve); setup: time in PETSc's PCSetUp event during it (max over "
-              "ranks); solve: median of ",
-              samples_long, " repeated solves with the same preconditioner"));
-      out.value("static_gamg_first_solve_seconds", t_first, "s");
-      out.value("static_gamg_setup_seconds", std::isnan(pc_setup) ? t_first - t_solve : pc_setup,
-                "s");
-      out.value("static_gamg_solve_seconds", t_solve, "s");
-      out.integer("static_gamg_iterations", again.iterations, "iterations");
-      out.value("static_gamg_seconds_per_iteration",
-                t_solve / static_cast<double>(std::max<PetscInt>(1, again.iterations)), "s");
-      out.value("static_gamg_setup_over_matmult",
-                (std::isnan(pc_setup) ? t_first - t_solve : pc_setup) / matmult_baij, "x");
-      out.value("static_gamg_solve_over_matmult", t_solve / matmult_baij, "x");
-      out.value("static_memory_per_dof", run_memory / dofs, "B/DOF");
-    }
-  }
-
-  // --- The implicit solver's automatic choice on a small stiff case, against each choice forced.
-  implicit_choice(comm, o, out);
-  // --- Products per implicit step, with and without the energy balance (issue 26).
-  implicit_products(comm, o, out);
-  // --- The Newton examples: the default against the previous one, alternating.
-  newton_examples(comm, o, out);
-
-  // --- Other elements: setup and stiffness assembly only.
-  for (std::size_t e = 1; e < o.elements.size(); ++e) {
-    const std::string& element = o.elements[e];
-    const CaseFile c =
-        parse(comm, case_text(element, o.cells, "central_difference", "lumped", "auto"));
-    Built b = build(comm, c);
-    out.comment(cat(element, ": the same grid, ", b.cells,
-                    " cells; setup (as above) and stiffness assembly only"));
-    out.integer(cat("cells_", element), b.cells, "cells");
-    report_setup(out, cat("setup_", element, "_"), b, dofs);
-    double t_assembly = 0;
-    petsc::Matrix K = assemble(comm, *b.model.system, o, t_assembly);
-    report_assembly(out, element, t_assembly, b.cells, ranks);
-  }
-
-  // --- Memory: before STREAM, whose arrays would dominate at small sizes.
-  const double peak = sum_over_ranks(comm, peak_rss_bytes());
+/// The explicit step with the assembled operator: the stable step's estimate (as dt: auto makes
+/// it), then central-difference steps at 0.9 of it against products with K.
+void explicit_step_figures(Bench& b, MechanicalSystem& system, double heap_before) {
+  Report& out = b.out;
+  FrequencyEstimate f;
+  const double t_freq = timed(b.comm, [&] { f = estimate_highest_frequency(system); });
+  b.omega_max = f.power;
+  b.stable_dt = configure_scheme("central_difference").stability_limit() / f.power;
+  const double dt = 0.9 * b.stable_dt;  // what the driver's dt: auto does
+  const ExplicitResult r = explicit_steps(b.comm, system, dt, b.o, heap_before);
+  b.explicit_assembled = r.step_seconds;
+  b.u_norm_assembled = r.u_norm;
+  out.comment(cat("explicit: central_difference, lumped mass, dt = 0.9 x stable step = ", dt,
+                  " s (dt: auto's estimate, ", f.iterations,
+                  " power iterations), from rest under the load; ", b.o.steps,
+                  " steps per sample after one warm-up step; the system's K is ", r.operator_type,
+                  "; explicit_operator_product: MechanicalSystem::"
+                  "mult_stiffness with that K"));
+  out.value("explicit_stable_dt", b.stable_dt, "s");
+  out.value("explicit_stable_dt_estimate_seconds", t_freq, "s");
+  out.value("explicit_operator_product_seconds", r.product_seconds, "s");
+  out.value("explicit_step_assembled_seconds", r.step_seconds, "s");
+  out.value("explicit_step_assembled_ns_per_dof", 1e9 * r.step_seconds / b.dofs, "ns/DOF");
+  out.value("explicit_step_over_matmult", r.step_seconds / r.product_seconds, "x");
   out.comment(
+      "explicit_*_memory_per_dof: heap (mallinfo2) the explicit run holds after its steps: "
+      "the model, the integrator's and the timing's vectors, summed over ranks (the issue's "
+      "figure from memory.csv is the peak resident set, with MPI's and PETSc's own share)");
+  out.value("explicit_assembled_memory_per_dof", r.heap_bytes / b.dofs, "B/DOF");
+}
+
+/// Model A: central difference, lumped mass. Setup, assembly, MatMult, explicit step.
+void explicit_assembled(Bench& b) {
+  Report& out = b.out;
+  out.comment(
+      cat("setup: build_model (mesh, partition, distribution, MechanicalSystem: K, "
+          "lumped mass, loads) of the ",
+          b.primary,
+          " central-difference lumped-mass case, timed once; setup_<phase>_seconds: "
+          "the phases build_model reports (a box generated on every rank has no "
+          "separate partition and distribute phases); memory_per_dof: heap the model "
+          "holds (mallinfo2), summed over ranks"));
+  const CaseFile c = parse(b.comm, case_text(b.primary, b.o.cells, "central_difference", "lumped",
+                                             "auto", "", b.o.formulation));
+  const double heap_before = heap_in_use_bytes();
+  Built built = build(b.comm, c);
+  const double peak_setup = sum_over_ranks(b.comm, peak_rss_bytes());
+  MechanicalSystem& system = *built.model.system;
+  out.integer("cells", built.cells, "cells");
+  report_setup(out, "setup_", built, b.dofs);
+  out.value("setup_peak_memory_per_dof", peak_setup / b.dofs, "B/DOF");
+  assembly_figures(b, system, built.cells);
+  explicit_step_figures(b, system, heap_before);
+}
+
+/// Model B: the same case with time.operator: matrix_free (its own model), same dt and steps.
+void explicit_matrix_free(Bench& b) {
+  Report& out = b.out;
+  std::string why;
+  const auto r = explicit_case(b.comm,
+                               case_text(b.primary, b.o.cells, "central_difference", "lumped",
+                                         "auto", "  operator: matrix_free\n", b.o.formulation),
+                               0.9 * b.stable_dt, b.o, why);
+  if (!r) {
+    out.comment(cat("explicit_step_matrix_free: not available (", why, ")"));
+    return;
+  }
+  out.comment(
+      cat("explicit matrix-free: the same case with time.operator: matrix_free (own "
+          "model; operator ",
+          r->operator_type,
+          "), same dt and steps; "
+          "matmult_matrix_free: one product K x, bandwidth from the kernel's own byte "
+          "count (element data + indices + vectors)"));
+  out.value("setup_matrix_free_seconds", r->setup_seconds, "s");
+  out.value("matmult_matrix_free_seconds", r->product_seconds, "s");
+  if (r->product_bytes > 0)
+    out.value("matmult_matrix_free_bandwidth", r->product_bytes / r->product_seconds / 1e9, "GB/s");
+  out.value("explicit_step_matrix_free_seconds", r->step_seconds, "s");
+  out.value("explicit_step_matrix_free_ns_per_dof", 1e9 * r->step_seconds / b.dofs, "ns/DOF");
+  out.value("explicit_matrix_free_memory_per_dof", r->heap_bytes / b.dofs, "B/DOF");
+  out.value("explicit_step_matrix_free_speedup_vs_assembled",
+            b.explicit_assembled / r->step_seconds, "x");
+  out.comment(
+      "explicit_matrix_free_relative_difference: | ||u_mf|| - ||u_assembled|| | / "
+      "||u_assembled|| after the same steps from the same state (a sanity check)");
+  out.value("explicit_matrix_free_relative_difference",
+            std::abs(r->u_norm - b.u_norm_assembled) / b.u_norm_assembled, "ratio");
+}
+
+/// Newmark steps on a built model from rest: the initialisation, the first step (operator fill
+/// and GAMG set-up) apart, then samples of steps; the heap held after the first step.
+void newmark_step_figures(Bench& b, MechanicalSystem& system, double dt, double heap_before) {
+  const MPI_Comm comm = b.comm;
+  const Options& o = b.o;
+  Report& out = b.out;
+  State state;
+  state.u = system.create_vector();
+  state.v = system.create_vector();
+  system.apply_constraints(state.time, state.u, state.v, nullptr);
+  auto integrator = configure_scheme("newmark").create();
+  StepStats init, first;
+  const double t_init = timed(comm, [&] { init = integrator->initialize(system, state); });
+  double t_first = 0;
+  const double pc_setup = event_time(comm, "PCSetUp", [&] {
+    t_first = timed(comm, [&] { first = integrator->step(system, state, dt); });
+  });
+  const double run_memory = sum_over_ranks(comm, heap_in_use_bytes() - heap_before);
+  std::vector<double> t;
+  std::int64_t iterations = 0;
+  for (int s = 0; s < b.samples_long; ++s)
+    t.push_back(timed(comm,
+                      [&] {
+                        for (int k = 0; k < o.implicit_steps; ++k)
+                          iterations += integrator->step(system, state, dt).linear_iterations;
+                      }) /
+                o.implicit_steps);
+  out.value("implicit_newmark_initialize_seconds", t_init, "s");
+  out.value("implicit_newmark_first_step_seconds", t_first, "s");
+  out.value("implicit_newmark_pc_setup_seconds", pc_setup, "s");
+  out.integer("implicit_newmark_first_step_iterations", first.linear_iterations, "iterations");
+  out.value("implicit_newmark_step_seconds", median(t), "s");
+  out.value("implicit_newmark_iterations_per_step",
+            static_cast<double>(iterations) / (b.samples_long * o.implicit_steps), "iterations");
+  out.value("implicit_step_over_explicit_step", median(t) / b.explicit_assembled, "x");
+  out.comment(
+      "implicit_newmark_*_over_matmult: the same times in BAIJ(3) products with K "
+      "(matmult_baij_seconds; the operator m M + k K has K's pattern)");
+  out.value("implicit_newmark_pc_setup_over_matmult", pc_setup / b.matmult_baij, "x");
+  out.value("implicit_newmark_step_over_matmult", median(t) / b.matmult_baij, "x");
+  out.comment(
+      "implicit_newmark_memory_per_dof: heap held after the first step (model, "
+      "integrator, operator, GAMG; mallinfo2), summed over ranks");
+  out.value("implicit_newmark_memory_per_dof", run_memory / b.dofs, "B/DOF");
+}
+
+/// Model C: Newmark, consistent mass, at 10 x the explicit stable step; CG + GAMG whatever the
+/// automatic choice would be (the choice has its own lines, "implicit_choice_*").
+void implicit_newmark(Bench& b) {
+  const Options& o = b.o;
+  const double dt = 10 * b.stable_dt;
+  b.out.comment(cat(
+      "implicit: newmark (beta 1/4, gamma 1/2), consistent mass, dt = 10 x the "
+      "explicit stable step (lumped mass) = ",
+      dt, " s, from rest under the load; ", o.implicit_steps, " steps per sample, ", b.samples_long,
+      " samples; MechanicalSystem::solve (CG on a BAIJ copy + GAMG, plain aggregation at this "
+      "step, rtol 1e-10 unless -ksp_rtol is "
+      "given); the first step (operator fill + GAMG setup) is reported apart; "
+      "pc_setup: time in PETSc's PCSetUp event during it (max over ranks)"));
+  const CaseFile c = parse(b.comm, case_text(b.primary, o.cells, "newmark", "consistent", cat(dt),
+                                             "  linear_solver: iterative\n", o.formulation));
+  const double heap_before = heap_in_use_bytes();
+  Built built = build(b.comm, c);
+  MechanicalSystem& system = *built.model.system;
+  system.set_highest_frequency(b.omega_max);  // what the driver does: the solver choice uses it
+  b.out.value("setup_newmark_consistent_seconds", built.seconds, "s");
+  {
+    petsc::Matrix M = system.assembler().create_matrix();
+    const double t = per_call(b.comm, o.repeat, 0.0, [&] { system.assemble_consistent_mass(M); });
+    b.out.value(cat("assembly_", b.primary, "_consistent_mass_seconds"), t, "s");
+  }
+  newmark_step_figures(b, system, dt, heap_before);
+}
+
+/// Model D: the static solve K u = f, CG + GAMG with the rigid-body near-null space, on a model
+/// of its own (one GAMG hierarchy at a time in memory), lumped mass (no M needed).
+void static_gamg(Bench& b) {
+  const MPI_Comm comm = b.comm;
+  Report& out = b.out;
+  if (b.o.skip_static) {
+    out.comment("static: skipped (--skip-static)");
+    return;
+  }
+  // MechanicalSystem::solve's default rtol is 1e-10; the reference figures are at 1e-8.
+  PetscBool user_rtol = PETSC_FALSE;
+  INERTIA_PETSC(PetscOptionsHasName(nullptr, nullptr, "-ksp_rtol", &user_rtol));
+  if (!user_rtol) INERTIA_PETSC(PetscOptionsSetValue(nullptr, "-ksp_rtol", "1e-8"));
+  const double heap_before = heap_in_use_bytes();
+  const CaseFile c = parse(comm, case_text(b.primary, b.o.cells, "static", "lumped", "1",
+                                           "  linear_solver: iterative\n", b.o.formulation));
+  Built built = build(comm, c);
+  MechanicalSystem& system = *built.model.system;
+  petsc::Vector f = system.create_vector(), u = system.create_vector();
+  system.external_force(1.0, f);
+  SolveReport first, again;
+  double t_first = 0;
+  const double pc_setup = event_time(comm, "PCSetUp", [&] {
+    t_first = timed(comm, [&] { first = system.solve(0.0, 1.0, f, u); });
+  });
+  if (!user_rtol) INERTIA_PETSC(PetscOptionsClearValue(nullptr, "-ksp_rtol"));
+  const double run_memory = sum_over_ranks(comm, heap_in_use_bytes() - heap_before);
+  std::vector<double> t;
+  for (int s = 0; s < b.samples_long; ++s) {
+    INERTIA_PETSC(VecZeroEntries(u));
+    t.push_back(timed(comm, [&] { again = system.solve(0.0, 1.0, f, u); }));
+  }
+  const double t_solve = median(t);
+  out.comment(
+      cat("static: MechanicalSystem::solve(0, 1, f, u) on a model of its own "
+          "(integrator static, lumped mass; setup ",
+          built.seconds,
+          " s): CG + "
+          "GAMG, rigid-body near-null space, rtol ",
+          user_rtol ? "from the command line" : "1e-8",
+          ", zero initial guess; first_solve: the first call (operator fill + GAMG "
+          "setup + solve); setup: time in PETSc's PCSetUp event during it (max over "
+          "ranks); solve: median of ",
+          b.samples_long, " repeated solves with the same preconditioner"));
+  out.value("static_gamg_first_solve_seconds", t_first, "s");
+  out.value("static_gamg_setup_seconds", std::isnan(pc_setup) ? t_first - t_solve : pc_setup, "s");
+  out.value("static_gamg_solve_seconds", t_solve, "s");
+  out.integer("static_gamg_iterations", again.iterations, "iterations");
+  out.value("static_gamg_seconds_per_iteration",
+            t_solve / static_cast<double>(std::max<PetscInt>(1, again.iterations)), "s");
+  out.value("static_gamg_setup_over_matmult",
+            (std::isnan(pc_setup) ? t_first - t_solve : pc_setup) / b.matmult_baij, "x");
+  out.value("static_gamg_solve_over_matmult", t_solve / b.matmult_baij, "x");
+  out.value("static_memory_per_dof", run_memory / b.dofs, "B/DOF");
+}
+
+/// The other elements (--element both: tet4) on the same grid: setup and stiffness assembly.
+void other_elements(Bench& b) {
+  for (std::size_t e = 1; e < b.o.elements.size(); ++e) {
+    const std::string& element = b.o.elements[e];
+    const CaseFile c =
+        parse(b.comm, case_text(element, b.o.cells, "central_difference", "lumped", "auto"));
+    Built built = build(b.comm, c);
+    b.out.comment(cat(element, ": the same grid, ", built.cells,
+                      " cells; setup (as above) and stiffness assembly only"));
+    b.out.integer(cat("cells_", element), built.cells, "cells");
+    report_setup(b.out, cat("setup_", element, "_"), built, b.dofs);
+    double t_assembly = 0;
+    petsc::Matrix K = assemble(b.comm, *built.model.system, b.o, t_assembly);
+    report_assembly(b.out, element, t_assembly, built.cells, b.ranks);
+  }
+}
+
+/// The peak resident set over every section so far (before STREAM, whose arrays would dominate
+/// at small sizes).
+void peak_memory(Bench& b) {
+  const double peak = sum_over_ranks(b.comm, peak_rss_bytes());
+  b.out.comment(
       "peak_memory: getrusage ru_maxrss summed over ranks, over every section above "
       "(one model at a time; transients included); setup_peak_memory_per_dof: the same "
       "right after the first setup");
-  out.value("peak_memory_per_dof", peak / dofs, "B/DOF");
-  out.value("peak_memory", peak / 1e9, "GB");
+  b.out.value("peak_memory_per_dof", peak / b.dofs, "B/DOF");
+  b.out.value("peak_memory", peak / 1e9, "GB");
+}
 
-  // --- STREAM.
-  {
-    const int samples = std::max(o.repeat, 10);
-    const StreamResult s = stream(comm, o.stream_size, samples);
-    out.comment(cat("stream: a = b + 3 c (triad, 24 B per entry) and a = b (copy, 16 B), ",
-                    o.stream_size, " doubles per array and rank, all ranks at once, median of ",
+/// STREAM triad and copy, and the AIJ product's bandwidth as a fraction of the triad's.
+void stream_figures(Bench& b) {
+  const int samples = std::max(b.o.repeat, 10);
+  const StreamResult s = stream(b.comm, b.o.stream_size, samples);
+  b.out.comment(cat("stream: a = b + 3 c (triad, 24 B per entry) and a = b (copy, 16 B), ",
+                    b.o.stream_size, " doubles per array and rank, all ranks at once, median of ",
                     samples, "; reference (README): triad 13.8 / 26.1 GB/s at 1 / 2 ranks"));
-    out.value("stream_triad_bandwidth", s.triad, "GB/s");
-    out.value("stream_copy_bandwidth", s.copy, "GB/s");
-    out.value("matmult_aij_fraction_of_triad", matmult_aij_bandwidth / s.triad, "ratio");
-  }
+  b.out.value("stream_triad_bandwidth", s.triad, "GB/s");
+  b.out.value("stream_copy_bandwidth", s.copy, "GB/s");
+  b.out.value("matmult_aij_fraction_of_triad", b.matmult_aij_bandwidth / s.triad, "ratio");
+}
+
+/// One line of the benchmark: its name, what it measures, and the function that measures it
+/// and prints its lines.
+struct Section {
+  const char* name;
+  const char* measures;
+  void (*run)(Bench&);
+};
+
+/// The benchmark, in the order its lines are printed. A section may use the figures of the
+/// sections above it (Bench's members).
+const Section sections[] = {
+    {"header", "the problem, the ranks, how times are taken", header},
+    {"explicit_assembled",
+     "model A (central difference, lumped mass): setup and its phases, stiffness and lumped-mass "
+     "assembly, MatMult (AIJ, BAIJ(3)), the stable step's estimate, explicit steps",
+     explicit_assembled},
+    {"explicit_matrix_free", "model B: the explicit step with time.operator: matrix_free",
+     explicit_matrix_free},
+    {"implicit_newmark",
+     "model C (Newmark, consistent mass, CG + GAMG): consistent-mass assembly, first step, steps",
+     implicit_newmark},
+    {"static_gamg", "model D: the static solve K u = f with CG + GAMG (setup, solve, iterations)",
+     static_gamg},
+    {"implicit_choice", "time.linear_solver auto against direct and iterative forced (tet10)",
+     [](Bench& b) { implicit_choice(b.comm, b.o, b.out); }},
+    {"products", "products per implicit step of every implicit scheme, with the energy balance",
+     [](Bench& b) { implicit_products(b.comm, b.o, b.out); }},
+    {"newton", "the two Newton examples: the default against the previous one, alternating",
+     [](Bench& b) { newton_examples(b.comm, b.o, b.out); }},
+    {"other_elements", "setup and stiffness assembly of the other elements (tet4)", other_elements},
+    {"peak_memory", "peak resident set per DOF over the sections above", peak_memory},
+    {"stream", "STREAM triad and copy bandwidth", stream_figures},
+};
+
+int bench(const Options& o) {
+  const MPI_Comm comm = PETSC_COMM_WORLD;
+  Report out(comm);
+  // Event logging, for the time inside PCSetUp (a few hundred ns per logged call).
+  INERTIA_PETSC(PetscLogDefaultBegin());
+  INERTIA_PETSC(KSPInitializePackage());
+  Bench b{.comm = comm, .o = o, .out = out};
+  b.ranks = size_of(comm);
+  b.samples_long = std::min(o.repeat, 3);
+  b.primary = o.elements.front();
+  b.dofs = 3 * std::pow(o.cells + 1.0, 3);
+  for (const Section& s : sections) s.run(b);
   out.integer("bench_complete", 1, "flag");
   return 0;
 }

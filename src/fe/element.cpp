@@ -639,18 +639,16 @@ void clamp_to_reference(CellType t, double* xi) {
   for (int j = 0; j < 3; ++j) xi[j] = std::max(xi[j] - theta, 0.0);
 }
 
-double nearest_reference_point(CellType t, std::span<const double> x, const double* p, double* xi) {
-  require_3d("nearest_reference_point", t);
-  const int n = info(t).num_nodes;
-  require_size("nearest_reference_point: x", x.size(), 3 * n);
-  if (!(std::isfinite(xi[0]) && std::isfinite(xi[1]) && std::isfinite(xi[2])))
-    for (int j = 0; j < 3; ++j) xi[j] = t == CellType::hex8 ? 0.0 : 0.25;
-  clamp_to_reference(t, xi);
-  // f(xi) = |x(xi) - p|^2 / 2, gradient J^T r. A step alpha is accepted when f decreases by at
-  // least |d|^2 / (4 alpha) (d the projected step; Armijo for projected gradients), halved
-  // otherwise, and tried twice as long at the next iteration. Stops when a step moves xi by less
-  // than 1e-15 (the reference cell has size 1).
-  auto evaluate = [&](const double* at, double* r, double* J) {
+namespace {
+
+/// The misfit of a cell's point xi to a point p: f(xi) = |x(xi) - p|^2 / 2.
+struct Misfit {
+  CellType t;
+  int n;  ///< the cell's nodes
+  std::span<const double> x;
+  const double* p;
+  /// f at `at`, with r = x(at) - p and (J not null) the Jacobian dx/dxi (row-major).
+  double operator()(const double* at, double* r, double* J) const {
     double N[max_nodes], dN[3 * max_nodes];
     shape_values(t, at, N);
     for (int i = 0; i < 3; ++i) r[i] = -p[i];
@@ -661,11 +659,19 @@ double nearest_reference_point(CellType t, std::span<const double> x, const doub
       jacobian(n, x.data(), dN, J);
     }
     return 0.5 * (r[0] * r[0] + r[1] * r[1] + r[2] * r[2]);
-  };
-  double r[3], J[9];
-  double f = evaluate(xi, r, J);
+  }
+};
+
+/// Projected gradient descent of the misfit over the reference cell, from xi (inside it).
+/// Returns f at the point reached, with its r and J.
+double projected_descent(const Misfit& misfit, double* xi, double* r, double* J) {
+  // f(xi) = |x(xi) - p|^2 / 2, gradient J^T r. A step alpha is accepted when f decreases by at
+  // least |d|^2 / (4 alpha) (d the projected step; Armijo for projected gradients), halved
+  // otherwise, and tried twice as long at the next iteration. Stops when a step moves xi by less
+  // than 1e-15 (the reference cell has size 1).
+  double f = misfit(xi, r, J);
   double JtJ = 0.0;  // |J|_F^2 >= the largest eigenvalue of J^T J: 1 / JtJ is a safe first step
-  for (double v : J) JtJ += v * v;
+  for (int k = 0; k < 9; ++k) JtJ += J[k] * J[k];
   double alpha = JtJ > 0 ? 1.0 / JtJ : 1.0;
   constexpr int max_iterations = 10000;  // the polish below finishes the job
   for (int it = 0; it < max_iterations && f > 0; ++it) {
@@ -674,23 +680,26 @@ double nearest_reference_point(CellType t, std::span<const double> x, const doub
     double trial[3], moved = 0.0, f_trial = f, r_trial[3];
     for (int halvings = 0; halvings < 60; ++halvings) {
       for (int j = 0; j < 3; ++j) trial[j] = xi[j] - alpha * g[j];
-      clamp_to_reference(t, trial);
+      clamp_to_reference(misfit.t, trial);
       moved = 0.0;
       for (int j = 0; j < 3; ++j) moved += (trial[j] - xi[j]) * (trial[j] - xi[j]);
-      f_trial = evaluate(trial, r_trial, nullptr);
+      f_trial = misfit(trial, r_trial, nullptr);
       if (f_trial <= f - 0.25 * moved / alpha) break;
       alpha *= 0.5;
     }
     if (!(f_trial < f)) break;  // no decrease left: at the minimum to round-off
     for (int j = 0; j < 3; ++j) xi[j] = trial[j];
-    f = evaluate(xi, r, J);
+    f = misfit(xi, r, J);
     alpha *= 2.0;
     if (std::sqrt(moved) <= 1e-15) break;
   }
-  // The descent stops about sqrt(round-off) short of the minimum, where f is too flat for its
-  // decrease to show. On the face, edge or corner where it stopped, Gauss-Newton along the free
-  // directions then finds the stationary point to round-off (in one step for affine cells).
-  constexpr double on = 1e-10;  // a constraint this close is active
+  return f;
+}
+
+/// An orthonormal basis (`basis`) of the directions along the face, edge or corner of the
+/// reference cell that xi lies on (a constraint within `on` is active); returns their number:
+/// 2 on a face, 1 on an edge, 0 at a corner or inside the cell (no constraint active).
+int free_directions(CellType t, const double* xi, double on, double (*basis)[3]) {
   double normals[4][3];
   int active = 0;
   auto add_normal = [&](double a, double b, double c) {
@@ -705,8 +714,8 @@ double nearest_reference_point(CellType t, std::span<const double> x, const doub
       if (xi[j] <= on) add_normal(j == 0, j == 1, j == 2);
     if (xi[0] + xi[1] + xi[2] >= 1.0 - on) add_normal(1, 1, 1);
   }
-  // An orthonormal basis of the free directions: e_1, e_2, e_3 with the normals' span removed.
-  double q[3][3], basis[3][3];
+  // e_1, e_2, e_3 with the normals' span removed.
+  double q[3][3];
   int rank = 0, free = 0;
   auto orthogonalise = [](double* v, const double(*against)[3], int count) {
     for (int k = 0; k < count; ++k) {
@@ -731,6 +740,14 @@ double nearest_reference_point(CellType t, std::span<const double> x, const doub
       for (int j = 0; j < 3; ++j) basis[free][j] = v[j] / norm;
     free += norm > 1e-6;
   }
+  return free;
+}
+
+/// Gauss-Newton steps of the misfit along `free` (1 or 2) orthonormal directions `basis` from
+/// xi, while they stay in the cell (within `on`) and do not increase f beyond round-off;
+/// returns f at the point kept, with its r and J.
+double gauss_newton_along(const Misfit& misfit, const double (*basis)[3], int free, double on,
+                          double* xi, double* r, double* J, double f) {
   for (int it = 0; it < 30 && (free == 1 || free == 2); ++it) {
     double JB[3][2] = {}, g[2] = {}, H[2][2] = {};
     for (int i = 0; i < 3; ++i)
@@ -758,14 +775,36 @@ double nearest_reference_point(CellType t, std::span<const double> x, const doub
     }
     for (int k = 0; k < free; ++k) size = std::max(size, std::abs(step[k]));
     double r_trial[3], J_trial[9];
-    const double f_trial = evaluate(trial, r_trial, J_trial);
+    const double f_trial = misfit(trial, r_trial, J_trial);
     // Leaving the cell, or moving uphill by more than round-off: keep the descent's point.
-    if (reference_outside(t, trial) > on || !(f_trial <= f * (1.0 + 1e-10))) break;
+    if (reference_outside(misfit.t, trial) > on || !(f_trial <= f * (1.0 + 1e-10))) break;
     for (int j = 0; j < 3; ++j) xi[j] = trial[j], r[j] = r_trial[j];
     for (int k = 0; k < 9; ++k) J[k] = J_trial[k];
     f = f_trial;
     if (size <= 1e-15) break;
   }
+  return f;
+}
+
+}  // namespace
+
+double nearest_reference_point(CellType t, std::span<const double> x, const double* p, double* xi) {
+  require_3d("nearest_reference_point", t);
+  const int n = info(t).num_nodes;
+  require_size("nearest_reference_point: x", x.size(), 3 * n);
+  if (!(std::isfinite(xi[0]) && std::isfinite(xi[1]) && std::isfinite(xi[2])))
+    for (int j = 0; j < 3; ++j) xi[j] = t == CellType::hex8 ? 0.0 : 0.25;
+  clamp_to_reference(t, xi);
+  const Misfit misfit{t, n, x, p};
+  double r[3], J[9];
+  double f = projected_descent(misfit, xi, r, J);
+  // The descent stops about sqrt(round-off) short of the minimum, where f is too flat for its
+  // decrease to show. On the face, edge or corner where it stopped, Gauss-Newton along the free
+  // directions then finds the stationary point to round-off (in one step for affine cells).
+  constexpr double on = 1e-10;  // a constraint this close is active
+  double basis[3][3];
+  const int free = free_directions(t, xi, on, basis);
+  f = gauss_newton_along(misfit, basis, free, on, xi, r, J, f);
   return std::sqrt(2.0 * f);
 }
 

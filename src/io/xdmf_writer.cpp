@@ -260,17 +260,7 @@ void XdmfSeriesWriter::write_mesh(const NaturalPieceMesh& mesh) {
                   InternalError, "XDMF output: inconsistent piece mesh");
   });
   owned_natural_.assign(mesh.natural_ids.begin(), mesh.natural_ids.begin() + mesh.num_owned);
-
-  // Natural cell order: the cells sorted by key (ties, which the meshes do not have, by their
-  // first node's natural index), by a parallel bucket sort: no rank holds every cell's key.
-  {
-    std::vector<std::array<std::int64_t, 2>> keys(static_cast<std::size_t>(num_cells));
-    for (std::int64_t c = 0; c < num_cells; ++c)
-      keys[c] = {mesh.cell_keys[c], mesh.natural_ids[p.cell_nodes[p.cell_offsets[c]]]};
-    cell_natural_ = sorted_positions(comm_, keys);
-    num_global_cells_ = num_cells;
-    INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &num_global_cells_, 1, MPI_INT64_T, MPI_SUM, comm_));
-  }
+  order_cells(mesh);
 
   // Coordinates, and at most 11 indices of 8 bytes per cell (a tet10 and its type code).
   ensure_room(24 * num_global_nodes_ + 88 * num_global_cells_, "the mesh");
@@ -280,7 +270,6 @@ void XdmfSeriesWriter::write_mesh(const NaturalPieceMesh& mesh) {
   // Topology, XDMF "Mixed": per cell its code, [its node count,] its nodes' natural indices, in
   // natural cell order. Each cell's entries are placed at their offset in the whole array (the
   // lengths summed in natural order), then the array is written as integers.
-  Transfer& lengths = transfer(true, 1);
   std::vector<double> length(static_cast<std::size_t>(num_cells));
   std::int64_t local_entries = 0;
   for (std::int64_t c = 0; c < num_cells; ++c) {
@@ -288,99 +277,132 @@ void XdmfSeriesWriter::write_mesh(const NaturalPieceMesh& mesh) {
     length[c] = static_cast<double>(1 + counted + (p.cell_offsets[c + 1] - p.cell_offsets[c]));
     local_entries += static_cast<std::int64_t>(length[c]);
   }
-  std::vector<std::int64_t> offset(static_cast<std::size_t>(num_cells));
-  {
-    {
-      petsc::Array a(lengths.local);
-      std::copy(length.begin(), length.end(), a.span().begin());
-    }
-    INERTIA_PETSC(VecScatterBegin(lengths.scatter, lengths.local, lengths.natural, INSERT_VALUES,
-                                  SCATTER_FORWARD));
-    INERTIA_PETSC(VecScatterEnd(lengths.scatter, lengths.local, lengths.natural, INSERT_VALUES,
-                                SCATTER_FORWARD));
-    std::int64_t sum = 0, base = 0;
-    {
-      petsc::Array a(lengths.natural);
-      for (PetscInt i = 0; i < a.size(); ++i) sum += static_cast<std::int64_t>(a[i]);
-      INERTIA_MPI(MPI_Exscan(&sum, &base, 1, MPI_INT64_T, MPI_SUM, comm_));
-      if (rank_of(comm_) == 0) base = 0;
-      for (PetscInt i = 0; i < a.size(); ++i) {
-        const auto l = static_cast<std::int64_t>(a[i]);
-        a[i] = static_cast<double>(base);
-        base += l;
-      }
-    }
-    INERTIA_PETSC(VecScatterBegin(lengths.scatter, lengths.natural, lengths.local, INSERT_VALUES,
-                                  SCATTER_REVERSE));
-    INERTIA_PETSC(VecScatterEnd(lengths.scatter, lengths.natural, lengths.local, INSERT_VALUES,
-                                SCATTER_REVERSE));
-    petsc::ConstArray a(lengths.local);
-    for (std::int64_t c = 0; c < num_cells; ++c) offset[c] = static_cast<std::int64_t>(a[c]);
-  }
+  const std::vector<std::int64_t> offset = topology_offsets(length);
   topology_size_ = local_entries;
   INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &topology_size_, 1, MPI_INT64_T, MPI_SUM, comm_));
-  {
-    petsc::Vector local, natural;
-    petsc::VecScatterHandle scatter;
-    INERTIA_PETSC(
-        VecCreateMPI(comm_, static_cast<PetscInt>(local_entries), PETSC_DETERMINE, local.out()));
-    INERTIA_PETSC(
-        VecCreateMPI(comm_, PETSC_DECIDE, static_cast<PetscInt>(topology_size_), natural.out()));
-    std::vector<PetscInt> to;
-    to.reserve(static_cast<std::size_t>(local_entries));
-    {
-      petsc::Array a(local);
-      PetscInt i = 0;
-      for (std::int64_t c = 0; c < num_cells; ++c) {
-        const auto [code, counted] = xdmf_code(p.cell_types[c]);
-        const std::int64_t nodes = p.cell_offsets[c + 1] - p.cell_offsets[c];
-        a[i++] = code;
-        if (counted) a[i++] = static_cast<double>(nodes);
-        for (std::int64_t k = p.cell_offsets[c]; k < p.cell_offsets[c + 1]; ++k)
-          a[i++] = static_cast<double>(mesh.natural_ids[p.cell_nodes[k]]);
-        for (std::int64_t j = 0; j < static_cast<std::int64_t>(length[c]); ++j)
-          to.push_back(static_cast<PetscInt>(offset[c] + j));
-      }
-    }
-    PetscInt begin = 0, end = 0;
-    INERTIA_PETSC(VecGetOwnershipRange(local, &begin, &end));
-    petsc::IndexSet from_is, to_is;
-    INERTIA_PETSC(ISCreateStride(comm_, end - begin, begin, 1, from_is.out()));
-    INERTIA_PETSC(ISCreateGeneral(comm_, static_cast<PetscInt>(to.size()), to.data(),
-                                  PETSC_USE_POINTER, to_is.out()));
-    INERTIA_PETSC(VecScatterCreate(local, from_is, natural, to_is, scatter.out()));
-    INERTIA_PETSC(VecScatterBegin(scatter, local, natural, INSERT_VALUES, SCATTER_FORWARD));
-    INERTIA_PETSC(VecScatterEnd(scatter, local, natural, INSERT_VALUES, SCATTER_FORWARD));
-    std::vector<PetscInt> entries;
-    {
-      petsc::ConstArray a(natural);
-      entries.reserve(static_cast<std::size_t>(a.size()));
-      for (PetscInt i = 0; i < a.size(); ++i) entries.push_back(static_cast<PetscInt>(a[i]));
-    }
-    PetscInt entries_begin = 0, entries_end = 0;
-    INERTIA_PETSC(VecGetOwnershipRange(natural, &entries_begin, &entries_end));
+  PetscInt entries_begin = 0;
+  const std::vector<PetscInt> entries =
+      natural_topology(mesh, length, offset, local_entries, entries_begin);
+  write_mesh_datasets(geometry.natural, entries, entries_begin);
+}
 
-    // The file and its two datasets (rank 0), then each rank's share of them (hdf5_file.hpp).
-    const QuietHdf5 quiet;
-    std::uint64_t offsets[2] = {0, 0};
-    run_on_root(comm_, [&] {
-      Hdf5File h5(h5_, Hdf5File::Mode::create);
-      h5.create_group("/mesh");
-      offsets[0] =
-          h5.create_dataset("/mesh/geometry", field_dims(num_global_nodes_, 3), H5T_NATIVE_DOUBLE);
-      offsets[1] =
-          h5.create_dataset("/mesh/topology", field_dims(topology_size_, 1), petsc_int_type());
-      h5.close();
-    });
-    INERTIA_MPI(MPI_Bcast(offsets, 2, MPI_UINT64_T, 0, comm_));
-    run_collectively(comm_, [&] {
-      SliceWriter out(h5_);
-      out.write(share_of(geometry.natural, offsets[0], petsc::ConstArray(geometry.natural)));
-      out.write({offsets[1] + sizeof(PetscInt) * static_cast<std::uint64_t>(entries_begin),
-                 std::as_bytes(std::span<const PetscInt>(entries))});
-      out.close(false);
-    });
+void XdmfSeriesWriter::order_cells(const NaturalPieceMesh& mesh) {
+  // Natural cell order: the cells sorted by key (ties, which the meshes do not have, by their
+  // first node's natural index), by a parallel bucket sort: no rank holds every cell's key.
+  const PieceMesh& p = mesh.piece;
+  const auto num_cells = static_cast<std::int64_t>(p.cell_types.size());
+  std::vector<std::array<std::int64_t, 2>> keys(static_cast<std::size_t>(num_cells));
+  for (std::int64_t c = 0; c < num_cells; ++c)
+    keys[c] = {mesh.cell_keys[c], mesh.natural_ids[p.cell_nodes[p.cell_offsets[c]]]};
+  cell_natural_ = sorted_positions(comm_, keys);
+  num_global_cells_ = num_cells;
+  INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &num_global_cells_, 1, MPI_INT64_T, MPI_SUM, comm_));
+}
+
+std::vector<std::int64_t> XdmfSeriesWriter::topology_offsets(const std::vector<double>& length) {
+  Transfer& lengths = transfer(true, 1);
+  {
+    petsc::Array a(lengths.local);
+    std::copy(length.begin(), length.end(), a.span().begin());
   }
+  INERTIA_PETSC(VecScatterBegin(lengths.scatter, lengths.local, lengths.natural, INSERT_VALUES,
+                                SCATTER_FORWARD));
+  INERTIA_PETSC(VecScatterEnd(lengths.scatter, lengths.local, lengths.natural, INSERT_VALUES,
+                              SCATTER_FORWARD));
+  std::int64_t sum = 0, base = 0;
+  {
+    petsc::Array a(lengths.natural);
+    for (PetscInt i = 0; i < a.size(); ++i) sum += static_cast<std::int64_t>(a[i]);
+    INERTIA_MPI(MPI_Exscan(&sum, &base, 1, MPI_INT64_T, MPI_SUM, comm_));
+    if (rank_of(comm_) == 0) base = 0;
+    for (PetscInt i = 0; i < a.size(); ++i) {
+      const auto l = static_cast<std::int64_t>(a[i]);
+      a[i] = static_cast<double>(base);
+      base += l;
+    }
+  }
+  INERTIA_PETSC(VecScatterBegin(lengths.scatter, lengths.natural, lengths.local, INSERT_VALUES,
+                                SCATTER_REVERSE));
+  INERTIA_PETSC(VecScatterEnd(lengths.scatter, lengths.natural, lengths.local, INSERT_VALUES,
+                              SCATTER_REVERSE));
+  std::vector<std::int64_t> offset(length.size());
+  petsc::ConstArray a(lengths.local);
+  for (std::size_t c = 0; c < offset.size(); ++c)
+    offset[c] = static_cast<std::int64_t>(a[static_cast<PetscInt>(c)]);
+  return offset;
+}
+
+std::vector<PetscInt> XdmfSeriesWriter::natural_topology(const NaturalPieceMesh& mesh,
+                                                         const std::vector<double>& length,
+                                                         const std::vector<std::int64_t>& offset,
+                                                         std::int64_t local_entries,
+                                                         PetscInt& entries_begin) {
+  const PieceMesh& p = mesh.piece;
+  const auto num_cells = static_cast<std::int64_t>(p.cell_types.size());
+  petsc::Vector local, natural;
+  petsc::VecScatterHandle scatter;
+  INERTIA_PETSC(
+      VecCreateMPI(comm_, static_cast<PetscInt>(local_entries), PETSC_DETERMINE, local.out()));
+  INERTIA_PETSC(
+      VecCreateMPI(comm_, PETSC_DECIDE, static_cast<PetscInt>(topology_size_), natural.out()));
+  std::vector<PetscInt> to;
+  to.reserve(static_cast<std::size_t>(local_entries));
+  {
+    petsc::Array a(local);
+    PetscInt i = 0;
+    for (std::int64_t c = 0; c < num_cells; ++c) {
+      const auto [code, counted] = xdmf_code(p.cell_types[c]);
+      const std::int64_t nodes = p.cell_offsets[c + 1] - p.cell_offsets[c];
+      a[i++] = code;
+      if (counted) a[i++] = static_cast<double>(nodes);
+      for (std::int64_t k = p.cell_offsets[c]; k < p.cell_offsets[c + 1]; ++k)
+        a[i++] = static_cast<double>(mesh.natural_ids[p.cell_nodes[k]]);
+      for (std::int64_t j = 0; j < static_cast<std::int64_t>(length[c]); ++j)
+        to.push_back(static_cast<PetscInt>(offset[c] + j));
+    }
+  }
+  PetscInt begin = 0, end = 0;
+  INERTIA_PETSC(VecGetOwnershipRange(local, &begin, &end));
+  petsc::IndexSet from_is, to_is;
+  INERTIA_PETSC(ISCreateStride(comm_, end - begin, begin, 1, from_is.out()));
+  INERTIA_PETSC(ISCreateGeneral(comm_, static_cast<PetscInt>(to.size()), to.data(),
+                                PETSC_USE_POINTER, to_is.out()));
+  INERTIA_PETSC(VecScatterCreate(local, from_is, natural, to_is, scatter.out()));
+  INERTIA_PETSC(VecScatterBegin(scatter, local, natural, INSERT_VALUES, SCATTER_FORWARD));
+  INERTIA_PETSC(VecScatterEnd(scatter, local, natural, INSERT_VALUES, SCATTER_FORWARD));
+  std::vector<PetscInt> entries;
+  {
+    petsc::ConstArray a(natural);
+    entries.reserve(static_cast<std::size_t>(a.size()));
+    for (PetscInt i = 0; i < a.size(); ++i) entries.push_back(static_cast<PetscInt>(a[i]));
+  }
+  PetscInt entries_end = 0;
+  INERTIA_PETSC(VecGetOwnershipRange(natural, &entries_begin, &entries_end));
+  return entries;
+}
+
+void XdmfSeriesWriter::write_mesh_datasets(Vec geometry, const std::vector<PetscInt>& entries,
+                                           PetscInt entries_begin) {
+  // The file and its two datasets (rank 0), then each rank's share of them (hdf5_file.hpp).
+  const QuietHdf5 quiet;
+  std::uint64_t offsets[2] = {0, 0};
+  run_on_root(comm_, [&] {
+    Hdf5File h5(h5_, Hdf5File::Mode::create);
+    h5.create_group("/mesh");
+    offsets[0] =
+        h5.create_dataset("/mesh/geometry", field_dims(num_global_nodes_, 3), H5T_NATIVE_DOUBLE);
+    offsets[1] =
+        h5.create_dataset("/mesh/topology", field_dims(topology_size_, 1), petsc_int_type());
+    h5.close();
+  });
+  INERTIA_MPI(MPI_Bcast(offsets, 2, MPI_UINT64_T, 0, comm_));
+  run_collectively(comm_, [&] {
+    SliceWriter out(h5_);
+    out.write(share_of(geometry, offsets[0], petsc::ConstArray(geometry)));
+    out.write({offsets[1] + sizeof(PetscInt) * static_cast<std::uint64_t>(entries_begin),
+               std::as_bytes(std::span<const PetscInt>(entries))});
+    out.close(false);
+  });
 }
 
 void XdmfSeriesWriter::ensure_room(std::int64_t data_bytes, const char* what) const {

@@ -40,6 +40,12 @@ class SectionCuts {
                std::vector<double>& out) const;
 
  private:
+  /// Collective. The cells of side A (side > 0) with nodes on the cut: their entries, with the
+  /// rows of the cut nodes and the lever arms from the section's centre p. Throws InputError
+  /// (after `where`) if one of them is not linear-elastic.
+  void add_cut_cells(const MechanicalSystem& system, int section, const std::vector<int>& side,
+                     const std::vector<char>& cut, const std::array<double, 3>& p,
+                     const std::string& where);
   MPI_Comm comm_;
   std::vector<std::string> names_;
   std::vector<std::int64_t> cut_nodes_;

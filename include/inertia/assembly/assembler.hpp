@@ -265,6 +265,17 @@ class Assembler {
   void build_pattern() const;
   /// Exchanges the ghost-row patterns with their owners and lays out the owned rows.
   void build_owned_rows() const;
+  /// The ghost rows' patterns, one message per owner (rows from global node begins[p] are
+  /// rank p's): (global row, block count, global block columns...) per row; sets sends_.
+  std::vector<std::vector<std::int64_t>> ghost_row_messages(
+      const std::vector<std::int64_t>& begins) const;
+  /// The owned rows (owned_*): the local blocks merged with the `extra` ones other ranks add
+  /// ((owned row, global column), sorted).
+  void lay_out_owned_rows(const std::vector<std::pair<std::int32_t, std::int64_t>>& extra) const;
+  /// Where the values of the received ghost rows (`in`, from ranks `from`) go: receives_ and
+  /// received_*.
+  void index_received_rows(const std::vector<std::vector<std::int64_t>>& in,
+                           const std::vector<int>& from) const;
   mutable bool pattern_built_ = false;
   /// The rigid-body modes, made by the first AIJ create_matrix (AMG reads them from the
   /// preconditioning matrix; BAIJ matrices only multiply).

@@ -84,6 +84,21 @@ class XdmfSeriesWriter {
   /// Collective: `values` (or `ints`) into t.natural.
   void gather(Transfer& t, std::span<const double> values, std::span<const std::int32_t> ints);
   void write_mesh(const NaturalPieceMesh& mesh);
+  /// Collective. The cells' natural order (cell_natural_) and their number (num_global_cells_).
+  void order_cells(const NaturalPieceMesh& mesh);
+  /// Collective. Per local cell, where its `length` topology entries start in the whole array
+  /// (the lengths summed in natural cell order).
+  std::vector<std::int64_t> topology_offsets(const std::vector<double>& length);
+  /// Collective. This rank's share of the topology array in natural order, and where it starts
+  /// (`entries_begin`); the local cells' entries are placed at their `offset`.
+  std::vector<PetscInt> natural_topology(const NaturalPieceMesh& mesh,
+                                         const std::vector<double>& length,
+                                         const std::vector<std::int64_t>& offset,
+                                         std::int64_t local_entries, PetscInt& entries_begin);
+  /// Collective. Creates the HDF5 file with /mesh/geometry and /mesh/topology, and writes each
+  /// rank's share of them.
+  void write_mesh_datasets(Vec geometry, const std::vector<PetscInt>& entries,
+                           PetscInt entries_begin);
   /// Collective. Refuses (IoError on every rank, ENOSPC) a write of about `data_bytes` that
   /// would not fit in the free space, before any of it is written: the frame is not begun.
   void ensure_room(std::int64_t data_bytes, const char* what) const;
