@@ -15,7 +15,7 @@ set -u
 : "${INERTIA:?set INERTIA to the path of the inertia executable}"
 # The shared helpers (work, mpi, ...); this script's fail and expect_error below are its own: the
 # cases run in the background, at most MAX_JOBS at a time, and finish_cases counts their FAILs.
-source "${BASH_SOURCE%/*}/../support/e2e.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 MPIEXEC=$INERTIA_MPIEXEC
 command -v "$MPIEXEC" > /dev/null || { echo "bad_input: no mpiexec (set INERTIA_MPIEXEC)"; exit 2; }
 [[ -x "$INERTIA" ]] || { echo "bad_input: INERTIA=$INERTIA is not an executable"; exit 2; }

@@ -19,7 +19,7 @@
 #   it at step 3 and renamed them *.unstable).
 set -uo pipefail
 : "${INERTIA:?}"
-source "${BASH_SOURCE%/*}/../support/e2e.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 
 # The stable step of central difference on this beam is 7.99908e-06 s: dt FACTOR times it.
 case_file() {  # case_file FILE FACTOR [EXTRA OUTPUT LINE] [INTEGRATOR AND OPTIONS]

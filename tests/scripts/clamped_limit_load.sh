@@ -10,7 +10,7 @@
 # - bbar on 1 and 3 ranks equal to 1e-8.
 set -euo pipefail
 : "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
-source "${BASH_SOURCE%/*}/../support/e2e.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 for f in full bbar reduced; do
   cat > "$work/$f.yaml" <<EOF
 mesh: {box: {lower: [0, 0, 0], upper: [1, 0.1, 0.1], cells: [40, 4, 4], element: hex8}}

@@ -8,7 +8,7 @@
 # is the record's own sampling step; the initial kinetic energy and momentum (hand values).
 set -uo pipefail
 : "${INERTIA:?}"
-source "${BASH_SOURCE%/*}/../support/e2e.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 
 # A record A(t) = t for t in [0, 1] s, sampled every 0.01 s and cut off at 1 (its last sample is
 # not zero), times 2 m/s^2, under a run of 2 s at dt 0.01. By hand: peak 2 m/s^2 at t = 1 s; the

@@ -25,7 +25,7 @@
 #   one error line each.
 set -euo pipefail
 : "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
-source "${BASH_SOURCE%/*}/../support/e2e.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 
 bar() {  # bar FILE DIR [contact keys]
   cat > "$1" <<EOF

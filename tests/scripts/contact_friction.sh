@@ -26,7 +26,7 @@
 # - bad input: one error line each.
 set -euo pipefail
 : "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
-source "${BASH_SOURCE%/*}/../support/e2e.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 
 block() {  # block FILE DIR THETA FRICTION [time keys] [extra output keys]
   local gx gz

@@ -12,7 +12,7 @@
 # - friction with augmented Lagrangian iterations, on a wall or a pair: one error line.
 set -euo pipefail
 : "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
-source "${BASH_SOURCE%/*}/../support/e2e.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 block() {  # block FILE DIR [contact keys]
   cat > "$1" <<EOF
 mesh: {box: {lower: [0, 0, 0], upper: [0.1, 0.1, 0.1], cells: [4, 3, 2], element: hex8}}

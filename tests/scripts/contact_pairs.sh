@@ -16,7 +16,7 @@
 # - bad input: one error line each.
 set -euo pipefail
 : "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
-source "${BASH_SOURCE%/*}/../support/e2e.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 
 bars() {  # bars FILE DIR [surfaces] [extra output keys]
   cat > "$1" <<EOF

@@ -9,7 +9,7 @@
 #   within the search distance): one warning line naming the pair; none for the right faces.
 set -euo pipefail
 : "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
-source "${BASH_SOURCE%/*}/../support/e2e.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 
 bar() {  # bar FILE NORMAL_X
   cat > "$1" <<EOF

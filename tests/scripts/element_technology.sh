@@ -20,7 +20,7 @@
 #   matrix_free).
 set -euo pipefail
 : "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
-source "${BASH_SOURCE%/*}/../support/e2e.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 cantilever() {  # cantilever NAME ELEMENT CELLS NU MATERIAL_EXTRA [TIME] [OPERATOR]
   cat > "$work/$1.yaml" <<EOF
 mesh: {box: {lower: [0, 0, 0], upper: [10, 1, 1], cells: $3, element: $2}}

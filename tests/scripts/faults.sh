@@ -17,7 +17,7 @@
 #      finishes the run equal to an uninterrupted one.
 set -euo pipefail
 : "${INERTIA:?}" "${INERTIA_ENOSPC:?set INERTIA_ENOSPC to the full-disk shim (libinertia_enospc.so)}"
-source "${BASH_SOURCE%/*}/../support/e2e.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 tmpfs=""
 e2e_cleanup() {
   [ -n "$tmpfs" ] && umount "$tmpfs" 2>/dev/null

@@ -26,7 +26,7 @@
 #   allows stops with a line that says so.
 set -euo pipefail
 : "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
-source "${BASH_SOURCE%/*}/../support/e2e.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 bar() {  # bar FILE DIR [element] [formulation] [time line] [amplitude points] [material extra]
   cat > "$1" <<EOF
 mesh: {box: {lower: [0, 0, 0], upper: [1, 0.1, 0.1], cells: [4, 1, 1], element: ${3:-hex8}}}

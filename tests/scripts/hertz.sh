@@ -44,7 +44,7 @@
 # --youngs 2e11 --poisson 0.3 --radius 0.01 --delta 1e-4.
 set -euo pipefail
 : "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
-source "${BASH_SOURCE%/*}/../support/e2e.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 
 sphere() {  # sphere FILE DIR [contact keys]
   cat > "$1" <<EOF

@@ -22,7 +22,7 @@
 # array or a copy of K at assembly (+~600-700) fails both checks).
 set -euo pipefail
 : "${INERTIA:?}"
-source "${BASH_SOURCE%/*}/../support/e2e.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 cells=${MEMORY_TEST_CELLS:-40}
 # Bounds in bytes per DOF (see above).
 marginal_bound_matrix_free=${MARGINAL_MF:-525}

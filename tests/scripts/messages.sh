@@ -10,7 +10,7 @@
 #   4. counts out of range say the range.
 set -euo pipefail
 : "${INERTIA:?}"
-source "${BASH_SOURCE%/*}/../support/e2e.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 E2E_TIMEOUT=120
 
 # refused NP PATTERN ARGS...: inertia fails with exactly one error line matching PATTERN (grep -E,

@@ -5,7 +5,7 @@
 # modes 1 and 3 gives those modes exactly the asked ratio; bad modal input is one line, exit 1.
 set -uo pipefail
 : "${INERTIA:?}"
-source "${BASH_SOURCE%/*}/../support/e2e.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 
 cat >"$work/plate.yaml" <<'YAML'
 mesh: {box: {lower: [0, 0, 0], upper: [1, 0.6, 0.05], cells: [10, 6, 1], element: hex8}}

@@ -16,7 +16,7 @@
 #   - nu > 0.49 on hex8 or tet4 cells (which lock): one warning naming the material's line.
 set -uo pipefail
 : "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
-source "${BASH_SOURCE%/*}/../support/e2e.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 
 python3 "$INERTIA_SOURCE_DIR/tests/support/two_boxes_msh.py" 2 "$work/two_boxes.msh"
 cat >"$work/unfused.yaml" <<YAML

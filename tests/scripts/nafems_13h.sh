@@ -68,7 +68,7 @@
 # sweep 12 s).
 set -uo pipefail
 : "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
-source "${BASH_SOURCE%/*}/../support/e2e.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 cd "$work" || exit 1
 
 # 0.04 to 4.16 Hz every 0.04 Hz (0 Hz is refused: frequencies must be > 0), 2.30 to 2.46 Hz

@@ -18,7 +18,7 @@
 # from the checkpoint before it fails the same way and leaves that row once.
 set -euo pipefail
 : "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
-source "${BASH_SOURCE%/*}/../support/e2e.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 sphere() {  # sphere FILE DIR POINTS STEPS [extra time keys] [extra output keys]
   cat > "$1" <<YAML
 mesh: {file: $INERTIA_SOURCE_DIR/meshes/plastic_sphere.msh}

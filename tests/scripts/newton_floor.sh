@@ -5,7 +5,7 @@
 # the tolerance. At 2 ranks.
 set -uo pipefail
 : "${INERTIA:?}"
-source "${BASH_SOURCE%/*}/../support/e2e.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 
 cat >"$work/case.yaml" <<YAML
 mesh: {box: {lower: [0, 0, 0], upper: [1, 0.1, 0.1], cells: [8, 1, 1], element: tet10}}

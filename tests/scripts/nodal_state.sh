@@ -23,7 +23,7 @@
 # - a case without state: nodal_state writes nothing, as `state` does; --help lists it.
 set -euo pipefail
 : "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
-source "${BASH_SOURCE%/*}/../support/e2e.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 
 "$INERTIA" --help > "$work/help.txt"
 grep -q "^  nodal_state " "$work/help.txt" || { echo "FAIL: --help does not list nodal_state"; exit 1; }

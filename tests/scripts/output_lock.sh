@@ -8,7 +8,7 @@
 # tests/support/noflock.c), a run warns and goes on. At 1 and 2 ranks.
 set -euo pipefail
 : "${INERTIA:?}" "${INERTIA_NOFLOCK:?set INERTIA_NOFLOCK to the no-flock shim (libinertia_noflock.so)}"
-source "${BASH_SOURCE%/*}/../support/e2e.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 first=""
 e2e_cleanup() {
   if [ -n "$first" ]; then

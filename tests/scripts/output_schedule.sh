@@ -4,7 +4,7 @@
 # probes.csv and energy.csv, and the frame count announced before the time loop. At 2 ranks.
 set -uo pipefail
 : "${INERTIA:?}"
-source "${BASH_SOURCE%/*}/../support/e2e.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 
 run_case() {  # run_case NAME OUTPUT_KEYS: 25 Newmark steps of 1e-4 s
   mkdir -p "$work/$1"

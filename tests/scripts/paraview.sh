@@ -9,7 +9,7 @@
 # PATH, or where .ci/run unpacks it (/opt/inertia-paraview-python); skips when there is none.
 set -euo pipefail
 : "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
-source "${BASH_SOURCE%/*}/../support/e2e.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 # shellcheck source=../support/pvpython.sh
 source "$INERTIA_SOURCE_DIR/tests/support/pvpython.sh"
 find_pvpython "ParaView check"

@@ -43,7 +43,7 @@
 # The last 0.1 m is elastic, so that the load goes in without yielding the end cells.
 set -euo pipefail
 : "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
-source "${BASH_SOURCE%/*}/../support/e2e.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 cylinder() {  # cylinder FILE DIR MESH
   cat > "$1" <<EOF
 mesh: {file: $INERTIA_SOURCE_DIR/meshes/$3}

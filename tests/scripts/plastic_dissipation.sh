@@ -15,7 +15,7 @@
 # - np 2 equals np 1.
 set -euo pipefail
 : "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
-source "${BASH_SOURCE%/*}/../support/e2e.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 bar() {  # bar NAME MODEL_AND_FORMULATION
   cat > "$work/$1.yaml" <<EOF
 mesh: {box: {lower: [0, 0, 0], upper: [1, 0.1, 0.1], cells: [4, 1, 1], element: hex8}}

@@ -13,7 +13,7 @@
 #   (no term with state) says that 'state' writes nothing.
 set -euo pipefail
 : "${INERTIA_TEST_TERMS:?}" "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
-source "${BASH_SOURCE%/*}/../support/e2e.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 INERTIA_PLAIN=$INERTIA
 INERTIA=$INERTIA_TEST_TERMS
 

@@ -7,7 +7,7 @@
 # of every row's time) is the same on 1, 2 and 3 ranks and whose last row is at end_time.
 set -euo pipefail
 : "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
-source "${BASH_SOURCE%/*}/../support/e2e.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 sed -e "s|file: ../../meshes/|file: $INERTIA_SOURCE_DIR/meshes/|" -e 's|end_time: 0.03|end_time: 0.01|' \
     -e "s|^  dt: .*|  dt: 2.0e-4|" -e "s|every: 5|every: 0|" "$INERTIA_SOURCE_DIR/examples/cantilever/cantilever.yaml" > "$work/case.yaml"
 sed "s|^  integrator: newmark|  integrator: generalized_alpha|" "$work/case.yaml" > "$work/alpha.yaml"

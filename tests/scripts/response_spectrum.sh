@@ -12,7 +12,7 @@
 # - bad input: one line naming the key, exit 1.
 set -uo pipefail
 : "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
-source "${BASH_SOURCE%/*}/../support/e2e.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 cd "$work" || exit 1
 
 cp "$INERTIA_SOURCE_DIR/meshes/hanging_mass.msh" osc.msh

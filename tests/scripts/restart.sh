@@ -7,7 +7,7 @@
 # restarts fail with one line.
 set -euo pipefail
 : "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
-source "${BASH_SOURCE%/*}/../support/e2e.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 
 compare() {  # compare DIR_A DIR_B TOLERANCE LABEL
   python3 - "$@" <<'PY'

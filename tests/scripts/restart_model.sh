@@ -8,7 +8,7 @@
 # what changed, and --allow-changed-model continues anyway with the change as a warning.
 set -uo pipefail
 : "${INERTIA:?}"
-source "${BASH_SOURCE%/*}/../support/e2e.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 
 cat >"$work/case.yaml" <<'YAML'
 mesh: {box: {lower: [0, 0, 0], upper: [1, 0.2, 0.2], cells: [6, 2, 2], element: hex8}}

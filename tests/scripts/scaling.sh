@@ -5,7 +5,7 @@
 # Needs a python3 with numpy and matplotlib (python3 on PATH, else /usr/bin/python3); SKIP without.
 set -euo pipefail
 : "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
-source "${BASH_SOURCE%/*}/../support/e2e.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 py=""
 for candidate in python3 /usr/bin/python3; do
   if command -v "$candidate" > /dev/null && "$candidate" -c 'import numpy, matplotlib' 2> /dev/null; then

@@ -16,7 +16,7 @@
 # - bad input: one line, exit 1.
 set -uo pipefail
 : "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
-source "${BASH_SOURCE%/*}/../support/e2e.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 cd "$work" || exit 1
 tower='mesh: {box: {lower: [0, 0, 0], upper: [0.4, 0.4, 3.0], cells: [2, 2, 15], element: hex8}}
 materials:

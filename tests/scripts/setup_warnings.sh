@@ -17,7 +17,7 @@
 # - contact in a modal analysis: refused (the surfaces would be glued).
 set -euo pipefail
 : "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
-source "${BASH_SOURCE%/*}/../support/e2e.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 expect() {  # expect PATTERN WHAT: one warning line matching PATTERN in the last log
   [ "$(grep -c "^warning   .*$1" "$work/last.log" || true)" = 1 ] ||
     { cat "$work/last.log"; echo "FAIL: $2: no (or not one) warning '$1'"; exit 1; }

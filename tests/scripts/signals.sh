@@ -8,7 +8,7 @@
 # seconds (or minutes) if the signal were ignored; `timeout` turns a hang into a failure.
 set -euo pipefail
 : "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
-source "${BASH_SOURCE%/*}/../support/e2e.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 # Seconds from the signal to the exit of every process (a loaded 2-core CI machine; measured:
 # 0.3 to 4 s, README "What a run promises").
 LIMIT=${INERTIA_SIGNAL_LIMIT:-10}

@@ -16,7 +16,7 @@
 # - bad records and options: one line naming file:line or the option, exit 1.
 set -uo pipefail
 : "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
-source "${BASH_SOURCE%/*}/../support/e2e.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 cd "$work" || exit 1
 python3 - <<'PY'
 import math

@@ -6,7 +6,7 @@
 # damaged or misused split is refused in one line.
 set -euo pipefail
 : "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
-source "${BASH_SOURCE%/*}/../support/e2e.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 cp "$INERTIA_SOURCE_DIR/meshes/cantilever.msh" "$work/beam.msh"
 write_case() {  # write_case FILE OUTPUT_DIRECTORY
   cat > "$1" <<EOF

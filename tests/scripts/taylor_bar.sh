@@ -14,7 +14,7 @@
 #   measured 1.2e-15).
 set -euo pipefail
 : "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
-source "${BASH_SOURCE%/*}/../support/e2e.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 sed -e "s|../../meshes/taylor_bar.msh|$INERTIA_SOURCE_DIR/meshes/taylor_bar_coarse.msh|" \
     -e "s/dt: 6.0e-9/dt: 1.2e-8/" -e "s/every: 2000/every: 0/" -e "s|directory: out|directory: full|" \
     "$INERTIA_SOURCE_DIR/examples/taylor_bar/taylor_bar.yaml" > "$work/full.yaml"

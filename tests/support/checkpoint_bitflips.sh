@@ -15,7 +15,7 @@
 # a signal, a silent change or a hang.
 set -euo pipefail
 : "${INERTIA:?}"
-source "${BASH_SOURCE%/*}/e2e.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/e2e.sh"
 flips=${1:-100}
 seed=${2:-1}
 np=${3:-2}

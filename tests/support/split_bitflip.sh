@@ -13,7 +13,7 @@
 # header, offsets, checksums, facts and stamp, a few hundred bytes).
 set -euo pipefail
 : "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
-source "${BASH_SOURCE%/*}/e2e.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/e2e.sh"
 flips=${1:-120}
 seed=${2:-1}
 where=${3:-file}
