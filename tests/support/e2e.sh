@@ -1,6 +1,6 @@
 # The run and expect helpers of the end-to-end scripts (tests/scripts/*.sh), sourced by each
 # right after its `set` line:
-#     source "${BASH_SOURCE%/*}/../support/e2e.sh"
+#     source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 # Needs INERTIA (the executable; a script may point it at another one, as point_state.sh does)
 # and INERTIA_MPIEXEC (mpiexec on PATH when unset). Gives:
 #   work                      a fresh temporary directory, removed at exit (a script that must
@@ -27,6 +27,10 @@
 #                             CASE-TEXT written to $work/NAME.yaml; `inertia --check NAME.yaml`
 #                             (and with --run the run first) in $work refuses it as above
 #   in_work COMMAND...        COMMAND run in $work (a subshell)
+#   same_refusal NP PATTERN CASE
+#                             the run and `--check` of CASE on NP ranks each fail with exactly
+#                             one "inertia: error:" line, the same, matching PATTERN (grep -E);
+#                             fail otherwise
 #   one_error_line PATTERN    $work/err has exactly one "inertia: error:" line, and it matches
 #                             "^inertia: error: .*PATTERN" (grep -E); die otherwise
 #   once LOG TEXT             TEXT (a fixed string) on exactly one line of LOG; fail otherwise
@@ -117,6 +121,21 @@ check_refuses() {
   for mode in "${modes[@]}"; do
     refuses "$1${mode:+ $mode}" "$2" in_work "$INERTIA" $mode "$1.yaml"
   done
+}
+same_refusal() {
+  local np=$1 pattern=$2 case=$3 mode status lines=()
+  for mode in "" --check; do
+    status=0
+    mpi "$np" "$INERTIA" $mode "$case" > "$work/refused.out" 2> "$work/refused.err" || status=$?
+    [ $status != 0 ] || fail "${case##*/} np $np $mode: accepted"
+    [ "$(grep -c '^inertia: error:' "$work/refused.err")" = 1 ] ||
+      fail "${case##*/} np $np $mode: not one error line: $(head -c 400 "$work/refused.err")"
+    lines+=("$(grep -m1 '^inertia: error:' "$work/refused.err")")
+    grep -Eq -- "^inertia: error: .*$pattern" <<< "${lines[-1]}" ||
+      fail "${case##*/} np $np $mode: '${lines[-1]}' does not match '$pattern'"
+  done
+  [ "${lines[0]}" = "${lines[1]}" ] ||
+    fail "${case##*/} np $np: the run says '${lines[0]}', --check '${lines[1]}'"
 }
 one_error_line() {
   [ "$(grep -c '^inertia: error:' "$work/err")" = 1 ] || die "expected one error line"
