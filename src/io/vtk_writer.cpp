@@ -32,6 +32,7 @@
 #include "inertia/core/files.hpp"
 #include "inertia/parallel/session.hpp"
 #include "io_common.hpp"
+#include "series_index.hpp"
 
 namespace inertia::io {
 
@@ -237,6 +238,34 @@ std::string pvtu_text(std::string_view piece_dir, int num_ranks, std::span<const
   return out;
 }
 
+/// The .pvd around its entries.
+detail::SeriesIndex::Layout pvd_layout() {
+  return {cat("<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\" byte_order=\"",
+              byte_order, "\">\n"),
+          "  ", "  <Collection>\n", "  </Collection>\n</VTKFile>\n"};
+}
+
+/// The .pvd's entry of the step at `time` in `file`.
+std::string pvd_entry(double time, const std::string& file) {
+  return cat("    <DataSet timestep=\"", format_time(time), "\" group=\"\" part=\"0\" file=\"",
+             xml_escape(file), "\"/>\n");
+}
+
+/// The entries of a .pvd's text that name steps of the series `name`.
+std::vector<detail::SeriesEntry> pvd_entries(const std::string& text, const std::string& name) {
+  static const std::regex entry(R"re(<DataSet timestep="([^"]*)"[^>]*file="([^"]*)")re");
+  const std::regex stem(cat(name, R"(_(\d+)\.pvtu)"));
+  std::vector<detail::SeriesEntry> entries;
+  for (std::sregex_iterator it(text.begin(), text.end(), entry), end; it != end; ++it) {
+    const double time = std::strtod((*it)[1].str().c_str(), nullptr);
+    const std::string file = (*it)[2].str();
+    std::smatch m;
+    if (std::regex_match(file, m, stem))
+      entries.push_back({time, std::stoi(m[1]), pvd_entry(time, file)});
+  }
+  return entries;
+}
+
 /// Signature of the field lists (names and components), identical on every rank.
 std::string signature(std::span<const Field> point_data, std::span<const Field> cell_data) {
   std::string s;
@@ -266,15 +295,10 @@ VtkSeriesWriter::VtkSeriesWriter(MPI_Comm comm, std::filesystem::path directory,
   check_series_name(comm_, directory_, name_);
   pvd_ = directory_ / (name_ + ".pvd");
   run_on_root(comm_, [&] {
-    create_output_directory(directory_);
-    if (resume_up_to) resume(*resume_up_to);
-    // Doubles as the writability check: an empty series replaces any old <name>.pvd.
-    try {
-      write_pvd();
-    } catch (const Error& e) {
-      throw InputError(
-          cat("output directory ", directory_.string(), " is not writable (", e.what(), ")"));
-    }
+    index_ = std::make_unique<detail::SeriesIndex>(pvd_, pvd_layout());
+    index_->start(directory_, resume_up_to,
+                  [&](const std::string& text) { return pvd_entries(text, name_); });
+    counter_ = index_->next_step();
   });
   int counter = counter_;
   INERTIA_MPI(MPI_Bcast(&counter, 1, MPI_INT, 0, comm_));
@@ -349,13 +373,7 @@ std::int64_t VtkSeriesWriter::write(double time, const PieceMesh& mesh,
   run_on_root(comm_, [&] {
     write_file(pvtu, pvtu_text(stem, size, point_data, point_types, cell_data, cell_types));
     bytes += size_of_file(pvtu);
-    entries_.emplace_back(time, stem + ".pvtu");
-    try {
-      write_pvd();
-    } catch (...) {
-      entries_.pop_back();
-      throw;
-    }
+    index_->add(time, pvd_entry(time, stem + ".pvtu"));
   });
   ++counter_;
 
@@ -364,46 +382,10 @@ std::int64_t VtkSeriesWriter::write(double time, const PieceMesh& mesh,
   return total;
 }
 
+VtkSeriesWriter::~VtkSeriesWriter() = default;
+
 void VtkSeriesWriter::mark_failed(const std::string& reason) {
-  failure_ = xml_comment_text(reason);
-  if (rank_of(comm_) == 0) {
-    try {
-      write_pvd();
-    } catch (...) {
-      // Best effort: the run is failing already and reports its own error.
-    }
-  }
-}
-
-void VtkSeriesWriter::resume(double up_to) {
-  std::ifstream in(pvd_);
-  if (!in) return;  // no earlier series: start a new one
-  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-  static const std::regex entry(R"re(<DataSet timestep="([^"]*)"[^>]*file="([^"]*)")re");
-  const std::regex stem(cat(name_, R"(_(\d+)\.pvtu)"));
-  for (std::sregex_iterator it(text.begin(), text.end(), entry), end; it != end; ++it) {
-    const double time = std::strtod((*it)[1].str().c_str(), nullptr);
-    const std::string file = (*it)[2].str();
-    std::smatch m;
-    if (time > up_to || !std::regex_match(file, m, stem)) continue;
-    entries_.emplace_back(time, file);
-    counter_ = std::max(counter_, std::stoi(m[1]) + 1);
-  }
-}
-
-void VtkSeriesWriter::write_pvd() const {
-  std::string out =
-      cat("<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\" byte_order=\"",
-          byte_order, "\">\n");
-  if (!failure_.empty())
-    out += cat("  <!-- INCOMPLETE: the run failed after the last step listed here: ", failure_,
-               " -->\n");
-  out += "  <Collection>\n";
-  for (const auto& [time, file] : entries_)
-    out += cat("    <DataSet timestep=\"", format_time(time), "\" group=\"\" part=\"0\" file=\"",
-               xml_escape(file), "\"/>\n");
-  out += "  </Collection>\n</VTKFile>\n";
-  write_file_atomically(pvd_, out);
+  if (index_) index_->mark_failed(reason);
 }
 
 }  // namespace inertia::io

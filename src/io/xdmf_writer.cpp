@@ -18,6 +18,7 @@
 #include "inertia/core/files.hpp"
 #include "inertia/parallel/session.hpp"
 #include "io_common.hpp"
+#include "series_index.hpp"
 
 namespace inertia::io {
 
@@ -168,6 +169,33 @@ Slice share_of(Vec natural, std::uint64_t dataset_offset, const petsc::ConstArra
           std::as_bytes(values.span())};
 }
 
+/// The .xdmf around its step grids.
+detail::SeriesIndex::Layout xdmf_layout() {
+  return {
+      "<?xml version=\"1.0\"?>\n<Xdmf Version=\"3.0\">\n  <Domain>\n"
+      "    <Grid Name=\"Temporal\" GridType=\"Collection\" CollectionType=\"Temporal\">\n",
+      "      ", "", "    </Grid>\n  </Domain>\n</Xdmf>\n"};
+}
+
+/// The step grids of an .xdmf's text, as write() wrote them: from <Grid Name="step_N" to its
+/// </Grid>.
+std::vector<detail::SeriesEntry> xdmf_entries(const std::string& text) {
+  std::vector<detail::SeriesEntry> entries;
+  const std::string open = "      <Grid Name=\"step_", close = "      </Grid>\n";
+  for (std::size_t at = text.find(open); at != std::string::npos; at = text.find(open, at)) {
+    const std::size_t end = text.find(close, at);
+    if (end == std::string::npos) break;
+    std::string grid = text.substr(at, end + close.size() - at);
+    at = end + close.size();
+    const int step = std::atoi(grid.c_str() + open.size());
+    const std::size_t t = grid.find("<Time Value=\"");
+    if (t == std::string::npos) continue;
+    const double time = std::strtod(grid.c_str() + t + 13, nullptr);
+    entries.push_back({time, step, std::move(grid)});
+  }
+  return entries;
+}
+
 }  // namespace
 
 XdmfSeriesWriter::XdmfSeriesWriter(MPI_Comm comm, std::filesystem::path directory, std::string name,
@@ -180,24 +208,20 @@ XdmfSeriesWriter::XdmfSeriesWriter(MPI_Comm comm, std::filesystem::path director
   check_series_name(comm_, directory_, name_);
   xdmf_ = directory_ / (name_ + ".xdmf");
   run_on_root(comm_, [&] {
-    create_output_directory(directory_);
-    if (resume_up_to) resume(*resume_up_to);
+    index_ = std::make_unique<detail::SeriesIndex>(xdmf_, xdmf_layout());
+    index_->start(directory_, resume_up_to, xdmf_entries);
+    counter_ = index_->next_step();
     // The HDF5 file of this run: <name>.h5, or after a restart the first <name>-rK.h5 that no
     // kept step references (an older file that a kept step needs is never reopened for writing:
     // a run killed mid-write may have left it as only HDF5's reader still accepts).
     for (int k = 0;; ++k) {
       h5_name_ = k == 0 ? name_ + ".h5" : cat(name_, "-r", k, ".h5");
       const std::string reference = xml_escape(h5_name_) + ":/";
-      if (std::none_of(entries_.begin(), entries_.end(), [&](const auto& e) {
-            return e.second.find(">" + reference) != std::string::npos;
+      const auto& entries = index_->entries();
+      if (std::none_of(entries.begin(), entries.end(), [&](const auto& e) {
+            return e.text.find(">" + reference) != std::string::npos;
           }))
         break;
-    }
-    try {
-      write_xdmf();
-    } catch (const Error& e) {
-      throw InputError(
-          cat("output directory ", directory_.string(), " is not writable (", e.what(), ")"));
     }
   });
   int counter = counter_;
@@ -502,13 +526,7 @@ std::int64_t XdmfSeriesWriter::write(double time, std::span<const Field> point_d
     for (const Field& f : point_data) attribute(f, false);
     for (const Field& f : cell_data) attribute(f, true);
     grid += "      </Grid>\n";
-    entries_.emplace_back(time, std::move(grid));
-    try {
-      write_xdmf();
-    } catch (...) {
-      entries_.pop_back();
-      throw;
-    }
+    index_->add(time, std::move(grid));
   });
   ++counter_;
   INERTIA_MPI(MPI_Bcast(&bytes, 1, MPI_INT64_T, 0, comm_));
@@ -517,50 +535,7 @@ std::int64_t XdmfSeriesWriter::write(double time, std::span<const Field> point_d
 }
 
 void XdmfSeriesWriter::mark_failed(const std::string& reason) {
-  failure_ = xml_comment_text(reason);
-  if (rank_of(comm_) == 0) {
-    try {
-      write_xdmf();
-    } catch (...) {
-      // Best effort: the run is failing already and reports its own error.
-    }
-  }
-}
-
-void XdmfSeriesWriter::resume(double up_to) {
-  std::string text;
-  try {
-    text = read_file(xdmf_);
-  } catch (const Error&) {
-    return;  // no earlier series: start a new one
-  }
-  // The step grids, as write() wrote them: from <Grid Name="step_N" to its </Grid>.
-  const std::string open = "      <Grid Name=\"step_", close = "      </Grid>\n";
-  for (std::size_t at = text.find(open); at != std::string::npos; at = text.find(open, at)) {
-    const std::size_t end = text.find(close, at);
-    if (end == std::string::npos) break;
-    const std::string grid = text.substr(at, end + close.size() - at);
-    at = end + close.size();
-    const int step = std::atoi(grid.c_str() + open.size());
-    const std::size_t t = grid.find("<Time Value=\"");
-    if (t == std::string::npos) continue;
-    const double time = std::strtod(grid.c_str() + t + 13, nullptr);
-    if (time > up_to) continue;
-    entries_.emplace_back(time, grid);
-    counter_ = std::max(counter_, step + 1);
-  }
-}
-
-void XdmfSeriesWriter::write_xdmf() const {
-  std::string out =
-      "<?xml version=\"1.0\"?>\n<Xdmf Version=\"3.0\">\n  <Domain>\n"
-      "    <Grid Name=\"Temporal\" GridType=\"Collection\" CollectionType=\"Temporal\">\n";
-  if (!failure_.empty())
-    out += cat("      <!-- INCOMPLETE: the run failed after the last step listed here: ", failure_,
-               " -->\n");
-  for (const auto& [time, grid] : entries_) out += grid;
-  out += "    </Grid>\n  </Domain>\n</Xdmf>\n";
-  write_file_atomically(xdmf_, out);
+  if (index_) index_->mark_failed(reason);
 }
 
 }  // namespace inertia::io

@@ -13,14 +13,15 @@
 set -u
 
 : "${INERTIA:?set INERTIA to the path of the inertia executable}"
-MPIEXEC=${INERTIA_MPIEXEC:-$(command -v mpiexec || true)}
-[[ -n "$MPIEXEC" ]] || { echo "bad_input: no mpiexec (set INERTIA_MPIEXEC)"; exit 2; }
+# The shared helpers (work, mpi, ...); this script's fail and expect_error below are its own: the
+# cases run in the background, at most MAX_JOBS at a time, and finish_cases counts their FAILs.
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
+MPIEXEC=$INERTIA_MPIEXEC
+command -v "$MPIEXEC" > /dev/null || { echo "bad_input: no mpiexec (set INERTIA_MPIEXEC)"; exit 2; }
 [[ -x "$INERTIA" ]] || { echo "bad_input: INERTIA=$INERTIA is not an executable"; exit 2; }
 NP=2
 TIME_LIMIT=60
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/inertia_bad_input.XXXXXX")
-trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 2
 ulimit -c unlimited 2>/dev/null || true  # so that a crash would leave a core file we can see
 

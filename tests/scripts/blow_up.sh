@@ -18,12 +18,8 @@
 #   (1e-11 J, the balance all of it), runs to the end with its checkpoints (the old code stopped
 #   it at step 3 and renamed them *.unstable).
 set -uo pipefail
-: "${INERTIA:?}" "${INERTIA_MPIEXEC:=mpiexec}"
-work=$(mktemp -d "${TMPDIR:-/tmp}/inertia_blow_up.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-failed=0
-fail() { echo "FAIL  $*"; failed=1; }
-mpi() { "$INERTIA_MPIEXEC" --allow-run-as-root --oversubscribe -n "$@"; }
+: "${INERTIA:?}"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 
 # The stable step of central difference on this beam is 7.99908e-06 s: dt FACTOR times it.
 case_file() {  # case_file FILE FACTOR [EXTRA OUTPUT LINE] [INTEGRATOR AND OPTIONS]
@@ -176,4 +172,4 @@ YAML
   [ -f "$d/rigid/checkpoints/checkpoint_000000040.h5" ] || fail "np $np: rigid: no checkpoint 40"
   echo "ok    np $np: rigid translation ran to the end: $(tail -1 "$d/rigid/energy.csv")"
 done
-exit $failed
+finish

@@ -7,18 +7,8 @@
 # none for a ramp-and-hold table reaching far past the run), and no "less than dt" warning when dt
 # is the record's own sampling step; the initial kinetic energy and momentum (hand values).
 set -uo pipefail
-: "${INERTIA:?}" "${INERTIA_MPIEXEC:=mpiexec}"
-work=$(mktemp -d "${TMPDIR:-/tmp}/inertia_conditions.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-failed=0
-fail() { echo "FAIL  $*"; failed=1; }
-mpi() { "$INERTIA_MPIEXEC" --allow-run-as-root --oversubscribe -n "$@"; }
-# once LOG PATTERN: the pattern (grep -F) is on exactly one line of LOG
-once() {
-  local n
-  n=$(grep -cF -- "$2" "$1")
-  [ "$n" = 1 ] || fail "$(basename "$(dirname "$1")")/$(basename "$1"): '$2' on $n lines"
-}
+: "${INERTIA:?}"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 
 # A record A(t) = t for t in [0, 1] s, sampled every 0.01 s and cut off at 1 (its last sample is
 # not zero), times 2 m/s^2, under a run of 2 s at dt 0.01. By hand: peak 2 m/s^2 at t = 1 s; the
@@ -138,5 +128,4 @@ once "$work/bom/marked/log" "amplitude record: record.csv, 101 rows, t = 0 to 1 
 cmp -s "$work/bom/plain/out/probes.csv" "$work/bom/marked/out/probes.csv" ||
   fail "np 2: the record with a byte-order mark gives other probes than the plain one"
 
-[ $failed = 0 ] && echo "conditions: all checks passed"
-exit $failed
+finish

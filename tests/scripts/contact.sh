@@ -24,16 +24,8 @@
 #   an unknown key, augmented iterations under an explicit scheme or with a fractional count:
 #   one error line each.
 set -euo pipefail
-: "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}" "${INERTIA_MPIEXEC:=mpiexec}"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-source "$INERTIA_SOURCE_DIR/tests/support/expect_error.sh"
-run() {  # run NP CASE [args...]
-  local np=$1
-  shift
-  "$INERTIA_MPIEXEC" --allow-run-as-root --oversubscribe -n "$np" "$INERTIA" "$@" > "$work/last.log" 2>&1 ||
-    { cat "$work/last.log"; echo "FAIL: inertia $*"; exit 1; }
-}
+: "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 
 bar() {  # bar FILE DIR [contact keys]
   cat > "$1" <<EOF
@@ -303,4 +295,4 @@ block "$work/bad.yaml" bad "$floor" "penalty_scal: 2"
 expect_error "bad.yaml:.*contact: unknown key 'penalty_scal' (did you mean 'penalty_scale'?)" 2 "$work/bad.yaml"
 block "$work/bad.yaml" bad "{name: floor, region: zmin, plane: {point: [0, 0, 0], normal: [0, 0, 1]}, motion: {displacement: [0, 0, 1], amplitude: nope}}"
 expect_error "bad.yaml:.*contact.walls\[0\].motion.amplitude: unknown amplitude 'nope'" 3 "$work/bad.yaml"
-echo "contact: all checks passed"
+finish

@@ -25,16 +25,8 @@
 #   slip against the face it left: without that, 2.4e-3);
 # - bad input: one error line each.
 set -euo pipefail
-: "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}" "${INERTIA_MPIEXEC:=mpiexec}"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-source "$INERTIA_SOURCE_DIR/tests/support/expect_error.sh"
-run() {  # run NP CASE [args...]
-  local np=$1
-  shift
-  "$INERTIA_MPIEXEC" --allow-run-as-root --oversubscribe -n "$np" "$INERTIA" "$@" > "$work/last.log" 2>&1 ||
-    { cat "$work/last.log"; echo "FAIL: inertia $*"; exit 1; }
-}
+: "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 
 block() {  # block FILE DIR THETA FRICTION [time keys] [extra output keys]
   local gx gz
@@ -177,4 +169,4 @@ block "$work/bad.yaml" badout 30 -0.1
 expect_error "bad.yaml:.*contact.walls\[0\].friction: must be >= 0" 1 "$work/bad.yaml"
 block "$work/bad.yaml" badout 30 "{kinetc: 0.3}"
 expect_error "bad.yaml:.*contact.walls\[0\].friction: unknown key 'kinetc'" 3 "$work/bad.yaml"
-echo "friction: all checks passed"
+finish

@@ -11,14 +11,8 @@
 #   10 % of its mean after 50 ms); the same contact.csv on 1 and 2 ranks;
 # - friction with augmented Lagrangian iterations, on a wall or a pair: one error line.
 set -euo pipefail
-: "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}" "${INERTIA_MPIEXEC:=mpiexec}"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-source "$INERTIA_SOURCE_DIR/tests/support/expect_error.sh"
-run() {  # run NP CASE
-  "$INERTIA_MPIEXEC" --allow-run-as-root --oversubscribe -n "$1" "$INERTIA" "$2" > "$work/$1.log" 2>&1 ||
-    { cat "$work/$1.log"; echo "FAIL: inertia $2"; exit 1; }
-}
+: "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 block() {  # block FILE DIR [contact keys]
   cat > "$1" <<EOF
 mesh: {box: {lower: [0, 0, 0], upper: [0.1, 0.1, 0.1], cells: [4, 3, 2], element: hex8}}
@@ -43,13 +37,12 @@ EOF
 }
 for np in 1 2; do
   block "$work/law$np.yaml" "law$np"
-  run "$np" "$work/law$np.yaml"
+  run_log "$work/$np.log" "$np" "$work/law$np.yaml"
 done
 # The same with CG + GAMG's path (GMRES there with friction: the tangent is not symmetric).
 block "$work/lawit.yaml" lawit
 sed -i 's/dt: 2.0e-3,/dt: 2.0e-3, linear_solver: iterative,/' "$work/lawit.yaml"
-"$INERTIA_MPIEXEC" --allow-run-as-root --oversubscribe -n 1 "$INERTIA" "$work/lawit.yaml" > "$work/it.log" 2>&1 ||
-  { cat "$work/it.log"; echo "FAIL: inertia lawit.yaml"; exit 1; }
+run_log "$work/it.log" 1 "$work/lawit.yaml"
 
 python3 - "$work" "$INERTIA_SOURCE_DIR/tests/support" <<'EOF'
 import math, re, sys
@@ -111,4 +104,4 @@ time: {integrator: newmark, dt: 2.0e-3, end_time: 0.01}
 output: {directory: alpair, every: 0}
 EOF
 expect_error "alpair.yaml:10: contact.pairs\[0\].friction: friction with augmented Lagrangian iterations (.*alpair.yaml:8: contact.augmented) is not supported" 2 "$work/alpair.yaml"
-echo "friction law: all checks passed"
+finish

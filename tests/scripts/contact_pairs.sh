@@ -15,16 +15,8 @@
 # - a restart from a checkpoint taken in contact (2 ranks -> 3) rewrites the same rows;
 # - bad input: one error line each.
 set -euo pipefail
-: "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}" "${INERTIA_MPIEXEC:=mpiexec}"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-source "$INERTIA_SOURCE_DIR/tests/support/expect_error.sh"
-run() {  # run NP CASE [args...]
-  local np=$1
-  shift
-  "$INERTIA_MPIEXEC" --allow-run-as-root --oversubscribe -n "$np" "$INERTIA" "$@" > "$work/last.log" 2>&1 ||
-    { cat "$work/last.log"; echo "FAIL: inertia $*"; exit 1; }
-}
+: "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 
 bars() {  # bars FILE DIR [surfaces] [extra output keys]
   cat > "$1" <<EOF
@@ -140,4 +132,4 @@ expect_error "bad.yaml:7: contact.pairs\[0\].surfaces: unknown region 'nowhere'"
 bars "$work/bad.yaml" badout
 sed -i 's/surfaces: \[bar1_end, bar2_end\]}/surfaces: [bar1_end, bar2_end], margn: 1}/' "$work/bad.yaml"
 expect_error "bad.yaml:7: contact.pairs\[0\]: unknown key 'margn' (did you mean 'margin'?)" 1 "$work/bad.yaml"
-echo "contact pairs: all checks passed"
+finish

@@ -19,16 +19,8 @@
 #   key; hourglass without reduced; out of range; a large-deformation model; bbar with
 #   matrix_free).
 set -euo pipefail
-: "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}" "${INERTIA_MPIEXEC:=mpiexec}"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-source "$INERTIA_SOURCE_DIR/tests/support/expect_error.sh"
-run() {  # run NP CASE [args...]
-  local np=$1
-  shift
-  "$INERTIA_MPIEXEC" --allow-run-as-root --oversubscribe -n "$np" "$INERTIA" "$@" > "$work/last.log" 2>&1 ||
-    { cat "$work/last.log"; echo "FAIL: inertia $*"; exit 1; }
-}
+: "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 cantilever() {  # cantilever NAME ELEMENT CELLS NU MATERIAL_EXTRA [TIME] [OPERATOR]
   cat > "$work/$1.yaml" <<EOF
 mesh: {box: {lower: [0, 0, 0], upper: [10, 1, 1], cells: $3, element: $2}}
@@ -102,17 +94,11 @@ run 2 "$work/bar_reduced.yaml"
 cp "$work/bar_reduced/reactions.csv" "$work/reduced_reactions.csv"
 run 3 "$work/bar_reduced.yaml" --restart "$work/bar_reduced/checkpoints/checkpoint_000000020.h5"
 
-python3 - "$work" <<'PY'
+python3 - "$work" "$INERTIA_SOURCE_DIR/tests/support" <<'PY'
 import csv, sys
 work = sys.argv[1]
-failed = []
-def check(what, value, lo, hi):
-    ok = lo <= value <= hi
-    print(f"{'ok  ' if ok else 'FAIL'} {what}: {value:.6g} (within [{lo:g}, {hi:g}])")
-    if not ok:
-        failed.append(what)
-def rows(path):
-    return list(csv.DictReader(l for l in open(path) if not l.startswith("#")))
+sys.path.insert(0, sys.argv[2])
+from csv_checks import check, rows, passed
 def tip(name):
     return -float(rows(f"{work}/{name}/probes.csv")[-1]["tip.uz"])
 ref = 0.9884 * 0.0039985
@@ -154,7 +140,7 @@ for name in ("bar_bbar", "bar_reduced"):
 full, resumed = rows(f"{work}/reduced_reactions.csv"), rows(f"{work}/bar_reduced/reactions.csv")
 check("reduced plastic bar: restart (2 ranks -> 3) against the uninterrupted run / sigma_y",
       max(abs(float(a["xmax.fx"]) - float(b["xmax.fx"])) / A for a, b in zip(full, resumed)) / sy, 0, 1e-8)
-if failed:
+if not passed():
     print("FAIL: element_technology"); sys.exit(1)
 PY
 
@@ -172,4 +158,4 @@ expect_error "bad.yaml:3: materials\[0\].formulation: .*bbar" 1 "$work/bad.yaml"
 cantilever bad hex8 "[4, 1, 1]" 0.3 ", formulation: bbar" \
   "{integrator: central_difference, mass: lumped, dt: auto, steps: 2, operator: matrix_free}"
 expect_error "matrix_free covers .* in formulation bbar" 2 "$work/bad.yaml"
-echo "element_technology: all checks passed"
+finish

@@ -17,30 +17,14 @@
 #      finishes the run equal to an uninterrupted one.
 set -euo pipefail
 : "${INERTIA:?}" "${INERTIA_ENOSPC:?set INERTIA_ENOSPC to the full-disk shim (libinertia_enospc.so)}"
-: "${INERTIA_MPIEXEC:=mpiexec}"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-work=$(mktemp -d)
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 tmpfs=""
-cleanup() {
+e2e_cleanup() {
   [ -n "$tmpfs" ] && umount "$tmpfs" 2>/dev/null
-  rm -rf "$work"
 }
-trap cleanup EXIT
-mpi() {  # mpi NP ARGS...: inertia on NP ranks; output in $work/out and $work/err, status returned
-  local np=$1
-  shift
-  timeout -k 10 "${MPI_TIMEOUT:-300}" "$INERTIA_MPIEXEC" --allow-run-as-root --oversubscribe \
-    -n "$np" "$INERTIA" "$@" > "$work/out" 2> "$work/err" < /dev/null
-}
-fail() {
-  echo "FAIL: $*"
-  echo "--- stderr:"; cat "$work/err"; echo "--- stdout (last lines):"; tail -n 5 "$work/out"
-  exit 1
-}
-one_error_line() {  # one_error_line PATTERN: exactly one 'inertia: error:' line, matching
-  [ "$(grep -c '^inertia: error:' "$work/err")" = 1 ] || fail "expected one error line"
-  grep -Eq "^inertia: error: .*$1" "$work/err" || fail "the error line does not match /$1/"
-  ! grep -Eq 'HDF5-DIAG|PETSC ERROR|\.cxx:|main thread' "$work/err" || fail "library error output on stderr"
+clean_error_line() {  # clean_error_line PATTERN: one_error_line PATTERN, no library error output
+  one_error_line "$1"
+  ! grep -Eq 'HDF5-DIAG|PETSC ERROR|\.cxx:|main thread' "$work/err" || die "library error output on stderr"
 }
 complete_rows() {  # complete_rows CSV: every line a comment or a row with the header's field count
   python3 - "$1" <<'PY'
@@ -104,8 +88,8 @@ full_disk_shim() {  # full_disk_shim LABEL FILES BUDGET OUTPUT_EVERY CHECKPOINT_
   case_file "$d" 3000 "$4" "$5"
   mkdir -p "$d/out"
   if INERTIA_FULL_DIR="$d/out/$2" INERTIA_FULL_BYTES=$3 LD_PRELOAD="$INERTIA_ENOSPC" \
-    mpi "${NP:-2}" "$d/case.yaml"; then fail "full disk ($1): exit status 0"; fi
-  one_error_line "$6: ${7:-No space left on device}"
+    capture "${NP:-2}" "$d/case.yaml"; then die "full disk ($1): exit status 0"; fi
+  clean_error_line "$6: ${7:-No space left on device}"
   complete_rows "$d/out/probes.csv"
   complete_rows "$d/out/energy.csv"
   echo "ok: full disk through the shim ($1): $(grep '^inertia: error:' "$work/err")"
@@ -117,9 +101,9 @@ full_disk_shim vtk case_ 50000 50 0 'out/case_[0-9]+/piece_000[01]\.vtu'
 # the middle of a collective HDF5 write can leave a rank waiting in its flush); the one before it
 # stays usable.
 full_disk_shim checkpoint checkpoints 50000 0 200 'checkpoints/checkpoint_[0-9]+\.h5\.tmp'
-grep -q 'the checkpoint needs about' "$work/err" || fail "checkpoint: the free space was not checked"
-mpi 2 "$work/shim_checkpoint/case.yaml" --restart "$work/shim_checkpoint/out/checkpoints" ||
-  fail "checkpoint: no usable checkpoint was left before the full disk"
+grep -q 'the checkpoint needs about' "$work/err" || die "checkpoint: the free space was not checked"
+capture 2 "$work/shim_checkpoint/case.yaml" --restart "$work/shim_checkpoint/out/checkpoints" ||
+  die "checkpoint: no usable checkpoint was left before the full disk"
 # A disk that fills during the write itself (statvfs still says there is room), on one rank.
 NP=1 INERTIA_FULL_SPACE=real full_disk_shim checkpoint_write checkpoints 30000 0 200 \
   'checkpoints/checkpoint_[0-9]+\.h5\.tmp'
@@ -130,10 +114,10 @@ d="$work/shim_xdmf"
 FORMAT=xdmf case_file "$d" 3000 1 0 out/x
 mkdir -p "$d/out/x"
 if INERTIA_FULL_DIR="$d/out/x" INERTIA_FULL_BYTES=1500000 LD_PRELOAD="$INERTIA_ENOSPC" \
-  mpi 2 "$d/case.yaml"; then fail "full disk (xdmf): exit status 0"; fi
-one_error_line "out/x/case\.h5: No space left on device \(the frame needs about"
+  capture 2 "$d/case.yaml"; then die "full disk (xdmf): exit status 0"; fi
+clean_error_line "out/x/case\.h5: No space left on device \(the frame needs about"
 complete_rows "$d/out/x/probes.csv"
-grep -q "<Grid Name=\"step_000000\"" "$d/out/x/case.xdmf" || fail "xdmf: no step left in the series"
+grep -q "<Grid Name=\"step_000000\"" "$d/out/x/case.xdmf" || die "xdmf: no step left in the series"
 echo "ok: full disk through the shim (xdmf): $(grep '^inertia: error:' "$work/err")"
 
 # A write of the HDF5 writers that fails although statvfs reported room (a quota, another
@@ -151,31 +135,31 @@ quota_fault() {
   mkdir -p "$d/out/checkpoints"
   INERTIA_FULL_DIR="$d/out/$watched" INERTIA_FULL_BYTES=$budget INERTIA_FULL_SPACE=real \
     INERTIA_FULL_ERRNO=$errno INERTIA_FULL_RANKS=$ranks INERTIA_FULL_DEFERRED=$deferred \
-    LD_PRELOAD="$INERTIA_ENOSPC" MPI_TIMEOUT=60 mpi "$np" "$d/case.yaml" || status=$?
-  [ "$status" != 124 ] && [ "$status" != 137 ] || fail "quota ($label): hung (killed after 60 s)"
-  [ "$status" != 0 ] || fail "quota ($label): exit status 0"
-  one_error_line "$pattern"
+    LD_PRELOAD="$INERTIA_ENOSPC" E2E_TIMEOUT=60 capture "$np" "$d/case.yaml" || status=$?
+  [ "$status" != 124 ] && [ "$status" != 137 ] || die "quota ($label): hung (killed after 60 s)"
+  [ "$status" != 0 ] || die "quota ($label): exit status 0"
+  clean_error_line "$pattern"
   for f in probes energy; do
     complete_rows "$d/out/$f.csv"
-    grep -Eq "^# INCOMPLETE: .*$pattern" "$d/out/$f.csv" || fail "quota ($label): $f.csv not marked"
+    grep -Eq "^# INCOMPLETE: .*$pattern" "$d/out/$f.csv" || die "quota ($label): $f.csv not marked"
   done
   local series="$d/out/case.pvd"
   [ "$format" = xdmf ] && series="$d/out/case.xdmf"
   grep -Eq "INCOMPLETE: .*$pattern" "$series" ||
-    fail "quota ($label): $series not marked INCOMPLETE"
+    die "quota ($label): $series not marked INCOMPLETE"
   python3 -c "import xml.dom.minidom, sys; xml.dom.minidom.parse(sys.argv[1])" "$series"
   local newest
   newest=$(find "$d/out/checkpoints" -name 'checkpoint_*.h5' | sort | tail -n 1)
-  [ -n "$newest" ] || fail "quota ($label): no complete checkpoint before the failure"
+  [ -n "$newest" ] || die "quota ($label): no complete checkpoint before the failure"
   echo "ok: quota ($label): status $status: $(grep '^inertia: error:' "$work/err")"
-  MPI_TIMEOUT=120 mpi "$np" "$d/case.yaml" --restart "$d/out/checkpoints" ||
-    fail "quota ($label): restart from $d/out/checkpoints"
+  E2E_TIMEOUT=120 capture "$np" "$d/case.yaml" --restart "$d/out/checkpoints" ||
+    die "quota ($label): restart from $d/out/checkpoints"
   grep -q "restart   from $newest: step" "$work/out" ||
-    fail "quota ($label): not restarted from the newest complete checkpoint $newest"
-  grep -q '^finished' "$work/out" || fail "quota ($label): the restarted run did not finish"
+    die "quota ($label): not restarted from the newest complete checkpoint $newest"
+  grep -q '^finished' "$work/out" || die "quota ($label): the restarted run did not finish"
   complete_rows "$d/out/probes.csv"
   if [ "$format" = xdmf ]; then
-    grep -q '<Grid Name="step_000200"' "$d/out/case.xdmf" || fail "quota ($label): no last frame"
+    grep -q '<Grid Name="step_000200"' "$d/out/case.xdmf" || die "quota ($label): no last frame"
     python3 -c "import xml.dom.minidom, sys; xml.dom.minidom.parse(sys.argv[1])" "$series"
   fi
   echo "ok: quota ($label): restarted from $(basename "$newest") and finished"
@@ -196,14 +180,14 @@ if mkdir -p "$work/tmpfs" && mount -t tmpfs -o size=64k tmpfs "$work/tmpfs" 2>/d
     rm -rf "${tmpfs:?}"/*
     d="$work/tmpfs_$label"
     case_file "$d" 3000 "$([ $label = vtk ] && echo 1 || echo 0)" 0 "$tmpfs/out"
-    if mpi 2 "$d/case.yaml"; then fail "full tmpfs ($label): exit status 0"; fi
-    one_error_line "$tmpfs/out/.*: No space left on device"
+    if capture 2 "$d/case.yaml"; then die "full tmpfs ($label): exit status 0"; fi
+    clean_error_line "$tmpfs/out/.*: No space left on device"
     complete_rows "$tmpfs/out/probes.csv"
     grep -q '^# INCOMPLETE: .*No space left on device' "$tmpfs/out/probes.csv" ||
-      fail "full tmpfs ($label): probes.csv not marked INCOMPLETE"
+      die "full tmpfs ($label): probes.csv not marked INCOMPLETE"
     if [ $label = vtk ]; then
       grep -q 'INCOMPLETE: .*No space left on device' "$tmpfs/out/case.pvd" ||
-        fail "full tmpfs: the .pvd is not marked INCOMPLETE"
+        die "full tmpfs: the .pvd is not marked INCOMPLETE"
       python3 -c "import xml.dom.minidom, sys; xml.dom.minidom.parse(sys.argv[1])" "$tmpfs/out/case.pvd"
     fi
     echo "ok: full 64 KiB tmpfs ($label): $(grep '^inertia: error:' "$work/err")"
@@ -215,7 +199,7 @@ fi
 # ---- 2. Torn rows ------------------------------------------------------------------------------
 d="$work/torn"
 case_file "$d/full" 20 0 5
-mpi 2 "$d/full/case.yaml" || fail "uninterrupted run"
+capture 2 "$d/full/case.yaml" || die "uninterrupted run"
 mkdir -p "$d/cut/out"
 cp "$d/full/case.yaml" "$d/cut/"
 cp -r "$d/full/out/checkpoints" "$d/cut/out/"
@@ -231,7 +215,7 @@ for name, keep, cut in (("probes.csv", 13, 1), ("energy.csv", 12, 25)):
     rows = [l for l in lines if l not in header]
     open(f"{dst}/{name}", "w").write(''.join(header + rows[:keep + 1]) + rows[keep + 1][:cut])
 PY
-mpi 2 "$d/cut/case.yaml" --restart "$d/cut/out" || fail "restart after torn rows"
+capture 2 "$d/cut/case.yaml" --restart "$d/cut/out" || die "restart after torn rows"
 complete_rows "$d/cut/out/probes.csv"
 complete_rows "$d/cut/out/energy.csv"
 same_histories "$d/full/out" "$d/cut/out"
@@ -255,13 +239,13 @@ open(sys.argv[1], 'wb').write(b)
 PY
     ;;
   esac
-  if mpi 2 "$d/case.yaml" --restart "$newest"; then fail "restart from a $damage checkpoint: status 0"; fi
-  one_error_line "checkpoint_000000020\.h5: cannot restart from this checkpoint: it is damaged"
-  mpi 2 "$d/case.yaml" --restart "$d/out/checkpoints" || fail "restart beside a $damage checkpoint"
+  if capture 2 "$d/case.yaml" --restart "$newest"; then die "restart from a $damage checkpoint: status 0"; fi
+  clean_error_line "checkpoint_000000020\.h5: cannot restart from this checkpoint: it is damaged"
+  capture 2 "$d/case.yaml" --restart "$d/out/checkpoints" || die "restart beside a $damage checkpoint"
   grep -q "restart   skipped .*checkpoint_000000020.h5: .*damaged" "$work/out" ||
-    fail "the log does not say why the $damage checkpoint was skipped"
+    die "the log does not say why the $damage checkpoint was skipped"
   grep -q "restart   from .*checkpoint_000000015.h5: step 15" "$work/out" ||
-    fail "not restarted from the older checkpoint"
+    die "not restarted from the older checkpoint"
   same_histories "$work/torn/full/out" "$d/out"
   echo "ok: a $damage newest checkpoint is skipped for the older one ($(grep -o 'damaged (.*' "$work/out" | head -c 70)...)"
 done
@@ -269,7 +253,7 @@ done
 # ---- 4. SIGTERM --------------------------------------------------------------------------------
 d="$work/sigterm"
 case_file "$d/full" 4000 0 1000
-mpi 2 "$d/full/case.yaml" || fail "uninterrupted run"
+capture 2 "$d/full/case.yaml" || die "uninterrupted run"
 case_file "$d/cut" 4000 0 1000
 timeout 300 "$INERTIA_MPIEXEC" --allow-run-as-root --oversubscribe -n 2 "$INERTIA" "$d/cut/case.yaml" \
   > "$work/out" 2> "$work/err" < /dev/null &
@@ -286,20 +270,20 @@ wait "$launcher" || status=$?
 if grep -q '^finished' "$work/out"; then
   echo "note: the run finished before the signal; SIGTERM not checked"
 else
-  [ "$status" = 143 ] || fail "SIGTERM: exit status $status, expected 143"
-  one_error_line "interrupted by SIGTERM after step [0-9]+ of 4000.*checkpoint of step"
+  [ "$status" = 143 ] || die "SIGTERM: exit status $status, expected 143"
+  clean_error_line "interrupted by SIGTERM after step [0-9]+ of 4000.*checkpoint of step"
   step=$(grep -o 'after step [0-9]*' "$work/err" | grep -o '[0-9]*$')
   for f in probes energy; do
     complete_rows "$d/cut/out/$f.csv"
     tail -n 1 "$d/cut/out/$f.csv" | grep -q '^# INCOMPLETE: .*interrupted by SIGTERM' ||
-      fail "SIGTERM: $f.csv is not marked INCOMPLETE"
+      die "SIGTERM: $f.csv is not marked INCOMPLETE"
     [ "$(grep -v '^#' "$d/cut/out/$f.csv" | tail -n 1 | cut -d, -f1)" = "$step" ] ||
-      fail "SIGTERM: $f.csv does not end at step $step"
+      die "SIGTERM: $f.csv does not end at step $step"
   done
   [ -f "$d/cut/out/checkpoints/$(printf 'checkpoint_%09d.h5' "$step")" ] ||
-    fail "SIGTERM: no checkpoint of step $step"
-  mpi 2 "$d/cut/case.yaml" --restart "$d/cut/out" || fail "restart after SIGTERM"
+    die "SIGTERM: no checkpoint of step $step"
+  capture 2 "$d/cut/case.yaml" --restart "$d/cut/out" || die "restart after SIGTERM"
   same_histories "$d/full/out" "$d/cut/out"
   echo "ok: SIGTERM after step $step: status 143, checkpoint, marks; the restarted run equals the uninterrupted one"
 fi
-echo "faults: all checks passed"
+finish

@@ -25,16 +25,8 @@
 # - bad input: one error line each; an explicit impact whose cells flatten below what its dt
 #   allows stops with a line that says so.
 set -euo pipefail
-: "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}" "${INERTIA_MPIEXEC:=mpiexec}"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-source "$INERTIA_SOURCE_DIR/tests/support/expect_error.sh"
-run() {  # run NP CASE [args...]
-  local np=$1
-  shift
-  "$INERTIA_MPIEXEC" --allow-run-as-root --oversubscribe -n "$np" "$INERTIA" "$@" > "$work/last.log" 2>&1 ||
-    { cat "$work/last.log"; echo "FAIL: inertia $*"; exit 1; }
-}
+: "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 bar() {  # bar FILE DIR [element] [formulation] [time line] [amplitude points] [material extra]
   cat > "$1" <<EOF
 mesh: {box: {lower: [0, 0, 0], upper: [1, 0.1, 0.1], cells: [4, 1, 1], element: ${3:-hex8}}}
@@ -95,18 +87,12 @@ cp "$work/last.log" "$work/bend_fbar.log"
 bar "$work/fbar.yaml" fbar hex8 " formulation: fbar,"
 run 3 "$work/fbar.yaml"
 
-python3 - "$work" <<'PY'
+python3 - "$work" "$INERTIA_SOURCE_DIR/tests/support" <<'PY'
 import csv, math, re, sys
 work = sys.argv[1]
+sys.path.insert(0, sys.argv[2])
+from csv_checks import check, rows, passed
 E, sy, Hi, Hk, A = 2e11, 2.5e8, 4e9, 6e9, 0.01
-failed = []
-def check(what, value, lo, hi):
-    ok = lo <= value <= hi
-    print(f"{'ok  ' if ok else 'FAIL'} {what}: {value:.6g} (within [{lo:g}, {hi:g}])")
-    if not ok:
-        failed.append(what)
-def rows(path):
-    return list(csv.DictReader(l for l in open(path) if not l.startswith("#")))
 def stretch(t):
     return 1 + 0.5 * (t if t <= 1 else 1 - 0.8 * (t - 1))
 # The 1D return map in the true strain ln(stretch): the Kirchhoff stress.
@@ -177,7 +163,7 @@ for name in ("bend", "bend_fbar"):
                 worst, pairs = max(worst, e[k + 1] / e[k] ** 2), pairs + 1
     check(f"{name}: Newton's largest (||G_k+1|| / F) / (||G_k|| / F)^2", worst, 1e-30, 100)
     check(f"{name}: Newton iterations above round-off", pairs, 6, 1e9)
-if failed:
+if not passed():
     print("FAIL: finite_plasticity"); sys.exit(1)
 PY
 
@@ -218,4 +204,4 @@ time: {integrator: central_difference, mass: lumped, dt: 6.0e-8, end_time: 8.0e-
 output: {directory: bad, every: 0}
 EOF
 expect_error "inverted element .*an explicit run keeps the dt chosen for the undeformed mesh: cells flattened by large deformation need a smaller time.dt" 2 "$work/bad.yaml"
-echo "finite_plasticity: all checks passed"
+finish

@@ -17,16 +17,8 @@
 # - bad input: one error line each (a yield curve not monotone, not starting at 0, with a
 #   yield_stress too; voce or johnson_cook incomplete).
 set -euo pipefail
-: "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}" "${INERTIA_MPIEXEC:=mpiexec}"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-source "$INERTIA_SOURCE_DIR/tests/support/expect_error.sh"
-run() {  # run NP CASE [args...]
-  local np=$1
-  shift
-  "$INERTIA_MPIEXEC" --allow-run-as-root --oversubscribe -n "$np" "$INERTIA" "$@" > "$work/last.log" 2>&1 ||
-    { cat "$work/last.log"; echo "FAIL: inertia $*"; exit 1; }
-}
+: "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 bar() {  # bar NAME PLASTICITY [END_TIME]
   cat > "$work/$1.yaml" <<EOF
 mesh: {box: {lower: [0, 0, 0], upper: [1, 0.1, 0.1], cells: [4, 1, 1], element: hex8}}
@@ -65,18 +57,12 @@ run 3 "$work/fast.yaml" --restart "$work/fast/checkpoints/checkpoint_000000015.h
 bar slow "$jc" 100
 run 1 "$work/slow.yaml"
 
-python3 - "$work" <<'PY'
+python3 - "$work" "$INERTIA_SOURCE_DIR/tests/support" <<'PY'
 import csv, math, sys
 work = sys.argv[1]
+sys.path.insert(0, sys.argv[2])
+from csv_checks import check, rows, passed
 E, sy, A = 2e11, 2.5e8, 0.01
-failed = []
-def check(what, value, lo, hi):
-    ok = lo <= value <= hi
-    print(f"{'ok  ' if ok else 'FAIL'} {what}: {value:.6g} (within [{lo:g}, {hi:g}])")
-    if not ok:
-        failed.append(what)
-def rows(path):
-    return list(csv.DictReader(l for l in open(path) if not l.startswith("#")))
 def voce(a):
     return sy + 2e9 * a + 1.5e8 * (1 - math.exp(-30 * a)), 2e9 + 1.5e8 * 30 * math.exp(-30 * a)
 xs, ys = [0, 0.002, 0.005, 0.01], [2.5e8, 2.9e8, 3.2e8, 3.3e8]
@@ -131,7 +117,7 @@ check("johnson_cook: fast / slow final stress - 1 (0.02 ln 15 = 0.054)", fast_la
 full, resumed = rows(f"{work}/fast_reactions.csv"), rows(f"{work}/fast/reactions.csv")
 check("johnson_cook: restart (2 ranks -> 3) against the uninterrupted run / sigma_y",
       max(abs(float(a["xmax.fx"]) - float(b["xmax.fx"])) / A for a, b in zip(full, resumed)) / sy, 0, 1e-10)
-if failed:
+if not passed():
     print("FAIL: hardening"); sys.exit(1)
 PY
 
@@ -148,4 +134,4 @@ bar bad "{yield_stress: 2.5e8, voce: {saturation: 1.0e8}}"
 expect_error "bad.yaml:4: materials\[0\].plasticity.voce: missing key 'rate'" 1 "$work/bad.yaml"
 bar bad "{yield_stress: 2.5e8, johnson_cook: {c: 0.02, reference_rate: 0}}"
 expect_error "bad.yaml:4: materials\[0\].plasticity.johnson_cook.reference_rate: must be > 0" 1 "$work/bad.yaml"
-echo "hardening: all checks passed"
+finish

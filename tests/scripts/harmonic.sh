@@ -18,20 +18,8 @@
 # - a plate's sweep at np 1, 2 and 3: harmonic.csv equal to 1e-9; the fields file;
 # - bad input: one line naming the key, exit 1.
 set -uo pipefail
-: "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}" "${INERTIA_MPIEXEC:=mpiexec}"
-work=$(mktemp -d "${TMPDIR:-/tmp}/inertia_harmonic.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-failed=0
-fail() { echo "FAIL  $*"; failed=1; }
-mpi() { "$INERTIA_MPIEXEC" --allow-run-as-root --oversubscribe -n "$@"; }
-expect_error() {  # expect_error NAME PATTERN CASE-TEXT
-  printf '%s\n' "$3" >"$work/$1.yaml"
-  (cd "$work" && "$INERTIA" --check "$1.yaml" >"$1.out" 2>"$1.err")
-  local status=$?
-  [ $status = 1 ] || fail "$1: exit $status, expected 1"
-  [ "$(grep -c . "$work/$1.err")" = 1 ] || fail "$1: $(grep -c . "$work/$1.err") stderr lines"
-  grep -Eq -- "$2" "$work/$1.err" || fail "$1: '$(cat "$work/$1.err")' does not match '$2'"
-}
+: "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 cd "$work" || exit 1
 
 cp "$INERTIA_SOURCE_DIR/meshes/hanging_mass.msh" osc.msh
@@ -310,33 +298,33 @@ head='mesh: {box: {lower: [0, 0, 0], upper: [1, 0.2, 0.2], cells: [4, 1, 1], ele
 materials:
   - {region: all, density: 7850, youngs_modulus: 2.1e11, poissons_ratio: 0.3}
 output: {directory: out}'
-expect_error no_modal "harmonic\.method: modal superposition needs modal: \{modes: N\}" "$head
+check_refuses no_modal "harmonic\.method: modal superposition needs modal: \{modes: N\}" "$head
 boundary_conditions: [{region: xmin, type: fixed}]
 time: {dt: 0.01, steps: 1}
 harmonic: {method: modal, frequencies: [1, 2]}"
-expect_error direct_ratio "harmonic\.damping: a modal damping ratio has no meaning for the direct solve" "$head
+check_refuses direct_ratio "harmonic\.damping: a modal damping ratio has no meaning for the direct solve" "$head
 boundary_conditions: [{region: xmin, type: fixed}]
 harmonic: {frequencies: [1, 2], damping: 0.02}"
-expect_error rayleigh_modes "harmonic\.rayleigh: unknown key 'modes'" "$head
+check_refuses rayleigh_modes "harmonic\.rayleigh: unknown key 'modes'" "$head
 boundary_conditions: [{region: xmin, type: fixed}]
 modal: {modes: 2}
 harmonic: {frequencies: [1, 2], rayleigh: {damping_ratios: [0.02, 0.02], modes: [1, 2]}}"
-expect_error method "harmonic\.method: .*'exact'" "$head
+check_refuses method "harmonic\.method: .*'exact'" "$head
 boundary_conditions: [{region: xmin, type: fixed}]
 harmonic: {method: exact, frequencies: [1, 2]}"
-expect_error unsorted "harmonic\.frequencies\[1\]: frequencies must increase strictly \(1 after 2\)" "$head
+check_refuses unsorted "harmonic\.frequencies\[1\]: frequencies must increase strictly \(1 after 2\)" "$head
 boundary_conditions: [{region: xmin, type: fixed}]
 modal: {modes: 2}
 harmonic: {frequencies: [2, 1]}"
-expect_error damping "harmonic\.damping: a damping ratio must be in \[0, 1\), got 1\.5" "$head
+check_refuses damping "harmonic\.damping: a damping ratio must be in \[0, 1\), got 1\.5" "$head
 boundary_conditions: [{region: xmin, type: fixed}]
 modal: {modes: 2}
 harmonic: {frequencies: [1, 2], damping: 1.5}"
-expect_error range "harmonic\.frequencies\.to: must be above from \(10\)" "$head
+check_refuses range "harmonic\.frequencies\.to: must be above from \(10\)" "$head
 boundary_conditions: [{region: xmin, type: fixed}]
 modal: {modes: 2}
 harmonic: {frequencies: {from: 10, to: 5, count: 3}}"
-expect_error key "harmonic: unknown key 'dampings'" "$head
+check_refuses key "harmonic: unknown key 'dampings'" "$head
 boundary_conditions: [{region: xmin, type: fixed}]
 modal: {modes: 2}
 harmonic: {frequencies: [1], dampings: 0.1}"
@@ -363,10 +351,10 @@ printf '%s\n' "$head" 'boundary_conditions: [{region: xmin, type: fixed}, {regio
 "$INERTIA" --check plastic.yaml >plastic.out 2>plastic.err || fail "plastic: $(head -2 plastic.err)"
 grep -q "^warning   .*harmonic: region 'all' is plastic, but the harmonic response is linear elastic" plastic.out ||
   fail "plastic: no warning: $(grep -c warning plastic.out) warnings"
-expect_error residual_direct "harmonic\.residual: is for modal superposition" "$head
+check_refuses residual_direct "harmonic\.residual: is for modal superposition" "$head
 boundary_conditions: [{region: xmin, type: fixed}]
 harmonic: {method: direct, frequencies: [1, 2], residual: true}"
-expect_error base_zero "harmonic\.base_acceleration: must not be zero" "$head
+check_refuses base_zero "harmonic\.base_acceleration: must not be zero" "$head
 boundary_conditions: [{region: xmin, type: fixed}]
 harmonic: {frequencies: [1, 2], base_acceleration: [0, 0, 0]}"
 # A base motion in a component no support holds: refused once the model is built.
@@ -382,5 +370,4 @@ sed -e 's/damping: 0.0, rest_length/damping: 1.5, rest_length/' viscous.yaml >da
   fail "modal with dashpots: $(head -2 dashpot_modal.err)"
 "$INERTIA" --help >help.txt && grep -q "^harmonic" help.txt || fail "--help does not name harmonic"
 
-[ $failed = 0 ] && echo "harmonic: all checks passed"
-exit $failed
+finish

@@ -43,15 +43,8 @@
 # case on m.msh (penalty_scale 10 and 1000), then python3 tests/support/hertz_moments.py OUT m.msh
 # --youngs 2e11 --poisson 0.3 --radius 0.01 --delta 1e-4.
 set -euo pipefail
-: "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}" "${INERTIA_MPIEXEC:=mpiexec}"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-run() {  # run NP CASE [args...]
-  local np=$1
-  shift
-  "$INERTIA_MPIEXEC" --allow-run-as-root --oversubscribe -n "$np" "$INERTIA" "$@" > "$work/last.log" 2>&1 ||
-    { cat "$work/last.log"; echo "FAIL: inertia $*"; exit 1; }
-}
+: "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 
 sphere() {  # sphere FILE DIR [contact keys]
   cat > "$1" <<EOF
@@ -219,4 +212,4 @@ for what in failed:
 if failed:
     sys.exit(1)
 EOF
-echo "hertz: all checks passed"
+finish

@@ -21,9 +21,8 @@
 # by a few percent; bringing back the pattern in a matrix-free run (+~940 B/DOF), the values
 # array or a copy of K at assembly (+~600-700) fails both checks).
 set -euo pipefail
-: "${INERTIA:?}" "${INERTIA_MPIEXEC:=mpiexec}"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+: "${INERTIA:?}"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 cells=${MEMORY_TEST_CELLS:-40}
 # Bounds in bytes per DOF (see above).
 marginal_bound_matrix_free=${MARGINAL_MF:-525}
@@ -45,8 +44,7 @@ EOF
 }
 peak_sum() {  # peak_sum CELLS OPERATOR: runs the case at 2 ranks, prints the sum of the peaks
   write_case "$work/c_$1_$2.yaml" "$1" "$2"
-  "$INERTIA_MPIEXEC" --allow-run-as-root --oversubscribe -n 2 "$INERTIA" "$work/c_$1_$2.yaml" \
-    > "$work/c_$1_$2.log" 2>&1 || { cat "$work/c_$1_$2.log"; echo "FAIL: $1^3 $2"; exit 1; }
+  run_log "$work/c_$1_$2.log" 2 "$work/c_$1_$2.yaml"
   grep -q "^setup .* s (max over ranks)" "$work/c_$1_$2.log" ||
     { cat "$work/c_$1_$2.log"; echo "FAIL: no set-up time in the log"; exit 1; }
   awk -F, 'NR > 1 { s += $3; n++ } END { if (n != 2) exit 1; printf "%d\n", s }' \

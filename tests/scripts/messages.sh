@@ -10,37 +10,23 @@
 #   4. counts out of range say the range.
 set -euo pipefail
 : "${INERTIA:?}"
-: "${INERTIA_MPIEXEC:=mpiexec}"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
+E2E_TIMEOUT=120
 
-mpi() {  # mpi NP ARGS...: inertia on NP ranks; output in $work/out and $work/err, status returned
-  local np=$1
-  shift
-  timeout 120 "$INERTIA_MPIEXEC" --allow-run-as-root --oversubscribe -n "$np" "$INERTIA" "$@" \
-    > "$work/out" 2> "$work/err" < /dev/null
-}
-fail() {
-  echo "FAIL: $*"
-  echo "--- stderr:"; head -c 2000 "$work/err"; echo; echo "--- stdout (last lines):"
-  tail -n 5 "$work/out" | head -c 2000
-  exit 1
-}
 # refused NP PATTERN ARGS...: inertia fails with exactly one error line matching PATTERN (grep -E,
 # the whole line from "inertia: error: " on: a line broken by a raw newline does not match), at
 # most 400 characters long, and no escape byte on stdout or stderr.
 refused() {
   local np=$1 pattern=$2
   shift 2
-  if mpi "$np" "$@"; then fail "np $np: expected an error for: $*"; fi
-  [ "$(grep -c '^inertia: error:' "$work/err")" = 1 ] || fail "np $np: expected one error line"
+  if capture "$np" "$@"; then die "np $np: expected an error for: $*"; fi
+  [ "$(grep -c '^inertia: error:' "$work/err")" = 1 ] || die "np $np: expected one error line"
   grep -Eq "^inertia: error: $pattern\$" "$work/err" ||
-    fail "np $np: the error line does not match /^inertia: error: $pattern\$/"
+    die "np $np: the error line does not match /^inertia: error: $pattern\$/"
   local length
   length=$(grep '^inertia: error:' "$work/err" | wc -c)
-  [ "$length" -le 400 ] || fail "np $np: an error line of $length characters"
-  ! grep -q $'\x1b' "$work/err" "$work/out" || fail "np $np: a raw escape byte in the output"
+  [ "$length" -le 400 ] || die "np $np: an error line of $length characters"
+  ! grep -q $'\x1b' "$work/err" "$work/out" || die "np $np: a raw escape byte in the output"
 }
 box='mesh: {box: {lower: [0, 0, 0], upper: [1, 0.1, 0.1], cells: [4, 1, 1], element: hex8}}
 materials:
@@ -60,14 +46,14 @@ for np in 1 2; do
   echo "ok: np $np, --check: $(grep '^inertia: error:' "$work/err")"
   # --check after the case file checks too (it is not taken for a PETSc option and the run made).
   printf '%s\n%s\noutput: {directory: after}\n' "$box" "$time" > "$d/after.yaml"
-  (cd "$d" && mpi "$np" after.yaml --check) || fail "np $np: after.yaml --check failed"
-  grep -q "^check     OK" "$work/out" || fail "np $np: after.yaml --check did not check"
-  [ ! -e "$d/after" ] || fail "np $np: after.yaml --check ran the case"
+  (cd "$d" && capture "$np" after.yaml --check) || die "np $np: after.yaml --check failed"
+  grep -q "^check     OK" "$work/out" || die "np $np: after.yaml --check did not check"
+  [ ! -e "$d/after" ] || die "np $np: after.yaml --check ran the case"
   printf '%s\n%s\noutput: {directory: out, checkpoint: {every: 1, directory: blocker/ck}}\n' \
     "$box" "$time" > "$d/ck_blocked.yaml"
   refused "$np" ".*blocker/ck: cannot create the checkpoint directory \\(.*blocker is not a directory\\)" \
     --check "$d/ck_blocked.yaml"
-  [ ! -e "$d/out" ] || fail "np $np: --check created the output directory"
+  [ ! -e "$d/out" ] || die "np $np: --check created the output directory"
   refused "$np" ".*blocker/ck: cannot create the checkpoint directory \\(Not a directory\\)" \
     "$d/ck_blocked.yaml"
   echo "ok: np $np, a run: $(grep '^inertia: error:' "$work/err")"
@@ -77,11 +63,11 @@ for np in 1 2; do
   printf '%s\nmodal: {modes: 2}\noutput: {directory: new3/out}\n' "$box" > "$d/fresh_modal.yaml"
   before=$(cd "$d" && find . | sort)
   for c in fresh fresh_modal; do
-    mpi "$np" --check "$d/$c.yaml" || fail "np $np: --check $c.yaml"
-    grep -q '^check     OK' "$work/out" || fail "np $np: --check $c.yaml did not say OK"
+    capture "$np" --check "$d/$c.yaml" || die "np $np: --check $c.yaml"
+    grep -q '^check     OK' "$work/out" || die "np $np: --check $c.yaml did not say OK"
   done
   after=$(cd "$d" && find . | sort)
-  [ "$before" = "$after" ] || fail "np $np: --check created: $(diff <(echo "$before") <(echo "$after") | grep '^>' | tr '\n' ' ')"
+  [ "$before" = "$after" ] || die "np $np: --check created: $(diff <(echo "$before") <(echo "$after") | grep '^>' | tr '\n' ' ')"
   echo "ok: np $np, --check created nothing"
 
   # ---- 2. Control bytes in paths and names -----------------------------------------------------
@@ -111,10 +97,10 @@ for np in 1 2; do
   echo "ok: np $np, output directory: $(grep '^inertia: error:' "$work/err" | sed 's|.*/odd|.../odd|g')"
   # A run from there: the log names the case, the mesh and the output directory escaped.
   printf '%s\n%s\noutput: {directory: "o\\x1b[31m\\nut2"}\n' "$box" "$time" > "$odd/ok.yaml"
-  mpi "$np" "$odd/ok.yaml" || fail "np $np: a run in a directory with control bytes in its name"
-  ! grep -q $'\x1b' "$work/out" || fail "np $np: a raw escape byte in the log"
-  grep -q "^inertia .*: case .*/${esc}/ok\\.yaml on " "$work/out" || fail "np $np: the case line"
-  grep -q "^output    .*/${esc}/o\\\\x1b\\[31m\\\\nut2\$" "$work/out" || fail "np $np: the output line"
+  capture "$np" "$odd/ok.yaml" || die "np $np: a run in a directory with control bytes in its name"
+  ! grep -q $'\x1b' "$work/out" || die "np $np: a raw escape byte in the log"
+  grep -q "^inertia .*: case .*/${esc}/ok\\.yaml on " "$work/out" || die "np $np: the case line"
+  grep -q "^output    .*/${esc}/o\\\\x1b\\[31m\\\\nut2\$" "$work/out" || die "np $np: the output line"
   echo "ok: np $np, the log of a run there escapes them"
 
   # ---- 3. Huge bad values ----------------------------------------------------------------------
@@ -147,4 +133,4 @@ for np in 1 2; do
   refused "$np" ".*keep\\.yaml:7: output\\.checkpoint\\.keep: must be an integer in \\[1, 1000\\], got '5000'" \
     "$d/keep.yaml"
 done
-echo "messages: all checks passed"
+finish

@@ -4,12 +4,8 @@
 # 1, 2 and 3 ranks (1e-8); a free body logs its six rigid-body modes; Rayleigh damping asked at
 # modes 1 and 3 gives those modes exactly the asked ratio; bad modal input is one line, exit 1.
 set -uo pipefail
-: "${INERTIA:?}" "${INERTIA_MPIEXEC:=mpiexec}"
-work=$(mktemp -d "${TMPDIR:-/tmp}/inertia_modal.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-failed=0
-fail() { echo "FAIL  $*"; failed=1; }
-mpi() { "$INERTIA_MPIEXEC" --allow-run-as-root --oversubscribe -n "$@"; }
+: "${INERTIA:?}"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 
 cat >"$work/plate.yaml" <<'YAML'
 mesh: {box: {lower: [0, 0, 0], upper: [1, 0.6, 0.05], cells: [10, 6, 1], element: hex8}}
@@ -114,5 +110,4 @@ bad rayleigh_mode_too_high "modal: {modes: 2}
 time: {dt: 1, steps: 1, rayleigh: {damping_ratios: [0.05, 0.05], modes: [1, 3]}}" "from 1 to modal.modes = 2"
 bad rigid_mode "modal: {modes: 8}
 time: {dt: 1, steps: 1, rayleigh: {damping_ratios: [0.05, 0.05], modes: [1, 7]}}" "rigid-body mode"
-[ $failed = 0 ] && echo "modal: all checks passed"
-exit $failed
+finish

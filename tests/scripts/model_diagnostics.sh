@@ -16,15 +16,8 @@
 #   - the captured share of the effective masses: against the total mass, never above 100 %;
 #   - nu > 0.49 on hex8 or tet4 cells (which lock): one warning naming the material's line.
 set -uo pipefail
-: "${INERTIA:?}" "${INERTIA_MPIEXEC:=mpiexec}" "${INERTIA_SOURCE_DIR:?}"
-work=$(mktemp -d "${TMPDIR:-/tmp}/inertia_diagnostics.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-failed=0
-fail() { echo "FAIL  $*"; failed=1; }
-mpi() { "$INERTIA_MPIEXEC" --allow-run-as-root --oversubscribe -n "$@"; }
-# has LOG TEXT: the log has a line containing TEXT (fixed string).
-has() { grep -qF -- "$2" "$1" || fail "$1: no line with '$2'"; }
-hasnt() { ! grep -qF -- "$2" "$1" || fail "$1: unexpected '$2'"; }
+: "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 
 python3 "$INERTIA_SOURCE_DIR/tests/support/two_boxes_msh.py" 2 "$work/two_boxes.msh"
 cat >"$work/unfused.yaml" <<YAML
@@ -264,5 +257,4 @@ hasnt "$work/lock_soft.log" "lock volumetrically"
 (cd "$work" && mpi 3 "$INERTIA" --check lock_hex8.yaml >lock3.log 2>&1) || fail "lock_hex8 on 3 ranks"
 [ "$(grep -c "lock volumetrically" "$work/lock3.log")" = 1 ] || fail "lock_hex8 on 3 ranks: not one warning"
 
-[ $failed = 0 ] && echo "model_diagnostics: all checks passed"
-exit $failed
+finish

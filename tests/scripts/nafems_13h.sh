@@ -67,12 +67,8 @@
 # About 30 s in all on 2 cores (np 1 3.5 s, np 2 3 s, np 3 4.6 s, the static run 1 s, the direct
 # sweep 12 s).
 set -uo pipefail
-: "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}" "${INERTIA_MPIEXEC:=mpiexec}"
-work=$(mktemp -d "${TMPDIR:-/tmp}/inertia_nafems_13h.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-failed=0
-fail() { echo "FAIL  $*"; failed=1; }
-mpi() { "$INERTIA_MPIEXEC" --allow-run-as-root --oversubscribe -n "$@"; }
+: "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 cd "$work" || exit 1
 
 # 0.04 to 4.16 Hz every 0.04 Hz (0 Hz is refused: frequencies must be > 0), 2.30 to 2.46 Hz
@@ -246,5 +242,4 @@ for a, b in zip(d, m):
 raise SystemExit(1 if bad or len(d) != 6 or len(m) != 6 else 0)
 PY
 
-[ $failed = 0 ] && echo "nafems_13h: all checks passed"
-exit $failed
+finish

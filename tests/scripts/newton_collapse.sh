@@ -17,15 +17,8 @@
 # pressure there (to 1e-9) and whose energy balance closes (to 1e-9, measured 4e-16); a restart
 # from the checkpoint before it fails the same way and leaves that row once.
 set -euo pipefail
-: "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}" "${INERTIA_MPIEXEC:=mpiexec}"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-run() {  # run NP CASE [args...]
-  local np=$1
-  shift
-  (cd "$work" && "$INERTIA_MPIEXEC" --allow-run-as-root --oversubscribe -n "$np" "$INERTIA" "$@" > last.log 2>&1) ||
-    { cat "$work/last.log"; echo "FAIL: inertia $*"; exit 1; }
-}
+: "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 sphere() {  # sphere FILE DIR POINTS STEPS [extra time keys] [extra output keys]
   cat > "$1" <<YAML
 mesh: {file: $INERTIA_SOURCE_DIR/meshes/plastic_sphere.msh}
@@ -45,20 +38,19 @@ YAML
 }
 points="[[0, 0], [1, 0.8], [2, 0.9], [3, 0.95], [4, 0.98], [5, 1.0]]"
 sphere "$work/np1.yaml" np1 "$points" 5
-run 1 np1.yaml
+in_work run 1 np1.yaml
 cp "$work/last.log" "$work/np1.log"
 sphere "$work/np2.yaml" np2 "$points" 5
-run 2 np2.yaml
+in_work run 2 np2.yaml
 cp "$work/last.log" "$work/np2.log"
 sphere "$work/bt.yaml" bt "$points" 5
-run 1 bt.yaml -snes_linesearch_type bt
+in_work run 1 bt.yaml -snes_linesearch_type bt
 sphere "$work/past.yaml" past "[[0, 0], [1, 0.9], [2, 1.1]]" 2 ", max_step_halvings: 1" \
   ", checkpoint: {every: 1}"
 for attempt in first restart; do
   args=(past.yaml -snes_max_it 20)
   [ $attempt = restart ] && args+=(--restart past/checkpoints/checkpoint_000000001.h5)
-  if (cd "$work" && "$INERTIA_MPIEXEC" --allow-run-as-root --oversubscribe -n 2 "$INERTIA" "${args[@]}" \
-      > "past_$attempt.log" 2> "past_$attempt.err"); then
+  if (cd "$work" && mpi 2 "$INERTIA" "${args[@]}" > "past_$attempt.log" 2> "past_$attempt.err"); then
     cat "$work/past_$attempt.log"
     echo "FAIL: the sphere at 1.1 p_L converged ($attempt)"
     exit 1
@@ -129,4 +121,4 @@ if not passed():
     print("FAIL: newton_collapse")
     sys.exit(1)
 PY
-echo "newton_collapse: all checks passed"
+finish

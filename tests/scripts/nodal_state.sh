@@ -22,15 +22,8 @@
 #   needed); with pvpython, check_xdmf.py also compares the np-3 series with the np-3 .pvd;
 # - a case without state: nodal_state writes nothing, as `state` does; --help lists it.
 set -euo pipefail
-: "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}" "${INERTIA_MPIEXEC:=mpiexec}"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-run() {  # run NP CASE [args...]
-  local np=$1
-  shift
-  "$INERTIA_MPIEXEC" --allow-run-as-root --oversubscribe -n "$np" "$INERTIA" "$@" > "$work/last.log" 2>&1 ||
-    { cat "$work/last.log"; echo "FAIL: inertia $*"; exit 1; }
-}
+: "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 
 "$INERTIA" --help > "$work/help.txt"
 grep -q "^  nodal_state " "$work/help.txt" || { echo "FAIL: --help does not list nodal_state"; exit 1; }
@@ -340,4 +333,4 @@ pv_status=0
     --pvd "$work/beam3/beam3.pvd" --steps 2 --points 117 --cells 48 --tol 1e-10
 ) || pv_status=1
 [ "$pv_status" = 0 ] || { echo "FAIL: check_xdmf.py"; exit 1; }
-echo "nodal_state: OK"
+finish

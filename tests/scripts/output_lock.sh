@@ -8,34 +8,15 @@
 # tests/support/noflock.c), a run warns and goes on. At 1 and 2 ranks.
 set -euo pipefail
 : "${INERTIA:?}" "${INERTIA_NOFLOCK:?set INERTIA_NOFLOCK to the no-flock shim (libinertia_noflock.so)}"
-: "${INERTIA_MPIEXEC:=mpiexec}"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-work=$(mktemp -d)
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 first=""
-cleanup() {
+e2e_cleanup() {
   if [ -n "$first" ]; then
     pkill -CONT -f "^$INERTIA $work/" 2>/dev/null || true
     kill "$first" 2>/dev/null || true
   fi
-  rm -rf "$work"
 }
-trap cleanup EXIT
 
-mpi() {  # mpi NP ARGS...: inertia on NP ranks; output in $work/out and $work/err, status returned
-  local np=$1
-  shift
-  timeout 300 "$INERTIA_MPIEXEC" --allow-run-as-root --oversubscribe -n "$np" "$INERTIA" "$@" \
-    > "$work/out" 2> "$work/err" < /dev/null
-}
-fail() {
-  echo "FAIL: $*"
-  echo "--- stderr:"; cat "$work/err"; echo "--- stdout (last lines):"; tail -n 5 "$work/out"
-  exit 1
-}
-one_error_line() {  # one_error_line PATTERN: exactly one 'inertia: error:' line, matching
-  [ "$(grep -c '^inertia: error:' "$work/err")" = 1 ] || fail "expected one error line"
-  grep -Eq "^inertia: error: .*$1" "$work/err" || fail "the error line does not match /$1/"
-}
 each_step_once() {  # each_step_once CSV LAST: the rows are steps 0, 1, ..., LAST, each once
   python3 - "$1" "$2" <<'PY'
 import sys
@@ -84,31 +65,31 @@ for np in 1 2; do
     sleep 0.05
   done
   pids=$(ranks "$d/a/case.yaml")
-  [ -n "$pids" ] || fail "np $np: the first run ended before it could be held"
+  [ -n "$pids" ] || die "np $np: the first run ended before it could be held"
   # shellcheck disable=SC2086
   kill -STOP $pids
   grep -q "^the run of $d/a/case.yaml (pid [0-9]* on host .*, started 20[0-9-]* [0-9:]*)\$" \
-    "$d/a/out/.inertia.lock" || fail "np $np: the lock file does not describe its holder"
-  if mpi "$np" "$d/a/case.yaml"; then fail "np $np: a second run of the case was not refused"; fi
+    "$d/a/out/.inertia.lock" || die "np $np: the lock file does not describe its holder"
+  if capture "$np" "$d/a/case.yaml"; then die "np $np: a second run of the case was not refused"; fi
   one_error_line "a/out: in use by the run of $d/a/case\\.yaml \\(pid [0-9]+ on host [^,]+, started [0-9-]+ [0-9:]+\\); wait for it to end, or give this run another output\\.directory\$"
   echo "ok: np $np, the same case twice: $(grep '^inertia: error:' "$work/err")"
-  if mpi "$np" "$d/b/case.yaml"; then fail "np $np: another case into the same directory ran"; fi
+  if capture "$np" "$d/b/case.yaml"; then die "np $np: another case into the same directory ran"; fi
   one_error_line "a/out: in use by the run of $d/a/case\\.yaml"
-  if mpi "$np" "$d/c/case.yaml"; then fail "np $np: another case into the same checkpoint directory ran"; fi
+  if capture "$np" "$d/c/case.yaml"; then die "np $np: another case into the same checkpoint directory ran"; fi
   one_error_line "ckpt: in use by the run of $d/a/case\\.yaml .*another output\\.checkpoint\\.directory\$"
-  [ ! -e "$d/c/out/probes.csv" ] || fail "np $np: the refused run wrote probes.csv"
+  [ ! -e "$d/c/out/probes.csv" ] || die "np $np: the refused run wrote probes.csv"
   echo "ok: np $np, another case into its checkpoint directory: $(grep '^inertia: error:' "$work/err" | cut -c1-90)..."
-  mpi "$np" --check "$d/a/case.yaml" || fail "np $np: --check of a case whose run is going on"
+  capture "$np" --check "$d/a/case.yaml" || die "np $np: --check of a case whose run is going on"
   # shellcheck disable=SC2086
   kill -CONT $pids
   status=0
   wait "$first" || status=$?
   first=""
-  [ "$status" = 0 ] || { cat "$work/first.err"; fail "np $np: the first run failed (status $status)"; }
+  [ "$status" = 0 ] || { cat "$work/first.err"; die "np $np: the first run failed (status $status)"; }
   each_step_once "$d/a/out/probes.csv" 3000
   each_step_once "$d/a/out/energy.csv" 3000
   [ ! -e "$d/a/out/.inertia.lock" ] && [ ! -e "$d/ckpt/.inertia.lock" ] ||
-    fail "np $np: a lock file stayed after a clean end"
+    die "np $np: a lock file stayed after a clean end"
   echo "ok: np $np, the first run was unaffected: each of its 3001 rows once, no lock file left"
 
   # ---- 2. A run killed with SIGKILL ------------------------------------------------------------
@@ -122,32 +103,32 @@ for np in 1 2; do
     sleep 0.02
   done
   pids=$(ranks "$d/k/case.yaml")
-  [ -n "$pids" ] || fail "np $np: the run ended before it could be killed"
+  [ -n "$pids" ] || die "np $np: the run ended before it could be killed"
   # shellcheck disable=SC2086
   kill -KILL $pids
   wait "$first" || true
   first=""
-  killed=$(grep -o 'pid [0-9]*' "$d/k/out/.inertia.lock") || fail "np $np: no lock file left by the killed run"
-  mpi "$np" "$d/k/case.yaml" --restart "$d/k/ckpt" ||
-    fail "np $np: the run after a killed one (its lock file left) was refused or failed"
+  killed=$(grep -o 'pid [0-9]*' "$d/k/out/.inertia.lock") || die "np $np: no lock file left by the killed run"
+  capture "$np" "$d/k/case.yaml" --restart "$d/k/ckpt" ||
+    die "np $np: the run after a killed one (its lock file left) was refused or failed"
   grep -q "^lock      .*k/out: the run of $d/k/case.yaml ($killed .*) ended without releasing the output directory (killed or crashed)" "$work/out" ||
-    fail "np $np: the takeover of the killed run's lock was not logged"
-  grep -q "^restart   from .*checkpoint_0000005" "$work/out" || fail "np $np: not restarted"
+    die "np $np: the takeover of the killed run's lock was not logged"
+  grep -q "^restart   from .*checkpoint_0000005" "$work/out" || die "np $np: not restarted"
   each_step_once "$d/k/out/probes.csv" 3000
   [ ! -e "$d/k/out/.inertia.lock" ] && [ ! -e "$d/k/ckpt/.inertia.lock" ] ||
-    fail "np $np: a lock file stayed after the restarted run"
+    die "np $np: a lock file stayed after the restarted run"
   echo "ok: np $np, after kill -9 the next run (--restart into its own directory) took the lock: $(grep -m1 '^lock ' "$work/out" | cut -c1-100)..."
 
   # ---- 3. A file system without flock ----------------------------------------------------------
   case_file "$d/n" 50 out ckpt
-  LD_PRELOAD="$INERTIA_NOFLOCK" mpi "$np" "$d/n/case.yaml" || fail "np $np: a run without flock failed"
+  LD_PRELOAD="$INERTIA_NOFLOCK" capture "$np" "$d/n/case.yaml" || die "np $np: a run without flock failed"
   grep -q "^warning   .*n/out: cannot lock the output directory (flock: No locks available; a file system without locks): nothing stops another run from writing into it at the same time\$" "$work/out" ||
-    fail "np $np: no warning without flock"
+    die "np $np: no warning without flock"
   grep -q "^warning   .*n/ckpt: cannot lock the checkpoint directory" "$work/out" ||
-    fail "np $np: no warning for the checkpoint directory without flock"
+    die "np $np: no warning for the checkpoint directory without flock"
   [ ! -e "$d/n/out/.inertia.lock" ] && [ ! -e "$d/n/ckpt/.inertia.lock" ] ||
-    fail "np $np: a lock file left without flock"
+    die "np $np: a lock file left without flock"
   each_step_once "$d/n/out/probes.csv" 50
   echo "ok: np $np, without flock: $(grep -m1 '^warning   .*cannot lock' "$work/out" | sed 's|/tmp/[^ ]*/n/|.../n/|' | cut -c1-120)..."
 done
-echo "output_lock: all checks passed"
+finish

@@ -3,11 +3,8 @@
 # or after each multiple), output.every (steps), the last step always, output.history_every for
 # probes.csv and energy.csv, and the frame count announced before the time loop. At 2 ranks.
 set -uo pipefail
-: "${INERTIA:?}" "${INERTIA_MPIEXEC:=mpiexec}"
-work=$(mktemp -d "${TMPDIR:-/tmp}/inertia_output_schedule.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-failed=0
-fail() { echo "FAIL  $*"; failed=1; }
+: "${INERTIA:?}"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 
 run_case() {  # run_case NAME OUTPUT_KEYS: 25 Newmark steps of 1e-4 s
   mkdir -p "$work/$1"
@@ -55,5 +52,4 @@ expect "history_every 10: probes.csv rows at steps" "$(row_steps history probes.
 expect "history_every 10: energy.csv rows at steps" "$(row_steps history energy.csv)" "0 10 20 25"
 [ -e "$work/history/out/case.pvd" ] && fail "every: 0 wrote a .pvd"
 
-[ $failed -eq 0 ] && echo "output_schedule: all checks passed"
-exit $failed
+finish

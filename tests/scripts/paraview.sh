@@ -8,22 +8,16 @@
 # Needs pvpython: ParaView's Python unpacked under $INERTIA_PVPYTHON_ROOT (see .ci/run), or on
 # PATH, or where .ci/run unpacks it (/opt/inertia-paraview-python); skips when there is none.
 set -euo pipefail
-: "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}" "${INERTIA_MPIEXEC:=mpiexec}"
+: "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 # shellcheck source=../support/pvpython.sh
 source "$INERTIA_SOURCE_DIR/tests/support/pvpython.sh"
 find_pvpython "ParaView check"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-run() {  # run NAME: the case $work/NAME.yaml on 2 ranks, its log shown if it fails
-  "$INERTIA_MPIEXEC" --allow-run-as-root --oversubscribe -n 2 "$INERTIA" "$work/$1.yaml" \
-    > "$work/$1.log" 2>&1 || { tail -n 5 "$work/$1.log"; echo "FAIL: $1 case did not run"; exit 1; }
-}
-failed=0
 
 sed -e "s|file: ../../meshes/|file: $INERTIA_SOURCE_DIR/meshes/|" -e 's|end_time: 0.03|end_time: 0.005|' \
     -e "s|directory: out|directory: $work/out|" \
     "$INERTIA_SOURCE_DIR/examples/cantilever/cantilever.yaml" > "$work/cantilever.yaml"
-run cantilever
+run 2 "$work/cantilever.yaml"
 "${pv[@]}" "$INERTIA_SOURCE_DIR/tests/support/check_pvd.py" "$work/out/cantilever.pvd" \
   --arrays displacement,velocity,acceleration,nodal_von_mises \
   --cell-arrays von_mises,stress,strain,rank,region \
@@ -39,7 +33,7 @@ boundary_conditions:
 modal: {modes: 4}
 output: {directory: $work/modes}
 YAML
-run beam
+run 2 "$work/beam.yaml"
 "${pv[@]}" "$INERTIA_SOURCE_DIR/tests/support/check_modes_pvd.py" "$work/modes/beam_modes.pvd" \
   --modes 4 --lower 0,0,0 --upper 1,0.1,0.1 --cells 10,2,2 --density 7800 || failed=1
 
@@ -57,8 +51,8 @@ harmonic: {frequencies: [0.001], fields_at: [0.001]}
 output: {directory: $work/harmonic}" > "$work/harmonic_beam.yaml"
 printf '%s\n%s\n' "$beam_loaded" "time: {integrator: static, dt: 1, steps: 1}
 output: {directory: $work/static, every: 1}" > "$work/static_beam.yaml"
-run harmonic_beam
-run static_beam
+run 2 "$work/harmonic_beam.yaml"
+run 2 "$work/static_beam.yaml"
 for array in stress_real stress_amplitude; do
   "${pv[@]}" "$INERTIA_SOURCE_DIR/tests/support/compare_cell_arrays.py" \
     "$work/harmonic/harmonic_beam_harmonic.pvd" $array "$work/static/static_beam.pvd" stress \
@@ -67,4 +61,4 @@ done
 "${pv[@]}" "$INERTIA_SOURCE_DIR/tests/support/check_pvd.py" "$work/harmonic/harmonic_beam_harmonic.pvd" \
   --arrays displacement_real,displacement_imag,displacement_amplitude \
   --cell-arrays stress_real,stress_imag,stress_amplitude --steps 1 --vector displacement_real || failed=1
-exit $failed
+finish

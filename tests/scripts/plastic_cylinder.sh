@@ -43,15 +43,8 @@
 # xmax: tet10 20 x 2 x 2 cells 1.150, hex8 40 x 4 x 4 1.296, both still rising; not checked).
 # The last 0.1 m is elastic, so that the load goes in without yielding the end cells.
 set -euo pipefail
-: "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}" "${INERTIA_MPIEXEC:=mpiexec}"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-run() {  # run NP CASE [args...]
-  local np=$1
-  shift
-  "$INERTIA_MPIEXEC" --allow-run-as-root --oversubscribe -n "$np" "$INERTIA" "$@" > "$work/last.log" 2>&1 ||
-    { cat "$work/last.log"; echo "FAIL: inertia $*"; exit 1; }
-}
+: "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 cylinder() {  # cylinder FILE DIR MESH
   cat > "$1" <<EOF
 mesh: {file: $INERTIA_SOURCE_DIR/meshes/$3}
@@ -150,18 +143,14 @@ output: {directory: beam, every: 0}
 EOF
 run 1 "$work/beam.yaml"
 
-python3 - "$work" "$INERTIA_SOURCE_DIR/examples/plastic_cylinder" <<'PY'
+python3 - "$work" "$INERTIA_SOURCE_DIR/examples/plastic_cylinder" "$INERTIA_SOURCE_DIR/tests/support" <<'PY'
 import bisect, math, sys
 work = sys.argv[1]
+sys.path.insert(0, sys.argv[3])
+from csv_checks import check, passed
 sys.path.insert(0, sys.argv[2])
 import hill
 from hill import a, b, p_c, sy
-failed = []
-def check(what, value, lo, hi):
-    ok = lo <= value <= hi
-    print(f"{'ok  ' if ok else 'FAIL'} {what}: {value:.6g} (within [{lo:g}, {hi:g}])")
-    if not ok:
-        failed.append(what)
 amps = [0.55, 0.65, 0.75, 0.85, 0.95]
 pressures = [x * p_c for x in amps]
 ref = hill.reference(pressures, nu=0.3, elements=1000, substeps=1)
@@ -226,8 +215,8 @@ check("cantilever: largest of the last 3 steps / F_p", max(force[-3:]), 1.0, 1.0
 check("cantilever: rise over the last 3 steps, relative", force[-1] / force[-3] - 1, 0, 5e-3)
 e = hill.rows(f"{work}/beam/energy.csv")[-1]
 check("cantilever: energy balance / work", abs(e["total"]) / e["external_work"], 0, 1e-9)
-if failed:
+if not passed():
     print("FAIL: plastic_cylinder")
     sys.exit(1)
 PY
-echo "plastic_cylinder: all checks passed"
+finish

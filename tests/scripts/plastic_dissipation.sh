@@ -14,13 +14,8 @@
 #   at these 2 % strain steps; the same total as before the change);
 # - np 2 equals np 1.
 set -euo pipefail
-: "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}" "${INERTIA_MPIEXEC:=mpiexec}"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-run() {  # run NP CASE
-  "$INERTIA_MPIEXEC" --allow-run-as-root --oversubscribe -n "$1" "$INERTIA" "$2" > "$work/last.log" 2>&1 ||
-    { cat "$work/last.log"; echo "FAIL: inertia $2"; exit 1; }
-}
+: "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 bar() {  # bar NAME MODEL_AND_FORMULATION
   cat > "$work/$1.yaml" <<EOF
 mesh: {box: {lower: [0, 0, 0], upper: [1, 0.1, 0.1], cells: [4, 1, 1], element: hex8}}
@@ -73,4 +68,4 @@ for name, balance in (("small", 1e-9), ("hencky", 0.05)):
 if not passed():
     print("FAIL: plastic_dissipation"); sys.exit(1)
 PY
-echo "plastic_dissipation: all checks passed"
+finish

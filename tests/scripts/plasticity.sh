@@ -20,16 +20,8 @@
 # - the same bar pulled under central difference: the balance closes to 1e-4 of the work;
 # - bad input: one error line each.
 set -euo pipefail
-: "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}" "${INERTIA_MPIEXEC:=mpiexec}"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-source "$INERTIA_SOURCE_DIR/tests/support/expect_error.sh"
-run() {  # run NP CASE [args...]
-  local np=$1
-  shift
-  "$INERTIA_MPIEXEC" --allow-run-as-root --oversubscribe -n "$np" "$INERTIA" "$@" > "$work/last.log" 2>&1 ||
-    { cat "$work/last.log"; echo "FAIL: inertia $*"; exit 1; }
-}
+: "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 bar() {  # bar FILE DIR [time line] [plasticity] [amplitude points]
   cat > "$1" <<EOF
 mesh: {box: {lower: [0, 0, 0], upper: [1, 0.1, 0.1], cells: [4, 1, 1], element: hex8}}
@@ -85,15 +77,8 @@ import csv, glob, math, re, sys
 work = sys.argv[1]
 sys.path.insert(0, sys.argv[2])
 from hertz_moments import read_vtu
+from csv_checks import check, rows, passed
 E, sy, Hi, Hk, A = 2e11, 2.5e8, 4e9, 6e9, 0.01
-failed = []
-def check(what, value, lo, hi):
-    ok = lo <= value <= hi
-    print(f"{'ok  ' if ok else 'FAIL'} {what}: {value:.6g} (within [{lo:g}, {hi:g}])")
-    if not ok:
-        failed.append(what)
-def rows(path):
-    return list(csv.DictReader(l for l in open(path) if not l.startswith("#")))
 # The 1D return map of the same path.
 ep = alpha = beta = 0.0
 exact = []
@@ -153,7 +138,7 @@ e = rows(f"{work}/bar2/energy.csv")[-1]
 check("restart: energy balance / work", abs(float(e["total"])) / float(e["external_work"]), 0, 1e-9)
 e = rows(f"{work}/cd/energy.csv")[-1]
 check("central difference: energy balance / work", abs(float(e["total"])) / float(e["external_work"]), 0, 1e-4)
-if failed:
+if not passed():
     print("FAIL: plasticity"); sys.exit(1)
 PY
 
@@ -164,4 +149,4 @@ bar "$work/bad.yaml" bad "" "{yield_stress: 2.5e8, isotropic_hardening: -1}"
 expect_error "bad.yaml:4: materials\[0\].plasticity.isotropic_hardening: must be >= 0" 2 "$work/bad.yaml"
 bar "$work/bad.yaml" bad "" "{yield_stres: 2.5e8}"
 expect_error "bad.yaml:4: materials\[0\].plasticity: unknown key 'yield_stres'" 3 "$work/bad.yaml"
-echo "plasticity: all checks passed"
+finish

@@ -12,18 +12,10 @@
 # - the kind's own case-file section is validated with one error line; the plain executable
 #   (no term with state) says that 'state' writes nothing.
 set -euo pipefail
-: "${INERTIA_TEST_TERMS:?}" "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}" "${INERTIA_MPIEXEC:=mpiexec}"
+: "${INERTIA_TEST_TERMS:?}" "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 INERTIA_PLAIN=$INERTIA
 INERTIA=$INERTIA_TEST_TERMS
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-source "$INERTIA_SOURCE_DIR/tests/support/expect_error.sh"
-run() {  # run NP CASE [args...]
-  local np=$1
-  shift
-  "$INERTIA_MPIEXEC" --allow-run-as-root --oversubscribe -n "$np" "$INERTIA" "$@" > "$work/last.log" 2>&1 ||
-    { cat "$work/last.log"; echo "FAIL: inertia-test-terms $*"; exit 1; }
-}
 
 case_file() {  # case_file DIR
   cat > "$1/case.yaml" <<EOF
@@ -164,4 +156,4 @@ sed -i 's/^state_check: .*/state_check: {region: nowhere}/' "$d/case.yaml"
 expect_error "case.yaml:10: state_check.region: unknown region 'nowhere'" 3 "$d/case.yaml"
 sed -i 's/^state_check: .*/state_chek: {region: all}/' "$d/case.yaml"
 expect_error "unknown key 'state_chek'.*did you mean 'state_check'" 1 "$d/case.yaml"
-echo "point_state: OK"
+finish

@@ -6,9 +6,8 @@
 # does central_difference with lumped mass and dt: auto, whose dt (the log's line and the 17 digits
 # of every row's time) is the same on 1, 2 and 3 ranks and whose last row is at end_time.
 set -euo pipefail
-: "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}" "${INERTIA_MPIEXEC:=mpiexec}"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+: "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 sed -e "s|file: ../../meshes/|file: $INERTIA_SOURCE_DIR/meshes/|" -e 's|end_time: 0.03|end_time: 0.01|' \
     -e "s|^  dt: .*|  dt: 2.0e-4|" -e "s|every: 5|every: 0|" "$INERTIA_SOURCE_DIR/examples/cantilever/cantilever.yaml" > "$work/case.yaml"
 sed "s|^  integrator: newmark|  integrator: generalized_alpha|" "$work/case.yaml" > "$work/alpha.yaml"
@@ -23,8 +22,7 @@ for scheme in newmark alpha auto; do
   for np in 1 2 3; do
     mkdir -p "$work/$scheme/np$np"
     sed "s|directory: out|directory: $work/$scheme/np$np|" "$template" > "$work/$scheme/np$np.yaml"
-    "$INERTIA_MPIEXEC" --allow-run-as-root --oversubscribe -n "$np" "$INERTIA" \
-      "$work/$scheme/np$np.yaml" -ksp_rtol 1e-12 > "$work/$scheme/np$np.log"
+    mpi "$np" "$INERTIA" "$work/$scheme/np$np.yaml" -ksp_rtol 1e-12 > "$work/$scheme/np$np.log"
   done
 done
 for scheme in newmark alpha auto; do

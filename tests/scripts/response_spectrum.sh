@@ -11,20 +11,8 @@
 #   0.85: this record's modes peak together, which SRSS and CQC assume they do not);
 # - bad input: one line naming the key, exit 1.
 set -uo pipefail
-: "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}" "${INERTIA_MPIEXEC:=mpiexec}"
-work=$(mktemp -d "${TMPDIR:-/tmp}/inertia_rsa.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-failed=0
-fail() { echo "FAIL  $*"; failed=1; }
-mpi() { "$INERTIA_MPIEXEC" --allow-run-as-root --oversubscribe -n "$@"; }
-expect_error() {  # expect_error NAME PATTERN CASE-TEXT
-  printf '%s\n' "$3" >"$work/$1.yaml"
-  (cd "$work" && "$INERTIA" --check "$1.yaml" >"$1.out" 2>"$1.err")
-  local status=$?
-  [ $status = 1 ] || fail "$1: exit $status, expected 1"
-  [ "$(grep -c . "$work/$1.err")" = 1 ] || fail "$1: $(grep -c . "$work/$1.err") stderr lines"
-  grep -Eq -- "$2" "$work/$1.err" || fail "$1: '$(cat "$work/$1.err")' does not match '$2'"
-}
+: "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 cd "$work" || exit 1
 
 cp "$INERTIA_SOURCE_DIR/meshes/hanging_mass.msh" osc.msh
@@ -148,51 +136,51 @@ materials:
 boundary_conditions:
   - {region: zmin, type: fixed}
 output: {directory: out}'
-expect_error unsorted "unsorted\.yaml:[0-9]+: response_spectrum\.spectrum\.points\[2\]: periods must increase strictly \(0\.2 after 0\.5\)" \
+check_refuses unsorted "unsorted\.yaml:[0-9]+: response_spectrum\.spectrum\.points\[2\]: periods must increase strictly \(0\.2 after 0\.5\)" \
   "$head
 modal: {modes: 2}
 response_spectrum: {spectrum: {points: [[0, 1], [0.5, 2], [0.2, 3]]}, directions: [x]}"
 printf 'period,sa\n0,1\n0.5,2\n0.2,3\n' >design.csv
-expect_error unsorted_file "design\.csv:4: periods must increase strictly \(0\.2 after 0\.5\)" \
+check_refuses unsorted_file "design\.csv:4: periods must increase strictly \(0\.2 after 0\.5\)" \
   "$head
 modal: {modes: 2}
 response_spectrum: {spectrum: {file: design.csv}, directions: [x]}"
-expect_error damping "response_spectrum\.damping: a damping ratio must be in \[0, 1\), got 1" \
+check_refuses damping "response_spectrum\.damping: a damping ratio must be in \[0, 1\), got 1" \
   "$head
 modal: {modes: 2}
 response_spectrum: {spectrum: {points: [[0, 1], [1, 2]]}, directions: [x], damping: 1}"
-expect_error rayleigh_table "response_spectrum\.damping: damping: rayleigh needs a record's spectrum" \
+check_refuses rayleigh_table "response_spectrum\.damping: damping: rayleigh needs a record's spectrum" \
   "$head
 modal: {modes: 2}
 time: {dt: 0.01, steps: 1, rayleigh: {mass: 0.1, stiffness: 0.001}}
 response_spectrum: {spectrum: {points: [[0, 1], [1, 2]]}, directions: [x], damping: rayleigh}"
-expect_error rayleigh_none "response_spectrum\.damping: damping: rayleigh takes each mode's ratio from time\.rayleigh, which the case does not give" \
+check_refuses rayleigh_none "response_spectrum\.damping: damping: rayleigh takes each mode's ratio from time\.rayleigh, which the case does not give" \
   "$head
 modal: {modes: 2}
 amplitudes: {quake: {type: table, points: [[0, 0], [0.1, 1], [0.2, 0]]}}
 response_spectrum: {spectrum: {record: quake}, directions: [x], damping: rayleigh}"
-expect_error no_modal "response_spectrum: needs modal: \{modes: N\}" \
+check_refuses no_modal "response_spectrum: needs modal: \{modes: N\}" \
   "$head
 time: {dt: 0.01, steps: 1}
 response_spectrum: {spectrum: {points: [[0, 1], [1, 2]]}, directions: [x]}"
-expect_error no_record "response_spectrum\.spectrum\.record: unknown amplitude 'quack'" \
+check_refuses no_record "response_spectrum\.spectrum\.record: unknown amplitude 'quack'" \
   "$head
 modal: {modes: 2}
 amplitudes: {quake: {type: table, points: [[0, 0], [1, 1]]}}
 response_spectrum: {spectrum: {record: quack}, directions: [x]}"
-expect_error direction "response_spectrum\.directions\[0\]: unknown value 'w'" \
+check_refuses direction "response_spectrum\.directions\[0\]: unknown value 'w'" \
   "$head
 modal: {modes: 2}
 response_spectrum: {spectrum: {points: [[0, 1], [1, 2]]}, directions: [w]}"
-expect_error one_direction "response_spectrum\.directional_combination: needs two or three directions" \
+check_refuses one_direction "response_spectrum\.directional_combination: needs two or three directions" \
   "$head
 modal: {modes: 2}
 response_spectrum: {spectrum: {points: [[0, 1], [1, 2]]}, directions: [x], directional_combination: srss}"
-expect_error rule "response_spectrum\.combination: unknown value 'sss'.*expected one of: srss, cqc, abs" \
+check_refuses rule "response_spectrum\.combination: unknown value 'sss'.*expected one of: srss, cqc, abs" \
   "$head
 modal: {modes: 2}
 response_spectrum: {spectrum: {points: [[0, 1], [1, 2]]}, directions: [x], combination: sss}"
-expect_error key "response_spectrum: unknown key 'missing_masses'" \
+check_refuses key "response_spectrum: unknown key 'missing_masses'" \
   "$head
 modal: {modes: 2}
 response_spectrum: {spectrum: {points: [[0, 1], [1, 2]]}, directions: [x], missing_masses: true}"
@@ -212,5 +200,4 @@ mpi 2 "$INERTIA" absurd.yaml >absurd.out 2>absurd.err && fail "absurd scale: acc
 [ "$(grep -c "^inertia: error: .*response_spectrum: the spectral acceleration of mode 1 is .* beyond what the combination can square" absurd.err)" = 1 ] ||
   fail "absurd scale: $(head -2 absurd.err)"
 
-[ $failed = 0 ] && echo "response_spectrum: all checks passed"
-exit $failed
+finish

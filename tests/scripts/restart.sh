@@ -6,15 +6,8 @@
 # rows. Then a run killed with SIGKILL restarts from the newest complete checkpoint, and bad
 # restarts fail with one line.
 set -euo pipefail
-: "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}" "${INERTIA_MPIEXEC:=mpiexec}"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-run() {  # run NP CASE [args...]
-  local np=$1
-  shift
-  "$INERTIA_MPIEXEC" --allow-run-as-root --oversubscribe -n "$np" "$INERTIA" "$@" > "$work/last.log" 2>&1 ||
-    { cat "$work/last.log"; echo "FAIL: inertia $*"; exit 1; }
-}
+: "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 
 compare() {  # compare DIR_A DIR_B TOLERANCE LABEL
   python3 - "$@" <<'PY'
@@ -259,8 +252,6 @@ print(f"SIGKILL: restarted run == uninterrupted to {worst / scale:.2e}")
 PY
 
 # Bad restarts: one line, non-zero exit.
-# shellcheck source=../support/expect_error.sh
-source "$INERTIA_SOURCE_DIR/tests/support/expect_error.sh"
 nm="$work/newmark/np2/full"
 expect_error "no such checkpoint" 2 "$nm/case.yaml" --restart "$work/nowhere"
 expect_error "no complete checkpoint" 2 "$nm/case.yaml" --restart "$work"
@@ -275,4 +266,4 @@ sed 's/damping_ratios: \[0.05, 0.02\]/damping_ratios: [0.05, 0.03]/' "$md/case.y
 expect_error "differs from the checkpoint's" 2 "$md/other_damping.yaml" --restart "$md/checkpoints"
 head -c 100 "$nm/checkpoints/checkpoint_000000020.h5" > "$work/checkpoint_000000001.h5"
 expect_error "cannot restart from this checkpoint" 2 "$nm/case.yaml" --restart "$work/checkpoint_000000001.h5"
-echo "restart: all checks passed"
+finish

@@ -7,12 +7,8 @@
 # options and a later end_time; a case that changed any of those is refused in one line naming
 # what changed, and --allow-changed-model continues anyway with the change as a warning.
 set -uo pipefail
-: "${INERTIA:?}" "${INERTIA_MPIEXEC:=mpiexec}"
-work=$(mktemp -d "${TMPDIR:-/tmp}/inertia_restart_model.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-failed=0
-fail() { echo "FAIL  $*"; failed=1; }
-mpi() { "$INERTIA_MPIEXEC" --allow-run-as-root --oversubscribe -n "$@"; }
+: "${INERTIA:?}"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 
 cat >"$work/case.yaml" <<'YAML'
 mesh: {box: {lower: [0, 0, 0], upper: [1, 0.2, 0.2], cells: [6, 2, 2], element: hex8}}
@@ -97,4 +93,4 @@ grep -q "^warning   restart: it was written for another model (changed: the mate
   "$work/material.log" || fail "--allow-changed-model: no warning"
 echo "ok    --allow-changed-model: $(grep '^warning   restart' "$work/material.log")"
 
-exit $failed
+finish

@@ -4,7 +4,8 @@
 # a failing run makes the script exit non-zero with one "scaling.py: error:" line.
 # Needs a python3 with numpy and matplotlib (python3 on PATH, else /usr/bin/python3); SKIP without.
 set -euo pipefail
-: "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}" "${INERTIA_MPIEXEC:=mpiexec}"
+: "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 py=""
 for candidate in python3 /usr/bin/python3; do
   if command -v "$candidate" > /dev/null && "$candidate" -c 'import numpy, matplotlib' 2> /dev/null; then
@@ -16,8 +17,6 @@ if [ -z "$py" ]; then
   echo "SKIP: no python3 with numpy and matplotlib (install Debian's python3-matplotlib); scaling check not run"
   exit 0
 fi
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 script="$INERTIA_SOURCE_DIR/examples/scaling/scaling.py"
 launcher="$INERTIA_MPIEXEC --allow-run-as-root --oversubscribe -n {np}"
 

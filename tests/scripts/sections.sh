@@ -15,23 +15,8 @@
 # - a cut between two regions (below);
 # - bad input: one line, exit 1.
 set -uo pipefail
-: "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}" "${INERTIA_MPIEXEC:=mpiexec}"
-work=$(mktemp -d "${TMPDIR:-/tmp}/inertia_sections.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-failed=0
-fail() { echo "FAIL  $*"; failed=1; }
-mpi() { "$INERTIA_MPIEXEC" --allow-run-as-root --oversubscribe -n "$@"; }
-expect_error() {  # expect_error NAME PATTERN CASE-TEXT: the run and --check refuse it
-  printf '%s\n' "$3" >"$work/$1.yaml"
-  local mode status
-  for mode in "" --check; do
-    (cd "$work" && "$INERTIA" $mode "$1.yaml" >"$1.out" 2>"$1.err")
-    status=$?
-    [ $status = 1 ] || fail "$1 $mode: exit $status, expected 1"
-    [ "$(grep -c . "$work/$1.err")" = 1 ] || fail "$1 $mode: $(grep -c . "$work/$1.err") stderr lines"
-    grep -Eq -- "$2" "$work/$1.err" || fail "$1 $mode: '$(cat "$work/$1.err")' does not match '$2'"
-  done
-}
+: "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 cd "$work" || exit 1
 tower='mesh: {box: {lower: [0, 0, 0], upper: [0.4, 0.4, 3.0], cells: [2, 2, 15], element: hex8}}
 materials:
@@ -170,20 +155,20 @@ PY
 head="$tower
 boundary_conditions: [{region: zmin, type: fixed}]
 time: {dt: 0.01, steps: 1}"
-expect_error zero_normal "output\.sections\[0\]\.plane\.normal: must not be zero" "$head
+check_refuses --run zero_normal "output\.sections\[0\]\.plane\.normal: must not be zero" "$head
 output: {sections: [{name: s, plane: {point: [0, 0, 1], normal: [0, 0, 0]}}]}"
-expect_error duplicate "output\.sections\[1\]\.name: duplicate section 's'" "$head
+check_refuses --run duplicate "output\.sections\[1\]\.name: duplicate section 's'" "$head
 output: {sections: [{name: s, plane: {point: [0, 0, 1], normal: [0, 0, 1]}}, {name: s, plane: {point: [0, 0, 2], normal: [0, 0, 1]}}]}"
-expect_error outside "output\.sections\[0\] 'high': the plane cuts no solid" "$head
+check_refuses --run outside "output\.sections\[0\] 'high': the plane cuts no solid" "$head
 output: {sections: [{name: high, plane: {point: [0, 0, 9], normal: [0, 0, 1]}}]}"
-expect_error key "output\.sections\[0\]: unknown key 'plain'" "$head
+check_refuses --run key "output\.sections\[0\]: unknown key 'plain'" "$head
 output: {sections: [{name: s, plain: {point: [0, 0, 1], normal: [0, 0, 1]}}]}"
 
-expect_error levels "output\.drifts\[0\]\.levels\[2\]: levels must increase strictly \(1 after 2\)" "$head
+check_refuses --run levels "output\.drifts\[0\]\.levels\[2\]: levels must increase strictly \(1 after 2\)" "$head
 output: {drifts: [{name: d, point: [0.2, 0.2], levels: [0, 2, 1]}]}"
-expect_error drift_point "output\.drifts\[0\]\.point: expected a list of 2 numbers" "$head
+check_refuses --run drift_point "output\.drifts\[0\]\.point: expected a list of 2 numbers" "$head
 output: {drifts: [{name: d, point: [0.2, 0.2, 0], levels: [0, 1]}]}"
-expect_error drift_outside "output\.drifts.*outside" "$head
+check_refuses --run drift_outside "output\.drifts.*outside" "$head
 output: {drifts: [{name: d, point: [5, 5], levels: [0, 1]}]}"
 
 # A cut between two regions (output.sections with regions: [A, B]): a column of two volumes
@@ -264,21 +249,20 @@ materials:
   - {region: upper, density: 1500, youngs_modulus: 1.0e9, poissons_ratio: 0.25}
 boundary_conditions: [{region: base, type: fixed}]
 time: {dt: 0.01, steps: 1}'
-expect_error region_unknown "output\.sections\[0\] 's': unknown region 'roof'" "$storeys_head
+check_refuses --run region_unknown "output\.sections\[0\] 's': unknown region 'roof'" "$storeys_head
 output: {sections: [{name: s, regions: [upper, roof]}]}"
-expect_error region_surface "output\.sections\[0\] 's': region 'top' is not a volume region" "$storeys_head
+check_refuses --run region_surface "output\.sections\[0\] 's': region 'top' is not a volume region" "$storeys_head
 output: {sections: [{name: s, regions: [top, upper]}]}"
-expect_error region_same "output\.sections\[0\]\.regions: the two regions must differ" "$storeys_head
+check_refuses --run region_same "output\.sections\[0\]\.regions: the two regions must differ" "$storeys_head
 output: {sections: [{name: s, regions: [upper, upper]}]}"
-expect_error region_both "output\.sections\[0\]: a section needs 'name' and either 'plane' or 'regions'" "$storeys_head
+check_refuses --run region_both "output\.sections\[0\]: a section needs 'name' and either 'plane' or 'regions'" "$storeys_head
 output: {sections: [{name: s, regions: [upper, lower], plane: {point: [0, 0, 1], normal: [0, 0, 1]}}]}"
 cp "$INERTIA_SOURCE_DIR/meshes/two_bars.msh" .
-expect_error region_apart "output\.sections\[0\] 's': the regions 'bar1' and 'bar2' share no node" 'mesh: {file: two_bars.msh}
+check_refuses --run region_apart "output\.sections\[0\] 's': the regions 'bar1' and 'bar2' share no node" 'mesh: {file: two_bars.msh}
 materials:
   - {region: bar1, density: 7800, youngs_modulus: 2.0e11, poissons_ratio: 0.3}
   - {region: bar2, density: 7800, youngs_modulus: 2.0e11, poissons_ratio: 0.3}
 time: {dt: 1e-6, steps: 1}
 output: {sections: [{name: s, regions: [bar1, bar2]}]}'
 
-[ $failed = 0 ] && echo "sections: all checks passed"
-exit $failed
+finish

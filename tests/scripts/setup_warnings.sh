@@ -16,16 +16,8 @@
 #   18 % where 5 % was asked);
 # - contact in a modal analysis: refused (the surfaces would be glued).
 set -euo pipefail
-: "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}" "${INERTIA_MPIEXEC:=mpiexec}"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-source "$INERTIA_SOURCE_DIR/tests/support/expect_error.sh"
-run() {  # run NP CASE [args...]: the log in $work/last.log
-  local np=$1
-  shift
-  "$INERTIA_MPIEXEC" --allow-run-as-root --oversubscribe -n "$np" "$INERTIA" "$@" > "$work/last.log" 2>&1 ||
-    { cat "$work/last.log"; echo "FAIL: inertia $*"; exit 1; }
-}
+: "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 expect() {  # expect PATTERN WHAT: one warning line matching PATTERN in the last log
   [ "$(grep -c "^warning   .*$1" "$work/last.log" || true)" = 1 ] ||
     { cat "$work/last.log"; echo "FAIL: $2: no (or not one) warning '$1'"; exit 1; }

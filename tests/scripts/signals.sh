@@ -8,24 +8,15 @@
 # seconds (or minutes) if the signal were ignored; `timeout` turns a hang into a failure.
 set -euo pipefail
 : "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
-: "${INERTIA_MPIEXEC:=mpiexec}"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 # Seconds from the signal to the exit of every process (a loaded 2-core CI machine; measured:
 # 0.3 to 4 s, examples/guide/run_promises.md).
 LIMIT=${INERTIA_SIGNAL_LIMIT:-10}
-work=$(mktemp -d)
 launcher=""
-cleanup() {
+e2e_cleanup() {
   [ -n "$launcher" ] && kill "$launcher" 2>/dev/null
-  rm -rf "$work"
 }
-trap cleanup EXIT
 
-fail() {
-  echo "FAIL: $*"
-  echo "--- stderr:"; cat "$work/err"; echo "--- stdout (last lines):"; tail -n 5 "$work/out"
-  exit 1
-}
 start() {  # start NP ARGS...: inertia on NP ranks in the background (output in $work/out, err)
   local np=$1
   shift
@@ -65,11 +56,11 @@ interrupt() {
     status=0
     wait "$launcher" || status=$?
     launcher=""
-    fail "the run ended (status $status) before stdout matched /$pattern/: nothing to interrupt"
+    die "the run ended (status $status) before stdout matched /$pattern/: nothing to interrupt"
   fi
   sleep "${DELAY:-0}"
   if [ "$who" = all ]; then pids=$(ranks "$@"); else pids=$(rank_pid "$who" "$@"); fi
-  [ -n "$pids" ] || fail "no rank to signal"
+  [ -n "$pids" ] || die "no rank to signal"
   local t0=$EPOCHREALTIME
   # shellcheck disable=SC2086
   kill -s "$signal" $pids
@@ -78,15 +69,11 @@ interrupt() {
   launcher=""
   elapsed=$(python3 -c "print(f'{$EPOCHREALTIME - $t0:.2f}')")
 }
-one_error_line() {  # one_error_line PATTERN: exactly one 'inertia: error:' line, matching
-  [ "$(grep -c '^inertia: error:' "$work/err")" = 1 ] || fail "expected one error line"
-  grep -Eq "^inertia: error: .*$1" "$work/err" || fail "the error line does not match /$1/"
-}
 stopped() {  # stopped STATUS PATTERN: the exit status, the line, promptly
-  [ "$status" = "$1" ] || fail "exit status $status, expected $1"
+  [ "$status" = "$1" ] || die "exit status $status, expected $1"
   one_error_line "$2"
   python3 -c "import sys; sys.exit(0 if $elapsed <= $LIMIT else 1)" ||
-    fail "stopped $elapsed s after the signal (more than $LIMIT s)"
+    die "stopped $elapsed s after the signal (more than $LIMIT s)"
 }
 
 # ---- 1. A modal analysis (SLEPc) ---------------------------------------------------------------
@@ -112,8 +99,8 @@ for np in 1 2; do
   # Inside SLEPc's solve, or (a loaded machine that is slower to set the solver up than the
   # delay) just before it: both stop the analysis.
   stopped 143 "interrupted by SIGTERM during the modal analysis \\((SLEPc, after [0-9]+ inner solves?|before SLEPc's solve)\\); no output written$"
-  [ ! -e "$d/out/modes.csv" ] || fail "modal: modes.csv written"
-  [ ! -e "$d/out/.inertia.lock" ] || fail "modal: the lock was not released"
+  [ ! -e "$d/out/modes.csv" ] || die "modal: modes.csv written"
+  [ ! -e "$d/out/.inertia.lock" ] || die "modal: the lock was not released"
   echo "ok: np $np, SIGTERM to $who during the modal analysis: status 143 after $elapsed s: $(grep -o 'interrupted.*' "$work/err")"
 done
 
@@ -139,7 +126,7 @@ for np in 1 2; do
   start "$np" "$d/case.yaml"
   DELAY=1 interrupt TERM all '^harmonic ' "$d/case.yaml"
   stopped 143 "interrupted by SIGTERM during the harmonic sweep \\([0-9]+ of its 100000 frequencies solved\\)"
-  [ ! -e "$d/out/.inertia.lock" ] || fail "harmonic: the lock was not released"
+  [ ! -e "$d/out/.inertia.lock" ] || die "harmonic: the lock was not released"
   echo "ok: np $np, SIGTERM during the harmonic sweep: status 143 after $elapsed s: $(grep -o 'interrupted.*' "$work/err")"
 done
 
@@ -162,9 +149,9 @@ output: {directory: out, every: 10, probes: [{name: tip, point: [1, 0.5, 0.5]}]}
 EOF
 no_outputs() {
   for f in probes.csv energy.csv case.pvd; do
-    [ ! -e "$d/out/$f" ] || fail "set-up: $f written"
+    [ ! -e "$d/out/$f" ] || die "set-up: $f written"
   done
-  [ ! -e "$d/out/.inertia.lock" ] || fail "set-up: the lock was not released"
+  [ ! -e "$d/out/.inertia.lock" ] || die "set-up: the lock was not released"
 }
 for np in 1 2; do
   rm -rf "$d/out"
@@ -193,6 +180,6 @@ python3 "$INERTIA_SOURCE_DIR/tests/support/hex_cube_msh.py" 50 "$d/cube.msh"
 start 1 --split 2 "$d/case.yaml"
 interrupt TERM all '^split .* into ' --split 2 "$d/case.yaml"
 stopped 143 'interrupted by SIGTERM (while (reading|checking) .*cube\.msh|during --split).*; no split written$'
-ls "$d"/*split* > /dev/null 2>&1 && fail "split: a split file was left"
+ls "$d"/*split* > /dev/null 2>&1 && die "split: a split file was left"
 echo "ok: SIGTERM during --split: status 143 after $elapsed s: $(grep -o 'interrupted.*' "$work/err")"
-echo "signals: all checks passed"
+finish

@@ -15,28 +15,8 @@
 # - a record to 8.02 s at dt 0.005 in a run to 8.02 s: its last sample at the last step;
 # - bad records and options: one line naming file:line or the option, exit 1.
 set -uo pipefail
-: "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}" "${INERTIA_MPIEXEC:=mpiexec}"
-work=$(mktemp -d "${TMPDIR:-/tmp}/inertia_spectrum.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-failed=0
-fail() { echo "FAIL  $*"; failed=1; }
-mpi() { "$INERTIA_MPIEXEC" --allow-run-as-root --oversubscribe -n "$@"; }
-once() {
-  local n
-  n=$(grep -cF -- "$2" "$1")
-  [ "$n" = 1 ] || fail "$(basename "$1"): '$2' on $n lines"
-}
-# expect_error NAME PATTERN COMMAND...: exit 1 with one stderr line matching PATTERN.
-expect_error() {
-  local name=$1 pattern=$2
-  shift 2
-  "$@" >"$work/$name.out" 2>"$work/$name.err"
-  local status=$?
-  [ $status = 1 ] || fail "$name: exit $status, expected 1"
-  [ "$(grep -c . "$work/$name.err")" = 1 ] || fail "$name: $(grep -c . "$work/$name.err") stderr lines"
-  grep -Eq -- "$pattern" "$work/$name.err" || fail "$name: '$(cat "$work/$name.err")' does not match '$pattern'"
-}
-
+: "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 cd "$work" || exit 1
 python3 - <<'PY'
 import math
@@ -223,40 +203,39 @@ PY
 
 # Bad input: one line, exit 1.
 { head -3 quake.AT2; echo "NPTS=  1001, DT=   .0100 SEC"; tail -n +5 quake.AT2; } >npts.AT2
-expect_error npts_tool "npts\.AT2:4: NPTS = 1001 but 1000 values follow" "$INERTIA" spectrum npts.AT2
+refuses npts_tool "npts\.AT2:4: NPTS = 1001 but 1000 values follow" "$INERTIA" spectrum npts.AT2
 oscillator 0.5 "{type: table, file: npts.AT2}" npts
-expect_error npts_case "^inertia: error: (\./)?npts\.AT2:4: NPTS = 1001 but 1000 values follow" "$INERTIA" --check npts.yaml
+refuses npts_case "^inertia: error: (\./)?npts\.AT2:4: NPTS = 1001 but 1000 values follow" "$INERTIA" --check npts.yaml
 mpi 3 "$INERTIA" --check npts.yaml >npts3.out 2>npts3.err && fail "npts np 3: accepted"
 [ "$(grep -c "^inertia: error: .*npts\.AT2:4: NPTS = 1001" npts3.err)" = 1 ] || fail "npts np 3: $(head -3 npts3.err)"
 oscillator 0.5 "{type: table, file: quake.AT2, units: m/s2}" units
-expect_error units_case "units\.yaml:[0-9]+: amplitudes\.quake\.units: the file says its values are in g, not m/s2" "$INERTIA" --check units.yaml
+refuses units_case "units\.yaml:[0-9]+: amplitudes\.quake\.units: the file says its values are in g, not m/s2" "$INERTIA" --check units.yaml
 oscillator 0.5 "{type: table, file: quake.AT2, dt: 0.01}" dt
-expect_error dt_case "amplitudes\.quake\.dt: only for a single-column file \(format: single\); an AT2 file's header gives its DT" "$INERTIA" --check dt.yaml
+refuses dt_case "amplitudes\.quake\.dt: only for a single-column file \(format: single\); an AT2 file's header gives its DT" "$INERTIA" --check dt.yaml
 oscillator 0.5 "{type: table, file: quake.txt, format: single}" nodt
-expect_error nodt_case "amplitudes\.quake: a single-column file needs dt:" "$INERTIA" --check nodt.yaml
+refuses nodt_case "amplitudes\.quake: a single-column file needs dt:" "$INERTIA" --check nodt.yaml
 oscillator 0.5 "{type: table, file: quake.AT2, baseline: {degree: 9}}" degree
-expect_error degree_case "amplitudes\.quake\.baseline\.degree: must be an integer in \[2, 6\]" "$INERTIA" --check degree.yaml
+refuses degree_case "amplitudes\.quake\.baseline\.degree: must be an integer in \[2, 6\]" "$INERTIA" --check degree.yaml
 oscillator 0.5 "{type: table, file: quake.AT2, baseline: {method: butterworth, corner: 0.1, degree: 3}}" filter_degree
-expect_error filter_degree_case "amplitudes\.quake\.baseline\.degree: is a key of method: polynomial" "$INERTIA" --check filter_degree.yaml
+refuses filter_degree_case "amplitudes\.quake\.baseline\.degree: is a key of method: polynomial" "$INERTIA" --check filter_degree.yaml
 oscillator 0.5 "{type: table, file: quake.AT2, baseline: {method: butterworth, corner: 0.1, order: 3}}" filter_order
-expect_error filter_order_case "amplitudes\.quake\.baseline\.order: must be even \(2, 4, 6 or 8\), got 3" "$INERTIA" --check filter_order.yaml
+refuses filter_order_case "amplitudes\.quake\.baseline\.order: must be even \(2, 4, 6 or 8\), got 3" "$INERTIA" --check filter_order.yaml
 oscillator 0.5 "{type: table, file: quake.AT2, baseline: {method: butterworth, corner: 60}}" filter_corner
-expect_error filter_corner_case "amplitudes\.quake\.baseline: the filter's corner 60 Hz must be above 0 and below the record's Nyquist frequency 50 Hz" "$INERTIA" --check filter_corner.yaml
+refuses filter_corner_case "amplitudes\.quake\.baseline: the filter's corner 60 Hz must be above 0 and below the record's Nyquist frequency 50 Hz" "$INERTIA" --check filter_corner.yaml
 oscillator 0.5 "{type: table, file: quake.AT2, baseline: {method: butterworth}}" filter_none
-expect_error filter_none_case "amplitudes\.quake\.baseline: missing key 'corner'" "$INERTIA" --check filter_none.yaml
-expect_error tool_two "--baseline and --highpass are two corrections: choose one" "$INERTIA" spectrum quake.AT2 --baseline 3 --highpass 0.1
+refuses filter_none_case "amplitudes\.quake\.baseline: missing key 'corner'" "$INERTIA" --check filter_none.yaml
+refuses tool_two "--baseline and --highpass are two corrections: choose one" "$INERTIA" spectrum quake.AT2 --baseline 3 --highpass 0.1
 oscillator 0.5 "{type: table, file: quake.txt, dt: 0.01, units: furlongs}" furlongs
-expect_error furlongs_case "amplitudes\.quake\.units: unknown units 'furlongs'" "$INERTIA" --check furlongs.yaml
-expect_error damping "--damping: a damping ratio must be in \[0, 1\), got 1" "$INERTIA" spectrum quake.AT2 --damping 0.05,1
-expect_error periods "--periods: periods must increase \(0\.5 after 1\)" "$INERTIA" spectrum quake.AT2 --periods 1,0.5
-expect_error periods_range "--periods: expected FIRST:LAST:COUNT" "$INERTIA" spectrum quake.AT2 --periods 1:0.1:10
-expect_error tool_dt "--dt: a single-column record needs the time between its values" "$INERTIA" spectrum quake.txt --format single
-expect_error tool_units "quake\.AT2: the file says its values are in g, not cm/s2" "$INERTIA" spectrum quake.AT2 --units cm/s2
-expect_error tool_missing "nothing\.AT2: cannot open: No such file or directory" "$INERTIA" spectrum nothing.AT2
-expect_error tool_option "spectrum: unexpected argument '--bogus'" "$INERTIA" spectrum quake.AT2 --bogus
+refuses furlongs_case "amplitudes\.quake\.units: unknown units 'furlongs'" "$INERTIA" --check furlongs.yaml
+refuses damping "--damping: a damping ratio must be in \[0, 1\), got 1" "$INERTIA" spectrum quake.AT2 --damping 0.05,1
+refuses periods "--periods: periods must increase \(0\.5 after 1\)" "$INERTIA" spectrum quake.AT2 --periods 1,0.5
+refuses periods_range "--periods: expected FIRST:LAST:COUNT" "$INERTIA" spectrum quake.AT2 --periods 1:0.1:10
+refuses tool_dt "--dt: a single-column record needs the time between its values" "$INERTIA" spectrum quake.txt --format single
+refuses tool_units "quake\.AT2: the file says its values are in g, not cm/s2" "$INERTIA" spectrum quake.AT2 --units cm/s2
+refuses tool_missing "nothing\.AT2: cannot open: No such file or directory" "$INERTIA" spectrum nothing.AT2
+refuses tool_option "spectrum: unexpected argument '--bogus'" "$INERTIA" spectrum quake.AT2 --bogus
 "$INERTIA" spectrum --help >tool_help.txt && grep -q "Nigam and Jennings" tool_help.txt || fail "inertia spectrum --help"
 "$INERTIA" --help >help.txt && grep -q "inertia spectrum RECORD" help.txt || fail "inertia --help does not name the spectrum tool"
 grep -q "baseline: {method: polynomial, degree: 3}" help.txt || fail "inertia --help does not name the record keys"
 
-[ $failed = 0 ] && echo "spectrum: all checks passed"
-exit $failed
+finish

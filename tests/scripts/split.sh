@@ -5,17 +5,8 @@
 # a restart from a checkpoint written on 2 ranks continues on 3 from the 3-rank split. A stale,
 # damaged or misused split is refused in one line.
 set -euo pipefail
-: "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}" "${INERTIA_MPIEXEC:=mpiexec}"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-run() {  # run NP LOG ARGS...
-  local np=$1 log=$2
-  shift 2
-  "$INERTIA_MPIEXEC" --allow-run-as-root --oversubscribe -n "$np" "$INERTIA" "$@" > "$log" 2>&1 ||
-    { cat "$log"; echo "FAIL: inertia $*"; exit 1; }
-}
-# shellcheck source=../support/expect_error.sh
-source "$INERTIA_SOURCE_DIR/tests/support/expect_error.sh"
+: "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 cp "$INERTIA_SOURCE_DIR/meshes/cantilever.msh" "$work/beam.msh"
 write_case() {  # write_case FILE OUTPUT_DIRECTORY
   cat > "$1" <<EOF
@@ -37,14 +28,14 @@ EOF
 write_case "$work/case.yaml" rank0
 for np in 2 3; do
   rm -rf "$work/rank0"
-  run "$np" "$work/rank0_np$np.log" "$work/case.yaml"
+  run_log "$work/rank0_np$np.log" "$np" "$work/case.yaml"
   mv "$work/rank0" "$work/rank0_np$np"
-  run 1 "$work/split_np$np.log" --split "$np" "$work/case.yaml"
+  run_log "$work/split_np$np.log" 1 --split "$np" "$work/case.yaml"
   grep -q "split for $np ranks" "$work/split_np$np.log"
   [ -s "$work/case.p$np.split" ] || { echo "FAIL: no $work/case.p$np.split"; exit 1; }
   sed "s|directory: rank0|directory: split_np$np|" "$work/case.yaml" > "$work/split.yaml"
   cp "$work/case.p$np.split" "$work/split.p$np.split"
-  run "$np" "$work/run_np$np.log" "$work/split.yaml"
+  run_log "$work/run_np$np.log" "$np" "$work/split.yaml"
   grep -q "each rank read its share of split.p$np.split" "$work/run_np$np.log" ||
     { cat "$work/run_np$np.log"; echo "FAIL: the split was not used"; exit 1; }
   for f in probes.csv energy.csv; do
@@ -62,7 +53,7 @@ rm "$work/split_np2/checkpoints/checkpoint_000000060.h5"
 cp -r "$work/split_np2" "$work/restarted"
 sed "s|directory: split_np2|directory: restarted|" "$work/split.yaml" > "$work/restarted.yaml"
 cp "$work/case.p3.split" "$work/restarted.p3.split"
-run 3 "$work/restart.log" "$work/restarted.yaml" --restart "$work/restarted/checkpoints"
+run_log "$work/restart.log" 3 "$work/restarted.yaml" --restart "$work/restarted/checkpoints"
 grep -q "each rank read its share of restarted.p3.split" "$work/restart.log"
 grep -q "restart   from .*checkpoint_000000030.h5" "$work/restart.log"
 python3 - "$work/split_np2/probes.csv" "$work/restarted/probes.csv" <<'PY'
@@ -78,13 +69,13 @@ PY
 
 # A split for another rank count is not used: the run reads the mesh on rank 0.
 rm -rf "$work/rank0"
-run 1 "$work/np1.log" "$work/case.yaml"
+run_log "$work/np1.log" 1 "$work/case.yaml"
 if grep -q "read its share" "$work/np1.log"; then echo "FAIL: a 2- or 3-rank split used on 1 rank"; exit 1; fi
 
 # A mesh touched or copied (same content, another modification time): the split is still used.
 touch -d "2001-01-01" "$work/beam.msh"
 rm -rf "$work/rank0"
-run 2 "$work/touched.log" "$work/case.yaml"
+run_log "$work/touched.log" 2 "$work/case.yaml"
 grep -q "each rank read its share of case.p2.split" "$work/touched.log" ||
   { cat "$work/touched.log"; echo "FAIL: a touched mesh's split was not used"; exit 1; }
 
@@ -101,7 +92,7 @@ expect_error "needs a number of ranks" 1 --split two "$work/case.yaml"
 # --split after the case file is still inertia's (PETSc has no --split): the same split, no run.
 cp "$work/case.yaml" "$work/after.yaml"
 rm -rf "$work/rank0"
-run 1 "$work/split_after.log" "$work/after.yaml" --split 2
+run_log "$work/split_after.log" 1 "$work/after.yaml" --split 2
 cmp "$work/case.p2.split" "$work/after.p2.split" ||
   { echo "FAIL: --split after the case file did not write the same split"; exit 1; }
 [ ! -e "$work/rank0/probes.csv" ] || { echo "FAIL: --split after the case file ran the case"; exit 1; }
@@ -118,7 +109,7 @@ damaged() {  # damaged NP PATTERN COMMAND...: bad.pNP.split = the intact split c
   expect_error "$pattern" "$np" "$work/bad.yaml"
 }
 for np in 1 2 3; do
-  run 1 "$work/split_again_np$np.log" --split "$np" "$work/case.yaml"
+  run_log "$work/split_again_np$np.log" 1 --split "$np" "$work/case.yaml"
   bad=$work/bad.p$np.split
   damaged "$np" "bad.p$np.split: the split's header is damaged" \
     eval '$tool flip "$bad" $((8 * $($tool where "$bad" header) + 1))'
@@ -157,4 +148,4 @@ echo "split: damaged and stale splits refused at 1, 2 and 3 ranks"
 # The bit-flip experiment, reduced (tests/support/split_bitflip.sh; the full one flips 120 bits).
 INERTIA_BITFLIP_WORK=$work/bitflip bash "$INERTIA_SOURCE_DIR/tests/support/split_bitflip.sh" 12
 
-echo "split: every check passed"
+finish

@@ -13,15 +13,8 @@
 # - np 1 and 3 agree on the first 20 us (the probes' displacements, to 1e-8 of the top's travel;
 #   measured 1.2e-15).
 set -euo pipefail
-: "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}" "${INERTIA_MPIEXEC:=mpiexec}"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-run() {  # run NP CASE [args...]
-  local np=$1
-  shift
-  "$INERTIA_MPIEXEC" --allow-run-as-root --oversubscribe -n "$np" "$INERTIA" "$@" > "$work/last.log" 2>&1 ||
-    { cat "$work/last.log"; echo "FAIL: inertia $*"; exit 1; }
-}
+: "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 sed -e "s|../../meshes/taylor_bar.msh|$INERTIA_SOURCE_DIR/meshes/taylor_bar_coarse.msh|" \
     -e "s/dt: 6.0e-9/dt: 1.2e-8/" -e "s/every: 2000/every: 0/" -e "s|directory: out|directory: full|" \
     "$INERTIA_SOURCE_DIR/examples/taylor_bar/taylor_bar.yaml" > "$work/full.yaml"
@@ -35,17 +28,11 @@ for np in 1 3; do
     "$work/full.yaml" > "$work/short$np.yaml"
   run "$np" "$work/short$np.yaml"
 done
-python3 - "$work" <<'PY'
+python3 - "$work" "$INERTIA_SOURCE_DIR/tests/support" <<'PY'
 import csv, sys
 work = sys.argv[1]
-failed = []
-def check(what, value, lo, hi):
-    ok = lo <= value <= hi
-    print(f"{'ok  ' if ok else 'FAIL'} {what}: {value:.6g} (within [{lo:g}, {hi:g}])")
-    if not ok:
-        failed.append(what)
-def rows(path):
-    return list(csv.DictReader(l for l in open(path) if not l.startswith("#")))
+sys.path.insert(0, sys.argv[2])
+from csv_checks import check, rows, passed
 p = rows(f"{work}/full/probes.csv")[-1]
 check("final length (mm)", (32.4e-3 + float(p["top.uz"])) * 1e3, 21.0, 22.0)
 check("impact face radius (mm)", (3.2e-3 + float(p["rim.ux"])) * 1e3, 6.8, 7.6)
@@ -69,7 +56,7 @@ a, b = rows(f"{work}/short1/probes.csv"), rows(f"{work}/short3/probes.csv")
 worst = max(abs(float(x[k]) - float(y[k])) for x, y in zip(a, b) for k in x if k not in ("step", "time"))
 check("np 3 against np 1, first 20 us: largest probe difference / the top's travel",
       worst / abs(float(a[-1]["top.uz"])) if len(a) == len(b) > 10 else 1, 0, 1e-8)
-if failed:
+if not passed():
     print("FAIL: taylor_bar"); sys.exit(1)
 PY
-echo "taylor_bar: all checks passed"
+finish

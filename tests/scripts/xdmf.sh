@@ -10,20 +10,12 @@
 # 1e-9: a 2-rank checkpoint continued on 3 ranks; the rank array aside).
 # Needs pvpython (see paraview.sh); skips when there is none.
 set -euo pipefail
-: "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}" "${INERTIA_MPIEXEC:=mpiexec}"
+: "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 # shellcheck source=../support/pvpython.sh
 source "$INERTIA_SOURCE_DIR/tests/support/pvpython.sh"
 find_pvpython "XDMF check"
 check=("${pv[@]}" "$INERTIA_SOURCE_DIR/tests/support/check_xdmf.py")
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-run() {  # run NP CASE [ARGS...]: its log shown if it fails
-  local np=$1 case=$2
-  shift 2
-  "$INERTIA_MPIEXEC" --allow-run-as-root --oversubscribe -n "$np" "$INERTIA" "$case" "$@" \
-    > "$case.log" 2>&1 || { tail -n 5 "$case.log"; echo "FAIL: $case did not run"; exit 1; }
-}
-failed=0
 
 box() {  # box FORMAT DIRECTORY: the tet10 box case
   cat <<YAML
@@ -49,9 +41,9 @@ for np in 1 2 3; do
   d="$work/np$np"
   mkdir -p "$d"
   box vtu "$d/vtu" > "$d/box.yaml"
-  run "$np" "$d/box.yaml"
+  run_log "$d/box.yaml.log" "$np" "$d/box.yaml"
   box xdmf "$d/xdmf" > "$d/box.yaml"
-  run "$np" "$d/box.yaml"
+  run_log "$d/box.yaml.log" "$np" "$d/box.yaml"
   # (2 * 6 + 1)(2 * 2 + 1)(2 * 2 + 1) nodes, 6 tets per cube
   "${check[@]}" "$d/xdmf/box.xdmf" --pvd "$d/vtu/box.pvd" --steps 3 --points 325 --cells 144 ||
     failed=1
@@ -72,7 +64,7 @@ esac
 # Restart: the np-2 run again from its step-5 checkpoint, on 3 ranks; step 10 goes to box-r1.h5.
 d="$work/np2"
 rm "$d/xdmf/checkpoints/checkpoint_000000010.h5"
-run 3 "$d/box.yaml" --restart "$d/xdmf/checkpoints"
+run_log "$d/box.yaml.log" 3 "$d/box.yaml" --restart "$d/xdmf/checkpoints"
 grep -q "restart   from .*checkpoint_000000005.h5" "$d/box.yaml.log" ||
   { echo "FAIL: the restart did not start from step 5"; failed=1; }
 [ -f "$d/xdmf/box-r1.h5" ] || { echo "FAIL: the restart wrote no box-r1.h5"; failed=1; }
@@ -87,8 +79,8 @@ for fmt in vtu xdmf; do
   sed -e "s|file: ../../meshes/|file: $INERTIA_SOURCE_DIR/meshes/|" -e 's|end_time: 3.0|end_time: 0.2|' \
     -e "s|directory: out|directory: $work/cloth_$fmt\n  format: $fmt|" \
     "$INERTIA_SOURCE_DIR/examples/cloth/cloth.yaml" > "$work/cloth.yaml"
-  run 3 "$work/cloth.yaml"
+  run_log "$work/cloth.yaml.log" 3 "$work/cloth.yaml"
 done
 "${check[@]}" "$work/cloth_xdmf/cloth.xdmf" --pvd "$work/cloth_vtu/cloth.pvd" --steps 11 \
   --points 441 --cells 2040 || failed=1
-exit $failed
+finish

@@ -15,13 +15,11 @@
 # a signal, a silent change or a hang.
 set -euo pipefail
 : "${INERTIA:?}"
-: "${INERTIA_MPIEXEC:=mpiexec}"
+source "$(dirname "${BASH_SOURCE[0]}")/e2e.sh"
 flips=${1:-100}
 seed=${2:-1}
 np=${3:-2}
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+E2E_TIMEOUT=60
 
 mkdir -p "$work/full"
 cat > "$work/full/case.yaml" <<EOF
@@ -40,15 +38,7 @@ output:
   probes: [{name: tip, point: [1, 0.1, 0.1]}]
   checkpoint: {every: 10, keep: 3}
 EOF
-run() {  # run DIR ARGS...: status in $status, output in DIR/out.txt, DIR/err.txt
-  local dir=$1
-  shift
-  status=0
-  timeout -k 5 60 "$INERTIA_MPIEXEC" --allow-run-as-root --oversubscribe -n "$np" "$INERTIA" \
-    "$dir/case.yaml" "$@" > "$dir/out.txt" 2> "$dir/err.txt" < /dev/null || status=$?
-}
-run "$work/full"
-[ "$status" = 0 ] || { echo "the uninterrupted run failed"; cat "$work/full/err.txt"; exit 1; }
+capture "$np" "$work/full/case.yaml" || { echo "the uninterrupted run failed"; cat "$work/err"; exit 1; }
 original="$work/full/out/checkpoints/checkpoint_000000010.h5"
 size=$(stat -c %s "$original")
 echo "checkpoint: $size bytes; $flips flips (seed $seed) at np $np"
@@ -72,11 +62,12 @@ open(dst, 'wb').write(b)
 print(offset, bit)
 PY
   )
-  run "$t" --restart "$flipped"
-  errors=$(grep -c '^inertia: error:' "$t/err.txt" || true)
+  status=0
+  capture "$np" "$t/case.yaml" --restart "$flipped" || status=$?
+  errors=$(grep -c '^inertia: error:' "$work/err" || true)
   if [ "$status" = 124 ] || [ "$status" = 137 ]; then
     outcome=hang
-  elif [ "$status" -gt 128 ] || grep -q 'exited on signal' "$t/err.txt"; then
+  elif [ "$status" -gt 128 ] || grep -q 'exited on signal' "$work/err"; then
     outcome=signal
   elif [ "$status" = 0 ]; then
     if python3 - "$work/full/out" "$t/out" <<'PY'
@@ -89,17 +80,17 @@ for name in ("probes.csv", "energy.csv"):
         sys.exit(1)
 PY
     then outcome=same; else outcome=silent; fi
-  elif [ "$errors" = 1 ] && ! grep -Eq 'HDF5-DIAG|PETSC ERROR|\.cxx:|main thread' "$t/err.txt"; then
+  elif [ "$errors" = 1 ] && ! grep -Eq 'HDF5-DIAG|PETSC ERROR|\.cxx:|main thread' "$work/err"; then
     outcome=error
   else
     outcome=noisy
   fi
   count[$outcome]=$((count[$outcome] + 1))
   case $outcome in  # the evidence of what went wrong
-    noisy | signal | hang) echo "--- flip $trial: status $status, stderr:" && head -n 20 "$t/err.txt" ;;
+    noisy | signal | hang) echo "--- flip $trial: status $status, stderr:" && head -n 20 "$work/err" ;;
   esac
   echo "flip $trial: byte $where -> $outcome$([ "$outcome" = error ] || [ "$outcome" = noisy ] &&
-    echo ": $(grep -m1 '^inertia: error:' "$t/err.txt" | cut -c1-150)")"
+    echo ": $(grep -m1 '^inertia: error:' "$work/err" | cut -c1-150)")"
 done
 echo "counts: same ${count[same]}, one error line ${count[error]}, error with library output" \
   "${count[noisy]}, signal ${count[signal]}, silent change ${count[silent]}, hang ${count[hang]}"

@@ -1,6 +1,8 @@
 """Reading inertia's CSV histories and checking figures, for the end-to-end scripts
-(tests/scripts/contact_pairs.sh, contact_friction.sh): `sys.path.insert(0, support dir)`, then
-`from csv_checks import read, check, passed`."""
+(tests/scripts/*.sh; tests/support/e2e.sh is the shell side): `sys.path.insert(0, support dir)`,
+then `from csv_checks import read, rows, check, passed`."""
+
+import csv
 
 _ok = True
 
@@ -16,12 +18,17 @@ def read(path):
     return cols
 
 
+def rows(path):
+    """The rows of a history as dictionaries of strings by column name, comments skipped."""
+    return list(csv.DictReader(line for line in open(path) if not line.startswith('#')))
+
+
 def check(what, value, lo, hi):
     """Prints the figure with its expected range; a figure outside it fails passed()."""
     global _ok
     good = lo <= value <= hi
     _ok = _ok and good
-    print(f"{what}: {value:.6g} (expected in [{lo:g}, {hi:g}]){'' if good else '  FAIL'}")
+    print(f"{'ok  ' if good else 'FAIL'} {what}: {value:.6g} (within [{lo:g}, {hi:g}])")
 
 
 def largest_difference(a, b, columns):

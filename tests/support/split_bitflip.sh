@@ -12,21 +12,17 @@
 # WHERE: "file" (default: bits anywhere, nearly all in the shares) or "index" (bits of the index:
 # header, offsets, checksums, facts and stamp, a few hundred bytes).
 set -euo pipefail
-: "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}" "${INERTIA_MPIEXEC:=mpiexec}"
+: "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
+source "$(dirname "${BASH_SOURCE[0]}")/e2e.sh"
 flips=${1:-120}
 seed=${2:-1}
 where=${3:-file}
 if [ -n "${INERTIA_BITFLIP_WORK:-}" ]; then
+  rmdir "$work"
   work=$INERTIA_BITFLIP_WORK
   mkdir -p "$work"
-else
-  work=$(mktemp -d)
-  trap 'rm -rf "$work"' EXIT
 fi
 tool="python3 $INERTIA_SOURCE_DIR/tests/support/split_tool.py"
-mpirun_np2() {
-  "$INERTIA_MPIEXEC" --allow-run-as-root --oversubscribe -n 2 "$INERTIA" "$@"
-}
 cp "$INERTIA_SOURCE_DIR/meshes/cantilever.msh" "$work/beam.msh"
 cat > "$work/flip.yaml" <<EOF
 mesh: {file: beam.msh}
@@ -46,7 +42,7 @@ EOF
 "$INERTIA" --split 2 "$work/flip.yaml" > "$work/split.log"
 cp "$work/flip.p2.split" "$work/intact.split"
 rm -rf "$work/out"
-mpirun_np2 "$work/flip.yaml" > "$work/reference.log" 2>&1 ||
+mpi 2 "$INERTIA" "$work/flip.yaml" > "$work/reference.log" 2>&1 ||
   { cat "$work/reference.log"; echo "FAIL: the intact split's run"; exit 1; }
 grep -q "each rank read its share of flip.p2.split" "$work/reference.log"
 cp "$work/out/probes.csv" "$work/reference_probes.csv"

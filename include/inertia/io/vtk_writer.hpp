@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -21,6 +22,10 @@
 #include "inertia/mesh/cell_type.hpp"
 
 namespace inertia::io {
+
+namespace detail {
+class SeriesIndex;
+}
 
 /// One rank's piece of the mesh: local nodes (owned and ghost) and local cells.
 struct PieceMesh {
@@ -47,6 +52,9 @@ class VtkSeriesWriter {
   /// time are kept and new steps are numbered after them.
   VtkSeriesWriter(MPI_Comm comm, std::filesystem::path directory, std::string name,
                   std::optional<double> resume_up_to = std::nullopt);
+  ~VtkSeriesWriter();
+  VtkSeriesWriter(const VtkSeriesWriter&) = delete;
+  VtkSeriesWriter& operator=(const VtkSeriesWriter&) = delete;
 
   /// Collective. Writes this rank's piece, rank 0 writes the .pvtu and rewrites the .pvd with
   /// the new entry (time `time`). Returns the bytes this step wrote, summed over ranks.
@@ -61,16 +69,12 @@ class VtkSeriesWriter {
   const std::filesystem::path& pvd_path() const { return pvd_; }
 
  private:
-  void write_pvd() const;
-  void resume(double up_to);  ///< rank 0: reads the kept entries of an existing .pvd
-
   MPI_Comm comm_;
   std::filesystem::path directory_;
   std::string name_;
   std::filesystem::path pvd_;
   int counter_ = 0;
-  std::vector<std::pair<double, std::string>> entries_;  ///< (time, pvtu file name) on rank 0
-  std::string failure_;                                  ///< non-empty once the run failed
+  std::unique_ptr<detail::SeriesIndex> index_;  ///< the .pvd, on rank 0
 };
 
 }  // namespace inertia::io

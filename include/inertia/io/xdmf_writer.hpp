@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -34,6 +35,10 @@
 #include "inertia/parallel/petsc.hpp"
 
 namespace inertia::io {
+
+namespace detail {
+class SeriesIndex;
+}
 
 /// One rank's piece of the mesh plus what places it in the rank-independent order.
 struct NaturalPieceMesh {
@@ -102,8 +107,6 @@ class XdmfSeriesWriter {
   /// Collective. Refuses (IoError on every rank, ENOSPC) a write of about `data_bytes` that
   /// would not fit in the free space, before any of it is written: the frame is not begun.
   void ensure_room(std::int64_t data_bytes, const char* what) const;
-  void write_xdmf() const;
-  void resume(double up_to);  ///< rank 0: reads the kept steps of an existing .xdmf
 
   MPI_Comm comm_;
   std::filesystem::path directory_;
@@ -118,8 +121,7 @@ class XdmfSeriesWriter {
   std::int64_t h5_bytes_ = 0;                                 ///< the file's size so far
   std::int64_t last_frame_bytes_ = 0;                         ///< what the last write() added
   int counter_ = 0;
-  std::vector<std::pair<double, std::string>> entries_;  ///< (time, Grid XML) on rank 0
-  std::string failure_;
+  std::unique_ptr<detail::SeriesIndex> index_;  ///< the .xdmf (a Grid per step), on rank 0
 };
 
 }  // namespace inertia::io
