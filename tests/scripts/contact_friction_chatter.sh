@@ -9,13 +9,8 @@
 # newmark (dt 2 ms, Newton with the dashpot's matrix), 1 and 2 ranks: within 2 % (0.8 %), balance
 # 1e-6 (1.1e-8).
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 : "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}" "${INERTIA_MPIEXEC:=mpiexec}"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-run() {  # run NP CASE
-  "$INERTIA_MPIEXEC" --allow-run-as-root --oversubscribe -n "$1" "$INERTIA" "$2" > "$work/last.log" 2>&1 ||
-    { cat "$work/last.log"; echo "FAIL: inertia $2"; exit 1; }
-}
 block() {  # block NAME TIME_KEYS
   cat > "$work/$1.yaml" <<YAML
 mesh: {box: {lower: [0, 0, 0], upper: [0.1, 0.1, 0.1], cells: [4, 3, 2], element: hex8}}

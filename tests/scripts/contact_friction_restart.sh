@@ -7,15 +7,8 @@
 # a restart starts again from zero and so rounds otherwise in the last digits). Central difference
 # on 1 and 2 ranks, newmark (Newton with the return map's tangent) on 1 rank.
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 : "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}" "${INERTIA_MPIEXEC:=mpiexec}"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-run() {  # run NP CASE [args...]
-  local np=$1
-  shift
-  "$INERTIA_MPIEXEC" --allow-run-as-root --oversubscribe -n "$np" "$INERTIA" "$@" > "$work/last.log" 2>&1 ||
-    { cat "$work/last.log"; echo "FAIL: inertia $*"; exit 1; }
-}
 block() {  # block DIR TIME_KEYS CHECKPOINT_EVERY
   mkdir -p "$work/$1"
   cat > "$work/$1/case.yaml" <<YAML

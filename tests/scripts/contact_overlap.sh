@@ -15,16 +15,8 @@
 # - np 1 and 2 (and 3 for `move`) agree; a bad value, and a move longer than half the height of
 #   the node's own cells, are one error line each.
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 : "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}" "${INERTIA_MPIEXEC:=mpiexec}"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-source "$INERTIA_SOURCE_DIR/tests/support/expect_error.sh"
-run() {  # run NP CASE [args...]: the log in $work/last.log
-  local np=$1
-  shift
-  "$INERTIA_MPIEXEC" --allow-run-as-root --oversubscribe -n "$np" "$INERTIA" "$@" > "$work/last.log" 2>&1 ||
-    { cat "$work/last.log"; echo "FAIL: inertia $*"; exit 1; }
-}
 overlap() {  # overlap FILE DIR MODE
   cat > "$1" <<EOF
 mesh: {file: $INERTIA_SOURCE_DIR/meshes/overlap_pair.msh}

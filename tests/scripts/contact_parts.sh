@@ -12,16 +12,8 @@
 # - a volume whose skin starts behind a wall is refused as a face region is;
 # - the faces between two parts that share nodes are on neither skin, on 1, 2 and 3 ranks.
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 : "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}" "${INERTIA_MPIEXEC:=mpiexec}"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-source "$INERTIA_SOURCE_DIR/tests/support/expect_error.sh"
-run() {  # run NP CASE [args...]: the log in $work/last.log
-  local np=$1
-  shift
-  "$INERTIA_MPIEXEC" --allow-run-as-root --oversubscribe -n "$np" "$INERTIA" "$@" > "$work/last.log" 2>&1 ||
-    { cat "$work/last.log"; echo "FAIL: inertia $*"; exit 1; }
-}
 bars() {  # bars FILE DIR SURFACES
   cat > "$1" <<EOF
 mesh: {file: $INERTIA_SOURCE_DIR/meshes/two_bars.msh}

@@ -13,15 +13,8 @@
 #   peak 5.1 N, 12 nodes), the legs stopped and thrown back (the tips at 5.3 m/s);
 # - the two ways of giving the surface and the ranks agree.
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 : "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}" "${INERTIA_MPIEXEC:=mpiexec}"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-run() {  # run NP CASE [args...]: the log in $work/last.log
-  local np=$1
-  shift
-  "$INERTIA_MPIEXEC" --allow-run-as-root --oversubscribe -n "$np" "$INERTIA" "$@" > "$work/last.log" 2>&1 ||
-    { cat "$work/last.log"; echo "FAIL: inertia $*"; exit 1; }
-}
 strip() {  # strip FILE DIR SURFACE
   cat > "$1" <<EOF
 mesh: {file: $INERTIA_SOURCE_DIR/meshes/u_strip.msh}

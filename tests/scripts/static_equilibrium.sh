@@ -11,15 +11,9 @@
 #   carries the weight (78.5 kg x 9.81 m/s^2) to 1e-9, np 1, 2 and 3;
 # - refused in one line with the static integrator.
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 : "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}" "${INERTIA_MPIEXEC:=mpiexec}"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-source "$INERTIA_SOURCE_DIR/tests/support/expect_error.sh"
 cd "$work"
-run() {  # run NP CASE: the log in $work/last.log
-  "$INERTIA_MPIEXEC" --allow-run-as-root --oversubscribe -n "$1" "$INERTIA" "$2" > last.log 2>&1 ||
-    { cat last.log; echo "FAIL: inertia $2 at np $1"; exit 1; }
-}
 clamp="  - {region: xmin, type: fixed}"
 beam() {  # beam FILE INTEGRATOR GRAVITY-Z EQUILIBRIUM TIME-KEYS [SUPPORTS]
   cat > "$1" <<EOF
