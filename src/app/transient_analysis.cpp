@@ -55,8 +55,8 @@ void TransientAnalysis::initialize() {
 
 void TransientAnalysis::start_from_equilibrium() {
   Phases::Scope scope(phases_, "solver setup");
-  std::unique_ptr<NewtonSolver> newton;
-  const StepStats s = solve_equilibrium(system(), state_.time, state_.u, newton);
+  EquilibriumWork work;
+  const StepStats s = solve_equilibrium(system(), state_.time, state_.u, work);
   system().commit_step(state_.u);  // the plastic state of the preload is the start's
   log_ << "initial   static equilibrium under the loads at t = " << state_.time << ": "
        << s.linear_iterations << " linear iterations";

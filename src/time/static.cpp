@@ -35,7 +35,7 @@ class Static final : public Integrator {
       stats.linear_iterations = system.solve(0.0, 1.0, r_, du_).iterations;
       INERTIA_PETSC(VecAXPY(state.u, 1.0, du_));
     }
-    const StepStats equilibrium = solve_equilibrium(system, t1, state.u, newton_);
+    const StepStats equilibrium = solve_equilibrium(system, t1, state.u, equilibrium_);
     stats = {stats.linear_iterations + equilibrium.linear_iterations,
              equilibrium.nonlinear_iterations, equilibrium.nonlinear_reason, equilibrium.residuals};
     INERTIA_PETSC(VecZeroEntries(state.v));
@@ -49,35 +49,36 @@ class Static final : public Integrator {
 
  private:
   Vec zero_velocity(DynamicSystem& system) {
-    if (!zero_) zero_ = system.create_vector();
-    return zero_;
+    if (!equilibrium_.zero) equilibrium_.zero = system.create_vector();
+    return equilibrium_.zero;
   }
-  petsc::Vector a_, zero_, du_, r_;
-  std::unique_ptr<NewtonSolver> newton_;
+  petsc::Vector a_, du_, r_;
+  EquilibriumWork equilibrium_;
 };
 
 }  // namespace
 
-StepStats solve_equilibrium(DynamicSystem& system, double t, Vec u,
-                            std::unique_ptr<NewtonSolver>& newton) {
+EquilibriumWork::~EquilibriumWork() = default;
+
+StepStats solve_equilibrium(DynamicSystem& system, double t, Vec u, EquilibriumWork& work) {
   system.apply_constraints(t, u, nullptr, nullptr);  // the prescribed u at t
   if (system.is_linear()) {
-    petsc::Vector f = system.create_vector();
-    system.external_force(t, f);
-    return {system.solve(0.0, 1.0, f, u).iterations, 0};
+    if (!work.load) work.load = system.create_vector();
+    system.external_force(t, work.load);
+    return {system.solve(0.0, 1.0, work.load, u).iterations, 0};
   }
-  if (!newton) newton = std::make_unique<NewtonSolver>(system);
-  petsc::Vector zero = system.create_vector();
+  if (!work.newton) work.newton = std::make_unique<NewtonSolver>(system);
+  if (!work.zero) work.zero = system.create_vector();
   NewtonSolver::Problem problem;
   problem.configuration = [](Vec x, Vec y) { INERTIA_PETSC(VecCopy(x, y)); };
   problem.residual = [&](Vec x, Vec g) {
-    system.force(t, x, zero, g);  // f_ext - f_int
+    system.force(t, x, work.zero, g);  // f_ext - f_int
     INERTIA_PETSC(VecScale(g, -1.0));
   };
   problem.k = 1.0;
   problem.cx = 1.0;
   problem.t = t;
-  const NewtonReport r = newton->solve(problem, u);
+  const NewtonReport r = work.newton->solve(problem, u);
   return {r.linear_iterations, r.iterations, r.reason_name(), r.residuals};
 }
 

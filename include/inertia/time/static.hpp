@@ -12,6 +12,7 @@
 
 #include <memory>
 
+#include "inertia/parallel/petsc.hpp"
 #include "inertia/time/integrator.hpp"
 #include "inertia/time/scheme.hpp"
 
@@ -21,12 +22,19 @@ class NewtonSolver;
 
 Scheme configure_static(const OptionMap& options);
 
+/// What solve_equilibrium() keeps between calls (a static run's load steps): the load and a
+/// zero velocity, and Newton, each made on first use.
+struct EquilibriumWork {
+  petsc::Vector load, zero;
+  std::unique_ptr<NewtonSolver> newton;
+  ~EquilibriumWork();
+};
+
 /// Collective. The static equilibrium f_int(u) = f_ext(t) at time t, from u (its constrained
 /// entries set to the prescribed motion at t here): one linear solve for a linear system, else
-/// Newton from u (`newton`, created on first use). What a static load step solves, and the
-/// state a transient starts from with `initial_conditions: {static_equilibrium: true}`. The
-/// history variables are not committed (the caller does, DynamicSystem::commit_step).
-StepStats solve_equilibrium(DynamicSystem& system, double t, Vec u,
-                            std::unique_ptr<NewtonSolver>& newton);
+/// Newton from u. What a static load step solves, and the state a transient starts from with
+/// `initial_conditions: {static_equilibrium: true}`. The history variables are not committed
+/// (the caller does, DynamicSystem::commit_step).
+StepStats solve_equilibrium(DynamicSystem& system, double t, Vec u, EquilibriumWork& work);
 
 }  // namespace inertia
