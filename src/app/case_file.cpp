@@ -656,7 +656,9 @@ void parse_rayleigh(const Node& r, int modal_modes, RayleighDamping& out,
   if (r.has("stiffness")) out.stiffness = r["stiffness"].non_negative();
 }
 
-void parse_time(const Node& n, CaseFile& c) {
+}  // namespace
+
+void case_yaml::parse_time(const Node& n, CaseFile& c, TimeKeys which, double start) {
   // Every registered scheme's options section is allowed (a case switches schemes by one line)
   // and validated by the scheme itself; the chosen one configures the run.
   std::vector<std::string_view> keys{"integrator",
@@ -671,6 +673,13 @@ void parse_time(const Node& n, CaseFile& c) {
                                      "operator",
                                      "linear_solver"};
   for (const auto& e : scheme_entries()) keys.push_back(e.name);
+  if (which == TimeKeys::analysis) {
+    // An analysis of a sequence steps the one model: what the model is stays in time:.
+    for (const char* model : {"mass", "rayleigh", "operator", "linear_solver"})
+      if (n.has(model))
+        n[model].fail("belongs to the model, which every analysis shares: give it in time:");
+    keys.insert(keys.end(), {"name", "type"});
+  }
   n.expect_map(keys);
   if (n.has("operator"))
     c.matrix_free = n["operator"].choice({"assembled", "matrix_free"}) == "matrix_free";
@@ -680,7 +689,7 @@ void parse_time(const Node& n, CaseFile& c) {
                       : choice == "iterative" ? LinearSolverChoice::iterative
                                               : LinearSolverChoice::automatic;
   }
-  std::string integrator = "newmark";
+  std::string integrator(which == TimeKeys::analysis ? c.scheme.name() : "newmark");
   if (n.has("integrator")) {
     integrator = n["integrator"].text();
     if (!find_scheme(integrator)) {
@@ -692,6 +701,8 @@ void parse_time(const Node& n, CaseFile& c) {
   for (const auto& e : scheme_entries()) {
     const std::string name(e.name);
     if (!n.has(name.c_str()) && e.name != integrator) continue;
+    if (!n.has(name.c_str()) && which == TimeKeys::analysis && integrator == c.scheme.name())
+      continue;  // an analysis keeps the scheme time: configured
     const Scheme scheme = e.configure(YamlOptions(n[name.c_str()]));
     if (e.name == integrator)
       c.scheme = scheme;
@@ -700,8 +711,12 @@ void parse_time(const Node& n, CaseFile& c) {
                                ": configures the ", name, " scheme, but the run uses ", integrator,
                                ": this section does nothing"));
   }
-  if (!n.has("dt")) n.fail("missing key 'dt'");
-  if (n["dt"].node.IsScalar() && n["dt"].text() == "auto") {
+  if (!n.has("dt") && which == TimeKeys::run) n.fail("missing key 'dt'");
+  if (!n.has("dt") && which == TimeKeys::analysis && !c.dt_auto && !(c.dt_requested > 0))
+    n.fail("missing key 'dt' (neither the analysis nor time: gives one)");
+  if (!n.has("dt")) {
+    // time: of a sequence without dt, or an analysis with time:'s
+  } else if (n["dt"].node.IsScalar() && n["dt"].text() == "auto") {
     if (!c.scheme.conditionally_stable()) {
       std::vector<std::string_view> stable;
       for (const auto& e : scheme_entries())
@@ -714,16 +729,27 @@ void parse_time(const Node& n, CaseFile& c) {
     c.dt_auto = true;
   } else {
     c.dt = c.dt_requested = n["dt"].positive();
+    c.dt_auto = false;
   }
-  if (n.has("end_time") == n.has("steps")) n.fail("give exactly one of 'end_time' or 'steps'");
-  if (n.has("end_time")) {
-    c.end_time = n["end_time"].positive();
+  if (c.dt_auto && !c.scheme.conditionally_stable())
+    n.fail(cat("dt: auto (from time:) needs an explicit scheme with a stable step, not '",
+               c.scheme.name(), "'"));
+  if (which == TimeKeys::defaults && !n.has("end_time") && !n.has("steps")) {
+    // time: of a sequence: each analysis gives its span
+  } else if (n.has("end_time") == n.has("steps")) {
+    n.fail("give exactly one of 'end_time' or 'steps'");
+  } else if (n.has("end_time")) {
+    c.steps = 0;
+    c.end_time = n["end_time"].positive() - start;
+    if (!(c.end_time > 0))
+      n["end_time"].fail(cat("must be after the analysis's start, t = ", start, " s"));
     if (!c.dt_auto && c.end_time / c.dt > 1e12) n["end_time"].fail("end_time / dt is too large");
     // Steps of equal size, no longer than the given one, that end exactly at end_time.
     if (!c.dt_auto) c.dt = steps_to_end_time(c.end_time, c.dt).dt;
   } else {
     c.steps = n["steps"].integer();
     if (c.steps <= 0) n["steps"].fail(cat("must be a positive integer (got ", c.steps, ")"));
+    if (c.dt_auto == false && !(c.dt > 0)) n.fail("steps needs a dt");
   }
   if (n.has("mass"))
     c.mass = n["mass"].choice({"consistent", "lumped"}) == "consistent" ? MassTreatment::consistent
@@ -748,6 +774,8 @@ void parse_time(const Node& n, CaseFile& c) {
     c.max_step_halvings = static_cast<int>(n["max_step_halvings"].integer_in(0, 20));
   }
 }
+
+namespace {
 
 /// An output entry's name, a prefix of CSV columns: non-empty, no commas, spaces or quotes, and
 /// not given twice among `names` (which it joins).
@@ -1023,16 +1051,17 @@ CaseFile parse_case(const std::string& text, const std::filesystem::path& file,
                                          "response_spectrum",
                                          "harmonic",
                                          "time",
+                                         "analyses",
                                          "output",
                                          "petsc"};
   for (const auto& e : force_term_entries())
     if (e.parse) sections.push_back(e.name);
   top.expect_map(sections);
   if (!top.has("mesh")) top.fail("missing key 'mesh'");
-  if (!top.has("time") && !top.has("modal") && !top.has("harmonic"))
+  if (!top.has("time") && !top.has("modal") && !top.has("harmonic") && !top.has("analyses"))
     top.fail(
-        "missing key 'time' (a transient or static run), 'modal' (a modal analysis) or 'harmonic' "
-        "(a harmonic response)");
+        "missing key 'time' (a transient or static run), 'modal' (a modal analysis), 'harmonic' "
+        "(a harmonic response) or 'analyses' (a sequence of them)");
   if (!top.has("materials") && !top.has("springs") && !top.has("point_masses"))
     top.fail("missing key 'materials' (or 'springs' / 'point_masses' for a mass-spring system)");
   parse_mesh(top["mesh"], c);
@@ -1110,9 +1139,10 @@ CaseFile parse_case(const std::string& text, const std::filesystem::path& file,
       top["response_spectrum"].fail("needs modal: {modes: N} (the modes it combines)");
     parse_response_spectrum(top["response_spectrum"], c, reader);
   }
-  c.has_time = top.has("time");
-  if (c.has_time) {
-    parse_time(top["time"], c);
+  c.has_time = top.has("time") || top.has("analyses");
+  if (top.has("time")) {
+    parse_time(top["time"], c,
+               top.has("analyses") ? case_yaml::TimeKeys::defaults : case_yaml::TimeKeys::run);
     if (modal_mass && top["time"].has("mass") && *modal_mass != c.mass)
       top["modal"]["mass"].fail("differs from time.mass: the model has one mass matrix");
   } else {
@@ -1120,6 +1150,7 @@ CaseFile parse_case(const std::string& text, const std::filesystem::path& file,
     c.dt = 1;
   }
   if (modal_mass) c.mass = *modal_mass;
+  if (top.has("analyses")) case_yaml::parse_analyses(top, c);
   if (c.response_spectrum.rayleigh_damping && c.rayleigh.mass == 0 && c.rayleigh.stiffness == 0 &&
       c.rayleigh_modes.empty())
     top["response_spectrum"]["damping"].fail(

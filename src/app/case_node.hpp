@@ -22,4 +22,16 @@ inline std::array<bool, 3> parse_components(const Node& n) {
   return comps;
 }
 
+/// Which `time:` keys a section must give: a single run's (dt and end_time or steps), the
+/// defaults of a sequence's analyses (none required), or one analysis of `analyses:` (its span;
+/// what the model is (mass, rayleigh, operator, linear_solver) refused; name and type allowed).
+enum class TimeKeys { run, defaults, analysis };
+
+/// Reads the time keys of `n` into c (src/app/case_file.cpp); an end_time is on the run's time
+/// line and the span is measured from `start`.
+void parse_time(const Node& n, CaseFile& c, TimeKeys which, double start = 0);
+
+/// Reads `analyses:` into c.analyses, after time: (src/app/analysis_sequence.cpp).
+void parse_analyses(const Node& n, CaseFile& c);
+
 }  // namespace inertia::case_yaml

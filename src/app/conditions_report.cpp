@@ -132,8 +132,8 @@ class ConditionsReport : AnalysisPart {
   /// that is not baseline-corrected). The unit names assume SI.
   void echo_conditions() {
     ConditionEcho echo;
-    echo.t_end = plan_.duration();
-    echo.ramped = c().scheme.kind() == SchemeKind::static_solve;
+    echo.t_end = plan_.end();
+    echo.ramped = c().scheme.kind() == SchemeKind::static_solve && !c().in_sequence;
     echo.amplitudes = &c().amplitudes;
     const ProblemSpec& spec = system().spec();
     std::size_t dirichlet = 0;  // resolve_problem made one Dirichlet condition per such entry
@@ -207,7 +207,7 @@ class ConditionsReport : AnalysisPart {
   /// in ms against a run in s).
   void warn_amplitude_spans() {
     constexpr std::size_t record_points = 10;
-    const double t_end = plan_.duration();
+    const double t_end = plan_.end();
     for (const auto& [name, a] : c().amplitudes) {
       if (a.type == CaseAmplitude::Type::sine) continue;
       const auto [last, last_value] = a.points.back();
@@ -249,7 +249,7 @@ class ConditionsReport : AnalysisPart {
   /// Amplitudes that change within less than a step (a 40 us pulse under a 2 ms step) are only
   /// sampled at the step times: a warning for each, with the time scale and dt.
   void warn_fast_amplitudes() {
-    const double t_end = plan_.duration();
+    const double t_end = plan_.end();
     for (const auto& [name, a] : c().amplitudes) {
       if (a.type == CaseAmplitude::Type::sine) {
         const double period = 1 / a.frequency;

@@ -8,6 +8,7 @@
 #include <optional>
 #include <sstream>
 
+#include "inertia/app/analysis_sequence.hpp"
 #include "inertia/app/case_file.hpp"
 #include "inertia/app/command_line.hpp"
 #include "inertia/app/drifts.hpp"
@@ -63,6 +64,13 @@ class Run {
     } catch (const Interrupted& e) {  // the outputs are not open yet: nothing to mark
       throw Interrupted(e.signal(), cat(e.what(), "; ", written_before_the_outputs()));
     }
+    if (!c().analyses.empty()) {  // a sequence of analyses (app/analysis_sequence.hpp)
+      run_analysis_sequence(context(), args_, plan_inputs_, sequence_summary_);
+      if (!args_.check) {
+        report_timings();
+        return 0;
+      }
+    }
     if (args_.check) {
       warn_unused_petsc_options(log_);
       log_ << "check     OK\n";
@@ -113,6 +121,11 @@ class Run {
         std::make_unique<MemoryMonitor>(comm_, log_, c().output_directory, peak_resident_bytes()));
     ModelSummary summary = describe_model(context(), model_);
     stop_if_interrupted(comm_, "during the set-up (after the model's summary)");
+    if (!c().analyses.empty()) {
+      sequence_summary_ = std::move(summary);
+      if (args_.check) check_analyses();
+      return;
+    }
     if (!c().has_time) {  // a modal (and/or harmonic) analysis alone
       if (!args_.check) return frequency_analyses();
       return check_analyses();
@@ -241,6 +254,7 @@ class Run {
   MonitorList monitors_;              ///< the memory monitor, then the transient's
   std::vector<DirectoryLock> locks_;  ///< rank 0: the output (and checkpoint) directory's
   bool modes_written_ = false;        ///< modes.csv and the mode shapes are complete
+  ModelSummary sequence_summary_;     ///< a sequence's: the model's size and probes
 };
 
 }  // namespace

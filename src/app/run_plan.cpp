@@ -56,7 +56,7 @@ std::int64_t OutputSchedule::frames_after(std::int64_t step, double next_time) c
 double RunPlan::time_of(std::int64_t n) const {
   const double t = dt * static_cast<double>(n);
   const bool at_end = n == steps && ends_at_end_time && std::abs(t - end_time) <= 1e-9 * t;
-  return at_end ? end_time : t;
+  return origin + (at_end ? end_time : t);
 }
 
 namespace {
@@ -75,6 +75,7 @@ RunPlan plan_run(const CaseFile& c, const PlanInputs& in) {
   const Scheme& scheme = c.scheme;
   p.ends_at_end_time = c.steps == 0;
   p.end_time = c.end_time;
+  p.origin = p.start_time = c.start_time;
   // The stable step of the chosen scheme, or of central difference for the others.
   const Scheme reference =
       scheme.conditionally_stable() ? scheme : configure_scheme("central_difference");

@@ -66,7 +66,7 @@ class TimeStepChoice : AnalysisPart {
     describe_conditions(context(), plan_);
     log_ << "time      " << scheme.name();
     if (!scheme.options_text().empty()) log_ << " (" << scheme.options_text() << ")";
-    log_ << ", dt " << p.dt << ", " << p.steps << " steps to t = " << p.duration() << ", "
+    log_ << ", dt " << p.dt << ", " << p.steps << " steps to t = " << p.end() << ", "
          << (c().mass == MassTreatment::lumped ? "lumped" : "consistent") << " mass, rayleigh "
          << p.rayleigh.coefficients.mass << " / " << p.rayleigh.coefficients.stiffness;
     if (c().velocity_damping > 0) log_ << ", velocity damping " << c().velocity_damping;
@@ -135,7 +135,7 @@ class TimeStepChoice : AnalysisPart {
     for (const auto& t : system().terms()) {
       const auto* contact = dynamic_cast<const ContactTerm*>(t.get());
       if (!contact) continue;
-      if (const auto w = contact->step_warning(dt, plan_.duration()); !w.empty())
+      if (const auto w = contact->step_warning(dt, plan_.end()); !w.empty())
         log_ << "warning   " << w << "\n";
       if (!(contact->catch_distance() > 0)) continue;
       const double limit = contact->catch_distance() / dt;

@@ -29,7 +29,7 @@ TransientAnalysis::TransientAnalysis(const AnalysisContext& context, TransientIn
       restarting_(restarting),
       monitors_(monitors) {}
 
-void TransientAnalysis::initialize() {
+void TransientAnalysis::initialize(const State* from) {
   log_ << "output    " << printable(c().output_directory.string()) << "\n";
   bool probes_state = false;
   for (const auto& p : c().probes)
@@ -44,7 +44,13 @@ void TransientAnalysis::initialize() {
            << " components at up to " << s->layout().points << " points per cell\n";
   state_.u = system().create_vector();
   state_.v = system().create_vector();
-  set_initial_state(system(), state_.u, state_.v);
+  if (from) {  // the state the analysis before left, at this one's start
+    INERTIA_PETSC(VecCopy(from->u, state_.u));
+    INERTIA_PETSC(VecCopy(from->v, state_.v));
+  } else {
+    set_initial_state(system(), state_.u, state_.v);
+  }
+  state_.time = plan_.start_time;
   if (c().static_equilibrium) start_from_equilibrium();
   integrator_ = c().scheme.create();
   Phases::Scope scope(phases_, "solver setup");
@@ -122,15 +128,17 @@ void TransientAnalysis::restore_checkpoint(const std::filesystem::path& from,
   resumed_ = true;
   const std::int64_t steps = plan_.steps;
   const double case_dt = plan_.case_dt;
-  const double t_end = plan_.duration();
+  const double t_end = plan_.end();
   log_ << "restart   from " << file.string() << ": step " << state_.step << ", t = " << state_.time
        << "; continuing to step " << steps << ", t = " << t_end << ", with the checkpoint's dt "
        << plan_.dt << " s";
   if (std::abs(case_dt - plan_.dt) > 1e-12 * plan_.dt)
     log_ << " (this case alone would step " << case_dt << " s)";
-  if (c().steps == 0 && std::abs(t_end - c().end_time) > 1e-9 * c().end_time)
-    log_ << "; end_time " << c().end_time << " s is not a whole number of its steps: the run ends "
-         << t_end - c().end_time << " s past it";
+  if (const double span = plan_.duration();
+      c().steps == 0 && std::abs(span - c().end_time) > 1e-9 * c().end_time)
+    log_ << "; end_time " << c().start_time + c().end_time
+         << " s is not a whole number of its steps: the run ends " << span - c().end_time
+         << " s past it";
   log_ << "\n";
 }
 

@@ -154,6 +154,26 @@ struct CaseHarmonic {
   Origin origin;
 };
 
+/// One entry of `analyses:` (app/analysis_sequence.hpp): a static, transient or modal analysis
+/// that starts from the state the one before it left, on the run's one time line.
+struct CaseAnalysis {
+  enum class Type { static_solve, transient, modal };
+  std::string name;  ///< unique; its outputs go to <output.directory>/<name>
+  Type type = Type::transient;
+  Origin origin;
+  double start_time = 0;  ///< where it starts on the run's time line (s)
+  double duration = 0;    ///< static: 0 is one equilibrium at start_time
+  // static and transient: the time keys (the `time:` section's, overridden by the entry's)
+  Scheme scheme = configure_scheme("newmark");
+  double dt = 0, dt_requested = 0;
+  bool dt_auto = false;
+  std::int64_t steps = 0;  ///< given as steps (0: from the duration and dt)
+  bool allow_unstable = false;
+  int max_step_halvings = 3;
+  double velocity_damping = 0;
+  int modes = 0;  ///< modal
+};
+
 struct CaseFile {
   std::filesystem::path path;       ///< the case file as given
   std::filesystem::path directory;  ///< its folder: relative paths are resolved against it
@@ -185,6 +205,15 @@ struct CaseFile {
   CaseResponseSpectrum response_spectrum;  ///< response_spectrum (enabled: after modal)
   CaseHarmonic harmonic;                   ///< harmonic (enabled: after modal)
   bool has_time = true;                    ///< a `time:` section: a transient (or static) run
+  /// analyses: the analyses in order, each from the state the one before left (empty: the
+  /// single analysis of `time:` and `modal:`). The run makes each one's case with
+  /// analysis_case() (app/analysis_sequence.hpp).
+  std::vector<CaseAnalysis> analyses;
+  /// Where this case's time loop starts on the run's time line (an analysis of a sequence).
+  double start_time = 0;
+  /// The case of one analysis of a sequence (analysis_case()): its loads follow their
+  /// amplitudes, never the static ramp of a static run alone.
+  bool in_sequence = false;
 
   // time
   Scheme scheme = configure_scheme("newmark");  ///< time.integrator with its options

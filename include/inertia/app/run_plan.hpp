@@ -117,11 +117,16 @@ struct RunPlan {
   bool ends_at_end_time = false;  ///< end_time given (not steps)
   double end_time = 0;            ///< the case's end_time (0 with steps)
 
-  /// The time of step n: n dt (no drift), and end_time itself at the last step of a run that
-  /// ends there (n dt may miss it by an ulp).
+  /// Where step 0 is on the run's time line: 0, or an analysis's start in a sequence.
+  double origin = 0;
+
+  /// The time of step n: origin + n dt (no drift), and origin + end_time at the last step of a
+  /// run that ends there (n dt may miss it by an ulp).
   double time_of(std::int64_t n) const;
-  /// dt x steps: the end of the run as the log and the amplitudes' peaks count it.
+  /// dt x steps: the span of the run.
   double duration() const { return dt * static_cast<double>(steps); }
+  /// origin + duration(): the end of the run as the log and the amplitudes' peaks count it.
+  double end() const { return origin + duration(); }
 };
 
 /// The dt: auto safety factor on the rounded stable step.

@@ -39,9 +39,19 @@ class TransientAnalysis : AnalysisPart {
   TransientAnalysis(const AnalysisContext& context, TransientInputs inputs, MonitorList& monitors,
                     bool restarting);
 
-  /// The initial state (u = 0, the initial velocities, the prescribed motion at t = 0) and the
-  /// integrator, which completes it (a_0, ...); the output directories exist since build().
-  void initialize();
+  /// The initial state (u = 0, the initial velocities, the prescribed motion at t = 0), or with
+  /// `from` (an analysis of a sequence) the displacements and velocities the one before left,
+  /// and the integrator, which completes it (a_0, ...); the output directories exist.
+  void initialize(const State* from = nullptr);
+
+  /// The state reached (after time_loop()): where the next analysis of a sequence starts.
+  const State& state() const { return state_; }
+
+  /// Calls every monitor's finish() (its closing lines in the log) while the run's context is
+  /// alive: an analysis of a sequence, whose monitors are its own.
+  void finish_monitors() {
+    for (const auto& m : monitors_) m->finish();
+  }
 
   /// --restart: the state, the step and the monitors' sums of the newest usable checkpoint (a
   /// damaged newer one is skipped, and the log says why); the plan continues from it.
