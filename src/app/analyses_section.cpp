@@ -15,11 +15,13 @@ using case_yaml::Node;
 /// A name that can be a folder's: letters, digits, '_', '-', '.', not starting with '.'.
 void check_analysis_name(const Node& at, const std::string& name, std::set<std::string>& names) {
   const bool plain = !name.empty() && name[0] != '.' && name.size() <= 64 &&
-                     name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                            "0123456789_-.") == std::string::npos;
+                     name.find_first_not_of(
+                         "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                         "0123456789_-.") == std::string::npos;
   if (!plain)
-    at.fail("must be a name of letters, digits, '_', '-' and '.' (its outputs' folder), at most "
-            "64 characters, not starting with '.'");
+    at.fail(
+        "must be a name of letters, digits, '_', '-' and '.' (its outputs' folder), at most "
+        "64 characters, not starting with '.'");
   if (name == "checkpoints") at.fail("'checkpoints' is the folder of the checkpoints");
   if (!names.insert(name).second) at.fail(cat("analysis '", name, "' is given twice"));
 }
@@ -35,8 +37,9 @@ void read_static(const Node& e, const CaseFile& c, CaseAnalysis& a) {
   a.steps = e.has("steps") ? e["steps"].integer_in(1, 1000000) : 1;
   if (!e.has("end_time")) {
     if (a.steps > 1)
-      e["steps"].fail("load steps need an end_time to step to (without one, the analysis is one "
-                      "equilibrium at its start)");
+      e["steps"].fail(
+          "load steps need an end_time to step to (without one, the analysis is one "
+          "equilibrium at its start)");
     return;  // duration 0, dt 0: the equilibrium at start_time
   }
   a.duration = e["end_time"].positive() - a.start_time;
@@ -109,8 +112,9 @@ void case_yaml::parse_analyses(const Node& top, CaseFile& c) {
       if (!e.has("modes")) e.fail("missing key 'modes'");
       a.modes = static_cast<int>(e["modes"].integer_in(1, 10000));
       if (c.term_sections.count("contact"))
-        e.fail("the model has contact (contact:), which a modal analysis cannot represent (the "
-               "surfaces that touch would be glued)");
+        e.fail(
+            "the model has contact (contact:), which a modal analysis cannot represent (the "
+            "surfaces that touch would be glued)");
     } else if (type == "static") {
       a.type = CaseAnalysis::Type::static_solve;
       read_static(e, c, a);

@@ -109,10 +109,12 @@ class Sequence : AnalysisPart {
     const std::size_t n = c().analyses.size();
     for (std::size_t k = 0; k < n; ++k) {
       const CaseAnalysis& a = c().analyses[k];
-      log_ << "\nanalysis  " << k + 1 << " of " << n << ": '" << a.name << "' (" << type_name(a.type)
-           << "), from t = " << a.start_time << " s\n";
+      log_ << "\nanalysis  " << k + 1 << " of " << n << ": '" << a.name << "' ("
+           << type_name(a.type) << "), from t = " << a.start_time << " s\n";
       if (from && k < *from) {
         log_ << "analysis  skipped: before the checkpoint's analysis (its outputs are kept)\n";
+        if (a.type != CaseAnalysis::Type::modal)
+          run_on_root(comm_, [&] { time_line_.add(analysis_case(c(), k)); });
         continue;
       }
       const CaseFile ck = analysis_case(c(), k);
@@ -134,7 +136,8 @@ class Sequence : AnalysisPart {
     if (args_.check) return;
     if (have_state_ && !system().is_linear()) {
       system().update_tangent(carried_.u);
-      log_ << "modal     about the state at t = " << carried_.time << " s: the tangent stiffness there\n";
+      log_ << "modal     about the state at t = " << carried_.time
+           << " s: the tangent stiffness there\n";
     } else if (have_state_ && largest_magnitude(carried_.u) > 0) {
       log_ << "warning   analysis '" << context.c.output_directory.filename().string()
            << "': the model is linear, so its modes about the loaded state are those at rest (a "
