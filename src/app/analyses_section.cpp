@@ -145,6 +145,7 @@ CaseFile analysis_case(const CaseFile& c, std::size_t k) {
   r.max_step_halvings = a.max_step_halvings;
   r.velocity_damping = a.velocity_damping;
   r.in_sequence = true;
+  r.sequence_end = c.analyses.back().start_time + c.analyses.back().duration;
   // A static analysis's loads are held (not ramped from zero as in a static run of its own):
   // the work of a load applied at once is not the energy it stores, so there is no balance.
   if (a.type == CaseAnalysis::Type::static_solve) r.energy = false;

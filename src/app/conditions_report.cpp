@@ -207,7 +207,10 @@ class ConditionsReport : AnalysisPart {
   /// in ms against a run in s).
   void warn_amplitude_spans() {
     constexpr std::size_t record_points = 10;
-    const double t_end = plan_.end();
+    // An analysis of a sequence: against the end of the sequence (a static at an instant has
+    // no span to compare).
+    const double t_end = c().in_sequence ? c().sequence_end : plan_.end();
+    if (!(t_end > 0)) return;
     for (const auto& [name, a] : c().amplitudes) {
       if (a.type == CaseAmplitude::Type::sine) continue;
       const auto [last, last_value] = a.points.back();

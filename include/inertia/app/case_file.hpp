@@ -214,6 +214,7 @@ struct CaseFile {
   /// The case of one analysis of a sequence (analysis_case()): its loads follow their
   /// amplitudes, never the static ramp of a static run alone.
   bool in_sequence = false;
+  double sequence_end = 0;  ///< in_sequence: where the last analysis ends on the time line
 
   // time
   Scheme scheme = configure_scheme("newmark");  ///< time.integrator with its options
