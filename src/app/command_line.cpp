@@ -73,6 +73,12 @@ output.drifts: [{name, point: [x, y], levels: [z0, z1, ...]}]: drifts.csv, each 
 Tensors (stress, strain): 6 components xx yy zz xy yz xz, the strain's shear as a tensor.
 modal: {modes: N, mass: consistent}: the N lowest modes with SLEPc (modes.csv, <case>_modes.pvd)
   before the transient, or alone when the case has no time: section.
+analyses (examples/guide/analyses.md): [{name, type: static | transient | modal, ...}] in order
+  over one model, each from the state the one before left, on one time line (a load without an
+  amplitude is held): static {end_time, steps} (none: one equilibrium at the current time),
+  transient {integrator, dt, end_time | steps, ...: time:'s keys but mass, rayleigh, operator,
+  linear_solver, which stay in time:}, modal {modes} (about the current state's tangent); outputs
+  in <output.directory>/<name>, <case>.pvd their frames on one time line.
 harmonic (examples/guide/harmonic.md): the steady state under the case's loads (each load's
   value, the phase of its sine amplitude) {method: modal (default with modal:) | direct,
   frequencies: [f, ...] | {from, to, count, spacing: linear | log} (Hz), damping: xi (modal),
