@@ -93,7 +93,7 @@ response_spectrum (examples/guide/response_spectrum.md), after modal: the combin
     out << "  " << std::left << std::setw(24) << e.name << e.summary << "\n";
     if (e.parse && !e.example.empty())
       out << "  " << std::setw(24) << ""
-          << "e.g. " << e.name << ": " << e.example << "\n";
+          << "e.g. " << e.example << "\n";
   }
   out << "boundary_conditions[].type (examples/guide/case_file.md):\n";
   for (const auto& t : condition_types())

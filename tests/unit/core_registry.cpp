@@ -33,6 +33,7 @@ TEST(Registry, FindsRowsByNameAndListsTheirNamesInOrder) {
   EXPECT_EQ(registry.size(), 3u);
   EXPECT_EQ(registry.index(*registry.find("rk4")), 2u);
   EXPECT_EQ(&registry.at("newmark"), &rows[0]);
+  EXPECT_EQ(&registry[1], &rows[1]);
   int sum = 0;
   for (const Row& r : registry) sum += r.value;
   EXPECT_EQ(sum, 6);

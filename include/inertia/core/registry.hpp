@@ -46,6 +46,7 @@ class Registry {
   constexpr auto begin() const { return rows_.begin(); }
   constexpr auto end() const { return rows_.end(); }
   constexpr std::size_t size() const { return rows_.size(); }
+  constexpr const Row& operator[](std::size_t i) const { return rows_[i]; }
 
   /// The row called `name`, or null.
   constexpr const Row* find(std::string_view name) const {
