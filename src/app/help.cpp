@@ -128,8 +128,8 @@ std::string terms_page() {
 }
 
 std::string conditions_page() {
-  std::string out = cat("boundary_conditions[].type (examples/guide/case_file.md); keys ",
-                        join(condition_keys()), ":\n");
+  std::string out = cat("boundary_conditions[].type (examples/guide/case_file.md):\n",
+                        "  an entry's keys: ", join(condition_keys()), "\n");
   for (const auto& t : condition_types()) out += condition_entry(t);
   return out +
          R"(boundary_conditions type acceleration: the region's acceleration is value x amplitude(t), its
@@ -227,8 +227,19 @@ output.reactions (default true): reactions.csv, the force each fixed/displacemen
 }
 
 std::string modal_page() {
-  return R"(modal: {modes: N, mass: consistent}: the N lowest modes with SLEPc (modes.csv, <case>_modes.pvd)
-  before the transient, or alone when the case has no time: section (examples/guide/modal.md).
+  return R"(modal (examples/guide/modal.md):
+modal: {modes: N, mass: consistent}: the N lowest modes with SLEPc (modes.csv, <case>_modes.pvd)
+  before the transient, or alone when the case has no time: section.
+)";
+}
+
+std::string analyses_page() {
+  return R"(analyses (examples/guide/analyses.md): [{name, type: static | transient | modal, ...}] in order
+  over one model, each from the state the one before left, on one time line (a load without an
+  amplitude is held): static {end_time, steps} (none: one equilibrium at the current time),
+  transient {integrator, dt, end_time | steps, ...: time:'s keys but mass, rayleigh, operator,
+  linear_solver, which stay in time:}, modal {modes} (about the current state's tangent); outputs
+  in <output.directory>/<name>, <case>.pvd their frames on one time line.
 )";
 }
 
@@ -273,6 +284,7 @@ constexpr Section sections[] = {
     {"integrators", "every integrator with its options and an example", integrators_page},
     {"output", "output: frames and their fields, probes, sections, drifts, energy", output_page},
     {"modal", "modal: the lowest modes", modal_page},
+    {"analyses", "analyses: a sequence of static, transient and modal analyses", analyses_page},
     {"harmonic", "harmonic: the steady state under harmonic loads", harmonic_page},
     {"response_spectrum", "response_spectrum: peaks from the modes and a spectrum",
      response_spectrum_page},
