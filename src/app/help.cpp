@@ -195,7 +195,8 @@ std::string output_page() {
       R"(output (examples/guide/outputs.md): directory, format, every | interval, history_every,
   fields, probes, sections, drifts, energy, reactions, checkpoint: {every, keep, directory}
 output.fields (examples/guide/outputs.md), the arrays of the output frames:
-)" + output_fields_help(FieldKind::frame);
+)" + output_fields_help(FieldKind::frame) +
+      example_lines(frame_fields()[0].example);
   out +=
       R"(output.format: vtu (default) | xdmf (examples/guide/outputs.md): vtu writes <case>.pvd and per step a
   .pvtu and one .vtu per rank; xdmf writes one HDF5 file <case>.h5 for the run (every rank writes
@@ -207,7 +208,13 @@ output.probes: [{name, point, fields}], the columns of probes.csv; fields: some 
   out += join(output_field_names(FieldKind::probe)) + R"(
   (default: displacement, velocity). u and v at the node nearest the point; stress, strain and
   von_mises at the point itself, in the element that holds it.
-output.sections: [{name, plane: {point, normal}} | {name, regions: [A, B]}]
+)";
+  for (const auto& f : probe_fields())
+    out += row(f.name, f.columns.empty()
+                           ? std::string(f.summary)
+                           : cat(f.summary, "; columns <probe>.", join(f.columns, ", <probe>.")));
+  out += example_lines(probe_fields()[0].example);
+  out += R"(output.sections: [{name, plane: {point, normal}} | {name, regions: [A, B]}]
   (examples/guide/sections.md): sections.csv, the force and moment on the cells on the normal's
   side from the rest through the plane (or on region A's from region B's; storey shears; through
   the supports, the reaction), and their largest values in the log.
