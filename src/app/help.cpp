@@ -2,7 +2,6 @@
 // their summaries and examples, and by hand the keys no registry holds yet.
 #include "inertia/app/help.hpp"
 
-#include <functional>
 #include <initializer_list>
 #include <iomanip>
 #include <limits>
