@@ -144,54 +144,65 @@ std::string describe_force(const ConditionEcho& e, const CaseBoundaryCondition& 
              " in total", e.times(bc.amplitude), e.peak(bc.amplitude, norm_on(bc.value, on), "N"));
 }
 
-/// One row per condition type: name, --help line, a minimal entry, whether it prescribes motion,
-/// its keys, and its parse, resolve and describe functions. New types go at the end (the position
-/// is in the model's fingerprint).
-const ConditionType registry[] = {
-    {"fixed", "zero displacement on the region's nodes (components: [x, y, z] by default)",
-     "{region: face, type: fixed}", true, fixed_keys, parse_fixed, resolve_displacement,
+/// One row per condition type: name, --help line, a `boundary_conditions:` block with one entry
+/// of the type on region xmax (a box's face), whether it prescribes motion, its keys, and its
+/// parse, resolve and describe functions. New types go at the end (the position is in the model's
+/// fingerprint).
+const ConditionType rows[] = {
+    {{"fixed", "zero displacement on the region's nodes (components: [x, y, z] by default)",
+      "boundary_conditions:\n  - {region: xmax, type: fixed}"},
+     true,
+     fixed_keys,
+     parse_fixed,
+     resolve_displacement,
      describe_fixed},
-    {"displacement", "prescribed displacement value x amplitude(t) on the listed components",
-     "{region: face, type: displacement, components: [x], value: [0.001]}", true, motion_keys,
-     parse_motion, resolve_displacement, describe_displacement},
-    {"acceleration",
-     "prescribed (base) acceleration value x amplitude(t), integrated from rest: a record",
-     "{region: face, type: acceleration, components: [x], value: [9.81]}", true, motion_keys,
-     parse_motion, resolve_acceleration, describe_acceleration},
-    {"traction", "force per area [tx, ty, tz] on a surface region",
-     "{region: face, type: traction, value: [0, 0, -1.0e5]}", false, load_keys, parse_vector_load,
-     resolve_load<Load::Kind::traction, 2>, describe_traction},
-    {"pressure", "force per area along the inward normal of a surface region",
-     "{region: face, type: pressure, value: 2.0e5}", false, load_keys, parse_pressure,
-     resolve_load<Load::Kind::pressure, 2>, describe_pressure},
-    {"force", "total force [fx, fy, fz] shared by the region's nodes",
-     "{region: face, type: force, value: [0, -10, 0]}", false, load_keys, parse_vector_load,
-     resolve_load<Load::Kind::force, -1>, describe_force},
+    {{"displacement", "prescribed displacement value x amplitude(t) on the listed components",
+      "boundary_conditions:\n  - {region: xmax, type: displacement, components: [x], value: "
+      "[0.001]}"},
+     true,
+     motion_keys,
+     parse_motion,
+     resolve_displacement,
+     describe_displacement},
+    {{"acceleration",
+      "prescribed (base) acceleration value x amplitude(t), integrated from rest: a record",
+      "boundary_conditions:\n  - {region: xmax, type: acceleration, components: [x], value: "
+      "[9.81]}"},
+     true,
+     motion_keys,
+     parse_motion,
+     resolve_acceleration,
+     describe_acceleration},
+    {{"traction", "force per area [tx, ty, tz] on a surface region",
+      "boundary_conditions:\n  - {region: xmax, type: traction, value: [0, 0, -1.0e5]}"},
+     false,
+     load_keys,
+     parse_vector_load,
+     resolve_load<Load::Kind::traction, 2>,
+     describe_traction},
+    {{"pressure", "force per area along the inward normal of a surface region",
+      "boundary_conditions:\n  - {region: xmax, type: pressure, value: 2.0e5}"},
+     false,
+     load_keys,
+     parse_pressure,
+     resolve_load<Load::Kind::pressure, 2>,
+     describe_pressure},
+    {{"force", "total force [fx, fy, fz] shared by the region's nodes",
+      "boundary_conditions:\n  - {region: xmax, type: force, value: [0, -10, 0]}"},
+     false,
+     load_keys,
+     parse_vector_load,
+     resolve_load<Load::Kind::force, -1>,
+     describe_force},
 };
 
 }  // namespace
 
-std::span<const ConditionType> condition_types() { return registry; }
-
-const ConditionType* find_condition_type(std::string_view name) {
-  for (const auto& t : registry)
-    if (t.name == name) return &t;
-  return nullptr;
-}
-
-std::vector<std::string_view> condition_type_names() {
-  std::vector<std::string_view> names;
-  for (const auto& t : registry) names.push_back(t.name);
-  return names;
-}
-
-int condition_type_index(const ConditionType& type) {
-  return static_cast<int>(&type - std::begin(registry));
-}
+Registry<ConditionType> condition_types() { return {"condition type", rows}; }
 
 std::vector<std::string_view> condition_keys() {
   std::vector<std::string_view> keys;
-  for (const auto& t : registry)
+  for (const auto& t : rows)
     for (const auto k : t.keys)
       if (std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
   return keys;

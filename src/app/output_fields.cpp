@@ -120,155 +120,238 @@ constexpr std::string_view averaged =
 
 /// One row per field. A frame holds its point arrays, then its cell arrays, each in this order.
 const OutputField table[] = {
-    // name, kind, location, components, integer, probe columns, needs, --help, fill functions
-    {"displacement", K::frame, L::point, 3, false, {}, N::state, "point data", frame_displacement},
-    {"velocity", K::frame, L::point, 3, false, {}, N::state, "point data", frame_velocity},
-    {"acceleration", K::frame, L::point, 3, false, {}, N::state, "point data", frame_acceleration},
-    {"reaction",
+    // {name, --help, example}, kind, location, components, integer, probe columns, needs, fill
+    // functions, from the model
+    {{"displacement", "point data", "output: {fields: [displacement]}"},
      K::frame,
      L::point,
      3,
      false,
      {},
      N::state,
-     "point data: the support reactions (zero elsewhere)",
+     frame_displacement},
+    {{"velocity", "point data", "output: {fields: [velocity]}"},
+     K::frame,
+     L::point,
+     3,
+     false,
+     {},
+     N::state,
+     frame_velocity},
+    {{"acceleration", "point data", "output: {fields: [acceleration]}"},
+     K::frame,
+     L::point,
+     3,
+     false,
+     {},
+     N::state,
+     frame_acceleration},
+    {{"reaction", "point data: the support reactions (zero elsewhere)",
+      "output: {fields: [reaction]}"},
+     K::frame,
+     L::point,
+     3,
+     false,
+     {},
+     N::state,
      frame_reaction},
-    {"contact_pressure",
+    {{"contact_pressure",
+      "point data: the contact pressure of the walls and pairs (contact:) on their nodes (zero "
+      "elsewhere)",
+      "output: {fields: [contact_pressure]}"},
      K::frame,
      L::point,
      1,
      false,
      {},
      N::state,
-     "point data: the contact pressure of the walls and pairs (contact:) on their nodes (zero "
-     "elsewhere)",
      frame_contact_pressure},
-    {"von_mises",
+    {{"von_mises", "cell data: the average over each cell", "output: {fields: [von_mises]}"},
      K::frame,
      L::cell,
      1,
      false,
      {},
      N::cell_stresses,
-     "cell data: the average over each cell",
      frame_von_mises},
-    {"stress",
+    {{"stress", "cell data: the average over each cell", "output: {fields: [stress]}"},
      K::frame,
      L::cell,
      6,
      false,
      {},
      N::cell_stresses,
-     "cell data: the average over each cell",
      frame_stress},
-    {"strain",
+    {{"strain", "cell data: the average over each cell", "output: {fields: [strain]}"},
      K::frame,
      L::cell,
      6,
      false,
      {},
      N::cell_stresses,
-     "cell data: the average over each cell",
      frame_strain},
-    {"nodal_von_mises",
+    {{"nodal_von_mises", averaged, "output: {fields: [nodal_von_mises]}"},
      K::frame,
      L::point,
      1,
      false,
      {},
      N::nodal_averages,
-     averaged,
      frame_nodal_von_mises},
-    {"nodal_stress",
+    {{"nodal_stress", averaged, "output: {fields: [nodal_stress]}"},
      K::frame,
      L::point,
      6,
      false,
      {},
      N::nodal_averages,
-     averaged,
      frame_nodal_stress},
-    {"nodal_strain",
+    {{"nodal_strain", averaged, "output: {fields: [nodal_strain]}"},
      K::frame,
      L::point,
      6,
      false,
      {},
      N::nodal_averages,
-     averaged,
      frame_nodal_strain},
-    {"state",
+    {{"state",
+      "cell data: the history variables of the force terms that\nhave them, averaged over each "
+      "cell's quadrature points: an\narray <variable>.<component> per component (0 outside\nthe "
+      "term's cells)",
+      "output: {fields: [state]}"},
      K::frame,
      L::cell,
      0,
      false,
      {},
      N::state,
-     "cell data: the history variables of the force terms that\nhave them, averaged over each "
-     "cell's quadrature points: an\narray <variable>.<component> per component (0 outside\nthe "
-     "term's cells)",
      nullptr,
      nullptr,
      true},
-    {"nodal_state",
+    {{"nodal_state",
+      "point data: the cell values of `state` averaged at each\nnode as nodal_stress is (over the "
+      "term's cells around it,\nweighted by their volumes): an array\nnodal_<variable>.<component> "
+      "per component (0 at nodes\nof none of the term's cells)",
+      "output: {fields: [nodal_state]}"},
      K::frame,
      L::point,
      0,
      false,
      {},
      N::state,
-     "point data: the cell values of `state` averaged at each\nnode as nodal_stress is (over the "
-     "term's cells around it,\nweighted by their volumes): an array\nnodal_<variable>.<component> "
-     "per component (0 at nodes\nof none of the term's cells)",
      nullptr,
      nullptr,
      true},
-    {"rank", K::frame, L::cell, 1, true, {}, N::state, "cell data", frame_rank},
-    {"region", K::frame, L::cell, 1, true, {}, N::state, "cell data", frame_region},
-
-    {"displacement", K::probe, L::point, 3, false, u_columns, N::state, "", nullptr,
+    {{"rank", "cell data", "output: {fields: [rank]}"},
+     K::frame,
+     L::cell,
+     1,
+     true,
+     {},
+     N::state,
+     frame_rank},
+    {{"region", "cell data", "output: {fields: [region]}"},
+     K::frame,
+     L::cell,
+     1,
+     true,
+     {},
+     N::state,
+     frame_region},
+    {{"displacement", "at the node nearest the probe's point",
+      "output:\n  probes:\n    - {name: tip, point: [1, 0.05, 0.05], fields: [displacement]}"},
+     K::probe,
+     L::point,
+     3,
+     false,
+     u_columns,
+     N::state,
+     nullptr,
      probe_displacement},
-    {"velocity", K::probe, L::point, 3, false, v_columns, N::state, "", nullptr, probe_velocity},
-    {"stress", K::probe, L::cell, 6, false, stress_columns, N::cell_stresses, "", nullptr,
+    {{"velocity", "at the node nearest the probe's point",
+      "output:\n  probes:\n    - {name: tip, point: [1, 0.05, 0.05], fields: [velocity]}"},
+     K::probe,
+     L::point,
+     3,
+     false,
+     v_columns,
+     N::state,
+     nullptr,
+     probe_velocity},
+    {{"stress", "at the probe's point, in the solid cell that holds it",
+      "output:\n  probes:\n    - {name: tip, point: [1, 0.05, 0.05], fields: [stress]}"},
+     K::probe,
+     L::cell,
+     6,
+     false,
+     stress_columns,
+     N::cell_stresses,
+     nullptr,
      probe_stress},
-    {"strain", K::probe, L::cell, 6, false, strain_columns, N::cell_stresses, "", nullptr,
+    {{"strain", "at the probe's point, in the solid cell that holds it",
+      "output:\n  probes:\n    - {name: tip, point: [1, 0.05, 0.05], fields: [strain]}"},
+     K::probe,
+     L::cell,
+     6,
+     false,
+     strain_columns,
+     N::cell_stresses,
+     nullptr,
      probe_strain},
-    {"von_mises", K::probe, L::cell, 1, false, von_mises_columns, N::cell_stresses, "", nullptr,
+    {{"von_mises", "at the probe's point, in the solid cell that holds it",
+      "output:\n  probes:\n    - {name: tip, point: [1, 0.05, 0.05], fields: [von_mises]}"},
+     K::probe,
+     L::cell,
+     1,
+     false,
+     von_mises_columns,
+     N::cell_stresses,
+     nullptr,
      probe_von_mises},
     // Its columns (<probe>.<variable>.<component>) come from the terms' point states (Probes).
-    {"state", K::probe, L::cell, 0, false, {}, N::state, "", nullptr, nullptr, true},
+    {{"state",
+      "the history variables of the force terms at the point, a column "
+      "<probe>.<variable>.<component> each",
+      "output:\n  probes:\n    - {name: tip, point: [1, 0.05, 0.05], fields: [state]}"},
+     K::probe,
+     L::cell,
+     0,
+     false,
+     {},
+     N::state,
+     nullptr,
+     nullptr,
+     true},
 };
 
 }  // namespace
 
 std::span<const OutputField> output_fields() { return table; }
 
-const OutputField* find_output_field(FieldKind kind, std::string_view name) {
-  for (const auto& f : table)
-    if (f.kind == kind && f.name == name) return &f;
-  return nullptr;
+Registry<OutputField> frame_fields() {
+  const std::span<const OutputField> all(table);
+  const auto probes = std::find_if(all.begin(), all.end(),
+                                   [](const OutputField& f) { return f.kind == FieldKind::probe; });
+  return {"output field", all.first(static_cast<std::size_t>(probes - all.begin()))};
 }
 
-std::vector<std::string_view> output_field_names(FieldKind kind) {
-  std::vector<std::string_view> names;
-  for (const auto& f : table)
-    if (f.kind == kind) names.push_back(f.name);
-  return names;
+Registry<OutputField> probe_fields() {
+  const std::span<const OutputField> all(table);
+  return {"probe field", all.subspan(frame_fields().size())};
 }
 
 std::string output_fields_help(FieldKind kind) {
   constexpr int width = 45;  // the names' column
   std::ostringstream out;
   std::vector<const OutputField*> rows;
-  for (const auto& f : table)
-    if (f.kind == kind) rows.push_back(&f);
+  for (const auto& f : output_fields(kind)) rows.push_back(&f);
   for (std::size_t i = 0; i < rows.size();) {
     std::size_t j = i + 1;
-    while (j < rows.size() && rows[j]->help == rows[i]->help) ++j;
+    while (j < rows.size() && rows[j]->summary == rows[i]->summary) ++j;
     std::string names;
     for (std::size_t k = i; k < j; ++k) names += cat(k > i ? ", " : "", rows[k]->name);
     out << "  " << std::left << std::setw(width) << names;
-    for (const char ch : rows[i]->help)
+    for (const char ch : rows[i]->summary)
       out << (ch == '\n' ? "\n" + std::string(width + 2, ' ') : std::string(1, ch));
     out << "\n";
     i = j;

@@ -1,5 +1,5 @@
-// The kinds of force terms, one line each (force_term.hpp): a new kind is one file defining
-// its term class and build function, plus one line here.
+// The kinds of force terms, one row each (force_term.hpp): a new kind is one file defining
+// its term class and build function, plus one row here (name, summary, example, functions).
 #include <array>
 #include <vector>
 
@@ -10,56 +10,64 @@ namespace inertia {
 
 namespace {
 
-constexpr std::array entries{
-    ForceTermEntry{"materials",
-                   "solids: one term per material region (linear, a large-deformation law, "
-                   "or J2 plasticity on linear_elastic (small strain) or hencky (finite "
-                   "strain): plasticity: {yield_stress, isotropic_hardening, "
-                   "kinematic_hardening, voce: {saturation, rate}, yield_curve: [[alpha, "
-                   "stress], ...], johnson_cook: {c, reference_rate}}); hex8 formulation: "
-                   "full | bbar | reduced (hourglass: 0.05) | fbar (hencky)",
+constexpr std::array rows{
+    ForceTermEntry{{"materials",
+                    "solids: one term per material region (linear, a large-deformation law, "
+                    "or J2 plasticity on linear_elastic (small strain) or hencky (finite "
+                    "strain): plasticity: {yield_stress, isotropic_hardening, "
+                    "kinematic_hardening, voce: {saturation, rate}, yield_curve: [[alpha, "
+                    "stress], ...], johnson_cook: {c, reference_rate}}); hex8 formulation: "
+                    "full | bbar | reduced (hourglass: 0.05) | fbar (hencky)",
+                    "materials:\n  - {region: all, density: 7850, youngs_modulus: 2.1e11, "
+                    "poissons_ratio: 0.3, formulation: bbar}"},
                    build_solid_terms},
-    ForceTermEntry{"springs", "springs along their current axis, with an optional dashpot",
+    ForceTermEntry{{"springs", "springs along their current axis, with an optional dashpot",
+                    "springs:\n  - {region: xmax, edges_of: surface, stiffness: 2.0e6, damping: "
+                    "0.5}"},
                    build_spring_terms},
-    ForceTermEntry{"point_masses", "a mass at every node of a region", build_point_mass_terms},
-    ForceTermEntry{"boundary_conditions",
-                   "loads: gravity, traction, pressure, force, each "
-                   "scaled by its amplitude",
+    ForceTermEntry{{"point_masses", "a mass at every node of a region",
+                    "point_masses:\n  - {region: xmax, mass: 2.0}"},
+                   build_point_mass_terms},
+    ForceTermEntry{{"boundary_conditions",
+                    "loads: gravity, traction, pressure, force, each "
+                    "scaled by its amplitude",
+                    "boundary_conditions:\n  - {region: xmin, type: fixed}\n  - {region: xmax, "
+                    "type: pressure, value: 1.0e5, amplitude: ramp}\namplitudes: {ramp: {type: "
+                    "table, points: [[0, 0], [1.0e-4, 1]]}}\ngravity: {value: [0, 0, -9.81]}"},
                    build_load_terms},
-    ForceTermEntry{"contact",
-                   "rigid walls (plane, sphere, cylinder) that the nodes of a region of "
-                   "boundary faces (or of a volume: its skin) may not pass, and pairs of such "
-                   "regions (or one) that may not pass each other (penalty, Coulomb friction; "
-                   "initial_penetration: error | move | ignore; any scheme; augmented "
-                   "Lagrangian iterations under implicit schemes and static: augmented: "
-                   "{tolerance: m, iterations: 10})",
-                   build_contact_terms, parse_contact_section,
-                   "{walls: [{name: floor, region: zmin, plane: {point: [0, 0, 0], normal: "
-                   "[0, 0, 1]}}]}",
+    ForceTermEntry{{"contact",
+                    "rigid walls (plane, sphere, cylinder) that the nodes of a region of "
+                    "boundary faces (or of a volume: its skin) may not pass, and pairs of such "
+                    "regions (or one) that may not pass each other (penalty, Coulomb friction; "
+                    "initial_penetration: error | move | ignore; any scheme; augmented "
+                    "Lagrangian iterations under implicit schemes and static: augmented: "
+                    "{tolerance: m, iterations: 10})",
+                    "contact: {walls: [{name: floor, region: zmin, plane: {point: [0, 0, 0], "
+                    "normal: [0, 0, 1]}}]}"},
+                   build_contact_terms,
+                   parse_contact_section,
                    prepare_contact_mesh},
 };
 
 std::vector<ForceTermEntry>& all_entries() {
-  static std::vector<ForceTermEntry> all(entries.begin(), entries.end());
+  static std::vector<ForceTermEntry> all(rows.begin(), rows.end());
   return all;
 }
 
 }  // namespace
 
-std::span<const ForceTermEntry> force_term_entries() { return all_entries(); }
+Registry<ForceTermEntry> force_terms() { return {"force term kind", all_entries()}; }
 
 void register_force_term(const ForceTermEntry& entry) {
-  for (const auto& e : all_entries())
-    INERTIA_CHECK(e.name != entry.name, Error, "force term kind '", entry.name,
-                  "' is registered twice");
+  INERTIA_CHECK(!force_terms().find(entry.name), Error, "force term kind '", entry.name,
+                "' is registered twice");
   INERTIA_CHECK(entry.build, Error, "force term kind '", entry.name, "' has no build function");
   all_entries().push_back(entry);
 }
 
 const ForceTermEntry* force_term_section(std::string_view name) {
-  for (const auto& e : all_entries())
-    if (e.parse && e.name == name) return &e;
-  return nullptr;
+  const ForceTermEntry* e = force_terms().find(name);
+  return e && e->parse ? e : nullptr;
 }
 
 void prepare_mesh(const TermInputs& in, LocalMesh& mesh) {

@@ -53,10 +53,10 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
     const void* function;
     const char* name;
   } registries[] = {
-      {reinterpret_cast<const void*>(&inertia::force_term_entries), "force_term_entries"},
+      {reinterpret_cast<const void*>(&inertia::force_terms), "force_terms"},
       {reinterpret_cast<const void*>(&inertia::condition_types), "condition_types"},
       {reinterpret_cast<const void*>(&inertia::output_fields), "output_fields"},
-      {reinterpret_cast<const void*>(&inertia::scheme_entries), "scheme_entries"},
+      {reinterpret_cast<const void*>(&inertia::schemes), "schemes"},
       {reinterpret_cast<const void*>(&inertia::parse_case), "parse_case"},
       {reinterpret_cast<const void*>(&inertia::correct_baseline), "correct_baseline"},
       {reinterpret_cast<const void*>(&inertia::record_units), "record_units"},

@@ -257,8 +257,8 @@ check_plain() {  # check_plain NAME PATTERN ARGS...: runs inertia directly, expe
 }
 
 check_plain help 'usage' --help
-check_plain help_hht '^  hht +Hilber-Hughes-Taylor.*alpha' --help
-check_plain help_generalized_alpha '^  generalized_alpha +Chung-Hulbert.*rho_infinity' --help
+check_plain help_hht '^  hht +Hilber-Hughes-Taylor.*alpha' --help all
+check_plain help_generalized_alpha '^  generalized_alpha +Chung-Hulbert.*rho_infinity' --help all
 check_plain version "^inertia [0-9]+\.[0-9]+" --version
 
 new_case check_valid_box

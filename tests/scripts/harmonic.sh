@@ -368,6 +368,6 @@ sed -e 's/damping: 0.0, rest_length/damping: 1.5, rest_length/' viscous.yaml >da
 "$INERTIA" dashpot_modal.yaml >dashpot_modal.out 2>dashpot_modal.err && fail "modal with dashpots: accepted"
 [ "$(grep -c "harmonic: the springs' dashpots are not modal damping" dashpot_modal.err)" = 1 ] ||
   fail "modal with dashpots: $(head -2 dashpot_modal.err)"
-"$INERTIA" --help >help.txt && grep -q "^harmonic" help.txt || fail "--help does not name harmonic"
+"$INERTIA" --help all >help.txt && grep -q "^harmonic" help.txt || fail "--help does not name harmonic"
 
 finish

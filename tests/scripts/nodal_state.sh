@@ -25,7 +25,7 @@ set -euo pipefail
 : "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
 source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 
-"$INERTIA" --help > "$work/help.txt"
+"$INERTIA" --help all > "$work/help.txt"
 grep -q "^  nodal_state " "$work/help.txt" || { echo "FAIL: --help does not list nodal_state"; exit 1; }
 
 # (a) The bar of plasticity.sh pulled to 3.2 yield strains (uniform strain, plastic), and the

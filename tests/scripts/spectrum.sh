@@ -235,7 +235,7 @@ refuses tool_units "quake\.AT2: the file says its values are in g, not cm/s2" "$
 refuses tool_missing "nothing\.AT2: cannot open: No such file or directory" "$INERTIA" spectrum nothing.AT2
 refuses tool_option "spectrum: unexpected argument '--bogus'" "$INERTIA" spectrum quake.AT2 --bogus
 "$INERTIA" spectrum --help >tool_help.txt && grep -q "Nigam and Jennings" tool_help.txt || fail "inertia spectrum --help"
-"$INERTIA" --help >help.txt && grep -q "inertia spectrum RECORD" help.txt || fail "inertia --help does not name the spectrum tool"
+"$INERTIA" --help all >help.txt && grep -q "inertia spectrum RECORD" help.txt || fail "inertia --help does not name the spectrum tool"
 grep -q "baseline: {method: polynomial, degree: 3}" help.txt || fail "inertia --help does not name the record keys"
 
 finish

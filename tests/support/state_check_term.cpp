@@ -150,7 +150,9 @@ void build(const TermInputs& in, std::vector<std::unique_ptr<ForceTerm>>& out) {
 
 extern const ForceTermEntry state_check_entry;
 const ForceTermEntry state_check_entry{
-    "state_check", "test only: history variables that count steps and accumulate strain", build,
-    parse, "{region: all, fail_at_step: 7}"};
+    {"state_check", "test only: history variables that count steps and accumulate strain",
+     "state_check: {region: all, fail_at_step: 7}"},
+    build,
+    parse};
 
 }  // namespace inertia::test

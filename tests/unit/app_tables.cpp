@@ -44,9 +44,9 @@ std::string parse_error(const std::string& text) {
   return {};
 }
 
-/// `inertia --help`, from the build's binary.
+/// `inertia --help all` (every section), from the build's binary.
 std::string help_text() {
-  const std::string command = std::string(INERTIA_BINARY_DIR) + "/bin/inertia --help";
+  const std::string command = std::string(INERTIA_BINARY_DIR) + "/bin/inertia --help all";
   std::FILE* pipe = popen(command.c_str(), "r");
   if (!pipe) return {};
   std::string out;
@@ -56,7 +56,8 @@ std::string help_text() {
   return out;
 }
 
-/// `entry` (a YAML flow mapping "{...}") with `key: value` added before the closing brace.
+/// `entry` (YAML ending with a flow mapping "{...}") with `key: value` added before the closing
+/// brace.
 std::string with_key(std::string_view entry, const std::string& key, const std::string& value) {
   std::string e(entry);
   return e.substr(0, e.rfind('}')) + ", " + key + ": " + value + "}";
@@ -82,14 +83,13 @@ TEST(ConditionTypes, NamesAreUniqueAndEveryRowIsComplete) {
 }
 
 TEST(ConditionTypes, EveryTypeParsesAndResolvesItsMinimalExample) {
-  const std::vector<Region> regions{{"all", 3, 1}, {"face", 2, 2}};
+  const std::vector<Region> regions{{"all", 3, 1}, {"xmax", 2, 2}};
   for (const auto& t : condition_types()) {
     SCOPED_TRACE(std::string(t.example));
-    const CaseFile c =
-        parse_case(cat(minimal_case, "boundary_conditions:\n  - ", t.example, "\n"), "case.yaml");
+    const CaseFile c = parse_case(cat(minimal_case, t.example, "\n"), "case.yaml");
     ASSERT_EQ(c.boundary_conditions.size(), 1u);
     EXPECT_EQ(c.boundary_conditions[0].type, &t);
-    EXPECT_EQ(c.boundary_conditions[0].region, "face");
+    EXPECT_EQ(c.boundary_conditions[0].region, "xmax");
     const ProblemSpec spec = resolve_problem(c, regions);
     EXPECT_EQ(spec.dirichlet.size(), t.prescribes_motion ? 1u : 0u);
     EXPECT_EQ(spec.loads.size(), t.prescribes_motion ? 0u : 1u);
@@ -101,15 +101,14 @@ TEST(ConditionTypes, EveryTypeParsesAndResolvesItsMinimalExample) {
 TEST(ConditionTypes, EveryTypeRefusesAnUnknownKeyAndHintsAMisspelledOne) {
   for (const auto& t : condition_types()) {
     SCOPED_TRACE(std::string(t.example));
-    const std::string unknown = parse_error(
-        cat(minimal_case, "boundary_conditions:\n  - ", with_key(t.example, "bogus", "1"), "\n"));
+    const std::string unknown =
+        parse_error(cat(minimal_case, with_key(t.example, "bogus", "1"), "\n"));
     EXPECT_TRUE(contains(unknown, "case.yaml:9: boundary_conditions[0]: unknown key 'bogus'"))
         << unknown;
     for (const auto key : t.keys) {
       if (key == "region" || key == "type") continue;
       const std::string typo(key.substr(0, key.size() - 1));  // "component", "valu"
-      const std::string msg = parse_error(
-          cat(minimal_case, "boundary_conditions:\n  - ", with_key(t.example, typo, "1"), "\n"));
+      const std::string msg = parse_error(cat(minimal_case, with_key(t.example, typo, "1"), "\n"));
       EXPECT_TRUE(contains(msg, cat("unknown key '", typo, "'"))) << msg;
       EXPECT_TRUE(contains(msg, did_you_mean(typo, std::vector<std::string_view>{key}))) << msg;
     }
@@ -160,7 +159,7 @@ TEST(OutputFields, NamesAreUniquePerKindAndRowsAreComplete) {
       EXPECT_GE(f.components, 1);
       if (kind == FieldKind::frame) {
         EXPECT_TRUE(f.fill_frame != nullptr);
-        EXPECT_FALSE(f.help.empty());
+        EXPECT_FALSE(f.summary.empty());
         EXPECT_EQ(f.bytes(true), 8 * f.components);
         EXPECT_EQ(f.bytes(false), (f.integer ? 4 : 8) * f.components);
       } else {

@@ -24,11 +24,8 @@ struct Arguments {
   std::vector<std::string> petsc;
 };
 
-/// `inertia --help`.
-std::string usage();
-
-/// Parses the command line. Returns an exit status when there is nothing to run (--help,
-/// --version, a usage error, printed here).
+/// Parses the command line. Returns an exit status when there is nothing to run (--help [topic],
+/// --help-reference (app/help.hpp), --version, a usage error, printed here).
 std::optional<int> parse_arguments(int argc, char** argv, Arguments& args);
 
 /// Inserts the case file's `petsc:` options below those of the command line.

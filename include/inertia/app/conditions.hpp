@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "inertia/app/case_file.hpp"
+#include "inertia/core/registry.hpp"
 #include "inertia/system/problem.hpp"
 
 namespace inertia {
@@ -54,13 +55,10 @@ struct ConditionEcho {
   std::string peak(const std::string& name, double size, const char* unit) const;
 };
 
-/// One registered condition type.
-struct ConditionType {
-  std::string_view name;     ///< the `type:` value
-  std::string_view summary;  ///< one line for --help
-  /// A minimal entry (YAML flow mapping on region `face`, a surface): the unit tests parse and
-  /// resolve it.
-  std::string_view example;
+/// One registered condition type: its name is the `type:` value, its example a
+/// `boundary_conditions:` block with one entry of the type on region xmax, a surface (the unit
+/// tests parse and resolve it).
+struct ConditionType : EntryInfo {
   /// Prescribes motion (a DirichletCondition: reactions, constraint overlaps) rather than a load.
   bool prescribes_motion = false;
   /// The keys an entry of this type allows (region and type first), in the order messages list
@@ -68,24 +66,30 @@ struct ConditionType {
   std::span<const std::string_view> keys;
   /// Reads the entry's keys other than region, type and amplitude (which the caller reads);
   /// fails with the case file's messages.
-  void (*parse)(const case_yaml::Node& entry, CaseBoundaryCondition& bc);
+  void (*parse)(const case_yaml::Node& entry, CaseBoundaryCondition& bc) = nullptr;
   /// Adds the condition to the ProblemSpec (a DirichletCondition or a Load).
-  void (*resolve)(const ConditionResolver& r, const CaseBoundaryCondition& bc, ProblemSpec& spec);
+  void (*resolve)(const ConditionResolver& r, const CaseBoundaryCondition& bc,
+                  ProblemSpec& spec) = nullptr;
   /// The log line after "condition <key>: " (no newline).
-  std::string (*describe)(const ConditionEcho& e, const CaseBoundaryCondition& bc);
+  std::string (*describe)(const ConditionEcho& e, const CaseBoundaryCondition& bc) = nullptr;
 };
 
-/// Every registered condition type, in the order --help lists them. A type's position is part
-/// of the model's fingerprint (checkpoints): new types go at the end.
-std::span<const ConditionType> condition_types();
+/// Every registered condition type, in the order --help lists them. A type's position
+/// (condition_types().index(type)) is part of the model's fingerprint (checkpoints): new types go
+/// at the end.
+Registry<ConditionType> condition_types();
 /// The registered condition type called `name`, or null.
-const ConditionType* find_condition_type(std::string_view name);
+inline const ConditionType* find_condition_type(std::string_view name) {
+  return condition_types().find(name);
+}
 /// Names of the registered condition types, in registration order.
-std::vector<std::string_view> condition_type_names();
+inline std::vector<std::string_view> condition_type_names() { return condition_types().names(); }
 /// The keys any type allows, in registration order (the first check of an entry).
 std::vector<std::string_view> condition_keys();
 /// The position of `type` in condition_types().
-int condition_type_index(const ConditionType& type);
+inline int condition_type_index(const ConditionType& type) {
+  return static_cast<int>(condition_types().index(type));
+}
 
 /// "x", "y, z": the components a condition acts on.
 std::string component_names(const std::array<bool, 3>& on);

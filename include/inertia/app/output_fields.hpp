@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "inertia/assembly/assembler.hpp"
+#include "inertia/core/registry.hpp"
 #include "inertia/io/vtk_writer.hpp"
 
 namespace inertia {
@@ -66,9 +67,10 @@ struct ProbeInput {
   const double* stress = nullptr;  ///< 6 values
 };
 
-/// One field.
-struct OutputField {
-  std::string_view name;
+/// One field: its name as output.fields or a probe's fields list it, its summary the --help line
+/// (rows of one kind with the same text next to each other share a line; line breaks continue
+/// under the text), its example an `output:` block that asks for it.
+struct OutputField : EntryInfo {
   FieldKind kind = FieldKind::frame;
   FieldLocation location = FieldLocation::point;
   int components = 1;
@@ -76,9 +78,6 @@ struct OutputField {
   /// Probes: the column suffixes (<probe>.<suffix>), one per component.
   std::span<const std::string_view> columns;
   FieldNeeds needs = FieldNeeds::state;
-  /// --help: rows of one kind with the same text next to each other share a line. Line breaks
-  /// continue under the text.
-  std::string_view help;
   /// Frames: fills `out` (its values in `buffer` when they are not already stored elsewhere);
   /// false when the frame has no such array (the scheme carries no acceleration).
   bool (*fill_frame)(const FrameInput& in, std::vector<double>& buffer, io::Field& out) = nullptr;
@@ -95,10 +94,20 @@ struct OutputField {
 
 /// Every field, frames then probes, each kind in the order --help and messages list them.
 std::span<const OutputField> output_fields();
+/// The rows of one kind: the arrays of the frames, the values of the probes.
+Registry<OutputField> frame_fields();
+Registry<OutputField> probe_fields();
+inline Registry<OutputField> output_fields(FieldKind kind) {
+  return kind == FieldKind::frame ? frame_fields() : probe_fields();
+}
 /// The row of `kind` called `name`, or null.
-const OutputField* find_output_field(FieldKind kind, std::string_view name);
+inline const OutputField* find_output_field(FieldKind kind, std::string_view name) {
+  return output_fields(kind).find(name);
+}
 /// The names of the rows of `kind`, in table order.
-std::vector<std::string_view> output_field_names(FieldKind kind);
+inline std::vector<std::string_view> output_field_names(FieldKind kind) {
+  return output_fields(kind).names();
+}
 /// The --help lines of a kind's rows ("  displacement, velocity, acceleration   point data").
 std::string output_fields_help(FieldKind kind);
 

@@ -3,8 +3,8 @@
 /// The cell-type table: every per-type fact outside the shape functions (fe/element.cpp): the
 /// reference shape, dimension, node counts, Gmsh, VTK and XDMF type ids, the node-order map, the
 /// faces of volume types and their cell type, and the quadrature degrees of the element kernels.
-/// A new cell type is one row here plus its shape functions (and, for a new reference shape, its
-/// quadrature rules in fe/quadrature.cpp).
+/// A new cell type is one row here (its name, summary and example first) plus its shape functions
+/// (and, for a new reference shape, its quadrature rules in fe/quadrature.cpp).
 ///
 /// inertia stores every cell's nodes in **VTK order** (the order of the VTK file format
 /// documentation). Gmsh's order equals VTK's for every type here except tet10, whose last two
@@ -15,6 +15,8 @@
 #include <cstdint>
 #include <optional>
 #include <string_view>
+
+#include "inertia/core/registry.hpp"
 
 namespace inertia {
 
@@ -59,10 +61,11 @@ struct FaceTable {
   int corners[6][4];
 };
 
-struct CellTypeInfo {
+/// A cell type: its name as in the case file and messages ("tet10"), a summary for --help, and
+/// for the types mesh.box generates a `mesh:` block of them.
+struct CellTypeInfo : EntryInfo {
   CellType type;
-  std::string_view name;  ///< as in the case file and messages: "tet10"
-  int dim;                ///< topological dimension
+  int dim;  ///< topological dimension
   int num_nodes;
   int num_corners;  ///< vertices (geometric order 1 nodes)
   int gmsh_id;      ///< Gmsh element type number
@@ -96,10 +99,10 @@ inline constexpr FaceTable hex_faces{
 // ParaView: tests/scripts/xdmf.sh).
 using RS = ReferenceShape;
 inline constexpr std::array<CellTypeInfo, num_cell_types> cell_type_table{{
-    // type, name, dim, nodes, corners, gmsh, vtk, gmsh node order, shape, xdmf, xdmf count,
-    // stiffness and mass degrees, faces, face type
-    {CellType::point1,
-     "point",
+    // {name, summary, example}, type, dim, nodes, corners, gmsh, vtk, gmsh node order, shape,
+    // xdmf, xdmf count, stiffness and mass degrees, faces, face type
+    {{"point", "a point (Gmsh files): point masses at its node", ""},
+     CellType::point1,
      0,
      1,
      1,
@@ -113,8 +116,8 @@ inline constexpr std::array<CellTypeInfo, num_cell_types> cell_type_table{{
      1,
      no_faces,
      CellType::point1},
-    {CellType::line2,
-     "line2",
+    {{"line2", "a 2-node line (Gmsh files): springs along it", ""},
+     CellType::line2,
      1,
      2,
      2,
@@ -128,8 +131,8 @@ inline constexpr std::array<CellTypeInfo, num_cell_types> cell_type_table{{
      3,
      no_faces,
      CellType::line2},
-    {CellType::tri3,
-     "tri3",
+    {{"tri3", "a 3-node triangle: the faces of tet4 cells, loads on surfaces", ""},
+     CellType::tri3,
      2,
      3,
      3,
@@ -143,8 +146,8 @@ inline constexpr std::array<CellTypeInfo, num_cell_types> cell_type_table{{
      2,
      no_faces,
      CellType::tri3},
-    {CellType::quad4,
-     "quad4",
+    {{"quad4", "a 4-node quadrilateral: the faces of hex8 cells, loads on surfaces", ""},
+     CellType::quad4,
      2,
      4,
      4,
@@ -158,8 +161,9 @@ inline constexpr std::array<CellTypeInfo, num_cell_types> cell_type_table{{
      3,
      no_faces,
      CellType::quad4},
-    {CellType::tet4,
-     "tet4",
+    {{"tet4", "a 4-node linear tetrahedron (mesh.box: 6 per box cell)",
+      "mesh:\n  box: {lower: [0, 0, 0], upper: [1, 0.1, 0.1], cells: [4, 1, 1], element: tet4}"},
+     CellType::tet4,
      3,
      4,
      4,
@@ -173,8 +177,9 @@ inline constexpr std::array<CellTypeInfo, num_cell_types> cell_type_table{{
      2,
      tet_faces,
      CellType::tri3},
-    {CellType::tet10,
-     "tet10",
+    {{"tet10", "a 10-node quadratic tetrahedron (mesh.box: 6 per box cell)",
+      "mesh:\n  box: {lower: [0, 0, 0], upper: [1, 0.1, 0.1], cells: [4, 1, 1], element: tet10}"},
+     CellType::tet10,
      3,
      10,
      4,
@@ -188,8 +193,10 @@ inline constexpr std::array<CellTypeInfo, num_cell_types> cell_type_table{{
      4,
      tet_faces,
      CellType::tri6},
-    {CellType::hex8,
-     "hex8",
+    {{"hex8",
+      "an 8-node trilinear hexahedron (mesh.box's default); formulations full, bbar, reduced, fbar",
+      "mesh:\n  box: {lower: [0, 0, 0], upper: [1, 0.1, 0.1], cells: [4, 1, 1], element: hex8}"},
+     CellType::hex8,
      3,
      8,
      8,
@@ -205,8 +212,8 @@ inline constexpr std::array<CellTypeInfo, num_cell_types> cell_type_table{{
      CellType::quad4},
     // tri6: corners, then midpoints of edges (0,1), (1,2), (2,0) in both Gmsh and VTK. Faces of
     // tet10 meshes; boundary loads on them are integrated with quadratic shape functions.
-    {CellType::tri6,
-     "tri6",
+    {{"tri6", "a 6-node quadratic triangle: the faces of tet10 cells, loads on surfaces", ""},
+     CellType::tri6,
      2,
      6,
      3,
@@ -223,6 +230,9 @@ inline constexpr std::array<CellTypeInfo, num_cell_types> cell_type_table{{
 }};
 
 constexpr const CellTypeInfo& info(CellType t) { return cell_type_table[static_cast<int>(t)]; }
+
+/// The cell types as a registry (--help mesh, the reference).
+inline constexpr Registry<CellTypeInfo> cell_types{"cell type", cell_type_table};
 
 /// The faces of a volume cell type (none for the others).
 constexpr const FaceTable& face_table(CellType t) { return info(t).faces; }

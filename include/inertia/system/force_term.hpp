@@ -36,6 +36,7 @@
 #include <vector>
 
 #include "inertia/assembly/assembler.hpp"
+#include "inertia/core/registry.hpp"
 #include "inertia/system/point_state.hpp"
 #include "inertia/system/problem.hpp"
 
@@ -226,26 +227,25 @@ struct TermInputs {
   const ElementAssignment& elements;  ///< per local cell: its material, its spring set
 };
 
-/// One kind of force term.
-struct ForceTermEntry {
-  std::string_view name;     ///< the case-file section its terms come from
-  std::string_view summary;  ///< one line for --help and src/README.md
+/// One kind of force term: its name is the case-file section its terms come from, its example
+/// that section (with what it needs: a contact's `materials` come from the box case).
+struct ForceTermEntry : EntryInfo {
   /// Appends the terms of this kind (the same number on every rank). Collective: may throw
   /// InputError on every rank.
-  void (*build)(const TermInputs& in, std::vector<std::unique_ptr<ForceTerm>>& out);
+  void (*build)(const TermInputs& in, std::vector<std::unique_ptr<ForceTerm>>& out) = nullptr;
   /// Kinds with a section of their own (the top-level key `name`): reads and validates it
   /// (InputError "<file>:<line>: <key>: ...", one line); the result's `where` and `source` are
   /// filled by the caller. Null for the kinds built from the case file's own sections.
   std::shared_ptr<TermSection> (*parse)(const case_yaml::Node& section) = nullptr;
-  /// With parse: an example of the section, one line, for --help.
-  std::string_view example = {};
   /// Optional: changes the mesh before any term is built (contact's initial penetrations moved
   /// away); `mesh` is the inputs' mesh. Collective: may throw InputError on every rank.
   void (*prepare)(const TermInputs& in, LocalMesh& mesh) = nullptr;
 };
 
-/// Every kind, built-in then registered, in the order the terms are built (and summed).
-std::span<const ForceTermEntry> force_term_entries();
+/// Every kind, built-in then registered, in the order the terms are built (and summed). The
+/// registry is a view: register_force_term() after it was taken may leave it dangling.
+Registry<ForceTermEntry> force_terms();
+inline std::span<const ForceTermEntry> force_term_entries() { return force_terms().entries(); }
 /// Adds a kind defined outside the library (a test's term), before any case file is read. Its
 /// name must differ from every kind's and from the case file's own sections.
 void register_force_term(const ForceTermEntry& entry);

@@ -21,6 +21,7 @@
 
 #include "inertia/core/error.hpp"
 #include "inertia/core/options.hpp"
+#include "inertia/core/registry.hpp"
 #include "inertia/time/integrator.hpp"
 
 namespace inertia {
@@ -93,19 +94,19 @@ class Scheme {
   Factory factory_;
 };
 
-/// One registered scheme.
-struct SchemeEntry {
-  std::string_view name;     ///< time.integrator value, and the name of its options section
-  std::string_view summary;  ///< one line for --help
+/// One registered scheme: its name is the time.integrator value and the name of its options
+/// section; its example a `time:` block that uses it.
+struct SchemeEntry : EntryInfo {
   Scheme (*configure)(const OptionMap& options);
 };
 
 /// Every registered scheme, in the order --help lists them.
-std::span<const SchemeEntry> scheme_entries();
+Registry<SchemeEntry> schemes();
+inline std::span<const SchemeEntry> scheme_entries() { return schemes().entries(); }
 /// The registered scheme called `name`, or null.
-const SchemeEntry* find_scheme(std::string_view name);
+inline const SchemeEntry* find_scheme(std::string_view name) { return schemes().find(name); }
 /// Names of the registered schemes, in registration order.
-std::vector<std::string_view> integrator_names();
+inline std::vector<std::string_view> integrator_names() { return schemes().names(); }
 /// The scheme `name` configured from `options` (an empty OptionList: its defaults). Throws
 /// InputError for an unknown name or a bad option.
 Scheme configure_scheme(std::string_view name, const OptionMap& options = OptionList{});
