@@ -95,6 +95,10 @@ response_spectrum (examples/guide/response_spectrum.md), after modal: the combin
       out << "  " << std::setw(24) << ""
           << "e.g. " << e.name << ": " << e.example << "\n";
   }
+  out << "materials[] constitutive models (model: NAME, or the keyed row's key):\n";
+  for (const auto& m : material::model_entries())
+    out << "  " << std::left << std::setw(24) << m.name << m.summary << "\n"
+        << std::string(26, ' ') << "e.g. " << m.example << "\n";
   out << "boundary_conditions[].type (examples/guide/case_file.md):\n";
   for (const auto& t : condition_types())
     out << "  " << std::left << std::setw(24) << t.name << t.summary << "\n";

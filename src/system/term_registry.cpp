@@ -12,12 +12,9 @@ namespace {
 
 constexpr std::array entries{
     ForceTermEntry{"materials",
-                   "solids: one term per material region (linear, a large-deformation law, "
-                   "or J2 plasticity on linear_elastic (small strain) or hencky (finite "
-                   "strain): plasticity: {yield_stress, isotropic_hardening, "
-                   "kinematic_hardening, voce: {saturation, rate}, yield_curve: [[alpha, "
-                   "stress], ...], johnson_cook: {c, reference_rate}}); hex8 formulation: "
-                   "full | bbar | reduced (hourglass: 0.05) | fbar (hencky)",
+                   "solids: one term per material region, its kinematics x its constitutive "
+                   "model (materials[].model and its keys: see the models below); hex8 "
+                   "formulation: full | bbar | reduced (hourglass: 0.05) | fbar (hencky)",
                    build_solid_terms},
     ForceTermEntry{"springs", "springs along their current axis, with an optional dashpot",
                    build_spring_terms},

@@ -36,7 +36,8 @@ class ReducedGeometry {
   }
   /// The energy of the hourglass modes of a reduced region at u on this rank (0 otherwise).
   double hourglass_energy(const Assembler& assembler, const LocalMesh& mesh,
-                          std::span<const std::int64_t> cells, const ElasticMaterial& material,
+                          std::span<const std::int64_t> cells,
+                          const material::SolidMaterial& material,
                           std::span<const PetscScalar> u) const {
     if (material.technology.formulation != fe::Formulation::reduced) return 0;
     double local = 0, ue[24];
@@ -58,16 +59,17 @@ class ReducedGeometry {
 class SolidTerm final : public ForceTerm {
  public:
   SolidTerm(const Assembler& assembler, const LocalMesh& mesh, std::string region,
-            const ElasticMaterial& material, std::vector<std::int64_t> cells)
+            const material::SolidMaterial& material, std::vector<std::int64_t> cells)
       : assembler_(assembler),
         mesh_(mesh),
         region_(std::move(region)),
         material_(material),
-        lame_{material.lambda(), material.mu()},
+        law_(material.model->hyperelastic_law()),
+        lame_(material.lame()),
         cells_(std::move(cells)) {}
 
   std::string describe() const override {
-    return cat("solids of region '", region_, "' (", material_.model.get().name, ")");
+    return cat("solids of region '", region_, "' (", material_.law().name, ")");
   }
   Traits traits() const override { return {.linear = material_.is_linear()}; }
 
@@ -81,8 +83,8 @@ class SolidTerm final : public ForceTerm {
     K.add_cells(cells_, [&](std::int64_t c, CellType t, auto x, auto Ke) {
       double ue[Assembler::max_cell_dofs];
       gather(at.u, c, ue);
-      fe::hyperelastic_force_tangent(t, x, std::span<const double>(ue, x.size()), material_.model,
-                                     lame_, {}, Ke);
+      fe::hyperelastic_force_tangent(t, x, std::span<const double>(ue, x.size()), *law_, lame_, {},
+                                     Ke);
     });
   }
 
@@ -91,8 +93,8 @@ class SolidTerm final : public ForceTerm {
     f.add_cells(cells_, [&](std::int64_t c, CellType t, auto x, auto fe_vec) {
       double ue[Assembler::max_cell_dofs];
       gather(at.u, c, ue);
-      fe::hyperelastic_force_tangent(t, x, std::span<const double>(ue, x.size()), material_.model,
-                                     lame_, fe_vec, {});
+      fe::hyperelastic_force_tangent(t, x, std::span<const double>(ue, x.size()), *law_, lame_,
+                                     fe_vec, {});
       return true;
     });
   }
@@ -107,7 +109,7 @@ class SolidTerm final : public ForceTerm {
       gather(at.u, c, ue);
       try {
         local += fe::hyperelastic_energy(t, std::span<const double>(x, nd),
-                                         std::span<const double>(ue, nd), material_.model, lame_);
+                                         std::span<const double>(ue, nd), *law_, lame_);
       } catch (const SolverError&) {
         return std::numeric_limits<double>::quiet_NaN();  // an inverted element has no energy
       }
@@ -166,7 +168,10 @@ class SolidTerm final : public ForceTerm {
   const Assembler& assembler_;
   const LocalMesh& mesh_;
   std::string region_;
-  ElasticMaterial material_;
+  material::SolidMaterial material_;
+  /// The model's element law, asked once (null for a model with state: then only the mass and
+  /// body force are asked of this term).
+  const fe::MaterialLaw* law_;
   fe::Lame lame_;
   std::vector<std::int64_t> cells_;  ///< local cells, increasing
   ReducedGeometry reduced_;
@@ -178,13 +183,13 @@ class SolidTerm final : public ForceTerm {
 class PlasticSolidTerm final : public ForceTerm {
  public:
   PlasticSolidTerm(MPI_Comm comm, const Assembler& assembler, const LocalMesh& mesh,
-                   std::string region, const ElasticMaterial& material,
+                   std::string region, const material::SolidMaterial& material,
                    std::vector<std::int64_t> cells)
       : assembler_(assembler),
         mesh_(mesh),
         region_(std::move(region)),
         material_(material),
-        params_(parameters(material_)),
+        params_(*material.model->j2()),
         state_(layout(comm, mesh, cells, material.technology.formulation), cells,
                point_counts(mesh, cells, material.technology.formulation)) {
     // Each point's w_q det J_q (a reduced hex8's one point: V), for the dissipation (read every
@@ -207,7 +212,7 @@ class PlasticSolidTerm final : public ForceTerm {
   }
 
   std::string describe() const override {
-    return cat("solids of region '", region_, "' (", material_.model.get().name, ", J2 plasticity",
+    return cat("solids of region '", region_, "' (", material_.law().name, ", J2 plasticity",
                material_.technology.formulation == fe::Formulation::full
                    ? ""
                    : cat(", hex8 ", fe::name(material_.technology.formulation)),
@@ -269,22 +274,6 @@ class PlasticSolidTerm final : public ForceTerm {
         local += volumes_[r * points + q] * committed[q * n + k];
     }
     return local;
-  }
-  /// The material's return-map parameters (the curve's spans point into `m`).
-  static fe::J2Parameters parameters(const ElasticMaterial& m) {
-    fe::J2Parameters p;
-    p.lame = {m.lambda(), m.mu()};
-    p.yield_stress = m.yield_stress;
-    p.isotropic_modulus = m.isotropic_hardening;
-    p.kinematic_modulus = m.kinematic_hardening;
-    p.voce_saturation = m.voce_saturation;
-    p.voce_rate = m.voce_rate;
-    p.curve_strain = m.curve_strain;
-    p.curve_stress = m.curve_stress;
-    p.rate_sensitivity = m.rate_sensitivity;
-    p.reference_rate = m.reference_rate;
-    p.finite_strain = m.model.get().name == std::string_view("hencky");
-    return p;
   }
   static PointStateLayout layout(MPI_Comm comm, const LocalMesh& mesh,
                                  std::span<const std::int64_t> cells, fe::Formulation f) {
@@ -360,8 +349,8 @@ class PlasticSolidTerm final : public ForceTerm {
   const Assembler& assembler_;
   const LocalMesh& mesh_;
   std::string region_;
-  ElasticMaterial material_;
-  fe::J2Parameters params_;
+  material::SolidMaterial material_;
+  fe::J2Parameters params_;  ///< the model's (its curve's spans point into the model)
   mutable PointState state_;
   std::vector<double> volumes_;  ///< per row and point: w_q det J_q
   mutable std::unique_ptr<SolidTerm> elastic_;
@@ -377,7 +366,7 @@ void build_solid_terms(const TermInputs& in, std::vector<std::unique_ptr<ForceTe
     for (std::int64_t c = 0; c < in.mesh.num_cells(); ++c)
       if (e.cell_material[c] == static_cast<int>(m)) cells.push_back(c);
     if (all_true(in.comm, cells.empty())) continue;  // a material of no cell adds nothing
-    if (e.materials[m].plastic()) {
+    if (e.materials[m].model->j2()) {                // the kernel is chosen once per region
       out.push_back(std::make_unique<PlasticSolidTerm>(
           in.comm, in.assembler, in.mesh, in.mesh.regions[in.spec.materials[m].region].name,
           e.materials[m], std::move(cells)));
