@@ -118,117 +118,11 @@ void parse_materials(const Node& n, CaseFile& c) {
   n.expect_sequence();
   for (std::size_t i = 0; i < n.size(); ++i) {
     const Node m = n.at(i);
-    m.expect_map({"region", "model", "density", "youngs_modulus", "poissons_ratio", "plasticity",
-                  "formulation", "hourglass"});
-    for (const char* k : {"region", "density", "youngs_modulus", "poissons_ratio"})
-      if (!m.has(k)) m.fail(cat("missing key '", k, "'"));
     CaseMaterial mat;
+    mat.material = material::parse_solid_material(m);  // the model reads its own keys
     mat.origin = m.origin();
     mat.region = m["region"].text();
-    if (m.has("model")) {
-      std::vector<std::string_view> names;
-      for (const auto& law : fe::material_laws()) names.push_back(law.name);
-      mat.material.model = *fe::find_material_law(m["model"].choice(names));
-    }
-    mat.model = mat.material.model.get().name;
-    mat.material.density = m["density"].positive();
-    mat.material.youngs_modulus = m["youngs_modulus"].positive();
-    const double nu = m["poissons_ratio"].number();
-    if (!(nu > -1 && nu < 0.5))
-      m["poissons_ratio"].fail(cat("must satisfy -1 < nu < 0.5 (got ", nu, ")"));
-    mat.material.poissons_ratio = nu;
-    if (m.has("plasticity")) {
-      const Node p = m["plasticity"];
-      p.expect_map({"yield_stress", "isotropic_hardening", "kinematic_hardening", "voce",
-                    "yield_curve", "johnson_cook"});
-      if (mat.model != "linear_elastic" && mat.model != "hencky")
-        p.fail(
-            cat("J2 plasticity takes model linear_elastic (small strain) or hencky (finite "
-                "strain), not ",
-                mat.model));
-      if (p.has("yield_curve")) {
-        for (const char* k : {"yield_stress", "isotropic_hardening", "voce"})
-          if (p.has(k))
-            p[k].fail(
-                "yield_curve gives the whole isotropic hardening (its first row the yield "
-                "stress): leave this key out");
-        const Node curve = p["yield_curve"];
-        if (!curve.node.IsSequence() || curve.size() < 1)
-          curve.fail("expected rows [equivalent plastic strain, yield stress (Pa)]");
-        for (std::size_t r = 0; r < curve.size(); ++r) {
-          const Node row = curve.at(r);
-          if (!row.node.IsSequence() || row.size() != 2)
-            row.fail("expected [equivalent plastic strain, yield stress (Pa)]");
-          const double strain = row.at(0).number(), stress = row.at(1).number();
-          if (r == 0 && strain != 0)
-            row.at(0).fail(
-                cat("the first row is the initial yield stress, at plastic strain 0 (got ",
-                    row.at(0).text(), ")"));
-          if (r > 0 && !(strain > mat.material.curve_strain.back()))
-            row.at(0).fail(cat("plastic strains must increase from row to row (", row.at(0).text(),
-                               " after ", mat.material.curve_strain.back(), ")"));
-          if (!(stress > 0)) row.at(1).fail(cat("must be > 0 (got ", row.at(1).text(), ")"));
-          if (r > 0 && stress < mat.material.curve_stress.back())
-            row.at(1).fail(cat("the yield stress must not decrease (", row.at(1).text(), " after ",
-                               mat.material.curve_stress.back(), "): softening is not supported"));
-          mat.material.curve_strain.push_back(strain);
-          mat.material.curve_stress.push_back(stress);
-        }
-        mat.material.yield_stress = mat.material.curve_stress.front();
-      } else {
-        if (!p.has("yield_stress")) p.fail("missing key 'yield_stress' (Pa), or a yield_curve");
-        mat.material.yield_stress = p["yield_stress"].positive();
-      }
-      if (p.has("voce")) {
-        const Node v = p["voce"];
-        v.expect_map({"saturation", "rate"});
-        for (const char* k : {"saturation", "rate"})
-          if (!v.has(k)) v.fail(cat("missing key '", k, "'"));
-        mat.material.voce_saturation = v["saturation"].non_negative();
-        mat.material.voce_rate = v["rate"].positive();
-      }
-      if (p.has("johnson_cook")) {
-        const Node j = p["johnson_cook"];
-        j.expect_map({"c", "reference_rate"});
-        for (const char* k : {"c", "reference_rate"})
-          if (!j.has(k)) j.fail(cat("missing key '", k, "'"));
-        mat.material.rate_sensitivity = j["c"].non_negative();
-        mat.material.reference_rate = j["reference_rate"].positive();
-      }
-      if (p.has("isotropic_hardening"))
-        mat.material.isotropic_hardening = p["isotropic_hardening"].non_negative();
-      if (p.has("kinematic_hardening"))
-        mat.material.kinematic_hardening = p["kinematic_hardening"].non_negative();
-      mat.model += " + J2 plasticity";
-    }
-    if (m.has("formulation")) {
-      const Node f = m["formulation"];
-      const std::string kind(f.choice({"full", "bbar", "reduced", "fbar"}));
-      mat.material.technology.formulation = kind == "bbar"      ? fe::Formulation::bbar
-                                            : kind == "reduced" ? fe::Formulation::reduced
-                                            : kind == "fbar"    ? fe::Formulation::fbar
-                                                                : fe::Formulation::full;
-      const std::string_view law = mat.material.model.get().name;
-      const bool finite_plastic = law == "hencky" && mat.material.plastic();
-      if (kind == "bbar" && law != "linear_elastic")
-        f.fail(cat("bbar is a small-strain formulation (model linear_elastic, not ", law,
-                   "); its finite-strain form is fbar (model hencky with plasticity)"));
-      if (kind == "fbar" && !finite_plastic)
-        f.fail(cat("fbar takes model hencky with plasticity (not ", law,
-                   mat.material.plastic() ? "" : " without plasticity",
-                   "); at small strain use bbar"));
-      if (kind == "reduced" && law != "linear_elastic" && !finite_plastic)
-        f.fail(cat("reduced takes model linear_elastic, or hencky with plasticity (not ", law,
-                   mat.material.plastic() ? "" : " without plasticity", ")"));
-    }
-    if (m.has("hourglass")) {
-      const Node h = m["hourglass"];
-      if (mat.material.technology.formulation != fe::Formulation::reduced)
-        h.fail("the hourglass coefficient belongs to formulation: reduced");
-      const double v = h.number();
-      if (!(v > 0 && v <= 1)) h.fail(cat("must lie in (0, 1] (got ", h.text(), ")"));
-      mat.material.technology.hourglass = v;
-    }
+    mat.model = mat.material.model->describe();
     c.materials.push_back(mat);
   }
 }

@@ -51,23 +51,10 @@ std::vector<FingerprintPart> model_fingerprint(MPI_Comm comm, const CaseFile& c,
 
   Hasher materials;
   for (const auto& m : c.materials) {
-    materials.add(m.region)
-        .add(m.material.model.get().name)
-        .add(m.material.density)
-        .add(m.material.youngs_modulus)
-        .add(m.material.poissons_ratio);
-    if (m.material.plastic())  // elastic models keep the fingerprint they had
-      materials.add(m.material.yield_stress)
-          .add(m.material.isotropic_hardening)
-          .add(m.material.kinematic_hardening);
-    if (m.material.voce_saturation > 0 || !m.material.curve_strain.empty() ||
-        m.material.rate_sensitivity > 0) {  // likewise
-      materials.add(m.material.voce_saturation).add(m.material.voce_rate);
-      for (std::size_t i = 0; i < m.material.curve_strain.size(); ++i)
-        materials.add(m.material.curve_strain[i]).add(m.material.curve_stress[i]);
-      materials.add(m.material.rate_sensitivity).add(m.material.reference_rate);
-    }
-    if (m.material.technology.formulation != fe::Formulation::full)  // likewise
+    materials.add(m.region).add(m.material.law().name).add(m.material.density);
+    m.material.model->fingerprint(materials);  // E, nu and the model's own parameters
+    // Full integration adds nothing: elastic models keep the fingerprint they had.
+    if (m.material.technology.formulation != fe::Formulation::full)
       materials.add(fe::name(m.material.technology.formulation))
           .add(m.material.technology.hourglass);
   }

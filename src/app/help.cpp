@@ -2,6 +2,8 @@
 // their summaries and examples, and by hand the keys no registry holds yet.
 #include "inertia/app/help.hpp"
 
+#include "inertia/material/constitutive.hpp"
+
 #include <initializer_list>
 #include <iomanip>
 #include <limits>
@@ -123,6 +125,14 @@ cell types (elements.md):
 std::string terms_page() {
   std::string out = "force terms (src/README.md), by the case-file section they come from:\n";
   for (const auto& e : force_terms()) out += entry(e);
+  return out;
+}
+
+std::string materials_page() {
+  std::string out = "materials[] constitutive models (model: NAME, or the keyed row's key):\n";
+  for (const auto& m : material::model_entries())
+    out += cat("  ", m.name, std::string(m.name.size() < 24 ? 24 - m.name.size() : 1, ' '),
+               m.summary, "\n", std::string(26, ' '), "e.g. ", m.example, "\n");
   return out;
 }
 
@@ -282,6 +292,7 @@ constexpr Section sections[] = {
     {"run", "PETSc options on the command line, exit status", run_page},
     {"mesh", "mesh: a Gmsh file or a generated box; the cell types", mesh_page},
     {"terms", "the force-term kinds: materials, springs, point masses, loads, contact", terms_page},
+    {"materials", "materials: the constitutive models and their keys", materials_page},
     {"conditions", "boundary_conditions: the condition types, amplitudes, records",
      conditions_page},
     {"initial_conditions", "initial_conditions: velocities, a static preload",

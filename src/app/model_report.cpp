@@ -44,8 +44,8 @@ class ModelReport : AnalysisPart {
     log_ << "\n";
     for (const auto& m : c().materials)
       log_ << "material  " << printable(m.region) << ": " << m.model << ", density "
-           << m.material.density << ", E " << m.material.youngs_modulus << ", nu "
-           << m.material.poissons_ratio
+           << m.material.density << ", E " << m.material.elastic().youngs_modulus << ", nu "
+           << m.material.elastic().poissons_ratio
            << (m.material.technology.formulation == fe::Formulation::bbar   ? ", hex8 B-bar"
                : m.material.technology.formulation == fe::Formulation::fbar ? ", hex8 F-bar"
                : m.material.technology.formulation == fe::Formulation::reduced
@@ -166,7 +166,7 @@ class ModelReport : AnalysisPart {
   void log_locking() {
     const LocalMesh& lm = system().mesh();
     for (const CaseMaterial& m : c().materials) {
-      if (!(m.material.poissons_ratio > 0.49)) continue;
+      if (!(m.material.elastic().poissons_ratio > 0.49)) continue;
       const bool hex_ok = m.material.technology.formulation != fe::Formulation::full;
       int region = -1;
       for (std::size_t r = 0; r < lm.regions.size(); ++r)
@@ -181,8 +181,8 @@ class ModelReport : AnalysisPart {
       if (!kinds[0] && !kinds[1]) continue;
       const std::string cells = kinds[0] && kinds[1] ? "hex8 and tet4" : kinds[0] ? "hex8" : "tet4";
       log_ << "warning   " << printable(c().path.string()) << ":" << m.origin.line
-           << ": materials: poissons_ratio " << m.material.poissons_ratio << " on " << cells
-           << " cells of region " << printable(m.region)
+           << ": materials: poissons_ratio " << m.material.elastic().poissons_ratio << " on "
+           << cells << " cells of region " << printable(m.region)
            << ", fully integrated, which lock volumetrically as nu -> 0.5: displacements come out "
               "far too small (a hex8 cantilever's tip deflection at nu 0.49: 0.71, at 0.4999: "
               "0.22 of nu 0.3's; tet10 0.97 and 0.95); use formulation: bbar on hex8, or tet10 "

@@ -12,7 +12,6 @@ namespace inertia {
 
 namespace {
 constexpr int max_dofs = 3 * fe::max_nodes;
-fe::Lame lame_of(const ElasticMaterial& m) { return {m.lambda(), m.mu()}; }
 }  // namespace
 
 Assembler::Assembler(MPI_Comm comm, const LocalMesh& mesh, ElementAssignment elements)
@@ -227,12 +226,12 @@ void Assembler::cell_stress(Vec u, CellStress& out) const {
         double grad[9];
         fe::cell_gradient(t, std::span<const double>(x, nd), std::span<const double>(ue, nd),
                           m.technology.formulation, grad);
-        if (m.model.get().linear) {
+        if (m.law().linear) {
           fe::small_strain_stress(grad, m.lambda(), m.mu(), &out.strain[6 * c], &out.stress[6 * c]);
         } else {  // hencky with plasticity: the Green-Lagrange strain of the mean F
           for (int i = 0; i < 3; ++i) grad[4 * i] += 1.0;
           try {
-            fe::material_strain_stress(m.model, lame_of(m), grad, &out.strain[6 * c],
+            fe::material_strain_stress(m.law(), m.lame(), grad, &out.strain[6 * c],
                                        &out.stress[6 * c]);
           } catch (const SolverError&) {
             for (int i = 0; i < 6; ++i)
@@ -247,7 +246,7 @@ void Assembler::cell_stress(Vec u, CellStress& out) const {
       } else {
         try {
           fe::hyperelastic_strain_stress(t, std::span<const double>(x, nd),
-                                         std::span<const double>(ue, nd), m.model, lame_of(m),
+                                         std::span<const double>(ue, nd), m.law(), m.lame(),
                                          &out.strain[6 * c], &out.stress[6 * c]);
         } catch (const SolverError&) {
           for (int i = 0; i < 6; ++i)  // inverted: no meaningful stress
@@ -458,7 +457,7 @@ void Assembler::point_stress(std::span<const PetscScalar> u_local, const SolidPo
   }
   for (int i = 0; i < 3; ++i) grad[4 * i] += 1.0;  // F = I + grad u
   try {
-    fe::material_strain_stress(m.model, lame_of(m), grad, strain, stress);
+    fe::material_strain_stress(m.law(), m.lame(), grad, strain, stress);
   } catch (const SolverError&) {
     for (int k = 0; k < 6; ++k)  // inverted: no meaningful stress
       strain[k] = stress[k] = std::numeric_limits<double>::quiet_NaN();

@@ -12,13 +12,11 @@ namespace {
 
 constexpr std::array rows{
     ForceTermEntry{{"materials",
-                    "solids: one term per material region (linear, a large-deformation law, "
-                    "or J2 plasticity on linear_elastic (small strain) or hencky (finite "
-                    "strain): plasticity: {yield_stress, isotropic_hardening, "
-                    "kinematic_hardening, voce: {saturation, rate}, yield_curve: [[alpha, "
-                    "stress], ...], johnson_cook: {c, reference_rate}}); hex8 formulation: "
-                    "full | bbar | reduced (hourglass: 0.05) | fbar (hencky)",
-                    "materials:\n  - {region: all, density: 7850, youngs_modulus: 2.1e11, "
+                    "solids: one term per material region, its kinematics x its constitutive "
+                    "model (materials[].model and its keys: see the models below); hex8 "
+                    "formulation: full | bbar | reduced (hourglass: 0.05) | fbar (hencky)",
+                    "materials:
+  - {region: all, density: 7850, youngs_modulus: 2.1e11, "
                     "poissons_ratio: 0.3, formulation: bbar}"},
                    build_solid_terms},
     ForceTermEntry{{"springs", "springs along their current axis, with an optional dashpot",

@@ -1,7 +1,10 @@
-// Solids: one force term per material region, linear elastic (a constant K) or a
-// large-deformation law of fe/hyperelastic.hpp (force, tangent and energy at u).
+// Solids: one force term per material region, its kinematics x its constitutive model
+// (material/constitutive.hpp) x the model's point state: linear elastic (a constant K), a
+// large-deformation law of fe/hyperelastic.hpp (force, tangent and energy at u) or J2
+// plasticity (fe/plasticity.hpp, with a PointState).
 #include <cmath>
 #include <limits>
+#include <memory>
 
 #include "inertia/core/error.hpp"
 #include "inertia/fe/element.hpp"
@@ -36,7 +39,8 @@ class ReducedGeometry {
   }
   /// The energy of the hourglass modes of a reduced region at u on this rank (0 otherwise).
   double hourglass_energy(const Assembler& assembler, const LocalMesh& mesh,
-                          std::span<const std::int64_t> cells, const ElasticMaterial& material,
+                          std::span<const std::int64_t> cells,
+                          const material::SolidMaterial& material,
                           std::span<const PetscScalar> u) const {
     if (material.technology.formulation != fe::Formulation::reduced) return 0;
     double local = 0, ue[24];
@@ -55,65 +59,112 @@ class ReducedGeometry {
   mutable std::vector<double> data_;
 };
 
+/// The solids of one material region: the kinematics (the region's hex8 formulation, small or
+/// finite strain) x its constitutive model x the model's state. The element kernel is chosen once,
+/// from the model: its hyperelastic law (no state: the linear stiffness of fe/element.hpp or the
+/// large-deformation kernels of fe/hyperelastic.hpp) or J2 plasticity (fe/plasticity.hpp's
+/// j2_element, the state at the stiffness quadrature points of each cell a PointState; every
+/// evaluation at u writes its trial state, the return map from the committed one).
 class SolidTerm final : public ForceTerm {
  public:
-  SolidTerm(const Assembler& assembler, const LocalMesh& mesh, std::string region,
-            const ElasticMaterial& material, std::vector<std::int64_t> cells)
+  SolidTerm(MPI_Comm comm, const Assembler& assembler, const LocalMesh& mesh, std::string region,
+            const material::SolidMaterial& material, std::vector<std::int64_t> cells)
       : assembler_(assembler),
         mesh_(mesh),
         region_(std::move(region)),
         material_(material),
-        lame_{material.lambda(), material.mu()},
-        cells_(std::move(cells)) {}
+        law_(material.model->hyperelastic_law()),
+        j2_(material.model->j2()),
+        lame_(material.lame()),
+        cells_(std::move(cells)) {
+    if (j2_) set_up_state(comm);
+  }
 
   std::string describe() const override {
-    return cat("solids of region '", region_, "' (", material_.model.get().name, ")");
+    if (!j2_) return cat("solids of region '", region_, "' (", material_.law().name, ")");
+    return cat("solids of region '", region_, "' (", material_.law().name, ", J2 plasticity",
+               material_.technology.formulation == fe::Formulation::full
+                   ? ""
+                   : cat(", hex8 ", fe::name(material_.technology.formulation)),
+               ")");
   }
-  Traits traits() const override { return {.linear = material_.is_linear()}; }
+  /// With state: path-dependent, the forces are not the gradient of an energy (friction's line
+  /// search).
+  Traits traits() const override {
+    if (j2_) return {.linear = false, .friction = true};
+    return {.linear = material_.is_linear()};
+  }
+  PointState* point_state() const override { return state_.get(); }
 
   void add_stiffness(const TermPoint& at, MatrixSum& K) const override {
-    if (material_.is_linear()) {
+    if (j2_) {
+      std::size_t row = 0;
+      K.add_cells(cells_, [&](std::int64_t c, CellType t, auto x, auto Ke) {
+        evaluate(at, c, t, x, row++, {}, Ke);
+      });
+    } else if (material_.is_linear()) {
       K.add_cells(cells_, [&](std::int64_t, CellType t, auto x, auto Ke) {
         fe::stiffness_linear_elastic(t, x, lame_.lambda, lame_.mu, material_.technology, Ke);
       });
-      return;
+    } else {
+      K.add_cells(cells_, [&](std::int64_t c, CellType t, auto x, auto Ke) {
+        double ue[Assembler::max_cell_dofs];
+        gather(at.u, c, ue);
+        fe::hyperelastic_force_tangent(t, x, std::span<const double>(ue, x.size()), *law_, lame_,
+                                       {}, Ke);
+      });
     }
-    K.add_cells(cells_, [&](std::int64_t c, CellType t, auto x, auto Ke) {
-      double ue[Assembler::max_cell_dofs];
-      gather(at.u, c, ue);
-      fe::hyperelastic_force_tangent(t, x, std::span<const double>(ue, x.size()), material_.model,
-                                     lame_, {}, Ke);
-    });
   }
 
   void add_internal_force(const TermPoint& at, VectorSum& f) const override {
-    if (material_.is_linear()) return;
-    f.add_cells(cells_, [&](std::int64_t c, CellType t, auto x, auto fe_vec) {
-      double ue[Assembler::max_cell_dofs];
-      gather(at.u, c, ue);
-      fe::hyperelastic_force_tangent(t, x, std::span<const double>(ue, x.size()), material_.model,
-                                     lame_, fe_vec, {});
-      return true;
-    });
+    if (j2_) {
+      std::size_t row = 0;
+      f.add_cells(cells_, [&](std::int64_t c, CellType t, auto x, auto fe_vec) {
+        evaluate(at, c, t, x, row++, fe_vec, {});
+        return true;
+      });
+    } else if (!material_.is_linear()) {
+      f.add_cells(cells_, [&](std::int64_t c, CellType t, auto x, auto fe_vec) {
+        double ue[Assembler::max_cell_dofs];
+        gather(at.u, c, ue);
+        fe::hyperelastic_force_tangent(t, x, std::span<const double>(ue, x.size()), *law_, lame_,
+                                       fe_vec, {});
+        return true;
+      });
+    }
   }
 
   double energy(const TermPoint& at) const override {
-    if (material_.is_linear()) return 0;
+    if (!j2_ && material_.is_linear()) return 0;
     double local = 0, x[Assembler::max_cell_dofs], ue[Assembler::max_cell_dofs];
-    for (const auto c : cells_) {
+    for (std::size_t r = 0; r < cells_.size(); ++r) {
+      const std::int64_t c = cells_[r];
       const CellType t = mesh_.cell_types[c];
       const auto nd = static_cast<std::size_t>(3 * info(t).num_nodes);
       assembler_.cell_coordinates(c, x);
+      if (j2_) {
+        local += evaluate(at, c, t, std::span<const double>(x, nd), r, {}, {});
+        continue;
+      }
       gather(at.u, c, ue);
       try {
         local += fe::hyperelastic_energy(t, std::span<const double>(x, nd),
-                                         std::span<const double>(ue, nd), material_.model, lame_);
+                                         std::span<const double>(ue, nd), *law_, lame_);
       } catch (const SolverError&) {
         return std::numeric_limits<double>::quiet_NaN();  // an inverted element has no energy
       }
     }
     return local;
   }
+  void update_state(const TermPoint& at) const override {
+    if (j2_) energy(at);
+  }
+  /// The plastic dissipation (J2State::dissipation) of the committed states on this rank.
+  double plastic_dissipation() const override {
+    return j2_ ? integral(fe::J2State::dissipation) : 0;
+  }
+  /// The work error (J2State::work_error) of the committed states on this rank.
+  double plastic_work_error() const override { return j2_ ? integral(fe::J2State::work_error) : 0; }
 
   double hourglass_energy(const TermPoint& at) const override {
     return reduced_.hourglass_energy(assembler_, mesh_, cells_, material_, at.u);
@@ -163,128 +214,40 @@ class SolidTerm final : public ForceTerm {
       for (int i = 0; i < 3; ++i) ue[3 * a + i] = u[3 * nodes[a] + i];
   }
 
-  const Assembler& assembler_;
-  const LocalMesh& mesh_;
-  std::string region_;
-  ElasticMaterial material_;
-  fe::Lame lame_;
-  std::vector<std::int64_t> cells_;  ///< local cells, increasing
-  ReducedGeometry reduced_;
-};
-
-/// Solids with J2 plasticity, small or finite strain (fe/plasticity.hpp): the plastic state at the
-/// stiffness quadrature points of each cell is a PointState; every evaluation at u writes its trial
-/// state (the return map from the committed one).
-class PlasticSolidTerm final : public ForceTerm {
- public:
-  PlasticSolidTerm(MPI_Comm comm, const Assembler& assembler, const LocalMesh& mesh,
-                   std::string region, const ElasticMaterial& material,
-                   std::vector<std::int64_t> cells)
-      : assembler_(assembler),
-        mesh_(mesh),
-        region_(std::move(region)),
-        material_(material),
-        params_(parameters(material_)),
-        state_(layout(comm, mesh, cells, material.technology.formulation), cells,
-               point_counts(mesh, cells, material.technology.formulation)) {
-    // Each point's w_q det J_q (a reduced hex8's one point: V), for the dissipation (read every
-    // step by the energy balance).
+  /// The PointState of the model's state (one row per cell of cells_, in order) and each
+  /// point's w_q det J_q (a reduced hex8's one point: V), for the dissipation (read every step by
+  /// the energy balance).
+  void set_up_state(MPI_Comm comm) {
+    const fe::Formulation f = material_.technology.formulation;
+    state_ = std::make_unique<PointState>(layout(comm, mesh_, cells_, f), cells_,
+                                          point_counts(mesh_, cells_, f));
     double x[Assembler::max_cell_dofs], g[3 * fe::max_nodes];
-    volumes_.assign(state_.rows() * static_cast<std::size_t>(state_.layout().points), 0.0);
-    for (std::size_t r = 0; r < state_.rows(); ++r) {
-      const CellType t = mesh_.cell_types[state_.cells()[r]];
+    const auto points = static_cast<std::size_t>(state_->layout().points);
+    volumes_.assign(cells_.size() * points, 0.0);
+    for (std::size_t r = 0; r < cells_.size(); ++r) {
+      const CellType t = mesh_.cell_types[cells_[r]];
       const auto rule = fe::stiffness_rule(t);
-      assembler_.cell_coordinates(state_.cells()[r], x);
+      assembler_.cell_coordinates(cells_[r], x);
       const std::span<const double> xs(x, 3 * info(t).num_nodes);
-      if (fe::j2_points(t, material_.technology.formulation) == 1 && rule.num_points > 1) {
-        volumes_[r * state_.layout().points] = fe::measure(t, xs);
+      if (fe::j2_points(t, f) == 1 && rule.num_points > 1) {
+        volumes_[r * points] = fe::measure(t, xs);
         continue;
       }
       for (int q = 0; q < rule.num_points; ++q)
-        volumes_[r * state_.layout().points + q] =
+        volumes_[r * points + q] =
             rule.weights[q] * fe::physical_gradients(t, xs, &rule.points[3 * q], g);
     }
   }
-
-  std::string describe() const override {
-    return cat("solids of region '", region_, "' (", material_.model.get().name, ", J2 plasticity",
-               material_.technology.formulation == fe::Formulation::full
-                   ? ""
-                   : cat(", hex8 ", fe::name(material_.technology.formulation)),
-               ")");
-  }
-  /// Path-dependent: the forces are not the gradient of an energy (friction's line search).
-  Traits traits() const override { return {.linear = false, .friction = true}; }
-  PointState* point_state() const override { return &state_; }
-
-  void add_stiffness(const TermPoint& at, MatrixSum& K) const override {
-    std::size_t row = 0;
-    K.add_cells(state_.cells(), [&](std::int64_t c, CellType t, auto x, auto Ke) {
-      evaluate(at, c, t, x, row++, {}, Ke);
-    });
-  }
-  void add_internal_force(const TermPoint& at, VectorSum& f) const override {
-    std::size_t row = 0;
-    f.add_cells(state_.cells(), [&](std::int64_t c, CellType t, auto x, auto fe_vec) {
-      evaluate(at, c, t, x, row++, fe_vec, {});
-      return true;
-    });
-  }
-  double energy(const TermPoint& at) const override {
-    double local = 0, x[Assembler::max_cell_dofs];
-    for (std::size_t r = 0; r < state_.rows(); ++r) {
-      const std::int64_t c = state_.cells()[r];
-      const CellType t = mesh_.cell_types[c];
-      assembler_.cell_coordinates(c, x);
-      local += evaluate(at, c, t, std::span<const double>(x, 3 * info(t).num_nodes), r, {}, {});
-    }
-    return local;
-  }
-  void update_state(const TermPoint& at) const override { energy(at); }
-  void commit_nodal(Vec, double) const override {}
-  /// The plastic dissipation (J2State::dissipation) of the committed states on this rank.
-  double plastic_dissipation() const override { return integral(fe::J2State::dissipation); }
-  /// The work error (J2State::work_error) of the committed states on this rank.
-  double plastic_work_error() const override { return integral(fe::J2State::work_error); }
-
-  double hourglass_energy(const TermPoint& at) const override {
-    return reduced_.hourglass_energy(assembler_, mesh_, state_.cells(), material_, at.u);
-  }
-
-  void add_lumped_mass(VectorSum& m) const override { elastic().add_lumped_mass(m); }
-  void add_consistent_mass(MatrixSum& M) const override { elastic().add_consistent_mass(M); }
-  double mass() const override { return elastic().mass(); }
-  void add_body_force(const std::array<double, 3>& g, VectorSum& f) const override {
-    elastic().add_body_force(g, f);
-  }
-
- private:
   /// The integral over this rank's cells of component k of the committed states.
   double integral(int k) const {
     double local = 0;
-    const int points = state_.layout().points, n = state_.num_components();
-    for (std::size_t r = 0; r < state_.rows(); ++r) {
-      const auto committed = state_.committed(r);
-      for (int q = 0; q < state_.points(r); ++q)
+    const int points = state_->layout().points, n = state_->num_components();
+    for (std::size_t r = 0; r < state_->rows(); ++r) {
+      const auto committed = state_->committed(r);
+      for (int q = 0; q < state_->points(r); ++q)
         local += volumes_[r * points + q] * committed[q * n + k];
     }
     return local;
-  }
-  /// The material's return-map parameters (the curve's spans point into `m`).
-  static fe::J2Parameters parameters(const ElasticMaterial& m) {
-    fe::J2Parameters p;
-    p.lame = {m.lambda(), m.mu()};
-    p.yield_stress = m.yield_stress;
-    p.isotropic_modulus = m.isotropic_hardening;
-    p.kinematic_modulus = m.kinematic_hardening;
-    p.voce_saturation = m.voce_saturation;
-    p.voce_rate = m.voce_rate;
-    p.curve_strain = m.curve_strain;
-    p.curve_stress = m.curve_stress;
-    p.rate_sensitivity = m.rate_sensitivity;
-    p.reference_rate = m.reference_rate;
-    p.finite_strain = m.model.get().name == std::string_view("hencky");
-    return p;
   }
   static PointStateLayout layout(MPI_Comm comm, const LocalMesh& mesh,
                                  std::span<const std::int64_t> cells, fe::Formulation f) {
@@ -339,33 +302,29 @@ class PlasticSolidTerm final : public ForceTerm {
     const auto nodes = mesh_.nodes_of(c);
     for (std::size_t a = 0; a < nodes.size(); ++a)
       for (int i = 0; i < 3; ++i) ue[3 * a + i] = at.u[3 * nodes[a] + i];
-    fe::J2Parameters p = params_;
+    fe::J2Parameters p = *j2_;
     p.time = at.time;
-    return fe::j2_element(t, x, std::span<const double>(ue, x.size()), p, state_.committed(r),
-                          state_.trial(r), f, K, state_.num_components(), material_.technology,
+    return fe::j2_element(t, x, std::span<const double>(ue, x.size()), p, state_->committed(r),
+                          state_->trial(r), f, K, state_->num_components(), material_.technology,
                           nullptr,
                           material_.technology.formulation == fe::Formulation::reduced
-                              ? reduced_.of(assembler_, state_.cells(), r)
+                              ? reduced_.of(assembler_, cells_, r)
                               : nullptr);
-  }
-  /// The mass, body force: an elastic solid term on the same cells.
-  const SolidTerm& elastic() const {
-    if (!elastic_)
-      elastic_ = std::make_unique<SolidTerm>(
-          assembler_, mesh_, region_, material_,
-          std::vector<std::int64_t>(state_.cells().begin(), state_.cells().end()));
-    return *elastic_;
   }
 
   const Assembler& assembler_;
   const LocalMesh& mesh_;
   std::string region_;
-  ElasticMaterial material_;
-  fe::J2Parameters params_;
-  mutable PointState state_;
-  std::vector<double> volumes_;  ///< per row and point: w_q det J_q
-  mutable std::unique_ptr<SolidTerm> elastic_;
-  ReducedGeometry reduced_;  ///< formulation reduced: read at every evaluation
+  material::SolidMaterial material_;
+  /// The model's element kernel, asked once: its hyperelastic law (no state), or J2's
+  /// parameters (the curve's spans point into the model, which material_ holds).
+  const fe::MaterialLaw* law_;
+  const fe::J2Parameters* j2_;
+  fe::Lame lame_;
+  std::vector<std::int64_t> cells_;            ///< local cells, increasing
+  mutable std::unique_ptr<PointState> state_;  ///< the model's state (null: none)
+  std::vector<double> volumes_;                ///< per row and point: w_q det J_q
+  ReducedGeometry reduced_;                    ///< formulation reduced: read at every evaluation
 };
 
 }  // namespace
@@ -377,13 +336,7 @@ void build_solid_terms(const TermInputs& in, std::vector<std::unique_ptr<ForceTe
     for (std::int64_t c = 0; c < in.mesh.num_cells(); ++c)
       if (e.cell_material[c] == static_cast<int>(m)) cells.push_back(c);
     if (all_true(in.comm, cells.empty())) continue;  // a material of no cell adds nothing
-    if (e.materials[m].plastic()) {
-      out.push_back(std::make_unique<PlasticSolidTerm>(
-          in.comm, in.assembler, in.mesh, in.mesh.regions[in.spec.materials[m].region].name,
-          e.materials[m], std::move(cells)));
-      continue;
-    }
-    out.push_back(std::make_unique<SolidTerm>(in.assembler, in.mesh,
+    out.push_back(std::make_unique<SolidTerm>(in.comm, in.assembler, in.mesh,
                                               in.mesh.regions[in.spec.materials[m].region].name,
                                               e.materials[m], std::move(cells)));
   }

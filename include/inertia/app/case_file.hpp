@@ -28,8 +28,8 @@ namespace inertia {
 
 struct CaseMaterial {
   std::string region;
-  std::string model;  ///< linear_elastic (the others arrive with nonlinear solids)
-  ElasticMaterial material;
+  std::string model;  ///< the model for the log: "neo_hookean", "hencky + J2 plasticity"
+  material::SolidMaterial material;
   Origin origin;
 };
 

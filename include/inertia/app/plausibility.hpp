@@ -14,9 +14,6 @@ struct CaseFile;
 /// The plausible range of a solid's bar wave speed sqrt(E / density) (m/s): gels and foams
 /// above the lower end, diamond (18 km/s) below the upper one.
 inline constexpr double min_wave_speed = 10, max_wave_speed = 20e3;
-/// The plausible range of a yield stress over Young's modulus: soft annealed metals ~1e-4,
-/// high-strength steels and titanium ~1e-2, polymers up to a few 1e-2.
-inline constexpr double min_yield_ratio = 1e-5, max_yield_ratio = 5e-2;
 
 /// The case's materials against those ranges: one line each ("<file>:<line>: materials: ...").
 std::vector<std::string> material_warnings(const CaseFile& c);

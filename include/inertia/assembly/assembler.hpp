@@ -4,8 +4,8 @@
 /// ghosted vectors), the sparsity pattern (built once), and assembly of mass, stiffness,
 /// internal and dashpot forces, loads and cell fields from element kernels.
 ///
-/// Element kinds on a rank's cells: solids (3D cells with a material: linear elastic, or
-/// nonlinear -- corotational, Saint Venant-Kirchhoff, Neo-Hookean), springs
+/// Element kinds on a rank's cells: solids (3D cells with a material: its density, hex8
+/// formulation and constitutive model, material/constitutive.hpp), springs
 /// (line2 cells with a spring set; nonlinear: they act along the current axis) and point-mass
 /// cells (any cell of a point-mass region whose nodes need a diagonal entry in the pattern).
 
@@ -22,37 +22,11 @@
 #include "inertia/fe/element.hpp"
 #include "inertia/fe/hex8_technology.hpp"
 #include "inertia/fe/hyperelastic.hpp"
+#include "inertia/material/constitutive.hpp"
 #include "inertia/parallel/petsc.hpp"
 #include "inertia/partition/partition.hpp"
 
 namespace inertia {
-
-/// Material data of one material region, in the user's units: the model (linear elasticity or a
-/// large-deformation law from fe/hyperelastic.hpp) with Young's modulus and Poisson's ratio.
-struct ElasticMaterial {
-  std::reference_wrapper<const fe::MaterialLaw> model = fe::material_law("linear_elastic");
-  double density = 0;
-  double youngs_modulus = 0;
-  double poissons_ratio = 0;
-  /// J2 plasticity (small strain, fe/plasticity.hpp): yield stress (0: elastic) and the linear
-  /// isotropic and kinematic hardening moduli.
-  double yield_stress = 0, isotropic_hardening = 0, kinematic_hardening = 0;
-  /// Nonlinear isotropic hardening: Voce's saturation stress Q (Pa) and rate b, or a yield curve
-  /// (equivalent plastic strain, yield stress) in place of yield_stress and the other two; the
-  /// Johnson-Cook rate factor 1 + C ln(rate / reference_rate) (C = 0: none). See fe::J2Parameters.
-  double voce_saturation = 0, voce_rate = 0;
-  std::vector<double> curve_strain, curve_stress;
-  double rate_sensitivity = 0, reference_rate = 0;
-  bool plastic() const { return yield_stress > 0; }
-  /// The hex8 formulation (fe/hex8_technology.hpp): full, bbar or reduced with its hourglass
-  /// coefficient; other cells are fully integrated.
-  fe::Technology technology;
-  bool is_linear() const { return model.get().linear && !plastic(); }
-  double lambda() const {
-    return youngs_modulus * poissons_ratio / ((1 + poissons_ratio) * (1 - 2 * poissons_ratio));
-  }
-  double mu() const { return youngs_modulus / (2 * (1 + poissons_ratio)); }
-};
 
 /// The springs of one region: Hooke stiffness, axial dashpot, rest length (negative: the length
 /// in the mesh).
@@ -64,9 +38,9 @@ struct SpringProperties {
 
 /// What each local cell is, for the assembler.
 struct ElementAssignment {
-  std::vector<int> cell_material;  ///< per local cell: index into materials, or -1
-  std::vector<ElasticMaterial> materials;
-  std::vector<int> cell_spring;  ///< per local cell: index into springs, or -1
+  std::vector<int> cell_material;                  ///< per local cell: index into materials, or -1
+  std::vector<material::SolidMaterial> materials;  ///< density, kinematics, model
+  std::vector<int> cell_spring;                    ///< per local cell: index into springs, or -1
   std::vector<SpringProperties> springs;
   std::vector<char> cell_point;  ///< per local cell: needs its nodes' diagonal blocks
 };

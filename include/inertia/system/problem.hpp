@@ -40,7 +40,7 @@ using TermSections = std::map<std::string, std::shared_ptr<const TermSection>, s
 
 struct MaterialAssignment {
   int region = -1;
-  ElasticMaterial material;
+  material::SolidMaterial material;
 };
 
 /// Fixed (value 0) or prescribed components on the nodes of a region: u_i(t) = value_i a(t).
