@@ -273,8 +273,12 @@ void search_faces(const SearchSpace& space, const std::vector<Side>& sides,
 
 FaceChoice choose_face(const Pass& p, std::size_t j, const Vec3& x, const Vec3& outward,
                        std::span<const PetscScalar> ug, double o, double depth, bool leaving) {
-  FaceChoice out;
-  for (auto c = p.candidate_ptr[j]; c < p.candidate_ptr[j + 1]; ++c) {
+  // Locals, not the result's fields: stores through the result would make the compiler reload
+  // the pass's arrays at every candidate (the loop is the pairs' hot path).
+  Projection best, exit;
+  const Pass::Face* chosen = nullptr;
+  const Pass::Face* left = nullptr;
+  for (auto c = p.candidate_ptr[j], end = p.candidate_ptr[j + 1]; c < end; ++c) {
     const Pass::Face& face = p.faces[p.candidates[c]];
     Vec3 pts[4];
     for (int a = 0; a < face.kind; ++a)
@@ -293,21 +297,21 @@ FaceChoice choose_face(const Pass& p, std::size_t j, const Vec3& x, const Vec3& 
     // A node leaving contact with a friction force: the nearest facing face, where it left (its
     // slip over the step).
     if (leaving && dot(pr.n, outward) < 0 &&
-        (!out.left || std::abs(pr.g) < std::abs(out.exit.g) ||
-         (std::abs(pr.g) == std::abs(out.exit.g) && face.key < out.left->key)))
-      out.exit = pr, out.left = &face;
+        (!left || std::abs(pr.g) < std::abs(exit.g) ||
+         (std::abs(pr.g) == std::abs(exit.g) && face.key < left->key)))
+      exit = pr, left = &face;
     // Inside the face, facing it, not deeper than its limit beyond the initial gap (the far side
     // of a body or of the face's cell), not farther in front than `depth`.
     if (!pr.inside || dot(pr.n, outward) >= 0 || pr.g > depth || pr.g < o - face.limit) continue;
     // A face that has the point within it before one whose band has it; then the nearest; ties
     // broken by the faces' nodes (the same on any ranks).
-    if (!out.chosen || (pr.within && !out.best.within) ||
-        (pr.within == out.best.within &&
-         (std::abs(pr.g) < std::abs(out.best.g) ||
-          (std::abs(pr.g) == std::abs(out.best.g) && face.key < out.chosen->key))))
-      out.best = pr, out.chosen = &face;
+    if (!chosen || (pr.within && !best.within) ||
+        (pr.within == best.within &&
+         (std::abs(pr.g) < std::abs(best.g) ||
+          (std::abs(pr.g) == std::abs(best.g) && face.key < chosen->key))))
+      best = pr, chosen = &face;
   }
-  return out;
+  return {chosen, best, left, exit};
 }
 
 void add_link_blocks(const Pass::Link& l, bool friction,

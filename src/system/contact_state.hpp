@@ -44,6 +44,11 @@ class NodeContactState {
   double multiplier_before(std::size_t j) const {
     return lambda_before_.empty() ? 0.0 : lambda_before_[j];
   }
+  /// The trial multipliers, or (`before`) the committed ones before the last commit; empty
+  /// without multipliers.
+  std::span<const double> multipliers(bool before) const {
+    return before ? lambda_before_ : lambda_;
+  }
   /// One multiplier update of entry j to `next` (>= 0) under the update's stiffness rho: the
   /// change in metres, |next - lambda_j| / rho; with `update` the entry takes it.
   double update_multiplier(std::size_t j, double next, double rho, bool update);

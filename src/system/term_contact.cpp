@@ -619,13 +619,13 @@ class RigidWallTerm final : public ContactTerm {
   void for_active(std::span<const PetscScalar> u, double t, F&& f, bool touching = false,
                   bool before = false) const {
     const std::array<double, 3> o = offset(t);
+    const std::span<const double> l = state_.multipliers(before);
     for (std::size_t j = 0; j < nodes_.size(); ++j) {
       const std::int32_t n = nodes_[j];
       const double* X = &mesh_.coords[3 * n];
       const double x[3] = {X[0] + u[3 * n], X[1] + u[3 * n + 1], X[2] + u[3 * n + 2]};
       const Gap c = gap(wall_, x, o);
-      const double l = before ? state_.multiplier_before(j) : state_.multiplier(j);
-      const double p = l - k_[j] * c.g;
+      const double p = (l.empty() ? 0.0 : l[j]) - k_[j] * c.g;
       if (p > 0 || (touching && c.g == 0)) f(j, n, c, p);
     }
   }
