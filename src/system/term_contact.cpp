@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "contact_section.hpp"
+#include "contact_state.hpp"
 #include "inertia/core/case_node.hpp"
 #include "inertia/core/text.hpp"
 #include "inertia/parallel/petsc.hpp"
@@ -305,14 +306,11 @@ class RigidWallTerm final : public ContactTerm {
         k_(nodes_.size(), 0.0),
         c_(nodes_.size(), 0.0),
         friction_(wall_.friction.on()),
+        state_(nodes_, friction_, augmented.on),
         augmented_(augmented) {
-    if (friction_) {
-      tc_.assign(3 * nodes_.size(), 0.0);
-      uc_.assign(3 * nodes_.size(), 0.0);
-    }
+    if (friction_) uc_.assign(3 * nodes_.size(), 0.0);
     if (augmented_.on) {
-      lambda_.assign(nodes_.size(), 0.0);
-      lambda_c_ = lambda_before_ = m_ = lambda_;
+      m_.assign(nodes_.size(), 0.0);
       mass_weight_ = augmented_mass_weight(in.spec);
       if (!(augmented_.tolerance > 0)) augmented_.tolerance = 1e-3 * node_spacing(comm_, area_);
     }
@@ -421,12 +419,12 @@ class RigidWallTerm final : public ContactTerm {
     double e = 0;
     for_active(at.u, at.time, [&](std::size_t j, std::int32_t n, const Gap& c, double p) {
       const Slip T = slip(j, n, at.u, at.time, c, p);
-      const double l = lambda(j);
+      const double l = state_.multiplier(j);
       e += normal_energy(l, k_[j], c.g) + 0.5 * norm2(T.force) / k_[j];  // the stick spring's too
       if (l > 0) e += 0.5 * l * l / k_[j];  // counted below for every node with a multiplier
     });
-    for (std::size_t j = 0; j < lambda_.size(); ++j)  // -l^2 / (2 k) where it does not press
-      if (lambda_[j] > 0) e -= 0.5 * lambda_[j] * lambda_[j] / k_[j];
+    for (std::size_t j = 0; state_.multipliers() && j < nodes_.size(); ++j)
+      if (const double l = state_.multiplier(j); l > 0) e -= 0.5 * l * l / k_[j];  // not pressing
     return e;
   }
   double moving_work(std::span<const PetscScalar> u0, std::span<const PetscScalar> u1, double t0,
@@ -448,7 +446,7 @@ class RigidWallTerm final : public ContactTerm {
             const Slip T = slip(j, n, u, t, c, p);
             for (int i = 0; i < 3; ++i) f[i] += 0.5 * (T.force[i] + p * c.n[i]);
           },
-          false, end == 0 && augmented_.on ? &lambda_before_ : nullptr);
+          false, end == 0);
     }
     return f[0] * (o1[0] - o0[0]) + f[1] * (o1[1] - o0[1]) + f[2] * (o1[2] - o0[2]);
   }
@@ -475,37 +473,32 @@ class RigidWallTerm final : public ContactTerm {
   }
 
   void commit_nodal(Vec u_vec, double t) const override {
-    lambda_before_ = lambda_c_;
-    lambda_c_ = lambda_;
+    state_.commit_multipliers();
     if (!friction_) return;
     petsc::ConstArray ua(u_vec);
     const std::span<const PetscScalar> u = ua.span();
-    // The accepted step's friction forces become the committed ones; the work the friction did
-    // on the body relative to the wall over the step (the trapezoidal rule: the schemes' own
-    // average of the force), less the change of the stick springs' energy, is dissipated.
-    const std::array<double, 3> o0 = offset(committed_time_), o1 = offset(t);
+    // The accepted step's friction forces and slips relative to the wall (NodeContactState's
+    // dissipation).
+    const std::array<double, 3> o0 = offset(state_.committed_time()), o1 = offset(t);
     for (std::size_t j = 0; j < nodes_.size(); ++j) {
       const std::int32_t n = nodes_[j];
       const double* X = &mesh_.coords[3 * n];
       const double x[3] = {X[0] + u[3 * n], X[1] + u[3 * n + 1], X[2] + u[3 * n + 2]};
       const Gap c = gap(wall_, x, o1);
       Slip T;
-      if (const double p = lambda(j) - k_[j] * c.g; p > 0) T = slip(j, n, u, t, c, p);
-      double work = 0, before = 0;
+      if (const double p = state_.multiplier(j) - k_[j] * c.g; p > 0) T = slip(j, n, u, t, c, p);
+      double* force = state_.trial_force(j);
+      double* d = state_.slip(j);
       for (int i = 0; i < 3; ++i) {
-        const double d = u[3 * n + i] - uc_[3 * j + i] - (o1[i] - o0[i]);
-        work += 0.5 * (tc_[3 * j + i] + T.force[i]) * d;
-        before += tc_[3 * j + i] * tc_[3 * j + i];
-      }
-      dissipated_ += -work - 0.5 * (norm2(T.force) - before) / k_[j];
-      for (int i = 0; i < 3; ++i) {
-        tc_[3 * j + i] = T.force[i];
+        force[i] = T.force[i];
+        d[i] = u[3 * n + i] - uc_[3 * j + i] - (o1[i] - o0[i]);
         uc_[3 * j + i] = u[3 * n + i];
       }
     }
-    committed_time_ = t;
+    state_.commit_friction(0, k_);
+    state_.set_committed_time(t);
   }
-  double take_friction_dissipation() const override { return std::exchange(dissipated_, 0.0); }
+  double take_friction_dissipation() const override { return state_.take_dissipation(); }
   int augmentation_limit() const override { return augmented_.on ? augmented_.iterations : 0; }
   double augment(Vec u_vec, double t, bool update, double inertia) const override {
     petsc::ConstArray ua(u_vec);
@@ -517,40 +510,24 @@ class RigidWallTerm final : public ContactTerm {
       const double* X = &mesh_.coords[3 * n];
       const double x[3] = {X[0] + u[3 * n], X[1] + u[3 * n + 1], X[2] + u[3 * n + 2]};
       const double rho = k_[j] + inertia * m_[j];
-      const double l = std::max(0.0, lambda_[j] - rho * gap(wall_, x, o).g);
-      worst = std::max(worst, std::abs(l - lambda_[j]) / rho);
-      if (update) lambda_[j] = l;
+      const double l = std::max(0.0, state_.multiplier(j) - rho * gap(wall_, x, o).g);
+      worst = std::max(worst, state_.update_multiplier(j, l, rho, update));
     }
-    if (update) ++updates_;
+    if (update) state_.count_update();
     return worst / augmented_.tolerance;
   }
-  void reject_multipliers() const override { lambda_ = lambda_c_; }
-  std::int64_t augmentations() const override { return augmented_.on ? updates_ : -1; }
-  std::vector<std::string> states() const override {
-    std::vector<std::string> out;
-    if (friction_) out.emplace_back("friction");
-    if (augmented_.on) out.emplace_back("multipliers");
-    return out;
-  }
+  void reject_multipliers() const override { state_.reject_multipliers(); }
+  std::int64_t augmentations() const override { return augmented_.on ? state_.updates() : -1; }
+  std::vector<std::string> states() const override { return state_.names(); }
   void save_state(std::string_view which, std::span<PetscScalar> owned) const override {
-    for (std::size_t j = 0; j < nodes_.size(); ++j)
-      for (int i = 0; i < 3; ++i)
-        owned[3 * nodes_[j] + i] =
-            which == "friction" ? tc_[3 * j + i] : (i == 0 ? lambda_c_[j] : 0.0);
+    state_.save(which, owned);
   }
   void load_state(std::string_view which, std::span<const PetscScalar> owned,
                   std::span<const PetscScalar> u, double t) const override {
-    if (which == "multipliers") {
-      for (std::size_t j = 0; j < nodes_.size(); ++j) lambda_c_[j] = owned[3 * nodes_[j]];
-      lambda_ = lambda_before_ = lambda_c_;
-      return;
-    }
+    state_.load(which, owned, t);
+    if (which == "multipliers") return;
     for (std::size_t j = 0; j < nodes_.size(); ++j)
-      for (int i = 0; i < 3; ++i) {
-        tc_[3 * j + i] = owned[3 * nodes_[j] + i];
-        uc_[3 * j + i] = u[3 * nodes_[j] + i];
-      }
-    committed_time_ = t;
+      for (int i = 0; i < 3; ++i) uc_[3 * j + i] = u[3 * nodes_[j] + i];
   }
 
   /// Collective. The nodes behind the wall in the reference configuration (one InputError line
@@ -640,9 +617,9 @@ class RigidWallTerm final : public ContactTerm {
   /// resting on the wall, exactly touching, is held by it in Newton's first iteration).
   template <typename F>
   void for_active(std::span<const PetscScalar> u, double t, F&& f, bool touching = false,
-                  const std::vector<double>* multipliers = nullptr) const {
+                  bool before = false) const {
     const std::array<double, 3> o = offset(t);
-    const std::vector<double>& l = multipliers ? *multipliers : lambda_;
+    const std::span<const double> l = state_.multipliers(before);
     for (std::size_t j = 0; j < nodes_.size(); ++j) {
       const std::int32_t n = nodes_[j];
       const double* X = &mesh_.coords[3 * n];
@@ -652,7 +629,6 @@ class RigidWallTerm final : public ContactTerm {
       if (p > 0 || (touching && c.g == 0)) f(j, n, c, p);
     }
   }
-  double lambda(std::size_t j) const { return lambda_.empty() ? 0.0 : lambda_[j]; }
   /// The normal dashpot's internal force on node j in contact (normal force p) at time t, along
   /// c.n: c_j times its normal velocity relative to the wall, within +-p (the contact never
   /// pulls, and the force starts from zero as a node touches: a jump there stops Newton).
@@ -670,10 +646,11 @@ class RigidWallTerm final : public ContactTerm {
   Slip slip(std::size_t j, std::int32_t n, std::span<const PetscScalar> u, double t, const Gap& c,
             double p) const {
     if (!friction_) return {};
-    const std::array<double, 3> o0 = offset(committed_time_), o1 = offset(t);
+    const double committed = state_.committed_time();
+    const std::array<double, 3> o0 = offset(committed), o1 = offset(t);
     double d[3];
     for (int i = 0; i < 3; ++i) d[i] = u[3 * n + i] - uc_[3 * j + i] - (o1[i] - o0[i]);
-    return coulomb(wall_.friction, c.n, &tc_[3 * j], d, k_[j], p, t - committed_time_);
+    return coulomb(wall_.friction, c.n, state_.committed_force(j), d, k_[j], p, t - committed);
   }
   static double norm2(const std::array<double, 3>& v) {
     return v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
@@ -697,19 +674,12 @@ class RigidWallTerm final : public ContactTerm {
   std::vector<double> c_;            ///< the normal dashpot per node (set_up; 0 undamped)
   double bound_ = 0;
   bool friction_ = false;
-  // Friction's committed state (the end of the last accepted step), per node of the wall: the
-  // friction force and the displacement; the dissipation since the last take.
-  mutable std::vector<double> tc_, uc_;
-  mutable double committed_time_ = 0;
-  mutable double dissipated_ = 0;
-  // Augmented Lagrangian: the section's settings (the tolerance resolved), the trial and
-  // committed multipliers per node (normal forces, N), the updates so far.
-  Augmented augmented_;
-  /// lambda_before_: the committed multipliers before the last commit (moving_work's start).
-  mutable std::vector<double> lambda_, lambda_c_, lambda_before_;
-  mutable std::int64_t updates_ = 0;
-  std::vector<double> m_;   ///< per node: its mass share for the update (set_up)
-  double mass_weight_ = 1;  ///< augmented_mass_weight
+  /// Per node: the multipliers and the committed friction force (contact_state.hpp).
+  mutable NodeContactState state_;
+  mutable std::vector<double> uc_;  ///< friction: per node, the committed displacement
+  Augmented augmented_;             ///< the section's settings (the tolerance resolved)
+  std::vector<double> m_;           ///< per node: its mass share for the update (set_up)
+  double mass_weight_ = 1;          ///< augmented_mass_weight
 };
 
 }  // namespace
