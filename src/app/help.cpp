@@ -2,8 +2,6 @@
 // their summaries and examples, and by hand the keys no registry holds yet.
 #include "inertia/app/help.hpp"
 
-#include "inertia/material/constitutive.hpp"
-
 #include <initializer_list>
 #include <iomanip>
 #include <limits>
@@ -15,6 +13,7 @@
 #include "inertia/core/error.hpp"
 #include "inertia/core/options.hpp"
 #include "inertia/core/text.hpp"
+#include "inertia/material/constitutive.hpp"
 #include "inertia/mesh/cell_type.hpp"
 #include "inertia/system/force_term.hpp"
 #include "inertia/time/scheme.hpp"

@@ -15,8 +15,7 @@ constexpr std::array rows{
                     "solids: one term per material region, its kinematics x its constitutive "
                     "model (materials[].model and its keys: see the models below); hex8 "
                     "formulation: full | bbar | reduced (hourglass: 0.05) | fbar (hencky)",
-                    "materials:
-  - {region: all, density: 7850, youngs_modulus: 2.1e11, "
+                    "materials:\n  - {region: all, density: 7850, youngs_modulus: 2.1e11, "
                     "poissons_ratio: 0.3, formulation: bbar}"},
                    build_solid_terms},
     ForceTermEntry{{"springs", "springs along their current axis, with an optional dashpot",

@@ -52,7 +52,7 @@ constexpr double young = 2.0e5, poisson = 0.3;
 constexpr double lambda = young * poisson / ((1 + poisson) * (1 - 2 * poisson));
 constexpr double mu = young / (2 * (1 + poisson));
 
-std::string material(const std::string& region, double nu = poisson) {
+std::string materials_section(const std::string& region, double nu = poisson) {
   return "materials: [{region: " + region +
          ", density: 1.0, youngs_modulus: " + test::number(young) +
          ", poissons_ratio: " + test::number(nu) + "}]\n";
@@ -240,8 +240,8 @@ std::string mesh_name(const testing::TestParamInfo<int>& info) { return meshes()
 
 TEST_P(EveryMesh, ALinearDisplacementGivesItsConstantStressAtProbesAndAtEveryNode) {
   const Mesh m = meshes()[GetParam()];
-  Model model =
-      build_model(world(), parse_case(m.section + material(m.region) + time_section, "patch.yaml"));
+  Model model = build_model(
+      world(), parse_case(m.section + materials_section(m.region) + time_section, "patch.yaml"));
   const MechanicalSystem& s = *model.system;
   State state{0.0, 0, s.create_vector(), s.create_vector()};
   const Assembler& assembler = s.assembler();
@@ -309,7 +309,7 @@ TEST_P(BoxElement, UniaxialStaticTensionGivesForceOverAreaAtProbesAndAtEveryNode
   const double T = 150.0;
   const Mesh m = box(GetParam());
   Model model =
-      build_model(world(), parse_case(m.section + material(m.region) +
+      build_model(world(), parse_case(m.section + materials_section(m.region) +
                                           "boundary_conditions:\n"
                                           "  - {region: xmin, type: fixed, components: [x]}\n"
                                           "  - {region: ymin, type: fixed, components: [y]}\n"
@@ -407,7 +407,7 @@ TEST_P(VaryingStress, ProbesSampleTheStressAtTheirPointNotAtANodeNorAsTheCellAve
   const std::string element = GetParam();
   const Mesh m = box(element);
   Model model = build_model(
-      world(), parse_case(m.section + material(m.region) + time_section, "varying.yaml"));
+      world(), parse_case(m.section + materials_section(m.region) + time_section, "varying.yaml"));
   const MechanicalSystem& s = *model.system;
   State state{0.0, 0, s.create_vector(), s.create_vector()};
   const Field f = varying_field(element);
@@ -485,7 +485,7 @@ TEST_P(VaryingStress, APointJustOutsideIsSampledAtTheNearestPointOfTheNearestEle
   const std::string element = GetParam();
   const Mesh m = box(element);
   Model model = build_model(
-      world(), parse_case(m.section + material(m.region) + time_section, "outside.yaml"));
+      world(), parse_case(m.section + materials_section(m.region) + time_section, "outside.yaml"));
   const MechanicalSystem& s = *model.system;
   State state{0.0, 0, s.create_vector(), s.create_vector()};
   const Field f = varying_field(element);
@@ -520,11 +520,11 @@ struct Sampled {
 };
 
 Sampled sample_smooth_field(MPI_Comm comm, const Mesh& m, const fs::path& file) {
-  Sampled r{
-      build_model(comm, parse_case(m.section + material(m.region) + time_section, "smooth.yaml")),
-      {},
-      {},
-      {}};
+  Sampled r{build_model(comm, parse_case(m.section + materials_section(m.region) + time_section,
+                                         "smooth.yaml")),
+            {},
+            {},
+            {}};
   const MechanicalSystem& s = *r.model.system;
   State state{0.0, 0, s.create_vector(), s.create_vector()};
   set_displacement(s, state.u, smooth_field());
@@ -624,7 +624,7 @@ TEST(Bending, NodalVonMisesIsCloserToBeamTheoryThanTheFacetedCellValues) {
                  comm,
                  parse_case("mesh: {box: {lower: [0, 0, 0], upper: [1.0, 0.1, 0.1], cells: [20, 4, "
                             "4], element: tet10}}\n" +
-                                material("all", 0.0) +
+                                materials_section("all", 0.0) +
                                 "boundary_conditions: [{region: xmin, type: fixed},\n"
                                 "  {region: xmax, type: traction, value: [0, 0, -1.0]}]\n" +
                                 time_section,
@@ -718,8 +718,9 @@ TEST(Frames, CarryTheNodalAveragesAsPointDataOnEveryPieceOwnedAndGhostNodesAlike
   const Mesh m = meshes()[5];
   const fs::path dir = fresh_dir("frames");
   auto case_with = [&](const std::string& fields) {
-    return parse_case(m.section + material(m.region) + time_section + "output: {directory: " +
-                          dir.string() + ", every: 1, fields: [" + fields + "]}\n",
+    return parse_case(m.section + materials_section(m.region) + time_section +
+                          "output: {directory: " + dir.string() + ", every: 1, fields: [" + fields +
+                          "]}\n",
                       "frames.yaml");
   };
   const CaseFile without = case_with("displacement, von_mises");
