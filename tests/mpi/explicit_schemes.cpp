@@ -52,7 +52,7 @@ struct SchemeCase {
   int coarse_steps;     ///< steps of the coarsest run of the order test
 };
 
-const SchemeCase schemes[] = {
+const SchemeCase scheme_cases[] = {
     {"euler_explicit", "euler_explicit", "", 1, 100},
     {"symplectic_euler", "symplectic_euler", "", 1, 100},
     {"central_difference", "central_difference", "", 2, 25},
@@ -65,10 +65,10 @@ const SchemeCase schemes[] = {
     {"variational_symplectic_explicit", "variational_symplectic",
      ", variational_symplectic: {explicit: true}", 1, 100},
 };
-constexpr int num_schemes = static_cast<int>(std::size(schemes));
+constexpr int num_schemes = static_cast<int>(std::size(scheme_cases));
 
 const SchemeCase& scheme_named(std::string_view label) {
-  for (const auto& s : schemes)
+  for (const auto& s : scheme_cases)
     if (s.label == label) return s;
   throw std::logic_error("no scheme " + std::string(label));
 }
@@ -308,7 +308,7 @@ class ExplicitEquivalence : public TightSolves {};
 // and the prescribed motion of every stage state.
 TEST_P(ExplicitRecurrence, EveryStepEqualsTheScalarRecurrence) {
   const auto& [index, mass, damping, shaken] = GetParam();
-  const SchemeCase& scheme = schemes[index];
+  const SchemeCase& scheme = scheme_cases[index];
   const auto [alpha_m, alpha_k] = damping;
   OneDof r =
       one_dof(scheme, {.mass = mass, .alpha_m = alpha_m, .alpha_k = alpha_k, .shaken = shaken});
@@ -345,7 +345,8 @@ INSTANTIATE_TEST_SUITE_P(
     testing::Combine(testing::Range(0, num_schemes), testing::Values("lumped", "consistent"),
                      testing::Values(std::pair{0.0, 0.0}, std::pair{0.7, 0.02}), testing::Bool()),
     [](const testing::TestParamInfo<RecurrenceParam>& info) {
-      return std::string(schemes[std::get<0>(info.param)].label) + "_" + std::get<1>(info.param) +
+      return std::string(scheme_cases[std::get<0>(info.param)].label) + "_" +
+             std::get<1>(info.param) +
              (std::get<2>(info.param).first != 0 ? "_rayleigh" : "_undamped") +
              (std::get<3>(info.param) ? "_shaken" : "_steady");
     });
@@ -357,7 +358,7 @@ INSTANTIATE_TEST_SUITE_P(
 // look second order.
 TEST_P(ExplicitOrder, ConvergesWithTheSchemesOrderAtATimeThatIsNotAPeriodMultiple) {
   const auto& [index, mass] = GetParam();
-  const SchemeCase& scheme = schemes[index];
+  const SchemeCase& scheme = scheme_cases[index];
   const double v0 = 0.8, phase = 2.3;
   std::vector<double> errors;
   for (int level = 0; level < 3; ++level) {
@@ -380,7 +381,7 @@ INSTANTIATE_TEST_SUITE_P(SchemesMasses, ExplicitOrder,
                          testing::Combine(testing::Range(0, num_schemes),
                                           testing::Values("lumped", "consistent")),
                          [](const testing::TestParamInfo<OrderParam>& info) {
-                           return std::string(schemes[std::get<0>(info.param)].label) + "_" +
+                           return std::string(scheme_cases[std::get<0>(info.param)].label) + "_" +
                                   std::get<1>(info.param);
                          });
 
