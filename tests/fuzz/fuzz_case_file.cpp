@@ -55,7 +55,9 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
   } registries[] = {
       {reinterpret_cast<const void*>(&inertia::force_terms), "force_terms"},
       {reinterpret_cast<const void*>(&inertia::condition_types), "condition_types"},
-      {reinterpret_cast<const void*>(&inertia::output_fields), "output_fields"},
+      {reinterpret_cast<const void*>(
+           static_cast<std::span<const inertia::OutputField> (*)()>(&inertia::output_fields)),
+       "output_fields"},
       {reinterpret_cast<const void*>(&inertia::schemes), "schemes"},
       {reinterpret_cast<const void*>(&inertia::parse_case), "parse_case"},
       {reinterpret_cast<const void*>(&inertia::correct_baseline), "correct_baseline"},
