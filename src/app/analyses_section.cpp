@@ -48,6 +48,20 @@ void read_static(const Node& e, const CaseFile& c, CaseAnalysis& a) {
   a.dt = a.dt_requested = a.duration / static_cast<double>(a.steps);
 }
 
+/// The time keys an analysis carries, between a CaseFile (the section as read; the analysis's
+/// case) and a CaseAnalysis, which name them alike; the span (end_time, duration) is not one.
+template <class From, class To>
+void copy_time_keys(const From& from, To& to) {
+  to.scheme = from.scheme;
+  to.dt = from.dt;
+  to.dt_requested = from.dt_requested;
+  to.dt_auto = from.dt_auto;
+  to.steps = from.steps;
+  to.allow_unstable = from.allow_unstable;
+  to.max_step_halvings = from.max_step_halvings;
+  to.velocity_damping = from.velocity_damping;
+}
+
 /// A transient analysis: the time: keys of the entry over those of time:.
 void read_transient(const Node& e, CaseFile& c, CaseAnalysis& a) {
   CaseFile keys = c;  // time:'s values, which the entry's override
@@ -58,15 +72,8 @@ void read_transient(const Node& e, CaseFile& c, CaseAnalysis& a) {
     e["integrator"].fail("a static analysis is an entry of its own: {name: ..., type: static}");
   if (keys.steps > 0 && keys.dt_auto)
     e.fail("steps with dt: auto leaves the analysis's end unknown until it runs: give end_time");
-  a.scheme = keys.scheme;
-  a.dt = keys.dt;
-  a.dt_requested = keys.dt_requested;
-  a.dt_auto = keys.dt_auto;
-  a.steps = keys.steps;
+  copy_time_keys(keys, a);
   a.duration = keys.steps > 0 ? keys.dt * static_cast<double>(keys.steps) : keys.end_time;
-  a.allow_unstable = keys.allow_unstable;
-  a.max_step_halvings = keys.max_step_halvings;
-  a.velocity_damping = keys.velocity_damping;
   // The entry's warnings (a scheme section the analysis ignores), after the case's so far.
   for (std::size_t i = c.warnings.size(); i < keys.warnings.size(); ++i)
     c.warnings.push_back(keys.warnings[i]);
@@ -135,15 +142,8 @@ CaseFile analysis_case(const CaseFile& c, std::size_t k) {
   r.has_time = a.type != CaseAnalysis::Type::modal;
   r.modal_modes = a.type == CaseAnalysis::Type::modal ? a.modes : 0;
   r.static_equilibrium = false;
-  r.scheme = a.scheme;
-  r.dt = a.dt;
-  r.dt_requested = a.dt_requested;
-  r.dt_auto = a.dt_auto;
+  copy_time_keys(a, r);
   r.end_time = a.duration;
-  r.steps = a.steps;
-  r.allow_unstable = a.allow_unstable;
-  r.max_step_halvings = a.max_step_halvings;
-  r.velocity_damping = a.velocity_damping;
   r.in_sequence = true;
   r.sequence_end = c.analyses.back().start_time + c.analyses.back().duration;
   // A static analysis's loads are held (not ramped from zero as in a static run of its own):

@@ -33,8 +33,14 @@ class TimeStepChoice : AnalysisPart {
     {
       Phases::Scope scope(phases_, "solver setup");
       // Implicit schemes only log it and choose a solver with it: lumped masses suffice.
-      frequency_ =
-          estimate_highest_frequency(system(), max_power_iterations, !scheme.is_explicit());
+      const bool lumped = !scheme.is_explicit();
+      auto& known = plan_inputs_.linear_frequency[lumped ? 1 : 0];
+      if (!(known && system().is_linear())) {
+        frequency_ = estimate_highest_frequency(system(), max_power_iterations, lumped);
+        if (system().is_linear()) known = std::make_shared<const FrequencyEstimate>(frequency_);
+      } else {
+        frequency_ = *known;  // the same operators as the analysis before: the same estimate
+      }
     }
     // Linear models: moderate implicit steps (mass-dominated operators) solve with Jacobi-CG.
     if (system().is_linear()) system().set_highest_frequency(frequency_.power);

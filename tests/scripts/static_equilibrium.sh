@@ -49,14 +49,9 @@ for s in newmark hht generalized_alpha central_difference symplectic_euler rk2 h
     python3 - out_static/probes.csv "out_$s/probes.csv" "$s np $np" <<'PY'
 import os, sys
 sys.path.insert(0, os.environ['INERTIA_SOURCE_DIR'] + '/tests/support')
-from csv_checks import read, check, passed
+from csv_checks import read, passed, check_at_static_deflection
 ref, run = read(sys.argv[1]), read(sys.argv[2])
-us = [ref[f'tip.u{c}'][-1] for c in 'xyz']
-norm = sum(x * x for x in us) ** 0.5
-worst = max(sum((run[f'tip.u{c}'][i] - us[k]) ** 2 for k, c in enumerate('xyz')) ** 0.5
-            for i in range(len(run['time'])))
-check(f'{sys.argv[3]}: largest |u - u_static| / |u_static| ({norm:.6g} m) over '
-      f'{len(run["time"])} rows', worst / norm, 0, 1e-9)
+check_at_static_deflection(ref, run, sys.argv[3])
 sys.exit(0 if passed() and len(run['time']) == 41 else 1)
 PY
   done
@@ -74,20 +69,9 @@ for np in 1 2 3; do
   python3 - out_static/probes.csv out_both/probes.csv out_quake/probes.csv out_both/reactions.csv "np $np" <<'PY'
 import os, sys
 sys.path.insert(0, os.environ['INERTIA_SOURCE_DIR'] + '/tests/support')
-from csv_checks import read, check, passed
-ref, both, quake, reactions = (read(p) for p in sys.argv[1:5])
-us = {c: ref[f'tip.u{c}'][-1] for c in 'xyz'}
-peak = max(abs(x) for c in 'xyz' for x in both[f'tip.u{c}'])
-worst = max(abs(both[f'tip.u{c}'][i] - quake[f'tip.u{c}'][i] - us[c])
-            for c in 'xyz' for i in range(len(both['time'])))
-check(f'{sys.argv[5]}: gravity then the base motion against static + transient from rest, '
-      f'of the largest |u| ({peak:.4g} m)', worst / peak, 0, 1e-9)
-check(f'{sys.argv[5]}: the largest tip motion in y under the base motion alone (m)',
-      max(abs(x) for x in quake['tip.uy']), 1e-5, 1)
-weight = 7850 * 1 * 0.1 * 0.1 * 9.81
-total = sum(reactions[k][0] for k in reactions if k.endswith('.fz'))
-check(f'{sys.argv[5]}: the supports\' vertical reaction at t = 0 against the weight '
-      f'{weight:.6g} N, relative', abs(total - weight) / weight, 0, 1e-9)
+from csv_checks import read, passed, check_superposition
+check_superposition(*(read(p) for p in sys.argv[1:5]), 7850 * 1 * 0.1 * 0.1 * 9.81,
+                    sys.argv[5])
 sys.exit(0 if passed() else 1)
 PY
 done

@@ -38,3 +38,34 @@ def largest_difference(a, b, columns):
 
 def passed():
     return _ok
+
+
+def check_at_static_deflection(static, run, label):
+    """A transient that starts at a static equilibrium under constant loads stays there: the
+    probe `tip`'s largest |u - u_static| / |u_static| over `run`'s rows, u_static `static`'s last
+    row (both probes.csv read by read()), within 1e-9."""
+    us = [static[f'tip.u{c}'][-1] for c in 'xyz']
+    norm = sum(x * x for x in us) ** 0.5
+    worst = max(sum((run[f'tip.u{c}'][i] - us[k]) ** 2 for k, c in enumerate('xyz')) ** 0.5
+                for i in range(len(run['time'])))
+    check(f'{label}: largest |u - u_static| / |u_static| ({norm:.6g} m) over '
+          f'{len(run["time"])} rows', worst / norm, 0, 1e-9)
+    return norm
+
+
+def check_superposition(static, both, quake, reactions, weight, label):
+    """Gravity then a base motion on a linear model: the probe `tip` of `both` equals the static
+    deflection (`static`'s last row) plus the transient from rest under the motion alone
+    (`quake`) to 1e-9 of its largest |u|, and the supports' vertical reaction in `reactions`'
+    first row carries `weight` to 1e-9."""
+    us = {c: static[f'tip.u{c}'][-1] for c in 'xyz'}
+    peak = max(abs(x) for c in 'xyz' for x in both[f'tip.u{c}'])
+    worst = max(abs(both[f'tip.u{c}'][i] - quake[f'tip.u{c}'][i] - us[c])
+                for c in 'xyz' for i in range(len(both['time'])))
+    check(f'{label}: gravity then the base motion against static + transient from rest, '
+          f'of the largest |u| ({peak:.4g} m)', worst / peak, 0, 1e-9)
+    check(f'{label}: the largest tip motion in y under the base motion alone (m)',
+          max(abs(x) for x in quake['tip.uy']), 1e-5, 1)
+    total = sum(reactions[k][0] for k in reactions if k.endswith('.fz'))
+    check(f'{label}: the supports\' vertical reaction at the start against the weight '
+          f'{weight:.6g} N, relative', abs(total - weight) / weight, 0, 1e-9)
