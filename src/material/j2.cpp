@@ -18,31 +18,21 @@ namespace {
 /// high-strength steels and titanium ~1e-2, polymers up to a few 1e-2.
 constexpr double min_yield_ratio = 1e-5, max_yield_ratio = 5e-2;
 
-/// The case's `plasticity:` keys (fe::J2Parameters; the curve's spans point into the vectors).
+/// The case's `plasticity:` keys: the parameters of fe::J2Parameters, and the storage of the
+/// yield curve its spans point into.
 struct Hardening {
-  double yield_stress = 0, isotropic = 0, kinematic = 0;
-  double voce_saturation = 0, voce_rate = 0;
+  fe::J2Parameters params;
   std::vector<double> curve_strain, curve_stress;
-  double rate_sensitivity = 0, reference_rate = 0;
-  bool nonlinear() const {
-    return voce_saturation > 0 || !curve_strain.empty() || rate_sensitivity > 0;
-  }
 };
 
 class J2Model final : public ConstitutiveModel {
  public:
   J2Model(std::shared_ptr<const ConstitutiveModel> base, Hardening h)
       : ConstitutiveModel(base->elastic()), base_(std::move(base)), h_(std::move(h)) {
+    p_ = h_.params;
     p_.lame = elastic_.lame();
-    p_.yield_stress = h_.yield_stress;
-    p_.isotropic_modulus = h_.isotropic;
-    p_.kinematic_modulus = h_.kinematic;
-    p_.voce_saturation = h_.voce_saturation;
-    p_.voce_rate = h_.voce_rate;
     p_.curve_strain = h_.curve_strain;
     p_.curve_stress = h_.curve_stress;
-    p_.rate_sensitivity = h_.rate_sensitivity;
-    p_.reference_rate = h_.reference_rate;
     p_.finite_strain = finite_strain();
   }
   std::string_view name() const override { return "j2"; }
@@ -95,25 +85,25 @@ class J2Model final : public ConstitutiveModel {
   // nonlinear hardening's only when given.
   void fingerprint(Hasher& h) const override {
     base_->fingerprint(h);
-    h.add(h_.yield_stress).add(h_.isotropic).add(h_.kinematic);
-    if (!h_.nonlinear()) return;
-    h.add(h_.voce_saturation).add(h_.voce_rate);
-    for (std::size_t i = 0; i < h_.curve_strain.size(); ++i)
-      h.add(h_.curve_strain[i]).add(h_.curve_stress[i]);
-    h.add(h_.rate_sensitivity).add(h_.reference_rate);
+    h.add(p_.yield_stress).add(p_.isotropic_modulus).add(p_.kinematic_modulus);
+    if (!p_.nonlinear()) return;
+    h.add(p_.voce_saturation).add(p_.voce_rate);
+    for (std::size_t i = 0; i < p_.curve_strain.size(); ++i)
+      h.add(p_.curve_strain[i]).add(p_.curve_stress[i]);
+    h.add(p_.rate_sensitivity).add(p_.reference_rate);
   }
 
   void warnings(const std::string& where, std::vector<std::string>& out) const override {
     const double E = elastic_.youngs_modulus;
-    for (const auto& [modulus, key] : {std::pair{h_.isotropic, "isotropic_hardening"},
-                                       std::pair{h_.kinematic, "kinematic_hardening"}})
+    for (const auto& [modulus, key] : {std::pair{p_.isotropic_modulus, "isotropic_hardening"},
+                                       std::pair{p_.kinematic_modulus, "kinematic_hardening"}})
       if (modulus > E)
         out.push_back(cat(where, key, " ", modulus, " is above E ", E,
                           ": a hardening modulus is a fraction of E (steels 1e-3 to 1e-1 of it); "
                           "check the value and its units"));
-    const double ratio = h_.yield_stress / E;
+    const double ratio = p_.yield_stress / E;
     if (ratio < min_yield_ratio || ratio > max_yield_ratio)
-      out.push_back(cat(where, "the yield stress ", h_.yield_stress, " is ", g3(ratio), " of E ", E,
+      out.push_back(cat(where, "the yield stress ", p_.yield_stress, " is ", g3(ratio), " of E ", E,
                         ", outside what materials have (", min_yield_ratio, " to ", max_yield_ratio,
                         "): check the units (steel: 250e6 Pa and 2.1e11 Pa, or 250 MPa and "
                         "2.1e5 MPa)"));
@@ -153,7 +143,7 @@ void parse_curve(const case_yaml::Node& p, Hardening& h) {
     h.curve_strain.push_back(strain);
     h.curve_stress.push_back(stress);
   }
-  h.yield_stress = h.curve_stress.front();
+  h.params.yield_stress = h.curve_stress.front();
 }
 
 /// Checks that `sub` of `p` is a mapping of exactly the two keys a and b.
@@ -180,20 +170,22 @@ std::shared_ptr<const ConstitutiveModel> parse(const case_yaml::Node& m,
     parse_curve(p, h);
   } else {
     if (!p.has("yield_stress")) p.fail("missing key 'yield_stress' (Pa), or a yield_curve");
-    h.yield_stress = p["yield_stress"].positive();
+    h.params.yield_stress = p["yield_stress"].positive();
   }
   if (p.has("voce")) {
     require_keys(p, "voce", "saturation", "rate");
-    h.voce_saturation = p["voce"]["saturation"].non_negative();
-    h.voce_rate = p["voce"]["rate"].positive();
+    h.params.voce_saturation = p["voce"]["saturation"].non_negative();
+    h.params.voce_rate = p["voce"]["rate"].positive();
   }
   if (p.has("johnson_cook")) {
     require_keys(p, "johnson_cook", "c", "reference_rate");
-    h.rate_sensitivity = p["johnson_cook"]["c"].non_negative();
-    h.reference_rate = p["johnson_cook"]["reference_rate"].positive();
+    h.params.rate_sensitivity = p["johnson_cook"]["c"].non_negative();
+    h.params.reference_rate = p["johnson_cook"]["reference_rate"].positive();
   }
-  if (p.has("isotropic_hardening")) h.isotropic = p["isotropic_hardening"].non_negative();
-  if (p.has("kinematic_hardening")) h.kinematic = p["kinematic_hardening"].non_negative();
+  if (p.has("isotropic_hardening"))
+    h.params.isotropic_modulus = p["isotropic_hardening"].non_negative();
+  if (p.has("kinematic_hardening"))
+    h.params.kinematic_modulus = p["kinematic_hardening"].non_negative();
   return std::make_shared<J2Model>(std::move(base), std::move(h));
 }
 

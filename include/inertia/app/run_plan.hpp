@@ -37,13 +37,13 @@ struct PlanRestart {
 /// What the driver measured before the plan.
 struct PlanInputs {
   double highest_omega = 0;  ///< the highest frequency's estimate (rad/s), 0: none
+  /// The modal analysis's modes in order (empty: it did not run, or has not yet).
+  std::vector<PlanMode> modes;
+  std::optional<PlanRestart> restart;
   /// A linear model's power iterations, kept for the analyses after the first of a sequence
   /// (the same operators give the same estimate): [0] with the system's own mass, [1] with the
   /// lumped masses standing in (estimate_highest_frequency's `lumped`). Null: not measured.
   std::shared_ptr<const FrequencyEstimate> linear_frequency[2];
-  /// The modal analysis's modes in order (empty: it did not run, or has not yet).
-  std::vector<PlanMode> modes;
-  std::optional<PlanRestart> restart;
 };
 
 /// Where the run's dt came from.
