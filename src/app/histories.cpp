@@ -283,15 +283,9 @@ Probes::Probes(MPI_Comm comm, const Assembler& assembler, ProbeSites sites,
                const std::filesystem::path& path, std::int64_t resume_after,
                std::span<PointState* const> states)
     : comm_(comm),
-      assembler_(assembler),
       owned_dof_(std::move(sites.owned_dof)),
       points_(std::move(sites.points)),
-      stress_rows_(points_.size(), {nullptr, 0}) {
-  for (std::size_t p = 0; p < points_.size(); ++p)
-    for (const PointState* s : states)
-      for (std::size_t r = 0; points_[p].cell >= 0 && r < s->rows(); ++r)
-        if (s->cells()[r] == points_[p].cell && s->component("stress_xx") >= 0)
-          stress_rows_[p] = {s, r};
+      model_stress_(assembler, states) {
   std::vector<std::string> columns;
   std::string comment;
   for (const auto& line : sites.descriptions) comment += "# " + line + "\n";
@@ -343,9 +337,7 @@ void Probes::record(const State& state) {
     for (std::size_t p = 0; p < points_.size(); ++p) {
       if (points_[p].cell < 0) continue;
       double strain[6], stress[6];
-      assembler_.point_stress(u.span(), points_[p], strain, stress);
-      if (const auto& [s, row] = stress_rows_[p]; s)  // plastic: the return map's stress
-        s->cell_stress(row, stress);
+      model_stress_.at_point(u.span(), points_[p], strain, stress);
       const ProbeInput point{nullptr, nullptr, strain, stress};
       for (const Column& at : columns_[p])
         if (at.field->location == FieldLocation::cell && !at.field->from_model)

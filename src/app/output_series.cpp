@@ -45,7 +45,7 @@ std::string nodal_state_name(const std::string& variable, const std::string& com
 
 OutputSeries::OutputSeries(MPI_Comm comm, const CaseFile& c, const MechanicalSystem& system,
                            std::optional<double> resume_up_to, const std::string& name)
-    : case_(c), system_(system) {
+    : case_(c), system_(system), model_stress_(system.assembler(), system.point_states()) {
   const std::string series = name.empty() ? c.name : name;
   if (c.output_format == OutputFormat::vtu)
     vtk_ = std::make_unique<io::VtkSeriesWriter>(comm, c.output_directory, series, resume_up_to);
@@ -134,17 +134,7 @@ OutputSeries::OutputSeries(MPI_Comm comm, const CaseFile& c, const MechanicalSys
 void OutputSeries::write(const State& state, Vec acceleration, Vec reaction) {
   point_fields_.clear();
   cell_fields_.clear();
-  if (needs_ >= FieldNeeds::cell_stresses) {
-    system_.assembler().cell_stress(state.u, stress_);
-    // Plastic cells: the stress of the return map (the committed state), not the elastic law's
-    // of the total strain.
-    for (const PointState* ps : system_.point_states())
-      for (std::size_t r = 0; r < ps->rows(); ++r) {
-        const auto c = static_cast<std::size_t>(ps->cells()[r]);
-        if (!ps->cell_stress(r, &stress_.stress[6 * c])) break;
-        stress_.von_mises[c] = fe::von_mises(&stress_.stress[6 * c]);
-      }
-  }
+  if (needs_ >= FieldNeeds::cell_stresses) model_stress_.cells(state.u, stress_);
   if (needs_ >= FieldNeeds::nodal_averages) system_.assembler().nodal_average(stress_, nodal_);
   if (contact_pressure_) {
     // The contacts' pressure at the owned nodes (component 0), then the ghosts from their owners.

@@ -15,6 +15,7 @@
 #include "inertia/app/case_file.hpp"
 #include "inertia/app/output_fields.hpp"
 #include "inertia/core/files.hpp"
+#include "inertia/system/model_stress.hpp"
 #include "inertia/time/integrator.hpp"
 
 namespace inertia {
@@ -102,12 +103,10 @@ class Probes {
     int offset = 0;
   };
   MPI_Comm comm_;
-  const Assembler& assembler_;
   std::vector<PetscInt> owned_dof_;  ///< first DOF (owned local index) of each probe's node, or -1
   std::vector<SolidPoint> points_;
-  /// Per probe: the point state and row of its cell where the state carries the stress
-  /// (plasticity: the probe's stress is the return map's), else none.
-  std::vector<std::pair<const PointState*, std::size_t>> stress_rows_;
+  /// The sampled stress (plasticity: the probe's stress is the return map's).
+  ModelStress model_stress_;
   std::vector<std::vector<Column>> columns_;  ///< per probe, in the order it lists its fields
   /// `state` columns: a point state's components at a probe's cell (row -1: not the term's).
   struct StateColumn {

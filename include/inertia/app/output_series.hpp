@@ -17,6 +17,7 @@
 #include "inertia/assembly/assembler.hpp"
 #include "inertia/io/vtk_writer.hpp"
 #include "inertia/io/xdmf_writer.hpp"
+#include "inertia/system/model_stress.hpp"
 #include "inertia/time/integrator.hpp"
 
 namespace inertia {
@@ -65,6 +66,7 @@ class OutputSeries {
 
   const CaseFile& case_;
   const MechanicalSystem& system_;
+  ModelStress model_stress_;  ///< the cells' stress (a plastic cell's from its state)
   std::unique_ptr<io::VtkSeriesWriter> vtk_;    ///< output.format: vtu
   std::unique_ptr<io::XdmfSeriesWriter> xdmf_;  ///< output.format: xdmf
   std::int64_t raw_bytes_per_frame_ = 0;
