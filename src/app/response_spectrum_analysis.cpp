@@ -3,10 +3,12 @@
 #include "inertia/app/response_spectrum_analysis.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <iomanip>
 #include <numbers>
 #include <optional>
+#include <span>
 #include <sstream>
 
 #include "inertia/app/output_series.hpp"
@@ -42,306 +44,376 @@ double table_sa(const std::vector<std::pair<double, double>>& table, double peri
   return s0 + (s1 - s0) * (period - t0) / (t1 - t0);
 }
 
+/// A quantity the analysis combines entry by entry: its values per unit modal amplitude A_n in
+/// each mode, and the missing mass's per direction (empty without missing_mass). A quantity of
+/// the displacement kind (displacements, strains, stresses, drifts) scales with A_n / omega_n^2,
+/// one of the force kind (reactions, section forces) with A_n. A history quantity that the
+/// transient records over time enters here with its per-mode values: one more Quantity.
+struct Quantity {
+  std::vector<std::span<const double>> unit;     ///< per mode
+  std::vector<std::span<const double>> missing;  ///< per direction
+  bool displacement_kind = true;
+};
+
+/// The analysis's steps on one model and one set of modes (response_spectrum_analysis).
+class SpectrumCombination {
+ public:
+  SpectrumCombination(const CaseFile& c, MechanicalSystem& system, const ModalResult& modes)
+      : c_(c),
+        spec_(c.response_spectrum),
+        system_(system),
+        modes_(modes),
+        n_(modes.modes.size()),
+        nd_(spec_.directions.size()) {}
+
+  RsaResult run(const SectionCuts* cuts, const DriftLines* drifts) {
+    spectral_values();
+    unit_responses();
+    amplitudes();
+    if (spec_.missing_mass) missing_mass(cuts != nullptr);
+    rho_ = modal_coefficients(spec_.combination, omega_, damping_);
+    base_reactions();
+    if (cuts && cuts->size() > 0) sections(*cuts);
+    if (drifts && !drifts->storeys().empty()) drift_ratios(*drifts);
+    fields();
+    return std::move(result_);
+  }
+
+ private:
+  /// Per mode its period, damping ratio and spectral acceleration.
+  void spectral_values();
+  /// Per mode K phi / omega^2 - M phi on the constrained DOFs (the reaction per unit A_n), its
+  /// sum per component, and the cells' stresses of phi.
+  void unit_responses();
+  /// The modal amplitudes A (per direction, per mode) and the per-mode rows.
+  void amplitudes();
+  /// The missing mass: per direction, K_ff u = ZPA (M r_d - sum_n Gamma_n M phi_n)_f.
+  void missing_mass(bool for_sections);
+  void base_reactions();
+  /// Sections: per mode K_A phi / omega^2 - M_A phi at the cut (per unit A_n, like the
+  /// reactions), and the missing mass's K_A u - M_A w.
+  void sections(const SectionCuts& cuts);
+  /// Drifts: per mode the drifts of phi (scaled like displacements), and the missing mass's.
+  void drift_ratios(const DriftLines& drifts);
+  /// The displacement, reaction, strain and stress fields, entry by entry (the local form,
+  /// ghosts included: the same arithmetic on every copy).
+  void fields();
+
+  /// The sum per component over the constrained DOFs (all ranks): a base reaction.
+  std::array<double, 3> base_sum(Vec r) const;
+  /// Entry e of quantity q combined over the modes (the case's rule; the missing mass SRSS with
+  /// them), then over the directions.
+  double combined(const Quantity& q, std::size_t e);
+  /// Every entry of q, into out (sized like q's entries).
+  void combine(const Quantity& q, std::span<double> out) {
+    for (std::size_t e = 0; e < out.size(); ++e) out[e] = combined(q, e);
+  }
+  /// Spans of the vectors' values (one per mode or direction).
+  template <class Vectors>
+  static std::vector<std::span<const double>> spans(const Vectors& vectors) {
+    std::vector<std::span<const double>> out;
+    for (const auto& v : vectors) out.emplace_back(v);
+    return out;
+  }
+
+  const CaseFile& c_;
+  const CaseResponseSpectrum& spec_;
+  MechanicalSystem& system_;
+  const ModalResult& modes_;
+  const std::size_t n_, nd_;
+  RsaResult result_;
+  std::vector<double> omega_, period_, sa_, damping_, amplitude_, rho_;
+  std::vector<petsc::Vector> unit_reaction_;
+  std::vector<std::array<double, 3>> unit_base_;
+  std::vector<CellStress> unit_stress_;
+  std::vector<petsc::Vector> missing_u_, missing_reaction_, missing_w_;
+  std::vector<CellStress> missing_stress_;
+  std::vector<double> q_, per_direction_;  ///< combined()'s scratch
+};
+
+void SpectrumCombination::spectral_values() {
+  for (std::size_t i = 0; i < n_; ++i)
+    if (modes_.modes[i].rigid)
+      throw InputError(cat(c_.path.string(), ":", spec_.origin.line, ": response_spectrum: mode ",
+                           i + 1, " is a rigid-body mode: the structure needs supports"));
+  omega_.resize(n_), period_.resize(n_), sa_.resize(n_), damping_.assign(n_, spec_.damping);
+  for (std::size_t i = 0; i < n_; ++i) {
+    omega_[i] = modes_.modes[i].omega;
+    period_[i] = 2 * std::numbers::pi / omega_[i];
+  }
+  if (!spec_.record.empty()) {
+    const auto& a = c_.amplitudes.at(spec_.record);
+    std::vector<std::pair<double, double>> record(a.points.begin(), a.points.end());
+    if (spec_.rayleigh_damping) {
+      // Each mode at its own Rayleigh ratio: its spectral value, and its ratio in CQC.
+      for (std::size_t i = 0; i < n_; ++i) {
+        damping_[i] = system_.rayleigh().ratio(omega_[i]);
+        if (!(damping_[i] < 1))
+          throw InputError(cat(c_.path.string(), ":", spec_.origin.line,
+                               ": response_spectrum: damping: rayleigh gives mode ", i + 1, " (",
+                               1 / period_[i], " Hz) the ratio ", damping_[i],
+                               ", overdamped: ask for fewer modes or give one damping ratio"));
+        const auto s = response_spectrum(record, {period_[i]}, {damping_[i]});
+        sa_[i] = spec_.scale * omega_[i] * omega_[i] * s.displacement[0][0];
+      }
+    } else {
+      const auto s = response_spectrum(record, period_, {spec_.damping});
+      for (std::size_t i = 0; i < n_; ++i)
+        sa_[i] = spec_.scale * omega_[i] * omega_[i] * s.displacement[0][i];
+    }
+  } else {
+    for (std::size_t i = 0; i < n_; ++i)
+      sa_[i] = table_sa(spec_.table, period_[i], result_.held_below, result_.held_above);
+  }
+  // A scale or table in absurd units (1e200) would give infinite or NaN peaks, written with
+  // exit 0: refused here, naming the mode and its value.
+  for (std::size_t i = 0; i < n_; ++i)
+    if (!(std::abs(sa_[i]) < 1e100))
+      throw InputError(cat(c_.path.string(), ":", spec_.origin.line,
+                           ": response_spectrum: the spectral acceleration of mode ", i + 1, " is ",
+                           sa_[i],
+                           " m/s^2, beyond what the combination can square: check the "
+                           "spectrum's scale and units"));
+}
+
+std::array<double, 3> SpectrumCombination::base_sum(Vec r) const {
+  const auto dofs = system_.constrained_dofs();
+  const PetscInt first = static_cast<PetscInt>(3 * system_.mesh().node_begin);
+  std::array<double, 3> local{}, sum{};
+  {
+    petsc::ConstArray x(r);
+    for (const PetscInt d : dofs) local[static_cast<std::size_t>(d % 3)] += x[d - first];
+  }
+  INERTIA_MPI(MPI_Allreduce(local.data(), sum.data(), 3, MPI_DOUBLE, MPI_SUM, system_.comm()));
+  return sum;
+}
+
+void SpectrumCombination::unit_responses() {
+  unit_reaction_.resize(n_), unit_base_.resize(n_), unit_stress_.resize(n_);
+  petsc::Vector mphi = system_.create_vector();
+  for (std::size_t i = 0; i < n_; ++i) {
+    unit_reaction_[i] = system_.create_vector();
+    system_.mult_stiffness(modes_.shapes[i], unit_reaction_[i]);
+    system_.mult_mass(modes_.shapes[i], mphi);
+    INERTIA_PETSC(VecAXPBY(unit_reaction_[i], -1.0, 1.0 / (omega_[i] * omega_[i]), mphi));
+    system_.keep_constrained(unit_reaction_[i]);
+    unit_base_[i] = base_sum(unit_reaction_[i]);
+    system_.assembler().cell_stress(modes_.shapes[i], unit_stress_[i]);
+  }
+}
+
+void SpectrumCombination::amplitudes() {
+  amplitude_.assign(nd_ * n_, 0.0);
+  result_.mass_fraction.assign(nd_, 0.0);
+  for (std::size_t k = 0; k < nd_; ++k) {
+    const auto d = static_cast<std::size_t>(spec_.directions[k]);
+    for (std::size_t i = 0; i < n_; ++i) {
+      const Mode& m = modes_.modes[i];
+      const double gamma = m.participation[d];
+      const double a = spec_.direction_factors[k] * gamma * sa_[i];
+      amplitude_[k * n_ + i] = a;
+      RsaModeRow row{
+          spec_.directions[k], static_cast<int>(i + 1),     period_[i], sa_[i], damping_[i], gamma,
+          m.effective_mass[d], a / (omega_[i] * omega_[i]), {}};
+      for (std::size_t j = 0; j < 3; ++j) row.base[j] = a * unit_base_[i][j];
+      result_.rows.push_back(row);
+      result_.mass_fraction[k] += m.effective_mass[d];
+    }
+    if (modes_.total_mass[d] > 0) result_.mass_fraction[k] /= modes_.total_mass[d];
+  }
+}
+
+void SpectrumCombination::missing_mass(bool for_sections) {
+  missing_u_.resize(nd_), missing_reaction_.resize(nd_), missing_w_.resize(nd_);
+  missing_stress_.resize(nd_);
+  result_.missing_mass.assign(nd_, 0.0);
+  result_.missing_base.assign(nd_, {0, 0, 0});
+  if (!spec_.record.empty()) {
+    for (const auto& [t, a] : c_.amplitudes.at(spec_.record).points)
+      result_.zpa = std::max(result_.zpa, std::abs(a));
+    result_.zpa *= spec_.scale;
+  } else {
+    result_.zpa = spec_.table.front().second;
+  }
+  petsc::Matrix K = system_.create_operator();
+  system_.fill_operator(0.0, 1.0, 0.0, K);  // the constrained rows and columns: a diagonal
+  petsc::Ksp ksp;
+  INERTIA_PETSC(KSPCreate(system_.comm(), ksp.out()));
+  INERTIA_PETSC(KSPSetOptionsPrefix(ksp, "rsa_"));
+  INERTIA_PETSC(KSPSetOperators(ksp, K, K));
+  const SolverChoice choice =
+      choose_solver(K, "rsa_", LinearSolverChoice::automatic, static_cast<double>(nd_),
+                    amg_products_per_solve, "response_spectrum.missing_mass");
+  result_.missing_solver = choice.why;
+  PC pc;
+  INERTIA_PETSC(KSPGetPC(ksp, &pc));
+  if (choice.direct) {
+    INERTIA_PETSC(MatSetOption(K, MAT_SPD, PETSC_TRUE));
+    use_mumps_cholesky(ksp);
+  } else {
+    INERTIA_PETSC(KSPSetType(ksp, KSPCG));
+    INERTIA_PETSC(PCSetType(pc, PCGAMG));
+    INERTIA_PETSC(KSPSetTolerances(ksp, 1e-12, 1e-50, PETSC_DEFAULT, 10000));
+  }
+  INERTIA_PETSC(KSPSetFromOptions(ksp));
+  petsc::Vector r = system_.create_vector(), f = system_.create_vector(),
+                rhs = system_.create_vector(), mphi = system_.create_vector();
+  // r_d: ones at the component d of every node.
+  auto fill_direction = [](Vec x, std::size_t d) {
+    INERTIA_PETSC(VecSet(x, 0.0));
+    petsc::Array a(x);
+    for (std::size_t e = d; e < a.span().size(); e += 3) a.span()[e] = 1.0;
+  };
+  for (std::size_t k = 0; k < nd_; ++k) {
+    const auto d = static_cast<std::size_t>(spec_.directions[k]);
+    fill_direction(r, d);
+    system_.mult_mass(r, f);  // M r_d
+    for (std::size_t i = 0; i < n_; ++i) {
+      system_.mult_mass(modes_.shapes[i], mphi);
+      INERTIA_PETSC(VecAXPY(f, -modes_.modes[i].participation[d], mphi));
+    }
+    {
+      petsc::ConstArray x(f);
+      double local = 0;
+      for (std::size_t e = d; e < x.span().size(); e += 3) local += x.span()[e];
+      INERTIA_MPI(
+          MPI_Allreduce(&local, &result_.missing_mass[k], 1, MPI_DOUBLE, MPI_SUM, system_.comm()));
+    }
+    INERTIA_PETSC(VecScale(f, spec_.direction_factors[k] * result_.zpa));
+    if (for_sections) {  // the unscaled rigid-body residue r_d - sum_n Gamma_n phi_n
+      missing_w_[k] = system_.create_vector();
+      fill_direction(missing_w_[k], d);
+      for (std::size_t i = 0; i < n_; ++i)
+        INERTIA_PETSC(VecAXPY(missing_w_[k], -modes_.modes[i].participation[d], modes_.shapes[i]));
+      INERTIA_PETSC(VecScale(missing_w_[k], -spec_.direction_factors[k] * result_.zpa));
+    }
+    INERTIA_PETSC(VecCopy(f, rhs));
+    system_.zero_constrained(rhs);
+    missing_u_[k] = system_.create_vector();
+    INERTIA_PETSC(KSPSolve(ksp, rhs, missing_u_[k]));
+    KSPConvergedReason reason;
+    INERTIA_PETSC(KSPGetConvergedReason(ksp, &reason));
+    if (reason < 0)
+      throw SolverError(cat("response_spectrum: the missing mass's static solve diverged (",
+                            KSPConvergedReasons[reason], ")"));
+    system_.zero_constrained(missing_u_[k]);
+    missing_reaction_[k] = system_.create_vector();
+    system_.mult_stiffness(missing_u_[k], missing_reaction_[k]);
+    INERTIA_PETSC(VecAXPY(missing_reaction_[k], -1.0, f));
+    system_.keep_constrained(missing_reaction_[k]);
+    result_.missing_base[k] = base_sum(missing_reaction_[k]);
+    system_.assembler().cell_stress(missing_u_[k], missing_stress_[k]);
+  }
+}
+
+double SpectrumCombination::combined(const Quantity& q, std::size_t e) {
+  q_.resize(n_), per_direction_.resize(nd_);
+  for (std::size_t k = 0; k < nd_; ++k) {
+    for (std::size_t i = 0; i < n_; ++i) {
+      const double a = amplitude_[k * n_ + i];
+      q_[i] = (q.displacement_kind ? a / (omega_[i] * omega_[i]) : a) * q.unit[i][e];
+    }
+    per_direction_[k] = combine_modes(spec_.combination, q_, rho_);
+    if (spec_.missing_mass) per_direction_[k] = std::hypot(per_direction_[k], q.missing[k][e]);
+  }
+  return combine_directions(spec_.directional, per_direction_);
+}
+
+void SpectrumCombination::base_reactions() {
+  // By each rule per direction (the log compares them), and the case's.
+  std::vector<double> q(n_);
+  result_.base_by_rule.resize(nd_);
+  for (std::size_t k = 0; k < nd_; ++k)
+    for (int rule = 0; rule < 3; ++rule) {
+      const ModalRule r = rule == 0 ? ModalRule::srss : rule == 1 ? ModalRule::cqc : ModalRule::abs;
+      const auto coefficients = modal_coefficients(r, omega_, damping_);
+      for (std::size_t j = 0; j < 3; ++j) {
+        for (std::size_t i = 0; i < n_; ++i) q[i] = amplitude_[k * n_ + i] * unit_base_[i][j];
+        result_.base_by_rule[k][static_cast<std::size_t>(rule)][j] =
+            combine_modes(r, q, coefficients);
+      }
+    }
+  Quantity base{{}, {}, false};
+  for (const auto& b : unit_base_) base.unit.emplace_back(b);
+  for (const auto& b : result_.missing_base) base.missing.emplace_back(b);
+  combine(base, result_.base);
+}
+
+void SpectrumCombination::sections(const SectionCuts& cuts) {
+  const std::size_t ns = cuts.size();
+  petsc::Vector zero = system_.create_vector();
+  std::vector<std::vector<double>> unit(n_), missing(nd_);
+  std::vector<double> kphi, mphi;
+  for (std::size_t i = 0; i < n_; ++i) {
+    cuts.compute(modes_.shapes[i], zero, nullptr, 0, 0, 0, kphi);
+    cuts.compute(zero, zero, modes_.shapes[i], 0, 0, 0, mphi);
+    unit[i].resize(6 * ns);
+    for (std::size_t e = 0; e < 6 * ns; ++e)
+      unit[i][e] = kphi[e] / (omega_[i] * omega_[i]) - mphi[e];
+  }
+  if (spec_.missing_mass)
+    for (std::size_t k = 0; k < nd_; ++k)
+      cuts.compute(missing_u_[k], zero, missing_w_[k], 0, 0, 0, missing[k]);
+  std::vector<double> combined(6 * ns);
+  combine({spans(unit), spans(missing), false}, combined);
+  result_.sections.assign(ns, {0, 0, 0, 0, 0, 0});
+  for (std::size_t s = 0; s < ns; ++s)
+    std::copy_n(combined.begin() + static_cast<std::ptrdiff_t>(6 * s), 6,
+                result_.sections[s].begin());
+}
+
+void SpectrumCombination::drift_ratios(const DriftLines& drifts) {
+  std::vector<std::vector<double>> unit(n_), missing(nd_);
+  for (std::size_t i = 0; i < n_; ++i) drifts.compute(modes_.shapes[i], unit[i]);
+  if (spec_.missing_mass)
+    for (std::size_t k = 0; k < nd_; ++k) drifts.compute(missing_u_[k], missing[k]);
+  result_.drifts.assign(unit.empty() ? 0 : unit[0].size(), 0.0);
+  combine({spans(unit), spans(missing), true}, result_.drifts);
+}
+
+void SpectrumCombination::fields() {
+  result_.displacement = system_.create_vector();
+  result_.reaction = system_.create_vector();
+  {
+    std::vector<petsc::GhostedRead> shapes, reactions, missing_us, missing_rs;
+    shapes.reserve(n_), reactions.reserve(n_);
+    for (std::size_t i = 0; i < n_; ++i) {
+      shapes.emplace_back(modes_.shapes[i]);
+      reactions.emplace_back(unit_reaction_[i]);
+    }
+    for (std::size_t k = 0; k < nd_ && spec_.missing_mass; ++k) {
+      missing_us.emplace_back(missing_u_[k]);
+      missing_rs.emplace_back(missing_reaction_[k]);
+    }
+    auto views = [](const std::vector<petsc::GhostedRead>& reads) {
+      std::vector<std::span<const double>> out;
+      for (const auto& r : reads) out.push_back(r.span());
+      return out;
+    };
+    petsc::GhostedArray u(result_.displacement), r(result_.reaction);
+    combine({views(shapes), views(missing_us), true}, u.span());
+    combine({views(reactions), views(missing_rs), false}, r.span());
+  }
+  const std::size_t values = unit_stress_.empty() ? 0 : unit_stress_[0].stress.size();
+  Quantity stress, strain;
+  for (const auto& s : unit_stress_)
+    stress.unit.emplace_back(s.stress), strain.unit.emplace_back(s.strain);
+  for (const auto& s : missing_stress_)
+    stress.missing.emplace_back(s.stress), strain.missing.emplace_back(s.strain);
+  result_.stress.stress.assign(values, 0.0);
+  result_.stress.strain.assign(values, 0.0);
+  combine(stress, result_.stress.stress);
+  combine(strain, result_.stress.strain);
+  result_.stress.von_mises.assign(values / 6, 0.0);
+}
+
 }  // namespace
 
 RsaResult response_spectrum_analysis(const CaseFile& c, MechanicalSystem& system,
                                      const ModalResult& modes, const SectionCuts* cuts,
                                      const DriftLines* drifts) {
-  const auto& spec = c.response_spectrum;
   // Linear-elastic materials only: the case file refuses others (case_file.cpp).
-  const std::size_t n = modes.modes.size();
-  for (std::size_t i = 0; i < n; ++i)
-    if (modes.modes[i].rigid)
-      throw InputError(cat(c.path.string(), ":", spec.origin.line, ": response_spectrum: mode ",
-                           i + 1, " is a rigid-body mode: the structure needs supports"));
-  RsaResult result;
-  // Spectral accelerations at the modes' periods.
-  std::vector<double> omega(n), period(n), sa(n), damping(n, spec.damping);
-  for (std::size_t i = 0; i < n; ++i) {
-    omega[i] = modes.modes[i].omega;
-    period[i] = 2 * std::numbers::pi / omega[i];
-  }
-  if (!spec.record.empty()) {
-    const auto& a = c.amplitudes.at(spec.record);
-    std::vector<std::pair<double, double>> record(a.points.begin(), a.points.end());
-    if (spec.rayleigh_damping) {
-      // Each mode at its own Rayleigh ratio: its spectral value, and its ratio in CQC.
-      for (std::size_t i = 0; i < n; ++i) {
-        damping[i] = system.rayleigh().ratio(omega[i]);
-        if (!(damping[i] < 1))
-          throw InputError(cat(c.path.string(), ":", spec.origin.line,
-                               ": response_spectrum: damping: rayleigh gives mode ", i + 1, " (",
-                               1 / period[i], " Hz) the ratio ", damping[i],
-                               ", overdamped: ask for fewer modes or give one damping ratio"));
-        const auto s = response_spectrum(record, {period[i]}, {damping[i]});
-        sa[i] = spec.scale * omega[i] * omega[i] * s.displacement[0][0];
-      }
-    } else {
-      const auto s = response_spectrum(record, period, {spec.damping});
-      for (std::size_t i = 0; i < n; ++i)
-        sa[i] = spec.scale * omega[i] * omega[i] * s.displacement[0][i];
-    }
-  } else {
-    for (std::size_t i = 0; i < n; ++i)
-      sa[i] = table_sa(spec.table, period[i], result.held_below, result.held_above);
-  }
-  // A scale or table in absurd units (1e200) would give infinite or NaN peaks, written with
-  // exit 0: refused here, naming the mode and its value.
-  for (std::size_t i = 0; i < n; ++i)
-    if (!(std::abs(sa[i]) < 1e100))
-      throw InputError(cat(c.path.string(), ":", spec.origin.line,
-                           ": response_spectrum: the spectral acceleration of mode ", i + 1, " is ",
-                           sa[i],
-                           " m/s^2, beyond what the combination can square: check the "
-                           "spectrum's scale and units"));
-  // Per mode: K phi / omega^2 - M phi on the constrained DOFs (the reaction per unit A_n), its
-  // sum per component, and the cells' stresses of phi.
-  std::vector<petsc::Vector> unit_reaction(n);
-  std::vector<std::array<double, 3>> unit_base(n);
-  std::vector<CellStress> unit_stress(n);
-  petsc::Vector mphi = system.create_vector();
-  const auto dofs = system.constrained_dofs();
-  const PetscInt first = static_cast<PetscInt>(3 * system.mesh().node_begin);
-  // The sum per component over the constrained DOFs (all ranks): a base reaction.
-  auto base_sum = [&](Vec r) {
-    std::array<double, 3> local{}, sum{};
-    {
-      petsc::ConstArray x(r);
-      for (const PetscInt d : dofs) local[static_cast<std::size_t>(d % 3)] += x[d - first];
-    }
-    INERTIA_MPI(MPI_Allreduce(local.data(), sum.data(), 3, MPI_DOUBLE, MPI_SUM, system.comm()));
-    return sum;
-  };
-  for (std::size_t i = 0; i < n; ++i) {
-    unit_reaction[i] = system.create_vector();
-    system.mult_stiffness(modes.shapes[i], unit_reaction[i]);
-    system.mult_mass(modes.shapes[i], mphi);
-    INERTIA_PETSC(VecAXPBY(unit_reaction[i], -1.0, 1.0 / (omega[i] * omega[i]), mphi));
-    system.keep_constrained(unit_reaction[i]);
-    unit_base[i] = base_sum(unit_reaction[i]);
-    system.assembler().cell_stress(modes.shapes[i], unit_stress[i]);
-  }
-  // The modal amplitudes A (per direction, per mode) and the rows.
-  const std::size_t nd = spec.directions.size();
-  std::vector<double> amplitude(nd * n);
-  result.mass_fraction.assign(nd, 0.0);
-  for (std::size_t k = 0; k < nd; ++k) {
-    const int d = spec.directions[k];
-    for (std::size_t i = 0; i < n; ++i) {
-      const Mode& m = modes.modes[i];
-      const double gamma = m.participation[static_cast<std::size_t>(d)];
-      const double a = spec.direction_factors[k] * gamma * sa[i];
-      amplitude[k * n + i] = a;
-      RsaModeRow row{d,
-                     static_cast<int>(i + 1),
-                     period[i],
-                     sa[i],
-                     damping[i],
-                     gamma,
-                     m.effective_mass[static_cast<std::size_t>(d)],
-                     a / (omega[i] * omega[i]),
-                     {}};
-      for (int j = 0; j < 3; ++j)
-        row.base[static_cast<std::size_t>(j)] = a * unit_base[i][static_cast<std::size_t>(j)];
-      result.rows.push_back(row);
-      result.mass_fraction[k] += m.effective_mass[static_cast<std::size_t>(d)];
-    }
-    if (modes.total_mass[static_cast<std::size_t>(d)] > 0)
-      result.mass_fraction[k] /= modes.total_mass[static_cast<std::size_t>(d)];
-  }
-  // The missing mass: per direction, K_ff u = ZPA (M r_d - sum_n Gamma_n M phi_n)_f.
-  std::vector<petsc::Vector> missing_u(nd), missing_reaction(nd), missing_w(nd);
-  std::vector<CellStress> missing_stress(nd);
-  result.missing_mass.assign(nd, 0.0);
-  result.missing_base.assign(nd, {0, 0, 0});
-  if (spec.missing_mass) {
-    if (!spec.record.empty()) {
-      for (const auto& [t, a] : c.amplitudes.at(spec.record).points)
-        result.zpa = std::max(result.zpa, std::abs(a));
-      result.zpa *= spec.scale;
-    } else {
-      result.zpa = spec.table.front().second;
-    }
-    petsc::Matrix K = system.create_operator();
-    system.fill_operator(0.0, 1.0, 0.0, K);  // the constrained rows and columns: a diagonal
-    petsc::Ksp ksp;
-    INERTIA_PETSC(KSPCreate(system.comm(), ksp.out()));
-    INERTIA_PETSC(KSPSetOptionsPrefix(ksp, "rsa_"));
-    INERTIA_PETSC(KSPSetOperators(ksp, K, K));
-    const SolverChoice choice =
-        choose_solver(K, "rsa_", LinearSolverChoice::automatic, static_cast<double>(nd),
-                      amg_products_per_solve, "response_spectrum.missing_mass");
-    result.missing_solver = choice.why;
-    PC pc;
-    INERTIA_PETSC(KSPGetPC(ksp, &pc));
-    if (choice.direct) {
-      INERTIA_PETSC(MatSetOption(K, MAT_SPD, PETSC_TRUE));
-      use_mumps_cholesky(ksp);
-    } else {
-      INERTIA_PETSC(KSPSetType(ksp, KSPCG));
-      INERTIA_PETSC(PCSetType(pc, PCGAMG));
-      INERTIA_PETSC(KSPSetTolerances(ksp, 1e-12, 1e-50, PETSC_DEFAULT, 10000));
-    }
-    INERTIA_PETSC(KSPSetFromOptions(ksp));
-    petsc::Vector r = system.create_vector(), f = system.create_vector(),
-                  rhs = system.create_vector();
-    for (std::size_t k = 0; k < nd; ++k) {
-      const auto d = static_cast<std::size_t>(spec.directions[k]);
-      INERTIA_PETSC(VecSet(r, 0.0));
-      {
-        petsc::Array x(r);
-        for (std::size_t e = d; e < x.span().size(); e += 3) x.span()[e] = 1.0;
-      }
-      system.mult_mass(r, f);  // M r_d
-      for (std::size_t i = 0; i < n; ++i) {
-        system.mult_mass(modes.shapes[i], mphi);
-        INERTIA_PETSC(VecAXPY(f, -modes.modes[i].participation[d], mphi));
-      }
-      {
-        petsc::ConstArray x(f);
-        double local = 0;
-        for (std::size_t e = d; e < x.span().size(); e += 3) local += x.span()[e];
-        INERTIA_MPI(
-            MPI_Allreduce(&local, &result.missing_mass[k], 1, MPI_DOUBLE, MPI_SUM, system.comm()));
-      }
-      INERTIA_PETSC(VecScale(f, spec.direction_factors[k] * result.zpa));
-      if (cuts) {  // the unscaled rigid-body residue r_d - sum_n Gamma_n phi_n, for the sections
-        missing_w[k] = system.create_vector();
-        {
-          petsc::Array x(missing_w[k]);
-          for (std::size_t e = d; e < x.span().size(); e += 3) x.span()[e] = 1.0;
-        }
-        for (std::size_t i = 0; i < n; ++i)
-          INERTIA_PETSC(VecAXPY(missing_w[k], -modes.modes[i].participation[d], modes.shapes[i]));
-        INERTIA_PETSC(VecScale(missing_w[k], -spec.direction_factors[k] * result.zpa));
-      }
-      INERTIA_PETSC(VecCopy(f, rhs));
-      system.zero_constrained(rhs);
-      missing_u[k] = system.create_vector();
-      INERTIA_PETSC(KSPSolve(ksp, rhs, missing_u[k]));
-      KSPConvergedReason reason;
-      INERTIA_PETSC(KSPGetConvergedReason(ksp, &reason));
-      if (reason < 0)
-        throw SolverError(cat("response_spectrum: the missing mass's static solve diverged (",
-                              KSPConvergedReasons[reason], ")"));
-      system.zero_constrained(missing_u[k]);
-      missing_reaction[k] = system.create_vector();
-      system.mult_stiffness(missing_u[k], missing_reaction[k]);
-      INERTIA_PETSC(VecAXPY(missing_reaction[k], -1.0, f));
-      system.keep_constrained(missing_reaction[k]);
-      result.missing_base[k] = base_sum(missing_reaction[k]);
-      system.assembler().cell_stress(missing_u[k], missing_stress[k]);
-    }
-  }
-  const auto rho = modal_coefficients(spec.combination, omega, damping);
-  // Combines one quantity whose value in mode i per unit amplitude is unit(i), scaled by
-  // scale(k, i) in direction k: over the modes, then the directions.
-  std::vector<double> q(n), per_direction(nd);
-  // `missing(k)`: the missing mass's value in direction k (SRSS with the modes').
-  auto combined_with = [&](auto&& unit, auto&& scale, auto&& missing) {
-    for (std::size_t k = 0; k < nd; ++k) {
-      for (std::size_t i = 0; i < n; ++i) q[i] = scale(k, i) * unit(i);
-      per_direction[k] = combine_modes(spec.combination, q, rho);
-      if (spec.missing_mass) per_direction[k] = std::hypot(per_direction[k], missing(k));
-    }
-    return combine_directions(spec.directional, per_direction);
-  };
-  auto by_amplitude = [&](std::size_t k, std::size_t i) { return amplitude[k * n + i]; };
-  auto by_displacement = [&](std::size_t k, std::size_t i) {
-    return amplitude[k * n + i] / (omega[i] * omega[i]);
-  };
-  // Base reactions: by each rule per direction (the log compares them), and the case's.
-  result.base_by_rule.resize(nd);
-  for (std::size_t k = 0; k < nd; ++k)
-    for (int rule = 0; rule < 3; ++rule) {
-      const ModalRule r = rule == 0 ? ModalRule::srss : rule == 1 ? ModalRule::cqc : ModalRule::abs;
-      const auto coefficients = modal_coefficients(r, omega, damping);
-      for (std::size_t j = 0; j < 3; ++j) {
-        for (std::size_t i = 0; i < n; ++i) q[i] = amplitude[k * n + i] * unit_base[i][j];
-        result.base_by_rule[k][static_cast<std::size_t>(rule)][j] =
-            combine_modes(r, q, coefficients);
-      }
-    }
-  for (std::size_t j = 0; j < 3; ++j)
-    result.base[j] = combined_with([&](std::size_t i) { return unit_base[i][j]; }, by_amplitude,
-                                   [&](std::size_t k) { return result.missing_base[k][j]; });
-  // Sections: per mode K_A phi / omega^2 - M_A phi at the cut (per unit A_n, like the
-  // reactions), and the missing mass's K_A u - M_A w.
-  if (cuts && cuts->size() > 0) {
-    const std::size_t ns = cuts->size();
-    petsc::Vector zero = system.create_vector();
-    std::vector<std::vector<double>> unit_section(n);
-    std::vector<double> kphi, mphi_rows;
-    for (std::size_t i = 0; i < n; ++i) {
-      cuts->compute(modes.shapes[i], zero, nullptr, 0, 0, 0, kphi);
-      cuts->compute(zero, zero, modes.shapes[i], 0, 0, 0, mphi_rows);
-      unit_section[i].resize(6 * ns);
-      for (std::size_t e = 0; e < 6 * ns; ++e)
-        unit_section[i][e] = kphi[e] / (omega[i] * omega[i]) - mphi_rows[e];
-    }
-    std::vector<std::vector<double>> missing_section(nd);
-    if (spec.missing_mass)
-      for (std::size_t k = 0; k < nd; ++k)
-        cuts->compute(missing_u[k], zero, missing_w[k], 0, 0, 0, missing_section[k]);
-    result.sections.assign(ns, {0, 0, 0, 0, 0, 0});
-    for (std::size_t sct = 0; sct < ns; ++sct)
-      for (std::size_t j = 0; j < 6; ++j)
-        result.sections[sct][j] =
-            combined_with([&](std::size_t i) { return unit_section[i][6 * sct + j]; }, by_amplitude,
-                          [&](std::size_t k) { return missing_section[k][6 * sct + j]; });
-  }
-  // Drifts: per mode the drifts of phi (scaled like displacements), and the missing mass's.
-  if (drifts && !drifts->storeys().empty()) {
-    std::vector<std::vector<double>> unit_drift(n), missing_drift(nd);
-    for (std::size_t i = 0; i < n; ++i) drifts->compute(modes.shapes[i], unit_drift[i]);
-    if (spec.missing_mass)
-      for (std::size_t k = 0; k < nd; ++k) drifts->compute(missing_u[k], missing_drift[k]);
-    result.drifts.assign(unit_drift.empty() ? 0 : unit_drift[0].size(), 0.0);
-    for (std::size_t e = 0; e < result.drifts.size(); ++e)
-      result.drifts[e] =
-          combined_with([&](std::size_t i) { return unit_drift[i][e]; }, by_displacement,
-                        [&](std::size_t k) { return missing_drift[k][e]; });
-  }
-  // Fields, entry by entry (the local form, ghosts included: the same arithmetic on every copy).
-  result.displacement = system.create_vector();
-  result.reaction = system.create_vector();
-  {
-    std::vector<petsc::GhostedRead> shapes, reactions;
-    shapes.reserve(n);
-    reactions.reserve(n);
-    for (std::size_t i = 0; i < n; ++i) {
-      shapes.emplace_back(modes.shapes[i]);
-      reactions.emplace_back(unit_reaction[i]);
-    }
-    std::vector<petsc::GhostedRead> missing_us, missing_rs;
-    for (std::size_t k = 0; k < nd && spec.missing_mass; ++k) {
-      missing_us.emplace_back(missing_u[k]);
-      missing_rs.emplace_back(missing_reaction[k]);
-    }
-    petsc::GhostedArray u(result.displacement), r(result.reaction);
-    const std::size_t size = u.span().size();
-    for (std::size_t e = 0; e < size; ++e) {
-      u.span()[e] =
-          combined_with([&](std::size_t i) { return shapes[i].span()[e]; }, by_displacement,
-                        [&](std::size_t k) { return missing_us[k].span()[e]; });
-      r.span()[e] =
-          combined_with([&](std::size_t i) { return reactions[i].span()[e]; }, by_amplitude,
-                        [&](std::size_t k) { return missing_rs[k].span()[e]; });
-    }
-  }
-  const std::size_t values = unit_stress.empty() ? 0 : unit_stress[0].stress.size();
-  result.stress.stress.assign(values, 0.0);
-  result.stress.strain.assign(values, 0.0);
-  for (std::size_t e = 0; e < values; ++e) {
-    result.stress.stress[e] =
-        combined_with([&](std::size_t i) { return unit_stress[i].stress[e]; }, by_displacement,
-                      [&](std::size_t k) { return missing_stress[k].stress[e]; });
-    result.stress.strain[e] =
-        combined_with([&](std::size_t i) { return unit_stress[i].strain[e]; }, by_displacement,
-                      [&](std::size_t k) { return missing_stress[k].strain[e]; });
-  }
-  result.stress.von_mises.assign(values / 6, 0.0);
-  return result;
+  return SpectrumCombination(c, system, modes).run(cuts, drifts);
 }
 
 namespace {
