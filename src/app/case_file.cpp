@@ -893,11 +893,8 @@ std::optional<int> second_document_line(const std::string& text) {
   return std::nullopt;
 }
 
-}  // namespace
-
-CaseFile parse_case(const std::string& text, const std::filesystem::path& file,
-                    const AmplitudeFileReader& reader) {
-  const std::string file_name = file.string();
+/// The case file's YAML, one document (a syntax error or a second document: one error line).
+YAML::Node load_case_yaml(const std::string& text, const std::string& file_name) {
   YAML::Node root;
   try {
     // A second document (after '---') would otherwise be ignored. Documents are walked with a
@@ -926,6 +923,108 @@ CaseFile parse_case(const std::string& text, const std::filesystem::path& file,
     throw InputError(
         one_line(cat(file_name, ":", e.mark.line + 1, ": YAML syntax error: ", e.msg)));
   }
+  return root;
+}
+
+/// The force terms' sections (the registry's parse; force_term_entries()).
+void parse_term_sections(const Node& top, const std::string& file_name, CaseFile& c) {
+  for (const auto& e : force_term_entries()) {
+    const std::string name(e.name);
+    if (!e.parse || !top.has(name.c_str())) continue;
+    const Node section = top[name.c_str()];
+    auto parsed = e.parse(section);
+    parsed->where = cat(file_name, ":", section.line(), ": ", name);
+    YAML::Emitter text;
+    text << section.node;
+    parsed->source = text.c_str();
+    c.warnings.insert(c.warnings.end(), parsed->warnings.begin(), parsed->warnings.end());
+    c.term_sections.emplace(name, std::move(parsed));
+  }
+}
+
+/// gravity: a vector, or {value, amplitude}.
+void parse_gravity(const Node& top, CaseFile& c) {
+  if (top.has("gravity")) {
+    const Node g = top["gravity"];
+    if (g.node.IsMap()) {
+      g.expect_map({"value", "amplitude"});
+      if (!g.has("value")) g.fail("missing key 'value'");
+      c.gravity = g["value"].vec3();
+      if (g.has("amplitude")) c.gravity_amplitude = g["amplitude"].text();
+    } else {
+      c.gravity = g.vec3();
+    }
+  }
+}
+
+/// initial_conditions: velocity (one, or per region) and static_equilibrium.
+void parse_initial_conditions(const Node& top, CaseFile& c) {
+  if (top.has("initial_conditions")) {
+    const Node ic = top["initial_conditions"];
+    ic.expect_map({"velocity", "static_equilibrium"});
+    if (ic.has("static_equilibrium")) c.static_equilibrium = ic["static_equilibrium"].boolean();
+    if (ic.has("velocity")) {
+      const Node v = ic["velocity"];
+      if (v.node.IsSequence() && v.size() > 0 && v.node[0].IsMap()) {
+        RegionOnce once("an initial velocity");
+        for (std::size_t i = 0; i < v.size(); ++i) {
+          const Node e = v.at(i);
+          e.expect_map({"region", "velocity"});
+          if (!e.has("region") || !e.has("velocity")) e.fail("needs 'region' and 'velocity'");
+          once.claim(e, e["region"].text());
+          c.initial_velocity.push_back({e["region"].text(), e["velocity"].vec3(), e.origin()});
+        }
+      } else {
+        c.initial_velocity.push_back({"", v.vec3(), v.origin()});
+      }
+    }
+  }
+}
+
+/// Modes superpose only in a linear model: the response spectrum refuses a nonlinear material,
+/// the harmonic response warns that it uses the elastic part.
+void check_linear_analyses(const std::string& file_name, CaseFile& c) {
+  // Modes superpose only in a linear model: linear-elastic solids (springs enter linearised at
+  // the undeformed state, as the modal analysis takes them). A harmonic analysis is linear too.
+  for (const auto& m : c.materials) {
+    if (m.material.is_linear()) continue;
+    if (c.response_spectrum.enabled)
+      throw InputError(cat(file_name, ":", m.origin.line, ": ", m.origin.key,
+                           ": response_spectrum needs linear-elastic materials (modes superpose "
+                           "only in a linear model)"));
+    if (c.harmonic.enabled)
+      c.warnings.push_back(cat(file_name, ":", m.origin.line, ": ", m.origin.key,
+                               ": harmonic: region '", m.region, "' is ",
+                               m.material.plastic() ? "plastic" : "nonlinear",
+                               ", but the harmonic response is linear elastic about the "
+                               "undeformed state (its plasticity or large deformation unused)"));
+  }
+}
+
+/// Every amplitude named (conditions, gravity) is defined.
+void check_amplitudes_named(const Node& top, const std::string& file_name, const CaseFile& c) {
+  // Amplitude names used must exist.
+  auto check_amplitude = [&](const std::string& name, const std::string& key, int line) {
+    if (name.empty() || c.amplitudes.count(name)) return;
+    std::vector<std::string_view> known;
+    for (const auto& [k, v] : c.amplitudes) known.push_back(k);
+    throw InputError(
+        one_line(cat(file_name, ":", line, ": ", key, ": unknown amplitude '", excerpt(name), "'",
+                     did_you_mean(name, known),
+                     known.empty() ? "; no amplitudes are defined" : "; defined: " + join(known))));
+  };
+  for (const auto& bc : c.boundary_conditions)
+    check_amplitude(bc.amplitude, bc.origin.key + ".amplitude", bc.origin.line);
+  if (top.has("gravity"))
+    check_amplitude(c.gravity_amplitude, "gravity.amplitude", top["gravity"].line());
+}
+
+}  // namespace
+
+CaseFile parse_case(const std::string& text, const std::filesystem::path& file,
+                    const AmplitudeFileReader& reader) {
+  const std::string file_name = file.string();
+  const YAML::Node root = load_case_yaml(text, file_name);
   CaseFile c;
   c.path = file;
   c.directory = file.parent_path().empty() ? std::filesystem::path(".") : file.parent_path();
@@ -964,18 +1063,7 @@ CaseFile parse_case(const std::string& text, const std::filesystem::path& file,
   if (top.has("point_masses")) parse_point_masses(top["point_masses"], c);
   if (top.has("amplitudes")) parse_amplitudes(top["amplitudes"], c, reader);
   if (top.has("boundary_conditions")) parse_boundary_conditions(top["boundary_conditions"], c);
-  for (const auto& e : force_term_entries()) {
-    const std::string name(e.name);
-    if (!e.parse || !top.has(name.c_str())) continue;
-    const Node section = top[name.c_str()];
-    auto parsed = e.parse(section);
-    parsed->where = cat(file_name, ":", section.line(), ": ", name);
-    YAML::Emitter text;
-    text << section.node;
-    parsed->source = text.c_str();
-    c.warnings.insert(c.warnings.end(), parsed->warnings.begin(), parsed->warnings.end());
-    c.term_sections.emplace(name, std::move(parsed));
-  }
+  parse_term_sections(top, file_name, c);
   // Contact is one-sided and its penalty springs act only where surfaces touch: the operators
   // of a modal, harmonic or response-spectrum analysis would hold every touching node as if
   // glued (a cantilever resting on a floor loses its bending modes toward it).
@@ -985,37 +1073,8 @@ CaseFile parse_case(const std::string& text, const std::filesystem::path& file,
           "the model has contact (contact:), which a linear analysis cannot represent (the "
           "surfaces that touch would be glued, pulling as well as pushing); run it without "
           "contact:, with the support it stands for as a boundary condition");
-  if (top.has("gravity")) {
-    const Node g = top["gravity"];
-    if (g.node.IsMap()) {
-      g.expect_map({"value", "amplitude"});
-      if (!g.has("value")) g.fail("missing key 'value'");
-      c.gravity = g["value"].vec3();
-      if (g.has("amplitude")) c.gravity_amplitude = g["amplitude"].text();
-    } else {
-      c.gravity = g.vec3();
-    }
-  }
-  if (top.has("initial_conditions")) {
-    const Node ic = top["initial_conditions"];
-    ic.expect_map({"velocity", "static_equilibrium"});
-    if (ic.has("static_equilibrium")) c.static_equilibrium = ic["static_equilibrium"].boolean();
-    if (ic.has("velocity")) {
-      const Node v = ic["velocity"];
-      if (v.node.IsSequence() && v.size() > 0 && v.node[0].IsMap()) {
-        RegionOnce once("an initial velocity");
-        for (std::size_t i = 0; i < v.size(); ++i) {
-          const Node e = v.at(i);
-          e.expect_map({"region", "velocity"});
-          if (!e.has("region") || !e.has("velocity")) e.fail("needs 'region' and 'velocity'");
-          once.claim(e, e["region"].text());
-          c.initial_velocity.push_back({e["region"].text(), e["velocity"].vec3(), e.origin()});
-        }
-      } else {
-        c.initial_velocity.push_back({"", v.vec3(), v.origin()});
-      }
-    }
-  }
+  parse_gravity(top, c);
+  parse_initial_conditions(top, c);
   std::optional<MassTreatment> modal_mass;
   if (top.has("modal")) {
     const Node m = top["modal"];
@@ -1052,37 +1111,10 @@ CaseFile parse_case(const std::string& text, const std::filesystem::path& file,
         "give");
   if (top.has("output")) parse_output(top["output"], c);
   for (auto& w : material_warnings(c)) c.warnings.push_back(std::move(w));
-  // Modes superpose only in a linear model: linear-elastic solids (springs enter linearised at
-  // the undeformed state, as the modal analysis takes them). A harmonic analysis is linear too.
-  for (const auto& m : c.materials) {
-    if (m.material.is_linear()) continue;
-    if (c.response_spectrum.enabled)
-      throw InputError(cat(file_name, ":", m.origin.line, ": ", m.origin.key,
-                           ": response_spectrum needs linear-elastic materials (modes superpose "
-                           "only in a linear model)"));
-    if (c.harmonic.enabled)
-      c.warnings.push_back(cat(file_name, ":", m.origin.line, ": ", m.origin.key,
-                               ": harmonic: region '", m.region, "' is ",
-                               m.material.plastic() ? "plastic" : "nonlinear",
-                               ", but the harmonic response is linear elastic about the "
-                               "undeformed state (its plasticity or large deformation unused)"));
-  }
+  check_linear_analyses(file_name, c);
   if (c.checkpoint_directory.empty()) c.checkpoint_directory = c.output_directory / "checkpoints";
   if (top.has("petsc")) c.petsc_options = top["petsc"].text();
-  // Amplitude names used must exist.
-  auto check_amplitude = [&](const std::string& name, const std::string& key, int line) {
-    if (name.empty() || c.amplitudes.count(name)) return;
-    std::vector<std::string_view> known;
-    for (const auto& [k, v] : c.amplitudes) known.push_back(k);
-    throw InputError(
-        one_line(cat(file_name, ":", line, ": ", key, ": unknown amplitude '", excerpt(name), "'",
-                     did_you_mean(name, known),
-                     known.empty() ? "; no amplitudes are defined" : "; defined: " + join(known))));
-  };
-  for (const auto& bc : c.boundary_conditions)
-    check_amplitude(bc.amplitude, bc.origin.key + ".amplitude", bc.origin.line);
-  if (top.has("gravity"))
-    check_amplitude(c.gravity_amplitude, "gravity.amplitude", top["gravity"].line());
+  check_amplitudes_named(top, file_name, c);
   if (c.static_equilibrium && (!c.has_time || c.scheme.kind() == SchemeKind::static_solve))
     top["initial_conditions"]["static_equilibrium"].fail(
         c.has_time ? "the static integrator solves the equilibrium at every load step already; "

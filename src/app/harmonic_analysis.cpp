@@ -262,64 +262,117 @@ void check_harmonic(const CaseFile& c, const ProblemSpec& spec, MechanicalSystem
   }
 }
 
-HarmonicResult harmonic_analysis(const CaseFile& c, const ProblemSpec& spec,
-                                 MechanicalSystem& system, const ModalResult* modes,
-                                 const ProbeSites& probes) {
-  HarmonicResult result;
-  result.frequencies = c.harmonic.frequencies;
-  const std::string where = cat(c.path.string(), ":", c.harmonic.origin.line, ": harmonic: ");
+namespace {
+
+/// F = sum_j F_j e^{i phi_j} (each load's amplitude a sine of its phase), and a base
+/// acceleration's -M r A_g; zero on the constrained DOFs. The loads' phases into `phases`.
+void harmonic_load(const CaseFile& c, const ProblemSpec& spec, MechanicalSystem& system,
+                   std::vector<double>& phases, Vec f_real, Vec f_imag) {
   // The amplitudes the case names, by their index in ProblemSpec::amplitudes.
   std::vector<const CaseAmplitude*> named(spec.amplitudes.size(), nullptr);
-  std::vector<std::string> names(spec.amplitudes.size());
   for (const auto& [name, index] : spec.amplitude_index)
-    if (index >= 0 && static_cast<std::size_t>(index) < named.size()) {
+    if (index >= 0 && static_cast<std::size_t>(index) < named.size())
       named[static_cast<std::size_t>(index)] = &c.amplitudes.at(name);
-      names[static_cast<std::size_t>(index)] = name;
-    }
-  check_harmonic(c, spec, system, modes != nullptr);
   const auto& loads = system.load_vectors();
-  const auto& h = c.harmonic;
   // F = sum_j F_j e^{i phi_j}, zero on the constrained DOFs.
-  petsc::Vector f_real = system.create_vector(), f_imag = system.create_vector();
   for (const auto& [amplitude, vector] : loads) {
     double phase = 0;
     const CaseAmplitude* a = amplitude >= 0 && static_cast<std::size_t>(amplitude) < named.size()
                                  ? named[static_cast<std::size_t>(amplitude)]
                                  : nullptr;
     if (a) phase = a->phase;  // a sine (check_harmonic)
-    result.phases.push_back(phase);
+    phases.push_back(phase);
     INERTIA_PETSC(VecAXPY(f_real, std::cos(phase), vector));
     INERTIA_PETSC(VecAXPY(f_imag, std::sin(phase), vector));
   }
-  if (h.has_base) {
+  if (c.harmonic.has_base) {
     // Uniform base excitation: in coordinates relative to the ground r u_g (r_d = 1 on every
     // d-DOF), the load -M r A_g; the supports' DOFs stay at zero relative motion.
     petsc::Vector ground = system.create_vector(), inertia = system.create_vector();
-    base_field(h.base_acceleration, ground);
+    base_field(c.harmonic.base_acceleration, ground);
     system.mult_mass(ground, inertia);
     INERTIA_PETSC(VecAXPY(f_real, -1.0, inertia));
   }
   system.zero_constrained(f_real);
   system.zero_constrained(f_imag);
+}
+
+/// Without modes: one complex solve per frequency (HarmonicDirect), the probes' values kept.
+void direct_sweep(const CaseFile& c, MechanicalSystem& system, const ProbeSites& probes, Vec f_real,
+                  Vec f_imag, HarmonicResult& result) {
+  const std::size_t np = probes.owned_dof.size();
+  result.direct = std::make_shared<HarmonicDirect>(c, system, f_real, f_imag);
+  result.solver = result.direct->solver();
+  petsc::Vector real = system.create_vector(), imag = system.create_vector();
+  std::vector<double> re, im;
+  const double start = MPI_Wtime();
+  for (std::size_t f = 0; f < result.frequencies.size(); ++f) {
+    stop_if_interrupted(system.comm(), sweep_position(f, result.frequencies.size()));
+    result.direct->solve(result.frequencies[f], real, imag);
+    values_at_sites(system.comm(), probes, real, re);
+    values_at_sites(system.comm(), probes, imag, im);
+    for (std::size_t e = 0; e < np * 3; ++e)
+      result.probe_values[f * np * 3 + e] = {
+          re[e] + ground_displacement(c, result.frequencies[f], e % 3), im[e]};
+  }
+  result.seconds_per_frequency =
+      (MPI_Wtime() - start) / static_cast<double>(result.frequencies.size());
+}
+
+/// The static response of the modes left out: K^-1 F - sum_n phi_n (phi_n . F) / omega_n^2, its
+/// share of the whole static response and its values at the probes.
+void residual_response(const CaseFile& c, MechanicalSystem& system, const ModalResult& modes,
+                       const ProbeSites& probes, Vec f_real, Vec f_imag, HarmonicResult& result) {
+  const std::size_t n = modes.modes.size(), np = probes.owned_dof.size();
+  const auto& h = c.harmonic;
+  // The static response of the modes left out: K^-1 F - sum_n phi_n (phi_n . F) / omega_n^2.
+  result.residual_real = system.create_vector();
+  result.residual_imag = system.create_vector();
+  PetscReal full = 0, left = 0;
+  for (int part = 0; part < 2; ++part) {
+    Vec x = part == 0 ? result.residual_real.get() : result.residual_imag.get();
+    Vec f = part == 0 ? f_real : f_imag;
+    PetscReal norm = 0;
+    INERTIA_PETSC(VecNorm(f, NORM_INFINITY, &norm));
+    if (norm == 0) continue;
+    system.solve(0.0, 1.0, f, x);
+    PetscReal whole = 0;
+    INERTIA_PETSC(VecNorm(x, NORM_INFINITY, &whole));
+    full = std::max(full, whole);
+    for (std::size_t i = 0; i < n; ++i) {
+      const double w = modes.modes[i].omega;
+      const std::complex<double> q = result.modal_forces[i];
+      INERTIA_PETSC(VecAXPY(x, -(part == 0 ? q.real() : q.imag()) / (w * w), modes.shapes[i]));
+    }
+    PetscReal rest = 0;
+    INERTIA_PETSC(VecNorm(x, NORM_INFINITY, &rest));
+    left = std::max(left, rest);
+  }
+  result.residual_fraction = full > 0 ? left / full : 0;
+  std::vector<double> re, im;
+  values_at_sites(system.comm(), probes, result.residual_real, re);
+  values_at_sites(system.comm(), probes, result.residual_imag, im);
+  const std::complex<double> soft(1.0, h.structural_damping);
+  result.residual_at_probes.resize(np * 3);
+  for (std::size_t e = 0; e < np * 3; ++e)
+    result.residual_at_probes[e] = std::complex<double>(re[e], im[e]) / soft;
+}
+
+}  // namespace
+
+HarmonicResult harmonic_analysis(const CaseFile& c, const ProblemSpec& spec,
+                                 MechanicalSystem& system, const ModalResult* modes,
+                                 const ProbeSites& probes) {
+  HarmonicResult result;
+  result.frequencies = c.harmonic.frequencies;
+  check_harmonic(c, spec, system, modes != nullptr);
+  const auto& h = c.harmonic;
+  petsc::Vector f_real = system.create_vector(), f_imag = system.create_vector();
+  harmonic_load(c, spec, system, result.phases, f_real, f_imag);
   const std::size_t np = probes.owned_dof.size();
   result.probe_values.assign(result.frequencies.size() * np * 3, {0.0, 0.0});
   if (!modes) {
-    result.direct = std::make_shared<HarmonicDirect>(c, system, f_real, f_imag);
-    result.solver = result.direct->solver();
-    petsc::Vector real = system.create_vector(), imag = system.create_vector();
-    std::vector<double> re, im;
-    const double start = MPI_Wtime();
-    for (std::size_t f = 0; f < result.frequencies.size(); ++f) {
-      stop_if_interrupted(system.comm(), sweep_position(f, result.frequencies.size()));
-      result.direct->solve(result.frequencies[f], real, imag);
-      values_at_sites(system.comm(), probes, real, re);
-      values_at_sites(system.comm(), probes, imag, im);
-      for (std::size_t e = 0; e < np * 3; ++e)
-        result.probe_values[f * np * 3 + e] = {
-            re[e] + ground_displacement(c, result.frequencies[f], e % 3), im[e]};
-    }
-    result.seconds_per_frequency =
-        (MPI_Wtime() - start) / static_cast<double>(result.frequencies.size());
+    direct_sweep(c, system, probes, f_real, f_imag, result);
     return result;
   }
   const std::size_t n = modes->modes.size();
@@ -336,39 +389,7 @@ HarmonicResult harmonic_analysis(const CaseFile& c, const ProblemSpec& spec,
     values_at_sites(system.comm(), probes, modes->shapes[i], values);
     for (std::size_t e = 0; e < 3 * np; ++e) at_probes[e * n + i] = values[e];
   }
-  if (h.residual) {
-    // The static response of the modes left out: K^-1 F - sum_n phi_n (phi_n . F) / omega_n^2.
-    result.residual_real = system.create_vector();
-    result.residual_imag = system.create_vector();
-    PetscReal full = 0, left = 0;
-    for (int part = 0; part < 2; ++part) {
-      Vec x = part == 0 ? result.residual_real.get() : result.residual_imag.get();
-      Vec f = part == 0 ? f_real.get() : f_imag.get();
-      PetscReal norm = 0;
-      INERTIA_PETSC(VecNorm(f, NORM_INFINITY, &norm));
-      if (norm == 0) continue;
-      system.solve(0.0, 1.0, f, x);
-      PetscReal whole = 0;
-      INERTIA_PETSC(VecNorm(x, NORM_INFINITY, &whole));
-      full = std::max(full, whole);
-      for (std::size_t i = 0; i < n; ++i) {
-        const double w = modes->modes[i].omega;
-        const std::complex<double> q = result.modal_forces[i];
-        INERTIA_PETSC(VecAXPY(x, -(part == 0 ? q.real() : q.imag()) / (w * w), modes->shapes[i]));
-      }
-      PetscReal rest = 0;
-      INERTIA_PETSC(VecNorm(x, NORM_INFINITY, &rest));
-      left = std::max(left, rest);
-    }
-    result.residual_fraction = full > 0 ? left / full : 0;
-    std::vector<double> re, im;
-    values_at_sites(system.comm(), probes, result.residual_real, re);
-    values_at_sites(system.comm(), probes, result.residual_imag, im);
-    const std::complex<double> soft(1.0, h.structural_damping);
-    result.residual_at_probes.resize(np * 3);
-    for (std::size_t e = 0; e < np * 3; ++e)
-      result.residual_at_probes[e] = std::complex<double>(re[e], im[e]) / soft;
-  }
+  if (h.residual) residual_response(c, system, *modes, probes, f_real, f_imag, result);
   std::vector<std::complex<double>> q(n);
   for (std::size_t f = 0; f < result.frequencies.size(); ++f) {
     // Every rank sweeps the same frequencies: the flags combined every 4096 (microseconds each).
