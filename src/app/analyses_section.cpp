@@ -1,5 +1,6 @@
 // analyses: the sequence of analyses of a case (app/analysis_sequence.hpp), read after time:.
 
+#include <array>
 #include <set>
 
 #include "case_node.hpp"
@@ -28,7 +29,7 @@ void check_analysis_name(const Node& at, const std::string& name, std::set<std::
 
 /// A static analysis: one equilibrium at its start (no end_time), or `steps` load steps to
 /// end_time.
-void read_static(const Node& e, const CaseFile& c, CaseAnalysis& a) {
+void read_static(const Node& e, CaseFile& c, CaseAnalysis& a) {
   e.expect_map({"name", "type", "end_time", "steps", "max_step_halvings"});
   a.scheme = configure_scheme("static");
   a.max_step_halvings = c.max_step_halvings;
@@ -79,7 +80,41 @@ void read_transient(const Node& e, CaseFile& c, CaseAnalysis& a) {
     c.warnings.push_back(keys.warnings[i]);
 }
 
+/// A modal analysis: the lowest `modes` modes about the state reached (the tangent's).
+void read_modal(const Node& e, CaseFile& c, CaseAnalysis& a) {
+  e.expect_map({"name", "type", "modes"});
+  if (!e.has("modes")) e.fail("missing key 'modes'");
+  a.modes = static_cast<int>(e["modes"].integer_in(1, 10000));
+  if (c.term_sections.count("contact"))
+    e.fail(
+        "the model has contact (contact:), which a modal analysis cannot represent (the "
+        "surfaces that touch would be glued)");
+}
+
+constexpr std::array<AnalysisTypeEntry, 3> analysis_rows{{
+    {{"static",
+      "equilibrium: one at the current time (no end_time), or load steps to end_time; loads "
+      "held, not ramped",
+      "analyses:\n  - {name: gravity, type: static}"},
+     CaseAnalysis::Type::static_solve,
+     read_static},
+    {{"transient",
+      "a time integration from the state reached: time:'s keys, the entry's own override them",
+      "analyses:\n  - {name: gravity, type: static}\n  - {name: shake, type: transient, "
+      "integrator: newmark, dt: 1.0e-5, steps: 3}"},
+     CaseAnalysis::Type::transient,
+     read_transient},
+    {{"modal",
+      "the lowest modes about the state reached (a finite-strain model's tangent: the geometric "
+      "stiffness of its preload)",
+      "analyses:\n  - {name: gravity, type: static}\n  - {name: modes, type: modal, modes: 3}"},
+     CaseAnalysis::Type::modal,
+     read_modal},
+}};
+
 }  // namespace
+
+Registry<AnalysisTypeEntry> analysis_types() { return {"analysis type", analysis_rows}; }
 
 void case_yaml::parse_analyses(const Node& top, CaseFile& c) {
   const Node list = top["analyses"];
@@ -110,25 +145,12 @@ void case_yaml::parse_analyses(const Node& top, CaseFile& c) {
     CaseAnalysis a;
     a.name = e["name"].text();
     check_analysis_name(e["name"], a.name, names);
-    const std::string type = e["type"].choice({"static", "transient", "modal"});
+    const auto types = analysis_types();
+    const AnalysisTypeEntry& type = types.at(e["type"].choice(types.names()));
     a.origin = {e.line(), cat("analyses[", i, "]")};
     a.start_time = t;
-    if (type == "modal") {
-      a.type = CaseAnalysis::Type::modal;
-      e.expect_map({"name", "type", "modes"});
-      if (!e.has("modes")) e.fail("missing key 'modes'");
-      a.modes = static_cast<int>(e["modes"].integer_in(1, 10000));
-      if (c.term_sections.count("contact"))
-        e.fail(
-            "the model has contact (contact:), which a modal analysis cannot represent (the "
-            "surfaces that touch would be glued)");
-    } else if (type == "static") {
-      a.type = CaseAnalysis::Type::static_solve;
-      read_static(e, c, a);
-    } else {
-      a.type = CaseAnalysis::Type::transient;
-      read_transient(e, c, a);
-    }
+    a.type = type.type;
+    type.read(e, c, a);
     t = a.start_time + a.duration;
     c.analyses.push_back(std::move(a));
   }

@@ -8,12 +8,14 @@
 #include <sstream>
 #include <vector>
 
+#include "inertia/app/analysis_sequence.hpp"
 #include "inertia/app/conditions.hpp"
 #include "inertia/app/output_fields.hpp"
 #include "inertia/core/error.hpp"
 #include "inertia/core/options.hpp"
 #include "inertia/core/text.hpp"
 #include "inertia/material/constitutive.hpp"
+#include "inertia/material/kinematics.hpp"
 #include "inertia/mesh/cell_type.hpp"
 #include "inertia/system/force_term.hpp"
 #include "inertia/time/scheme.hpp"
@@ -132,6 +134,8 @@ std::string materials_page() {
   for (const auto& m : material::model_entries())
     out += cat("  ", m.name, std::string(m.name.size() < 24 ? 24 - m.name.size() : 1, ' '),
                m.summary, "\n", std::string(26, ' '), "e.g. ", m.example, "\n");
+  out += "materials[].formulation, the kinematics (examples/guide/elements.md):\n";
+  for (const auto& k : material::kinematics()) out += entry(k);
   return out;
 }
 
@@ -249,13 +253,17 @@ modal: {modes: N, mass: consistent}: the N lowest modes with SLEPc (modes.csv, <
 }
 
 std::string analyses_page() {
-  return R"(analyses (examples/guide/analyses.md): [{name, type: static | transient | modal, ...}] in order
+  std::string out =
+      R"(analyses (examples/guide/analyses.md): [{name, type: static | transient | modal, ...}] in order
   over one model, each from the state the one before left, on one time line (a load without an
   amplitude is held): static {end_time, steps} (none: one equilibrium at the current time),
   transient {integrator, dt, end_time | steps, ...: time:'s keys but mass, rayleigh, operator,
   linear_solver, which stay in time:}, modal {modes} (about the current state's tangent); outputs
   in <output.directory>/<name>, <case>.pvd their frames on one time line.
+analyses[].type:
 )";
+  for (const auto& a : analysis_types()) out += entry(a);
+  return out;
 }
 
 std::string harmonic_page() {
@@ -335,8 +343,8 @@ PETSc, integrates in time, and writes ParaView output (.pvd/.pvtu/.vtu, or .xdmf
 probes.csv and energy.csv under output.directory.
 
 inertia --help SECTION prints one section (all: every one; examples/guide/reference.md holds them
-all); also one integrator, force-term kind, condition type or cell type by its name
-(inertia --help newmark):
+all); also one integrator, force-term kind, condition type, cell type, constitutive model,
+formulation or analysis type by its name (inertia --help newmark):
 )";
   for (const auto& s : sections) out += row(s.name, s.summary);
   return out;
@@ -349,17 +357,24 @@ std::optional<std::string> help_page(std::string_view topic) {
   if (const auto* e = force_terms().find(topic)) return entry(*e);
   if (const auto* t = condition_types().find(topic)) return condition_entry(*t);
   if (const auto* t = cell_types.find(topic)) return cell_type_entry(*t);
+  for (const auto& m : material::model_entries())
+    if (m.name == topic)
+      return cat(row(m.name, m.summary), example_lines(cat("materials:\n  - ", m.example)));
+  if (const auto* k = material::kinematics().find(topic)) return entry(*k);
+  if (const auto* a = analysis_types().find(topic)) return entry(*a);
   return std::nullopt;
 }
 
 std::string unknown_help_topic(std::string_view topic) {
   std::vector<std::string_view> topics = section_names();
   for (const auto& names :
-       {schemes().names(), force_terms().names(), condition_types().names(), cell_types.names()})
+       {schemes().names(), force_terms().names(), condition_types().names(), cell_types.names(),
+        material::kinematics().names(), analysis_types().names()})
     topics.insert(topics.end(), names.begin(), names.end());
+  for (const auto& m : material::model_entries()) topics.push_back(m.name);
   return cat("unknown help section '", excerpt(topic), "'", did_you_mean(topic, topics),
              " (expected ", join(section_names()), ", all, or an integrator, force-term kind, ",
-             "condition type or cell type)");
+             "condition type, cell type, constitutive model, formulation or analysis type)");
 }
 
 std::string help_all() {
@@ -375,10 +390,12 @@ std::string help_reference() {
   std::string out = R"(# Keyword reference
 
 Every section of `inertia --help`, generated from the registries of the code (the integrators,
-force-term kinds, condition types, output fields and cell types, each with its one-line summary
+force-term kinds, condition types, output fields, cell types, constitutive models, formulations
+and analysis types, each with its one-line summary
 and a minimal example) by `inertia --help-reference > examples/guide/reference.md`; the test
 e2e.help fails when this file and the binary differ. `inertia --help SECTION` prints one section,
-`inertia --help NAME` one integrator, force-term kind, condition type or cell type. Each example
+`inertia --help NAME` one integrator, force-term kind, condition type, cell type, constitutive
+model, formulation or analysis type. Each example
 is a block of a case file: with a small box case around it (tests/unit/app_registry_examples.cpp)
 it passes `inertia --check` and runs.
 

@@ -8,6 +8,7 @@
 #include "inertia/core/error.hpp"
 #include "inertia/core/hash.hpp"
 #include "inertia/material/constitutive.hpp"
+#include "inertia/material/kinematics.hpp"
 
 namespace inertia::material {
 
@@ -105,11 +106,8 @@ SolidMaterial parse_solid_material(const case_yaml::Node& m) {
     if (e.on_base && m.has(e.key)) s.model = e.parse(m, std::move(s.model));
   if (m.has("formulation")) {
     const case_yaml::Node f = m["formulation"];
-    const std::string kind(f.choice({"full", "bbar", "reduced", "fbar"}));
-    s.technology.formulation = kind == "bbar"      ? fe::Formulation::bbar
-                               : kind == "reduced" ? fe::Formulation::reduced
-                               : kind == "fbar"    ? fe::Formulation::fbar
-                                                   : fe::Formulation::full;
+    const auto rows = kinematics();
+    s.technology.formulation = rows.at(f.choice(rows.names())).formulation;
     if (const std::string why = s.model->refuses(s.technology.formulation); !why.empty())
       f.fail(why);
   }

@@ -15,9 +15,12 @@
 #include <string>
 #include <vector>
 
+#include "inertia/app/analysis_sequence.hpp"
 #include "inertia/app/conditions.hpp"
 #include "inertia/app/output_fields.hpp"
 #include "inertia/core/error.hpp"
+#include "inertia/material/constitutive.hpp"
+#include "inertia/material/kinematics.hpp"
 #include "inertia/mesh/cell_type.hpp"
 #include "inertia/system/force_term.hpp"
 #include "inertia/time/scheme.hpp"
@@ -143,6 +146,25 @@ TEST_F(Examples, EveryConditionType) {
 TEST_F(Examples, EveryOutputField) {
   for (const auto& f : output_fields()) check(f.kind == FieldKind::frame ? "field" : "probe", f);
   EXPECT_EQ(checked_, static_cast<int>(output_fields().size()));
+}
+
+TEST_F(Examples, EveryConstitutiveModel) {
+  // A model's example is a materials[] entry: the box case's materials block made of it.
+  for (const auto& m : material::model_entries()) {
+    const std::string example = cat("materials:\n  - ", m.example);
+    check("model", EntryInfo{m.name, m.summary, example});
+  }
+  EXPECT_EQ(checked_, static_cast<int>(material::model_entries().size()));
+}
+
+TEST_F(Examples, EveryKinematics) {
+  for (const auto& k : material::kinematics()) check("formulation", k);
+  EXPECT_EQ(checked_, static_cast<int>(material::kinematics().size()));
+}
+
+TEST_F(Examples, EveryAnalysisType) {
+  for (const auto& a : analysis_types()) check("analysis", a);
+  EXPECT_EQ(checked_, static_cast<int>(analysis_types().size()));
 }
 
 TEST_F(Examples, EveryCellTypeWithAnExample) {

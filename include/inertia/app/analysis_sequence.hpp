@@ -14,12 +14,26 @@
 
 #include "inertia/app/analysis.hpp"
 #include "inertia/app/case_file.hpp"
+#include "inertia/core/registry.hpp"
 
 namespace inertia {
 
+namespace case_yaml {
+struct Node;
+}
 struct Arguments;
 struct ModelSummary;
 struct PlanInputs;
+
+/// A type of analysis of `analyses:` (core/registry.hpp): its row for --help and the reference
+/// (its example runs in unit.Examples.EveryAnalysisType), and the reader of an entry's keys.
+struct AnalysisTypeEntry : EntryInfo {
+  CaseAnalysis::Type type;
+  void (*read)(const case_yaml::Node& entry, CaseFile& c, CaseAnalysis& a);
+};
+
+/// Every type an `analyses:` entry can have: static, transient, modal.
+Registry<AnalysisTypeEntry> analysis_types();
 
 /// The case of analysis k of c.analyses: c with that analysis's time keys, start on the time line,
 /// modal modes, and output (and default checkpoint) directory <output.directory>/<name>.
