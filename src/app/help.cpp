@@ -17,6 +17,7 @@
 #include "inertia/material/constitutive.hpp"
 #include "inertia/material/kinematics.hpp"
 #include "inertia/mesh/cell_type.hpp"
+#include "inertia/system/contact.hpp"
 #include "inertia/system/force_term.hpp"
 #include "inertia/time/scheme.hpp"
 
@@ -126,6 +127,8 @@ cell types (elements.md):
 std::string terms_page() {
   std::string out = "force terms (src/README.md), by the case-file section they come from:\n";
   for (const auto& e : force_terms()) out += entry(e);
+  out += "contact.walls[] shapes (examples/guide/contact_walls.md):\n";
+  for (const auto& e : wall_shape_rows()) out += entry(e);
   return out;
 }
 
@@ -344,7 +347,7 @@ probes.csv and energy.csv under output.directory.
 
 inertia --help SECTION prints one section (all: every one; examples/guide/reference.md holds them
 all); also one integrator, force-term kind, condition type, cell type, constitutive model,
-formulation or analysis type by its name (inertia --help newmark):
+formulation, analysis type or wall shape by its name (inertia --help newmark):
 )";
   for (const auto& s : sections) out += row(s.name, s.summary);
   return out;
@@ -362,6 +365,8 @@ std::optional<std::string> help_page(std::string_view topic) {
       return cat(row(m.name, m.summary), example_lines(cat("materials:\n  - ", m.example)));
   if (const auto* k = material::kinematics().find(topic)) return entry(*k);
   if (const auto* a = analysis_types().find(topic)) return entry(*a);
+  for (const auto& e : wall_shape_rows())
+    if (e.name == topic) return entry(e);
   return std::nullopt;
 }
 
@@ -371,10 +376,12 @@ std::string unknown_help_topic(std::string_view topic) {
        {schemes().names(), force_terms().names(), condition_types().names(), cell_types.names(),
         material::kinematics().names(), analysis_types().names()})
     topics.insert(topics.end(), names.begin(), names.end());
+  for (const auto& e : wall_shape_rows()) topics.push_back(e.name);
   for (const auto& m : material::model_entries()) topics.push_back(m.name);
-  return cat("unknown help section '", excerpt(topic), "'", did_you_mean(topic, topics),
-             " (expected ", join(section_names()), ", all, or an integrator, force-term kind, ",
-             "condition type, cell type, constitutive model, formulation or analysis type)");
+  return cat(
+      "unknown help section '", excerpt(topic), "'", did_you_mean(topic, topics), " (expected ",
+      join(section_names()), ", all, or an integrator, force-term kind, ",
+      "condition type, cell type, constitutive model, formulation, analysis type or wall shape)");
 }
 
 std::string help_all() {
@@ -390,12 +397,12 @@ std::string help_reference() {
   std::string out = R"(# Keyword reference
 
 Every section of `inertia --help`, generated from the registries of the code (the integrators,
-force-term kinds, condition types, output fields, cell types, constitutive models, formulations
-and analysis types, each with its one-line summary
+force-term kinds, condition types, output fields, cell types, constitutive models, formulations,
+analysis types and wall shapes, each with its one-line summary
 and a minimal example) by `inertia --help-reference > examples/guide/reference.md`; the test
 e2e.help fails when this file and the binary differ. `inertia --help SECTION` prints one section,
 `inertia --help NAME` one integrator, force-term kind, condition type, cell type, constitutive
-model, formulation or analysis type. Each example
+model, formulation, analysis type or wall shape. Each example
 is a block of a case file: with a small box case around it (tests/unit/app_registry_examples.cpp)
 it passes `inertia --check` and runs.
 

@@ -13,20 +13,13 @@
 #include "inertia/parallel/petsc.hpp"
 #include "inertia/parallel/session.hpp"
 #include "inertia/system/contact.hpp"
+#include "wall_shapes.hpp"
 
 namespace inertia {
 
 using namespace contact_input;
 
 namespace {
-
-std::array<double, 3> unit(const case_yaml::Node& n) {
-  auto v = n.vec3();
-  const double l = std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-  if (!(l > 0)) n.fail("must be a non-zero vector");
-  for (auto& x : v) x /= l;
-  return v;
-}
 
 bool plain_name(const std::string& s) {
   return !s.empty() && s.size() <= 64 && std::all_of(s.begin(), s.end(), [](char c) {
@@ -108,8 +101,11 @@ void parse_walls(const case_yaml::Node& walls, ContactSection& s) {
   if (walls.size() == 0) walls.fail("expected at least one wall");
   for (std::size_t i = 0; i < walls.size(); ++i) {
     const case_yaml::Node w = walls.at(i);
-    w.expect_map({"name", "region", "plane", "sphere", "cylinder", "penalty", "damping", "motion",
-                  "friction"});
+    const auto shapes = wall_shapes();
+    std::vector<std::string_view> keys{"name",    "region", "penalty",
+                                       "damping", "motion", "friction"};
+    for (const auto& shape : shapes) keys.push_back(shape.name);
+    w.expect_map(keys);
     WallInput in;
     in.where = cat(*w.file, ":", w.line(), ": ", w.key);
     for (const char* k : {"name", "region"})
@@ -124,34 +120,18 @@ void parse_walls(const case_yaml::Node& walls, ContactSection& s) {
     for (const auto& other : s.pairs)
       if (other.name == in.name) w["name"].fail(cat("'", in.name, "' names a pair too"));
     in.region = w["region"].text();
-    int shapes = 0;
-    for (const char* k : {"plane", "sphere", "cylinder"}) shapes += w.has(k) ? 1 : 0;
-    if (shapes != 1) w.fail("give exactly one of 'plane', 'sphere' or 'cylinder'");
-    if (w.has("plane")) {
-      const auto p = w["plane"];
-      p.expect_map({"point", "normal"});
-      if (!p.has("point") || !p.has("normal"))
-        p.fail("expected 'point' and 'normal' (the side the body stays on)");
-      in.shape = Shape::plane;
-      in.point = p["point"].vec3();
-      in.direction = unit(p["normal"]);
-    } else if (w.has("sphere")) {
-      const auto p = w["sphere"];
-      p.expect_map({"center", "radius"});
-      if (!p.has("center") || !p.has("radius")) p.fail("expected 'center' and 'radius'");
-      in.shape = Shape::sphere;
-      in.point = p["center"].vec3();
-      in.radius = p["radius"].positive();
-    } else {
-      const auto p = w["cylinder"];
-      p.expect_map({"point", "axis", "radius"});
-      if (!p.has("point") || !p.has("axis") || !p.has("radius"))
-        p.fail("expected 'point' (on the axis), 'axis' and 'radius'");
-      in.shape = Shape::cylinder;
-      in.point = p["point"].vec3();
-      in.direction = unit(p["axis"]);
-      in.radius = p["radius"].positive();
-    }
+    std::string one_of;  // "'plane', 'sphere' or 'cylinder'"
+    for (std::size_t k = 0; k < shapes.size(); ++k)
+      one_of += cat(k == 0 ? "" : k + 1 == shapes.size() ? " or " : ", ", "'", shapes[k].name, "'");
+    const WallShapeEntry* shape = nullptr;
+    for (const auto& row : shapes)
+      if (w.has(std::string(row.name).c_str())) {
+        if (shape) w.fail("give exactly one of " + one_of);
+        shape = &row;
+      }
+    if (!shape) w.fail("give exactly one of " + one_of);
+    in.shape = shape->shape;
+    shape->read(w[std::string(shape->name).c_str()], in);
     if (w.has("penalty")) in.penalty = w["penalty"].positive();
     if (w.has("damping")) in.damping = w["damping"].non_negative();
     if (w.has("friction")) {
@@ -254,43 +234,6 @@ std::shared_ptr<TermSection> parse_contact_section(const case_yaml::Node& n) {
 
 namespace {
 
-/// The signed distance g of x to the wall (negative behind it), the wall's outward unit normal n
-/// at x's projection, and the curvature factor c = g / r of the tangent k (n n^T + c P), P the
-/// projector on the wall's tangent directions (0 for a plane).
-struct Gap {
-  double g = 0;
-  std::array<double, 3> n{0, 0, 0};
-  double c = 0;
-};
-
-/// `offset`: the wall's translation at the time of the evaluation.
-Gap gap(const WallInput& w, const double* x, const std::array<double, 3>& offset) {
-  Gap out;
-  std::array<double, 3> d{x[0] - w.point[0] - offset[0], x[1] - w.point[1] - offset[1],
-                          x[2] - w.point[2] - offset[2]};
-  if (w.shape == Shape::plane) {
-    out.n = w.direction;
-    out.g = d[0] * out.n[0] + d[1] * out.n[1] + d[2] * out.n[2];
-    return out;
-  }
-  if (w.shape == Shape::cylinder) {
-    const double along = d[0] * w.direction[0] + d[1] * w.direction[1] + d[2] * w.direction[2];
-    for (int i = 0; i < 3; ++i) d[i] -= along * w.direction[i];
-  }
-  const double r = std::sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
-  if (r == 0) {  // on the centre (axis): any direction; push along the first axis off it
-    out.n = w.shape == Shape::cylinder && std::abs(w.direction[0]) > 0.9
-                ? std::array<double, 3>{0, 1, 0}
-                : std::array<double, 3>{1, 0, 0};
-    out.g = -w.radius;
-    return out;
-  }
-  for (int i = 0; i < 3; ++i) out.n[i] = d[i] / r;
-  out.g = r - w.radius;
-  out.c = out.g / r;
-  return out;
-}
-
 class RigidWallTerm final : public ContactTerm {
  public:
   RigidWallTerm(const TermInputs& in, WallInput wall, double penalty_scale,
@@ -381,13 +324,11 @@ class RigidWallTerm final : public ContactTerm {
         at.u, at.time,
         [&](std::size_t j, std::int32_t n, const Gap& c, double pressing) {
           double b[9];
-          const bool plane = wall_.shape == Shape::plane;
           for (int i = 0; i < 3; ++i)
             for (int l = 0; l < 3; ++l) {
               const double nn = c.n[i] * c.n[l];
-              double p = (i == l ? 1.0 : 0.0) - nn;
-              if (wall_.shape == Shape::cylinder) p -= wall_.direction[i] * wall_.direction[l];
-              b[3 * i + l] = k_[j] * (nn + (plane ? 0.0 : c.c * p));
+              const double p = (i == l ? 1.0 : 0.0) - nn - c.a[i] * c.a[l];
+              b[3 * i + l] = k_[j] * (nn + c.c * p);
             }
           if (friction_ && pressing > 0) {
             // The return map's tangent (coulomb()): sticking, the tangential spring k (I - n

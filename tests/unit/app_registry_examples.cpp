@@ -22,6 +22,7 @@
 #include "inertia/material/constitutive.hpp"
 #include "inertia/material/kinematics.hpp"
 #include "inertia/mesh/cell_type.hpp"
+#include "inertia/system/contact.hpp"
 #include "inertia/system/force_term.hpp"
 #include "inertia/time/scheme.hpp"
 
@@ -165,6 +166,12 @@ TEST_F(Examples, EveryKinematics) {
 TEST_F(Examples, EveryAnalysisType) {
   for (const auto& a : analysis_types()) check("analysis", a);
   EXPECT_EQ(checked_, static_cast<int>(analysis_types().size()));
+}
+
+TEST_F(Examples, EveryWallShape) {
+  for (const auto& e : wall_shape_rows()) check("wall", e);
+  EXPECT_EQ(checked_, static_cast<int>(wall_shape_rows().size()));
+  EXPECT_EQ(checked_, 3);
 }
 
 TEST_F(Examples, EveryCellTypeWithAnExample) {

@@ -37,6 +37,7 @@
 #include <string_view>
 #include <vector>
 
+#include "inertia/core/registry.hpp"
 #include "inertia/system/force_term.hpp"
 
 namespace inertia {
@@ -95,5 +96,9 @@ class ContactTerm : public ForceTerm {
     (void)which, (void)owned, (void)u, (void)t;
   }
 };
+
+/// The rigid walls' shapes (contact.walls[]: plane, sphere, cylinder), each row's name, summary
+/// and example (for --help and unit.Examples.EveryWallShape).
+std::vector<EntryInfo> wall_shape_rows();
 
 }  // namespace inertia

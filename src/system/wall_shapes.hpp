@@ -1,0 +1,47 @@
+#pragma once
+/// \file wall_shapes.hpp
+/// Internal to src/system: the shapes of rigid walls (contact.walls[]), one row each
+/// (core/registry.hpp): its block's reader and its signed distance. A new shape is a row of
+/// wall_shapes.cpp: the wall term (term_contact.cpp) asks the row for the gap, its normal and
+/// curvature, and builds the force, the tangent and the friction from them alone.
+
+#include <array>
+
+#include "contact_section.hpp"
+#include "inertia/core/case_node.hpp"
+#include "inertia/core/registry.hpp"
+
+namespace inertia::contact_input {
+
+/// The signed distance g of a point to the wall (negative behind it), the wall's outward unit
+/// normal n at the point's projection, and the curvature factor c = g / r of the tangent
+/// k (n n^T + c P), P = I - n n^T - a a^T the projector on the directions in which the wall
+/// curves (a: the direction along which it is straight, a cylinder's axis; zero otherwise; a
+/// plane has c = 0).
+struct Gap {
+  double g = 0;
+  std::array<double, 3> n{0, 0, 0};
+  double c = 0;
+  std::array<double, 3> a{0, 0, 0};
+};
+
+struct WallShapeEntry : EntryInfo {
+  Shape shape;
+  /// Reads the shape's block (contact.walls[i].<name>) into in's point, direction and radius.
+  void (*read)(const case_yaml::Node& block, WallInput& in);
+  /// The gap of a point at d = x - (the wall's point, moved) from the wall.
+  Gap (*gap)(const WallInput& w, std::array<double, 3> d);
+};
+
+/// plane, sphere, cylinder.
+Registry<WallShapeEntry> wall_shapes();
+/// The row of a shape.
+const WallShapeEntry& wall_shape(Shape s);
+
+/// The gap of x from wall w moved by `offset` (its translation at the evaluation's time).
+inline Gap gap(const WallInput& w, const double* x, const std::array<double, 3>& offset) {
+  return wall_shape(w.shape).gap(w, {x[0] - w.point[0] - offset[0], x[1] - w.point[1] - offset[1],
+                                     x[2] - w.point[2] - offset[2]});
+}
+
+}  // namespace inertia::contact_input
