@@ -1,5 +1,6 @@
 // analyses: the sequence of analyses of a case (app/analysis_sequence.hpp), read after time:.
 
+#include <algorithm>
 #include <set>
 
 #include "case_node.hpp"
@@ -67,6 +68,7 @@ void read_transient(const Node& e, CaseFile& c, CaseAnalysis& a) {
   CaseFile keys = c;  // time:'s values, which the entry's override
   keys.end_time = 0;
   keys.steps = 0;
+  keys.matrix_free = false;  // the model's operator, which parse_analyses checks per analysis
   case_yaml::parse_time(e, keys, case_yaml::TimeKeys::analysis, a.start_time);
   if (keys.scheme.kind() == SchemeKind::static_solve)
     e["integrator"].fail("a static analysis is an entry of its own: {name: ..., type: static}");
@@ -79,7 +81,20 @@ void read_transient(const Node& e, CaseFile& c, CaseAnalysis& a) {
     c.warnings.push_back(keys.warnings[i]);
 }
 
+/// An analysis that solves with the model's stiffness: a static one, an implicit transient, and
+/// a modal one (its shift-and-invert factorisation).
+bool solves_with_stiffness(const CaseAnalysis& a) {
+  return a.type != CaseAnalysis::Type::transient || !a.scheme.is_explicit();
+}
+
 }  // namespace
+
+bool stepped_explicitly(const CaseFile& c) {
+  if (c.analyses.empty()) return c.scheme.is_explicit();
+  return std::ranges::all_of(c.analyses, [](const CaseAnalysis& a) {
+    return a.type == CaseAnalysis::Type::modal || a.scheme.is_explicit();
+  });
+}
 
 void case_yaml::parse_analyses(const Node& top, CaseFile& c) {
   const Node list = top["analyses"];
@@ -129,6 +144,10 @@ void case_yaml::parse_analyses(const Node& top, CaseFile& c) {
       a.type = CaseAnalysis::Type::transient;
       read_transient(e, c, a);
     }
+    if (c.matrix_free && solves_with_stiffness(a))
+      e.fail(cat("time.operator: matrix_free has no assembled stiffness, which a ", type,
+                 type == "transient" ? cat(" analysis under ", a.scheme.name()) : " analysis",
+                 " solves with; use operator: assembled"));
     t = a.start_time + a.duration;
     c.analyses.push_back(std::move(a));
   }

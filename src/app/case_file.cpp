@@ -18,6 +18,7 @@
 #include <utility>
 
 #include "case_node.hpp"
+#include "inertia/app/analysis_sequence.hpp"
 #include "inertia/app/conditions.hpp"
 #include "inertia/app/output_fields.hpp"
 #include "inertia/app/plausibility.hpp"
@@ -1248,7 +1249,7 @@ ProblemSpec resolve_problem(const CaseFile& c, const std::vector<Region>& region
   spec.mass = c.mass;
   spec.matrix_free = c.matrix_free;
   spec.linear_solver = c.linear_solver;
-  spec.explicit_scheme = c.scheme.is_explicit();
+  spec.explicit_scheme = stepped_explicitly(c);  // with analyses:, every one's scheme
   spec.rayleigh = c.rayleigh;
   return spec;
 }

@@ -25,6 +25,12 @@ struct PlanInputs;
 /// modal modes, and output (and default checkpoint) directory <output.directory>/<name>.
 CaseFile analysis_case(const CaseFile& c, std::size_t k);
 
+/// Whether only explicit schemes step the model of c: its time: scheme, or with analyses: every
+/// static and transient analysis's (a modal analysis does not step). A model that a static or
+/// implicit analysis solves needs its walls' tangent in Newton's Jacobian (an explicit model
+/// adds them node by node to a linear one) and takes the implicit schemes' contact penalty.
+bool stepped_explicitly(const CaseFile& c);
+
 /// The analysis a checkpoint of a sequence belongs to: the index of the analysis whose
 /// checkpoint directory holds `checkpoint` (a file or a directory), or nothing.
 std::optional<std::size_t> analysis_of_checkpoint(const CaseFile& c,
