@@ -1,6 +1,5 @@
 // analyses: the sequence of analyses of a case (app/analysis_sequence.hpp), read after time:.
 
-#include <algorithm>
 #include <set>
 
 #include "case_node.hpp"
@@ -89,11 +88,15 @@ bool solves_with_stiffness(const CaseAnalysis& a) {
 
 }  // namespace
 
-bool stepped_explicitly(const CaseFile& c) {
-  if (c.analyses.empty()) return c.scheme.is_explicit();
-  return std::ranges::all_of(c.analyses, [](const CaseAnalysis& a) {
-    return a.type == CaseAnalysis::Type::modal || a.scheme.is_explicit();
-  });
+ExplicitSteps explicit_steps(const CaseFile& c) {
+  if (c.analyses.empty()) return {c.scheme.is_explicit(), c.scheme.is_explicit()};
+  ExplicitSteps r{true, false};
+  for (const CaseAnalysis& a : c.analyses) {
+    if (a.type == CaseAnalysis::Type::modal) continue;
+    r.only = r.only && a.scheme.is_explicit();
+    r.some = r.some || a.scheme.is_explicit();
+  }
+  return r;
 }
 
 void case_yaml::parse_analyses(const Node& top, CaseFile& c) {

@@ -1249,7 +1249,9 @@ ProblemSpec resolve_problem(const CaseFile& c, const std::vector<Region>& region
   spec.mass = c.mass;
   spec.matrix_free = c.matrix_free;
   spec.linear_solver = c.linear_solver;
-  spec.explicit_scheme = stepped_explicitly(c);  // with analyses:, every one's scheme
+  const ExplicitSteps steps = explicit_steps(c);  // with analyses:, every one's scheme
+  spec.explicit_scheme = steps.only;
+  spec.explicit_steps = steps.some;
   spec.rayleigh = c.rayleigh;
   return spec;
 }

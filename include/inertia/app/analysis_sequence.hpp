@@ -25,11 +25,16 @@ struct PlanInputs;
 /// modal modes, and output (and default checkpoint) directory <output.directory>/<name>.
 CaseFile analysis_case(const CaseFile& c, std::size_t k);
 
-/// Whether only explicit schemes step the model of c: its time: scheme, or with analyses: every
-/// static and transient analysis's (a modal analysis does not step). A model that a static or
-/// implicit analysis solves needs its walls' tangent in Newton's Jacobian (an explicit model
-/// adds them node by node to a linear one) and takes the implicit schemes' contact penalty.
-bool stepped_explicitly(const CaseFile& c);
+/// Whether only explicit schemes step the model of c (`only`), and whether one does (`some`): its
+/// time: scheme, or with analyses: those of the static and transient analyses (a modal analysis
+/// does not step). A model that a static or implicit analysis solves needs its walls' tangent in
+/// Newton's Jacobian (an explicit model adds them node by node to a linear one); one that an
+/// explicit analysis steps takes the explicit schemes' contact penalty.
+struct ExplicitSteps {
+  bool only = false;
+  bool some = false;
+};
+ExplicitSteps explicit_steps(const CaseFile& c);
 
 /// The analysis a checkpoint of a sequence belongs to: the index of the analysis whose
 /// checkpoint directory holds `checkpoint` (a file or a directory), or nothing.
