@@ -68,6 +68,7 @@ void read_transient(const Node& e, CaseFile& c, CaseAnalysis& a) {
   CaseFile keys = c;  // time:'s values, which the entry's override
   keys.end_time = 0;
   keys.steps = 0;
+  keys.matrix_free = false;  // the model's operator, which parse_analyses checks per analysis
   case_yaml::parse_time(e, keys, case_yaml::TimeKeys::analysis, a.start_time);
   if (keys.scheme.kind() == SchemeKind::static_solve)
     e["integrator"].fail("a static analysis is an entry of its own: {name: ..., type: static}");
@@ -112,9 +113,26 @@ constexpr std::array<AnalysisTypeEntry, 3> analysis_rows{{
      read_modal},
 }};
 
+/// An analysis that solves with the model's stiffness: a static one, an implicit transient, and
+/// a modal one (its shift-and-invert factorisation).
+bool solves_with_stiffness(const CaseAnalysis& a) {
+  return a.type != CaseAnalysis::Type::transient || !a.scheme.is_explicit();
+}
+
 }  // namespace
 
 Registry<AnalysisTypeEntry> analysis_types() { return {"analysis type", analysis_rows}; }
+
+ExplicitSteps explicit_steps(const CaseFile& c) {
+  if (c.analyses.empty()) return {c.scheme.is_explicit(), c.scheme.is_explicit()};
+  ExplicitSteps r{true, false};
+  for (const CaseAnalysis& a : c.analyses) {
+    if (a.type == CaseAnalysis::Type::modal) continue;
+    r.only = r.only && a.scheme.is_explicit();
+    r.some = r.some || a.scheme.is_explicit();
+  }
+  return r;
+}
 
 void case_yaml::parse_analyses(const Node& top, CaseFile& c) {
   const Node list = top["analyses"];
@@ -151,6 +169,11 @@ void case_yaml::parse_analyses(const Node& top, CaseFile& c) {
     a.start_time = t;
     a.type = type.type;
     type.read(e, c, a);
+    if (c.matrix_free && solves_with_stiffness(a))
+      e.fail(cat("time.operator: matrix_free has no assembled stiffness, which a ", type.name,
+                 a.type == CaseAnalysis::Type::transient ? cat(" analysis under ", a.scheme.name())
+                                                         : std::string(" analysis"),
+                 " solves with; use operator: assembled"));
     t = a.start_time + a.duration;
     c.analyses.push_back(std::move(a));
   }

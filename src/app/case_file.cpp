@@ -18,6 +18,7 @@
 #include <utility>
 
 #include "case_node.hpp"
+#include "inertia/app/analysis_sequence.hpp"
 #include "inertia/app/conditions.hpp"
 #include "inertia/app/output_fields.hpp"
 #include "inertia/app/plausibility.hpp"
@@ -1280,7 +1281,9 @@ ProblemSpec resolve_problem(const CaseFile& c, const std::vector<Region>& region
   spec.mass = c.mass;
   spec.matrix_free = c.matrix_free;
   spec.linear_solver = c.linear_solver;
-  spec.explicit_scheme = c.scheme.is_explicit();
+  const ExplicitSteps steps = explicit_steps(c);  // with analyses:, every one's scheme
+  spec.explicit_scheme = steps.only;
+  spec.explicit_steps = steps.some;
   spec.rayleigh = c.rayleigh;
   return spec;
 }

@@ -170,9 +170,9 @@ struct ContactSection : TermSection {
   void fingerprint(Hasher& h) const override;
 };
 
-/// The penalty scale of a section: its own, or the scheme's default (contact.hpp).
+/// The penalty scale of a section: its own, or the schemes' default (contact.hpp).
 inline double penalty_scale(const ContactSection& s, const ProblemSpec& spec) {
-  return s.penalty_scale > 0 ? s.penalty_scale : spec.explicit_scheme ? 1.0 : 10.0;
+  return s.penalty_scale > 0 ? s.penalty_scale : spec.explicit_steps ? 1.0 : 10.0;
 }
 
 /// A face of a contact surface on this rank: its type (tri3, quad4, tri6), local nodes, and the

@@ -39,6 +39,17 @@ Registry<AnalysisTypeEntry> analysis_types();
 /// modal modes, and output (and default checkpoint) directory <output.directory>/<name>.
 CaseFile analysis_case(const CaseFile& c, std::size_t k);
 
+/// Whether only explicit schemes step the model of c (`only`), and whether one does (`some`): its
+/// time: scheme, or with analyses: those of the static and transient analyses (a modal analysis
+/// does not step). A model that a static or implicit analysis solves needs its walls' tangent in
+/// Newton's Jacobian (an explicit model adds them node by node to a linear one); one that an
+/// explicit analysis steps takes the explicit schemes' contact penalty.
+struct ExplicitSteps {
+  bool only = false;
+  bool some = false;
+};
+ExplicitSteps explicit_steps(const CaseFile& c);
+
 /// The analysis a checkpoint of a sequence belongs to: the index of the analysis whose
 /// checkpoint directory holds `checkpoint` (a file or a directory), or nothing.
 std::optional<std::size_t> analysis_of_checkpoint(const CaseFile& c,

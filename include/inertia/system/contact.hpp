@@ -25,7 +25,8 @@
 ///
 /// Penalty rule: k_i = penalty_scale x the largest diagonal entry of node i's 3x3 block of the
 /// model's stiffness (the elements next to the surface, any material), penalty_scale 1 for
-/// explicit schemes and 10 for implicit ones and static unless the section says otherwise; a
+/// explicit schemes (a sequence with an explicit analysis) and 10 for implicit ones and static
+/// unless the section says otherwise; a
 /// `penalty` (Pa/m, contact pressure per metre of penetration) replaces it by penalty x A_i, A_i
 /// the node's share of the region's face area. A pair's passes take a quarter of it. Explicit
 /// schemes' stable step sees the largest k_i / m_i (walls) or 4 k_i / m_i (pairs' passes).

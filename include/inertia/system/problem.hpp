@@ -115,6 +115,10 @@ struct ProblemSpec {
   /// The scheme never solves with K (explicit): a linear K is stored as BAIJ (3x3 blocks), whose
   /// products move 30 % fewer bytes than AIJ's; implicit solves need AIJ for GAMG.
   bool explicit_scheme = false;
+  /// An explicit scheme steps the model (alone, or in an analysis of a sequence): the contact
+  /// penalty's default is the explicit schemes' (contact.hpp), which a stiffer one would make
+  /// chatter there.
+  bool explicit_steps = false;
   LinearSolverChoice linear_solver = LinearSolverChoice::automatic;
   TermSections term_sections;  ///< by section name (ForceTermEntry::parse)
   /// The case file's amplitudes by name (indices into `amplitudes`), for the term sections, and
