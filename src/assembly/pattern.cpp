@@ -1,24 +1,24 @@
-/// The sparsity pattern of the assembled matrices and their storage.
+/// The assembled matrices' storage on the sparsity pattern (matrix_pattern.hpp, MatrixPattern;
+/// the pattern itself: pattern_layout.cpp).
 ///
-/// Each rank builds the block pattern of its elements' rows (owned and ghost nodes) once. The
-/// ghost rows' patterns go to their owners, which then know every block of their rows. Matrices
-/// are created directly from CSR arrays of the owned rows (the diagonal and off-diagonal parts of
-/// MPIAIJ, PETSc's own layout), so no preallocation pass or insertion sort runs; an assembly sums
-/// the owned rows' values in place in the matrix's arrays (no second copy of the matrix: the peak
-/// memory of an assembled run is the matrix, not the matrix and its values) and the ghost rows'
-/// in a buffer it then sends to their owners, which add them.
+/// Matrices are created directly from CSR arrays of the owned rows (the diagonal and off-diagonal
+/// parts of MPIAIJ, PETSc's own layout), so no preallocation pass or insertion sort runs; an
+/// assembly sums the owned rows' values in place in the matrix's arrays (no second copy of the
+/// matrix: the peak memory of an assembled run is the matrix, not the matrix and its values) and
+/// the ghost rows' in a buffer it then sends to their owners, which add them.
 
 #include <algorithm>
 #include <memory>
 
-#include "inertia/assembly/assembler.hpp"
+#include "inertia/assembly/matrix_pattern.hpp"
+#include "inertia/core/error.hpp"
 #include "inertia/parallel/session.hpp"
 
 namespace inertia {
 
 namespace {
 
-constexpr int pattern_tag = 7301, values_tag = 7302;
+constexpr int values_tag = 7302;
 
 /// The CSR arrays a matrix of create_matrix uses without copying them; freed with the matrix.
 struct MatrixArrays {
@@ -78,265 +78,6 @@ class MatrixValues {
 
 }  // namespace
 
-void Assembler::build_pattern() const {
-  static const PetscLogEvent event = petsc::log_event("InertiaPattern");
-  PetscLogEventBegin(event, 0, 0, 0, 0);
-  const std::int32_t no = mesh_.num_owned;
-  const std::size_t nl = static_cast<std::size_t>(mesh_.num_local_nodes());
-  // Local nodes in global order: the ghosts below the owned range, the owned nodes, the ghosts
-  // above it. ord maps a local node to its place in that order.
-  const auto low = static_cast<std::int32_t>(
-      std::lower_bound(mesh_.ghosts.begin(), mesh_.ghosts.end(), mesh_.node_begin) -
-      mesh_.ghosts.begin());
-  ghosts_below_ = low;
-  const auto ord = [this](std::int32_t l) { return order(l); };
-  const auto local_of = [no, low](std::int32_t o) {
-    return o < low ? o + no : o < low + no ? o - low : o;
-  };
-  // Node adjacency of the local rows, sorted and unique: the 3x3 blocks.
-  std::vector<std::int64_t> count(nl + 1, 0);
-  for (auto c : pattern_cells_) {
-    const auto nodes = mesh_.nodes_of(c);
-    for (auto a : nodes) count[a + 1] += static_cast<std::int64_t>(nodes.size());
-  }
-  for (std::size_t r = 0; r < nl; ++r) count[r + 1] += count[r];
-  std::vector<std::int32_t> all(static_cast<std::size_t>(count[nl]));
-  {
-    std::vector<std::int64_t> next(count.begin(), count.end() - 1);
-    for (auto c : pattern_cells_) {
-      const auto nodes = mesh_.nodes_of(c);
-      for (auto a : nodes)
-        for (auto b : nodes) all[next[a]++] = ord(static_cast<std::int32_t>(b));
-    }
-  }
-  block_ptr_.assign(nl + 1, 0);
-  block_cols_.clear();
-  block_cols_.reserve(all.size() / 2);
-  for (std::size_t r = 0; r < nl; ++r) {
-    auto first = all.begin() + count[r], last = all.begin() + count[r + 1];
-    std::sort(first, last);
-    last = std::unique(first, last);
-    block_cols_.insert(block_cols_.end(), first, last);
-    block_ptr_[r + 1] = static_cast<std::int64_t>(block_cols_.size());
-  }
-  all = {};
-  count = {};
-  // Each pattern cell's blocks' places in their rows (columns sorted by global order), once.
-  cell_block_offset_.assign(pattern_cells_.size() + 1, 0);
-  for (std::size_t e = 0; e < pattern_cells_.size(); ++e) {
-    const auto n = static_cast<std::int64_t>(mesh_.nodes_of(pattern_cells_[e]).size());
-    cell_block_offset_[e + 1] = cell_block_offset_[e] + n * n;
-  }
-  cell_block_.resize(static_cast<std::size_t>(cell_block_offset_.back()));
-  for (std::size_t e = 0; e < pattern_cells_.size(); ++e) {
-    const auto nodes = mesh_.nodes_of(pattern_cells_[e]);
-    std::uint16_t* place = cell_block_.data() + cell_block_offset_[e];
-    for (const auto a : nodes) {
-      const auto first = block_cols_.begin() + block_ptr_[a],
-                 last = block_cols_.begin() + block_ptr_[a + 1];
-      INERTIA_CHECK(last - first <= 65536, InternalError, "node ", mesh_.node_tags[a], " has ",
-                    last - first, " neighbours: more than the pattern's 65,536 per row");
-      for (const auto b : nodes)
-        *place++ = static_cast<std::uint16_t>(
-            std::lower_bound(first, last, ord(static_cast<std::int32_t>(b))) - first);
-    }
-  }
-  for (auto& b : block_cols_) b = local_of(b);
-  ghost_values_.assign(static_cast<std::size_t>(9 * (block_ptr_[nl] - block_ptr_[no])), 0.0);
-  PetscLogEventEnd(event, 0, 0, 0, 0);
-  build_owned_rows();
-}
-
-namespace {
-
-/// The ghost rows' patterns this rank receives: one message per sending rank (`from`), each a
-/// list of (global row, block count, global block columns...).
-struct ReceivedPatterns {
-  std::vector<std::vector<std::int64_t>> in;
-  std::vector<int> from;
-};
-
-/// Collective. Sends message out[m] to rank to[m] (one message per rank at most) and receives
-/// the messages other ranks send here.
-ReceivedPatterns exchange_patterns(MPI_Comm comm, int size,
-                                   const std::vector<std::vector<std::int64_t>>& out,
-                                   const std::vector<int>& to) {
-  std::vector<std::int64_t> words(static_cast<std::size_t>(size), 0);
-  for (std::size_t m = 0; m < out.size(); ++m)
-    words[to[m]] = static_cast<std::int64_t>(out[m].size());
-  std::vector<std::int64_t> incoming(static_cast<std::size_t>(size), 0);
-  INERTIA_MPI(MPI_Alltoall(words.data(), 1, MPI_INT64_T, incoming.data(), 1, MPI_INT64_T, comm));
-  ReceivedPatterns r;
-  std::vector<MPI_Request> requests;
-  for (int p = 0; p < size; ++p)
-    if (incoming[p] > 0) {
-      r.in.emplace_back(static_cast<std::size_t>(incoming[p]));
-      r.from.push_back(p);
-    }
-  requests.resize(r.in.size() + out.size());
-  for (std::size_t m = 0; m < r.in.size(); ++m)
-    INERTIA_MPI(MPI_Irecv(r.in[m].data(), static_cast<int>(r.in[m].size()), MPI_INT64_T, r.from[m],
-                          pattern_tag, comm, &requests[m]));
-  for (std::size_t m = 0; m < out.size(); ++m)
-    INERTIA_MPI(MPI_Isend(out[m].data(), static_cast<int>(out[m].size()), MPI_INT64_T, to[m],
-                          pattern_tag, comm, &requests[r.in.size() + m]));
-  INERTIA_MPI(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE));
-  return r;
-}
-
-/// The blocks other ranks add to this rank's owned rows (global rows from `first`, `no` of
-/// them): (owned row, global column), sorted and unique.
-std::vector<std::pair<std::int32_t, std::int64_t>> extra_blocks(
-    const std::vector<std::vector<std::int64_t>>& in, std::int64_t first, std::int32_t no) {
-  std::vector<std::pair<std::int32_t, std::int64_t>> extra;
-  for (const auto& m : in)
-    for (std::size_t k = 0; k < m.size();) {
-      const auto r = static_cast<std::int32_t>(m[k] - first);
-      INERTIA_CHECK(r >= 0 && r < no, InternalError, "a ghost row sent to the wrong owner");
-      const std::int64_t nb = m[k + 1];
-      for (std::int64_t b = 0; b < nb; ++b) extra.emplace_back(r, m[k + 2 + b]);
-      k += 2 + static_cast<std::size_t>(nb);
-    }
-  std::sort(extra.begin(), extra.end());
-  extra.erase(std::unique(extra.begin(), extra.end()), extra.end());
-  return extra;
-}
-
-}  // namespace
-
-std::vector<std::vector<std::int64_t>> Assembler::ghost_row_messages(
-    const std::vector<std::int64_t>& begins) const {
-  const std::int32_t no = mesh_.num_owned;
-  const std::int32_t nl = mesh_.num_local_nodes();
-  sends_.clear();
-  std::vector<std::vector<std::int64_t>> out;
-  for (std::int32_t r = no; r < nl; ++r) {
-    const std::int64_t g = mesh_.global_node(r);
-    const int owner =
-        static_cast<int>(std::upper_bound(begins.begin(), begins.end(), g) - begins.begin()) - 1;
-    if (sends_.empty() || sends_.back().rank != owner) {
-      sends_.push_back({owner, 9 * (block_ptr_[r] - block_ptr_[no]), 0});
-      out.emplace_back();
-    }
-    const std::int64_t nb = block_ptr_[r + 1] - block_ptr_[r];
-    sends_.back().count += 9 * nb;
-    auto& o = out.back();
-    o.push_back(g);
-    o.push_back(nb);
-    for (auto b = block_ptr_[r]; b < block_ptr_[r + 1]; ++b)
-      o.push_back(mesh_.global_node(block_cols_[b]));
-  }
-  return out;
-}
-
-void Assembler::lay_out_owned_rows(
-    const std::vector<std::pair<std::int32_t, std::int64_t>>& extra) const {
-  const std::int32_t no = mesh_.num_owned;
-  const std::int64_t first = mesh_.node_begin, last = first + no;
-  owned_ptr_.assign(static_cast<std::size_t>(no) + 1, 0);
-  owned_cols_.clear();
-  owned_cols_.reserve(static_cast<std::size_t>(block_ptr_[no]));
-  owned_left_.assign(static_cast<std::size_t>(no), 0);
-  owned_diag_.assign(static_cast<std::size_t>(no), 0);
-  owned_extended_.assign(static_cast<std::size_t>(no), 0);
-  owned_index_.assign(static_cast<std::size_t>(block_ptr_[no]), 0);
-  std::vector<PetscInt> row;
-  auto e = extra.begin();
-  for (std::int32_t r = 0; r < no; ++r) {
-    row.clear();
-    for (auto b = block_ptr_[r]; b < block_ptr_[r + 1]; ++b)
-      row.push_back(static_cast<PetscInt>(mesh_.global_node(block_cols_[b])));
-    const std::size_t local = row.size();
-    for (; e != extra.end() && e->first == r; ++e) row.push_back(static_cast<PetscInt>(e->second));
-    if (row.size() > local) {
-      std::inplace_merge(row.begin(), row.begin() + static_cast<std::ptrdiff_t>(local), row.end());
-      row.erase(std::unique(row.begin(), row.end()), row.end());
-    }
-    if (row.size() > local) {
-      owned_extended_[r] = 1;
-      for (auto b = block_ptr_[r]; b < block_ptr_[r + 1]; ++b)
-        owned_index_[b] = static_cast<std::int32_t>(
-            std::lower_bound(row.begin(), row.end(), mesh_.global_node(block_cols_[b])) -
-            row.begin());
-    }
-    const auto left = std::lower_bound(row.begin(), row.end(), static_cast<PetscInt>(first));
-    const auto right = std::lower_bound(left, row.end(), static_cast<PetscInt>(last));
-    owned_left_[r] = static_cast<std::int32_t>(left - row.begin());
-    owned_diag_[r] = static_cast<std::int32_t>(right - left);
-    owned_cols_.insert(owned_cols_.end(), row.begin(), row.end());
-    owned_ptr_[r + 1] = static_cast<PetscInt>(owned_cols_.size());
-  }
-}
-
-void Assembler::index_received_rows(const std::vector<std::vector<std::int64_t>>& in,
-                                    const std::vector<int>& from) const {
-  const std::int64_t first = mesh_.node_begin;
-  receives_.clear();
-  received_rows_.clear();
-  received_ptr_.assign(1, 0);
-  received_index_.clear();
-  std::int64_t offset = 0;
-  for (std::size_t m = 0; m < in.size(); ++m) {
-    Message msg{from[m], offset, 0};
-    for (std::size_t k = 0; k < in[m].size();) {
-      const auto r = static_cast<std::int32_t>(in[m][k] - first);
-      const std::int64_t nb = in[m][k + 1];
-      const auto row_begin = owned_cols_.begin() + owned_ptr_[r];
-      const auto row_end = owned_cols_.begin() + owned_ptr_[r + 1];
-      received_rows_.push_back(r);
-      for (std::int64_t b = 0; b < nb; ++b)
-        received_index_.push_back(static_cast<std::int32_t>(
-            std::lower_bound(row_begin, row_end, static_cast<PetscInt>(in[m][k + 2 + b])) -
-            row_begin));
-      received_ptr_.push_back(static_cast<std::int64_t>(received_index_.size()));
-      msg.count += 9 * nb;
-      k += 2 + static_cast<std::size_t>(nb);
-    }
-    offset += msg.count;
-    receives_.push_back(msg);
-  }
-  received_values_.assign(static_cast<std::size_t>(offset), 0.0);
-}
-
-void Assembler::build_owned_rows() const {
-  static const PetscLogEvent event = petsc::log_event("InertiaOwnedRows");
-  PetscLogEventBegin(event, 0, 0, 0, 0);
-  int size = 1, rank = 0;
-  INERTIA_MPI(MPI_Comm_size(comm_, &size));
-  INERTIA_MPI(MPI_Comm_rank(comm_, &rank));
-  const std::int32_t no = mesh_.num_owned;
-  const std::int64_t first = mesh_.node_begin;
-  std::vector<std::int64_t> begins(static_cast<std::size_t>(size) + 1);
-  INERTIA_MPI(MPI_Allgather(&first, 1, MPI_INT64_T, begins.data(), 1, MPI_INT64_T, comm_));
-  begins[size] = mesh_.num_global_nodes;
-
-  // Ghost rows, sorted by global node and so grouped by owner: (row, count, columns...) to each.
-  ReceivedPatterns received;
-  {
-    const std::vector<std::vector<std::int64_t>> out = ghost_row_messages(begins);
-    std::vector<int> to;
-    for (const auto& s : sends_) to.push_back(s.rank);
-    received = exchange_patterns(comm_, size, out, to);
-  }
-  // Owned rows: the local blocks (already in global order) merged with the extra ones.
-  lay_out_owned_rows(extra_blocks(received.in, first, no));
-  // Where the received ghost rows' values go.
-  index_received_rows(received.in, received.from);
-
-  // CSR row pointers of the DOF rows (the three rows of a node share their columns).
-  diag_ptr_.assign(3 * static_cast<std::size_t>(no) + 1, 0);
-  off_ptr_.assign(3 * static_cast<std::size_t>(no) + 1, 0);
-  for (std::int32_t r = 0; r < no; ++r) {
-    const PetscInt nd = 3 * owned_diag_[r];
-    const PetscInt nf = 3 * (owned_ptr_[r + 1] - owned_ptr_[r]) - nd;
-    for (int i = 0; i < 3; ++i) {
-      diag_ptr_[3 * r + i + 1] = diag_ptr_[3 * r + i] + nd;
-      off_ptr_[3 * r + i + 1] = off_ptr_[3 * r + i] + nf;
-    }
-  }
-  PetscLogEventEnd(event, 0, 0, 0, 0);
-}
-
 namespace {
 
 void finish_matrix(Mat A, ISLocalToGlobalMapping l2g, MatNullSpace modes) {
@@ -349,30 +90,27 @@ void finish_matrix(Mat A, ISLocalToGlobalMapping l2g, MatNullSpace modes) {
 
 }  // namespace
 
-petsc::Matrix Assembler::create_matrix(MatrixFormat format) const {
-  ensure_pattern();
-  static const PetscLogEvent event = petsc::log_event("InertiaCreateMatrix");
-  PetscLogEventBegin(event, 0, 0, 0, 0);
+petsc::Matrix MatrixPattern::create_matrix(bool blocked, ISLocalToGlobalMapping l2g,
+                                           MatNullSpace modes) const {
+  INERTIA_ASSERT(built_);
   int size = 1;
   INERTIA_MPI(MPI_Comm_size(comm_, &size));
-  if (format == MatrixFormat::blocked) {
+  const PetscInt n = 3 * static_cast<PetscInt>(mesh_.num_owned);
+  const PetscInt N = 3 * static_cast<PetscInt>(mesh_.num_global_nodes);
+  if (blocked) {
     // BAIJ: PETSc allocates exactly from the block CSR pattern (global block columns).
     petsc::Matrix A;
     INERTIA_PETSC(MatCreate(comm_, A.out()));
-    INERTIA_PETSC(
-        MatSetSizes(A, num_owned_dofs(), num_owned_dofs(), num_global_dofs(), num_global_dofs()));
+    INERTIA_PETSC(MatSetSizes(A, n, n, N, N));
     INERTIA_PETSC(MatSetType(A, MATBAIJ));
     INERTIA_PETSC(MatSetBlockSize(A, 3));
     INERTIA_PETSC(
         MatSeqBAIJSetPreallocationCSR(A, 3, owned_ptr_.data(), owned_cols_.data(), nullptr));
     INERTIA_PETSC(
         MatMPIBAIJSetPreallocationCSR(A, 3, owned_ptr_.data(), owned_cols_.data(), nullptr));
-    finish_matrix(A, l2g_, nullptr);  // products only: no near-null space
-    PetscLogEventEnd(event, 0, 0, 0, 0);
+    finish_matrix(A, l2g, nullptr);  // products only: no near-null space
     return A;
   }
-  if (!rigid_body_modes_)
-    INERTIA_PETSC(MatNullSpaceCreateRigidBody(coordinates_, rigid_body_modes_.out()));
   const std::int32_t no = mesh_.num_owned;
   const PetscInt first = static_cast<PetscInt>(mesh_.node_begin);
   auto arrays = std::make_unique<MatrixArrays>();
@@ -401,7 +139,6 @@ petsc::Matrix Assembler::create_matrix(MatrixFormat format) const {
   INERTIA_CHECK(size > 1 || off_ptr_.back() == 0, InternalError,
                 "create_matrix: off-diagonal blocks on one rank");
   petsc::Matrix A;
-  const PetscInt n = num_owned_dofs(), N = num_global_dofs();
   if (size == 1)
     INERTIA_PETSC(MatCreateSeqAIJWithArrays(comm_, n, n, a.diag_ptr.data(), a.diag_cols.data(),
                                             a.diag_values.data(), A.out()));
@@ -418,14 +155,13 @@ petsc::Matrix Assembler::create_matrix(MatrixFormat format) const {
                                    reinterpret_cast<PetscObject>(container)));
   INERTIA_PETSC(PetscContainerDestroy(&container));
   INERTIA_PETSC(MatSetBlockSize(A, 3));
-  finish_matrix(A, l2g_, rigid_body_modes_);
-  PetscLogEventEnd(event, 0, 0, 0, 0);
+  finish_matrix(A, l2g, modes);
   return A;
 }
 
-void Assembler::copy_values(Mat from, Mat to) const {
+void MatrixPattern::copy_values(Mat from, Mat to) const {
   static const PetscLogEvent event = petsc::log_event("InertiaCopyValues");
-  INERTIA_ASSERT(pattern_built_);  // from and to came from create_matrix
+  INERTIA_ASSERT(built_);  // from and to came from create_matrix
   PetscLogEventBegin(event, 0, 0, 0, 0);
   int size = 1;
   INERTIA_MPI(MPI_Comm_size(comm_, &size));
@@ -464,7 +200,7 @@ void Assembler::copy_values(Mat from, Mat to) const {
   PetscLogEventEnd(event, 0, 0, 0, 0);
 }
 
-Assembler::Block Assembler::owned_block(std::int32_t r, std::int32_t f) const {
+MatrixPattern::Block MatrixPattern::owned_block(std::int32_t r, std::int32_t f) const {
   // The diagonal and off-diagonal parts of row r start at the same offsets in both formats.
   const std::int32_t left = owned_left_[r], nd = owned_diag_[r];
   const bool in_diag = f >= left && f < left + nd;
@@ -475,7 +211,7 @@ Assembler::Block Assembler::owned_block(std::int32_t r, std::int32_t f) const {
   return {base + 3 * k, ptr[3 * r + 1] - ptr[3 * r], 1};
 }
 
-void Assembler::set_matrix_values(Mat A, const std::function<void()>& fill) const {
+void MatrixPattern::set_matrix_values(Mat A, const std::function<void()>& fill) {
   static const PetscLogEvent event = petsc::log_event("InertiaSetValues");
   int size = 1;
   INERTIA_MPI(MPI_Comm_size(comm_, &size));
@@ -518,6 +254,77 @@ void Assembler::set_matrix_values(Mat A, const std::function<void()>& fill) cons
   INERTIA_PETSC(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
   INERTIA_PETSC(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
   PetscLogEventEnd(event, 0, 0, 0, 0);
+}
+
+void MatrixPattern::add_cell_matrix(std::int64_t c, const double* Ke) {
+  if (!diagonal_target_.empty()) {
+    const auto nodes = mesh_.nodes_of(c);
+    const auto nd = static_cast<std::int64_t>(3 * nodes.size());
+    for (std::size_t a = 0; a < nodes.size(); ++a)
+      for (int i = 0; i < 3; ++i) {
+        const std::int64_t k = 3 * static_cast<std::int64_t>(a) + i;
+        diagonal_target_[3 * nodes[a] + i] += Ke[k * nd + k];
+      }
+    return;
+  }
+  const std::int64_t e = pattern_index_[static_cast<std::size_t>(c)];
+  INERTIA_ASSERT(e >= 0);
+  const auto nodes = mesh_.nodes_of(c);
+  const int n = static_cast<int>(nodes.size());
+  const int nd = 3 * n;
+  const std::int32_t no = mesh_.num_owned;
+  const std::uint16_t* place = cell_block_.data() + cell_block_offset_[e];
+  for (int a = 0; a < n; ++a) {
+    const auto r = static_cast<std::int32_t>(nodes[a]);
+    const double* row = Ke + 3 * a * nd;
+    const std::uint16_t* pos = place + a * n;  // where each node b's block is in row a
+    if (r >= no) {                             // a ghost row: summed here, then sent to its owner
+      const std::int64_t stride = 3 * (block_ptr_[r + 1] - block_ptr_[r]);
+      double* base = ghost_values_.data() + 9 * (block_ptr_[r] - block_ptr_[no]);
+      for (int b = 0; b < n; ++b) {
+        double* v = base + 3 * pos[b];
+        const double* k = row + 3 * b;
+        for (int i = 0; i < 3; ++i)
+          for (int j = 0; j < 3; ++j) v[i * stride + j] += k[i * nd + j];
+      }
+      continue;
+    }
+    // Row r's two parts (owned_block, with what depends on the row alone taken out of the
+    // loop over the blocks).
+    const bool extended = owned_extended_[r] != 0;
+    const std::int32_t* index = owned_index_.data() + block_ptr_[r];
+    const std::int32_t left = owned_left_[r], in_diag = owned_diag_[r];
+    PetscScalar* const diag = target_.diag + diag_ptr_[3 * r];
+    PetscScalar* const off = target_.off ? target_.off + off_ptr_[3 * r] : nullptr;
+    const bool blocked = target_.blocked;
+    const std::int64_t step = blocked ? 9 : 3, sj = blocked ? 3 : 1;
+    const std::int64_t diag_si = blocked ? 1 : diag_ptr_[3 * r + 1] - diag_ptr_[3 * r];
+    const std::int64_t off_si = blocked || !off ? 1 : off_ptr_[3 * r + 1] - off_ptr_[3 * r];
+    for (int b = 0; b < n; ++b) {
+      const std::int32_t f = extended ? index[pos[b]] : pos[b];
+      const bool d = f >= left && f < left + in_diag;
+      PetscScalar* p = d ? diag + step * (f - left) : off + step * (f < left ? f : f - in_diag);
+      const std::int64_t si = d ? diag_si : off_si;
+      const double* k = row + 3 * b;
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) p[i * si + j * sj] += k[i * nd + j];
+    }
+  }
+}
+
+void MatrixPattern::add_node_matrix(std::int32_t n, const double* k33) {
+  INERTIA_ASSERT(n >= 0 && n < mesh_.num_owned);
+  // The block of column n in row n: the row's blocks are sorted by order().
+  const std::int32_t* cols = block_cols_.data();
+  const std::int64_t b = block_ptr_[n], e = block_ptr_[n + 1];
+  const std::int32_t key = order(n);
+  const std::int32_t* it = std::lower_bound(
+      cols + b, cols + e, key, [&](std::int32_t l, std::int32_t k) { return order(l) < k; });
+  INERTIA_ASSERT(it != cols + e && *it == n);
+  const auto pos = static_cast<std::int32_t>(it - (cols + b));
+  const Block d = owned_block(n, owned_extended_[n] ? owned_index_[b + pos] : pos);
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) d.p[i * d.si + j * d.sj] += k33[3 * i + j];
 }
 
 }  // namespace inertia

@@ -316,12 +316,149 @@ void fbar_point(int n, const double* g, const double* b, const double* F, const 
   }
 }
 
-}  // namespace
+/// One point's strain: eps (VTK order) from the displacement gradient grad (du_i / dx_j); at
+/// finite strain eps is 1/2 ln C (kin), with F-bar's F_bar = ratio F, Fq the point's own F and
+/// FinvT its F^-T.
+struct PointStrain {
+  double eps[6];
+  LogStrain kin;
+  double Fq[9] = {}, FinvT[9] = {}, ratio = 1;
+};
 
-double j2_element(CellType t, std::span<const double> x, std::span<const double> u,
-                  const J2Parameters& p, std::span<const double> committed, std::span<double> trial,
-                  std::span<double> f, std::span<double> K, int stride, const Technology& tech,
-                  double* hourglass, const double* geometry) {
+/// The strain at a point of gradients g (b the mean gradients for B-bar, J0 = det F0 for F-bar).
+void point_strain(const J2Parameters& p, int n, const double* g, const double* b, bool bbar,
+                  bool fbar, double J0, std::span<const double> u, PointStrain& out) {
+  double grad[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};  // du_i / dx_j
+  for (int a = 0; a < n; ++a)
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) grad[3 * i + j] += u[3 * a + i] * g[3 * a + j];
+  if (bbar) apply_technology(Formulation::bbar, u, b, n, grad);
+  double* eps = out.eps;
+  eps[0] = grad[0], eps[1] = grad[4], eps[2] = grad[8];
+  eps[3] = 0.5 * (grad[1] + grad[3]), eps[4] = 0.5 * (grad[5] + grad[7]),
+  eps[5] = 0.5 * (grad[2] + grad[6]);
+  if (!p.finite_strain) return;
+  double F[9] = {1 + grad[0], grad[1], grad[2], grad[3],    1 + grad[4],
+                 grad[5],     grad[6], grad[7], 1 + grad[8]};
+  if (fbar) {
+    const double J = inverse_transpose(F, out.FinvT);
+    if (!(J > 0)) throw InvertedElement(J);
+    out.ratio = std::cbrt(J0 / J);
+    for (int k = 0; k < 9; ++k) out.Fq[k] = F[k], F[k] *= out.ratio;
+  }
+  log_strain(F, out.kin);
+  for (int k = 0; k < 6; ++k) eps[k] = out.kin.E[k];
+}
+
+/// One point's return map from its committed state c into tr (stride values): sigma and, if A is
+/// not null, the algorithmic tangent A (9 x 9, full indices); with history (J2State), the strain,
+/// stress, rate, dissipation and the work balance's error. Returns the free energy density.
+double point_return_map(const J2Parameters& p, const double* eps, const double* c, double* tr,
+                        bool history, double* sigma, double* A) {
+  J2Parameters at = p;  // with history: the step since the committed state, for the rate factor
+  if (history && p.rate_sensitivity > 0) {
+    at.dt = p.time - c[J2State::time];
+    if (!(at.dt > 0)) at.dt = 0, at.frozen_rate = c[J2State::rate];
+  }
+  j2_return_map(at, eps, c, tr, sigma, A);
+  const double psi = j2_free_energy(p, eps, tr);
+  if (!history) return psi;
+  const double dt = p.time - c[J2State::time];
+  tr[J2State::time] = p.time;
+  tr[J2State::rate] =
+      dt > 0 ? (tr[J2State::equivalent_plastic_strain] - c[J2State::equivalent_plastic_strain]) / dt
+             : c[J2State::rate];
+  const double* e0 = c + J2State::strain;
+  double s0[6];  // the committed state's stress conjugate to eps
+  elastic_stress(p.lame, e0, c + J2State::plastic_strain, s0);
+  double work = 0;
+  for (int k = 0; k < 6; ++k) work += (k < 3 ? 0.5 : 1.0) * (s0[k] + sigma[k]) * (eps[k] - e0[k]);
+  const double dissipated = j2_dissipation(at, c[J2State::equivalent_plastic_strain],
+                                           tr[J2State::equivalent_plastic_strain]);
+  tr[J2State::dissipation] = c[J2State::dissipation] + dissipated;
+  tr[J2State::work_error] =
+      c[J2State::work_error] + work - (psi - j2_free_energy(p, e0, c)) - dissipated;
+  for (int k = 0; k < 6; ++k) tr[J2State::strain + k] = eps[k], tr[J2State::stress + k] = sigma[k];
+  return psi;
+}
+
+/// A finite-strain point's force s g^T P and tangent s g^T AF g (AF = dP/dF, 9 x 9).
+void add_finite_strain_point(int n, const double* g, double s, const double* P, const double* AF,
+                             std::span<double> f, std::span<double> K) {
+  const int nd = 3 * n;
+  if (!f.empty())
+    for (int a = 0; a < n; ++a)
+      for (int i = 0; i < 3; ++i)
+        f[3 * a + i] +=
+            s * (P[3 * i] * g[3 * a] + P[3 * i + 1] * g[3 * a + 1] + P[3 * i + 2] * g[3 * a + 2]);
+  if (K.empty()) return;
+  // K_ai,bk = s sum_JL g_a,J A_iJkL g_b,L
+  double R[3 * max_nodes][9];  // R[(a i)][(k L)] = sum_J g_a,J A_iJkL
+  for (int a = 0; a < n; ++a)
+    for (int i = 0; i < 3; ++i)
+      for (int kL = 0; kL < 9; ++kL) {
+        double v = 0;
+        for (int Jd = 0; Jd < 3; ++Jd) v += g[3 * a + Jd] * AF[(3 * i + Jd) * 9 + kL];
+        R[3 * a + i][kL] = v;
+      }
+  for (int r = 0; r < nd; ++r)
+    for (int b2 = 0; b2 < n; ++b2)
+      for (int k = 0; k < 3; ++k) {
+        double v = 0;
+        for (int L = 0; L < 3; ++L) v += R[r][3 * k + L] * g[3 * b2 + L];
+        K[r * nd + 3 * b2 + k] += s * v;
+      }
+}
+
+/// A small-strain point's force s B^T sigma and tangent s B A B^T (B-bar's B if bbar, b the mean
+/// gradients).
+void add_small_strain_point(int n, const double* g, const double* b, bool bbar, double s,
+                            const double* sigma, const double* A, std::span<double> f,
+                            std::span<double> K) {
+  const int nd = 3 * n;
+  const double S[9] = {sigma[0], sigma[3], sigma[5], sigma[3], sigma[1],
+                       sigma[4], sigma[5], sigma[4], sigma[2]};
+  // B-bar's force sum_q s_q B_bar_q^T sigma_q adds sum_q s_q p_q (b_a - g_a,q) to B^T sigma,
+  // p = tr(sigma) / 3; here p = kappa theta_bar at every point (the flow is deviatoric), and
+  // sum_q s_q g_a,q = V b_a: the term vanishes.
+  if (!f.empty())
+    for (int a = 0; a < n; ++a)
+      for (int i = 0; i < 3; ++i)
+        f[3 * a + i] +=
+            s * (S[3 * i] * g[3 * a] + S[3 * i + 1] * g[3 * a + 1] + S[3 * i + 2] * g[3 * a + 2]);
+  if (K.empty()) return;
+  // B[(a k)][(i j)] = d eps_ij / d u_ak (full index, symmetric in ij); R = B A; K += s R B^T.
+  double B[3 * max_nodes][9], R[3 * max_nodes][9];
+  for (int a = 0; a < n; ++a)
+    for (int k = 0; k < 3; ++k) {
+      double* row = B[3 * a + k];
+      for (int ij = 0; ij < 9; ++ij) row[ij] = 0;
+      for (int j = 0; j < 3; ++j) {
+        row[3 * k + j] += 0.5 * g[3 * a + j];
+        row[3 * j + k] += 0.5 * g[3 * a + j];
+      }
+      if (bbar)
+        for (int i = 0; i < 3; ++i) row[4 * i] += (b[3 * a + k] - g[3 * a + k]) / 3.0;
+    }
+  for (int r = 0; r < nd; ++r)
+    for (int mn = 0; mn < 9; ++mn) {
+      double v = 0;
+      for (int ij = 0; ij < 9; ++ij) v += B[r][ij] * A[ij * 9 + mn];
+      R[r][mn] = v;
+    }
+  for (int r = 0; r < nd; ++r)
+    for (int c2 = 0; c2 < nd; ++c2) {
+      double v = 0;
+      for (int mn = 0; mn < 9; ++mn) v += R[r][mn] * B[c2][mn];
+      K[r * nd + c2] += s * v;
+    }
+}
+
+/// The checks of j2_element's arguments (one line each, InternalError).
+void check_j2_arguments(CellType t, std::span<const double> x, std::span<const double> u,
+                        const J2Parameters& p, std::span<const double> committed,
+                        std::span<double> trial, std::span<double> f, std::span<double> K,
+                        int stride, const Technology& tech) {
   INERTIA_CHECK(t == CellType::tet4 || t == CellType::tet10 || t == CellType::hex8, InternalError,
                 "j2_element: a tet4, tet10 or hex8 cell, not ", info(t).name);
   INERTIA_CHECK(available(tech.formulation, t), InternalError, "j2_element: no ",
@@ -330,21 +467,40 @@ double j2_element(CellType t, std::span<const double> x, std::span<const double>
                 "j2_element: bbar is a small-strain formulation");
   INERTIA_CHECK(p.finite_strain || tech.formulation != Formulation::fbar, InternalError,
                 "j2_element: fbar is a finite-strain formulation");
+  const auto nd = static_cast<std::size_t>(3 * info(t).num_nodes);
+  INERTIA_CHECK(stride == J2State::size || stride >= J2State::with_history, InternalError,
+                "j2_element: stride ", stride);
+  const auto states = static_cast<std::size_t>(j2_points(t, tech.formulation) * stride);
+  INERTIA_CHECK(x.size() >= nd && u.size() >= nd && committed.size() >= states &&
+                    trial.size() >= states && (f.empty() || f.size() >= nd) &&
+                    (K.empty() || K.size() >= nd * nd),
+                InternalError, "j2_element: short spans");
+}
+
+/// F-bar's F0 = I + sum_a u_a b_a^T from the mean gradients b: F0^-T into F0invT; returns J0.
+double fbar_reference(int n, const double* b, std::span<const double> u, double* F0invT) {
+  double F0[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+  for (int a = 0; a < n; ++a)
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) F0[3 * i + j] += u[3 * a + i] * b[3 * a + j];
+  const double J0 = inverse_transpose(F0, F0invT);
+  if (!(J0 > 0)) throw InvertedElement(J0);
+  return J0;
+}
+
+}  // namespace
+
+double j2_element(CellType t, std::span<const double> x, std::span<const double> u,
+                  const J2Parameters& p, std::span<const double> committed, std::span<double> trial,
+                  std::span<double> f, std::span<double> K, int stride, const Technology& tech,
+                  double* hourglass, const double* geometry) {
+  check_j2_arguments(t, x, u, p, committed, trial, f, K, stride, tech);
   const int n = info(t).num_nodes, nd = 3 * n;
   const QuadratureRule rule = stiffness_rule(t);
   const bool reduced = tech.formulation == Formulation::reduced;
   const bool bbar = tech.formulation == Formulation::bbar;
   const bool fbar = tech.formulation == Formulation::fbar;
   const int points = j2_points(t, tech.formulation);
-  INERTIA_CHECK(stride == J2State::size || stride >= J2State::with_history, InternalError,
-                "j2_element: stride ", stride);
-  const auto states = static_cast<std::size_t>(points * stride);
-  INERTIA_CHECK(x.size() >= static_cast<std::size_t>(nd) &&
-                    u.size() >= static_cast<std::size_t>(nd) && committed.size() >= states &&
-                    trial.size() >= states &&
-                    (f.empty() || f.size() >= static_cast<std::size_t>(nd)) &&
-                    (K.empty() || K.size() >= static_cast<std::size_t>(nd * nd)),
-                InternalError, "j2_element: short spans");
   for (auto& v : f) v = 0;
   for (auto& v : K) v = 0;
   double b_local[3 * max_nodes], V = 0;  // the mean gradients (bbar, reduced)
@@ -357,14 +513,8 @@ double j2_element(CellType t, std::span<const double> x, std::span<const double>
   // J0 = det F0, F0 = I + sum_a u_a b_a^T from the mean gradients; f = sum_q s_q G_q^T P(F_bar_q),
   // G = d F_bar / d u.
   double F0invT[9] = {}, J0 = 1;
-  if (fbar) {
-    double F0[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
-    for (int a = 0; a < n; ++a)
-      for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j) F0[3 * i + j] += u[3 * a + i] * b[3 * a + j];
-    J0 = inverse_transpose(F0, F0invT);
-    if (!(J0 > 0)) throw InvertedElement(J0);
-  }
+  if (fbar) J0 = fbar_reference(n, b, u, F0invT);
+  const bool history = stride >= J2State::with_history;
   double energy = 0;
   for (int q = 0; q < points; ++q) {
     double g[3 * max_nodes];
@@ -373,134 +523,23 @@ double j2_element(CellType t, std::span<const double> x, std::span<const double>
       for (int k = 0; k < nd; ++k) g[k] = b[k];
     else
       s = rule.weights[q] * physical_gradients(t, x.first(nd), rule.points + 3 * q, g);
-    double grad[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};  // du_i / dx_j
-    for (int a = 0; a < n; ++a)
-      for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j) grad[3 * i + j] += u[3 * a + i] * g[3 * a + j];
-    if (bbar) apply_technology(Formulation::bbar, u, b, n, grad);
-    double eps[6] = {grad[0],
-                     grad[4],
-                     grad[8],
-                     0.5 * (grad[1] + grad[3]),
-                     0.5 * (grad[5] + grad[7]),
-                     0.5 * (grad[2] + grad[6])};
-    LogStrain kin;  // finite strain: eps is 1/2 ln C, sigma the stress conjugate to it
-    double Fq[9] = {}, FinvT[9] = {},
-           ratio = 1;  // F-bar: the point's own F, F^-T and (J0 / J)^(1/3)
-    if (p.finite_strain) {
-      double F[9] = {1 + grad[0], grad[1], grad[2], grad[3],    1 + grad[4],
-                     grad[5],     grad[6], grad[7], 1 + grad[8]};
-      if (fbar) {
-        const double J = inverse_transpose(F, FinvT);
-        if (!(J > 0)) throw InvertedElement(J);
-        ratio = std::cbrt(J0 / J);
-        for (int k = 0; k < 9; ++k) Fq[k] = F[k], F[k] *= ratio;
-      }
-      log_strain(F, kin);
-      for (int k = 0; k < 6; ++k) eps[k] = kin.E[k];
-    }
+    PointStrain ps;
+    point_strain(p, n, g, b, bbar, fbar, J0, u, ps);
     double sigma[6], A[81];
-    const double* c = committed.data() + q * stride;
     double* tr = trial.data() + q * stride;
-    const bool history = stride >= J2State::with_history;
-    J2Parameters at = p;  // with history: the step since the committed state, for the rate factor
-    if (history && p.rate_sensitivity > 0) {
-      at.dt = p.time - c[J2State::time];
-      if (!(at.dt > 0)) at.dt = 0, at.frozen_rate = c[J2State::rate];
-    }
-    j2_return_map(at, eps, c, tr, sigma, K.empty() ? nullptr : A);
-    const double psi = j2_free_energy(p, eps, tr);
-    energy += s * psi;
-    if (history) {
-      const double dt = p.time - c[J2State::time];
-      tr[J2State::time] = p.time;
-      tr[J2State::rate] =
-          dt > 0
-              ? (tr[J2State::equivalent_plastic_strain] - c[J2State::equivalent_plastic_strain]) /
-                    dt
-              : c[J2State::rate];
-      const double* e0 = c + J2State::strain;
-      double s0[6];  // the committed state's stress conjugate to eps
-      elastic_stress(p.lame, e0, c + J2State::plastic_strain, s0);
-      double work = 0;
-      for (int k = 0; k < 6; ++k)
-        work += (k < 3 ? 0.5 : 1.0) * (s0[k] + sigma[k]) * (eps[k] - e0[k]);
-      const double dissipated = j2_dissipation(at, c[J2State::equivalent_plastic_strain],
-                                               tr[J2State::equivalent_plastic_strain]);
-      tr[J2State::dissipation] = c[J2State::dissipation] + dissipated;
-      tr[J2State::work_error] =
-          c[J2State::work_error] + work - (psi - j2_free_energy(p, e0, c)) - dissipated;
-      for (int k = 0; k < 6; ++k)
-        tr[J2State::strain + k] = eps[k], tr[J2State::stress + k] = sigma[k];
-    }
-    if (p.finite_strain) {
-      double P[9], AF[81];
-      log_strain_stress(kin, sigma, A, P, K.empty() ? nullptr : AF);
-      if (history) cauchy_from_pk1(kin, P, tr + J2State::stress);
-      if (fbar) {
-        fbar_point(n, g, b, Fq, FinvT, F0invT, ratio, P, AF, s, u, f, K);
-        continue;
-      }
-      if (!f.empty())
-        for (int a = 0; a < n; ++a)
-          for (int i = 0; i < 3; ++i)
-            f[3 * a + i] += s * (P[3 * i] * g[3 * a] + P[3 * i + 1] * g[3 * a + 1] +
-                                 P[3 * i + 2] * g[3 * a + 2]);
-      if (K.empty()) continue;
-      // K_ai,bk = s sum_JL g_a,J A_iJkL g_b,L
-      double R[3 * max_nodes][9];  // R[(a i)][(k L)] = sum_J g_a,J A_iJkL
-      for (int a = 0; a < n; ++a)
-        for (int i = 0; i < 3; ++i)
-          for (int kL = 0; kL < 9; ++kL) {
-            double v = 0;
-            for (int Jd = 0; Jd < 3; ++Jd) v += g[3 * a + Jd] * AF[(3 * i + Jd) * 9 + kL];
-            R[3 * a + i][kL] = v;
-          }
-      for (int r = 0; r < nd; ++r)
-        for (int b2 = 0; b2 < n; ++b2)
-          for (int k = 0; k < 3; ++k) {
-            double v = 0;
-            for (int L = 0; L < 3; ++L) v += R[r][3 * k + L] * g[3 * b2 + L];
-            K[r * nd + 3 * b2 + k] += s * v;
-          }
+    energy += s * point_return_map(p, ps.eps, committed.data() + q * stride, tr, history, sigma,
+                                   K.empty() ? nullptr : A);
+    if (!p.finite_strain) {
+      add_small_strain_point(n, g, b, bbar, s, sigma, A, f, K);
       continue;
     }
-    const double S[9] = {sigma[0], sigma[3], sigma[5], sigma[3], sigma[1],
-                         sigma[4], sigma[5], sigma[4], sigma[2]};
-    // B-bar's force sum_q s_q B_bar_q^T sigma_q adds sum_q s_q p_q (b_a - g_a,q) to B^T sigma,
-    // p = tr(sigma) / 3; here p = kappa theta_bar at every point (the flow is deviatoric), and
-    // sum_q s_q g_a,q = V b_a: the term vanishes.
-    if (!f.empty())
-      for (int a = 0; a < n; ++a)
-        for (int i = 0; i < 3; ++i)
-          f[3 * a + i] +=
-              s * (S[3 * i] * g[3 * a] + S[3 * i + 1] * g[3 * a + 1] + S[3 * i + 2] * g[3 * a + 2]);
-    if (K.empty()) continue;
-    // B[(a k)][(i j)] = d eps_ij / d u_ak (full index, symmetric in ij); R = B A; K += s R B^T.
-    double B[3 * max_nodes][9], R[3 * max_nodes][9];
-    for (int a = 0; a < n; ++a)
-      for (int k = 0; k < 3; ++k) {
-        double* row = B[3 * a + k];
-        for (int ij = 0; ij < 9; ++ij) row[ij] = 0;
-        for (int j = 0; j < 3; ++j) {
-          row[3 * k + j] += 0.5 * g[3 * a + j];
-          row[3 * j + k] += 0.5 * g[3 * a + j];
-        }
-        if (bbar)
-          for (int i = 0; i < 3; ++i) row[4 * i] += (b[3 * a + k] - g[3 * a + k]) / 3.0;
-      }
-    for (int r = 0; r < nd; ++r)
-      for (int mn = 0; mn < 9; ++mn) {
-        double v = 0;
-        for (int ij = 0; ij < 9; ++ij) v += B[r][ij] * A[ij * 9 + mn];
-        R[r][mn] = v;
-      }
-    for (int r = 0; r < nd; ++r)
-      for (int c2 = 0; c2 < nd; ++c2) {
-        double v = 0;
-        for (int mn = 0; mn < 9; ++mn) v += R[r][mn] * B[c2][mn];
-        K[r * nd + c2] += s * v;
-      }
+    double P[9], AF[81];
+    log_strain_stress(ps.kin, sigma, A, P, K.empty() ? nullptr : AF);
+    if (history) cauchy_from_pk1(ps.kin, P, tr + J2State::stress);
+    if (fbar)
+      fbar_point(n, g, b, ps.Fq, ps.FinvT, F0invT, ps.ratio, P, AF, s, u, f, K);
+    else
+      add_finite_strain_point(n, g, s, P, AF, f, K);
   }
   if (reduced) {
     double gamma_local[32];

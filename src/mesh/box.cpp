@@ -118,19 +118,24 @@ void check_box_block(const BoxSpec& spec, std::array<std::int64_t, 3> first,
                 " GiB this process may use; use more ranks or fewer cells");
 }
 
-MeshData generate_box_block(const BoxSpec& spec, std::array<std::int64_t, 3> first,
-                            std::array<std::int64_t, 3> last) {
-  check_box_spec(spec);
-  check_box_block(spec, first, last, memory_limit_bytes());
-  const bool quadratic = spec.element == CellType::tet10;
-  const int r = quadratic ? 2 : 1;  // grid points per cell edge (fine grid for midpoints)
-  const std::array<std::int64_t, 3> np{r * spec.cells[0] + 1, r * spec.cells[1] + 1,
-                                       r * spec.cells[2] + 1};
-  // The block's points: fine-grid indices lo..hi (inclusive) per direction.
-  const std::array<std::int64_t, 3> lo{r * first[0], r * first[1], r * first[2]};
-  const std::array<std::int64_t, 3> bn{r * (last[0] - first[0]) + 1, r * (last[1] - first[1]) + 1,
-                                       r * (last[2] - first[2]) + 1};
-  MeshData m;
+namespace {
+
+/// A block's points on the box's fine grid (r points per cell edge, midpoints for tet10): np
+/// points per direction in the whole box, the block's fine-grid indices lo .. lo + bn - 1.
+struct BlockGrid {
+  int r = 1;
+  std::array<std::int64_t, 3> np{}, lo{}, bn{};
+
+  /// Block-local node index of global fine-grid point (i, j, k).
+  std::int64_t id(std::int64_t i, std::int64_t j, std::int64_t k) const {
+    return (i - lo[0]) + bn[0] * ((j - lo[1]) + bn[1] * (k - lo[2]));
+  }
+};
+
+/// The block's points, tagged with their global index + 1 (exact end points: the bounds are
+/// reproduced bit for bit).
+void add_block_points(const BoxSpec& spec, const BlockGrid& G, MeshData& m) {
+  const auto &np = G.np, &lo = G.lo, &bn = G.bn;
   m.coords.reserve(static_cast<std::size_t>(3 * bn[0] * bn[1] * bn[2]));
   for (std::int64_t k = lo[2]; k < lo[2] + bn[2]; ++k)
     for (std::int64_t j = lo[1]; j < lo[1] + bn[1]; ++j)
@@ -138,7 +143,6 @@ MeshData generate_box_block(const BoxSpec& spec, std::array<std::int64_t, 3> fir
         const std::array<std::int64_t, 3> ijk{i, j, k};
         double x[3];
         for (int d = 0; d < 3; ++d) {
-          // Exact end points: bounds are reproduced bit for bit.
           const std::int64_t n = np[d] - 1;
           x[d] = ijk[d] == n
                      ? spec.upper[d]
@@ -147,68 +151,59 @@ MeshData generate_box_block(const BoxSpec& spec, std::array<std::int64_t, 3> fir
         }
         m.add_node(x[0], x[1], x[2], i + np[0] * (j + np[1] * k) + 1);  // tag: global index + 1
       }
-  // Block-local node index of global fine-grid point (i, j, k).
-  auto id = [&](std::int64_t i, std::int64_t j, std::int64_t k) {
-    return (i - lo[0]) + bn[0] * ((j - lo[1]) + bn[1] * (k - lo[2]));
-  };
-  m.regions.push_back({"all", 3, 1});
-  const char* face_names[6] = {"xmin", "xmax", "ymin", "ymax", "zmin", "zmax"};
-  for (int f = 0; f < 6; ++f) m.regions.push_back({face_names[f], 2, 2 + f});
+}
 
+/// The volume cells of hex (i, j, k) (region 0): one hex8, or six tets of the Kuhn split (one per
+/// permutation of the axes, along the main diagonal), tagged as in the whole box (the hex's
+/// lexicographic index, 6 tets per hex).
+void add_hex_cells(const BoxSpec& spec, const BlockGrid& G, std::int64_t i, std::int64_t j,
+                   std::int64_t k, MeshData& m) {
+  const int r = G.r;
   const std::int64_t per_hex = spec.element == CellType::hex8 ? 1 : 6;
-  for (std::int64_t k = first[2]; k < last[2]; ++k)
-    for (std::int64_t j = first[1]; j < last[1]; ++j)
-      for (std::int64_t i = first[0]; i < last[0]; ++i) {
-        // Tags as in the whole box: the hex's lexicographic index, 6 tets per hex.
-        std::int64_t tag = per_hex * (i + spec.cells[0] * (j + spec.cells[1] * k));
-        const std::int64_t I = r * i, J = r * j, K = r * k;
-        // corner c of the hex in VTK order
-        auto corner = [&](int c, int s = 1) {
-          constexpr int dx[8] = {0, 1, 1, 0, 0, 1, 1, 0}, dy[8] = {0, 0, 1, 1, 0, 0, 1, 1},
-                        dz[8] = {0, 0, 0, 0, 1, 1, 1, 1};
-          return std::array<std::int64_t, 3>{I + s * r * dx[c], J + s * r * dy[c],
-                                             K + s * r * dz[c]};
-        };
-        if (spec.element == CellType::hex8) {
-          std::int64_t n[8];
-          for (int c = 0; c < 8; ++c) {
-            auto p = corner(c);
-            n[c] = id(p[0], p[1], p[2]);
-          }
-          m.add_cell(CellType::hex8, n, 0, ++tag);
-          continue;
-        }
-        // Kuhn split: one tet per permutation of the axes, along the main diagonal.
-        constexpr int perms[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2},
-                                     {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
-        for (const auto& p : perms) {
-          std::array<std::array<std::int64_t, 3>, 4> v;
-          v[0] = {I, J, K};
-          for (int s = 0; s < 3; ++s) {
-            v[s + 1] = v[s];
-            v[s + 1][p[s]] += r;
-          }
-          std::int64_t n[10];
-          for (int c = 0; c < 4; ++c) n[c] = id(v[c][0], v[c][1], v[c][2]);
-          if (orientation(m, n) < 0) {
-            std::swap(n[1], n[2]);
-            std::swap(v[1], v[2]);
-          }
-          if (quadratic) {
-            constexpr int edges[6][2] = {{0, 1}, {1, 2}, {2, 0}, {0, 3}, {1, 3}, {2, 3}};
-            for (int e = 0; e < 6; ++e) {
-              const auto& a = v[edges[e][0]];
-              const auto& b = v[edges[e][1]];
-              n[4 + e] = id((a[0] + b[0]) / 2, (a[1] + b[1]) / 2, (a[2] + b[2]) / 2);
-            }
-          }
-          m.add_cell(spec.element, std::span<const std::int64_t>(n, info(spec.element).num_nodes),
-                     0, ++tag);
-        }
+  std::int64_t tag = per_hex * (i + spec.cells[0] * (j + spec.cells[1] * k));
+  const std::int64_t I = r * i, J = r * j, K = r * k;
+  if (spec.element == CellType::hex8) {
+    // corner c of the hex in VTK order
+    constexpr int dx[8] = {0, 1, 1, 0, 0, 1, 1, 0}, dy[8] = {0, 0, 1, 1, 0, 0, 1, 1},
+                  dz[8] = {0, 0, 0, 0, 1, 1, 1, 1};
+    std::int64_t n[8];
+    for (int c = 0; c < 8; ++c) n[c] = G.id(I + r * dx[c], J + r * dy[c], K + r * dz[c]);
+    m.add_cell(CellType::hex8, n, 0, ++tag);
+    return;
+  }
+  constexpr int perms[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+  for (const auto& p : perms) {
+    std::array<std::array<std::int64_t, 3>, 4> v;
+    v[0] = {I, J, K};
+    for (int s = 0; s < 3; ++s) {
+      v[s + 1] = v[s];
+      v[s + 1][p[s]] += r;
+    }
+    std::int64_t n[10];
+    for (int c = 0; c < 4; ++c) n[c] = G.id(v[c][0], v[c][1], v[c][2]);
+    if (orientation(m, n) < 0) {
+      std::swap(n[1], n[2]);
+      std::swap(v[1], v[2]);
+    }
+    if (spec.element == CellType::tet10) {
+      constexpr int edges[6][2] = {{0, 1}, {1, 2}, {2, 0}, {0, 3}, {1, 3}, {2, 3}};
+      for (int e = 0; e < 6; ++e) {
+        const auto& a = v[edges[e][0]];
+        const auto& b = v[edges[e][1]];
+        n[4 + e] = G.id((a[0] + b[0]) / 2, (a[1] + b[1]) / 2, (a[2] + b[2]) / 2);
       }
-  // Boundary faces: faces of volume cells whose corners all lie on one of the six planes of
-  // the whole box. Tag: after every volume cell of the box, from the cell's tag and face index
-  // (unique over the whole box, whichever block generates the face).
+    }
+    m.add_cell(spec.element, std::span<const std::int64_t>(n, info(spec.element).num_nodes), 0,
+               ++tag);
+  }
+}
+
+/// Boundary faces: faces of volume cells whose corners all lie on one of the six planes of the
+/// whole box (regions 1..6). Tag: after every volume cell of the box, from the cell's tag and face
+/// index (unique over the whole box, whichever block generates the face).
+void add_boundary_faces(const BoxSpec& spec, const BlockGrid& G, MeshData& m) {
+  const auto &np = G.np, &lo = G.lo, &bn = G.bn;
+  const std::int64_t per_hex = spec.element == CellType::hex8 ? 1 : 6;
   const std::int64_t num_volume = m.num_cells();
   const std::int64_t face_base = per_hex * spec.cells[0] * spec.cells[1] * spec.cells[2];
   for (std::int64_t c = 0; c < num_volume; ++c) {
@@ -236,6 +231,30 @@ MeshData generate_box_block(const BoxSpec& spec, std::array<std::int64_t, 3> fir
         }
     }
   }
+}
+
+}  // namespace
+
+MeshData generate_box_block(const BoxSpec& spec, std::array<std::int64_t, 3> first,
+                            std::array<std::int64_t, 3> last) {
+  check_box_spec(spec);
+  check_box_block(spec, first, last, memory_limit_bytes());
+  BlockGrid G;
+  G.r = spec.element == CellType::tet10 ? 2 : 1;  // fine grid for midpoints
+  for (int d = 0; d < 3; ++d) {
+    G.np[d] = G.r * spec.cells[d] + 1;
+    G.lo[d] = G.r * first[d];
+    G.bn[d] = G.r * (last[d] - first[d]) + 1;
+  }
+  MeshData m;
+  add_block_points(spec, G, m);
+  m.regions.push_back({"all", 3, 1});
+  const char* face_names[6] = {"xmin", "xmax", "ymin", "ymax", "zmin", "zmax"};
+  for (int f = 0; f < 6; ++f) m.regions.push_back({face_names[f], 2, 2 + f});
+  for (std::int64_t k = first[2]; k < last[2]; ++k)
+    for (std::int64_t j = first[1]; j < last[1]; ++j)
+      for (std::int64_t i = first[0]; i < last[0]; ++i) add_hex_cells(spec, G, i, j, k, m);
+  add_boundary_faces(spec, G, m);
   orient_faces(m);  // outward normals; tri3 faces of tet10 become tri6
   return m;
 }

@@ -47,6 +47,9 @@
 #include <utility>
 #include <vector>
 
+#include "gmsh_cursor.hpp"
+#include "gmsh_groups.hpp"
+#include "gmsh_nodes.hpp"
 #include "inertia/core/error.hpp"
 #include "inertia/core/interrupt.hpp"
 #include "inertia/core/text.hpp"
@@ -55,7 +58,11 @@ namespace inertia {
 
 namespace {
 
-using Index = std::int64_t;
+using gmsh::EntityKey;
+using gmsh::GmshCursor;
+using gmsh::GmshGroups;
+using gmsh::GmshNodes;
+using gmsh::Index;
 
 // ------------------------------------------------------------------------------------------------
 // Gmsh element types (all fixed-size types of the Gmsh documentation up to 31, plus 92, 93): needed
@@ -104,349 +111,28 @@ std::optional<CellType> corner_type(int gmsh_id) {
   return std::nullopt;
 }
 
-/// splitmix64: tags are file data, so hash them well enough that crafted tags cannot pile up in
-/// one bucket as they could with the identity hash of std::hash.
-struct TagHash {
-  std::size_t operator()(std::uint64_t x) const {
-    x += 0x9e3779b97f4a7c15ULL;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-    return static_cast<std::size_t>(x ^ (x >> 31));
-  }
-};
-
-/// Maps node tags (any non-negative 64-bit value) to node indices. Near-contiguous tags (the usual
-/// case) go to a dense array whose size is bounded by twice the declared node count; other tags go
-/// to a hash map. No tag is ever used as an unchecked index.
-class NodeIndex {
- public:
-  void reset(std::uint64_t declared_count) {
-    dense_limit_ = 2 * declared_count + 1024;
-    dense_.clear();
-    sparse_.clear();
-  }
-  /// False if the tag is already present.
-  bool insert(std::uint64_t tag, Index index) {
-    if (tag < dense_limit_) {
-      if (tag >= dense_.size()) {
-        const std::uint64_t grown = std::max<std::uint64_t>(tag + 1, 2 * dense_.size());
-        dense_.resize(std::min(dense_limit_, grown), -1);
-      }
-      if (dense_[tag] >= 0) return false;
-      dense_[tag] = index;
-      return true;
-    }
-    return sparse_.emplace(tag, index).second;
-  }
-  /// The index of a tag, or -1.
-  Index find(std::uint64_t tag) const {
-    if (tag < dense_.size()) return dense_[tag];
-    if (tag < dense_limit_ || sparse_.empty()) return -1;
-    const auto it = sparse_.find(tag);
-    return it == sparse_.end() ? -1 : it->second;
-  }
-
- private:
-  std::uint64_t dense_limit_ = 1024;
-  std::vector<Index> dense_;
-  std::unordered_map<std::uint64_t, Index, TagHash> sparse_;
-};
-
-bool is_space(char c) {
-  return c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == '\f' || c == '\v';
-}
-/// White space inside a line.
-bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
-
-/// "a node line", "an element line".
-std::string with_article(std::string_view what) {
-  const bool vowel =
-      !what.empty() && std::string_view("aeiou").find(what[0]) != std::string_view::npos;
-  return cat(vowel ? "an " : "a ", what);
-}
-
-using EntityKey = std::pair<int, int>;  // (dim, tag): physical groups and entities alike
-
 // ------------------------------------------------------------------------------------------------
 
-class GmshParser {
+/// The parser: the cursor (gmsh_cursor.hpp) moving through the sections, the nodes
+/// (gmsh_nodes.hpp) and physical groups (gmsh_groups.hpp) they declare, and the cells.
+class GmshParser : private GmshCursor {
  public:
   GmshParser(std::string file_name, std::string_view text)
-      : name_(std::move(file_name)),
-        begin_(text.data()),
-        p_(text.data()),
-        end_(text.data() + text.size()),
-        line_begin_(text.data()) {}
+      : GmshCursor(std::move(file_name), text) {}
 
   MeshData parse();
 
  private:
-  // ---- positions and errors ----
-  std::string where() const {
-    if (binary_) return cat(" (byte ", p_ - begin_, ")");
-    // at the end of the file, name its last line rather than the empty one after it
-    const bool after_last_line = p_ == end_ && p_ > begin_ && p_[-1] == '\n';
-    return cat(" (line ", after_last_line ? line_ - 1 : line_, ")");
-  }
-  std::string message(const std::string& what) const {
-    return cat(printable(name_), ": ", what, where());
-  }
-  [[noreturn]] void fail(const std::string& what) const { throw InputError(message(what)); }
-
-  std::uint64_t remaining() const { return static_cast<std::uint64_t>(end_ - p_); }
-
-  /// Fails unless `count` items of at least `min_bytes` each fit in the rest of the file.
-  void check_fits(std::uint64_t count, std::uint64_t min_bytes, std::string_view what) const {
-    if (count > remaining() / min_bytes)
-      fail(cat("declared ", what, " count ", count, " is more than the rest of the file can hold"));
-  }
-
-  // ---- ASCII: one line at a time ----
-  // The ASCII parts of a file are read line by line. open_line() moves to the next non-blank line
-  // and says what kind of line it is and how many fields it has; the fields are read from it
-  // (a field never runs on into the next line); close_line() checks that nothing is left on it. A
-  // line with more or fewer fields than its kind has is an error naming the line, so one number
-  // too many (or too few) cannot shift the lines after it into a file that still parses. The hot
-  // path looks at each byte once: the line's end is the '\n' where the fields stop, never searched
-  // for ahead (only error messages look at the whole line).
-
-  /// Moves to the first character of the next non-blank line, counting lines; false at the end of
-  /// the file. The current line must be closed (p_ at its end).
-  bool next_line() {
-    while (p_ < end_) {
-      const char c = *p_;
-      if (c == '\n') {
-        ++line_;
-      } else if (!is_space(c)) {
-        line_begin_ = p_;
-        return true;
-      }
-      ++p_;
-    }
-    line_begin_ = p_;
-    return false;
-  }
-  /// Opens the next line, a line of `what` with `fields` fields (0 if its first fields tell, see
-  /// expect_fields). A section marker there means the section ends before its counts say.
-  void open_line(std::string_view what, std::uint64_t fields) {
-    if (!next_line() || *p_ == '$') [[unlikely]]
-      fail_open(what);
-    line_what_ = what;
-    line_fields_ = fields;
-  }
-  [[noreturn, gnu::cold, gnu::noinline]] void fail_open(std::string_view what) const {
-    if (p_ == end_) fail(cat("unexpected end of file, expected ", with_article(what), " line"));
-    fail(cat("expected ", with_article(what), " line, found '", excerpt(line_text()),
-             "' (the section ends before its counts say)"));
-  }
-  /// Sets the number of fields of the current line, once its first fields have told it.
-  void expect_fields(std::uint64_t fields) { line_fields_ = fields; }
-  /// Fails unless the rest of the current line is blank.
-  void close_line() {
-    if (skip_blanks()) [[unlikely]]
-      fail_fields("");
-  }
-  /// Skips blanks inside the current line; false at its end.
-  bool skip_blanks() {
-    while (p_ < end_ && is_blank(*p_)) ++p_;
-    return p_ < end_ && *p_ != '\n';
-  }
-  /// The end of the current line (its '\n' or the end of the file), for messages.
-  const char* line_end() const {
-    const void* nl = std::memchr(line_begin_, '\n', static_cast<std::size_t>(end_ - line_begin_));
-    return nl ? static_cast<const char*>(nl) : end_;
-  }
-  /// The current line from its first field, without trailing blanks.
-  std::string_view line_text() const {
-    const char* e = line_end();
-    while (e > line_begin_ && is_space(e[-1])) --e;
-    return {line_begin_, static_cast<std::size_t>(e - line_begin_)};
-  }
-  /// Fields on the current line, blank-separated; a quoted name (spaces and all) is one field.
-  std::uint64_t fields_on_line() const {
-    const char* e = line_end();
-    std::uint64_t n = 0;
-    for (const char* q = line_begin_; q < e;) {
-      if (is_space(*q)) {
-        ++q;
-        continue;
-      }
-      ++n;
-      if (*q == '"') {
-        const char* close = std::find(q + 1, e, '"');
-        q = close < e ? close + 1 : e;
-      } else {
-        while (q < e && !is_space(*q)) ++q;
-      }
-    }
-    return n;
-  }
-  /// The current line has too many fields, or too few for reading `missing`.
-  [[noreturn, gnu::cold, gnu::noinline]] void fail_fields(std::string_view missing) const {
-    const std::uint64_t have = fields_on_line();
-    if (line_fields_ > 0 && have != line_fields_)
-      fail(cat(line_what_, " line has ", have, have == 1 ? " field" : " fields", ", expected ",
-               line_fields_));
-    if (!missing.empty()) fail(cat(line_what_, " line ends before its ", missing));
-    fail(cat("unexpected '", excerpt(peek_token()), "' at the end of the ", line_what_, " line"));
-  }
-  std::string_view peek_token() const {
-    const char* q = p_;
-    while (q < end_ && !is_space(*q)) ++q;
-    return {p_, static_cast<std::size_t>(q - p_)};
-  }
-  std::string_view token(std::string_view what) {
-    if (!skip_blanks()) fail_fields(what);
-    const std::string_view t = peek_token();
-    p_ += t.size();
-    return t;
-  }
-  std::int64_t integer(std::string_view what) {
-    if (!skip_blanks()) [[unlikely]]
-      fail_fields(what);
-    std::int64_t v = 0;
-    const auto [q, ec] = std::from_chars(p_, end_, v);
-    if (ec != std::errc{} || (q < end_ && !is_space(*q))) [[unlikely]]
-      fail_integer(what, ec);
-    p_ = q;
-    return v;
-  }
-  [[noreturn, gnu::cold, gnu::noinline]] void fail_integer(std::string_view what,
-                                                           std::errc ec) const {
-    if (ec == std::errc::result_out_of_range)
-      fail(cat(what, " '", excerpt(peek_token()), "' is out of range"));
-    fail(cat("expected ", what, ", found '", excerpt(peek_token()), "'"));
-  }
-  /// An integer in [min, max].
-  std::int64_t integer_in(std::string_view what, std::int64_t min, std::int64_t max) {
-    const std::int64_t v = integer(what);
-    if (v < min || v > max) fail(cat(what, " ", v, " is out of range [", min, ", ", max, "]"));
-    return v;
-  }
-  std::uint64_t count(std::string_view what) {
-    const std::int64_t v = integer(what);
-    if (v < 0) fail(cat("negative ", what, " ", v));
-    return static_cast<std::uint64_t>(v);
-  }
-  int int32(std::string_view what) {
-    return static_cast<int>(
-        integer_in(what, std::numeric_limits<int>::min(), std::numeric_limits<int>::max()));
-  }
-  double real(std::string_view what) {
-    if (!skip_blanks()) [[unlikely]]
-      fail_fields(what);
-    const char* s = p_;
-    if (*s == '+' && s + 1 < end_ && s[1] != '-' && s[1] != '+') ++s;  // from_chars rejects '+'
-    double v = 0;
-    const auto [q, ec] = std::from_chars(s, end_, v);
-    if (ec != std::errc{} || (q < end_ && !is_space(*q)) || !std::isfinite(v)) [[unlikely]]
-      fail(cat("expected a finite ", what, ", found '", excerpt(peek_token()), "'"));
-    p_ = q;
-    return v;
-  }
-  /// The section's end marker, alone on its line. After binary data (`after_binary`) it must come
-  /// right after the data's line break: bytes the counts do not account for are never skipped,
-  /// not even blank ones. Otherwise it must be the next non-blank line.
-  void expect_end(std::string_view section, bool after_binary) {
-    const std::string wanted = cat("$End", section);
-    if (after_binary) {
-      const char* data_end = p_;
-      if (remaining() < 2 || p_[0] != '\n' || p_[1] != '$' || !next_line() ||
-          peek_token() != wanted) {
-        p_ = data_end;
-        fail(cat("expected ", wanted, " right after the binary data, found '",
-                 excerpt(std::string_view(p_, remaining())), "'"));
-      }
-    } else {
-      if (!next_line()) fail(cat("unexpected end of file, expected ", wanted));
-      if (peek_token() != wanted)
-        fail(cat("expected ", wanted, ", found '", excerpt(line_text()), "'",
-                 *p_ == '$' ? "" : " (the section holds more than its counts say)"));
-    }
-    p_ += wanted.size();
-    line_what_ = "section end";
-    line_fields_ = 1;
-    close_line();
-  }
-  /// Moves past the line break that ends an ASCII line before binary data (exactly that one, so
-  /// that binary data starting with a white-space byte is not eaten).
-  void begin_binary() {
-    if (p_ >= end_ || *p_ != '\n') fail("expected a line break before binary data");
-    ++p_;
-    ++line_;
-  }
-  /// Skips an unknown section up to its $End line (the marker alone on a line).
-  void skip_section(std::string_view name) {
-    const std::string marker = cat("$End", name);
-    const std::string_view rest(p_, static_cast<std::size_t>(end_ - p_));
-    std::size_t at = 0;
-    while (true) {
-      at = rest.find(marker, at);
-      if (at == std::string_view::npos)
-        fail(cat("section $", excerpt(name), " has no ", excerpt(marker)));
-      const bool line_start = at == 0 || rest[at - 1] == '\n';
-      std::size_t after = at + marker.size();
-      while (after < rest.size() && rest[after] != '\n' && is_space(rest[after])) ++after;
-      if (line_start && (after == rest.size() || rest[after] == '\n')) break;
-      at += 1;
-    }
-    if (!binary_) line_ += std::count(p_, p_ + at, '\n');
-    p_ += at;
-    next_line();  // the marker's line
-    p_ += marker.size();
-    line_what_ = "section end";
-    line_fields_ = 1;
-    close_line();
-  }
-  // ---- binary ----
-  void need(std::uint64_t bytes, std::string_view what) const {
-    if (bytes > remaining()) fail(cat("file ends inside ", what));
-  }
-  template <typename T>
-  T raw() {  // caller has checked need()
-    T v;
-    std::memcpy(&v, p_, sizeof v);
-    p_ += sizeof v;
-    return v;
-  }
-  std::uint64_t raw_size() {
-    if (size_bytes_ == 4) return raw<std::uint32_t>();
-    return raw<std::uint64_t>();
-  }
-  std::uint64_t size_field(std::string_view what) {  // a size_t of 4.1 (ASCII or binary)
-    if (!binary_) return count(what);
-    need(size_bytes_, what);
-    return raw_size();
-  }
-  int int_field(std::string_view what) {  // an int of 4.1 (ASCII or binary)
-    if (!binary_) return int32(what);
-    need(4, what);
-    return raw<std::int32_t>();
-  }
-  /// A tag as read from a size_t or int field, checked to fit the signed 64-bit tags we store.
-  std::int64_t tag_value(std::uint64_t v, std::string_view what) const {
-    if (v > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
-      fail(cat(what, " ", v, " is out of range"));
-    return static_cast<std::int64_t>(v);
-  }
-
   // ---- sections ----
   void read_mesh_format();
-  void read_physical_names();
-  void read_entities();
-  void read_nodes_v2();
-  void read_nodes_v4();
   void read_elements_v2();
   void read_elements_v4();
   [[gnu::noinline]] MeshData finish();  // (inlined into parse(), it runs 3% slower)
 
   // ---- shared element handling ----
-  void add_node(std::int64_t tag, const double* xyz);
-  int group_id(int dim, int physical_tag);
-  std::string group_description(int group) const;
   Storage storage_for(const GmshType& type, std::int64_t element_tag, int group);
   Index node_index(std::int64_t tag, std::int64_t element_tag) const {
-    const Index i = tag < 0 ? -1 : node_index_.find(static_cast<std::uint64_t>(tag));
+    const Index i = nodes_.find(tag);
     if (i < 0)
       fail(cat("element ", element_tag, " references node tag ", tag, ", which is not in $Nodes"));
     return i;
@@ -454,29 +140,11 @@ class GmshParser {
   void add_element(const Storage& s, std::int64_t element_tag, const Index* nodes,
                    const std::vector<int>& groups, int dim);
 
-  std::string name_;
   std::uint64_t elements_read_ = 0;  ///< for the interruption checks
-  const char* begin_;
-  const char* p_;
-  const char* end_;
-  std::int64_t line_ = 1;
-  const char* line_begin_;                // the current ASCII line: its first field
-  std::string_view line_what_ = "first";  // what the current line is, for messages
-  std::uint64_t line_fields_ = 0;         // how many fields it has (0: not known yet)
-  bool binary_ = false;
-  int version_ = 0;  // 2 or 4
-  int size_bytes_ = 8;
-
+  int version_ = 0;                  // 2 or 4
   bool seen_names_ = false, seen_entities_ = false, seen_nodes_ = false, seen_elements_ = false;
-  std::vector<std::pair<EntityKey, std::string>> physical_names_;
-  std::map<EntityKey, std::vector<int>> entity_physicals_;
-  std::map<EntityKey, int> group_ids_;
-  std::vector<EntityKey> groups_;  // group id -> (dim, physical tag)
-
-  std::vector<double> coords_;  // every node of the file
-  std::vector<std::int64_t> node_tags_;
-  NodeIndex node_index_;
-
+  GmshGroups groups_;
+  GmshNodes nodes_;
   MeshData cells_;  // cells with file node indices; region = group id, or -1 - dim if in no group
   int max_dim_ = -1;
   std::array<std::optional<std::string>, 4> error_if_mesh_dim_;  // deferred, see storage_for
@@ -504,18 +172,18 @@ MeshData GmshParser::parse() {
       fail("second $MeshFormat section");
     } else if (section == "PhysicalNames") {
       if (seen_names_) fail("second $PhysicalNames section");
-      read_physical_names();
+      groups_.read_physical_names(*this);
       seen_names_ = true;
     } else if (section == "Entities" && version_ == 4) {
       if (seen_entities_) fail("second $Entities section");
       if (seen_elements_) fail("$Entities after $Elements");
-      read_entities();
+      groups_.read_entities(*this);
       seen_entities_ = true;
     } else if (section == "PartitionedEntities") {
       fail("partitioned MSH files are not supported (save the mesh unpartitioned)");
     } else if (section == "Nodes") {
       if (seen_nodes_) fail("second $Nodes section");
-      version_ == 4 ? read_nodes_v4() : read_nodes_v2();
+      version_ == 4 ? nodes_.read_v4(*this) : nodes_.read_v2(*this);
       seen_nodes_ = true;
     } else if (section == "Elements") {
       if (seen_elements_) fail("second $Elements section");
@@ -555,9 +223,8 @@ void GmshParser::read_mesh_format() {
       fail(cat("unsupported data size ", data_size, " (binary MSH 2.2 needs 8)"));
     if (version_ == 4 && data_size != 8 && data_size != 4)
       fail(cat("unsupported data size ", data_size, " (binary MSH 4.1 needs 4 or 8)"));
-    size_bytes_ = static_cast<int>(data_size);
     begin_binary();
-    binary_ = true;
+    set_binary(static_cast<int>(data_size));
     need(4, "the endianness marker");
     const auto one = raw<std::int32_t>();
     if (one == 0x01000000)
@@ -565,200 +232,6 @@ void GmshParser::read_mesh_format() {
     if (one != 1) fail("bad binary endianness marker (not a valid binary MSH file)");
   }
   expect_end("MeshFormat", binary_);
-}
-
-void GmshParser::read_physical_names() {  // ASCII in binary files too
-  open_line("physical name count", 1);
-  const std::uint64_t n = count("number of physical names");
-  close_line();
-  check_fits(n, 6, "physical name");
-  std::set<EntityKey> named;
-  for (std::uint64_t i = 0; i < n; ++i) {
-    open_line("physical name", 3);  // dim tag "name"
-    const int dim = static_cast<int>(integer_in("physical group dimension", 0, 3));
-    const int tag = int32("physical tag");
-    if (!skip_blanks()) fail_fields("name");
-    if (*p_ != '"') fail("expected a quoted physical name");
-    const char* s = ++p_;
-    while (p_ < end_ && *p_ != '"' && *p_ != '\n') ++p_;
-    if (p_ >= end_ || *p_ != '"') fail("physical name without closing quote");
-    const EntityKey key{dim, tag};
-    if (!named.insert(key).second)
-      fail(cat("second name for physical group (dim ", dim, ", tag ", tag, ")"));
-    physical_names_.emplace_back(key, std::string(s, p_));
-    ++p_;
-    close_line();
-  }
-  expect_end("PhysicalNames", false);
-}
-
-void GmshParser::read_entities() {
-  if (binary_)
-    begin_binary();
-  else
-    open_line("entity count", 4);
-  std::array<std::uint64_t, 4> n{};
-  for (int d = 0; d < 4; ++d) n[d] = size_field("number of entities");
-  if (!binary_) close_line();
-  const std::uint64_t min_point = binary_ ? 4 + 24 + size_bytes_ : 10;
-  const std::uint64_t min_other = binary_ ? 4 + 48 + 2 * size_bytes_ : 18;
-  check_fits(n[0], min_point, "point entity");
-  check_fits(n[1], min_other, "curve entity");
-  check_fits(n[2], min_other, "surface entity");
-  check_fits(n[3], min_other, "volume entity");
-  for (int d = 0; d < 4; ++d) {
-    // ASCII: tag x y z num-physicals physicals... (points), or tag min-x min-y min-z max-x max-y
-    // max-z num-physicals physicals... num-bounding bounding-tags...
-    const std::uint64_t fixed_fields = d == 0 ? 5 : 9;
-    for (std::uint64_t i = 0; i < n[d]; ++i) {
-      if (!binary_) open_line("entity", fixed_fields);
-      const int tag = int_field("entity tag");
-      const int num_coords = d == 0 ? 3 : 6;
-      if (binary_) {
-        need(8 * num_coords, "an entity");
-        p_ += 8 * num_coords;
-      } else {
-        for (int k = 0; k < num_coords; ++k) real("entity coordinate");
-      }
-      const std::uint64_t num_physicals = size_field("number of physical tags");
-      check_fits(num_physicals, binary_ ? 4 : 2, "physical tag");
-      if (!binary_) expect_fields(fixed_fields + num_physicals);
-      std::vector<int> physicals(num_physicals);
-      for (auto& ph : physicals) ph = int_field("physical tag");
-      if (d > 0) {
-        const std::uint64_t num_bounding = size_field("number of bounding entities");
-        check_fits(num_bounding, binary_ ? 4 : 2, "bounding entity");
-        if (binary_) {
-          p_ += 4 * num_bounding;
-        } else {
-          expect_fields(fixed_fields + num_physicals + num_bounding);
-          for (std::uint64_t k = 0; k < num_bounding; ++k) int32("bounding entity tag");
-        }
-      }
-      if (!binary_) close_line();
-      if (!entity_physicals_.emplace(EntityKey{d, tag}, std::move(physicals)).second)
-        fail(cat("duplicate entity (dim ", d, ", tag ", tag, ") in $Entities"));
-    }
-  }
-  expect_end("Entities", binary_);
-}
-
-void GmshParser::add_node(std::int64_t tag, const double* xyz) {
-  if ((node_tags_.size() & 0xffff) == 0) [[unlikely]]
-    throw_if_interrupted(cat("while reading ", printable(name_)));
-  if (tag < 0) fail(cat("negative node tag ", tag));
-  const auto index = static_cast<Index>(node_tags_.size());
-  if (!node_index_.insert(static_cast<std::uint64_t>(tag), index))
-    fail(cat("duplicate node tag ", tag));
-  node_tags_.push_back(tag);
-  coords_.insert(coords_.end(), xyz, xyz + 3);
-}
-
-void GmshParser::read_nodes_v2() {
-  open_line("node count", 1);  // ASCII in binary files too
-  const std::uint64_t n = count("number of nodes");
-  close_line();
-  check_fits(n, binary_ ? 28 : 8, "node");
-  node_index_.reset(n);
-  coords_.reserve(3 * n);
-  node_tags_.reserve(n);
-  if (binary_) begin_binary();
-  std::array<double, 3> x{};
-  for (std::uint64_t i = 0; i < n; ++i) {
-    if (binary_) {
-      need(28, "a node");
-      const auto tag = raw<std::int32_t>();
-      std::memcpy(x.data(), p_, 24);
-      p_ += 24;
-      for (double c : x)
-        if (!std::isfinite(c)) fail(cat("node ", tag, " has a non-finite coordinate"));
-      add_node(tag, x.data());
-    } else {
-      open_line("node", 4);  // tag x y z
-      const std::int64_t tag = integer("node tag");
-      for (auto& c : x) c = real("node coordinate");
-      close_line();
-      add_node(tag, x.data());
-    }
-  }
-  expect_end("Nodes", binary_);
-}
-
-void GmshParser::read_nodes_v4() {
-  if (binary_)
-    begin_binary();
-  else
-    open_line("$Nodes header", 4);
-  const std::uint64_t num_blocks = size_field("number of node blocks");
-  const std::uint64_t n = size_field("number of nodes");
-  size_field("minimum node tag");
-  size_field("maximum node tag");
-  if (!binary_) close_line();
-  check_fits(n, binary_ ? size_bytes_ + 24 : 8, "node");
-  check_fits(num_blocks, binary_ ? 12 + size_bytes_ : 8, "node block");
-  node_index_.reset(n);
-  coords_.reserve(3 * n);
-  node_tags_.reserve(n);
-  std::uint64_t total = 0;
-  std::array<double, 3> x{};
-  for (std::uint64_t b = 0; b < num_blocks; ++b) {
-    if (!binary_) open_line("node block header", 4);
-    const int dim = int_field("entity dimension");
-    if (dim < 0 || dim > 3) fail(cat("bad entity dimension ", dim, " in a node block"));
-    int_field("entity tag");
-    const int parametric = int_field("parametric flag");
-    if (parametric != 0 && parametric != 1) fail(cat("bad parametric flag ", parametric));
-    const std::uint64_t in_block = size_field("number of nodes in block");
-    if (in_block > n - total) fail(cat("node blocks hold more nodes than the declared ", n));
-    if (!binary_) close_line();
-    const int values = 3 + (parametric ? dim : 0);  // x y z, then u (v (w))
-    const std::size_t first = node_tags_.size();
-    if (binary_) {
-      check_fits(in_block, static_cast<std::uint64_t>(size_bytes_ + 8 * values), "node");
-      for (std::uint64_t i = 0; i < in_block; ++i) {
-        const std::int64_t tag = tag_value(raw_size(), "node tag");
-        add_node(tag, x.data());  // coordinates filled below
-      }
-      for (std::uint64_t i = 0; i < in_block; ++i) {
-        std::memcpy(x.data(), p_, 24);
-        p_ += 8 * values;
-        for (double c : x)
-          if (!std::isfinite(c))
-            fail(cat("node ", node_tags_[first + i], " has a non-finite coordinate"));
-        std::copy(x.begin(), x.end(), coords_.begin() + 3 * (first + i));
-      }
-    } else {
-      check_fits(in_block, 2 * (1 + values), "node");
-      for (std::uint64_t i = 0; i < in_block; ++i) {
-        open_line("node tag", 1);
-        add_node(integer("node tag"), x.data());
-        close_line();
-      }
-      for (std::uint64_t i = 0; i < in_block; ++i) {
-        open_line("node coordinates", static_cast<std::uint64_t>(values));
-        for (int k = 0; k < 3; ++k) coords_[3 * (first + i) + k] = real("node coordinate");
-        for (int k = 3; k < values; ++k) real("parametric coordinate");
-        close_line();
-      }
-    }
-    total += in_block;
-  }
-  if (total != n) fail(cat("$Nodes declares ", n, " nodes but its blocks hold ", total));
-  expect_end("Nodes", binary_);
-}
-
-int GmshParser::group_id(int dim, int physical_tag) {
-  const auto [it, inserted] =
-      group_ids_.emplace(EntityKey{dim, physical_tag}, static_cast<int>(groups_.size()));
-  if (inserted) groups_.push_back({dim, physical_tag});
-  return it->second;
-}
-
-std::string GmshParser::group_description(int group) const {
-  const EntityKey key = groups_[group];
-  for (const auto& [k, name] : physical_names_)
-    if (k == key && !name.empty()) return cat("physical group \"", name, "\"");
-  return cat("physical group (dim ", key.first, ", tag ", key.second, ")");
 }
 
 /// Decides how elements of `type` are stored, applying the rules of the file comment. `group` is
@@ -786,7 +259,7 @@ Storage GmshParser::storage_for(const GmshType& type, std::int64_t element_tag, 
   }
   const std::string what = cat("unsupported Gmsh element type ", type.id, " (", type.name,
                                ") for element tag ", element_tag);
-  if (group >= 0) fail(cat(what, " in ", group_description(group)));
+  if (group >= 0) fail(cat(what, " in ", groups_.description(group)));
   auto& deferred = error_if_mesh_dim_[type.dim];
   if (!deferred) deferred = message(what);
   return s;
@@ -845,7 +318,7 @@ void GmshParser::read_elements_v2() {
         if (k == 0) physical = t;
       }
       groups.clear();
-      if (physical != 0) groups.push_back(group_id(type->dim, static_cast<int>(physical)));
+      if (physical != 0) groups.push_back(groups_.group_id(type->dim, static_cast<int>(physical)));
       decide(*type, tag, groups.empty() ? -1 : groups[0]);
       for (int k = 0; k < type->num_nodes; ++k) nodes[k] = node_index(integer("node tag"), tag);
       close_line();
@@ -877,7 +350,8 @@ void GmshParser::read_elements_v2() {
           if (k == 0) physical = t;
         }
         groups.clear();
-        if (physical != 0) groups.push_back(group_id(type->dim, static_cast<int>(physical)));
+        if (physical != 0)
+          groups.push_back(groups_.group_id(type->dim, static_cast<int>(physical)));
         decide(*type, tag, groups.empty() ? -1 : groups[0]);
         for (int k = 0; k < type->num_nodes; ++k) nodes[k] = node_index(raw<std::int32_t>(), tag);
         add_element(storage, tag, nodes.data(), groups, type->dim);
@@ -931,11 +405,11 @@ void GmshParser::read_elements_v4() {
       fail(cat("element type ", type_id, " (", type->name, ") in a block of dimension ", dim));
     groups.clear();
     if (seen_entities_) {
-      const auto it = entity_physicals_.find({dim, entity});
-      if (it == entity_physicals_.end())
+      const std::vector<int>* physicals = groups_.entity_physicals(dim, entity);
+      if (!physicals)
         fail(cat("element block of entity (dim ", dim, ", tag ", entity,
                  "), which is not in $Entities"));
-      for (int ph : it->second) groups.push_back(group_id(dim, ph));
+      for (int ph : *physicals) groups.push_back(groups_.group_id(dim, ph));
     }
     const std::uint64_t fields = 1 + type->num_nodes;
     check_fits(in_block, binary_ ? fields * size_bytes_ : 2 * fields, "element");
@@ -974,19 +448,7 @@ MeshData GmshParser::finish() {
 
   // Regions: named groups in $PhysicalNames order, then unnamed used groups by (dim, tag).
   MeshData mesh;
-  std::vector<int> final_region(groups_.size(), -1);
-  for (const auto& [key, name] : physical_names_) {
-    const auto it = group_ids_.find(key);
-    const int r = static_cast<int>(mesh.regions.size());
-    mesh.regions.push_back({name.empty() ? cat("physical_", key.first, "_", key.second) : name,
-                            key.first, key.second});
-    if (it != group_ids_.end()) final_region[it->second] = r;
-  }
-  for (const auto& [key, g] : group_ids_) {  // std::map: sorted by (dim, tag)
-    if (final_region[g] >= 0) continue;
-    final_region[g] = static_cast<int>(mesh.regions.size());
-    mesh.regions.push_back({cat("physical_", key.first, "_", key.second), key.first, key.second});
-  }
+  const std::vector<int> final_region = groups_.add_regions(mesh);
   const bool grouped = std::any_of(c.cell_regions.begin(), c.cell_regions.end(),
                                    [](std::int32_t r) { return r >= 0; });
   std::array<int, 4> all_region{-1, -1, -1, -1};  // files without groups: one region per dim
@@ -1002,7 +464,9 @@ MeshData GmshParser::finish() {
   }
 
   // Keep cells (all of them, or only grouped ones), mark used nodes.
-  const Index num_file_nodes = static_cast<Index>(node_tags_.size());
+  const Index num_file_nodes = nodes_.size();
+  const std::vector<double>& coords = nodes_.coords();
+  const std::vector<std::int64_t>& node_tags = nodes_.tags();
   std::vector<Index> new_node(num_file_nodes, -1);
   mesh.cell_types.reserve(num_cells);
   mesh.cell_regions.reserve(num_cells);
@@ -1032,8 +496,8 @@ MeshData GmshParser::finish() {
   mesh.node_tags.reserve(used);
   for (Index i = 0; i < num_file_nodes; ++i) {
     if (new_node[i] < 0) continue;
-    mesh.coords.insert(mesh.coords.end(), coords_.begin() + 3 * i, coords_.begin() + 3 * i + 3);
-    mesh.node_tags.push_back(node_tags_[i]);
+    mesh.coords.insert(mesh.coords.end(), coords.begin() + 3 * i, coords.begin() + 3 * i + 3);
+    mesh.node_tags.push_back(node_tags[i]);
   }
   for (Index& node : mesh.cell_nodes) node = new_node[node];
   return mesh;

@@ -31,100 +31,110 @@ std::optional<std::array<int, 3>> box_process_grid(const std::array<std::int64_t
   return best;
 }
 
-LocalMesh distribute_box(MPI_Comm comm, const BoxSpec& spec,
-                         const std::function<std::vector<char>(const MeshData&)>& elements_of,
-                         PartitionSummary* summary) {
-  const int size = size_of(comm), rank = rank_of(comm);
-  // Before anything is computed from the counts: the box's points fit (checked without
-  // overflow); every product below is bounded by them.
-  check_box_spec(spec);
-  const auto grid_opt = box_process_grid(spec.cells, size);
-  INERTIA_CHECK(grid_opt.has_value(), InternalError, "distribute_box: no process grid fits");
-  const std::array<int, 3> grid = *grid_opt;
-  const std::int64_t r = spec.element == CellType::tet10 ? 2 : 1;
-  std::array<std::int64_t, 3> points{};  // fine-grid points per direction
-  for (int d = 0; d < 3; ++d) points[d] = r * spec.cells[d] + 1;
-  const std::int64_t total_points = points[0] * points[1] * points[2];
-  INERTIA_CHECK(total_points <= PETSC_MAX_INT / 3, InputError,
-                "mesh.box.cells: too many cells: ", total_points, " points make ", 3 * total_points,
-                " degrees of freedom, more than ", 8 * sizeof(PetscInt),
-                "-bit PETSc indices allow (", PETSC_MAX_INT, ")");
+namespace {
 
-  // Per direction and block: the cell range and the owned fine-grid points (the points of its
-  // cells "from below"; the last block also owns the upper boundary).
-  // Blocks of nearly equal point counts (the last block also owns the upper boundary plane, so
-  // it gets fewer cells when the split is uneven).
-  auto first_cell = [&](int d, std::int64_t q) {
-    if (q >= grid[d]) return spec.cells[d];
+/// The box's split into one block per rank: per direction, the cell ranges and the fine-grid
+/// points each block owns (the points of its cells "from below"; the last block also owns the
+/// upper boundary), and the global node ids (block by block, natural order inside a block).
+struct BoxBlocks {
+  std::array<int, 3> grid{};
+  std::int64_t r = 1;                    // fine-grid points per cell edge (2 for tet10)
+  std::array<std::int64_t, 3> cells{};   // per direction
+  std::array<std::int64_t, 3> points{};  // fine-grid points per direction
+  std::array<std::vector<int>, 3> block_of_point;
+  std::vector<std::int64_t> offset;  // the first global id of each rank's block, and the total
+
+  /// The first cell of block q in direction d. Blocks of nearly equal point counts (the last
+  /// block also owns the upper boundary plane, so it gets fewer cells when the split is uneven).
+  std::int64_t first_cell(int d, std::int64_t q) const {
+    if (q >= grid[d]) return cells[d];
     // q * points can exceed int64 (2^31 ranks times 2^40 points); the quotient cannot
     return static_cast<std::int64_t>(static_cast<__int128>(q) * points[d] / (r * grid[d]));
-  };
-  auto owned_begin = [&](int d, std::int64_t q) { return r * first_cell(d, q); };
-  auto owned_end = [&](int d, std::int64_t q) {
+  }
+  std::int64_t owned_begin(int d, std::int64_t q) const { return r * first_cell(d, q); }
+  std::int64_t owned_end(int d, std::int64_t q) const {
     return q == grid[d] - 1 ? points[d] : r * first_cell(d, q + 1);
-  };
-  auto block_coords = [&](int p) {
+  }
+  std::array<int, 3> block_coords(int p) const {
     return std::array<int, 3>{p % grid[0], (p / grid[0]) % grid[1], p / (grid[0] * grid[1])};
-  };
-  // Every rank's block must fit one rank: checked here for all of them, on every rank (the same
-  // answer everywhere, no communication), before anything is allocated.
-  {
-    const std::uint64_t memory = memory_limit_bytes();
-    const std::uint64_t tables =
-        4 * static_cast<std::uint64_t>(points[0] + points[1] + points[2]) +
-        8 * static_cast<std::uint64_t>(size + 1);  // block_of_point, offset
-    for (int p = 0; p < size; ++p) {
-      const auto q = block_coords(p);
-      std::array<std::int64_t, 3> first{}, last{};
-      for (int d = 0; d < 3; ++d) first[d] = first_cell(d, q[d]), last[d] = first_cell(d, q[d] + 1);
-      check_box_block(spec, first, last, memory, tables);
-    }
   }
-  std::array<std::vector<int>, 3> block_of_point;
-  for (int d = 0; d < 3; ++d) {
-    block_of_point[d].resize(static_cast<std::size_t>(points[d]));
-    for (int q = 0; q < grid[d]; ++q)
-      for (std::int64_t I = owned_begin(d, q); I < owned_end(d, q); ++I) block_of_point[d][I] = q;
-  }
-  std::vector<std::int64_t> offset(static_cast<std::size_t>(size) + 1, 0);
-  for (int p = 0; p < size; ++p) {
+  /// Rank p's cells [first, last) per direction.
+  void cell_range(int p, std::array<std::int64_t, 3>& first,
+                  std::array<std::int64_t, 3>& last) const {
     const auto q = block_coords(p);
-    std::int64_t n = 1;  // at most the box's points (checked)
-    for (int d = 0; d < 3; ++d) n *= owned_end(d, q[d]) - owned_begin(d, q[d]);
-    offset[p + 1] = offset[p] + n;
+    for (int d = 0; d < 3; ++d) first[d] = first_cell(d, q[d]), last[d] = first_cell(d, q[d] + 1);
   }
-  auto global_id = [&](std::int64_t I, std::int64_t J, std::int64_t K) {
+  std::int64_t global_id(std::int64_t I, std::int64_t J, std::int64_t K) const {
     const std::array<int, 3> q{block_of_point[0][I], block_of_point[1][J], block_of_point[2][K]};
     const int p = q[0] + grid[0] * (q[1] + grid[1] * q[2]);
     const std::int64_t e0 = owned_end(0, q[0]) - owned_begin(0, q[0]);
     const std::int64_t e1 = owned_end(1, q[1]) - owned_begin(1, q[1]);
     return offset[p] + (I - owned_begin(0, q[0])) +
            e0 * ((J - owned_begin(1, q[1])) + e1 * (K - owned_begin(2, q[2])));
-  };
+  }
+};
 
-  // This rank's block of cells.
-  const auto me = block_coords(rank);
-  std::array<std::int64_t, 3> first{}, last{};
-  for (int d = 0; d < 3; ++d) first[d] = first_cell(d, me[d]), last[d] = first_cell(d, me[d] + 1);
-  MeshData block;
-  std::vector<char> is_element;
-  run_collectively(comm, [&] {
-    block = generate_box_block(spec, first, last);
-    is_element = elements_of(block);
-  });
+/// The blocks of spec over size ranks, after the checks (the box's points fit PETSc's indices,
+/// every rank's block fits one rank's memory: the same answer on every rank, no communication).
+BoxBlocks box_blocks(const BoxSpec& spec, int size) {
+  // Before anything is computed from the counts: the box's points fit (checked without
+  // overflow); every product below is bounded by them.
+  check_box_spec(spec);
+  const auto grid_opt = box_process_grid(spec.cells, size);
+  INERTIA_CHECK(grid_opt.has_value(), InternalError, "distribute_box: no process grid fits");
+  BoxBlocks B;
+  B.grid = *grid_opt;
+  B.r = spec.element == CellType::tet10 ? 2 : 1;
+  B.cells = spec.cells;
+  for (int d = 0; d < 3; ++d) B.points[d] = B.r * spec.cells[d] + 1;
+  const std::int64_t total_points = B.points[0] * B.points[1] * B.points[2];
+  INERTIA_CHECK(total_points <= PETSC_MAX_INT / 3, InputError,
+                "mesh.box.cells: too many cells: ", total_points, " points make ", 3 * total_points,
+                " degrees of freedom, more than ", 8 * sizeof(PetscInt),
+                "-bit PETSc indices allow (", PETSC_MAX_INT, ")");
+  // Every rank's block must fit one rank: checked here for all of them, before anything is
+  // allocated.
+  const std::uint64_t memory = memory_limit_bytes();
+  const std::uint64_t tables =
+      4 * static_cast<std::uint64_t>(B.points[0] + B.points[1] + B.points[2]) +
+      8 * static_cast<std::uint64_t>(size + 1);  // block_of_point, offset
+  for (int p = 0; p < size; ++p) {
+    std::array<std::int64_t, 3> first{}, last{};
+    B.cell_range(p, first, last);
+    check_box_block(spec, first, last, memory, tables);
+  }
+  for (int d = 0; d < 3; ++d) {
+    B.block_of_point[d].resize(static_cast<std::size_t>(B.points[d]));
+    for (int q = 0; q < B.grid[d]; ++q)
+      for (std::int64_t I = B.owned_begin(d, q); I < B.owned_end(d, q); ++I)
+        B.block_of_point[d][I] = q;
+  }
+  B.offset.assign(static_cast<std::size_t>(size) + 1, 0);
+  for (int p = 0; p < size; ++p) {
+    const auto q = B.block_coords(p);
+    std::int64_t n = 1;  // at most the box's points (checked)
+    for (int d = 0; d < 3; ++d) n *= B.owned_end(d, q[d]) - B.owned_begin(d, q[d]);
+    B.offset[p + 1] = B.offset[p] + n;
+  }
+  return B;
+}
 
-  LocalMesh local;
-  local.num_global_nodes = offset[size];
-  local.node_begin = offset[rank];
-  local.num_owned = static_cast<std::int32_t>(offset[rank + 1] - offset[rank]);
-  // Block points -> global ids -> local indices (owned first, then sorted ghosts).
+/// The local mesh of a rank's generated block: its points -> global ids -> local indices (owned
+/// first, then sorted ghosts), the coordinates and every cell of the block (its faces all lie on
+/// element nodes). Returns the number of elements.
+std::int64_t fill_local_mesh(const BoxBlocks& B, int rank, const MeshData& block,
+                             const std::vector<char>& is_element, LocalMesh& local) {
+  local.num_global_nodes = B.offset.back();
+  local.node_begin = B.offset[rank];
+  local.num_owned = static_cast<std::int32_t>(B.offset[rank + 1] - B.offset[rank]);
+  const auto& points = B.points;
   const std::int64_t nb = block.num_nodes();
   std::vector<std::int64_t> gid(static_cast<std::size_t>(nb));
   for (std::int64_t i = 0; i < nb; ++i) {
     const std::int64_t natural = block.node_tags[i] - 1;
     const std::int64_t I = natural % points[0], J = (natural / points[0]) % points[1],
                        K = natural / (points[0] * points[1]);
-    gid[i] = global_id(I, J, K);
+    gid[i] = B.global_id(I, J, K);
     if (gid[i] < local.node_begin || gid[i] >= local.node_begin + local.num_owned)
       local.ghosts.push_back(gid[i]);
   }
@@ -148,7 +158,6 @@ LocalMesh distribute_box(MPI_Comm comm, const BoxSpec& spec,
     local.node_tags[l] = block.node_tags[i];
     if (l < local.num_owned) local.natural_ids[l] = block.node_tags[i] - 1;
   }
-  // Cells: every cell of the block (its faces all lie on element nodes).
   std::int64_t num_elements = 0;
   for (std::int64_t c = 0; c < block.num_cells(); ++c) {
     local.cell_types.push_back(block.cell_types[c]);
@@ -160,6 +169,11 @@ LocalMesh distribute_box(MPI_Comm comm, const BoxSpec& spec,
     local.cell_offsets.push_back(static_cast<std::int64_t>(local.cell_nodes.size()));
   }
   local.regions = block.regions;
+  return num_elements;
+}
+
+/// Each region's owned nodes (sorted, unique) and its global node count (collective).
+void count_region_nodes(MPI_Comm comm, LocalMesh& local) {
   local.region_owned_nodes.assign(local.regions.size(), {});
   for (std::int64_t c = 0; c < local.num_cells(); ++c) {
     if (local.cell_regions[c] < 0) continue;
@@ -175,33 +189,58 @@ LocalMesh distribute_box(MPI_Comm comm, const BoxSpec& spec,
     std::int64_t n = static_cast<std::int64_t>(list.size());
     INERTIA_MPI(MPI_Allreduce(&n, &local.region_node_counts[g], 1, MPI_INT64_T, MPI_SUM, comm));
   }
+}
 
-  if (summary) {
-    summary->method = cat("box blocks ", grid[0], "x", grid[1], "x", grid[2],
-                          " (each rank generates its own cells)");
-    const std::int64_t per_face = spec.element == CellType::hex8 ? 1 : 2;
-    summary->quality.edge_cut = per_face * ((grid[0] - 1) * spec.cells[1] * spec.cells[2] +
-                                            (grid[1] - 1) * spec.cells[0] * spec.cells[2] +
-                                            (grid[2] - 1) * spec.cells[0] * spec.cells[1]);
-    std::int64_t mine[3] = {num_elements, local.num_owned,
-                            static_cast<std::int64_t>(local.ghosts.size())};
-    std::vector<std::int64_t> all(3 * static_cast<std::size_t>(size));
-    INERTIA_MPI(MPI_Allgather(mine, 3, MPI_INT64_T, all.data(), 3, MPI_INT64_T, comm));
-    summary->elements_per_rank.clear();
-    summary->owned_nodes_per_rank.clear();
-    summary->ghost_nodes_per_rank.clear();
-    std::int64_t total = 0, largest = 0;
-    for (int p = 0; p < size; ++p) {
-      summary->elements_per_rank.push_back(all[3 * p]);
-      summary->owned_nodes_per_rank.push_back(all[3 * p + 1]);
-      summary->ghost_nodes_per_rank.push_back(all[3 * p + 2]);
-      total += all[3 * p];
-      largest = std::max(largest, all[3 * p]);
-    }
-    summary->quality.imbalance =
-        total > 0 ? static_cast<double>(largest) * size / static_cast<double>(total) : 1.0;
-    summary->dropped_cells = 0;
+/// The partition's summary: the grid, the edge cut and the per-rank counts (collective).
+void summarize_box(MPI_Comm comm, const BoxSpec& spec, const std::array<int, 3>& grid,
+                   std::int64_t num_elements, const LocalMesh& local, PartitionSummary& summary) {
+  const int size = size_of(comm);
+  summary.method = cat("box blocks ", grid[0], "x", grid[1], "x", grid[2],
+                       " (each rank generates its own cells)");
+  const std::int64_t per_face = spec.element == CellType::hex8 ? 1 : 2;
+  summary.quality.edge_cut = per_face * ((grid[0] - 1) * spec.cells[1] * spec.cells[2] +
+                                         (grid[1] - 1) * spec.cells[0] * spec.cells[2] +
+                                         (grid[2] - 1) * spec.cells[0] * spec.cells[1]);
+  std::int64_t mine[3] = {num_elements, local.num_owned,
+                          static_cast<std::int64_t>(local.ghosts.size())};
+  std::vector<std::int64_t> all(3 * static_cast<std::size_t>(size));
+  INERTIA_MPI(MPI_Allgather(mine, 3, MPI_INT64_T, all.data(), 3, MPI_INT64_T, comm));
+  summary.elements_per_rank.clear();
+  summary.owned_nodes_per_rank.clear();
+  summary.ghost_nodes_per_rank.clear();
+  std::int64_t total = 0, largest = 0;
+  for (int p = 0; p < size; ++p) {
+    summary.elements_per_rank.push_back(all[3 * p]);
+    summary.owned_nodes_per_rank.push_back(all[3 * p + 1]);
+    summary.ghost_nodes_per_rank.push_back(all[3 * p + 2]);
+    total += all[3 * p];
+    largest = std::max(largest, all[3 * p]);
   }
+  summary.quality.imbalance =
+      total > 0 ? static_cast<double>(largest) * size / static_cast<double>(total) : 1.0;
+  summary.dropped_cells = 0;
+}
+
+}  // namespace
+
+LocalMesh distribute_box(MPI_Comm comm, const BoxSpec& spec,
+                         const std::function<std::vector<char>(const MeshData&)>& elements_of,
+                         PartitionSummary* summary) {
+  const int rank = rank_of(comm);
+  const BoxBlocks blocks = box_blocks(spec, size_of(comm));
+  // This rank's block of cells.
+  std::array<std::int64_t, 3> first{}, last{};
+  blocks.cell_range(rank, first, last);
+  MeshData block;
+  std::vector<char> is_element;
+  run_collectively(comm, [&] {
+    block = generate_box_block(spec, first, last);
+    is_element = elements_of(block);
+  });
+  LocalMesh local;
+  const std::int64_t num_elements = fill_local_mesh(blocks, rank, block, is_element, local);
+  count_region_nodes(comm, local);
+  if (summary) summarize_box(comm, spec, blocks.grid, num_elements, local, *summary);
   return local;
 }
 

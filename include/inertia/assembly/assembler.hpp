@@ -18,6 +18,7 @@
 #include <span>
 #include <vector>
 
+#include "inertia/assembly/matrix_pattern.hpp"
 #include "inertia/core/error.hpp"
 #include "inertia/fe/element.hpp"
 #include "inertia/fe/hex8_technology.hpp"
@@ -88,6 +89,9 @@ struct SolidPoint {
 };
 
 class Assembler;
+namespace detail {
+struct SolidCells;
+}
 
 /// One assembly of a matrix with the assembler's pattern (Assembler::assemble): the force terms
 /// add their cells' matrices into it (owned rows straight into the PETSc matrix's arrays, ghost
@@ -160,7 +164,7 @@ class Assembler {
   /// pattern.
   petsc::Matrix create_matrix(MatrixFormat format = MatrixFormat::aij) const;
   /// True once the sparsity pattern is built (by the first create_matrix or matrix assemble).
-  bool has_pattern() const { return pattern_built_; }
+  bool has_pattern() const { return pattern_.built(); }
   /// Copies the values of `from` into `to`, two matrices of create_matrix (either format; not
   /// collective: each rank copies its rows, no insertion pass). An AIJ operator's BAIJ copy
   /// multiplies about 1.5x faster (a third of the index data).
@@ -216,105 +220,31 @@ class Assembler {
 
  private:
   void gather_coords(std::int64_t c, double* x) const;
-  /// solid_containing (nearest false: reach unused) and nearest_solid (true).
-  SolidPoint locate_in_solids(const std::array<double, 3>& p, double reach, bool nearest) const;
-  /// Adds the cell matrix Ke (3n x 3n) of local cell c (in the pattern): its owned rows into
-  /// the arrays of the matrix being assembled (target_), its ghost rows into ghost_values_.
-  void add_cell_matrix(std::int64_t c, const double* Ke) const;
-  /// Adds k33 to the diagonal block of owned node n in target_.
-  void add_node_matrix(std::int32_t n, const double* k33) const;
+  /// What the cell fields (src/assembly/cell_fields.cpp) read.
+  detail::SolidCells solid_cells() const;
+  /// Adds the cell matrix Ke (3n x 3n) of local cell c (in the pattern) to the matrix being
+  /// assembled (MatrixPattern::add_cell_matrix).
+  void add_cell_matrix(std::int64_t c, const double* Ke) const { pattern_.add_cell_matrix(c, Ke); }
+  /// Adds k33 to the diagonal block of owned node n of the matrix being assembled.
+  void add_node_matrix(std::int32_t n, const double* k33) const {
+    pattern_.add_node_matrix(n, k33);
+  }
+  /// Collective. Builds the pattern unless it is built.
+  void ensure_pattern() const { pattern_.build(); }
   friend class MatrixSum;
   MPI_Comm comm_;
   const LocalMesh& mesh_;
   ElementAssignment elements_;
-  std::vector<std::int64_t> pattern_cells_;  ///< local cells in the sparsity pattern
   std::vector<std::int64_t> solid_cells_;
   petsc::LocalToGlobal l2g_;
   petsc::Vector coordinates_;  ///< owned node coordinates, block size 3
   std::vector<PetscInt> ghost_nodes_;
-  // The sparsity pattern and the matrices' storage (pattern.cpp): built on first use by
-  // ensure_pattern() (collective), hence mutable.
-  /// Collective. Builds the pattern and the rigid-body modes unless they are built.
-  void ensure_pattern() const;
-  void build_pattern() const;
-  /// Exchanges the ghost-row patterns with their owners and lays out the owned rows.
-  void build_owned_rows() const;
-  /// The ghost rows' patterns, one message per owner (rows from global node begins[p] are
-  /// rank p's): (global row, block count, global block columns...) per row; sets sends_.
-  std::vector<std::vector<std::int64_t>> ghost_row_messages(
-      const std::vector<std::int64_t>& begins) const;
-  /// The owned rows (owned_*): the local blocks merged with the `extra` ones other ranks add
-  /// ((owned row, global column), sorted).
-  void lay_out_owned_rows(const std::vector<std::pair<std::int32_t, std::int64_t>>& extra) const;
-  /// Where the values of the received ghost rows (`in`, from ranks `from`) go: receives_ and
-  /// received_*.
-  void index_received_rows(const std::vector<std::vector<std::int64_t>>& in,
-                           const std::vector<int>& from) const;
-  mutable bool pattern_built_ = false;
+  /// The sparsity pattern and the matrices' storage (pattern.cpp), built on first use (collective),
+  /// hence mutable.
+  mutable MatrixPattern pattern_;
   /// The rigid-body modes, made by the first AIJ create_matrix (AMG reads them from the
   /// preconditioning matrix; BAIJ matrices only multiply).
   mutable petsc::NullSpace rigid_body_modes_;
-  /// Collective. A = what `fill` adds (through add_cell_matrix): A's values are zeroed, the
-  /// owned rows summed in place in its diagonal and off-diagonal arrays (no copy of the matrix),
-  /// the ghost rows (ghost_values_) sent to and added by their owners.
-  void set_matrix_values(Mat A, const std::function<void()>& fill) const;
-  /// The value arrays of the matrix set_matrix_values is filling (null outside it).
-  struct Target {
-    PetscScalar* diag = nullptr;
-    PetscScalar* off = nullptr;
-    bool blocked = false;
-  };
-  mutable Target target_;
-  /// assemble_diagonal's local form (owned, then ghost DOFs): add_cell_matrix adds only the
-  /// diagonal entries there while it is set.
-  mutable std::span<PetscScalar> diagonal_target_;
-  /// Block f of owned row r in target_: where its entry (0, 0) is and the strides of i and j.
-  struct Block {
-    PetscScalar* p;
-    std::int64_t si, sj;
-  };
-  Block owned_block(std::int32_t r, std::int32_t f) const;
-  /// Local rows (owned nodes, then ghost nodes), each with its column blocks (local node
-  /// indices) in global order: the pattern of this rank's elements.
-  mutable std::vector<std::int64_t> block_ptr_;
-  mutable std::vector<std::int32_t> block_cols_;
-  mutable std::vector<std::int64_t> pattern_index_;  ///< per local cell: its pattern index, or -1
-  /// Ghost nodes below the owned range: local node l has place order(l) in global order (block
-  /// columns are sorted by it).
-  mutable std::int32_t ghosts_below_ = 0;
-  /// Per pattern cell (pattern_index_), from cell_block_offset_[e]: for each of its n x n blocks
-  /// (row node a, column node b) the block's place in row a (block_cols_ from block_ptr_[a]),
-  /// found once when the pattern is built: add_cell_matrix looks it up instead of searching
-  /// (2 B per block: 43 B/DOF for hex8, against 8 B for the offsets it held before).
-  mutable std::vector<std::uint16_t> cell_block_;
-  mutable std::vector<std::int64_t> cell_block_offset_;
-  std::int32_t order(std::int32_t l) const {
-    const std::int32_t no = mesh_.num_owned;
-    return l < no ? l + ghosts_below_ : l < no + ghosts_below_ ? l - no : l;
-  }
-  /// One value per entry of the ghost rows (row node, row component, column block, column
-  /// component: the CSR order of the local pattern), reused by every assembly.
-  mutable std::vector<PetscScalar> ghost_values_;
-  /// Owned rows of the matrix: the local pattern plus the blocks other ranks' ghost rows add.
-  mutable std::vector<PetscInt> owned_ptr_;   ///< per owned node: first block below
-  mutable std::vector<PetscInt> owned_cols_;  ///< global column node of each block, sorted
-  mutable std::vector<std::int32_t>
-      owned_left_;  ///< per owned node: blocks left of the owned columns
-  mutable std::vector<std::int32_t> owned_diag_;  ///< per owned node: blocks in the owned columns
-  mutable std::vector<char> owned_extended_;      ///< per owned node: other ranks add blocks
-  mutable std::vector<std::int32_t>
-      owned_index_;  ///< per local block of an extended row: its index
-  mutable std::vector<PetscInt> diag_ptr_,
-      off_ptr_;  ///< CSR row pointers of the two parts (DOF rows)
-  struct Message {
-    int rank;
-    std::int64_t begin, count;  ///< in values
-  };
-  mutable std::vector<Message> sends_, receives_;     ///< ghost-row values, per neighbour
-  mutable std::vector<std::int32_t> received_rows_;   ///< owned node of each received row
-  mutable std::vector<std::int64_t> received_ptr_;    ///< per received row: first block below
-  mutable std::vector<std::int32_t> received_index_;  ///< per received block: its index in the row
-  mutable std::vector<PetscScalar> received_values_;
   mutable petsc::Vector scratch_;   ///< ghosted, reused by add_cell_vectors
   mutable petsc::Vector deformed_;  ///< X + u, reused by attach_rigid_body_modes
 };

@@ -25,6 +25,7 @@
 #include <utility>
 #include <vector>
 
+#include "inertia/io/cell_layouts.hpp"
 #include "inertia/parallel/petsc.hpp"
 
 namespace inertia::io {
@@ -39,20 +40,6 @@ struct CheckpointAttributes {
 };
 
 using NamedVectors = std::vector<std::pair<std::string, Vec>>;
-
-/// Rows of `stride` values keyed by natural row (natural_order of the rows' cell tags), e.g. a
-/// force term's state at its quadrature points. Written as dataset `name` of num_global_rows x
-/// stride (natural row order). Every rank passes the same arrays in the same order with the same
-/// name, stride and num_global_rows; the ranks' natural_rows together are [0, num_global_rows),
-/// each row on one rank. A rank may have no rows (empty spans), an array no rows at all.
-struct CellArray {
-  std::string name;
-  int stride = 1;
-  std::int64_t num_global_rows = 0;
-  std::span<const std::int64_t> natural_rows;  ///< per local row: its natural row
-  std::span<double> values;                    ///< local rows x stride; written from, read into
-};
-using CellArrays = std::vector<CellArray>;
 
 /// A checkpoint that cannot be used as it is on disk (truncated, overwritten, an attribute or a
 /// dataset missing, a checksum that does not match): a restart from a directory skips it.
@@ -123,6 +110,7 @@ class Checkpointer {
   MPI_Comm comm_;
   std::int64_t num_global_nodes_;
   std::int64_t last_bytes_ = 0;  ///< size of the last checkpoint written
+  CellLayouts cell_layouts_;     ///< the cell arrays' natural order
 
   /// Collective: throws IoError "<file>: No space left on device (...)" on every rank if some
   /// rank's file system lacks room for the checkpoint (`cell_bytes`: the cell arrays' values).
@@ -130,21 +118,6 @@ class Checkpointer {
                    std::size_t num_vectors, std::uint64_t cell_bytes) const;
   petsc::Vector natural_;            ///< natural-order vector, block size 3
   petsc::VecScatterHandle scatter_;  ///< layout -> natural
-
-  /// A cell array's PETSc objects, made on first use and kept while its rows stay the same.
-  struct CellLayout {
-    int stride = 0;
-    std::int64_t num_global_rows = 0;
-    std::vector<std::int64_t> natural_rows;
-    petsc::Vector local;              ///< this rank's rows (the caller's values placed in it)
-    petsc::Vector natural;            ///< natural row order, block size `stride`
-    petsc::VecScatterHandle scatter;  ///< local -> natural
-    bool ready = false;               ///< made and checked for these rows
-  };
-  std::map<std::string, CellLayout> cell_layouts_;
-  /// Collective. The layouts of `cells` (made or remade where the rows changed), in their order;
-  /// InternalError on every rank for cells that break CellArray's contract.
-  std::vector<CellLayout*> cell_layouts(const CellArrays& cells);
 };
 
 /// The name of the checkpoint of a step: checkpoint_NNNNNNNNN.h5.
