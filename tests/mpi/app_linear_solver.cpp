@@ -1,4 +1,4 @@
-// The implicit solvers' choice (system/mechanical_system.cpp, system/direct_solver.hpp): a
+// The implicit solvers' choice (system/solver_cache.cpp, system/direct_solver.hpp): a
 // linear model's constant operator is factored once by MUMPS or solved by CG + GAMG, chosen from
 // MUMPS's estimate of the factorisation against the run's steps, forced by time.linear_solver,
 // overridden by -ksp_type / -pc_type; every path gives the same answer (to the iterative solve's

@@ -4,7 +4,8 @@
 /// an operator would cost before it is computed (MUMPS's analysis: the ordering, the factor's
 /// size, its flops, its memory per rank), the choice between it and CG + GAMG, a KSP set up to
 /// factor once and reuse, and the memory a rank may use. The implicit solvers
-/// (system/mechanical_system.cpp) and the modal analysis (modal/modal.cpp) choose with these.
+/// (system/solver_cache.cpp, time/tangent_solver.cpp) and the modal analysis (modal/modal.cpp)
+/// choose with these.
 
 #include <mpi.h>
 

@@ -6,6 +6,10 @@
 /// identity rows), and G's constrained entries are zero, so the prescribed entries of the initial
 /// guess never move. Every SNES/KSP option is overridable from the command line (no prefix:
 /// -snes_rtol, -snes_linesearch_type, -ksp_type, ...). No exception crosses a PETSc callback.
+/// NewtonSolver holds the SNES, its callbacks, the choice of line search and the augmented
+/// Lagrangian loop; its parts are one file each: the problem, the report and the lines written
+/// about a solve (newton_problem.hpp), the tangents' linear solver (tangent_solver.hpp), the
+/// energy line search (incremental_potential.hpp) and the round-off floor (round_off_floor.hpp).
 ///
 /// Linear solves. At the first tangent the solver is chosen as for linear steps
 /// (system/direct_solver.hpp: choose_solver, one tangent per Newton iteration, ~4 per step): a
@@ -64,41 +68,21 @@
 
 #include <cstdint>
 #include <exception>
-#include <functional>
 #include <string>
 #include <vector>
 
 #include "inertia/core/error.hpp"
 #include "inertia/system/dynamic_system.hpp"
+#include "inertia/time/incremental_potential.hpp"
+#include "inertia/time/newton_problem.hpp"
+#include "inertia/time/round_off_floor.hpp"
+#include "inertia/time/tangent_solver.hpp"
 
 namespace inertia {
 
-struct NewtonReport {
-  PetscInt iterations = 0;
-  PetscInt linear_iterations = 0;
-  SNESConvergedReason reason = SNES_CONVERGED_ITERATING;
-  std::vector<double> residuals;  ///< ||G|| before each iteration and after the last
-  /// Converged at the round-off floor rather than at the tolerances (reason is then
-  /// SNES_CONVERGED_FNORM_ABS, named CONVERGED_AT_ROUND_OFF).
-  bool at_round_off_floor = false;
-  double round_off_floor = 0;  ///< the floor measured in this solve (0: none was measured)
-  std::string reason_name() const {
-    return at_round_off_floor ? "CONVERGED_AT_ROUND_OFF" : SNESConvergedReasons[reason];
-  }
-};
-
 class NewtonSolver {
  public:
-  struct Problem {
-    /// G(y) into g (constrained entries are zeroed afterwards by the solver).
-    std::function<void(Vec y, Vec g)> residual;
-    /// Writes the displacement x(y) at which the Jacobian is linearised into x.
-    std::function<void(Vec y, Vec x)> configuration;
-    double m = 0, k = 0, b = 0;
-    /// dx/dy (x = configuration(y) = x0 + cx y) and the time at which G takes the forces: with
-    /// cx > 0 the solver may build the incremental potential above (0: it must not).
-    double cx = 0, t = 0;
-  };
+  using Problem = NewtonProblem;
 
   /// Collective. Creates the SNES (Newton with line search) and its Jacobian matrix.
   explicit NewtonSolver(DynamicSystem& system);
@@ -123,8 +107,8 @@ class NewtonSolver {
   bool has_potential(const Problem& problem) const;
   /// Collective, for tests and diagnostics. Prepares Phi for `problem` from the point y0 (p is
   /// recovered there), then Phi(y). Requires has_potential(problem).
-  void prepare_potential(const Problem& problem, Vec y0);
-  double potential(Vec y);
+  void prepare_potential(const Problem& problem, Vec y0) { potential_.prepare(problem, y0); }
+  double potential(Vec y) { return potential_(y); }
 
  private:
   /// One SNES solve (solve() without the multiplier updates), repeated with backtracking where
@@ -132,8 +116,6 @@ class NewtonSolver {
   NewtonReport solve_once(const Problem& problem, Vec y);
   /// The line search of a solve (see "Line search" above); sets full_steps_.
   void choose_line_search(bool energy);
-  /// Collective. A new preconditioner object for the solve (iterative tangents only).
-  void fresh_preconditioner();
   /// Collective. SNESSolve from y and its report (reason, iterations, residuals).
   NewtonReport run_snes(Vec y);
   /// Collective. After `first` failed: the solve again from the step's guess with backtracking
@@ -146,40 +128,26 @@ class NewtonSolver {
   static PetscErrorCode convergence_callback(SNES, PetscInt iteration, PetscReal xnorm,
                                              PetscReal step_norm, PetscReal fnorm,
                                              SNESConvergedReason* reason, void* context);
-  /// Collective. Whether ||G(y)|| = gnorm (g = G(y)) is within floor_factor of the round-off
-  /// floor measured at y. Re-measures only where ||G|| fell tenfold since the last measurement of
-  /// this solve (a solve stalling far above the floor measures a few times at most).
-  bool at_round_off_floor(Vec y, Vec g, PetscReal gnorm);
-  /// The first acceptance at the floor of a run: the warning, into the system's solver notes.
-  void warn_round_off_floor(PetscReal gnorm, PetscReal first);
-  /// delta = relative_probe y; ||G|| at most this times the measured floor is accepted.
-  static constexpr double relative_probe = 1e-8, floor_factor = 10;
-  /// Phi's constant terms (p, f_ext(t)) from G(y0) = g0 (g0 may be p_ itself).
-  void set_potential_constants(Vec y0, Vec g0);
-  void energy_line_search(SNESLineSearch line_search);
-  /// At the first tangent: MUMPS LDL^T per tangent or CG + GAMG (choose_solver), logged.
-  void choose_linear_solver(Mat J);
-  /// Direct path: whether the next tangent is factored or the last factorisation kept.
-  void lag_factorisation();
-  /// Krylov iterations with a kept factorisation beyond which the next tangent is refactored.
-  static constexpr PetscInt max_lagged_iterations = 6;
+  /// The convergence test's own part: the stall at the floor, full steps that do not converge.
+  void test_convergence(SNES snes, PetscInt iteration, PetscReal fnorm,
+                        SNESConvergedReason* reason);
 
   DynamicSystem& system_;
   petsc::Snes snes_;
   petsc::Matrix jacobian_;
   petsc::Vector residual_, x_, guess_;
-  petsc::Vector p_, f_ext_, work_, zero_;  // the potential's constant terms and scratch
-  bool potential_ready_ = false;           ///< p_ and f_ext_ hold this solve's constants
+  IncrementalPotential potential_;
+  TangentSolver tangents_;
   /// This solve takes full Newton steps, given up where ||G|| grows after the second iteration.
   bool full_steps_ = false;
   /// Solves in a row whose full steps failed (from 2 on, the run backtracks); whether the first
   /// failure was noted in the log.
   int full_step_failures_ = 0;
   bool full_steps_noted_ = false;
-  bool chosen_ = false, direct_ = false;  ///< the tangents' solver (choose_linear_solver)
-  // Round-off floor of this solve: residuals seen, the floor and where it was last measured.
-  petsc::Vector probe_, probe_g_, probe_h_;
-  PetscReal first_residual_ = 0, previous_residual_ = 0, floor_ = 0, floor_measured_at_ = 0;
+  /// Round-off floor of this solve: the floor, the residuals seen, whether a stall was accepted
+  /// at it, whether the run's first acceptance was warned about.
+  RoundOffFloor floor_;
+  PetscReal first_residual_ = 0, previous_residual_ = 0;
   bool accepted_at_floor_ = false, floor_warned_ = false;
   const Problem* problem_ = nullptr;
   std::exception_ptr error_;

@@ -1,0 +1,119 @@
+#pragma once
+/// \file term_set.hpp
+/// MechanicalSystem's force terms (force_term.hpp) sorted by their traits, and the sums over
+/// them that need no matrix of the system: the assembled stiffness and masses, the nonlinear,
+/// dashpot and nodal forces, the history's commit and rejection, the augmented Lagrangian's
+/// updates, and the energies and bounds the energy balance and the stable step read. Every rank
+/// holds the same list and the same groups, so what the traits say is the same on every rank.
+///
+/// An explicit run whose only nonlinear terms are nodal (rigid walls) stays a linear model with
+/// those terms added node by node; otherwise they are nonlinear terms like the others. Terms that
+/// gather (contact pairs) are always added node by node; under implicit schemes their tangent
+/// couples nodes outside the assembled pattern (coupled(): the model is then nonlinear).
+
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "inertia/system/force_term.hpp"
+
+namespace inertia {
+
+/// The energy dissipated plastically since the start, from the return map, and the work error
+/// (the trapezoidal rule's work at the material points less the stored and dissipated energy;
+/// fe::J2State), both from the committed states.
+struct PlasticEnergy {
+  double dissipation = 0, work_error = 0;
+};
+
+class TermSet {
+ public:
+  /// Sorts `terms` by their traits. `assembler` must outlive the set.
+  TermSet(MPI_Comm comm, const Assembler& assembler, const ProblemSpec& spec,
+          std::vector<std::unique_ptr<ForceTerm>> terms);
+  TermSet(const TermSet&) = delete;
+  TermSet& operator=(const TermSet&) = delete;
+
+  std::span<const std::unique_ptr<ForceTerm>> all() const { return terms_; }
+  /// Every term linear (or a load), nodal terms of an explicit run aside: f_int = K u.
+  bool linear() const { return linear_; }
+  bool dashpots() const { return dashpots_; }
+  bool friction() const { return !friction_terms_.empty(); }
+  bool plastic() const { return plastic_; }
+  bool hourglass() const { return hourglass_; }
+  bool moving() const { return moving_; }
+  /// Gathering terms under an implicit scheme: their tangent is coupling() blocks.
+  bool coupled() const { return coupled_; }
+  bool nodal() const { return !nodal_terms_.empty(); }
+  int augmentation_limit() const { return augmentation_limit_; }
+  std::span<PointState* const> point_states() const { return point_states_; }
+
+  /// Collective. The linear terms' constant K into K; every term's stiffness at `at` (the
+  /// nonlinear ones' tangent) into K and, if B is not null, the dashpots' matrix into B.
+  void assemble_stiffness(Mat K) const;
+  /// Collective. The diagonal of the linear terms' K, summed from the element matrices (no
+  /// matrix: also for a matrix-free run).
+  void assemble_stiffness_diagonal(Vec d) const;
+  void assemble_tangent(const TermPoint& at, Mat K, Mat B) const;
+  /// Collective. The terms' consistent mass into M; their lumped masses into m (zeroed first).
+  void assemble_consistent_mass(Mat M) const;
+  void assemble_lumped_masses(Vec m) const;
+  /// Adds the point masses at this rank's owned nodes.
+  void add_nodal_masses(std::span<PetscScalar> owned) const;
+  /// Sizes the terms from the stiffness's diagonal and the lumped masses (ForceTerm::set_up):
+  /// the nodal terms only, or all.
+  void set_up(std::span<const PetscScalar> diagonal, std::span<const PetscScalar> masses,
+              bool nodal_only) const;
+  /// Collective. The loads' reference vectors: one per amplitude, in the order of their first
+  /// load, as (amplitude, F).
+  std::vector<std::pair<int, petsc::Vector>> assemble_loads() const;
+
+  /// Adds the nonlinear terms' internal force at u to f_int (if non-null) and the dashpot terms'
+  /// force at (u, v) to f_dashpot (if non-null), at time t. Ghosts of u and v are updated here.
+  void add_nonlinear_forces(Vec u, Vec v, double t, Vec f_int, Vec f_dashpot) const;
+  /// Adds factor x scale x (the nodal terms' force at u, t) into f (owned entries); gathers first.
+  void add_nodal_forces(Vec u, double t, double factor, Vec scale, Vec f) const;
+  /// Collective: the gathering terms (Traits::gathers) evaluated at u, t.
+  void gather(Vec u, double t) const;
+  /// The gathering terms' tangent blocks at their last gather.
+  void add_coupling(std::vector<ForceTerm::CouplingBlock>& blocks) const;
+  /// The nodal terms' energy at u, summed over ranks (0 without them). Collective.
+  double nodal_energy(Vec u, double t) const;
+  /// This rank's stored energy of the nonlinear terms assembled at u (not the nodal ones).
+  double nonlinear_energy(Vec u, double t) const;
+
+  /// Collective. The accepted step's u: nodal history and point states committed.
+  void commit(Vec u, double t) const;
+  void reject() const;
+  /// Collective. The multiplier terms' worst violation at u; updated where above 1.
+  double augment(Vec u, double t, double inertia) const;
+
+  /// Collective, over all ranks: the total mass; the largest stiffness-over-mass bound
+  /// (ForceTerm::frequency_squared_bound); the moving terms' work from t0 to t1; the plastic
+  /// energy; the hourglass energy at u; friction's dissipation since the last call.
+  double total_mass() const;
+  double penalty_frequency_squared() const;
+  double moving_work(Vec u0, Vec u1, double t0, double t1) const;
+  PlasticEnergy plastic_energy() const;
+  double hourglass_energy(Vec u, double t) const;
+  double take_friction_dissipation() const;
+
+ private:
+  MPI_Comm comm_;
+  const Assembler& assembler_;
+  std::vector<std::unique_ptr<ForceTerm>> terms_;
+  bool linear_ = true, dashpots_ = false, moving_ = false, coupled_ = false;
+  bool plastic_ = false, hourglass_ = false;      ///< some material is plastic / reduced
+  std::vector<const ForceTerm*> friction_terms_;  ///< with Traits::friction
+  /// With Traits::friction or Traits::multipliers: committed with an accepted step.
+  std::vector<const ForceTerm*> nodal_history_terms_;
+  std::vector<const ForceTerm*> multiplier_terms_;  ///< with Traits::multipliers
+  int augmentation_limit_ = 0;                      ///< the largest of theirs
+  /// Added node by node (Traits::nodal in an explicit linear run, or Traits::gathers).
+  std::vector<ForceTerm*> nodal_terms_;
+  std::vector<ForceTerm*> gathering_terms_;    ///< those of them that gather
+  std::vector<const ForceTerm*> state_terms_;  ///< the terms with history variables
+  std::vector<PointState*> point_states_;      ///< theirs
+};
+
+}  // namespace inertia
