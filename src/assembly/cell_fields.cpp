@@ -77,6 +77,19 @@ void cell_stress(const SolidCells& in, Vec u, CellStress& out) {
   }
 }
 
+namespace {
+
+/// Collective. The ghost nodes' parts of a ghosted vector summed into their owners, then the
+/// owners' totals copied back to every ghost.
+void sum_ghosts_into_owners(Vec sums) {
+  INERTIA_PETSC(VecGhostUpdateBegin(sums, ADD_VALUES, SCATTER_REVERSE));
+  INERTIA_PETSC(VecGhostUpdateEnd(sums, ADD_VALUES, SCATTER_REVERSE));
+  INERTIA_PETSC(VecGhostUpdateBegin(sums, INSERT_VALUES, SCATTER_FORWARD));
+  INERTIA_PETSC(VecGhostUpdateEnd(sums, INSERT_VALUES, SCATTER_FORWARD));
+}
+
+}  // namespace
+
 void nodal_average(const SolidCells& in, const CellStress& cells, NodalStress& out) {
   constexpr int bs = 13;  // stress (6), strain (6), weight
   const auto nodes = static_cast<std::size_t>(in.mesh.num_local_nodes());
@@ -113,11 +126,7 @@ void nodal_average(const SolidCells& in, const CellStress& cells, NodalStress& o
       }
     }
   }  // local form restored before the updates
-  // The ghost nodes' parts summed into their owners, then the owners' totals copied back.
-  INERTIA_PETSC(VecGhostUpdateBegin(out.sums, ADD_VALUES, SCATTER_REVERSE));
-  INERTIA_PETSC(VecGhostUpdateEnd(out.sums, ADD_VALUES, SCATTER_REVERSE));
-  INERTIA_PETSC(VecGhostUpdateBegin(out.sums, INSERT_VALUES, SCATTER_FORWARD));
-  INERTIA_PETSC(VecGhostUpdateEnd(out.sums, INSERT_VALUES, SCATTER_FORWARD));
+  sum_ghosts_into_owners(out.sums);
   petsc::LocalForm local(out.sums);
   petsc::ConstArray sums(local.get());
   for (std::size_t n = 0; n < nodes; ++n) {
@@ -169,11 +178,7 @@ void nodal_average(const SolidCells& in, std::span<const std::int64_t> cells,
       }
     }
   }  // local form restored before the updates
-  // The ghost nodes' parts summed into their owners, then the owners' totals copied back.
-  INERTIA_PETSC(VecGhostUpdateBegin(out.sums, ADD_VALUES, SCATTER_REVERSE));
-  INERTIA_PETSC(VecGhostUpdateEnd(out.sums, ADD_VALUES, SCATTER_REVERSE));
-  INERTIA_PETSC(VecGhostUpdateBegin(out.sums, INSERT_VALUES, SCATTER_FORWARD));
-  INERTIA_PETSC(VecGhostUpdateEnd(out.sums, INSERT_VALUES, SCATTER_FORWARD));
+  sum_ghosts_into_owners(out.sums);
   petsc::LocalForm local(out.sums);
   petsc::ConstArray sums(local.get());
   for (std::size_t n = 0; n < nodes; ++n) {
