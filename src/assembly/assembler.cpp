@@ -87,6 +87,10 @@ std::exception_ptr Assembler::element_error(std::int64_t c, const std::exception
                       ") at (", centre[0], ", ", centre[1], ", ", centre[2], "): ", e.what())));
 }
 
+void VectorSum::fail(std::int64_t c, const std::exception& e) {
+  if (!error_) error_ = a_.element_error(c, e);
+}
+
 void MatrixSum::add_node_block(std::int32_t n, const double* k33) { a_.add_node_matrix(n, k33); }
 
 void Assembler::assemble(Mat A, const std::function<void(MatrixSum&)>& fill) const {

@@ -26,6 +26,7 @@
 #include "inertia/app/case_file.hpp"
 #include "inertia/app/histories.hpp"
 #include "inertia/app/model.hpp"
+#include "inertia/assembly/j2_batches.hpp"
 #include "inertia/core/limits.hpp"
 #include "inertia/parallel/session.hpp"
 #include "inertia/system/spectrum.hpp"
@@ -60,6 +61,7 @@ options:
   --quick             tiny sizes for CI (cells 6, repeat 3, steps 3, implicit-steps 1)
   --skip-static       skip the static CG+GAMG solve
   --formulation F     full | reduced | bbar: the hex8 cells' formulation (default full)
+  --only NAME         run the header and section NAME only (e.g. explicit_nonlinear)
   --help
 Everything after `--` goes to PETSc's options database (e.g. -- -pc_gamg_threshold 0.02).
 )";
@@ -74,6 +76,7 @@ struct Options {
   bool quick = false;
   bool skip_static = false;
   std::string formulation = "full";  ///< of the hex8 cells
+  std::string only;                  ///< the one section to run (empty: all)
   double min_sample_seconds = 0.05;  ///< short operations are batched up to this per sample
   std::vector<std::string> petsc;
 };
@@ -966,6 +969,135 @@ void explicit_matrix_free(Bench& b) {
             std::abs(r->u_norm - b.u_norm_assembled) / b.u_norm_assembled, "ratio");
 }
 
+/// A box of `cells`^3 hex8 in `formulation`, model `model` (J2 plasticity with sigma_y 200 MPa
+/// and linear hardening if `plastic`), free, with central difference at step dt, its forces
+/// matrix-free where the model is linear-elastic.
+std::string nonlinear_case_text(int cells, const std::string& model, const std::string& formulation,
+                                bool plastic, double dt) {
+  std::ostringstream y;
+  y << "mesh:\n"
+    << "  box: {lower: [0, 0, 0], upper: [1, 1, 1], cells: [" << cells << ", " << cells << ", "
+    << cells << "], element: hex8}\n"
+    << "materials:\n"
+    << "  - {region: all, model: " << model
+    << ", density: 7800, youngs_modulus: 2.0e11, poissons_ratio: 0.3"
+    << (formulation != "full" ? ", formulation: " + formulation : "")
+    << (plastic ? ", plasticity: {yield_stress: 2.0e8, isotropic_hardening: 1.0e9}" : "") << "}\n"
+    << "time:\n"
+    << "  integrator: central_difference\n"
+    << "  mass: lumped\n"
+    << "  dt: " << dt << "\n"
+    << "  steps: 1000\n"
+    << (model == "linear_elastic" && !plastic ? "  operator: matrix_free\n" : "") << "output:\n"
+    << "  every: 0\n"
+    << "  energy: false\n";
+  return y.str();
+}
+
+/// Seconds per explicit step (the step and its commit, as the time loop takes them) of a case of
+/// nonlinear_case_text, past yield: from u = 2e-3 (x - 1/2) e_x (twice the yield strain) with
+/// v = 100 (x - 1/2) e_x / s, every point flowing at every step; one warm-up step, then `repeat`
+/// samples of `steps` steps (median). NaN if the case is refused.
+double nonlinear_step_seconds(MPI_Comm comm, const std::string& yaml, double dt, const Options& o) {
+  CaseFile c;
+  Built b;
+  try {
+    c = parse(comm, yaml);
+    b = build(comm, c);
+  } catch (const InputError&) {
+    return std::nan("");
+  }
+  MechanicalSystem& system = *b.model.system;
+  State state;
+  state.u = system.create_vector();
+  state.v = system.create_vector();
+  {
+    const LocalMesh& mesh = system.assembler().mesh();
+    petsc::Array u(state.u), v(state.v);
+    for (std::int32_t n = 0; n < mesh.num_owned; ++n) {
+      const double x = mesh.coords[3 * n] - 0.5;
+      u[3 * n] = 2e-3 * x;
+      v[3 * n] = 100 * x;
+    }
+  }
+  auto integrator = configure_scheme("central_difference").create();
+  integrator->initialize(system, state);
+  auto step = [&] {
+    integrator->step(system, state, dt);
+    system.commit_step(state.u);
+  };
+  step();  // warm-up
+  std::vector<double> t;
+  for (int s = 0; s < o.repeat; ++s)
+    t.push_back(timed(comm,
+                      [&] {
+                        for (int k = 0; k < o.steps; ++k) step();
+                      }) /
+                o.steps);
+  return median(t);
+}
+
+/// The nonlinear explicit step against the elastic matrix-free one, on the same mesh and ranks:
+/// J2 at small strain (full, bbar, reduced) and at finite strain (model hencky: full, reduced,
+/// fbar), each a model of its own.
+void explicit_nonlinear(Bench& b) {
+  Report& out = b.out;
+  const double h = 1.0 / b.o.cells, E = 2e11, nu = 0.3, rho = 7800;
+  const double c = std::sqrt(E * (1 - nu) / ((1 + nu) * (1 - 2 * nu)) / rho);
+  const double dt = 0.3 * h / c;
+  out.comment(cat("explicit_nonlinear: a free box of ", b.o.cells,
+                  "^3 hex8, central difference, dt ", dt,
+                  " s; J2 (sigma_y 200 MPa, H 1 GPa) past yield and flowing at every step; "
+                  "each step with its commit; elastic: time.operator matrix_free"));
+  struct Line {
+    const char* name;
+    const char* model;
+    const char* formulation;
+    bool plastic;
+    const char* over;  ///< the line it is compared with
+  };
+  const Line lines[] = {
+      {"elastic_full", "linear_elastic", "full", false, nullptr},
+      {"elastic_reduced", "linear_elastic", "reduced", false, nullptr},
+      {"j2_full", "linear_elastic", "full", true, "elastic_full"},
+      {"j2_bbar", "linear_elastic", "bbar", true, "elastic_full"},
+      {"j2_reduced", "linear_elastic", "reduced", true, "elastic_reduced"},
+      {"hencky_j2_full", "hencky", "full", true, "j2_full"},
+      {"hencky_j2_reduced", "hencky", "reduced", true, "j2_reduced"},
+      {"hencky_j2_fbar", "hencky", "fbar", true, "j2_full"},
+  };
+  std::vector<std::pair<std::string, double>> seconds;
+  for (const Line& l : lines) {
+    const double t = nonlinear_step_seconds(
+        b.comm, nonlinear_case_text(b.o.cells, l.model, l.formulation, l.plastic, dt), dt, b.o);
+    seconds.emplace_back(l.name, t);
+    out.value(cat("explicit_step_", l.name, "_seconds"), t, "s");
+    out.value(cat("explicit_step_", l.name, "_ns_per_cell"), 1e9 * t / std::pow(b.o.cells, 3),
+              "ns/cell");
+    if (l.plastic) {
+      // The kernel's own count (J2Batches): bytes and flops per cell, what the step reaches.
+      const std::string f = l.formulation;
+      const fe::Formulation formulation = f == "reduced" ? fe::Formulation::reduced
+                                          : f == "bbar"  ? fe::Formulation::bbar
+                                          : f == "fbar"  ? fe::Formulation::fbar
+                                                         : fe::Formulation::full;
+      const double cells = std::pow(b.o.cells, 3);
+      const bool finite = std::string_view(l.model) == "hencky";
+      out.value(cat("explicit_step_", l.name, "_bytes_per_cell"),
+                J2Batches::bytes_per_cell(formulation), "B");
+      out.value(cat("explicit_step_", l.name, "_flops_per_cell"),
+                J2Batches::flops_per_cell(formulation, finite), "flop");
+      out.value(cat("explicit_step_", l.name, "_kernel_bandwidth"),
+                J2Batches::bytes_per_cell(formulation) * cells / t / 1e9, "GB/s");
+      out.value(cat("explicit_step_", l.name, "_kernel_gflops"),
+                J2Batches::flops_per_cell(formulation, finite) * cells / t / 1e9, "GFlop/s");
+    }
+    if (!l.over) continue;
+    for (const auto& [name, base] : seconds)
+      if (name == l.over) out.value(cat("explicit_step_", l.name, "_over_", name), t / base, "x");
+  }
+}
+
 /// Newmark steps on a built model from rest: the initialisation, the first step (operator fill
 /// and GAMG set-up) apart, then samples of steps; the heap held after the first step.
 void newmark_step_figures(Bench& b, MechanicalSystem& system, double dt, double heap_before) {
@@ -1155,6 +1287,9 @@ const Section sections[] = {
      explicit_assembled},
     {"explicit_matrix_free", "model B: the explicit step with time.operator: matrix_free",
      explicit_matrix_free},
+    {"explicit_nonlinear",
+     "the explicit step of J2 and hencky + J2 boxes past yield against the elastic matrix-free one",
+     explicit_nonlinear},
     {"implicit_newmark",
      "model C (Newmark, consistent mass, CG + GAMG): consistent-mass assembly, first step, steps",
      implicit_newmark},
@@ -1182,7 +1317,8 @@ int bench(const Options& o) {
   b.samples_long = std::min(o.repeat, 3);
   b.primary = o.elements.front();
   b.dofs = 3 * std::pow(o.cells + 1.0, 3);
-  for (const Section& s : sections) s.run(b);
+  for (const Section& s : sections)
+    if (o.only.empty() || o.only == s.name || std::string_view(s.name) == "header") s.run(b);
   out.integer("bench_complete", 1, "flag");
   return 0;
 }
@@ -1245,6 +1381,13 @@ int main(int argc, char** argv) {
       o.quick = true;
     } else if (a == "--skip-static") {
       o.skip_static = true;
+    } else if (a == "--only") {
+      o.only = next("a section name");
+      if (std::none_of(std::begin(sections), std::end(sections),
+                       [&](const Section& s) { return o.only == s.name; })) {
+        std::cerr << "inertia-bench: error: --only: no section '" << o.only << "'\n";
+        return 1;
+      }
     } else if (a == "--formulation") {
       o.formulation = next("full, reduced or bbar");
       if (o.formulation != "full" && o.formulation != "reduced" && o.formulation != "bbar") {

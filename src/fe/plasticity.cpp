@@ -350,11 +350,10 @@ void point_strain(const J2Parameters& p, int n, const double* g, const double* b
   for (int k = 0; k < 6; ++k) eps[k] = out.kin.E[k];
 }
 
-/// One point's return map from its committed state c into tr (stride values): sigma and, if A is
-/// not null, the algorithmic tangent A (9 x 9, full indices); with history (J2State), the strain,
-/// stress, rate, dissipation and the work balance's error. Returns the free energy density.
-double point_return_map(const J2Parameters& p, const double* eps, const double* c, double* tr,
-                        bool history, double* sigma, double* A) {
+}  // namespace
+
+double j2_point_update(const J2Parameters& p, const double* eps, const double* c, double* tr,
+                       bool history, double* sigma, double* A) {
   J2Parameters at = p;  // with history: the step since the committed state, for the rate factor
   if (history && p.rate_sensitivity > 0) {
     at.dt = p.time - c[J2State::time];
@@ -381,6 +380,8 @@ double point_return_map(const J2Parameters& p, const double* eps, const double* 
   for (int k = 0; k < 6; ++k) tr[J2State::strain + k] = eps[k], tr[J2State::stress + k] = sigma[k];
   return psi;
 }
+
+namespace {
 
 /// A finite-strain point's force s g^T P and tangent s g^T AF g (AF = dP/dF, 9 x 9).
 void add_finite_strain_point(int n, const double* g, double s, const double* P, const double* AF,
@@ -527,8 +528,8 @@ double j2_element(CellType t, std::span<const double> x, std::span<const double>
     point_strain(p, n, g, b, bbar, fbar, J0, u, ps);
     double sigma[6], A[81];
     double* tr = trial.data() + q * stride;
-    energy += s * point_return_map(p, ps.eps, committed.data() + q * stride, tr, history, sigma,
-                                   K.empty() ? nullptr : A);
+    energy += s * j2_point_update(p, ps.eps, committed.data() + q * stride, tr, history, sigma,
+                                  K.empty() ? nullptr : A);
     if (!p.finite_strain) {
       add_small_strain_point(n, g, b, bbar, s, sigma, A, f, K);
       continue;

@@ -63,7 +63,7 @@ MechanicalSystem::MechanicalSystem(MPI_Comm comm, LocalMesh mesh, ProblemSpec sp
 }
 
 void MechanicalSystem::internal_force(Vec u, Vec f) const {
-  INERTIA_PETSC(MatMult(operators_.linear_stiffness(), u, f));
+  operators_.mult_linear_stiffness(u, f);
   terms_.add_nonlinear_forces(u, nullptr, term_time_, f, nullptr);
   terms_.add_nodal_forces(u, term_time_, 1.0, nullptr, f);
 }
@@ -76,7 +76,7 @@ void MechanicalSystem::dashpot_force(Vec u, Vec v, Vec f) const {
 
 void MechanicalSystem::external_minus_internal(double t, Vec u, Vec f, Vec scale) const {
   term_time_ = t;
-  INERTIA_PETSC(MatMult(operators_.linear_stiffness(), u, work2_));
+  operators_.mult_linear_stiffness(u, work2_);
   // Remember K u: the energy history's strain energy at this u then costs a dot product, not
   // a second product with K (explicit schemes evaluate the force at the u they end on).
   ku_.u = u;
@@ -148,7 +148,7 @@ double MechanicalSystem::strain_energy(Vec u, Vec ku) const {
   if (u == ku_.u && u_state == ku_.u_state && ku_state == ku_.ku_state)
     INERTIA_PETSC(VecCopy(work2_, ku));  // K u is still in work2_ (see force())
   else
-    INERTIA_PETSC(MatMult(operators_.linear_stiffness(), u, ku));
+    operators_.mult_linear_stiffness(u, ku);
   PetscScalar dot = 0;
   INERTIA_PETSC(VecDot(u, ku, &dot));
   return 0.5 * dot + terms_.nodal_energy(u, term_time_);
@@ -161,7 +161,7 @@ double MechanicalSystem::strain_energy(Vec u) const {
   if (u == ku_.u && u_state == ku_.u_state && ku_state == ku_.ku_state) {
     INERTIA_PETSC(VecDot(u, work2_, &dot));  // K u is still in work2_ (see force())
   } else {
-    INERTIA_PETSC(MatMult(operators_.linear_stiffness(), u, work_));
+    operators_.mult_linear_stiffness(u, work_);
     INERTIA_PETSC(VecDot(u, work_, &dot));
   }
   const double local = terms_.nonlinear_energy(u, term_time_);

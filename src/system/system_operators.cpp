@@ -41,6 +41,11 @@ void SystemOperators::assemble_stiffness(const ProblemSpec& spec) {
     K_ = assembler_.create_matrix(baij_stiffness_ ? Assembler::MatrixFormat::blocked
                                                   : Assembler::MatrixFormat::aij);
     terms_.assemble_stiffness(K_);
+    // A model whose every solid is nonlinear (plasticity, large deformation) has a linear K of
+    // zeros: its products are skipped (a full pass over the pattern per force evaluation).
+    PetscReal norm = 0;
+    INERTIA_PETSC(MatNorm(K_, NORM_FROBENIUS, &norm));
+    linear_stiffness_zero_ = norm == 0;
   }
   stop_if_interrupted(comm_, "during the set-up (the assembly, after the stiffness)");
   if (terms_.linear()) return;
@@ -48,6 +53,13 @@ void SystemOperators::assemble_stiffness(const ProblemSpec& spec) {
   linearised_at_ = assembler_.create_vector();
   if (terms_.dashpots()) B_ = assembler_.create_matrix();
   update_tangent(linearised_at_, 0);  // the reference configuration
+}
+
+void SystemOperators::mult_linear_stiffness(Vec u, Vec y) const {
+  if (linear_stiffness_zero_)
+    INERTIA_PETSC(VecZeroEntries(y));
+  else
+    INERTIA_PETSC(MatMult(K_, u, y));
 }
 
 void SystemOperators::set_up_terms() {

@@ -47,6 +47,14 @@ TermSet::TermSet(MPI_Comm comm, const Assembler& assembler, const ProblemSpec& s
   }
 }
 
+TermSet::Evaluation TermSet::Evaluation::of(Vec u, double t) {
+  Evaluation e;
+  INERTIA_PETSC(PetscObjectGetId(reinterpret_cast<PetscObject>(u), &e.id));
+  INERTIA_PETSC(PetscObjectStateGet(reinterpret_cast<PetscObject>(u), &e.state));
+  e.time = t;
+  return e;
+}
+
 void TermSet::assemble_stiffness(Mat K) const {
   assembler_.assemble(K, [&](MatrixSum& sum) {
     for (const auto& t : terms_)
@@ -64,6 +72,7 @@ void TermSet::assemble_stiffness_diagonal(Vec d) const {
 }
 
 void TermSet::assemble_tangent(const TermPoint& at, Mat K, Mat B) const {
+  forced_ = {};  // the tangents write the trial states at `at`
   // Every term's stiffness: the linear ones' constant K, the nonlinear ones' tangent at u.
   assembler_.assemble(K, [&](MatrixSum& sum) {
     for (const auto& t : terms_)
@@ -123,13 +132,16 @@ std::vector<std::pair<int, petsc::Vector>> TermSet::assemble_loads() const {
 void TermSet::add_nonlinear_forces(Vec u, Vec v, double t, Vec f_int, Vec f_dashpot) const {
   if (linear_) return;
   petsc::GhostedRead ul(u);
-  if (f_int)
+  if (f_int) {
+    forced_ = {};
     assembler_.assemble(f_int, [&](VectorSum& sum) {
       const TermPoint at{ul.span(), {}, t};
       for (const auto& term : terms_)
         if (const auto traits = term->traits(); !traits.linear && !traits.gathers)
           term->add_internal_force(at, sum);
     });
+    forced_ = Evaluation::of(u, t);
+  }
   if (!f_dashpot || !dashpots_) return;
   petsc::GhostedRead vl(v);
   assembler_.assemble(f_dashpot, [&](VectorSum& sum) {
@@ -174,6 +186,7 @@ double TermSet::nodal_energy(Vec u, double t) const {
 
 double TermSet::nonlinear_energy(Vec u, double t) const {
   if (linear_) return 0;
+  forced_ = {};  // the energies write the trial states at u
   double local = 0;
   petsc::GhostedRead ul(u);
   const TermPoint at{ul.span(), {}, t};
@@ -186,21 +199,28 @@ double TermSet::nonlinear_energy(Vec u, double t) const {
 void TermSet::commit(Vec u, double t) const {
   for (const ForceTerm* term : nodal_history_terms_) term->commit_nodal(u, t);  // collective
   if (state_terms_.empty()) return;
+  // The terms whose last force evaluation was at this u (an explicit step's) hold its trial
+  // state already: the others evaluate theirs.
+  const bool forced = forced_ == Evaluation::of(u, t);
   std::exception_ptr error;
-  {
+  if (!forced || std::any_of(state_terms_.begin(), state_terms_.end(),
+                             [](const ForceTerm* term) { return !term->trial_from_force(); })) {
     petsc::GhostedRead ul(u);
     const TermPoint at{ul.span(), {}, t};
     try {
-      for (const ForceTerm* term : state_terms_) term->update_state(at);
+      for (const ForceTerm* term : state_terms_)
+        if (!forced || !term->trial_from_force()) term->update_state(at);
     } catch (const SolverError&) {
       error = std::current_exception();
     }
   }
   rethrow_collectively(comm_, error);
+  forced_ = {};
   for (PointState* s : point_states_) s->commit();
 }
 
 void TermSet::reject() const {
+  forced_ = {};
   for (PointState* s : point_states_) s->restore();
   for (const ForceTerm* t : multiplier_terms_) t->reject_multipliers();
 }

@@ -6,6 +6,7 @@
 #include <limits>
 #include <memory>
 
+#include "inertia/assembly/j2_batches.hpp"
 #include "inertia/core/error.hpp"
 #include "inertia/fe/element.hpp"
 #include "inertia/fe/hex8_technology.hpp"
@@ -95,6 +96,7 @@ class SolidTerm final : public ForceTerm {
     return {.linear = material_.is_linear()};
   }
   PointState* point_state() const override { return state_.get(); }
+  bool trial_from_force() const override { return j2_ != nullptr; }
 
   void add_stiffness(const TermPoint& at, MatrixSum& K) const override {
     if (j2_) {
@@ -117,6 +119,13 @@ class SolidTerm final : public ForceTerm {
   }
 
   void add_internal_force(const TermPoint& at, VectorSum& f) const override {
+    if (batches_) {  // the batched kernel: every row's trial state, the forces
+      std::string why;
+      const std::int64_t failed = batches_->add_force(
+          at.u, at.time, state_->committed_values().data(), state_->trial_values(), f.local(), why);
+      if (failed >= 0) f.fail(cells_[static_cast<std::size_t>(failed)], SolverError(why));
+      return;
+    }
     if (j2_) {
       std::size_t row = 0;
       f.add_cells(cells_, [&](std::int64_t c, CellType t, auto x, auto fe_vec) {
@@ -221,6 +230,9 @@ class SolidTerm final : public ForceTerm {
     const fe::Formulation f = material_.technology.formulation;
     state_ = std::make_unique<PointState>(layout(comm, mesh_, cells_, f), cells_,
                                           point_counts(mesh_, cells_, f));
+    if (J2Batches::covers(mesh_, cells_, material_.technology, *j2_))
+      batches_ =
+          std::make_unique<J2Batches>(mesh_, cells_, material_.technology, *j2_, state_->stride());
     double x[Assembler::max_cell_dofs], g[3 * fe::max_nodes];
     const auto points = static_cast<std::size_t>(state_->layout().points);
     volumes_.assign(cells_.size() * points, 0.0);
@@ -325,6 +337,8 @@ class SolidTerm final : public ForceTerm {
   mutable std::unique_ptr<PointState> state_;  ///< the model's state (null: none)
   std::vector<double> volumes_;                ///< per row and point: w_q det J_q
   ReducedGeometry reduced_;                    ///< formulation reduced: read at every evaluation
+  /// J2 hex8 cells (J2Batches::covers): the internal force in batches (else j2_element per cell).
+  std::unique_ptr<J2Batches> batches_;
 };
 
 }  // namespace

@@ -8,9 +8,12 @@
 // Every evaluation of the force at u writes the trial state from the committed one, so Newton
 // iterates on it. `fail_at_step: k` makes the commit of step k throw a SolverError once, as an
 // element that cannot take the accepted configuration would, so that the step is retried as two
-// halves.
+// halves. `from_force: true|false` adds a component, commit_evaluations, the number of commits
+// that evaluated the state (ForceTerm::update_state) rather than taking the trial state of the
+// last force evaluation; with `true` the term says it may (ForceTerm::trial_from_force), as the
+// J2 solids do, so that an explicit step commits without evaluating again.
 //
-// Case-file section:  state_check: {region: all, fail_at_step: 7}
+// Case-file section:  state_check: {region: all, fail_at_step: 7, from_force: true}
 #include <mpi.h>
 
 #include <algorithm>
@@ -27,19 +30,26 @@ namespace {
 struct StateCheckSection : TermSection {
   std::string region;
   std::int64_t fail_at_step = 0;
+  int from_force = -1;  ///< -1: not given (8 components); 0, 1: false, true (9)
 };
 
 std::shared_ptr<TermSection> parse(const case_yaml::Node& n) {
-  n.expect_map({"region", "fail_at_step"});
+  n.expect_map({"region", "fail_at_step", "from_force"});
   if (!n.has("region")) n.fail("missing key 'region'");
   auto s = std::make_shared<StateCheckSection>();
   s->region = n["region"].text();
   if (n.has("fail_at_step"))
     s->fail_at_step = n["fail_at_step"].integer_in(0, 1'000'000'000, "0: never");
+  if (n.has("from_force")) s->from_force = n["from_force"].boolean() ? 1 : 0;
   return s;
 }
 
-constexpr int num_components = 8;  // steps, accumulated_strain, 6 strain components
+/// steps, accumulated_strain, 6 strain components (and commit_evaluations with from_force)
+std::vector<std::string> components(bool counted) {
+  std::vector<std::string> c = {"steps", "accumulated_strain", "xx", "yy", "zz", "xy", "yz", "xz"};
+  if (counted) c.push_back("commit_evaluations");
+  return c;
+}
 
 class StateCheckTerm final : public ForceTerm {
  public:
@@ -49,26 +59,26 @@ class StateCheckTerm final : public ForceTerm {
         assembler_(in.assembler),
         region_(s.region),
         fail_at_step_(s.fail_at_step),
-        state_({"state_check",
-                {"steps", "accumulated_strain", "xx", "yy", "zz", "xy", "yz", "xz"},
-                points},
-               cells, point_counts(in.mesh, cells)) {}
+        from_force_(s.from_force),
+        state_({"state_check", components(s.from_force >= 0), points}, cells,
+               point_counts(in.mesh, cells)) {}
 
   std::string describe() const override { return cat("state checks of region '", region_, "'"); }
   Traits traits() const override { return {.linear = false}; }
   PointState* point_state() const override { return &state_; }
+  bool trial_from_force() const override { return from_force_ == 1; }
 
   void add_internal_force(const TermPoint& at, VectorSum& f) const override {
     // Through the assembly's cell loop, so that a failure is an element error on every rank.
     std::size_t row = 0;
     f.add_cells(state_.cells(), [&](std::int64_t, CellType, auto, auto) {
-      trial_row(at, row++);
+      trial_row(at, row++, false);
       return false;  // no force
     });
   }
   void update_state(const TermPoint& at) const override {
     for (std::size_t r = 0; r < state_.rows(); ++r) {
-      trial_row(at, r);
+      trial_row(at, r, true);
       if (fail_at_step_ > 0 && state_.trial(r)[0] == static_cast<double>(fail_at_step_) &&
           !failed_) {
         failed_ = true;
@@ -86,7 +96,8 @@ class StateCheckTerm final : public ForceTerm {
     return n;
   }
 
-  void trial_row(const TermPoint& at, std::size_t r) const {
+  void trial_row(const TermPoint& at, std::size_t r, bool in_commit) const {
+    const int num_components = state_.num_components();
     const std::int64_t c = state_.cells()[r];
     const CellType t = mesh_.cell_types[c];
     const int nn = info(t).num_nodes;
@@ -111,6 +122,7 @@ class StateCheckTerm final : public ForceTerm {
       out[0] = steps;
       out[1] = old[q * num_components + 1] + std::sqrt(d2);
       std::copy(eps, eps + 6, out + 2);
+      if (num_components > 8) out[8] = old[q * num_components + 8] + (in_commit ? 1 : 0);
     }
   }
 
@@ -118,6 +130,7 @@ class StateCheckTerm final : public ForceTerm {
   const Assembler& assembler_;
   std::string region_;
   std::int64_t fail_at_step_;
+  int from_force_;
   mutable PointState state_;
   mutable bool failed_ = false;
 };

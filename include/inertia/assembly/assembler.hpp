@@ -126,6 +126,9 @@ class VectorSum {
   void add_cells(std::span<const std::int64_t> cells, Kernel&& kernel);
   /// The local form (owned DOFs, then ghost-node DOFs): nodal contributions go straight here.
   std::span<PetscScalar> local() { return local_; }
+  /// For kernels that add into local() themselves: local cell c could not be evaluated (as a
+  /// SolverError from add_cells' kernel: the first is rethrown on every rank when the sum ends).
+  void fail(std::int64_t c, const std::exception& e);
 
  private:
   friend class Assembler;

@@ -117,6 +117,16 @@ double j2_dissipation(const J2Parameters& p, double alpha_n, double alpha);
 /// work stored; the rest is dissipated).
 double j2_free_energy(const J2Parameters& p, const double* eps, const double* s);
 
+/// One material point's update from its committed state c into tr (J2State::size values, or
+/// J2State::with_history with `history`): j2_return_map at strain eps (at finite strain the log
+/// strain) with the rate factor's step p.time - c's time, sigma and, if A is not null, the
+/// algorithmic tangent; with history also the strain, stress (the caller writes the Cauchy
+/// stress at finite strain), time, rate, dissipation and work error (J2State). Returns the free
+/// energy density. What j2_element does at each point; the batched explicit kernels call it for
+/// the laws they do not vectorise.
+double j2_point_update(const J2Parameters& p, const double* eps, const double* c, double* tr,
+                       bool history, double* sigma, double* A);
+
 /// Element kernel (tet4, tet10, hex8; stiffness_rule quadrature, physical
 /// gradients g_a at each point q, s_q = w_q det J_q): with eps_q = B_q u = sym(sum_a u_a g_a^T)
 /// and the return map from committed[q] (J2State::size values per point, point-major),

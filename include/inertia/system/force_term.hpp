@@ -99,6 +99,10 @@ class ForceTerm {
   virtual void add_stiffness(const TermPoint& at, MatrixSum& K) const { (void)at, (void)K; }
   /// Nonlinear terms: the internal force at `at` (a linear term's is in K u).
   virtual void add_internal_force(const TermPoint& at, VectorSum& f) const { (void)at, (void)f; }
+  /// Terms with a point state whose add_internal_force writes every row's trial state at its u
+  /// (as update_state would): a commit at the u of the system's last force evaluation (an
+  /// explicit step's) takes that state without evaluating again.
+  virtual bool trial_from_force() const { return false; }
   /// Nonlinear terms: the stored energy of this rank's part at `at` (a linear term's is in
   /// 1/2 u.K u); NaN where it has none (an inverted element).
   virtual double energy(const TermPoint& at) const {

@@ -60,8 +60,11 @@ class PointState {
   std::span<double> trial(std::size_t r) const {
     return {trial_.data() + r * stride(), static_cast<std::size_t>(stride())};
   }
-  /// The accepted step's trial state becomes the committed state.
-  void commit() { committed_ = trial_; }
+  /// All rows of the trial state (the batched kernels write them in place).
+  double* trial_values() const { return trial_.data(); }
+  /// The accepted step's trial state becomes the committed state: the two are swapped (every
+  /// evaluation writes every row's trial state; restore() copies).
+  void commit() { committed_.swap(trial_); }
   /// A failed step's trial state is discarded: trial = committed.
   void restore() { trial_ = committed_; }
 

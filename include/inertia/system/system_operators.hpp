@@ -46,6 +46,8 @@ class SystemOperators {
   bool update_tangent(Vec u, double t);
   /// The linear terms' K (constant); the stiffness products use (the tangent if nonlinear).
   Mat linear_stiffness() const { return K_.get(); }
+  /// Collective. y = the linear terms' K u (zero, without a product, when that K is zero).
+  void mult_linear_stiffness(Vec u, Vec y) const;
   Mat stiffness() const { return terms_.linear() ? K_.get() : K_tangent_.get(); }
   Mat mass_matrix() const { return M_.get(); }
   Mat dashpot_matrix() const { return B_.get(); }
@@ -99,6 +101,7 @@ class SystemOperators {
   std::uint64_t coupling_generation_ = 0;
   mutable std::unordered_map<Mat, std::uint64_t> filled_generation_;
   mutable petsc::Vector scratch_;
+  bool linear_stiffness_zero_ = false;  ///< the assembled linear K has no nonzero value
 };
 
 }  // namespace inertia

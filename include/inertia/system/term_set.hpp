@@ -114,6 +114,18 @@ class TermSet {
   std::vector<ForceTerm*> gathering_terms_;    ///< those of them that gather
   std::vector<const ForceTerm*> state_terms_;  ///< the terms with history variables
   std::vector<PointState*> point_states_;      ///< theirs
+  /// A vector's contents at a time: its PETSc id and state (which every change advances).
+  struct Evaluation {
+    PetscObjectId id = 0;
+    PetscObjectState state = -1;
+    double time = 0;
+    static Evaluation of(Vec u, double t);
+    bool operator==(const Evaluation&) const = default;
+  };
+  /// The last internal-force evaluation, if no other evaluation of the point states came after
+  /// it (state -1: none): a commit at the same u skips the terms with
+  /// ForceTerm::trial_from_force.
+  mutable Evaluation forced_;
 };
 
 }  // namespace inertia
