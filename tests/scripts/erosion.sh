@@ -16,7 +16,8 @@
 #   0.3), one mesh: the ring of plate cells around the block erodes and the block leaves with its
 #   plug; its residual velocity reported; the momentum of the model (M v) plus the eroded cells'
 #   stays the initial one to round-off (1e-12 of it) at every row, x and y to 1e-12 of it too;
-#   the energy balance closes;
+#   the energy balance closes; the state output marks the eroded cells (a probe's
+#   erosion.eroded, erosion.time; the cell arrays);
 # - np 1, 2 and 3 agree (erosion.csv and the probes to 1e-8), and a restart on 3 ranks from a
 #   checkpoint written on 2 after the first erosions equals the uninterrupted run;
 # - bad input: one error line each.
@@ -74,9 +75,12 @@ initial_conditions:
 time: {integrator: central_difference, mass: lumped, dt: 5.0e-8, end_time: 3.0e-5}
 output:
   directory: $2
-  every: 0
+  every: 300
+  fields: [state]
   history_every: 10
-  probes: [{name: top, point: [0, 0, 0.006], fields: [velocity, displacement]}]
+  probes: [{name: top, point: [0, 0, 0.006], fields: [velocity, displacement]},
+           {name: ring, point: [-0.003, 0.001, -0.001], fields: [state]},
+           {name: far, point: [-0.007, 0.007, -0.001], fields: [state]}]
   ${3:-}
 END
 }
@@ -89,6 +93,9 @@ projectile "$work/ppc.yaml" "ppc" "checkpoint: {every: 200, keep: 3}"
 (cd "$work" && run_log "$work/ppr.log" 3 "ppc.yaml" --restart "ppc/checkpoints/checkpoint_000000200.h5")
 has "$work/ppr.log" "cells had eroded at the checkpoint"
 grep "erosion" "$work/pp1.log" | tail -n 2
+for a in eroded time mass kinetic_energy strain_energy momentum_z damage; do  # the state output
+  grep -q "Name=\"erosion.$a\"" "$work/pp3/pp3_000002.pvtu" || fail "no cell array erosion.$a"
+done
 
 python3 - "$work" "$support" <<'PY'
 import sys
@@ -133,6 +140,13 @@ for c in "xy":
     check(f"projectile: |p_{c} + eroded p_{c}| / |p_z(0)|", w / abs(p0), 0, 1e-12)
 # The block rings: its residual velocity is its top's mean velocity over the last 10 us.
 pr = read(f"{work}/pp1/probes.csv")
+first = next(t for t, c in zip(e["time"], e["cells"]) if c > 0)
+check("projectile: a ring cell's state erosion.eroded at the end", pr["ring.erosion.eroded"][-1], 1, 1)
+# erosion.csv's first row with eroded cells (every 10 steps of 5e-8 s) follows their erosion.
+check("projectile: its erosion.time - the time of erosion.csv's first row with eroded cells (s)",
+      pr["ring.erosion.time"][-1] - first, -5e-7, 0)
+check("projectile: erosion.eroded of a cell before its erosion time, and of a far cell",
+      max(x for t, x in zip(pr["time"], pr["ring.erosion.eroded"]) if t < pr["ring.erosion.time"][-1]) + pr["far.erosion.eroded"][-1], 0, 0)
 j = next(k for k, t in enumerate(pr["time"]) if t >= 2.0e-5)
 v = (pr["top.uz"][-1] - pr["top.uz"][j]) / (pr["time"][-1] - pr["time"][j])
 print(f"projectile: residual velocity {v:.6g} m/s (from -400)")
