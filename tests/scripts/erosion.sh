@@ -19,7 +19,8 @@
 #   the energy balance closes; the state output marks the eroded cells (a probe's
 #   erosion.eroded, erosion.time; the cell arrays);
 # - np 1, 2 and 3 agree (erosion.csv and the probes to 1e-8), and a restart on 3 ranks from a
-#   checkpoint written on 2 after the first erosions equals the uninterrupted run;
+#   checkpoint written on 2 after the first erosions equals the uninterrupted run; a restart with
+#   another failure strain is refused (the model's fingerprint);
 # - bad input: one error line each.
 set -euo pipefail
 : "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
@@ -92,6 +93,10 @@ projectile "$work/ppc.yaml" "ppc" "checkpoint: {every: 200, keep: 3}"
 (cd "$work" && run_log "$work/ppc.log" 2 "ppc.yaml")
 (cd "$work" && run_log "$work/ppr.log" 3 "ppc.yaml" --restart "ppc/checkpoints/checkpoint_000000200.h5")
 has "$work/ppr.log" "cells had eroded at the checkpoint"
+# Another failure strain is another model: its restart is refused (the fingerprint has it).
+sed -e 's/equivalent_plastic_strain: 0.3/equivalent_plastic_strain: 0.25/' -e 's/directory: ppc/directory: ppd/' \
+  "$work/ppc.yaml" > "$work/ppd.yaml"
+(cd "$work" && expect_error "written for another model" 1 ppd.yaml --restart ppc/checkpoints/checkpoint_000000200.h5)
 grep "erosion" "$work/pp1.log" | tail -n 2
 for a in eroded time mass kinetic_energy strain_energy momentum_z damage; do  # the state output
   grep -q "Name=\"erosion.$a\"" "$work/pp3/pp3_000002.pvtu" || fail "no cell array erosion.$a"
