@@ -1002,6 +1002,25 @@ void check_linear_analyses(const std::string& file_name, CaseFile& c) {
   }
 }
 
+/// Erosion (a material's failure:) runs in one explicit transient with lumped masses, without
+/// contact (whose surfaces would keep the eroded cells' faces).
+void check_erosion(const Node& top, const std::string& file_name, const CaseFile& c) {
+  for (const auto& m : c.materials) {
+    if (!m.material.failure) continue;
+    const auto refuse = [&](const std::string& why) {
+      throw InputError(cat(file_name, ":", m.origin.line, ": ", m.origin.key, ": region '",
+                           m.region, "': failure: ", why));
+    };
+    if (top.has("analyses") || !c.has_time || c.scheme.name() != "central_difference")
+      refuse("element erosion runs in a transient with time.scheme: central_difference");
+    if (c.mass != MassTreatment::lumped) refuse("element erosion needs time.mass: lumped");
+    if (c.term_sections.count("contact"))
+      refuse(
+          "element erosion with contact: is not supported (the contact surfaces would keep the "
+          "eroded cells' faces)");
+  }
+}
+
 /// Every amplitude named (conditions, gravity) is defined.
 void check_amplitudes_named(const Node& top, const std::string& file_name, const CaseFile& c) {
   // Amplitude names used must exist.
@@ -1113,6 +1132,7 @@ CaseFile parse_case(const std::string& text, const std::filesystem::path& file,
   if (top.has("output")) parse_output(top["output"], c);
   for (auto& w : material_warnings(c)) c.warnings.push_back(std::move(w));
   check_linear_analyses(file_name, c);
+  check_erosion(top, file_name, c);
   if (c.checkpoint_directory.empty()) c.checkpoint_directory = c.output_directory / "checkpoints";
   if (top.has("petsc")) c.petsc_options = top["petsc"].text();
   check_amplitudes_named(top, file_name, c);

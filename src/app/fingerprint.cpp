@@ -57,6 +57,15 @@ std::vector<FingerprintPart> model_fingerprint(MPI_Comm comm, const CaseFile& c,
     if (m.material.technology.formulation != fe::Formulation::full)
       materials.add(fe::name(m.material.technology.formulation))
           .add(m.material.technology.hourglass);
+    if (const auto& f = m.material.failure)  // erosion (without: the fingerprint it had)
+      materials.add("failure")
+          .add(static_cast<int>(f->kind))
+          .add(f->limit)
+          .add(f->d1)
+          .add(f->d2)
+          .add(f->d3)
+          .add(f->d4)
+          .add(f->reference_rate);
   }
   Hasher springs;
   for (const auto& s : c.springs)

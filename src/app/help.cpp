@@ -139,7 +139,21 @@ std::string materials_page() {
                m.summary, "\n", std::string(26, ' '), "e.g. ", m.example, "\n");
   out += "materials[].formulation, the kinematics (examples/guide/elements.md):\n";
   for (const auto& k : material::kinematics()) out += entry(k);
-  return out;
+  return out +
+         R"(materials[].failure, element erosion (examples/guide/erosion.md): one criterion; a cell that meets
+  it at an accepted step leaves the model, its forces and mass (time.integrator: central_difference,
+  time.mass: lumped, no contact:; a nonlinear model). erosion.csv and the log report what the eroded
+  cells carried away (mass, kinetic and strain energy, momentum; energy.csv's column eroded); the
+  output field state shows erosion.eroded per cell.
+  equivalent_plastic_strain: e_f      the cell's mean J2 equivalent plastic strain reaches e_f
+  principal_strain: e_1               the largest principal strain at the cell's centre reaches e_1
+                                      (the log strain for a finite-strain model)
+  johnson_cook: {d1, d2, d3, d4, reference_rate}
+                                      the damage sum of Delta e_p / e_f reaches 1, e_f = (d1 + d2
+                                      exp(d3 p/q)) (1 + d4 ln max(1, rate / reference_rate))
+  e.g. {region: plate, model: hencky, density: 7850, youngs_modulus: 2.1e11, poissons_ratio: 0.3,
+        plasticity: {yield_stress: 4.0e8}, failure: {equivalent_plastic_strain: 0.3}}
+)";
 }
 
 std::string conditions_page() {
@@ -239,7 +253,8 @@ Tensors (stress, strain): 6 components xx yy zz xy yz xz, the strain's shear as 
 energy.csv: kinetic, strain, hourglass (reduced hex8: the part of strain in hourglass modes),
   external_work (loads and reactions), damping_dissipation, plastic_dissipation (plastic
   solids: from the return map, never negative) and plastic_work_error (the trapezoidal rule's
-  work at the material points less their stored and dissipated energy), algorithmic_dissipation
+  work at the material points less their stored and dissipated energy), eroded (element erosion:
+  the kinetic and strain energy the eroded cells carried away), algorithmic_dissipation
   (hht, generalized_alpha, non-trapezoidal newmark: what the scheme's balance removes), total
   (constant for a correct run).
 output.reactions (default true): reactions.csv, the force each fixed/displacement region's support

@@ -443,6 +443,7 @@ std::vector<std::string> energy_columns(const MechanicalSystem& system,
   columns.insert(columns.end(), {"external_work", "damping_dissipation"});
   if (system.has_plasticity())
     columns.insert(columns.end(), {"plastic_dissipation", "plastic_work_error"});
+  if (system.has_erosion()) columns.push_back("eroded");
   if (dissipative_weights(integrator)) columns.push_back("algorithmic_dissipation");
   columns.push_back("total");
   if (integrator.has_hamiltonian()) columns.push_back("hamiltonian");
@@ -548,6 +549,10 @@ void EnergyHistory::evaluate(MechanicalSystem& system, const State& state) {
                                        : system.strain_energy(state.u);
   // The plastic dissipation lives in the committed states (a restart restores it).
   plastic_ = system.plastic_energy();
+  if (system.has_erosion()) {  // what the eroded cells carried away (erosion.hpp)
+    const ErodedTotals e = system.eroded();
+    eroded_ = e.kinetic + e.strain;
+  }
 }
 
 void EnergyHistory::before_step(MechanicalSystem& system, const State& state) {
@@ -685,13 +690,15 @@ std::pair<double, double> EnergyHistory::update_total(MechanicalSystem& system,
   (void)state;  // evaluate() computed both at this state
   const double kinetic = kinetic_now_, strain = strain_now_;
   const double plastic = plastic_.dissipation + plastic_.work_error;
-  total_ = kinetic + strain - external_work_ + dissipation_ + plastic + algorithmic_;
-  largest_term_ = std::max({std::abs(kinetic), std::abs(strain), std::abs(external_work_),
-                            std::abs(dissipation_), std::abs(plastic_.dissipation),
-                            std::abs(plastic_.work_error), std::abs(algorithmic_)});
+  total_ = kinetic + strain - external_work_ + dissipation_ + plastic + algorithmic_ + eroded_;
+  largest_term_ =
+      std::max({std::abs(kinetic), std::abs(strain), std::abs(external_work_),
+                std::abs(dissipation_), std::abs(plastic_.dissipation),
+                std::abs(plastic_.work_error), std::abs(algorithmic_), std::abs(eroded_)});
   in_play_ = std::abs(kinetic) + std::abs(strain) + std::abs(external_work_) +
              std::abs(dissipation_) + std::abs(plastic_.dissipation) +
-             std::abs(plastic_.work_error) + std::abs(algorithmic_) + std::abs(initial_total_);
+             std::abs(plastic_.work_error) + std::abs(algorithmic_) + std::abs(eroded_) +
+             std::abs(initial_total_);
   return {kinetic, strain};
 }
 
@@ -705,6 +712,7 @@ void EnergyHistory::write(MechanicalSystem& system, const State& state) {
   row_[n++] = external_work_;
   row_[n++] = dissipation_;
   if (system.has_plasticity()) row_[n++] = plastic_.dissipation, row_[n++] = plastic_.work_error;
+  if (system.has_erosion()) row_[n++] = eroded_;
   if (identity_) row_[n++] = algorithmic_;
   row_[n++] = total_;
   if (integrator_.has_hamiltonian()) row_[n++] = integrator_.hamiltonian(system, state);

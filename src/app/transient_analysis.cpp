@@ -6,6 +6,7 @@
 #include "inertia/app/case_file.hpp"
 #include "inertia/app/conditions.hpp"
 #include "inertia/app/conditions_report.hpp"
+#include "inertia/app/erosion_monitor.hpp"
 #include "inertia/app/phases.hpp"
 #include "inertia/core/interrupt.hpp"
 #include "inertia/core/text.hpp"
@@ -100,6 +101,7 @@ void TransientAnalysis::build_monitors() {
     checkpoints_->set_watch(blow_up);
     blow_up->set_checkpoints(checkpoints_);
   }
+  if (system().has_erosion()) add<ErosionMonitor>();
   add<ProgressMonitor>(energy, monitors_);
   for (const auto& m : monitors_) {
     (m->in_step() ? step_monitors_ : output_monitors_).push_back(m.get());
@@ -111,6 +113,7 @@ void TransientAnalysis::restore_checkpoint(const std::filesystem::path& from,
                                            bool allow_changed_model) {
   Phases::Scope scope(phases_, "checkpoint");
   const auto [a, file] = checkpoints_->restore_from(from, allow_changed_model, log_);
+  system().restore_erosion();  // the eroded cells leave the restored model's masses
   // The checkpoint's dt, whatever this rank count's estimate (dt: auto) or a changed end_time
   // would give: the steps repeat exactly, and the step count comes from end_time and that dt
   // (plan_run()).

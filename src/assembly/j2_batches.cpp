@@ -34,7 +34,8 @@ struct Run {
   double* trial = nullptr;
   int stride = 0;
   fe::J2Parameters p;
-  double s = 0, s2 = 0;  ///< the Gauss coordinate and its square
+  double s = 0, s2 = 0;                ///< the Gauss coordinate and its square
+  const std::uint8_t* gone = nullptr;  ///< per row: eroded (null: none)
   std::int64_t failed = -1;
   std::string why;
 };
@@ -344,6 +345,13 @@ INERTIA_MF_INLINE void material_point(Run& run, std::int64_t b, int qs, const v8
     cp[l] = run.committed + r * run.stride + qs * NC;
     tp[l] = run.trial + r * run.stride + qs * NC;
   }
+  bool gone[W] = {};  // eroded lanes: no force, the committed state kept
+  if (run.gone)
+    for (int l = 0; l < valid; ++l)
+      if (run.gone[b * W + l]) {
+        gone[l] = dropped.lane[l] = true;
+        std::copy(cp[l], cp[l] + NC, tp[l]);
+      }
   v8d eps[6];
   eps[0] = H[0][0], eps[1] = H[1][1], eps[2] = H[2][2];
   eps[3] = 0.5 * (H[0][1] + H[1][0]), eps[4] = 0.5 * (H[1][2] + H[2][1]),
@@ -360,7 +368,7 @@ INERTIA_MF_INLINE void material_point(Run& run, std::int64_t b, int qs, const v8
     for (int k = blocks * W; k < NC; ++k)
       c[k] = v8d{cp[0][k], cp[1][k], cp[2][k], cp[3][k], cp[4][k], cp[5][k], cp[6][k], cp[7][k]};
     bool keep[W];  // the lanes whose trial rows are written
-    for (int l = 0; l < W; ++l) keep[l] = l < valid;
+    for (int l = 0; l < W; ++l) keep[l] = l < valid && !gone[l];
     if constexpr (!Finite) {
       point_simd(run.p, eps, c, t, sigma);
       const int I[9] = {0, 3, 5, 3, 1, 4, 5, 4, 2};  // VTK order to full
@@ -373,7 +381,7 @@ INERTIA_MF_INLINE void material_point(Run& run, std::int64_t b, int qs, const v8
       log_strain_stress_simd(k, sigma, P, t + fe::J2State::stress);
       const v8di inverted = !(k.J > 0.0);
       for (int l = 0; l < valid; ++l)
-        if (inverted[l]) {
+        if (inverted[l] && !gone[l]) {
           keep[l] = false;
           dropped.lane[l] = true;
           if (run.failed < 0) run.failed = b * W + l, run.why = fe::InvertedElement(k.J[l]).what();
@@ -394,6 +402,7 @@ INERTIA_MF_INLINE void material_point(Run& run, std::int64_t b, int qs, const v8
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j) P[i][j] = v8d{};
   for (int l = 0; l < valid; ++l) {
+    if (gone[l]) continue;
     double sigma[6], Pl[9];
     if constexpr (!Finite) {
       const double e[6] = {eps[0][l], eps[1][l], eps[2][l], eps[3][l], eps[4][l], eps[5][l]};
@@ -693,7 +702,8 @@ J2Batches::J2Batches(const LocalMesh& mesh, std::span<const std::int64_t> cells,
 }
 
 std::int64_t J2Batches::add_force(std::span<const double> u, double time, const double* committed,
-                                  double* trial, std::span<double> f, std::string& why) const {
+                                  double* trial, std::span<double> f, std::string& why,
+                                  const std::uint8_t* gone) const {
   if (cells_ == 0) return -1;
   Run run;
   run.batches = batches_;
@@ -708,6 +718,7 @@ std::int64_t J2Batches::add_force(std::span<const double> u, double time, const 
   run.stride = stride_;
   run.p = p_;
   run.p.time = time;
+  run.gone = gone;
   const HexReference& ref = hex_reference();
   run.s = ref.s, run.s2 = ref.s * ref.s;
   const bool finite = p_.finite_strain;

@@ -66,10 +66,10 @@ void ConstitutiveModel::fingerprint(Hasher& h) const {
 }
 
 std::vector<std::string_view> material_keys() {
-  std::vector<std::string_view> keys{"region",         "model",       "density",  "youngs_modulus",
-                                     "poissons_ratio", "formulation", "hourglass"};
+  std::vector<std::string_view> keys{"region",         "model",       "density",   "youngs_modulus",
+                                     "poissons_ratio", "formulation", "hourglass", "failure"};
   for (const auto& e : all_entries())
-    if (e.key) keys.insert(keys.end() - 2, e.key);
+    if (e.key) keys.insert(keys.end() - 3, e.key);
   return keys;
 }
 
@@ -118,6 +118,18 @@ SolidMaterial parse_solid_material(const case_yaml::Node& m) {
     const double v = h.number();
     if (!(v > 0 && v <= 1)) h.fail(cat("must lie in (0, 1] (got ", h.text(), ")"));
     s.technology.hourglass = v;
+  }
+  if (m.has("failure")) {
+    const case_yaml::Node f = m["failure"];
+    s.failure = std::make_shared<const FailureCriterion>(parse_failure(f));
+    if (s.failure->needs_plasticity() && !s.plastic())
+      f.fail(cat("the ", s.failure->describe(),
+                 " criterion reads the plastic state: give the material plasticity, or use "
+                 "principal_strain"));
+    if (s.is_linear())
+      f.fail(
+          "erosion takes a nonlinear model (plasticity, or a finite-strain law such as hencky): "
+          "a linear model's stiffness is assembled once, before any cell erodes");
   }
   return s;
 }

@@ -96,6 +96,24 @@ void MechanicalSystem::force(double t, Vec u, Vec v, Vec f) const {
   }
 }
 
+std::int64_t MechanicalSystem::erode(Vec u, Vec v) {
+  const std::int64_t n = terms_.erode(u, v, term_time_);
+  if (n > 0) {
+    operators_.rebuild_lumped_masses(constraints_);
+    solvers_.mark_stale();
+  }
+  return n;
+}
+
+std::int64_t MechanicalSystem::restore_erosion() {
+  const std::int64_t n = terms_.restore_erosion();
+  if (n > 0) {
+    operators_.rebuild_lumped_masses(constraints_);
+    solvers_.mark_stale();
+  }
+  return n;
+}
+
 bool MechanicalSystem::lumped_acceleration(double t, Vec u, Vec a) const {
   const Vec inverse_mass = operators_.inverse_mass();
   if (!is_linear() || !inverse_mass) return false;

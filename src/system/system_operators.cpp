@@ -125,6 +125,16 @@ void SystemOperators::finish_masses(const ConstraintSet& constraints) {
   for (std::size_t i = 0; i < constraints.dofs().size(); ++i) w[constraints.local(i)] = 0.0;
 }
 
+void SystemOperators::rebuild_lumped_masses(const ConstraintSet& constraints) {
+  INERTIA_CHECK(lumped_mass_ && inverse_mass_, InternalError,
+                "rebuild_lumped_masses: the run has no lumped mass");
+  lumped_masses(lumped_mass_);
+  petsc::ConstArray m(lumped_mass_);
+  petsc::Array w(inverse_mass_);
+  for (PetscInt i = 0; i < m.size(); ++i) w[i] = m[i] > 0 ? 1.0 / m[i] : 0.0;
+  for (std::size_t i = 0; i < constraints.dofs().size(); ++i) w[constraints.local(i)] = 0.0;
+}
+
 bool SystemOperators::update_tangent(Vec u, double t) {
   if (terms_.linear()) return false;  // K does not depend on u
   if (tangent_assembled_ && (!terms_.moving() || tangent_time_ == t)) {

@@ -45,6 +45,11 @@ TermSet::TermSet(MPI_Comm comm, const Assembler& assembler, const ProblemSpec& s
       point_states_.push_back(state);
     }
   }
+  for (const auto& t : terms_)  // erosion: after the history variables
+    if (CellErosion* e = t->erosion()) {
+      erosion_terms_.push_back(t.get());
+      point_states_.push_back(&e->state());
+    }
 }
 
 TermSet::Evaluation TermSet::Evaluation::of(Vec u, double t) {
@@ -223,6 +228,65 @@ void TermSet::reject() const {
   forced_ = {};
   for (PointState* s : point_states_) s->restore();
   for (const ForceTerm* t : multiplier_terms_) t->reject_multipliers();
+}
+
+std::int64_t TermSet::erode(Vec u, Vec v, double t) const {
+  if (erosion_terms_.empty()) return 0;
+  std::vector<std::vector<std::size_t>> failed;
+  std::int64_t count = 0;
+  {
+    petsc::GhostedRead ul(u);
+    const TermPoint at{ul.span(), {}, t};
+    for (const ForceTerm* term : erosion_terms_) {
+      failed.push_back(term->erosion()->check(at));
+      count += static_cast<std::int64_t>(failed.back().size());
+    }
+  }
+  INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &count, 1, MPI_INT64_T, MPI_SUM, comm_));
+  if (count == 0) return 0;
+  std::exception_ptr error;
+  {
+    petsc::GhostedRead ul(u), vl(v);
+    const TermPoint at{ul.span(), {}, t};
+    try {
+      for (std::size_t k = 0; k < erosion_terms_.size(); ++k) {
+        CellErosion& e = *erosion_terms_[k]->erosion();
+        // Each failing cell's own stored energy (the term on that row alone), then the flags.
+        std::vector<double> strain;
+        for (const std::size_t r : failed[k])
+          strain.push_back(e.cell_energy(*erosion_terms_[k], at, r));
+        for (std::size_t i = 0; i < failed[k].size(); ++i)
+          e.erode(failed[k][i], t, vl.span(), strain[i]);
+      }
+    } catch (const SolverError&) {
+      error = std::current_exception();
+    }
+  }
+  rethrow_collectively(comm_, error);
+  return count;
+}
+
+std::int64_t TermSet::restore_erosion() const {
+  std::int64_t count = 0;
+  for (const ForceTerm* term : erosion_terms_) {
+    term->erosion()->restore_flags();
+    count += static_cast<std::int64_t>(term->erosion()->totals().cells);
+  }
+  INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &count, 1, MPI_INT64_T, MPI_SUM, comm_));
+  return count;
+}
+
+ErodedTotals TermSet::eroded() const {
+  double local[7] = {0, 0, 0, 0, 0, 0, 0};
+  for (const ForceTerm* term : erosion_terms_) {
+    const ErodedTotals e = term->erosion()->totals();
+    const double row[7] = {e.cells,       e.mass,        e.kinetic,    e.strain,
+                           e.momentum[0], e.momentum[1], e.momentum[2]};
+    for (int i = 0; i < 7; ++i) local[i] += row[i];
+  }
+  if (erosion_terms_.empty()) return {};
+  INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, local, 7, MPI_DOUBLE, MPI_SUM, comm_));
+  return {local[0], local[1], local[2], local[3], {local[4], local[5], local[6]}};
 }
 
 double TermSet::augment(Vec u, double t, double inertia) const {

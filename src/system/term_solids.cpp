@@ -13,6 +13,7 @@
 #include "inertia/fe/hyperelastic.hpp"
 #include "inertia/fe/plasticity.hpp"
 #include "inertia/parallel/session.hpp"
+#include "inertia/system/erosion.hpp"
 #include "inertia/system/force_term.hpp"
 
 namespace inertia {
@@ -41,11 +42,12 @@ class ReducedGeometry {
   /// The energy of the hourglass modes of a reduced region at u on this rank (0 otherwise).
   double hourglass_energy(const Assembler& assembler, const LocalMesh& mesh,
                           std::span<const std::int64_t> cells,
-                          const material::SolidMaterial& material,
-                          std::span<const PetscScalar> u) const {
+                          const material::SolidMaterial& material, std::span<const PetscScalar> u,
+                          const CellErosion* erosion) const {
     if (material.technology.formulation != fe::Formulation::reduced) return 0;
     double local = 0, ue[24];
     for (std::size_t k = 0; k < cells.size(); ++k) {
+      if (erosion && erosion->gone(k)) continue;  // erosion: an eroded cell adds nothing
       const auto nodes = mesh.nodes_of(cells[k]);
       for (std::size_t a = 0; a < nodes.size(); ++a)
         for (int i = 0; i < 3; ++i) ue[3 * a + i] = u[3 * nodes[a] + i];
@@ -79,6 +81,8 @@ class SolidTerm final : public ForceTerm {
         lame_(material.lame()),
         cells_(std::move(cells)) {
     if (j2_) set_up_state(comm);
+    if (material_.failure)  // erosion: the cells' flags (erosion.hpp)
+      erosion_ = std::make_unique<CellErosion>(assembler_, mesh_, cells_, material_, state_.get());
   }
 
   std::string describe() const override {
@@ -97,11 +101,13 @@ class SolidTerm final : public ForceTerm {
   }
   PointState* point_state() const override { return state_.get(); }
   bool trial_from_force() const override { return j2_ != nullptr; }
+  CellErosion* erosion() const override { return erosion_.get(); }
 
   void add_stiffness(const TermPoint& at, MatrixSum& K) const override {
     if (j2_) {
       std::size_t row = 0;
       K.add_cells(cells_, [&](std::int64_t c, CellType t, auto x, auto Ke) {
+        if (gone(row)) return keep_committed(row++);  // erosion: a zero matrix
         evaluate(at, c, t, x, row++, {}, Ke);
       });
     } else if (material_.is_linear()) {
@@ -109,7 +115,9 @@ class SolidTerm final : public ForceTerm {
         fe::stiffness_linear_elastic(t, x, lame_.lambda, lame_.mu, material_.technology, Ke);
       });
     } else {
+      std::size_t row = 0;
       K.add_cells(cells_, [&](std::int64_t c, CellType t, auto x, auto Ke) {
+        if (gone(row++)) return;  // erosion: a zero matrix
         double ue[Assembler::max_cell_dofs];
         gather(at.u, c, ue);
         fe::hyperelastic_force_tangent(t, x, std::span<const double>(ue, x.size()), *law_, lame_,
@@ -122,18 +130,22 @@ class SolidTerm final : public ForceTerm {
     if (batches_) {  // the batched kernel: every row's trial state, the forces
       std::string why;
       const std::int64_t failed = batches_->add_force(
-          at.u, at.time, state_->committed_values().data(), state_->trial_values(), f.local(), why);
+          at.u, at.time, state_->committed_values().data(), state_->trial_values(), f.local(), why,
+          erosion_ ? erosion_->flags() : nullptr);
       if (failed >= 0) f.fail(cells_[static_cast<std::size_t>(failed)], SolverError(why));
       return;
     }
     if (j2_) {
       std::size_t row = 0;
       f.add_cells(cells_, [&](std::int64_t c, CellType t, auto x, auto fe_vec) {
+        if (gone(row)) return keep_committed(row++), false;  // erosion
         evaluate(at, c, t, x, row++, fe_vec, {});
         return true;
       });
     } else if (!material_.is_linear()) {
+      std::size_t row = 0;
       f.add_cells(cells_, [&](std::int64_t c, CellType t, auto x, auto fe_vec) {
+        if (gone(row++)) return false;  // erosion
         double ue[Assembler::max_cell_dofs];
         gather(at.u, c, ue);
         fe::hyperelastic_force_tangent(t, x, std::span<const double>(ue, x.size()), *law_, lame_,
@@ -147,6 +159,10 @@ class SolidTerm final : public ForceTerm {
     if (!j2_ && material_.is_linear()) return 0;
     double local = 0, x[Assembler::max_cell_dofs], ue[Assembler::max_cell_dofs];
     for (std::size_t r = 0; r < cells_.size(); ++r) {
+      if (gone(r)) {  // erosion
+        if (j2_) keep_committed(r);
+        continue;
+      }
       const std::int64_t c = cells_[r];
       const CellType t = mesh_.cell_types[c];
       const auto nd = static_cast<std::size_t>(3 * info(t).num_nodes);
@@ -176,11 +192,13 @@ class SolidTerm final : public ForceTerm {
   double plastic_work_error() const override { return j2_ ? integral(fe::J2State::work_error) : 0; }
 
   double hourglass_energy(const TermPoint& at) const override {
-    return reduced_.hourglass_energy(assembler_, mesh_, cells_, material_, at.u);
+    return reduced_.hourglass_energy(assembler_, mesh_, cells_, material_, at.u, erosion_.get());
   }
 
   void add_lumped_mass(VectorSum& m) const override {
+    std::size_t row = 0;
     m.add_cells(cells_, [&](std::int64_t, CellType t, auto x, auto me) {
+      if (gone(row++)) return false;  // erosion
       double nodal[fe::max_nodes];
       const int n = info(t).num_nodes;
       fe::mass_lumped(t, x, material_.density, std::span<double>(nodal, n));
@@ -191,14 +209,18 @@ class SolidTerm final : public ForceTerm {
   }
 
   void add_consistent_mass(MatrixSum& M) const override {
+    std::size_t row = 0;
     M.add_cells(cells_, [&](std::int64_t, CellType t, auto x, auto Me) {
+      if (gone(row++)) return;  // erosion
       fe::mass_consistent(t, x, material_.density, Me);
     });
   }
 
   double mass() const override {
     double local = 0, x[Assembler::max_cell_dofs];
-    for (const auto c : cells_) {
+    for (std::size_t r = 0; r < cells_.size(); ++r) {
+      if (gone(r)) continue;  // erosion
+      const std::int64_t c = cells_[r];
       const CellType t = mesh_.cell_types[c];
       assembler_.cell_coordinates(c, x);
       local +=
@@ -210,13 +232,23 @@ class SolidTerm final : public ForceTerm {
   void add_body_force(const std::array<double, 3>& g, VectorSum& f) const override {
     const double b[3] = {material_.density * g[0], material_.density * g[1],
                          material_.density * g[2]};
+    std::size_t row = 0;
     f.add_cells(cells_, [&](std::int64_t, CellType t, auto x, auto fe_vec) {
+      if (gone(row++)) return false;  // erosion
       fe::body_force(t, x, b, fe_vec);
       return true;
     });
   }
 
  private:
+  /// Erosion: row r's cell has eroded (erosion.hpp) and adds nothing.
+  bool gone(std::size_t r) const { return erosion_ && erosion_->gone(r); }
+  /// An eroded row's state stays what it was: its trial state is its committed one (every
+  /// evaluation writes every row's trial state, which the commit swaps in).
+  void keep_committed(std::size_t r) const {
+    const auto c = state_->committed(r);
+    std::copy(c.begin(), c.end(), state_->trial(r).begin());
+  }
   void gather(std::span<const PetscScalar> u, std::int64_t c, double* ue) const {
     const auto nodes = mesh_.nodes_of(c);
     for (std::size_t a = 0; a < nodes.size(); ++a)
@@ -339,6 +371,7 @@ class SolidTerm final : public ForceTerm {
   ReducedGeometry reduced_;                    ///< formulation reduced: read at every evaluation
   /// J2 hex8 cells (J2Batches::covers): the internal force in batches (else j2_element per cell).
   std::unique_ptr<J2Batches> batches_;
+  std::unique_ptr<CellErosion> erosion_;  ///< erosion: the material's failure (else null)
 };
 
 }  // namespace

@@ -78,6 +78,24 @@ class CentralDifference final : public Integrator {
     return {{"half_step_velocity", v_half_}};
   }
 
+  /// Erosion: a_{n+1} again with the new masses and forces, and the half-step velocity that
+  /// gives v_{n+1} with it (v_{n+1/2} = v_{n+1} - h/2 a_{n+1}): the next steps keep the model's
+  /// momentum (v_{n+1}'s, less what the eroded cells carried) exactly.
+  void model_changed(DynamicSystem& system, State& state, double h) override {
+    evaluate_a(system, state.time, state.u);
+    const double alpha_m = system.rayleigh().mass;
+    const double c_a = alpha_m == 0 ? h : 1 / (1 / h + alpha_m / 2);
+    const double c_v = alpha_m == 0 ? 1.0 : (1 / h - alpha_m / 2) / (1 / h + alpha_m / 2);
+    // v_{n+1} = (v_half (1 + c_v) + c_a a) / 2 solved for v_half.
+    INERTIA_PETSC(VecAXPBYPCZ(v_half_, 2 / (1 + c_v), -c_a / (1 + c_v), 0.0, state.v, a_));
+    system.apply_constraints(state.time, nullptr, v_half_, nullptr);
+    acceleration_is_a_ = alpha_m == 0;
+    if (!acceleration_is_a_) {
+      INERTIA_PETSC(VecWAXPY(acceleration_, -alpha_m, state.v, a_));
+      system.apply_constraints(state.time, nullptr, nullptr, acceleration_);
+    }
+  }
+
   std::vector<std::pair<std::string, Vec>> solver_guesses() override {
     return {{"acceleration_guess", a_}};
   }

@@ -42,6 +42,8 @@ StepStats StepController::attempt(DynamicSystem& system, Integrator& integrator,
   try {
     StepStats stats = integrator.step(system, state, dt);
     system.commit_step(state.u);  // the step is accepted once its history is
+    // Cells that fail at the accepted state erode; the scheme continues with the new model.
+    if (system.erode(state.u, state.v) > 0) integrator.model_changed(system, state, dt);
     last_dt_ = dt;
     return stats;
   } catch (const SolverError& e) {

@@ -157,6 +157,38 @@ TEST_P(J2BatchesAgree, WithJ2ElementCellByCell) {
       }
     EXPECT_LE(err, 1e-11 * largest + 1e-300) << "state component " << k << ", largest " << largest;
   }
+
+  // Rows 3 and 9 eroded: they add no force and keep their committed state; the others as before.
+  std::vector<std::uint8_t> gone(rows, 0);
+  gone[3] = gone[9] = 1;
+  std::vector<double> f_gone(u2.size(), 0.0), trial_gone(rows * stride, -1.0);
+  ASSERT_EQ(
+      batches.add_force(u2, 1.5, committed.data(), trial_gone.data(), f_gone, why, gone.data()), -1)
+      << why;
+  std::vector<double> f_expected = f_ref;
+  for (const std::size_t r : {std::size_t{3}, std::size_t{9}}) {
+    cell_values(u2, cells[r], x, ue);
+    double fe_vec[24];
+    std::vector<double> scratch(stride);
+    fe::j2_element(CellType::hex8, x, std::span<const double>(ue, 24), p2,
+                   std::span<const double>(&committed[r * stride], stride), scratch, fe_vec, {},
+                   J2State::with_history, tech);
+    const auto nodes = m.nodes_of(cells[r]);
+    for (int a = 0; a < 8; ++a)
+      for (int i = 0; i < 3; ++i) f_expected[3 * nodes[a] + i] -= fe_vec[3 * a + i];
+  }
+  double gone_err = 0;
+  for (std::size_t k = 0; k < f.size(); ++k)
+    gone_err = std::max(gone_err, std::abs(f_gone[k] - f_expected[k]));
+  EXPECT_LT(gone_err, 1e-12 * f_max);
+  for (std::size_t r = 0; r < rows; ++r)
+    for (int k = 0; k < stride; ++k) {
+      const std::size_t at = r * stride + k;
+      if (gone[r])
+        ASSERT_EQ(trial_gone[at], committed[at]) << "row " << r;
+      else
+        ASSERT_EQ(trial_gone[at], trial[at]) << "row " << r;
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(

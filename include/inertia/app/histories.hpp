@@ -172,8 +172,10 @@ struct EnergyResume {
 ///     (fe::J2State): the energy the return map dissipates, and the trapezoidal rule's work at
 ///     the material points less their stored and dissipated energy (the rule's error where a
 ///     step's stress path kinks);
+///   eroded (element erosion, system/erosion.hpp): the kinetic and strain energy the eroded
+///     cells carried away when they eroded, from their committed erosion states;
 ///   total = kinetic + strain - external_work + damping_dissipation [+ plastic_dissipation +
-///     plastic_work_error] [+ algorithmic_dissipation],
+///     plastic_work_error] [+ eroded] [+ algorithmic_dissipation],
 /// constant for a correct run: to the solver's tolerance for the implicit Newmark-family schemes
 /// of a linear model whose supports do not move; to O(dt^2) for moving supports (the prescribed
 /// motion is exact at each step, and the trapezoidal rule integrates the reactions' work between
@@ -278,7 +280,8 @@ class EnergyHistory {
          initial_total_ = 0;
   /// The system's plastic dissipation and work error at the state evaluate() last saw.
   MechanicalSystem::PlasticEnergy plastic_;
-  std::array<double, 10> row_{};
+  double eroded_ = 0;  ///< erosion: the eroded cells' kinetic and strain energy when they eroded
+  std::array<double, 12> row_{};
   CsvFile file_;
 };
 

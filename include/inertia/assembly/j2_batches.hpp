@@ -53,9 +53,11 @@ class J2Batches {
   /// f += the internal force at u (local forms: owned, then ghost DOFs; u's ghosts current) at
   /// time `time`; every row's trial state from its committed one. A cell that cannot be
   /// evaluated (inverted at finite strain) adds nothing; the first such row is returned (-1:
-  /// none) with the reason in `why`.
+  /// none) with the reason in `why`. `gone` (null: none): per row, 1 for a cell that has left
+  /// the model (erosion): it adds no force and its trial state is its committed one.
   std::int64_t add_force(std::span<const double> u, double time, const double* committed,
-                         double* trial, std::span<double> f, std::string& why) const;
+                         double* trial, std::span<double> f, std::string& why,
+                         const std::uint8_t* gone = nullptr) const;
 
   /// Bytes per cell one evaluation moves (node offsets, cell data, the point state read and
   /// written; the nodal vectors, about 2 x 24 B per node, apart) and floating-point operations

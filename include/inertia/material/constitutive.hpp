@@ -24,6 +24,7 @@
 
 #include "inertia/fe/hex8_technology.hpp"
 #include "inertia/fe/hyperelastic.hpp"
+#include "inertia/material/failure.hpp"
 
 namespace inertia {
 
@@ -111,6 +112,8 @@ struct SolidMaterial {
   /// hourglass coefficient; other cells are fully integrated.
   fe::Technology technology;
   std::shared_ptr<const ConstitutiveModel> model;
+  /// The `failure:` criterion (failure.hpp): its cells erode when they meet it (null: none).
+  std::shared_ptr<const FailureCriterion> failure;
 
   bool is_linear() const { return model->linear(); }
   /// Whether the model has a point state (J2 plasticity).

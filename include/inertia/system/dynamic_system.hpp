@@ -126,6 +126,14 @@ class DynamicSystem {
   virtual void commit_step(Vec u) { (void)u; }
   /// The step being tried failed and will be retried: its trial history is discarded.
   virtual void reject_step() {}
+  /// Collective, after commit_step of an accepted step at (u, v): cells that meet their
+  /// material's failure criterion erode (system/erosion.hpp); returns how many did (0: the
+  /// model is unchanged; otherwise the integrator continues with the new masses and forces,
+  /// Integrator::model_changed).
+  virtual std::int64_t erode(Vec u, Vec v) {
+    (void)u, (void)v;
+    return 0;
+  }
 
   /// Augmented Lagrangian iterations (contact with `augmented`): the largest number of
   /// multiplier updates per Newton solve (0: none, the default). Newton repeats a converged

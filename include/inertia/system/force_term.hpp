@@ -45,6 +45,7 @@ namespace inertia {
 namespace case_yaml {
 struct Node;
 }
+class CellErosion;
 
 /// Where a term is evaluated: the local forms (owned, then ghost DOFs; ghosts current) of the
 /// displacement and, for dashpots, the velocity.
@@ -216,6 +217,9 @@ class ForceTerm {
   /// Terms with history variables: their state at the quadrature points (null for the others).
   /// Every evaluation at u (force, tangent, energy) writes its trial state from the committed one.
   virtual PointState* point_state() const { return nullptr; }
+  /// Solids whose material has a failure criterion: their cells' erosion (erosion.hpp), whose
+  /// eroded rows the term skips in every sum (null for the others).
+  virtual CellErosion* erosion() const { return nullptr; }
   /// Terms with state: sets the trial state at `at` from the committed one, what an evaluation
   /// does on the way. The system calls it at an accepted step's configuration, then commits. May
   /// throw SolverError (an element that cannot take the configuration): the step is retried.

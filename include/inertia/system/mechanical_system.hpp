@@ -191,6 +191,14 @@ class MechanicalSystem final : public DynamicSystem {
   double strain_energy(Vec u, Vec ku) const;
   void commit_step(Vec u) override { terms_.commit(u, term_time_); }
   void reject_step() override { terms_.reject(); }
+  /// Erosion (erosion.hpp): the failing cells erode, then the lumped masses are rebuilt.
+  std::int64_t erode(Vec u, Vec v) override;
+  bool has_erosion() const { return terms_.erosion(); }
+  /// Collective. After a restart: the restored erosion states' flags, the masses rebuilt if a
+  /// cell had eroded; how many had.
+  std::int64_t restore_erosion();
+  /// Collective: what the eroded cells carried away (all ranks).
+  ErodedTotals eroded() const { return terms_.eroded(); }
   int augmentation_limit() const override { return terms_.augmentation_limit(); }
   double augment(Vec u, double t, double inertia) override { return terms_.augment(u, t, inertia); }
   /// Collective, over all ranks (term_set.hpp): friction's dissipation since the last call; the

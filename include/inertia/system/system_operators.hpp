@@ -40,6 +40,9 @@ class SystemOperators {
   /// The masses are final: a consistent M drops the lumped masses; a lumped one gets its
   /// inverse on the free DOFs (0 on the constrained ones).
   void finish_masses(const ConstraintSet& constraints);
+  /// Collective. Erosion (erosion.hpp): the lumped masses and their inverse assembled again,
+  /// in place, from the cells that remain.
+  void rebuild_lumped_masses(const ConstraintSet& constraints);
 
   /// Collective. The tangent (and B) at u, t; false (a no-op) for a linear model, or where u
   /// (and t, for moving terms) are those of the last assembly.

@@ -15,6 +15,7 @@
 #include <span>
 #include <vector>
 
+#include "inertia/system/erosion.hpp"
 #include "inertia/system/force_term.hpp"
 
 namespace inertia {
@@ -46,7 +47,10 @@ class TermSet {
   bool coupled() const { return coupled_; }
   bool nodal() const { return !nodal_terms_.empty(); }
   int augmentation_limit() const { return augmentation_limit_; }
+  /// The terms' point states: their history variables, then the erosion states.
   std::span<PointState* const> point_states() const { return point_states_; }
+  /// Some term's cells erode (erosion.hpp).
+  bool erosion() const { return !erosion_terms_.empty(); }
 
   /// Collective. The linear terms' constant K into K; every term's stiffness at `at` (the
   /// nonlinear ones' tangent) into K and, if B is not null, the dashpots' matrix into B.
@@ -85,6 +89,14 @@ class TermSet {
   /// Collective. The accepted step's u: nodal history and point states committed.
   void commit(Vec u, double t) const;
   void reject() const;
+  /// Collective, after commit: the cells that meet their failure criterion at (u, v), t erode
+  /// (erosion.hpp); returns how many did on all ranks.
+  std::int64_t erode(Vec u, Vec v, double t) const;
+  /// After a restart: the eroded flags from the restored erosion states; how many cells are
+  /// eroded on all ranks. Collective.
+  std::int64_t restore_erosion() const;
+  /// Collective: what the eroded cells carried away, summed over all ranks.
+  ErodedTotals eroded() const;
   /// Collective. The multiplier terms' worst violation at u; updated where above 1.
   double augment(Vec u, double t, double inertia) const;
 
@@ -111,9 +123,10 @@ class TermSet {
   int augmentation_limit_ = 0;                      ///< the largest of theirs
   /// Added node by node (Traits::nodal in an explicit linear run, or Traits::gathers).
   std::vector<ForceTerm*> nodal_terms_;
-  std::vector<ForceTerm*> gathering_terms_;    ///< those of them that gather
-  std::vector<const ForceTerm*> state_terms_;  ///< the terms with history variables
-  std::vector<PointState*> point_states_;      ///< theirs
+  std::vector<ForceTerm*> gathering_terms_;      ///< those of them that gather
+  std::vector<const ForceTerm*> state_terms_;    ///< the terms with history variables
+  std::vector<PointState*> point_states_;        ///< theirs, then the erosion states
+  std::vector<const ForceTerm*> erosion_terms_;  ///< the terms with an erosion()
   /// A vector's contents at a time: its PETSc id and state (which every change advances).
   struct Evaluation {
     PetscObjectId id = 0;

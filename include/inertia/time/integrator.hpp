@@ -104,6 +104,13 @@ class Integrator {
   /// The Newmark-family schemes (newmark, hht, generalized_alpha): the weights of their balance,
   /// for the energy balance's algorithmic dissipation (EnergyHistory); nothing for the others.
   virtual std::optional<NewmarkWeights> newmark_weights() const { return std::nullopt; }
+  /// Collective. After an accepted step of dt, the model changed (cells eroded: masses and
+  /// forces): the scheme continues from the state's (u, v) with the new model. The schemes that
+  /// support erosion override it.
+  virtual void model_changed(DynamicSystem& system, State& state, double dt) {
+    (void)system, (void)state, (void)dt;
+    throw InternalError(cat("the ", name(), " scheme does not support element erosion"));
+  }
 };
 
 }  // namespace inertia
