@@ -1304,6 +1304,7 @@ ProblemSpec resolve_problem(const CaseFile& c, const std::vector<Region>& region
   const ExplicitSteps steps = explicit_steps(c);  // with analyses:, every one's scheme
   spec.explicit_scheme = steps.only;
   spec.explicit_steps = steps.some;
+  spec.central_difference = c.analyses.empty() && c.scheme.name() == "central_difference";
   spec.rayleigh = c.rayleigh;
   return spec;
 }

@@ -544,7 +544,7 @@ void EnergyHistory::evaluate(MechanicalSystem& system, const State& state) {
   if (identity_) system.mult_mass(integrator_.acceleration(), ma_now_);
   PetscScalar kinetic = 0;
   INERTIA_PETSC(VecDot(state.v, mv_now_, &kinetic));
-  kinetic_now_ = 0.5 * kinetic;
+  kinetic_now_ = 0.5 * kinetic + system.body_kinetic_energy();  // drop weights' too
   strain_now_ = trapezoidal_stiffness_ ? system.strain_energy(state.u, ku_now_)
                                        : system.strain_energy(state.u);
   // The plastic dissipation lives in the committed states (a restart restores it).

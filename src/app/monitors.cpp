@@ -253,17 +253,46 @@ Vec ReactionsMonitor::field() {
 ContactMonitor::ContactMonitor(const MechanicalSystem& system,
                                std::vector<const ContactTerm*> walls, std::filesystem::path path)
     : walls_(std::move(walls)), path_(std::move(path)) {
-  for (const ContactTerm* w : walls_)
+  for (const ContactTerm* w : walls_) {
     for (std::string& which : w->states())
       states_.push_back({w, std::move(which), system.create_vector()});
+    if (w->body() && !mv_) system_ = &system, mv_ = system.create_vector();
+  }
 }
 
 void ContactMonitor::declare(io::NamedVectors& vectors) {
   for (const StateVector& s : states_) vectors.push_back({s.name(), s.v});
 }
 
+namespace {
+
+/// A drop weight's checkpoint attributes: contact.<wall>.body.<i>, i < its state's size.
+std::string body_attribute(const ContactTerm& w, std::size_t i) {
+  return cat("contact.", w.name(), ".body.", i);
+}
+
+}  // namespace
+
+void ContactMonitor::declare_attributes(io::CheckpointAttributes& read) {
+  for (const ContactTerm* w : walls_)
+    for (std::size_t i = 0; i < w->body_state().size(); ++i) read.reals[body_attribute(*w, i)] = 0;
+}
+
+void ContactMonitor::restore(const io::CheckpointAttributes& read) {
+  for (const ContactTerm* w : walls_) {
+    std::vector<double> values = w->body_state();
+    for (std::size_t i = 0; i < values.size(); ++i)
+      values[i] = read.reals.at(body_attribute(*w, i));
+    if (!values.empty()) w->load_body_state(values);
+  }
+}
+
 void ContactMonitor::save(io::CheckpointAttributes& attributes, io::NamedVectors& vectors) {
-  (void)attributes;
+  for (const ContactTerm* w : walls_) {
+    const std::vector<double> values = w->body_state();
+    for (std::size_t i = 0; i < values.size(); ++i)
+      attributes.reals[body_attribute(*w, i)] = values[i];
+  }
   for (const StateVector& s : states_) {
     {
       petsc::Array a(s.v);
@@ -290,14 +319,23 @@ void ContactMonitor::start(const RunContext& run) {
       s.term->load_state(s.which, a.span(), u.span(), run.state.time);
     }
   std::vector<std::string> columns;
-  for (const ContactTerm* w : walls_)
+  for (const ContactTerm* w : walls_) {
     for (const char* c : {".fx", ".fy", ".fz", ".normal", ".active", ".penetration"})
       columns.push_back(w->name() + c);
+    if (w->body())
+      for (const char* c : {".ux", ".uy", ".uz", ".vx", ".vy", ".vz"})
+        columns.push_back(w->name() + c);
+  }
+  if (mv_)
+    for (const char* c : {"body.px", "body.py", "body.pz", "total.px", "total.py", "total.pz"})
+      columns.push_back(c);
   row_.resize(columns.size());
   file_ = CsvFile(run.comm, path_,
                   "# per rigid wall: the force it exerts on the body (N); per contact pair: the "
                   "force on its first surface; the sum of the normal forces' magnitudes (N), the "
-                  "nodes in contact and the deepest penetration (m)\n",
+                  "nodes in contact and the deepest penetration (m); per drop weight: its "
+                  "translation (m) and velocity (m/s); with drop weights, the momentum of the "
+                  "mesh's nodes (M v summed, kg m/s) and with the weights' (total)\n",
                   columns, run.resumed ? run.state.step : -1);
   if (!run.resumed) record(run.state);
 }
@@ -314,6 +352,25 @@ void ContactMonitor::record(const State& state) {
     row_[k++] = r.normal;
     row_[k++] = static_cast<double>(r.active);
     row_[k++] = r.penetration;
+    if (const auto b = w->body()) {
+      for (const double x : b->displacement) row_[k++] = x;
+      for (const double x : b->velocity) row_[k++] = x;
+    }
+  }
+  if (mv_) {
+    system_->mult_mass(state.v, mv_);
+    double p[3] = {0, 0, 0};
+    {
+      petsc::ConstArray a(mv_);
+      for (PetscInt i = 0; i < a.size(); ++i) p[i % 3] += a[i];
+    }
+    INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, p, 3, MPI_DOUBLE, MPI_SUM, system_->comm()));
+    double total[3] = {p[0], p[1], p[2]};
+    for (const ContactTerm* w : walls_)
+      if (const auto b = w->body())
+        for (int i = 0; i < 3; ++i) total[i] += b->mass * b->velocity[i];
+    for (const double x : p) row_[k++] = x;
+    for (const double x : total) row_[k++] = x;
   }
   file_.row(state.step, state.time, row_);
 }
@@ -453,7 +510,7 @@ std::pair<io::CheckpointAttributes, std::filesystem::path> CheckpointMonitor::re
     check_fingerprint(read, allow_changed_model, log);
   };
   io::NamedVectors vectors = this->vectors();
-  for (const auto& m : monitors_) m->declare(vectors);
+  for (const auto& m : monitors_) m->declare(vectors), m->declare_attributes(a);
   const io::Restored restored = checkpointer_.restore(path, vectors, a, same_case, cell_arrays());
   for (const StateRows& rows : states_) rows.state->restore();  // trial = the restored state
   for (const auto& why : restored.skipped) log << "restart   skipped " << why << "\n";

@@ -108,6 +108,10 @@ struct WallInput {
   std::array<double, 3> motion{0, 0, 0};
   std::string amplitude;  ///< empty: the case's default (constant; the ramp under static)
   int motion_line = 0;
+  /// A drop weight (wall_body.hpp): a wall with a mass (kg) and an initial velocity, moved by the
+  /// contact force instead of a prescribed motion; mass 0: a fixed or moving wall.
+  double mass = 0;
+  std::array<double, 3> initial_velocity{0, 0, 0};
   std::string where;  ///< "<file>:<line>: contact.walls[i]"
 };
 

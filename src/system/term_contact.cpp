@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <utility>
 
 #include "contact_section.hpp"
@@ -13,6 +14,7 @@
 #include "inertia/parallel/petsc.hpp"
 #include "inertia/parallel/session.hpp"
 #include "inertia/system/contact.hpp"
+#include "wall_body.hpp"
 #include "wall_shapes.hpp"
 
 namespace inertia {
@@ -81,6 +83,7 @@ void ContactSection::fingerprint(Hasher& h) const {
   for (const WallInput& w : walls) {
     h.add(w.name).add(w.region).add(static_cast<int>(w.shape)).add(w.point).add(w.direction);
     h.add(w.radius).add(w.penalty).add(w.damping).add(w.moving).add(w.motion).add(w.amplitude);
+    if (w.mass > 0) h.add(w.mass).add(w.initial_velocity);
     add_friction(h, w.friction);
   }
   h.add(static_cast<std::uint64_t>(pairs.size()));
@@ -95,6 +98,25 @@ void ContactSection::fingerprint(Hasher& h) const {
 
 namespace {
 
+/// A drop weight's `mass` and `initial_velocity` (wall_body.hpp) into `in`.
+void parse_drop_weight(const case_yaml::Node& w, WallInput& in) {
+  if (!w.has("mass")) {
+    if (w.has("initial_velocity"))
+      w["initial_velocity"].fail(
+          "an initial velocity needs a 'mass' (a drop weight); a wall without one is fixed or "
+          "follows its 'motion'");
+    return;
+  }
+  in.mass = w["mass"].positive();
+  if (w.has("motion"))
+    w["mass"].fail(
+        "give either 'motion' (a prescribed translation) or 'mass' (a drop weight moved by the "
+        "contact force), not both");
+  if (w.has("damping"))
+    w["damping"].fail("damping on a wall with a mass (a drop weight) is not supported");
+  if (w.has("initial_velocity")) in.initial_velocity = w["initial_velocity"].vec3();
+}
+
 /// The section's `walls:` list into s.walls (names checked against s.pairs').
 void parse_walls(const case_yaml::Node& walls, ContactSection& s) {
   walls.expect_sequence();
@@ -102,8 +124,8 @@ void parse_walls(const case_yaml::Node& walls, ContactSection& s) {
   for (std::size_t i = 0; i < walls.size(); ++i) {
     const case_yaml::Node w = walls.at(i);
     const auto shapes = wall_shapes();
-    std::vector<std::string_view> keys{"name",    "region", "penalty",
-                                       "damping", "motion", "friction"};
+    std::vector<std::string_view> keys{"name",   "region", "penalty",          "damping",
+                                       "motion", "mass",   "initial_velocity", "friction"};
     for (const auto& shape : shapes) keys.push_back(shape.name);
     w.expect_map(keys);
     WallInput in;
@@ -147,6 +169,7 @@ void parse_walls(const case_yaml::Node& walls, ContactSection& s) {
       if (m.has("amplitude")) in.amplitude = m["amplitude"].text();
       in.motion_line = m.line();
     }
+    parse_drop_weight(w, in);
     s.walls.push_back(std::move(in));
   }
 }
@@ -252,6 +275,7 @@ class RigidWallTerm final : public ContactTerm {
         state_(nodes_, friction_, augmented.on),
         augmented_(augmented) {
     if (friction_) uc_.assign(3 * nodes_.size(), 0.0);
+    if (wall_.mass > 0) body_.emplace(wall_.mass, wall_.initial_velocity);
     if (augmented_.on) {
       m_.assign(nodes_.size(), 0.0);
       mass_weight_ = augmented_mass_weight(in.spec);
@@ -260,16 +284,17 @@ class RigidWallTerm final : public ContactTerm {
   }
 
   std::string describe() const override {
-    return cat("rigid wall '", wall_.name, "' (", shape_name(wall_.shape), ") on region '",
-               wall_.region, "'");
+    return cat(body_ ? "drop weight '" : "rigid wall '", wall_.name, "' (", shape_name(wall_.shape),
+               ") on region '", wall_.region, "'");
   }
   Traits traits() const override {
     return {.linear = false,
             .dashpot = wall_.damping > 0,
-            .moves = motion_ != nullptr,
+            .moves = motion_ != nullptr || body_.has_value(),
             .nodal = true,
             .friction = friction_,
-            .multipliers = augmented_.on};
+            .multipliers = augmented_.on,
+            .body = body_.has_value()};
   }
   void add_nodal_force(std::span<const PetscScalar> u, double t, double factor,
                        std::span<const PetscScalar> scale,
@@ -289,12 +314,16 @@ class RigidWallTerm final : public ContactTerm {
     INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, v, 1, MPI_DOUBLE, MPI_SUM, comm_));
     INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &v[1], 1, MPI_DOUBLE, MPI_MIN, comm_));
     INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &v[2], 1, MPI_DOUBLE, MPI_MAX, comm_));
-    return cat(describe(), ": ", static_cast<std::int64_t>(v[0]), " nodes, penalty ", v[1], " to ",
-               v[2], " N/m",
-               wall_.damping > 0 ? cat(", damping ", wall_.damping, " of critical") : std::string(),
-               friction_text(wall_.friction),
-               augmented_.on ? cat(", augmented Lagrangian to ", augmented_.tolerance, " m")
-                             : std::string());
+    return cat(
+        describe(), ": ", static_cast<std::int64_t>(v[0]), " nodes, penalty ", v[1], " to ", v[2],
+        " N/m",
+        wall_.damping > 0 ? cat(", damping ", wall_.damping, " of critical") : std::string(),
+        friction_text(wall_.friction),
+        body_ ? cat(", mass ", wall_.mass, " kg, initial velocity [", wall_.initial_velocity[0],
+                    ", ", wall_.initial_velocity[1], ", ", wall_.initial_velocity[2], "] m/s")
+              : std::string(),
+        augmented_.on ? cat(", augmented Lagrangian to ", augmented_.tolerance, " m")
+                      : std::string());
   }
 
   void set_up(std::span<const PetscScalar> diagonal, std::span<const PetscScalar> mass) override {
@@ -414,8 +443,26 @@ class RigidWallTerm final : public ContactTerm {
   }
 
   void commit_nodal(Vec u_vec, double t) const override {
+    // A drop weight: the force on it at the accepted step, with the friction it started from
+    // (the step's forces), then the friction's commit at the offsets the step saw, then its own.
+    std::array<double, 3> on_body{0, 0, 0};
+    if (body_) on_body = read(u_vec, t).force;
     state_.commit_multipliers();
-    if (!friction_) return;
+    if (friction_) commit_friction(u_vec, t);
+    if (body_) body_->commit(t, {-on_body[0], -on_body[1], -on_body[2]});
+  }
+  std::optional<Body> body() const override {
+    if (!body_) return std::nullopt;
+    return Body{body_->mass(), body_->offset(body_->time()), body_->velocity(), body_->force()};
+  }
+  double body_kinetic_energy() const override { return body_ ? body_->kinetic_energy() : 0.0; }
+  std::vector<double> body_state() const override {
+    return body_ ? body_->save() : std::vector<double>();
+  }
+  void load_body_state(std::span<const double> values) const override {
+    if (body_) body_->load(values);
+  }
+  void commit_friction(Vec u_vec, double t) const {
     petsc::ConstArray ua(u_vec);
     const std::span<const PetscScalar> u = ua.span();
     // The accepted step's friction forces and slips relative to the wall (NodeContactState's
@@ -501,6 +548,16 @@ class RigidWallTerm final : public ContactTerm {
   /// mm/s given as m/s): the body's nodes are pushed through a cell per step and the cells
   /// invert. Sampled at the run's steps; "" when it moves slower. Collective.
   std::string step_warning(double dt, double t_end) const override {
+    if (body_ && dt > 0) {
+      const double spacing = node_spacing(comm_, area_);
+      const auto& w = wall_.initial_velocity;
+      const double travel = std::hypot(w[0], w[1], w[2]) * dt;
+      if (!(travel > 0.5 * spacing)) return {};
+      return cat(wall_.where, ": drop weight '", wall_.name, "' starts at ", g3(travel / dt),
+                 " m/s, ", g3(travel), " m per step, more than half the node spacing of region '",
+                 wall_.region, "' (", g3(spacing),
+                 " m): the body's cells would invert; check the velocity's units or reduce dt");
+    }
     if (!motion_ || !(dt > 0)) return {};
     const double spacing = node_spacing(comm_, area_);
     const double length = std::hypot(wall_.motion[0], wall_.motion[1], wall_.motion[2]);
@@ -599,12 +656,15 @@ class RigidWallTerm final : public ContactTerm {
 
   /// The wall's translation at time t.
   std::array<double, 3> offset(double t) const {
+    if (body_) return body_->offset(t);
     if (!motion_) return {0, 0, 0};
     const double a = motion_->value(t);
     return {a * wall_.motion[0], a * wall_.motion[1], a * wall_.motion[2]};
   }
 
-  const Amplitude* motion_;  ///< null: a fixed wall
+  const Amplitude* motion_;  ///< null: a fixed wall or a drop weight
+  /// A drop weight's motion (wall_body.hpp), advanced by commit_nodal.
+  mutable std::optional<WallBody> body_;
   MPI_Comm comm_;
   const LocalMesh& mesh_;
   WallInput wall_;
@@ -646,6 +706,11 @@ void build_contact_terms(const TermInputs& in, std::vector<std::unique_ptr<Force
                     ") is not supported: its energy balance does not close; remove one of them");
   }
   for (const WallInput& w : s.walls) {
+    INERTIA_CHECK(
+        w.mass == 0 || in.spec.central_difference, InputError, w.where,
+        ".mass: a wall with a mass (a drop weight) moves with the leap-frog of central "
+        "difference: it needs time.integrator: central_difference in a single transient analysis "
+        "(no analyses: sequence, no implicit scheme or static); give the wall a 'motion' instead");
     SurfaceNodes surface = surface_nodes(in, w.region, w.where + ".region");
     const double scale = penalty_scale(s, in.spec);
     const Amplitude* motion = nullptr;

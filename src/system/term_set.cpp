@@ -34,7 +34,9 @@ TermSet::TermSet(MPI_Comm comm, const Assembler& assembler, const ProblemSpec& s
       linear_ = linear_ && (traits.linear || traits.load);
     dashpots_ = dashpots_ || traits.dashpot;
     if (traits.friction) friction_terms_.push_back(t.get());
-    if (traits.friction || traits.multipliers) nodal_history_terms_.push_back(t.get());
+    if (traits.friction || traits.multipliers || traits.body)
+      nodal_history_terms_.push_back(t.get());
+    if (traits.body) body_terms_.push_back(t.get());
     if (traits.multipliers) {
       multiplier_terms_.push_back(t.get());
       augmentation_limit_ = std::max(augmentation_limit_, t->augmentation_limit());
@@ -297,6 +299,12 @@ double TermSet::augment(Vec u, double t, double inertia) const {
   if (worst > 1)
     for (const ForceTerm* term : multiplier_terms_) term->augment(u, t, true, inertia);
   return worst;
+}
+
+double TermSet::body_kinetic_energy() const {
+  double e = 0;  // the same on every rank: no sum over ranks
+  for (const ForceTerm* t : body_terms_) e += t->body_kinetic_energy();
+  return e;
 }
 
 double TermSet::total_mass() const {

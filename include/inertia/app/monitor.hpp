@@ -72,6 +72,9 @@ class Monitor {
 
   /// --restart: the vectors to read from the checkpoint besides the state's (added to `vectors`).
   virtual void declare(io::NamedVectors& vectors) { (void)vectors; }
+  /// --restart: the attributes to read from the checkpoint besides the run's (added to `read`
+  /// with placeholder values; restore() gets them).
+  virtual void declare_attributes(io::CheckpointAttributes& read) { (void)read; }
   /// --restart: the checkpoint's attributes, once read.
   virtual void restore(const io::CheckpointAttributes& read) { (void)read; }
   /// Opens the output (continued after a restart) and records the first state.

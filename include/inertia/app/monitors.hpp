@@ -199,6 +199,8 @@ class ContactMonitor final : public Monitor {
   bool in_step() const override { return true; }
   LoopActivity activity() const override { return LoopActivity::step; }
   void declare(io::NamedVectors& vectors) override;
+  void declare_attributes(io::CheckpointAttributes& read) override;
+  void restore(const io::CheckpointAttributes& read) override;
   void save(io::CheckpointAttributes& attributes, io::NamedVectors& vectors) override;
   void start(const RunContext& run) override;
   void summary(std::ostream& line) const override;
@@ -218,6 +220,10 @@ class ContactMonitor final : public Monitor {
     std::string name() const { return "contact." + term->name() + "." + which; }
   };
   std::vector<StateVector> states_;
+  /// With drop weights (walls with a mass): M v, whose sum is the body's momentum (contact.csv's
+  /// momentum columns), and the system that multiplies.
+  const MechanicalSystem* system_ = nullptr;
+  petsc::Vector mv_;
   std::filesystem::path path_;
   std::vector<double> row_;
   CsvFile file_;

@@ -33,6 +33,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -96,6 +97,16 @@ class ContactTerm : public ForceTerm {
                           std::span<const PetscScalar> u, double t) const {
     (void)which, (void)owned, (void)u, (void)t;
   }
+  /// A wall with a mass (a drop weight) at the last accepted step, the same on every rank: its
+  /// mass, translation, whole-step velocity and the force on it (the contact's reaction).
+  struct Body {
+    double mass = 0;
+    std::array<double, 3> displacement{0, 0, 0}, velocity{0, 0, 0}, force{0, 0, 0};
+  };
+  virtual std::optional<Body> body() const { return std::nullopt; }
+  /// Its state for a checkpoint (every value; empty without a body) and back.
+  virtual std::vector<double> body_state() const { return {}; }
+  virtual void load_body_state(std::span<const double> values) const { (void)values; }
 };
 
 /// The rigid walls' shapes (contact.walls[]: plane, sphere, cylinder), each row's name, summary

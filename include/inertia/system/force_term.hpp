@@ -88,6 +88,10 @@ class ForceTerm {
     /// to its tolerance; the multipliers are committed with an accepted step (commit_nodal) and
     /// restored for a retried one (reject_multipliers).
     bool multipliers = false;
+    /// Carries a rigid body's motion (a drop weight): commit_nodal is called after every
+    /// accepted step (the body advances there) and body_kinetic_energy counts in the kinetic
+    /// energy.
+    bool body = false;
   };
 
   virtual ~ForceTerm() = default;
@@ -185,6 +189,9 @@ class ForceTerm {
   /// the last call; the count starts again from zero. Per step, not a running total: the energy
   /// balance adds the steps' amounts, which a restart then adds in the same order.
   virtual double take_friction_dissipation() const { return 0; }
+  /// Terms with a rigid body (Traits::body): its kinetic energy at the last accepted step, the
+  /// same on every rank (not a share: summed once).
+  virtual double body_kinetic_energy() const { return 0; }
   /// Solids with plastic state: the energy dissipated plastically on this rank since the start,
   /// from the committed states (restored with them on a restart).
   virtual double plastic_dissipation() const { return 0; }

@@ -205,6 +205,8 @@ class MechanicalSystem final : public DynamicSystem {
   /// plastic energy (energy.csv's columns); the hourglass modes' share of the strain energy; the
   /// penalty bound k / m the reference tangent does not show; the moving terms' work.
   double take_friction_dissipation() const { return terms_.take_friction_dissipation(); }
+  /// The rigid bodies' (drop weights') kinetic energy, the same on every rank.
+  double body_kinetic_energy() const { return terms_.body_kinetic_energy(); }
   bool has_plasticity() const override { return terms_.plastic(); }
   PlasticEnergy plastic_energy() const { return terms_.plastic_energy(); }
   bool has_hourglass() const { return terms_.hourglass(); }

@@ -119,6 +119,9 @@ struct ProblemSpec {
   /// penalty's default is the explicit schemes' (contact.hpp), which a stiffer one would make
   /// chatter there.
   bool explicit_steps = false;
+  /// Every step is central difference's (one transient analysis): a drop weight's leap-frog
+  /// (contact.walls[].mass) is that scheme's.
+  bool central_difference = false;
   LinearSolverChoice linear_solver = LinearSolverChoice::automatic;
   TermSections term_sections;  ///< by section name (ForceTermEntry::parse)
   /// The case file's amplitudes by name (indices into `amplitudes`), for the term sections, and

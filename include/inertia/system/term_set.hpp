@@ -109,6 +109,8 @@ class TermSet {
   PlasticEnergy plastic_energy() const;
   double hourglass_energy(Vec u, double t) const;
   double take_friction_dissipation() const;
+  /// The rigid bodies' kinetic energy (Traits::body), the same on every rank.
+  double body_kinetic_energy() const;
 
  private:
   MPI_Comm comm_;
@@ -120,6 +122,7 @@ class TermSet {
   /// With Traits::friction or Traits::multipliers: committed with an accepted step.
   std::vector<const ForceTerm*> nodal_history_terms_;
   std::vector<const ForceTerm*> multiplier_terms_;  ///< with Traits::multipliers
+  std::vector<const ForceTerm*> body_terms_;        ///< with Traits::body
   int augmentation_limit_ = 0;                      ///< the largest of theirs
   /// Added node by node (Traits::nodal in an explicit linear run, or Traits::gathers).
   std::vector<ForceTerm*> nodal_terms_;
