@@ -278,7 +278,7 @@ class EnergyHistory {
          initial_total_ = 0;
   /// The system's plastic dissipation and work error at the state evaluate() last saw.
   MechanicalSystem::PlasticEnergy plastic_;
-  std::array<double, 10> row_{};
+  std::array<double, 11> row_{};
   CsvFile file_;
 };
 
