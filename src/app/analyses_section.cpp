@@ -57,6 +57,7 @@ void copy_time_keys(const From& from, To& to) {
   to.dt = from.dt;
   to.dt_requested = from.dt_requested;
   to.dt_auto = from.dt_auto;
+  to.safety_factor = from.safety_factor;
   to.steps = from.steps;
   to.allow_unstable = from.allow_unstable;
   to.max_step_halvings = from.max_step_halvings;

@@ -553,6 +553,25 @@ void parse_rayleigh(const Node& r, int modal_modes, RayleighDamping& out,
 
 }  // namespace
 
+namespace {
+
+/// time.mass_scaling: {dt_min, warn_fraction}: dt: auto of an explicit scheme, lumped masses, a
+/// single transient (the added mass belongs to the model, which a sequence's analyses share).
+void parse_mass_scaling(const Node& m, CaseFile& c, case_yaml::TimeKeys which) {
+  m.expect_map({"dt_min", "warn_fraction"});
+  if (which != case_yaml::TimeKeys::run)
+    m.fail("mass scaling is for a single transient run, not a sequence of analyses");
+  if (!m.has("dt_min")) m.fail("missing key 'dt_min' (the step below which cells get mass)");
+  c.mass_scaling_dt_min = m["dt_min"].positive();
+  if (m.has("warn_fraction")) c.mass_scaling_warn_fraction = m["warn_fraction"].positive();
+  if (!c.dt_auto || !c.scheme.is_explicit())
+    m.fail("needs dt: auto and an explicit scheme (it raises the stable step of dt: auto)");
+  if (c.mass != MassTreatment::lumped)
+    m.fail("needs mass: lumped (the added mass is spread to the cells' nodes)");
+}
+
+}  // namespace
+
 void case_yaml::parse_time(const Node& n, CaseFile& c, TimeKeys which, double start) {
   // Every registered scheme's options section is allowed (a case switches schemes by one line)
   // and validated by the scheme itself; the chosen one configures the run.
@@ -565,12 +584,14 @@ void case_yaml::parse_time(const Node& n, CaseFile& c, TimeKeys which, double st
                                      "velocity_damping",
                                      "allow_unstable",
                                      "max_step_halvings",
+                                     "safety_factor",
+                                     "mass_scaling",
                                      "operator",
                                      "linear_solver"};
   for (const auto& e : scheme_entries()) keys.push_back(e.name);
   if (which == TimeKeys::analysis) {
     // An analysis of a sequence steps the one model: what the model is stays in time:.
-    for (const char* model : {"mass", "rayleigh", "operator", "linear_solver"})
+    for (const char* model : {"mass", "rayleigh", "operator", "linear_solver", "mass_scaling"})
       if (n.has(model))
         n[model].fail("belongs to the model, which every analysis shares: give it in time:");
     keys.insert(keys.end(), {"name", "type"});
@@ -665,9 +686,18 @@ void case_yaml::parse_time(const Node& n, CaseFile& c, TimeKeys which, double st
     n["operator"].fail(cat("matrix_free needs an explicit scheme (", c.scheme.name(),
                            " solves with the assembled stiffness); use operator: assembled"));
   if (n.has("allow_unstable")) c.allow_unstable = n["allow_unstable"].boolean();
+  if (n.has("safety_factor")) {
+    const Node f = n["safety_factor"];
+    c.safety_factor = f.positive();
+    if (c.safety_factor > 1) f.fail(cat("must be in (0, 1] (got ", c.safety_factor, ")"));
+    if (!c.dt_auto)
+      c.warnings.push_back(cat(*n.file, ":", f.line(), ": time.safety_factor: scales dt: auto; ",
+                               "with a given dt it does nothing"));
+  }
   if (n.has("max_step_halvings")) {
     c.max_step_halvings = static_cast<int>(n["max_step_halvings"].integer_in(0, 20));
   }
+  if (n.has("mass_scaling")) parse_mass_scaling(n["mass_scaling"], c, which);
 }
 
 namespace {

@@ -190,7 +190,13 @@ std::string time_page() {
   std::string out = R"(time (examples/guide/time_integration.md): a transient or static run
   integrator              one of time.integrator below (newmark by default); its options in
                           time.<integrator>: {...} (inertia --help integrators)
-  dt                      the step, or auto (the stable step of an explicit scheme)
+  dt                      the step, or auto (the stable step of an explicit scheme; on a
+                          nonlinear model with end_time recomputed every step from the
+                          deforming cells' L/c)
+  safety_factor           dt: auto is this x the stable step, in (0, 1] (0.9, LS-DYNA's TSSFAC)
+  mass_scaling            {dt_min, warn_fraction}: mass added to the cells whose step is below
+                          dt_min (dt: auto, lumped; the log and energy.csv's added_mass report
+                          it; a warning past warn_fraction of the model's mass, 0.05)
   end_time | steps        the run's length: one of them
   mass                    consistent (default) | lumped
   rayleigh, linear_solver below

@@ -447,6 +447,7 @@ std::vector<std::string> energy_columns(const MechanicalSystem& system,
   if (dissipative_weights(integrator)) columns.push_back("algorithmic_dissipation");
   columns.push_back("total");
   if (integrator.has_hamiltonian()) columns.push_back("hamiltonian");
+  if (system.added_mass() > 0) columns.push_back("added_mass");  // time.mass_scaling
   return columns;
 }
 
@@ -716,6 +717,7 @@ void EnergyHistory::write(MechanicalSystem& system, const State& state) {
   if (identity_) row_[n++] = algorithmic_;
   row_[n++] = total_;
   if (integrator_.has_hamiltonian()) row_[n++] = integrator_.hamiltonian(system, state);
+  if (system.added_mass() > 0) row_[n++] = system.added_mass();
   file_.row(state.step, state.time, std::span<const double>(row_.data(), n));
 }
 

@@ -6,6 +6,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "inertia/app/auto_step.hpp"
 #include "inertia/app/case_file.hpp"
 #include "inertia/app/phases.hpp"
 #include "inertia/app/run_plan.hpp"
@@ -401,6 +402,8 @@ void SeriesMonitor::start(const RunContext& run) {
   const bool xdmf = c.output_format == OutputFormat::xdmf;
   run.log << "output    " << frames << " more " << kind() << " frames ("
           << (c.output_interval > 0 ? cat("every ", c.output_interval, " s")
+              : run.plan.varying_dt ? cat("about; every ", schedule.frame_interval,
+                                          " s = ", c.output_every, " x the first step")
                                     : cat("every ", c.output_every, " steps"))
           << " and the last step), at most " << std::setprecision(3)
           << raw * static_cast<double>(frames) / (1 << 20) << " MiB (" << raw / 1024
@@ -409,7 +412,10 @@ void SeriesMonitor::start(const RunContext& run) {
 }
 
 void SeriesMonitor::after_step(const StepView& step) {
-  if (run_->plan.schedule.frame_due(step.state.step, next_frame_time_)) write_frame();
+  const OutputSchedule& s = run_->plan.schedule;
+  if (run_->plan.varying_dt ? s.frame_due(step.state.step, step.state.time, next_frame_time_)
+                            : s.frame_due(step.state.step, next_frame_time_))
+    write_frame();
 }
 
 void SeriesMonitor::write_frame() {
@@ -481,6 +487,8 @@ std::pair<io::CheckpointAttributes, std::filesystem::path> CheckpointMonitor::re
   const bool modal_damping = !c_.rayleigh_modes.empty();
   if (modal_damping) a.reals.insert({{"rayleigh.mass", 0.0}, {"rayleigh.stiffness", 0.0}});
   for (const auto& part : fingerprint_) a.optional_strings["model." + part.key] = "";
+  a.optional_strings[AutoStep::calibration_key] = "";  // dt: auto following the mesh
+  a.optional_strings[AutoStep::previous_dt_key] = "";
   // A checkpoint of another case is refused before its vectors are read.
   auto same_case = [&](const io::CheckpointAttributes& read) {
     const std::string& integrator = read.strings.at("integrator");

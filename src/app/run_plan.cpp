@@ -38,13 +38,30 @@ double OutputSchedule::first_frame_time(double t) const {
   return (std::floor((t + 1e-9 * dt) / frame_interval) + 1) * frame_interval;
 }
 
+namespace {
+
+/// The first step at or after each multiple of `interval`, moving next_time past t.
+bool passed(double t, double interval, double& next_time) {
+  if (t < next_time) return false;
+  while (next_time <= t) next_time += interval;
+  return true;
+}
+
+}  // namespace
+
 bool OutputSchedule::frame_due(std::int64_t n, double& next_time) const {
+  return frame_due(n, dt * static_cast<double>(n), next_time);
+}
+
+bool OutputSchedule::frame_due(std::int64_t n, double t, double& next_time) const {
   if (n == last_step) return true;
   if (frame_interval <= 0) return n % frame_every == 0;
-  const double t = dt * static_cast<double>(n) + 1e-9 * dt;
-  if (t < next_time) return false;
-  while (next_time <= t) next_time += frame_interval;
-  return true;
+  return passed(t + 1e-9 * dt, frame_interval, next_time);
+}
+
+bool OutputSchedule::history_due(std::int64_t n, double t, double& next_time) const {
+  if (history_interval <= 0 || n == last_step) return history_row(n);
+  return passed(t + 1e-9 * dt, history_interval, next_time);
 }
 
 std::int64_t OutputSchedule::frames_after(std::int64_t step, double next_time) const {
@@ -83,11 +100,18 @@ RunPlan plan_run(const CaseFile& c, const PlanInputs& in) {
   p.stability_limit = reference.stability_limit();
   const double omega = in.highest_omega;
   p.stable_dt = omega > 0 ? p.stability_limit / omega : INFINITY;
-  if (c.dt_auto) {
+  p.varying_dt = c.dt_auto && scheme.is_explicit() && in.nonlinear && c.steps == 0;
+  if (p.varying_dt) {
+    // The first step's estimate: the output clock's unit; the loop recomputes every step.
+    p.auto_rounded = round_down_to_digits(p.stable_dt, 3);
+    p.dt = p.auto_unfitted = c.safety_factor * p.auto_rounded;
+    p.dt_source = DtSource::automatic_varying;
+    p.auto_fit_steps = steps_to_end_time(c.end_time, p.dt).steps;
+  } else if (c.dt_auto) {
     // 3 digits of the stable step: the same bits on every rank count (spectrum.hpp); then, with
     // end_time, equal steps that end exactly there.
     p.auto_rounded = round_down_to_digits(p.stable_dt, 3);
-    p.dt = p.auto_unfitted = auto_dt_safety * p.auto_rounded;
+    p.dt = p.auto_unfitted = c.safety_factor * p.auto_rounded;
     p.dt_source = DtSource::automatic;
     if (c.steps == 0) {
       const StepsToEndTime fit = steps_to_end_time(c.end_time, p.dt);
@@ -112,7 +136,7 @@ RunPlan plan_run(const CaseFile& c, const PlanInputs& in) {
     // The checkpoint's dt, whatever this rank count's estimate (dt: auto) or a changed end_time
     // would give: the steps repeat exactly, and the step count comes from end_time and that dt.
     p.dt = in.restart->dt;
-    p.dt_source = DtSource::checkpoint;
+    if (!p.varying_dt) p.dt_source = DtSource::checkpoint;
     p.first_step = in.restart->step;
     p.start_time = in.restart->time;
     // Damping solved from modes continues with the coefficients the run started with.
@@ -120,8 +144,22 @@ RunPlan plan_run(const CaseFile& c, const PlanInputs& in) {
       p.rayleigh.coefficients = *in.restart->rayleigh;
   }
   p.steps = steps_of(c, p.dt);
-  p.schedule = {p.steps,           p.dt, c.output_every, c.output_interval, c.history_every,
-                c.checkpoint_every};
+  if (p.varying_dt && in.restart) {
+    // An estimate the loop corrects: the checkpoint's step and the steps of dt to end_time.
+    const double left = p.origin + c.end_time - p.start_time;
+    p.steps = p.first_step + (left > 1e-9 * p.dt ? steps_to_end_time(left, p.dt).steps : 0);
+  }
+  p.schedule = {p.steps,         p.dt, c.output_every,    c.output_interval,
+                c.history_every, 0,    c.checkpoint_every};
+  if (p.varying_dt) {
+    // The step varies: frames and rows on the clock, output.every and history_every in units of
+    // the first step's estimate (the spacing they have at the start), not counts of steps.
+    if (c.output_every > 0 && !(c.output_interval > 0)) {
+      p.schedule.frame_interval = p.dt * c.output_every;
+      p.schedule.frame_every = 0;
+    }
+    if (c.history_every > 1) p.schedule.history_interval = p.dt * c.history_every;
+  }
   return p;
 }
 

@@ -8,6 +8,7 @@
 
 #include "inertia/app/case_file.hpp"
 #include "inertia/app/conditions_report.hpp"
+#include "inertia/app/mass_scaling.hpp"
 #include "inertia/app/phases.hpp"
 #include "inertia/core/limits.hpp"
 #include "inertia/core/text.hpp"
@@ -42,6 +43,7 @@ class TimeStepChoice : AnalysisPart {
         frequency_ = *known;  // the same operators as the analysis before: the same estimate
       }
     }
+    if (c().mass_scaling_dt_min > 0) scale_masses_for_dt_min();
     // Linear models: moderate implicit steps (mass-dominated operators) solve with Jacobi-CG.
     if (system().is_linear()) system().set_highest_frequency(frequency_.power);
     const double omega = frequency_.power;
@@ -57,6 +59,7 @@ class TimeStepChoice : AnalysisPart {
            << " relative, tolerance " << power_iteration_tolerance
            << "): the highest frequency may be underestimated\n";
     plan_inputs_.highest_omega = omega;
+    plan_inputs_.nonlinear = !system().is_linear();
     plan_ = plan_run(c(), plan_inputs_);
     const RunPlan& p = plan_;
     log_ << "          stable step of " << p.stable_reference << ": dt <= " << p.stability_limit
@@ -72,7 +75,8 @@ class TimeStepChoice : AnalysisPart {
     describe_conditions(context(), plan_);
     log_ << "time      " << scheme.name();
     if (!scheme.options_text().empty()) log_ << " (" << scheme.options_text() << ")";
-    log_ << ", dt " << p.dt << ", " << p.steps << " steps to t = " << p.end() << ", "
+    log_ << ", dt " << (p.varying_dt ? "auto from " : "") << p.dt << ", "
+         << (p.varying_dt ? "about " : "") << p.steps << " steps to t = " << p.end() << ", "
          << (c().mass == MassTreatment::lumped ? "lumped" : "consistent") << " mass, rayleigh "
          << p.rayleigh.coefficients.mass << " / " << p.rayleigh.coefficients.stiffness;
     if (c().velocity_damping > 0) log_ << ", velocity damping " << c().velocity_damping;
@@ -85,14 +89,39 @@ class TimeStepChoice : AnalysisPart {
     return {frequency_, plan_};
   }
 
+  /// time.mass_scaling: the unscaled model's stable step decides which cells get mass
+  /// (app/mass_scaling.hpp); then the power iterations again, on the scaled masses.
+  void scale_masses_for_dt_min() {
+    plan_inputs_.highest_omega = frequency_.power;
+    const RunPlan unscaled = plan_run(c(), plan_inputs_);
+    log_ << "frequency highest ~" << frequency_.power << " rad/s before mass scaling (stable step "
+         << unscaled.stable_dt << " s)\n";
+    MassScaling m =
+        scale_masses(comm_, log_, system(), c(), round_down_to_digits(unscaled.stable_dt, 3),
+                     unscaled.stability_limit);
+    plan_inputs_.mass_scaling_calibration = m.calibration;
+    plan_inputs_.mass_scaling_cells =
+        std::make_shared<const std::vector<double>>(std::move(m.cell_scale));
+    Phases::Scope scope(phases_, "solver setup");
+    frequency_ = estimate_highest_frequency(system(), max_power_iterations, false);
+    plan_inputs_.linear_frequency[0].reset();  // the masses changed
+  }
+
   /// How the plan chose dt (dt: auto, a given dt above the stable step, shortened), and the
   /// warnings about it.
   void log_time_step() {
     const RunPlan& p = plan_;
     const Scheme& scheme = c().scheme;
-    if (c().dt_auto) {
-      std::string how =
-          cat(auto_dt_safety, " x the stable step ", p.auto_rounded, " s rounded down to 3 digits");
+    if (p.varying_dt) {
+      log_ << "          dt: auto follows the deforming mesh: recomputed every step from the "
+              "cells' L/c at X + u, "
+           << c().safety_factor << " x the stable step; the first about " << p.dt << " s (about "
+           << p.auto_fit_steps
+           << " steps to end_time if it stayed; frames and history rows on "
+              "the clock)\n";
+    } else if (c().dt_auto) {
+      std::string how = cat(c().safety_factor, " x the stable step ", p.auto_rounded,
+                            " s rounded down to 3 digits");
       if (c().steps == 0) {
         how += p.dt_source == DtSource::automatic
                    ? cat(", ", p.auto_fit_steps, " steps to end_time")

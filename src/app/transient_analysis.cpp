@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "inertia/app/auto_step.hpp"
 #include "inertia/app/case_file.hpp"
 #include "inertia/app/conditions.hpp"
 #include "inertia/app/conditions_report.hpp"
@@ -94,6 +95,11 @@ void TransientAnalysis::build_monitors() {
       if (const auto* w = dynamic_cast<const ContactTerm*>(t.get())) walls.push_back(w);
     if (!walls.empty()) add<ContactMonitor>(system(), std::move(walls), out / "contact.csv");
   }
+  if (plan_.varying_dt)
+    auto_step_ = add<AutoStep>(
+        comm_, log_, system(), c(), plan_.auto_rounded, plan_.stability_limit,
+        plan_inputs_.mass_scaling_calibration,
+        plan_inputs_.mass_scaling_cells ? *plan_inputs_.mass_scaling_cells : std::vector<double>{});
   if (plan_.schedule.frames()) add<SeriesMonitor>(reactions);
   if (c().checkpoint_every > 0 || restarting_) {
     checkpoints_ =
@@ -127,6 +133,9 @@ void TransientAnalysis::restore_checkpoint(const std::filesystem::path& from,
   if (modal_damping) system().set_rayleigh(plan_.rayleigh.coefficients);
   state_.time = plan_.start_time;
   state_.step = plan_.first_step;
+  if (const auto it = a.optional_strings.find(AutoStep::previous_dt_key);
+      it != a.optional_strings.end())
+    state_.previous_dt = parse_hex_float(it->second).value_or(0);
   for (const auto& m : monitors_) m->restore(a);
   resumed_ = true;
   const std::int64_t steps = plan_.steps;
@@ -153,6 +162,8 @@ void TransientAnalysis::open_outputs() {
   context_.emplace(
       RunContext{comm_, log_, c(), plan_, system(), *integrator_, state_, phases_, resumed_});
   for (const auto& m : monitors_) m->start(*context_);
+  if (const double every = plan_.schedule.history_interval; every > 0)
+    next_history_time_ = (std::floor((state_.time + 1e-9 * plan_.dt) / every) + 1) * every;
 }
 
 void TransientAnalysis::flush_monitors() {
@@ -193,7 +204,7 @@ void TransientAnalysis::time_loop() {
   } catch (const Error& e) {
     // Keep what was written (every listed step is complete) but mark it as a failed run.
     std::string reason = cat(activity(), ": ", e.what());
-    if (c().scheme.is_explicit() && !system().is_linear() &&
+    if (c().scheme.is_explicit() && !system().is_linear() && !plan_.varying_dt &&
         reason.find("inverted element") != std::string::npos)
       reason +=
           "; an explicit run keeps the dt chosen for the undeformed mesh: cells flattened "
@@ -252,15 +263,20 @@ void TransientAnalysis::stop(int signal) {
 StepView TransientAnalysis::advance(StepController& steps, int& signal) {
   Phases::Scope scope(phases_, "time loop");
   for (Monitor* m : step_monitors_) m->before_step();
-  state_.step_end = plan_.time_of(state_.step + 1);  // the scheme's t_{n+1}: n dt, not t_n + dt
-  stats_ = steps.advance(system(), *integrator_, state_, plan_.dt);
+  double dt = plan_.dt;
+  if (auto_step_) {
+    dt = next_auto_step();
+  } else {
+    state_.step_end = plan_.time_of(state_.step + 1);  // the scheme's t_{n+1}: n dt, not t_n + dt
+  }
+  stats_ = steps.advance(system(), *integrator_, state_, dt);
   linear_its_ += stats_.linear_iterations;
   newton_its_ += stats_.nonlinear_iterations;
-  state_.time = plan_.time_of(state_.step);
+  state_.time = auto_step_ ? state_.step_end : plan_.time_of(state_.step);
   double removed = 0;  // kinetic energy taken by velocity damping
   if (c().velocity_damping > 0) {
     const double before = wants_removed_kinetic_ ? system().kinetic_energy(state_.v) : 0;
-    integrator_->scale_velocity(std::exp(-plan_.dt * c().velocity_damping), state_);
+    integrator_->scale_velocity(std::exp(-dt * c().velocity_damping), state_);
     system().apply_constraints(state_.time, nullptr, state_.v, nullptr);
     if (wants_removed_kinetic_) removed = before - system().kinetic_energy(state_.v);
   }
@@ -269,15 +285,30 @@ StepView TransientAnalysis::advance(StepController& steps, int& signal) {
   double local[2] = {largest_magnitude(state_.u), static_cast<double>(interrupt_signal())};
   double global[2] = {0, 0};
   INERTIA_MPI(MPI_Allreduce(local, global, 2, MPI_DOUBLE, MPI_MAX, comm_));
-  const StepView step{state_,      stats_,          plan_.schedule.history_row(state_.step),
-                      removed,     steps.last_dt(), global[0],
-                      first_step_, loop_start_};
+  const bool row = auto_step_
+                       ? plan_.schedule.history_due(state_.step, state_.time, next_history_time_)
+                       : plan_.schedule.history_row(state_.step);
+  const StepView step{state_,          stats_,    row,         removed,
+                      steps.last_dt(), global[0], first_step_, loop_start_};
   for (Monitor* m : step_monitors_) {
     activity_ = m->activity();
     m->after_step(step);
   }
   signal = static_cast<int>(global[1]);
   return step;
+}
+
+double TransientAnalysis::next_auto_step() {
+  bool last = false;
+  const double end = plan_.end();
+  const double dt = auto_step_->next(state_, end, last);
+  const std::int64_t n = state_.step + 1;
+  state_.step_end = last ? end : state_.time + dt;
+  // The last step's number: known at the last step, else an estimate at this step's size.
+  const double left = std::ceil((end - state_.step_end) / dt);
+  plan_.steps = last ? n : n + static_cast<std::int64_t>(std::clamp(left, 1.0, 1e15));
+  plan_.schedule.last_step = plan_.steps;
+  return dt;
 }
 
 void TransientAnalysis::summary() {

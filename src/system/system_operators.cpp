@@ -228,6 +228,18 @@ void SystemOperators::mult_damping(const RayleighDamping& rayleigh, Vec x, Vec y
 void SystemOperators::lumped_masses(Vec m) const {
   terms_.assemble_lumped_masses(m);
   INERTIA_PETSC(VecAXPY(m, 1.0, point_masses_));
+  if (added_mass_) INERTIA_PETSC(VecAXPY(m, 1.0, added_mass_));
+}
+
+void SystemOperators::add_masses(Vec added, const ConstraintSet& constraints) {
+  INERTIA_CHECK(lumped_mass_ && !M_, InternalError, "add_masses: a lumped mass only");
+  if (!added_mass_) {
+    added_mass_ = assembler_.create_vector();
+    INERTIA_PETSC(VecZeroEntries(added_mass_));
+  }
+  INERTIA_PETSC(VecAXPY(added_mass_, 1.0, added));
+  INERTIA_PETSC(VecAXPY(lumped_mass_, 1.0, added));
+  finish_masses(constraints);
 }
 
 petsc::Matrix SystemOperators::create_operator() const {

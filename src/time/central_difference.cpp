@@ -36,8 +36,11 @@ class CentralDifference final : public Integrator {
       iterations += evaluate_a(system, t, state.u);
       started_ = true;
     }
-    const double c_v = alpha_m == 0 ? 1.0 : (1 / h - alpha_m / 2) / (1 / h + alpha_m / 2);
-    const double c_a = alpha_m == 0 ? h : 1 / (1 / h + alpha_m / 2);
+    // A varying step (dt: auto following the mesh): v_{n+1/2} - v_{n-1/2} spans the mean of the
+    // two steps around t_n; a fixed step gives h itself.
+    const double hv = state.previous_dt > 0 ? 0.5 * (state.previous_dt + h) : h;
+    const double c_v = alpha_m == 0 ? 1.0 : (1 / hv - alpha_m / 2) / (1 / hv + alpha_m / 2);
+    const double c_a = alpha_m == 0 ? hv : 1 / (1 / hv + alpha_m / 2);
     // v_{n+1/2} = c_v v_{n-1/2} + c_a a_n;  x_{n+1} = x_n + h v_{n+1/2}, in one pass (the
     // constrained DOFs of x are overwritten below, so v's constraints may come after).
     {
@@ -53,12 +56,15 @@ class CentralDifference final : public Integrator {
     }
     system.apply_constraints(t + 0.5 * h, nullptr, v_half_, nullptr);
     state.time = t1;
+    state.previous_dt = h;
     ++state.step;
     system.apply_constraints(t1, state.u, nullptr, nullptr);
     // a_{n+1} (the next step's), then the whole-step velocity and acceleration at t_{n+1}:
     // v_{n+1} = (v_{n+1/2} + c_v v_{n+1/2} + c_a a_{n+1}) / 2.
     iterations += evaluate_a(system, t1, state.u);
-    INERTIA_PETSC(VecAXPBYPCZ(state.v, 0.5 * (1 + c_v), 0.5 * c_a, 0.0, v_half_, a_));
+    const double h_v = alpha_m == 0 ? 1.0 : (1 / h - alpha_m / 2) / (1 / h + alpha_m / 2);
+    const double h_a = alpha_m == 0 ? h : 1 / (1 / h + alpha_m / 2);  // c_v, c_a of a step h
+    INERTIA_PETSC(VecAXPBYPCZ(state.v, 0.5 * (1 + h_v), 0.5 * h_a, 0.0, v_half_, a_));
     system.apply_constraints(t1, nullptr, state.v, nullptr);
     // Without mass damping the whole-step acceleration is a_ itself: no copy.
     acceleration_is_a_ = alpha_m == 0;

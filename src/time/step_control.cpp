@@ -15,6 +15,7 @@ void StepController::save(DynamicSystem& system, Integrator& integrator, const S
   }
   INERTIA_PETSC(VecCopy(state.u, s.u));
   INERTIA_PETSC(VecCopy(state.v, s.v));
+  s.previous_dt = state.previous_dt;
   const auto internal = integrator.internal_state();
   s.internal.resize(internal.size());
   for (std::size_t i = 0; i < internal.size(); ++i) {
@@ -27,6 +28,7 @@ void StepController::restore(Integrator& integrator, State& state, int depth) {
   const Snapshot& s = snapshots_[depth];
   INERTIA_PETSC(VecCopy(s.u, state.u));
   INERTIA_PETSC(VecCopy(s.v, state.v));
+  state.previous_dt = s.previous_dt;
   const auto internal = integrator.internal_state();
   for (std::size_t i = 0; i < internal.size(); ++i)
     INERTIA_PETSC(VecCopy(s.internal[i], internal[i].second));

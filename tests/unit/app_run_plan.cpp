@@ -250,3 +250,47 @@ TEST(RunPlan, RestartMidRun) {
 
 }  // namespace
 }  // namespace inertia
+
+namespace inertia {
+namespace {
+
+TEST(RunPlan, VaryingStepOnTheClock) {
+  // dt: auto of an explicit scheme on a nonlinear model: the step varies; dt is the first step's
+  // estimate (time.safety_factor x the stable step, 3 digits), the unit of the output clock.
+  const CaseFile c = parse(
+      "  {integrator: central_difference, mass: lumped, dt: auto, end_time: 0.01,\n"
+      "   safety_factor: 0.5}\n",
+      "  every: 3\n  history_every: 2\n");
+  PlanInputs in;
+  in.highest_omega = 2 / 0.0012345;  // stable step 0.0012345 s -> 0.00123
+  in.nonlinear = true;
+  const RunPlan p = plan_run(c, in);
+  EXPECT_TRUE(p.varying_dt);
+  EXPECT_EQ(p.dt_source, DtSource::automatic_varying);
+  EXPECT_EQ(p.dt, 0.5 * 0.00123);
+  EXPECT_EQ(p.duration(), 0.01);  // end_time, whatever the steps
+  OutputSchedule s = p.schedule;
+  s.last_step = 1000;  // the loop's estimate of the last step, updated as the step varies
+  EXPECT_EQ(s.frame_every, 0);
+  EXPECT_DOUBLE_EQ(s.frame_interval, 3 * p.dt);
+  EXPECT_DOUBLE_EQ(s.history_interval, 2 * p.dt);
+  // Steps of 0.0004 s, then 0.0002 s: rows at the first step at or after each 0.00123 s, not
+  // every second step; the last step always.
+  double t = 0, next = s.history_interval;
+  std::vector<std::int64_t> rows;
+  for (std::int64_t n = 1; n <= 20; ++n) {
+    t += n <= 5 ? 0.0004 : 0.0002;
+    if (s.history_due(n, t, next)) rows.push_back(n);
+  }
+  EXPECT_EQ(rows, (std::vector<std::int64_t>{4, 8, 14, 20}));  // 1.6, 2.6, 3.8, 5.0 ms
+  // A linear model, or steps given: one step as before.
+  in.nonlinear = false;
+  EXPECT_FALSE(plan_run(c, in).varying_dt);
+  in.nonlinear = true;
+  const CaseFile steps =
+      parse("  {integrator: central_difference, mass: lumped, dt: auto, steps: 10}\n");
+  EXPECT_FALSE(plan_run(steps, in).varying_dt);
+}
+
+}  // namespace
+}  // namespace inertia

@@ -167,6 +167,7 @@ struct CaseAnalysis {
   Scheme scheme = configure_scheme("newmark");
   double dt = 0, dt_requested = 0;
   bool dt_auto = false;
+  double safety_factor = 0.9;
   std::int64_t steps = 0;  ///< given as steps (0: from the duration and dt)
   bool allow_unstable = false;
   int max_step_halvings = 3;
@@ -223,6 +224,12 @@ struct CaseFile {
   double dt = 0;
   double dt_requested = 0;  ///< time.dt as written (0 with dt_auto)
   bool dt_auto = false;
+  /// time.safety_factor: dt: auto is this times the stable step (LS-DYNA's TSSFAC).
+  double safety_factor = 0.9;
+  /// time.mass_scaling: {dt_min, warn_fraction}: mass added to the cells whose step is below
+  /// dt_min (app/mass_scaling.hpp); dt_min 0: none.
+  double mass_scaling_dt_min = 0;
+  double mass_scaling_warn_fraction = 0.05;
   double end_time = 0;  ///< end_time or steps (one of them)
   std::int64_t steps = 0;
   MassTreatment mass = MassTreatment::consistent;

@@ -281,7 +281,7 @@ class EnergyHistory {
   /// The system's plastic dissipation and work error at the state evaluate() last saw.
   MechanicalSystem::PlasticEnergy plastic_;
   double eroded_ = 0;  ///< erosion: the eroded cells' kinetic and strain energy when they eroded
-  std::array<double, 12> row_{};
+  std::array<double, 13> row_{};  ///< the most columns energy_columns() gives (12), and one
   CsvFile file_;
 };
 

@@ -40,6 +40,13 @@ struct PlanInputs {
   /// The modal analysis's modes in order (empty: it did not run, or has not yet).
   std::vector<PlanMode> modes;
   std::optional<PlanRestart> restart;
+  /// The model is nonlinear (its cells deform): an explicit run's dt: auto then follows the
+  /// mesh (RunPlan::varying_dt).
+  bool nonlinear = false;
+  /// time.mass_scaling (app/mass_scaling.hpp): dt: auto's calibration of the unscaled model
+  /// (0: none) and the local cells' transit time factors.
+  double mass_scaling_calibration = 0;
+  std::shared_ptr<const std::vector<double>> mass_scaling_cells;
   /// A linear model's power iterations, kept for the analyses after the first of a sequence
   /// (the same operators give the same estimate): [0] with the system's own mass, [1] with the
   /// lumped masses standing in (estimate_highest_frequency's `lumped`). Null: not measured.
@@ -48,11 +55,12 @@ struct PlanInputs {
 
 /// Where the run's dt came from.
 enum class DtSource {
-  given,             ///< time.dt as written
-  given_shortened,   ///< time.dt shortened to end exactly at end_time
-  automatic,         ///< dt: auto, 0.9 x the stable step rounded down to 3 digits
-  automatic_fitted,  ///< dt: auto, then shortened to end exactly at end_time
-  checkpoint,        ///< --restart: the checkpoint's dt
+  given,              ///< time.dt as written
+  given_shortened,    ///< time.dt shortened to end exactly at end_time
+  automatic,          ///< dt: auto, 0.9 x the stable step rounded down to 3 digits
+  automatic_fitted,   ///< dt: auto, then shortened to end exactly at end_time
+  automatic_varying,  ///< dt: auto recomputed every step (RunPlan::varying_dt)
+  checkpoint,         ///< --restart: the checkpoint's dt
 };
 
 /// The rayleigh coefficients and the targets they come from.
@@ -76,8 +84,11 @@ struct OutputSchedule {
   double dt = 0;
   int frame_every = 0;        ///< output.every (steps), unless frame_interval > 0
   double frame_interval = 0;  ///< output.interval (s)
-  int history_every = 1;      ///< output.history_every
-  int checkpoint_every = 0;   ///< output.checkpoint.every (0: none)
+  int history_every = 1;      ///< output.history_every (steps), unless history_interval > 0
+  /// A varying step (RunPlan::varying_dt): history rows at the first step at or after each
+  /// multiple of output.history_every x the plan's dt (s), not every N steps.
+  double history_interval = 0;
+  int checkpoint_every = 0;  ///< output.checkpoint.every (0: none)
 
   bool frames() const { return frame_every > 0 || frame_interval > 0; }
   bool checkpoints() const { return checkpoint_every > 0; }
@@ -93,6 +104,11 @@ struct OutputSchedule {
   /// multiple of the interval (moving `next_time` past the step's time when it does), with
   /// output.every every N steps; the last step always.
   bool frame_due(std::int64_t n, double& next_time) const;
+  /// frame_due() at step n of time t (a varying step: the times are not n dt).
+  bool frame_due(std::int64_t n, double t, double& next_time) const;
+  /// A history row at step n of time t: history_row(n), or with history_interval the first
+  /// step at or after each multiple of it (moving `next_time` as frame_due() does).
+  bool history_due(std::int64_t n, double t, double& next_time) const;
   /// The frames of the steps after `step`, through frame_due() (on a copy of next_time).
   std::int64_t frames_after(std::int64_t step, double next_time) const;
 };
@@ -122,7 +138,12 @@ struct RunPlan {
   RayleighPlan rayleigh;
   OutputSchedule schedule;
   bool ends_at_end_time = false;  ///< end_time given (not steps)
-  double end_time = 0;            ///< the case's end_time (0 with steps)
+  /// dt: auto of an explicit scheme on a nonlinear model with end_time: the step is recomputed
+  /// every step from the deforming cells (app/auto_step.hpp). dt is then the first step's
+  /// estimate, the unit of the output clock (output.every and history_every count it), and
+  /// steps the estimate of the last step's number, updated by the time loop as the step varies.
+  bool varying_dt = false;
+  double end_time = 0;  ///< the case's end_time (0 with steps)
 
   /// Where step 0 is on the run's time line: 0, or an analysis's start in a sequence.
   double origin = 0;
@@ -130,13 +151,13 @@ struct RunPlan {
   /// The time of step n: origin + n dt (no drift), and origin + end_time at the last step of a
   /// run that ends there (n dt may miss it by an ulp).
   double time_of(std::int64_t n) const;
-  /// dt x steps: the span of the run.
-  double duration() const { return dt * static_cast<double>(steps); }
+  /// dt x steps: the span of the run (a varying step: end_time).
+  double duration() const { return varying_dt ? end_time : dt * static_cast<double>(steps); }
   /// origin + duration(): the end of the run as the log and the amplitudes' peaks count it.
   double end() const { return origin + duration(); }
 };
 
-/// The dt: auto safety factor on the rounded stable step.
+/// The default dt: auto safety factor on the rounded stable step (time.safety_factor).
 inline constexpr double auto_dt_safety = 0.9;
 
 /// Serial, pure. The plan of a case with a time section. Throws plan_rayleigh()'s errors; a dt

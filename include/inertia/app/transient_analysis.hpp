@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "inertia/app/analysis.hpp"
+#include "inertia/app/auto_step.hpp"
 #include "inertia/app/histories.hpp"
 #include "inertia/app/monitors.hpp"
 #include "inertia/app/run_plan.hpp"
@@ -106,6 +107,9 @@ class TransientAnalysis : AnalysisPart {
   /// One step with its velocity damping and the monitors that belong to it (history rows, the
   /// blow-up watch). `signal`: the signal received by any rank (0: none), agreed on every rank.
   StepView advance(StepController& steps, int& signal);
+  /// A varying step: the next dt (AutoStep), the step's end on the clock and the estimate of
+  /// the last step's number (the plan's steps and the schedule's last step).
+  double next_auto_step();
 
   PlanInputs plan_inputs_;  ///< what the run measured for its plan (a restart plans again)
   RunPlan plan_;            ///< dt, steps, Rayleigh coefficients, output schedule (plan_run())
@@ -122,8 +126,11 @@ class TransientAnalysis : AnalysisPart {
   std::vector<Monitor*> step_monitors_, output_monitors_;
   bool wants_removed_kinetic_ = false;        ///< a monitor measures velocity damping's share
   CheckpointMonitor* checkpoints_ = nullptr;  ///< in monitors_, with checkpoints or --restart
-  std::optional<RunContext> context_;         ///< what the monitors see, once the outputs open
-  bool resumed_ = false;                      ///< --restart: continuing a checkpoint's run
+  /// In monitors_ with a varying step (RunPlan::varying_dt): the next step's dt.
+  AutoStep* auto_step_ = nullptr;
+  double next_history_time_ = 0;       ///< OutputSchedule::history_due's clock
+  std::optional<RunContext> context_;  ///< what the monitors see, once the outputs open
+  bool resumed_ = false;               ///< --restart: continuing a checkpoint's run
   std::optional<SpaceReserve> reserve_;
   double loop_start_ = 0;
   std::int64_t first_step_ = 0, linear_its_ = 0, newton_its_ = 0;

@@ -223,6 +223,14 @@ class MechanicalSystem final : public DynamicSystem {
   double total_mass() const { return terms_.total_mass(); }
   /// Lumped masses (lumped treatment only; null otherwise).
   Vec lumped_mass() const override { return operators_.lumped_mass(); }
+  /// Collective. Mass scaling: nodal masses added to the lumped masses (a lumped run), `total`
+  /// their sum over the ranks (added_mass()).
+  void add_masses(Vec added, double total) {
+    operators_.add_masses(added, constraints_);
+    added_mass_ += total;
+  }
+  /// The mass that mass scaling added (kg; 0: none).
+  double added_mass() const { return added_mass_; }
   Mat stiffness() const { return operators_.stiffness(); }
   /// The matrix-free operator (time.operator: matrix_free), or null.
   const MatrixFreeElasticity* matrix_free() const { return operators_.matrix_free(); }
@@ -245,6 +253,7 @@ class MechanicalSystem final : public DynamicSystem {
   /// The time of the last force(t, ...) evaluation: where the nonlinear terms are evaluated
   /// (TermPoint::time) by the tangent, the energy and the commit.
   mutable double term_time_ = 0;
+  double added_mass_ = 0;  ///< add_masses()' sum
   mutable petsc::Vector work_, work2_;
   /// The last K u computed by force() (in work2_), valid while u and work2_ are unchanged.
   mutable struct {

@@ -63,8 +63,11 @@ class SystemOperators {
   void mult_stiffness(Vec x, Vec y) const;
   void mult_dashpot(Vec x, Vec y) const;
   void mult_damping(const RayleighDamping& rayleigh, Vec x, Vec y) const;
-  /// Collective. The terms' lumped masses plus the point masses into m.
+  /// Collective. The terms' lumped masses plus the point masses (and the added masses) into m.
   void lumped_masses(Vec m) const;
+  /// Collective. Adds nodal masses (mass scaling: owned entries, 3 per node) to the lumped
+  /// masses and their inverse; lumped treatment only, after finish_masses().
+  void add_masses(Vec added, const ConstraintSet& constraints);
 
   /// Collective. See DynamicSystem::create_operator and fill_operator; `constrained`: the
   /// owned constrained DOFs (global indices).
@@ -91,6 +94,7 @@ class SystemOperators {
   petsc::Matrix B_;          ///< dashpot matrix at the linearisation point (dashpots only)
   petsc::Matrix M_;
   petsc::Vector point_masses_;   ///< nodal point masses (all 3 DOFs of a node)
+  petsc::Vector added_mass_;     ///< mass scaling's added masses (null: none)
   petsc::Vector lumped_mass_;    ///< lumped treatment only, once finish_masses ran
   petsc::Vector inverse_mass_;   ///< 1 / lumped mass on the free DOFs, 0 on the constrained ones
   petsc::Vector linearised_at_;  ///< u of the last tangent update (nonlinear only)

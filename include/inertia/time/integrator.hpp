@@ -44,6 +44,9 @@ struct State {
   /// from after(), so that its forces, prescribed motion and records are read at n dt:
   /// 8.015 + 0.005 is 8.020000000000001, one ulp past 1604 x 0.005 = 8.02.
   double step_end = std::numeric_limits<double>::quiet_NaN();
+  /// The size of the last step taken (0: none yet). Central difference updates the half-step
+  /// velocity over (previous + this step) / 2, which is the step itself when the step is fixed.
+  double previous_dt = 0;
 
   /// The time h after `time`: time + h, or step_end where that is within a millionth of h or
   /// a few ulps of it (the step's end reached in one step, in halved steps or at a stage).

@@ -43,6 +43,7 @@ class StepController {
   struct Snapshot {
     petsc::Vector u, v;
     std::vector<petsc::Vector> internal;
+    double previous_dt = 0;  ///< State::previous_dt
   };
   void save(DynamicSystem& system, Integrator& integrator, const State& state, int depth);
   void restore(Integrator& integrator, State& state, int depth);
