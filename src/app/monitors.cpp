@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <iomanip>
+#include <map>
 #include <numbers>
 #include <ostream>
 #include <sstream>
@@ -457,9 +458,13 @@ CheckpointMonitor::CheckpointMonitor(MPI_Comm comm, const CaseFile& c, const Run
 
 io::CellArrays CheckpointMonitor::cell_arrays() {
   io::CellArrays arrays;
-  for (const StateRows& rows : states_)
-    arrays.push_back({"state." + rows.state->layout().name, rows.state->stride(), rows.global,
-                      rows.natural, rows.state->committed_values()});
+  std::map<std::string, int> seen;  // two regions' states of one name: "state.plasticity.2"
+  for (const StateRows& rows : states_) {
+    std::string name = "state." + rows.state->layout().name;
+    if (const int n = ++seen[name]; n > 1) name += cat(".", n);
+    arrays.push_back({name, rows.state->stride(), rows.global, rows.natural,
+                      rows.state->committed_values()});
+  }
   return arrays;
 }
 

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <ostream>
 #include <random>
 #include <string>
 #include <vector>
@@ -59,6 +60,9 @@ struct Case {
   bool kinematic;
   double scale;  ///< of the displacements
 };
+
+/// What GoogleTest prints of a case (and what ctest's test names carry): its name.
+void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
 
 /// u = scale x a smooth field plus noise (every point of every cell strains differently).
 std::vector<double> displacement(const LocalMesh& m, double scale, int seed) {
