@@ -557,6 +557,15 @@ namespace {
 
 /// time.mass_scaling: {dt_min, warn_fraction}: dt: auto of an explicit scheme, lumped masses, a
 /// single transient (the added mass belongs to the model, which a sequence's analyses share).
+/// time.safety_factor: in (0, 1]; a warning where dt is given (it scales dt: auto only).
+void parse_safety_factor(const Node& f, CaseFile& c) {
+  c.safety_factor = f.positive();
+  if (c.safety_factor > 1) f.fail(cat("must be in (0, 1] (got ", c.safety_factor, ")"));
+  if (!c.dt_auto)
+    c.warnings.push_back(cat(*f.file, ":", f.line(), ": time.safety_factor: scales dt: auto; ",
+                             "with a given dt it does nothing"));
+}
+
 void parse_mass_scaling(const Node& m, CaseFile& c, case_yaml::TimeKeys which) {
   m.expect_map({"dt_min", "warn_fraction"});
   if (which != case_yaml::TimeKeys::run)
@@ -686,14 +695,7 @@ void case_yaml::parse_time(const Node& n, CaseFile& c, TimeKeys which, double st
     n["operator"].fail(cat("matrix_free needs an explicit scheme (", c.scheme.name(),
                            " solves with the assembled stiffness); use operator: assembled"));
   if (n.has("allow_unstable")) c.allow_unstable = n["allow_unstable"].boolean();
-  if (n.has("safety_factor")) {
-    const Node f = n["safety_factor"];
-    c.safety_factor = f.positive();
-    if (c.safety_factor > 1) f.fail(cat("must be in (0, 1] (got ", c.safety_factor, ")"));
-    if (!c.dt_auto)
-      c.warnings.push_back(cat(*n.file, ":", f.line(), ": time.safety_factor: scales dt: auto; ",
-                               "with a given dt it does nothing"));
-  }
+  if (n.has("safety_factor")) parse_safety_factor(n["safety_factor"], c);
   if (n.has("max_step_halvings")) {
     c.max_step_halvings = static_cast<int>(n["max_step_halvings"].integer_in(0, 20));
   }

@@ -64,7 +64,11 @@ MechanicalSystem::MechanicalSystem(MPI_Comm comm, LocalMesh mesh, ProblemSpec sp
 
 void MechanicalSystem::internal_force(Vec u, Vec f) const {
   operators_.mult_linear_stiffness(u, f);
-  terms_.add_nonlinear_forces(u, nullptr, term_time_, f, nullptr);
+  if (u == f_int_.u && petsc::object_state(u) == f_int_.u_state && term_time_ == f_int_.t &&
+      petsc::object_state(work2_) == f_int_.f_state)
+    INERTIA_PETSC(VecAXPY(f, 1.0, work2_));  // the last force()'s, at this u and time
+  else
+    terms_.add_nonlinear_forces(u, nullptr, term_time_, f, nullptr);
   terms_.add_nodal_forces(u, term_time_, 1.0, nullptr, f);
 }
 
@@ -93,12 +97,16 @@ void MechanicalSystem::force(double t, Vec u, Vec v, Vec f) const {
     INERTIA_PETSC(VecZeroEntries(work2_));
     terms_.add_nonlinear_forces(u, v, t, work2_, has_dashpots() ? work2_.get() : nullptr);
     INERTIA_PETSC(VecAXPY(f, -1.0, work2_));
+    f_int_ = {};
+    if (!has_dashpots())  // work2_ holds the internal force alone: internal_force() may reuse it
+      f_int_ = {u, petsc::object_state(u), petsc::object_state(work2_), t};
   }
 }
 
 std::int64_t MechanicalSystem::erode(Vec u, Vec v) {
   const std::int64_t n = terms_.erode(u, v, term_time_);
   if (n > 0) {
+    f_int_ = {};  // the eroded cells' forces are in the last one
     operators_.rebuild_lumped_masses(constraints_);
     solvers_.mark_stale();
   }

@@ -260,6 +260,14 @@ class MechanicalSystem final : public DynamicSystem {
     Vec u = nullptr;
     PetscObjectState u_state = 0, ku_state = 0;
   } ku_;
+  /// The nonlinear terms' internal force at u, t left in work2_ by force() (no dashpots),
+  /// valid while u and work2_ are unchanged: internal_force() at that u (the reactions of the
+  /// step's history row) takes it instead of evaluating the elements again.
+  mutable struct {
+    Vec u = nullptr;
+    PetscObjectState u_state = 0, f_state = 0;
+    double t = 0;
+  } f_int_;
 };
 
 }  // namespace inertia
