@@ -462,8 +462,8 @@ io::CellArrays CheckpointMonitor::cell_arrays() {
   for (const StateRows& rows : states_) {
     std::string name = "state." + rows.state->layout().name;
     if (const int n = ++seen[name]; n > 1) name += cat(".", n);
-    arrays.push_back({name, rows.state->stride(), rows.global, rows.natural,
-                      rows.state->committed_values()});
+    arrays.push_back(
+        {name, rows.state->stride(), rows.global, rows.natural, rows.state->committed_values()});
   }
   return arrays;
 }
