@@ -9,6 +9,7 @@
 #include "inertia/app/conditions_report.hpp"
 #include "inertia/app/erosion_monitor.hpp"
 #include "inertia/app/phases.hpp"
+#include "inertia/app/rigid_body_monitor.hpp"
 #include "inertia/core/interrupt.hpp"
 #include "inertia/core/text.hpp"
 #include "inertia/parallel/session.hpp"
@@ -108,6 +109,7 @@ void TransientAnalysis::build_monitors() {
     blow_up->set_checkpoints(checkpoints_);
   }
   if (system().has_erosion()) add<ErosionMonitor>();
+  if (system().has_rigid_bodies()) add<RigidBodyMonitor>(system());
   add<ProgressMonitor>(energy, monitors_);
   for (const auto& m : monitors_) {
     (m->in_step() ? step_monitors_ : output_monitors_).push_back(m.get());

@@ -1,5 +1,7 @@
 #include "inertia/system/mechanical_system.hpp"
 
+#include <algorithm>
+
 #include "inertia/parallel/session.hpp"
 
 namespace inertia {
@@ -13,12 +15,13 @@ ElementAssignment element_assignment(const LocalMesh& mesh, const ProblemSpec& s
   e.cell_spring.assign(ncells, -1);
   e.cell_point.assign(ncells, 0);
   for (const auto& m : spec.materials) e.materials.push_back(m.material);
+  const std::vector<int> rigid = rigid_regions(mesh, spec);  // not solids: they do not deform
   for (const auto& s : spec.springs) e.springs.push_back(s.properties);
   for (std::int64_t c = 0; c < mesh.num_cells(); ++c) {
     if (!mesh.cell_is_element[c]) continue;
     const int region = mesh.cell_regions[c];
     const CellType t = mesh.cell_types[c];
-    if (info(t).dim == 3)
+    if (info(t).dim == 3 && std::find(rigid.begin(), rigid.end(), region) == rigid.end())
       for (std::size_t m = 0; m < spec.materials.size(); ++m)
         if (spec.materials[m].region == region) e.cell_material[c] = static_cast<int>(m);
     if (t == CellType::line2)
@@ -60,6 +63,30 @@ MechanicalSystem::MechanicalSystem(MPI_Comm comm, LocalMesh mesh, ProblemSpec sp
   operators_.finish_masses(constraints_);
   work_ = create_vector();
   work2_ = create_vector();
+  for (const auto& t : terms_.all())
+    if (auto* r = dynamic_cast<RigidBodyTerm*>(t.get())) rigid_.push_back(r);
+}
+
+void MechanicalSystem::start_rigid_bodies(Vec v, bool fresh) {
+  petsc::ConstArray m(lumped_mass());
+  petsc::Array va(v);
+  for (RigidBodyTerm* r : rigid_) r->start(m.span(), va.span(), fresh);
+}
+
+void MechanicalSystem::load_rigid_bodies(Vec a) {
+  petsc::ConstArray m(lumped_mass()), aa(a);
+  for (RigidBodyTerm* r : rigid_) r->load(m.span(), aa.span());
+}
+
+void MechanicalSystem::advance_rigid_bodies(double t, double h, double kick, Vec u, Vec v_half) {
+  petsc::Array ua(u), va(v_half);
+  for (RigidBodyTerm* r : rigid_) r->advance(t, h, kick, ua.span(), va.span());
+}
+
+void MechanicalSystem::finish_rigid_bodies(double t1, double h, Vec a, Vec v) {
+  petsc::ConstArray m(lumped_mass());
+  petsc::Array aa(a), va(v);
+  for (RigidBodyTerm* r : rigid_) r->finish(t1, h, m.span(), aa.span(), va.span());
 }
 
 void MechanicalSystem::internal_force(Vec u, Vec f) const {

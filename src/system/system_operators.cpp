@@ -68,6 +68,7 @@ void SystemOperators::set_up_terms() {
     // element matrices: no matrix, also for a matrix-free run) and the masses.
     petsc::Vector diagonal = assembler_.create_vector();
     terms_.assemble_stiffness_diagonal(diagonal);
+    terms_.add_contact_stiffness_diagonal(diagonal);  // rigid bodies
     petsc::ConstArray d(diagonal), m(lumped_mass_);
     terms_.set_up(d.span(), m.span(), true);
   }
@@ -78,6 +79,7 @@ void SystemOperators::set_up_terms() {
   {
     petsc::Vector diagonal = assembler_.create_vector();
     INERTIA_PETSC(MatGetDiagonal(K_tangent_, diagonal));
+    terms_.add_contact_stiffness_diagonal(diagonal);  // rigid bodies
     petsc::ConstArray d(diagonal), m(lumped_mass_);
     terms_.set_up(d.span(), m.span(), false);
   }

@@ -5,6 +5,7 @@
 
 #include "inertia/core/error.hpp"
 #include "inertia/system/force_term.hpp"
+#include "inertia/system/rigid_bodies.hpp"
 
 namespace inertia {
 
@@ -45,6 +46,18 @@ constexpr std::array rows{
                    build_contact_terms,
                    parse_contact_section,
                    prepare_contact_mesh},
+    ForceTermEntry{{"rigid_bodies",
+                    "rigid bodies: volume regions that move with six degrees of freedom (their "
+                    "density from materials, the mass and inertia from their cells and the nodes "
+                    "welded to them); initial_velocity, initial_angular_velocity (rad/s about the "
+                    "centre of mass), fixed: [x, y, z, rx, ry, rz], velocity: {x: ..., rz: ..., "
+                    "amplitude: name}; central difference with a lumped mass; rigid_bodies.csv",
+                    "rigid_bodies:\n  - {region: all, initial_angular_velocity: [0, 0, 10], "
+                    "fixed: [x, y, z]}\nboundary_conditions:\n  - {region: xmax, type: force, "
+                    "value: [0, 0, -1000]}\ntime: {integrator: central_difference, mass: lumped, "
+                    "dt: 1.0e-5, steps: 3}"},
+                   build_rigid_terms,
+                   parse_rigid_section},
 };
 
 std::vector<ForceTermEntry>& all_entries() {

@@ -78,6 +78,18 @@ void TermSet::assemble_stiffness_diagonal(Vec d) const {
   });
 }
 
+void TermSet::add_contact_stiffness_diagonal(Vec d) const {
+  bool any = false;
+  for (const auto& t : terms_) any = any || t->traits().contact_stiffness;
+  if (!any) return;  // the same on every rank: every rank holds every term
+  petsc::Vector extra = assembler_.create_vector();
+  assembler_.assemble_diagonal(extra, [&](MatrixSum& sum) {
+    for (const auto& t : terms_)
+      if (t->traits().contact_stiffness) t->add_contact_stiffness(sum);
+  });
+  INERTIA_PETSC(VecAXPY(d, 1.0, extra));
+}
+
 void TermSet::assemble_tangent(const TermPoint& at, Mat K, Mat B) const {
   forced_ = {};  // the tangents write the trial states at `at`
   // Every term's stiffness: the linear ones' constant K, the nonlinear ones' tangent at u.

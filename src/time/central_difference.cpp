@@ -21,6 +21,8 @@ class CentralDifference final : public Integrator {
     // does not restore the half-step velocity.
     INERTIA_PETSC(VecCopy(state.v, v_half_));
     started_ = false;
+    // Rigid bodies: their mass properties, and on a fresh start their nodes' initial velocity.
+    if (system.has_rigid_bodies()) system.start_rigid_bodies(state.v, state.step == 0);
     return {forces_.acceleration(system, state.time, state.u, state.v, acceleration_), 0};
   }
 
@@ -34,6 +36,7 @@ class CentralDifference final : public Integrator {
         if (p_.half_step_start) INERTIA_PETSC(VecAXPY(v_half_, -0.5 * h, acceleration_));
       }
       iterations += evaluate_a(system, t, state.u);
+      if (system.has_rigid_bodies()) system.load_rigid_bodies(a_);
       started_ = true;
     }
     // A varying step (dt: auto following the mesh): v_{n+1/2} - v_{n-1/2} spans the mean of the
@@ -54,6 +57,10 @@ class CentralDifference final : public Integrator {
         xp[i] += h * vp[i];
       }
     }
+    // Rigid bodies (rigid_bodies.hpp): velocity Verlet, the same recurrence: a kick of h/2
+    // from the whole step (h/2 + h/2 = hv), h once for SOFA's start.
+    if (system.has_rigid_bodies())
+      system.advance_rigid_bodies(t, h, started_step0(state) ? h : 0.5 * h, state.u, v_half_);
     system.apply_constraints(t + 0.5 * h, nullptr, v_half_, nullptr);
     state.time = t1;
     state.previous_dt = h;
@@ -66,6 +73,7 @@ class CentralDifference final : public Integrator {
     const double h_a = alpha_m == 0 ? h : 1 / (1 / h + alpha_m / 2);  // c_v, c_a of a step h
     INERTIA_PETSC(VecAXPBYPCZ(state.v, 0.5 * (1 + h_v), 0.5 * h_a, 0.0, v_half_, a_));
     system.apply_constraints(t1, nullptr, state.v, nullptr);
+    if (system.has_rigid_bodies()) system.finish_rigid_bodies(t1, h, a_, state.v);
     // Without mass damping the whole-step acceleration is a_ itself: no copy.
     acceleration_is_a_ = alpha_m == 0;
     if (!acceleration_is_a_) {
@@ -89,6 +97,7 @@ class CentralDifference final : public Integrator {
   /// momentum (v_{n+1}'s, less what the eroded cells carried) exactly.
   void model_changed(DynamicSystem& system, State& state, double h) override {
     evaluate_a(system, state.time, state.u);
+    if (system.has_rigid_bodies()) system.load_rigid_bodies(a_);
     const double alpha_m = system.rayleigh().mass;
     const double c_a = alpha_m == 0 ? h : 1 / (1 / h + alpha_m / 2);
     const double c_v = alpha_m == 0 ? 1.0 : (1 / h - alpha_m / 2) / (1 / h + alpha_m / 2);
@@ -116,6 +125,9 @@ class CentralDifference final : public Integrator {
     if (alpha_m != 0) INERTIA_PETSC(VecAXPY(a_, alpha_m, v_half_));
     return iterations;
   }
+
+  /// The first step of a fresh run with SOFA's start (v_{1/2} = v_0 + h a_0).
+  bool started_step0(const State& state) const { return state.step == 0 && !p_.half_step_start; }
 
   CentralDifferenceParams p_;
   explicit_detail::ExplicitForces forces_;

@@ -138,6 +138,19 @@ class DynamicSystem {
   /// Augmented Lagrangian iterations (contact with `augmented`): the largest number of
   /// multiplier updates per Newton solve (0: none, the default). Newton repeats a converged
   /// solve after augment(u, t) has updated the multipliers until it returns <= 1.
+  /// Rigid bodies (rigid_bodies.hpp), moved by central difference's steps; collective. Whether
+  /// there are some; their start (the mass properties; with `fresh`, the nodes' initial v); their
+  /// load from the accelerations a; the step from t by h (the nodes' u and half-step velocity);
+  /// the whole-step velocities from the accelerations at t1 (the nodes' v and a).
+  virtual bool has_rigid_bodies() const { return false; }
+  virtual void start_rigid_bodies(Vec v, bool fresh) { (void)v, (void)fresh; }
+  virtual void load_rigid_bodies(Vec a) { (void)a; }
+  virtual void advance_rigid_bodies(double t, double h, double kick, Vec u, Vec v_half) {
+    (void)t, (void)h, (void)kick, (void)u, (void)v_half;
+  }
+  virtual void finish_rigid_bodies(double t1, double h, Vec a, Vec v) {
+    (void)t1, (void)h, (void)a, (void)v;
+  }
   virtual int augmentation_limit() const { return 0; }
   /// Collective. At the displacement u of a converged solve at time t: the largest constraint
   /// violation over its tolerance, over all terms and ranks; where it is above 1, the

@@ -92,6 +92,9 @@ class ForceTerm {
     /// accepted step (the body advances there) and body_kinetic_energy counts in the kinetic
     /// energy.
     bool body = false;
+    /// Takes no stiffness but carries contact (a rigid body): add_contact_stiffness sizes the
+    /// contact penalties at its nodes.
+    bool contact_stiffness = false;
   };
 
   virtual ~ForceTerm() = default;
@@ -118,6 +121,9 @@ class ForceTerm {
   virtual void add_dashpot_force(const TermPoint& at, VectorSum& f) const { (void)at, (void)f; }
   virtual void add_dashpot_matrix(const TermPoint& at, MatrixSum& B) const { (void)at, (void)B; }
 
+  /// Terms with Traits::contact_stiffness: the stiffness their cells would have if they
+  /// deformed, only to size contact penalties at their nodes (the diagonal set_up() gets).
+  virtual void add_contact_stiffness(MatrixSum& K) const { (void)K; }
   /// Terms with mass: lumped nodal masses (the same in the 3 DOFs of a node) and the
   /// consistent mass matrix of their cells.
   virtual void add_lumped_mass(VectorSum& m) const { (void)m; }

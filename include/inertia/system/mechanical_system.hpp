@@ -42,6 +42,7 @@
 #include "inertia/system/constraint_set.hpp"
 #include "inertia/system/dynamic_system.hpp"
 #include "inertia/system/external_loads.hpp"
+#include "inertia/system/rigid_bodies.hpp"
 #include "inertia/system/solver_cache.hpp"
 #include "inertia/system/support_reactions.hpp"
 #include "inertia/system/system_operators.hpp"
@@ -199,6 +200,13 @@ class MechanicalSystem final : public DynamicSystem {
   std::int64_t restore_erosion();
   /// Collective: what the eroded cells carried away (all ranks).
   ErodedTotals eroded() const { return terms_.eroded(); }
+  /// Rigid bodies (rigid_bodies.hpp): the DynamicSystem's calls, forwarded to their terms.
+  bool has_rigid_bodies() const override { return !rigid_.empty(); }
+  void start_rigid_bodies(Vec v, bool fresh) override;
+  void load_rigid_bodies(Vec a) override;
+  void advance_rigid_bodies(double t, double h, double kick, Vec u, Vec v_half) override;
+  void finish_rigid_bodies(double t1, double h, Vec a, Vec v) override;
+  std::span<RigidBodyTerm* const> rigid_bodies() const { return rigid_; }
   int augmentation_limit() const override { return terms_.augmentation_limit(); }
   double augment(Vec u, double t, double inertia) override { return terms_.augment(u, t, inertia); }
   /// Collective, over all ranks (term_set.hpp): friction's dissipation since the last call; the
@@ -253,7 +261,8 @@ class MechanicalSystem final : public DynamicSystem {
   /// The time of the last force(t, ...) evaluation: where the nonlinear terms are evaluated
   /// (TermPoint::time) by the tangent, the energy and the commit.
   mutable double term_time_ = 0;
-  double added_mass_ = 0;  ///< add_masses()' sum
+  double added_mass_ = 0;              ///< add_masses()' sum
+  std::vector<RigidBodyTerm*> rigid_;  ///< the terms of rigid bodies
   mutable petsc::Vector work_, work2_;
   /// The last K u computed by force() (in work2_), valid while u and work2_ are unchanged.
   mutable struct {

@@ -59,6 +59,8 @@ class TermSet {
   /// matrix: also for a matrix-free run).
   void assemble_stiffness_diagonal(Vec d) const;
   void assemble_tangent(const TermPoint& at, Mat K, Mat B) const;
+  /// Collective. Adds the diagonal of the terms' contact stiffness (a rigid body's cells') to d.
+  void add_contact_stiffness_diagonal(Vec d) const;
   /// Collective. The terms' consistent mass into M; their lumped masses into m (zeroed first).
   void assemble_consistent_mass(Mat M) const;
   void assemble_lumped_masses(Vec m) const;
