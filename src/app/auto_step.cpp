@@ -20,6 +20,7 @@ std::vector<double> region_wave_speeds(const MechanicalSystem& system) {
     const auto& e = m.material;
     if (e.density > 0) c[m.region] = std::sqrt((e.lambda() + 2 * e.mu()) / e.density);
   }
+  for (const int r : rigid_regions(system.mesh(), system.spec())) c[r] = 0;  // no deformation
   return c;
 }
 

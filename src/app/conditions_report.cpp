@@ -198,7 +198,11 @@ class ConditionsReport : AnalysisPart {
     }
     INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, momentum, 3, MPI_DOUBLE, MPI_SUM, comm_));
     log_ << "initial   kinetic energy " << kinetic << " J, momentum (" << momentum[0] << ", "
-         << momentum[1] << ", " << momentum[2] << ") kg m/s\n";
+         << momentum[1] << ", " << momentum[2] << ") kg m/s"
+         << (system().has_rigid_bodies()
+                 ? " (without the rigid bodies' initial motion: rigid_bodies.csv's first row)"
+                 : "")
+         << "\n";
   }
 
   /// Tables and smooth steps that end before the run does, saying what each use of them does
