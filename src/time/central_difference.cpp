@@ -23,7 +23,10 @@ class CentralDifference final : public Integrator {
     started_ = false;
     // Rigid bodies: their mass properties, and on a fresh start their nodes' initial velocity.
     if (system.has_rigid_bodies()) system.start_rigid_bodies(state.v, state.step == 0);
-    return {forces_.acceleration(system, state.time, state.u, state.v, acceleration_), 0};
+    const PetscInt iterations =
+        forces_.acceleration(system, state.time, state.u, state.v, acceleration_);
+    if (system.has_rigid_bodies()) system.load_rigid_bodies(acceleration_);  // the first row's
+    return {iterations, 0};
   }
 
   StepStats step(DynamicSystem& system, State& state, double h) override {
