@@ -65,7 +65,15 @@ struct PairSides {
   std::vector<Side> sides;
   double half_edge = 0;
 };
-PairSides pair_sides(const TermInputs& in, const PairInput& pair);
+/// Erosion: `eroded` per local cell (surface_faces), the sides' skins without those cells.
+PairSides pair_sides(const TermInputs& in, const PairInput& pair,
+                     const std::vector<std::uint8_t>* eroded = nullptr);
+
+/// Collective. Element erosion and the pair (contact_pair_erosion.cpp): whether its sides change
+/// as cells erode (a side whose region's cells have nodes of cells with a failure criterion).
+/// InputError naming the pair for a region of faces on such cells, friction or
+/// `initial_penetration: ignore` on such a pair.
+bool check_erosion(const TermInputs& in, const PairInput& pair);
 
 /// One pass: the nodes of side `slave` against the faces of side `master`, with the faces this
 /// rank received at the last search.

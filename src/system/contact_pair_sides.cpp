@@ -151,7 +151,8 @@ void node_normals(const Assembler& assembler, const AreaVectors& face_normals, S
 
 }  // namespace
 
-PairSides pair_sides(const TermInputs& in, const PairInput& pair) {
+PairSides pair_sides(const TermInputs& in, const PairInput& pair,
+                     const std::vector<std::uint8_t>* eroded) {
   PairSides out;
   const int sides = static_cast<int>(pair.surfaces.size());
   out.sides.resize(static_cast<std::size_t>(sides));
@@ -159,7 +160,8 @@ PairSides pair_sides(const TermInputs& in, const PairInput& pair) {
   for (int s = 0; s < sides; ++s) {
     Side& side = out.sides[s];
     side.region = pair.surfaces[s];
-    surfaces.push_back(surface_faces(in, side.region, cat(pair.where, ".surfaces")));
+    surfaces.push_back(
+        surface_faces(in, side.region, cat(pair.where, ".surfaces"), eroded, pair.eroding));
     SurfaceNodes surface = surface_nodes(in, surfaces.back());
     side.nodes = std::move(surface.nodes);
     side.areas = std::move(surface.areas);

@@ -40,7 +40,7 @@ class ContactPairTerm final : public ContactTerm {
  public:
   ContactPairTerm(const TermInputs& in, const PairInput& pair, double scale,
                   const Augmented& augmented)
-      : comm_(in.comm), mesh_(in.mesh), pair_(pair), scale_(scale), augmented_(augmented) {
+      : in_(in), comm_(in.comm), mesh_(in.mesh), pair_(pair), scale_(scale), augmented_(augmented) {
     MPI_Comm_rank(comm_, &rank_);
     MPI_Comm_size(comm_, &size_);
     implicit_ = !in.spec.explicit_scheme;
@@ -54,10 +54,25 @@ class ContactPairTerm final : public ContactTerm {
     fc_ = in.assembler.create_vector();
     friction_ = pair.friction.on();
     if (friction_) uc_ = in.assembler.create_vector();
-    std::vector<std::int32_t> entries;  // the passes' slave nodes, one after the other
-    for (const Pass& p : passes_)
-      entries.insert(entries.end(), sides_[p.slave].nodes.begin(), sides_[p.slave].nodes.end());
-    state_ = NodeContactState(std::move(entries), friction_, augmented_.on);
+    make_state();
+    rebuilds_ = check_erosion(in, pair_);
+  }
+
+  /// Erosion (pair_erosion.cpp's comment): the sides' skins from the surviving cells, the
+  /// passes, nodes and penalties again; the next evaluation searches.
+  void cells_eroded(const std::vector<std::uint8_t>& eroded) override {
+    if (!rebuilds_) return;
+    PairSides made = pair_sides(in_, pair_, &eroded);
+    sides_ = std::move(made.sides);
+    passes_.clear();
+    make_passes();
+    touched_.clear();
+    touch_nodes();
+    make_state();
+    size_penalties(set_up_diagonal_, set_up_mass_);
+    searched_ = false;
+    last_u_ = nullptr;
+    ++rebuilt_;
   }
 
   /// Collective. The surfaces in the reference configuration, from one search at u = 0 (then
@@ -117,10 +132,28 @@ class ContactPairTerm final : public ContactTerm {
                          initial_depth_, " m)")
                    : std::string(),
                augmented_.on ? cat(", augmented Lagrangian to ", augmented_.tolerance, " m")
-                             : std::string());
+                             : std::string(),
+               !rebuilds_ ? std::string()
+               : pair_.eroding
+                   ? ", its surfaces follow the erosion (the faces eroded cells uncover "
+                     "join them)"
+                   : ", the eroded cells' faces leave its surfaces (eroding: false)");
   }
 
   void set_up(std::span<const PetscScalar> diagonal, std::span<const PetscScalar> mass) override {
+    if (rebuilds_) {  // the rebuilt sides' penalties: from the model as set up (before erosion)
+      set_up_diagonal_.assign(diagonal.begin(), diagonal.end());
+      set_up_mass_.assign(mass.begin(), mass.end());
+    }
+    size_penalties(diagonal, mass);
+  }
+  double frequency_squared_bound() const override { return bound_; }
+  /// The rebuilds of its surfaces after erosions so far (the same on every rank).
+  std::int64_t rebuilds() const { return rebuilt_; }
+
+ private:
+  /// The penalties of the sides' nodes and the bound they set (set_up).
+  void size_penalties(std::span<const PetscScalar> diagonal, std::span<const PetscScalar> mass) {
     bound_ = 0;
     for (Side& side : sides_)
       for (std::size_t j = 0; j < side.nodes.size(); ++j) {
@@ -136,8 +169,15 @@ class ContactPairTerm final : public ContactTerm {
         if (augmented_.on) side.m[j] = mass_weight_ * mass[3 * n];
       }
   }
-  double frequency_squared_bound() const override { return bound_; }
+  /// The node states of the passes' slave nodes, one after the other.
+  void make_state() {
+    std::vector<std::int32_t> entries;
+    for (const Pass& p : passes_)
+      entries.insert(entries.end(), sides_[p.slave].nodes.begin(), sides_[p.slave].nodes.end());
+    state_ = NodeContactState(std::move(entries), friction_, augmented_.on);
+  }
 
+ public:
   void gather(Vec u, double t) const override {
     // The same u as the last evaluation (the energy after the step's force) on every rank: done.
     const PetscObjectState state = petsc::object_state(u);
@@ -488,9 +528,13 @@ class ContactPairTerm final : public ContactTerm {
     return d;
   }
 
+  TermInputs in_;  ///< the system's (erosion: the sides rebuilt)
   MPI_Comm comm_;
   const LocalMesh& mesh_;
   PairInput pair_;
+  bool rebuilds_ = false;  ///< erosion changes its sides (check_erosion)
+  std::int64_t rebuilt_ = 0;
+  std::vector<double> set_up_diagonal_, set_up_mass_;  ///< set_up's, for the rebuilt sides
   double scale_;
   int rank_ = 0, size_ = 1;
   std::vector<Side> sides_;

@@ -265,7 +265,18 @@ std::int64_t TermSet::erode(Vec u, Vec v, double t) const {
     }
   }
   rethrow_collectively(comm_, error);
+  cells_eroded();
   return count;
+}
+
+void TermSet::cells_eroded() const {
+  std::vector<std::uint8_t> eroded(static_cast<std::size_t>(assembler_.mesh().num_cells()), 0);
+  for (const ForceTerm* term : erosion_terms_) {
+    const CellErosion& e = *term->erosion();
+    for (std::size_t r = 0; r < e.rows(); ++r)
+      if (e.gone(r)) eroded[static_cast<std::size_t>(e.cells()[r])] = 1;
+  }
+  for (const auto& t : terms_) t->cells_eroded(eroded);  // collective: every rank, in order
 }
 
 std::int64_t TermSet::restore_erosion() const {
@@ -275,6 +286,7 @@ std::int64_t TermSet::restore_erosion() const {
     count += static_cast<std::int64_t>(term->erosion()->totals().cells);
   }
   INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &count, 1, MPI_INT64_T, MPI_SUM, comm_));
+  if (count > 0) cells_eroded();
   return count;
 }
 

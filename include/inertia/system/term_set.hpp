@@ -130,6 +130,8 @@ class TermSet {
   std::vector<const ForceTerm*> state_terms_;    ///< the terms with history variables
   std::vector<PointState*> point_states_;        ///< theirs, then the erosion states
   std::vector<const ForceTerm*> erosion_terms_;  ///< the terms with an erosion()
+  /// Collective. The eroded flags per local cell to every term (ForceTerm::cells_eroded).
+  void cells_eroded() const;
   /// A vector's contents at a time: its PETSc id and state (which every change advances).
   struct Evaluation {
     PetscObjectId id = 0;
