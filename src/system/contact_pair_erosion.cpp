@@ -56,4 +56,29 @@ bool check_erosion(const TermInputs& in, const PairInput& pair) {
   return true;
 }
 
+void ReleasedEnergy::book(const std::vector<Pass>& passes, const std::vector<Side>& sides,
+                          double sign) {
+  for (const Pass& p : passes) {
+    const Side& slave = sides[static_cast<std::size_t>(p.slave)];
+    for (std::size_t j = 0; j < slave.nodes.size(); ++j)
+      values_[static_cast<std::size_t>(slave.nodes[j])] +=
+          sign * 0.5 * slave.k[j] * p.gap[j] * p.gap[j];
+  }
+}
+
+double ReleasedEnergy::total() const {
+  double e = 0;
+  for (const double v : values_) e += v;
+  return e;
+}
+
+void ReleasedEnergy::save(std::span<PetscScalar> owned) const {
+  std::fill(owned.begin(), owned.end(), 0.0);
+  for (std::size_t n = 0; n < values_.size(); ++n) owned[3 * n] = values_[n];
+}
+
+void ReleasedEnergy::load(std::span<const PetscScalar> owned) {
+  for (std::size_t n = 0; n < values_.size(); ++n) values_[n] = owned[3 * n];
+}
+
 }  // namespace inertia::contact_input
