@@ -70,6 +70,8 @@ class ContactPairTerm final : public ContactTerm {
     make_passes();
     touch_nodes();
     make_state();
+    INERTIA_CHECK(set_up_mass_.size() == 3 * static_cast<std::size_t>(mesh_.num_owned),
+                  InternalError, describe(), ": its surfaces rebuilt before set_up");
     size_penalties(set_up_diagonal_, set_up_mass_);
     searched_ = false;
     last_u_ = nullptr;
