@@ -1034,8 +1034,8 @@ void check_linear_analyses(const std::string& file_name, CaseFile& c) {
   }
 }
 
-/// Erosion (a material's failure:) runs in one explicit transient with lumped masses, without
-/// contact (whose surfaces would keep the eroded cells' faces).
+/// Erosion (a material's failure:) runs in one explicit transient with lumped masses (contact
+/// with it: contact_pair_erosion.cpp).
 void check_erosion(const Node& top, const std::string& file_name, const CaseFile& c) {
   for (const auto& m : c.materials) {
     if (!m.material.failure) continue;
@@ -1046,10 +1046,6 @@ void check_erosion(const Node& top, const std::string& file_name, const CaseFile
     if (top.has("analyses") || !c.has_time || c.scheme.name() != "central_difference")
       refuse("element erosion runs in a transient with time.scheme: central_difference");
     if (c.mass != MassTreatment::lumped) refuse("element erosion needs time.mass: lumped");
-    if (c.term_sections.count("contact"))
-      refuse(
-          "element erosion with contact: is not supported (the contact surfaces would keep the "
-          "eroded cells' faces)");
   }
 }
 

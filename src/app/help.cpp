@@ -142,9 +142,10 @@ std::string materials_page() {
   return out +
          R"(materials[].failure, element erosion (examples/guide/erosion.md): one criterion; a cell that meets
   it at an accepted step leaves the model, its forces and mass (time.integrator: central_difference,
-  time.mass: lumped, no contact:; a nonlinear model). erosion.csv and the log report what the eroded
-  cells carried away (mass, kinetic and strain energy, momentum; energy.csv's column eroded); the
-  output field state shows erosion.eroded per cell.
+  time.mass: lumped; a nonlinear model). erosion.csv and the log report what the eroded cells
+  carried away (mass, kinetic and strain energy, momentum; energy.csv's column eroded); the output
+  field state shows erosion.eroded per cell. Contact pairs on volume regions follow the erosion
+  (the faces eroded cells uncover join them; a pair's eroding: false: only the eroded faces leave).
   equivalent_plastic_strain: e_f      the cell's mean J2 equivalent plastic strain reaches e_f
   principal_strain: e_1               the largest principal strain at the cell's centre reaches e_1
                                       (the log strain for a finite-strain model)

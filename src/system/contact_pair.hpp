@@ -65,7 +65,28 @@ struct PairSides {
   std::vector<Side> sides;
   double half_edge = 0;
 };
-PairSides pair_sides(const TermInputs& in, const PairInput& pair);
+/// Erosion: `eroded` per local cell (surface_faces), the sides' skins without those cells.
+PairSides pair_sides(const TermInputs& in, const PairInput& pair,
+                     const std::vector<std::uint8_t>* eroded = nullptr);
+
+/// Collective. Element erosion and the pair (contact_pair_erosion.cpp): whether its sides change
+/// as cells erode (a side whose region's cells have nodes of cells with a failure criterion).
+/// InputError naming the pair for a region of faces on such cells, friction or
+/// `initial_penetration: ignore` on such a pair.
+bool check_erosion(const TermInputs& in, const PairInput& pair);
+
+/// The penalties k of the sides' nodes (ForceTerm::set_up): a quarter per pass (two passes
+/// between matching meshes put 2 k between two nodes of mass m, whose frequency 4 k / m is then a
+/// wall's on one such node, contact.hpp) of the pair's penalty times the node's area, or of
+/// `scale` times the largest entry of the node's stiffness diagonal; with augmented Lagrangian
+/// iterations (mass_weight > 0) their mass shares. Returns the largest 4 k / m.
+double pair_penalties(std::vector<Side>& sides, const PairInput& pair, double scale,
+                      double mass_weight, std::span<const PetscScalar> diagonal,
+                      std::span<const PetscScalar> mass);
+/// The owned nodes forces can reach (the sides' nodes, sorted), with each one's area share and
+/// surface normal (for the pressure), from the first side that has it.
+void touched_nodes(const std::vector<Side>& sides, std::vector<std::int32_t>& nodes,
+                   std::vector<double>& areas, std::vector<Vec3>& normals);
 
 /// One pass: the nodes of side `slave` against the faces of side `master`, with the faces this
 /// rank received at the last search.
@@ -123,6 +144,26 @@ struct SearchSpace {
   const LocalMesh& mesh;
   double margin = 0, depth = 0;
 };
+/// Erosion: per owned node, the penalty energy a pair's rebuilt surfaces let go (the energy at
+/// the erosion's u before the rebuild less after), since the start (contact_pair_erosion.cpp);
+/// a pair that rebuilds has neither friction nor multipliers (check_erosion), so a slave node's
+/// energy is 1/2 k g^2.
+class ReleasedEnergy {
+ public:
+  void start(std::int32_t owned_nodes) { values_.assign(static_cast<std::size_t>(owned_nodes), 0); }
+  bool on() const { return !values_.empty(); }
+  /// Adds sign x each pass's slave nodes' energy at their last evaluation.
+  void book(const std::vector<Pass>& passes, const std::vector<Side>& sides, double sign);
+  /// This rank's sum.
+  double total() const;
+  /// Into / from the first component of the owned entries of a vector laid out as u.
+  void save(std::span<PetscScalar> owned) const;
+  void load(std::span<const PetscScalar> owned);
+
+ private:
+  std::vector<double> values_;
+};
+
 /// Collective. Each pass's faces (received from their ranks), their nodes' scatter and
 /// displacement at u, and each slave node's candidate faces at u (contact_pairs.cpp's module
 /// comment); u's owned entries into u_at_search.

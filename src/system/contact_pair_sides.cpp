@@ -151,7 +151,8 @@ void node_normals(const Assembler& assembler, const AreaVectors& face_normals, S
 
 }  // namespace
 
-PairSides pair_sides(const TermInputs& in, const PairInput& pair) {
+PairSides pair_sides(const TermInputs& in, const PairInput& pair,
+                     const std::vector<std::uint8_t>* eroded) {
   PairSides out;
   const int sides = static_cast<int>(pair.surfaces.size());
   out.sides.resize(static_cast<std::size_t>(sides));
@@ -159,7 +160,8 @@ PairSides pair_sides(const TermInputs& in, const PairInput& pair) {
   for (int s = 0; s < sides; ++s) {
     Side& side = out.sides[s];
     side.region = pair.surfaces[s];
-    surfaces.push_back(surface_faces(in, side.region, cat(pair.where, ".surfaces")));
+    surfaces.push_back(
+        surface_faces(in, side.region, cat(pair.where, ".surfaces"), eroded, pair.eroding));
     SurfaceNodes surface = surface_nodes(in, surfaces.back());
     side.nodes = std::move(surface.nodes);
     side.areas = std::move(surface.areas);
@@ -192,6 +194,40 @@ PairSides pair_sides(const TermInputs& in, const PairInput& pair) {
   // edge made the large faces far from the contact set every node's search radius.
   out.half_edge = 0.5 * edges[0] / std::max(edges[1], 1.0);
   return out;
+}
+
+double pair_penalties(std::vector<Side>& sides, const PairInput& pair, double scale,
+                      double mass_weight, std::span<const PetscScalar> diagonal,
+                      std::span<const PetscScalar> mass) {
+  double bound = 0;
+  for (Side& side : sides)
+    for (std::size_t j = 0; j < side.nodes.size(); ++j) {
+      const std::int32_t n = side.nodes[j];
+      side.k[j] = 0.25 * (pair.penalty > 0 ? pair.penalty * side.areas[j]
+                                           : scale * std::max({diagonal[3 * n], diagonal[3 * n + 1],
+                                                               diagonal[3 * n + 2]}));
+      if (mass[3 * n] > 0) bound = std::max(bound, 4 * side.k[j] / mass[3 * n]);
+      if (mass_weight > 0) side.m[j] = mass_weight * mass[3 * n];
+    }
+  return bound;
+}
+
+void touched_nodes(const std::vector<Side>& sides, std::vector<std::int32_t>& nodes,
+                   std::vector<double>& areas, std::vector<Vec3>& normals) {
+  nodes.clear();
+  for (const Side& side : sides) nodes.insert(nodes.end(), side.nodes.begin(), side.nodes.end());
+  std::sort(nodes.begin(), nodes.end());
+  nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+  areas.assign(nodes.size(), 0.0);
+  normals.assign(nodes.size(), Vec3{0, 0, 0});
+  for (const Side& side : sides)
+    for (std::size_t j = 0; j < side.nodes.size(); ++j) {
+      const auto at = static_cast<std::size_t>(
+          std::lower_bound(nodes.begin(), nodes.end(), side.nodes[j]) - nodes.begin());
+      if (areas[at] > 0) continue;
+      areas[at] = side.areas[j];
+      normals[at] = side.normal[j];
+    }
 }
 
 }  // namespace inertia::contact_input

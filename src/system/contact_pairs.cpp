@@ -40,7 +40,7 @@ class ContactPairTerm final : public ContactTerm {
  public:
   ContactPairTerm(const TermInputs& in, const PairInput& pair, double scale,
                   const Augmented& augmented)
-      : comm_(in.comm), mesh_(in.mesh), pair_(pair), scale_(scale), augmented_(augmented) {
+      : in_(in), comm_(in.comm), mesh_(in.mesh), pair_(pair), scale_(scale), augmented_(augmented) {
     MPI_Comm_rank(comm_, &rank_);
     MPI_Comm_size(comm_, &size_);
     implicit_ = !in.spec.explicit_scheme;
@@ -54,11 +54,30 @@ class ContactPairTerm final : public ContactTerm {
     fc_ = in.assembler.create_vector();
     friction_ = pair.friction.on();
     if (friction_) uc_ = in.assembler.create_vector();
-    std::vector<std::int32_t> entries;  // the passes' slave nodes, one after the other
-    for (const Pass& p : passes_)
-      entries.insert(entries.end(), sides_[p.slave].nodes.begin(), sides_[p.slave].nodes.end());
-    state_ = NodeContactState(std::move(entries), friction_, augmented_.on);
+    make_state();
+    rebuilds_ = check_erosion(in, pair_);
+    if (rebuilds_) released_.start(mesh_.num_owned);
   }
+
+  /// Erosion (contact_pair_erosion.cpp): the sides' skins from the surviving cells, the
+  /// passes, nodes and penalties again; the next evaluation searches.
+  void cells_eroded(const std::vector<std::uint8_t>& eroded, Vec u, double t) override {
+    if (!rebuilds_) return;
+    if (u) book_energy(u, t, 1.0);
+    PairSides made = pair_sides(in_, pair_, &eroded);
+    sides_ = std::move(made.sides);
+    passes_.clear();
+    make_passes();
+    touch_nodes();
+    make_state();
+    INERTIA_CHECK(set_up_mass_.size() == 3 * static_cast<std::size_t>(mesh_.num_owned),
+                  InternalError, describe(), ": its surfaces rebuilt before set_up");
+    size_penalties(set_up_diagonal_, set_up_mass_);
+    searched_ = false;
+    last_u_ = nullptr;
+    if (u) book_energy(u, t, -1.0);
+  }
+  double eroded_energy() const override { return released_.total(); }
 
   /// Collective. The surfaces in the reference configuration, from one search at u = 0 (then
   /// forgotten: the run's first evaluation searches as before): check_pair_start.
@@ -117,27 +136,43 @@ class ContactPairTerm final : public ContactTerm {
                          initial_depth_, " m)")
                    : std::string(),
                augmented_.on ? cat(", augmented Lagrangian to ", augmented_.tolerance, " m")
-                             : std::string());
+                             : std::string(),
+               !rebuilds_ ? std::string()
+               : pair_.eroding
+                   ? ", its surfaces follow the erosion (the faces eroded cells uncover "
+                     "join them)"
+                   : ", the eroded cells' faces leave its surfaces (eroding: false)");
   }
 
   void set_up(std::span<const PetscScalar> diagonal, std::span<const PetscScalar> mass) override {
-    bound_ = 0;
-    for (Side& side : sides_)
-      for (std::size_t j = 0; j < side.nodes.size(); ++j) {
-        const std::int32_t n = side.nodes[j];
-        // A quarter per pass: two passes between matching meshes put 2 k between two nodes of
-        // mass m, whose frequency 4 k / m is then a wall's on one such node (contact.hpp).
-        side.k[j] =
-            0.25 *
-            (pair_.penalty > 0
-                 ? pair_.penalty * side.areas[j]
-                 : scale_ * std::max({diagonal[3 * n], diagonal[3 * n + 1], diagonal[3 * n + 2]}));
-        if (mass[3 * n] > 0) bound_ = std::max(bound_, 4 * side.k[j] / mass[3 * n]);
-        if (augmented_.on) side.m[j] = mass_weight_ * mass[3 * n];
-      }
+    if (rebuilds_) {  // the rebuilt sides' penalties: from the model as set up (before erosion)
+      set_up_diagonal_.assign(diagonal.begin(), diagonal.end());
+      set_up_mass_.assign(mass.begin(), mass.end());
+    }
+    size_penalties(diagonal, mass);
   }
   double frequency_squared_bound() const override { return bound_; }
 
+ private:
+  /// The penalties of the sides' nodes and the bound they set (set_up).
+  void size_penalties(std::span<const PetscScalar> diagonal, std::span<const PetscScalar> mass) {
+    bound_ =
+        pair_penalties(sides_, pair_, scale_, augmented_.on ? mass_weight_ : 0, diagonal, mass);
+  }
+  /// Erosion: sign x the slave nodes' penalty energy at u into released_.
+  void book_energy(Vec u, double t, double sign) {
+    gather(u, t);
+    released_.book(passes_, sides_, sign);
+  }
+  /// The node states of the passes' slave nodes, one after the other.
+  void make_state() {
+    std::vector<std::int32_t> entries;
+    for (const Pass& p : passes_)
+      entries.insert(entries.end(), sides_[p.slave].nodes.begin(), sides_[p.slave].nodes.end());
+    state_ = NodeContactState(std::move(entries), friction_, augmented_.on);
+  }
+
+ public:
   void gather(Vec u, double t) const override {
     // The same u as the last evaluation (the energy after the step's force) on every rank: done.
     const PetscObjectState state = petsc::object_state(u);
@@ -251,12 +286,19 @@ class ContactPairTerm final : public ContactTerm {
       for (const Pass::Link& l : p.links) add_link_blocks(l, friction_, blocks);
   }
   double take_friction_dissipation() const override { return state_.take_dissipation(); }
-  std::vector<std::string> states() const override { return state_.names(); }
+  /// With erosion, "eroded_energy": released_ in the first component.
+  std::vector<std::string> states() const override {
+    std::vector<std::string> names = state_.names();
+    if (rebuilds_) names.push_back("eroded_energy");
+    return names;
+  }
   void save_state(std::string_view which, std::span<PetscScalar> owned) const override {
+    if (which == "eroded_energy") return released_.save(owned);
     state_.save(which, owned);
   }
   void load_state(std::string_view which, std::span<const PetscScalar> owned,
                   std::span<const PetscScalar> u, double t) const override {
+    if (which == "eroded_energy") return released_.load(owned);
     state_.load(which, owned, t);
     last_u_ = nullptr;
     if (which == "multipliers") return;
@@ -324,24 +366,10 @@ class ContactPairTerm final : public ContactTerm {
     mass_weight_ = (passes_.size() == 2 ? 0.25 : 0.5) * augmented_mass_weight(spec);
     for (Side& side : sides_) side.m.assign(side.nodes.size(), 0.0);
   }
-  /// The owned nodes forces can reach (the sides' nodes), with each one's area share and
-  /// surface normal (for the pressure), from the first side that has it.
+  /// The owned nodes forces can reach (touched_nodes).
   void touch_nodes() {
-    for (const Side& side : sides_)
-      touched_.insert(touched_.end(), side.nodes.begin(), side.nodes.end());
-    std::sort(touched_.begin(), touched_.end());
-    touched_.erase(std::unique(touched_.begin(), touched_.end()), touched_.end());
+    touched_nodes(sides_, touched_, touched_area_, touched_normal_);
     force_.assign(3 * touched_.size(), 0.0);
-    touched_area_.assign(touched_.size(), 0.0);
-    touched_normal_.assign(touched_.size(), Vec3{0, 0, 0});
-    for (const Side& side : sides_)
-      for (std::size_t j = 0; j < side.nodes.size(); ++j) {
-        const auto at = static_cast<std::size_t>(
-            std::lower_bound(touched_.begin(), touched_.end(), side.nodes[j]) - touched_.begin());
-        if (touched_area_[at] > 0) continue;
-        touched_area_[at] = side.areas[j];
-        touched_normal_[at] = side.normal[j];
-      }
   }
 
   SearchSpace space() const { return {comm_, rank_, size_, mesh_, margin_, depth_}; }
@@ -488,9 +516,13 @@ class ContactPairTerm final : public ContactTerm {
     return d;
   }
 
+  TermInputs in_;  ///< the system's (erosion: the sides rebuilt)
   MPI_Comm comm_;
   const LocalMesh& mesh_;
   PairInput pair_;
+  bool rebuilds_ = false;  ///< erosion changes its sides (check_erosion)
+  std::vector<double> set_up_diagonal_, set_up_mass_;  ///< set_up's, for the rebuilt sides
+  mutable ReleasedEnergy released_;  ///< erosion: the penalty energy the rebuilds let go
   double scale_;
   int rank_ = 0, size_ = 1;
   std::vector<Side> sides_;

@@ -133,6 +133,9 @@ struct PairInput {
   double margin = 0;                  ///< m; 0: half the mean face edge of the pair
   Friction friction;
   InitialPenetration initial = InitialPenetration::error;
+  /// Erosion: the faces that eroded cells uncover join the surfaces (LS-DYNA's eroding
+  /// contacts); false: only the eroded cells' faces leave them.
+  bool eroding = true;
   std::string where;  ///< "<file>:<line>: contact.pairs[i]"
   /// `move`: the nodes moved before the terms were built and the largest move (m), set by
   /// move_initial_penetrations (the mesh's preparation) for the pair's log line.
@@ -197,7 +200,16 @@ struct Surface {
   bool volume = false;
   std::vector<SurfaceFace> faces;
 };
-Surface surface_faces(const TermInputs& in, const std::string& region, const std::string& where);
+/// Erosion: `eroded`, per local cell (null: none), 1 for a cell that has eroded; an eroded cell
+/// is not there (its faces leave the skin, its neighbours' faces it covered join it).
+/// With `uncovered` false, the faces an eroded cell covered stay off the skin (the skin of the
+/// whole mesh less the eroded cells' faces).
+Surface surface_faces(const TermInputs& in, const std::string& region, const std::string& where,
+                      const std::vector<std::uint8_t>* eroded = nullptr, bool uncovered = true);
+
+/// Collective. Per local node: 1 if it is a node of a solid cell whose material has a failure
+/// criterion (erosion: the cell may leave the model), on any rank.
+std::vector<char> erodible_nodes(const TermInputs& in);
 
 /// The owned nodes of a surface's faces (surface_faces) and each one's share of the faces' area
 /// (summed over the ranks). Collective; InputError as surface_faces.

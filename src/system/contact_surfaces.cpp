@@ -157,11 +157,14 @@ Answers ask_homes(MPI_Comm comm, const std::vector<SolidFace>& solid,
 }
 
 /// The solid faces of this rank whose corners are all marked.
-std::vector<SolidFace> marked_solid_faces(const LocalMesh& mesh, const std::vector<char>& marked) {
+/// Erosion: the cells `eroded` marks (per local cell; null: none) are left out.
+std::vector<SolidFace> marked_solid_faces(const LocalMesh& mesh, const std::vector<char>& marked,
+                                          const std::vector<std::uint8_t>* eroded) {
   std::vector<SolidFace> out;
   for (std::int64_t c = 0; c < mesh.num_cells(); ++c) {
     const CellType t = mesh.cell_types[c];
     if (!mesh.cell_is_element[c] || info(t).dim != 3) continue;
+    if (eroded && (*eroded)[static_cast<std::size_t>(c)]) continue;
     const auto nodes = mesh.nodes_of(c);
     const FaceTable& table = face_table(t);
     const int corners = info(t).num_corners;
@@ -257,7 +260,8 @@ double face_shares(CellType t, const double* x, int n, double* share) {
 
 namespace contact_input {
 
-Surface surface_faces(const TermInputs& in, const std::string& name, const std::string& where) {
+Surface surface_faces(const TermInputs& in, const std::string& name, const std::string& where,
+                      const std::vector<std::uint8_t>* eroded, bool uncovered) {
   const LocalMesh& mesh = in.mesh;
   Surface out;
   for (std::size_t r = 0; r < mesh.regions.size(); ++r)
@@ -269,6 +273,7 @@ Surface surface_faces(const TermInputs& in, const std::string& name, const std::
   auto ours = [&](std::int64_t c) {
     const CellType t = mesh.cell_types[c];
     if (mesh.cell_regions[c] != out.region || info(t).dim != dim) return false;
+    if (eroded && (*eroded)[static_cast<std::size_t>(c)]) return false;
     return dim == 2 ? info(t).num_nodes <= 6 : dim == 3 && mesh.cell_is_element[c] != 0;
   };
   // The nodes of the region's cells, on every rank that has them.
@@ -284,7 +289,10 @@ Surface surface_faces(const TermInputs& in, const std::string& name, const std::
     petsc::GhostedRead g(v);
     for (std::size_t n = 0; n < marked.size(); ++n) marked[n] = g[3 * n] > 0 ? 1 : 0;
   }
-  const std::vector<SolidFace> solid = marked_solid_faces(mesh, marked);
+  // Without `uncovered`, every cell counts in whether a face is shared (then ours() drops the
+  // eroded cells' faces).
+  const std::vector<SolidFace> solid =
+      marked_solid_faces(mesh, marked, uncovered ? eroded : nullptr);
   std::vector<Key> queries;
   std::vector<std::int64_t> face_cells;
   if (dim == 2)
@@ -316,11 +324,30 @@ Surface surface_faces(const TermInputs& in, const std::string& name, const std::
   }
   std::int64_t faces = static_cast<std::int64_t>(out.faces.size());
   INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &faces, 1, MPI_INT64_T, MPI_SUM, in.comm));
-  INERTIA_CHECK(faces > 0, InputError, where, ": region '", name, "' ",
+  // Erosion may leave none (each rank is given the same flags: the same answer everywhere).
+  INERTIA_CHECK(faces > 0 || eroded != nullptr, InputError, where, ": region '", name, "' ",
                 dim == 3
                     ? "(a volume) has no solid cells with faces outside it (give it a material)"
                     : "has no boundary faces (contact needs a physical group of faces, such as "
                       "the box's xmin ... zmax, or of volumes: their skin)");
+  return out;
+}
+
+std::vector<char> erodible_nodes(const TermInputs& in) {
+  const LocalMesh& mesh = in.mesh;
+  const ElementAssignment& e = in.elements;
+  petsc::Vector v = in.assembler.create_vector();
+  in.assembler.assemble(v, [&](VectorSum& sum) {
+    auto local = sum.local();
+    for (std::int64_t c = 0; c < mesh.num_cells(); ++c) {
+      const int m = e.cell_material[static_cast<std::size_t>(c)];
+      if (m < 0 || !e.materials[static_cast<std::size_t>(m)].failure) continue;
+      for (auto n : mesh.nodes_of(c)) local[3 * n] = 1;
+    }
+  });
+  petsc::GhostedRead g(v);
+  std::vector<char> out(static_cast<std::size_t>(mesh.num_local_nodes()), 0);
+  for (std::size_t n = 0; n < out.size(); ++n) out[n] = g[3 * n] > 0 ? 1 : 0;
   return out;
 }
 

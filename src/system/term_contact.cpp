@@ -93,6 +93,7 @@ void ContactSection::fingerprint(Hasher& h) const {
     h.add(p.penalty).add(p.margin);
     add_friction(h, p.friction);
     if (p.initial != InitialPenetration::error) h.add(static_cast<int>(p.initial));
+    if (!p.eroding) h.add(std::string("not eroding"));
   }
 }
 
@@ -209,7 +210,8 @@ std::shared_ptr<TermSection> parse_contact_section(const case_yaml::Node& n) {
     if (pairs.size() == 0) pairs.fail("expected at least one pair");
     for (std::size_t i = 0; i < pairs.size(); ++i) {
       const case_yaml::Node p = pairs.at(i);
-      p.expect_map({"name", "surfaces", "penalty", "margin", "friction", "initial_penetration"});
+      p.expect_map(
+          {"name", "surfaces", "penalty", "margin", "friction", "initial_penetration", "eroding"});
       PairInput in;
       in.where = cat(*p.file, ":", p.line(), ": ", p.key);
       for (const char* k : {"name", "surfaces"})
@@ -248,6 +250,7 @@ std::shared_ptr<TermSection> parse_contact_section(const case_yaml::Node& n) {
                   "nodes onto the faces they penetrate) or ignore (keep the overlap), not '",
                   v, "'"));
       }
+      if (p.has("eroding")) in.eroding = p["eroding"].boolean();
       s->pairs.push_back(std::move(in));
     }
   }
@@ -705,6 +708,9 @@ void build_contact_terms(const TermInputs& in, std::vector<std::unique_ptr<Force
                     ".friction: friction with augmented Lagrangian iterations (", s.augmented.where,
                     ") is not supported: its energy balance does not close; remove one of them");
   }
+  bool erosion = false;  // some material's cells erode (erosion.hpp)
+  for (const auto& m : in.elements.materials) erosion = erosion || m.failure != nullptr;
+  const std::vector<char> erodible = erosion ? erodible_nodes(in) : std::vector<char>();
   for (const WallInput& w : s.walls) {
     INERTIA_CHECK(
         w.mass == 0 || in.spec.central_difference, InputError, w.where,
@@ -712,6 +718,14 @@ void build_contact_terms(const TermInputs& in, std::vector<std::unique_ptr<Force
         "difference: it needs time.integrator: central_difference in a single transient analysis "
         "(no analyses: sequence, no implicit scheme or static); give the wall a 'motion' instead");
     SurfaceNodes surface = surface_nodes(in, w.region, w.where + ".region");
+    if (erosion) {  // a wall's nodes are fixed at the start: none may lose its cells
+      int touches = 0;
+      for (auto n : surface.nodes) touches = touches || erodible[static_cast<std::size_t>(n)];
+      INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &touches, 1, MPI_INT, MPI_MAX, in.comm));
+      INERTIA_CHECK(!touches, InputError, w.where, ".region: region '", w.region,
+                    "' has nodes of cells that can erode (a material's failure:): a wall's "
+                    "nodes do not follow erosion; use a pair on the volume region");
+    }
     const double scale = penalty_scale(s, in.spec);
     const Amplitude* motion = nullptr;
     if (w.moving) {

@@ -37,8 +37,9 @@ constexpr std::array rows{
                     "rigid walls (plane, sphere, cylinder) that the nodes of a region of "
                     "boundary faces (or of a volume: its skin) may not pass, and pairs of such "
                     "regions (or one) that may not pass each other (penalty, Coulomb friction; "
-                    "initial_penetration: error | move | ignore; drop weights: a wall with a mass "
-                    "and an initial_velocity, central difference; any scheme; augmented "
+                    "initial_penetration: error | move | ignore; eroding: true | false (element "
+                    "erosion: uncovered faces join a volume's skin); drop weights: a wall with a "
+                    "mass and an initial_velocity, central difference; any scheme; augmented "
                     "Lagrangian iterations under implicit schemes and static: augmented: "
                     "{tolerance: m, iterations: 10})",
                     "contact: {walls: [{name: floor, region: zmin, plane: {point: [0, 0, 0], "

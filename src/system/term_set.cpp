@@ -277,7 +277,18 @@ std::int64_t TermSet::erode(Vec u, Vec v, double t) const {
     }
   }
   rethrow_collectively(comm_, error);
+  cells_eroded(u, t);
   return count;
+}
+
+void TermSet::cells_eroded(Vec u, double t) const {
+  std::vector<std::uint8_t> eroded(static_cast<std::size_t>(assembler_.mesh().num_cells()), 0);
+  for (const ForceTerm* term : erosion_terms_) {
+    const CellErosion& e = *term->erosion();
+    for (std::size_t r = 0; r < e.rows(); ++r)
+      if (e.gone(r)) eroded[static_cast<std::size_t>(e.cells()[r])] = 1;
+  }
+  for (const auto& term : terms_) term->cells_eroded(eroded, u, t);  // collective, in order
 }
 
 std::int64_t TermSet::restore_erosion() const {
@@ -287,6 +298,7 @@ std::int64_t TermSet::restore_erosion() const {
     count += static_cast<std::int64_t>(term->erosion()->totals().cells);
   }
   INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &count, 1, MPI_INT64_T, MPI_SUM, comm_));
+  if (count > 0) cells_eroded(nullptr, 0);  // the terms' eroded energies: their own states
   return count;
 }
 
@@ -298,6 +310,7 @@ ErodedTotals TermSet::eroded() const {
                            e.momentum[0], e.momentum[1], e.momentum[2]};
     for (int i = 0; i < 7; ++i) local[i] += row[i];
   }
+  for (const auto& t : terms_) local[3] += t->eroded_energy();  // contact pairs' (erosion.hpp)
   if (erosion_terms_.empty()) return {};
   INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, local, 7, MPI_DOUBLE, MPI_SUM, comm_));
   return {local[0], local[1], local[2], local[3], {local[4], local[5], local[6]}};

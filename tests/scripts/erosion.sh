@@ -194,12 +194,13 @@ time: {integrator: newmark, dt: 1.0e-6, steps: 2}"
 check_refuses consistent "failure: element erosion needs time.mass: lumped" \
   "$base
 time: {integrator: central_difference, dt: 1.0e-7, steps: 2}"
-check_refuses contact "failure: element erosion with contact: is not supported" \
+check_refuses --run contact "contact.walls\[0\].region: region 'xmin' has nodes of cells that can erode" \
   "$base
 contact:
   walls:
     - {name: floor, region: xmin, plane: {point: [0, 0, 0], normal: [1, 0, 0]}}
-time: {integrator: central_difference, mass: lumped, dt: 1.0e-7, steps: 2}"
+time: {integrator: central_difference, mass: lumped, dt: 1.0e-7, steps: 2}
+output: {directory: refused_contact}"
 check_refuses linear "erosion takes a nonlinear model" \
   'mesh: {box: {lower: [0, 0, 0], upper: [0.1, 0.01, 0.01], cells: [2, 1, 1]}}
 materials:

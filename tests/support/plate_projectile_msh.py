@@ -2,9 +2,12 @@
 """Writes a Gmsh MSH 2.2 ASCII file of a square plate with a square projectile standing on its
 centre, one mesh (the projectile's bottom nodes are the plate's top nodes): hex8 cells of size
 h, the plate n x n x t cells (z from -t h to 0), the projectile p x p x q cells (z from 0 to
-q h) centred on it. Physical groups: volumes "plate" (1) and "projectile" (2).
+q h) centred on it. Physical groups: volumes "plate" (1) and "projectile" (2). With a gap g
+(metres), the projectile is a body of its own (nodes of its own, from z = g to g + q h): it meets
+the plate through contact; shifted by s (metres) in x and y (its nodes off the plate's: no node of
+one on an edge of the other's faces).
 
-usage: plate_projectile_msh.py OUT.msh [h n t p q]   (defaults: 0.002 8 2 2 3)
+usage: plate_projectile_msh.py OUT.msh [h n t p q [g [s]]]  (defaults: 0.002 8 2 2 3, shared nodes)
 """
 import sys
 
@@ -13,22 +16,27 @@ def main():
     out = sys.argv[1]
     h, n, t, p, q = (float(sys.argv[2]), *map(int, sys.argv[3:7])) if len(sys.argv) > 2 else (
         0.002, 8, 2, 2, 3)
+    gap = float(sys.argv[7]) if len(sys.argv) > 7 else None
+    shift = float(sys.argv[8]) if len(sys.argv) > 8 else 0.0
     assert (n - p) % 2 == 0, "n - p must be even (the projectile centred)"
     nodes, index = [], {}
 
-    def node(i, j, k):
-        key = (i, j, k)
+    def node(i, j, k, body=1):
+        own = gap is not None and body == 2  # a separate projectile: its own nodes, raised
+        key = (i, j, k, own)
         if key not in index:
             index[key] = len(nodes) + 1
-            nodes.append((i * h - n * h / 2, j * h - n * h / 2, k * h))
+            d = shift if own else 0.0
+            nodes.append((i * h - n * h / 2 + d, j * h - n * h / 2 + d, k * h + (gap if own else 0.0)))
         return index[key]
 
     cells = []
 
     def hexa(group, i, j, k):
-        cells.append((group, [node(i, j, k), node(i + 1, j, k), node(i + 1, j + 1, k),
-                              node(i, j + 1, k), node(i, j, k + 1), node(i + 1, j, k + 1),
-                              node(i + 1, j + 1, k + 1), node(i, j + 1, k + 1)]))
+        g = group
+        cells.append((group, [node(i, j, k, g), node(i + 1, j, k, g), node(i + 1, j + 1, k, g),
+                              node(i, j + 1, k, g), node(i, j, k + 1, g), node(i + 1, j, k + 1, g),
+                              node(i + 1, j + 1, k + 1, g), node(i, j + 1, k + 1, g)]))
 
     for k in range(-t, 0):
         for j in range(n):

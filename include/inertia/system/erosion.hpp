@@ -56,6 +56,8 @@ class CellErosion {
   /// Per row: 1 if it has eroded (the batched kernels' mask).
   const std::uint8_t* flags() const { return flags_.data(); }
   std::size_t rows() const { return flags_.size(); }
+  /// The rows' local cells.
+  std::span<const std::int64_t> cells() const { return cells_; }
   /// The "erosion" point state (output, checkpoints).
   PointState& state() { return *state_; }
 

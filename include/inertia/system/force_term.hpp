@@ -233,6 +233,16 @@ class ForceTerm {
   /// Solids whose material has a failure criterion: their cells' erosion (erosion.hpp), whose
   /// eroded rows the term skips in every sum (null for the others).
   virtual CellErosion* erosion() const { return nullptr; }
+  /// Collective, after cells eroded at the accepted state u, t (or, u null, after a restart
+  /// restored eroded cells): `eroded`, per local cell of the mesh, 1 for a cell that has eroded.
+  /// Terms built on the mesh's faces (contact pairs on volume regions) rebuild what those cells'
+  /// leaving changes.
+  virtual void cells_eroded(const std::vector<std::uint8_t>& eroded, Vec u, double t) {
+    (void)eroded, (void)u, (void)t;
+  }
+  /// This rank's share of the energy the term's changes at erosions took away (a contact pair:
+  /// the penalty energy its rebuilt surfaces no longer hold at the erosions' u), since the start.
+  virtual double eroded_energy() const { return 0; }
   /// Terms with state: sets the trial state at `at` from the committed one, what an evaluation
   /// does on the way. The system calls it at an accepted step's configuration, then commits. May
   /// throw SolverError (an element that cannot take the configuration): the step is retried.

@@ -97,7 +97,8 @@ class TermSet {
   /// After a restart: the eroded flags from the restored erosion states; how many cells are
   /// eroded on all ranks. Collective.
   std::int64_t restore_erosion() const;
-  /// Collective: what the eroded cells carried away, summed over all ranks.
+  /// Collective: what the eroded cells carried away, summed over all ranks (strain: with the
+  /// penalty energy the contact pairs' rebuilt surfaces let go, ForceTerm::eroded_energy).
   ErodedTotals eroded() const;
   /// Collective. The multiplier terms' worst violation at u; updated where above 1.
   double augment(Vec u, double t, double inertia) const;
@@ -132,6 +133,9 @@ class TermSet {
   std::vector<const ForceTerm*> state_terms_;    ///< the terms with history variables
   std::vector<PointState*> point_states_;        ///< theirs, then the erosion states
   std::vector<const ForceTerm*> erosion_terms_;  ///< the terms with an erosion()
+  /// Collective. The eroded flags per local cell to every term (ForceTerm::cells_eroded) at the
+  /// accepted u, t (null after a restart).
+  void cells_eroded(Vec u, double t) const;
   /// A vector's contents at a time: its PETSc id and state (which every change advances).
   struct Evaluation {
     PetscObjectId id = 0;
