@@ -60,3 +60,38 @@ TEST(StableStep, TetLengthIsSmallestAltitude) {
 
 }  // namespace
 }  // namespace inertia
+
+namespace inertia {
+namespace {
+
+TEST(StableStep, SkippedCellsHaveNoTransitTime) {
+  // Two hex8 cells of one region, the second a tenth as thick: it sets the smallest L / c until
+  // it is skipped (an eroded cell).
+  LocalMesh mesh;
+  const std::vector<double> thick = box(1, 1, 1), thin = box(1, 1, 0.1);
+  mesh.coords = thick;
+  for (std::size_t i = 0; i < thin.size(); i += 3)
+    mesh.coords.insert(mesh.coords.end(), {thin[i] + 2, thin[i + 1], thin[i + 2]});
+  mesh.num_owned = 16;
+  mesh.node_tags.resize(16);
+  for (int c = 0; c < 2; ++c) {
+    mesh.cell_types.push_back(CellType::hex8);
+    for (int a = 0; a < 8; ++a) mesh.cell_nodes.push_back(8 * c + a);
+    mesh.cell_offsets.push_back(8 * (c + 1));
+    mesh.cell_regions.push_back(0);
+    mesh.cell_is_element.push_back(1);
+  }
+  mesh.regions.resize(1);
+  StableStepKernel kernel(mesh, {2.0});
+  std::vector<double> times;
+  kernel.transit_times(nullptr, times);
+  EXPECT_DOUBLE_EQ(times[0], 0.5);
+  EXPECT_DOUBLE_EQ(times[1], 0.05);
+  kernel.skip({0, 1});
+  kernel.transit_times(nullptr, times);
+  EXPECT_DOUBLE_EQ(times[0], 0.5);
+  EXPECT_TRUE(std::isinf(times[1]));
+}
+
+}  // namespace
+}  // namespace inertia
