@@ -57,6 +57,7 @@ AutoStep::AutoStep(MPI_Comm comm, std::ostream& log, MechanicalSystem& system, c
       penalty_(system.penalty_frequency_squared()),
       kernel_(system.mesh(), region_wave_speeds(system), std::move(cell_scale)) {
   if (calibration > 0) calibration_ = calibration;
+  kernel_.skip(&system.eroded_cells());  // eroded cells have no step: their distortion sets none
 }
 
 void AutoStep::restore(const io::CheckpointAttributes& read) {
@@ -96,14 +97,6 @@ void AutoStep::start(const RunContext& run) {
 }
 
 double AutoStep::next(const State& state, double end, bool& last) {
-  if (system_.has_erosion()) {  // eroded cells have no step: their distortion sets none
-    std::vector<std::uint8_t> eroded(static_cast<std::size_t>(system_.mesh().num_cells()), 0);
-    for (const auto& t : system_.terms())
-      if (const CellErosion* e = t->erosion())
-        for (std::size_t r = 0; r < e->rows(); ++r)
-          if (e->gone(r)) eroded[static_cast<std::size_t>(e->cells()[r])] = 1;
-    kernel_.skip(std::move(eroded));
-  }
   const double smallest = kernel_.smallest(comm_, state.u);
   if (!(smallest > 0)) {
     const ControllingCell cell = kernel_.controlling(comm_);

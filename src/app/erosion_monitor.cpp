@@ -35,18 +35,8 @@ void ErosionMonitor::start(const RunContext& run) {
   if (!run.resumed) write(run.state, totals_);
 }
 
-std::array<double, 3> ErosionMonitor::momentum(Vec v) const {
-  std::array<double, 3> p{};
-  {
-    petsc::ConstArray m(run_->system.lumped_mass()), va(v);
-    for (PetscInt i = 0; i < m.size(); ++i) p[static_cast<std::size_t>(i % 3)] += m[i] * va[i];
-  }
-  INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, p.data(), 3, MPI_DOUBLE, MPI_SUM, run_->comm));
-  return p;
-}
-
 void ErosionMonitor::write(const State& state, const ErodedTotals& e) {
-  const auto p = momentum(state.v);
+  const auto p = run_->system.momentum(state.v);
   const double row[10] = {e.cells,       e.mass,        e.kinetic, e.strain, e.momentum[0],
                           e.momentum[1], e.momentum[2], p[0],      p[1],     p[2]};
   file_.row(state.step, state.time, row);

@@ -258,7 +258,7 @@ ContactMonitor::ContactMonitor(const MechanicalSystem& system,
   for (const ContactTerm* w : walls_) {
     for (std::string& which : w->states())
       states_.push_back({w, std::move(which), system.create_vector()});
-    if (w->body() && !mv_) system_ = &system, mv_ = system.create_vector();
+    if (w->body()) system_ = &system;
   }
 }
 
@@ -328,7 +328,7 @@ void ContactMonitor::start(const RunContext& run) {
       for (const char* c : {".ux", ".uy", ".uz", ".vx", ".vy", ".vz"})
         columns.push_back(w->name() + c);
   }
-  if (mv_)
+  if (system_)
     for (const char* c : {"body.px", "body.py", "body.pz", "total.px", "total.py", "total.pz"})
       columns.push_back(c);
   row_.resize(columns.size());
@@ -359,14 +359,8 @@ void ContactMonitor::record(const State& state) {
       for (const double x : b->velocity) row_[k++] = x;
     }
   }
-  if (mv_) {
-    system_->mult_mass(state.v, mv_);
-    double p[3] = {0, 0, 0};
-    {
-      petsc::ConstArray a(mv_);
-      for (PetscInt i = 0; i < a.size(); ++i) p[i % 3] += a[i];
-    }
-    INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, p, 3, MPI_DOUBLE, MPI_SUM, system_->comm()));
+  if (system_) {
+    const std::array<double, 3> p = system_->momentum(state.v);
     double total[3] = {p[0], p[1], p[2]};
     for (const ContactTerm* w : walls_)
       if (const auto b = w->body())

@@ -16,8 +16,7 @@ std::string attribute(const RigidBodyTerm& b, std::size_t i) {
 
 }  // namespace
 
-RigidBodyMonitor::RigidBodyMonitor(const MechanicalSystem& system)
-    : system_(system), mv_(system.create_vector()) {}
+RigidBodyMonitor::RigidBodyMonitor(const MechanicalSystem& system) : system_(system) {}
 
 void RigidBodyMonitor::declare_attributes(io::CheckpointAttributes& read) {
   for (const RigidBodyTerm* b : system_.rigid_bodies())
@@ -83,14 +82,7 @@ void RigidBodyMonitor::record(const State& state) {
       for (const double x : v) row_[k++] = x;
     row_[k++] = r.kinetic_energy();
   }
-  system_.mult_mass(state.v, mv_);
-  double p[3] = {0, 0, 0};
-  {
-    petsc::ConstArray a(mv_);
-    for (PetscInt i = 0; i < a.size(); ++i) p[i % 3] += a[i];
-  }
-  INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, p, 3, MPI_DOUBLE, MPI_SUM, system_.comm()));
-  for (const double x : p) row_[k++] = x;
+  for (const double x : system_.momentum(state.v)) row_[k++] = x;
   file_.row(state.step, state.time, row_);
 }
 

@@ -194,6 +194,17 @@ double MechanicalSystem::kinetic_energy(Vec v) const {
   return 0.5 * dot;
 }
 
+std::array<double, 3> MechanicalSystem::momentum(Vec v) const {
+  mult_mass(v, work_);
+  std::array<double, 3> p{0, 0, 0};
+  {
+    petsc::ConstArray a(work_);
+    for (PetscInt i = 0; i < a.size(); ++i) p[static_cast<std::size_t>(i % 3)] += a[i];
+  }
+  INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, p.data(), 3, MPI_DOUBLE, MPI_SUM, comm_));
+  return p;
+}
+
 double MechanicalSystem::strain_energy(Vec u, Vec ku) const {
   INERTIA_CHECK(is_linear(), InternalError, "strain_energy(u, ku): a linear model only");
   const PetscObjectState u_state = petsc::object_state(u);

@@ -133,7 +133,7 @@ void StableStepKernel::transit_times(Vec u, std::vector<double>& out) const {
   for (std::int64_t k = 0; k < lm.num_cells(); ++k) {
     const int r = lm.cell_regions[k];
     if (!lm.cell_is_element[k] || r < 0 || !(wave_speed_[r] > 0)) continue;
-    if (!skip_.empty() && skip_[static_cast<std::size_t>(k)]) continue;  // eroded
+    if (skip_ && !skip_->empty() && (*skip_)[static_cast<std::size_t>(k)]) continue;  // eroded
     // An inverted or flat cell (or a non-finite u): 0, which the minimum reports.
     const double length =
         characteristic_length(lm.cell_types[k], corners(k, ul ? ul->data() : nullptr));

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "cell_masses.hpp"
 #include "inertia/assembly/assembler.hpp"
 #include "inertia/core/case_node.hpp"
 #include "inertia/fe/element.hpp"
@@ -100,42 +101,24 @@ class RigidTerm final : public RigidBodyTerm {
   const RigidBody& body() const override { return *body_; }
   RigidBody& body() override { return *body_; }
 
+  // Its cells' mass and weight (cell_masses.hpp).
   void add_lumped_mass(VectorSum& m) const override {
-    m.add_cells(cells_, [&](std::int64_t, CellType t, auto x, auto me) {
-      double nodal[fe::max_nodes];
-      const int n = info(t).num_nodes;
-      fe::mass_lumped(t, x, density_, std::span<double>(nodal, n));
-      for (int a = 0; a < n; ++a)
-        for (int i = 0; i < 3; ++i) me[3 * a + i] = nodal[a];
-      return true;
-    });
+    cell_masses::add_lumped(cells_, density_, m, cell_masses::none);
+  }
+  void add_consistent_mass(MatrixSum& M) const override {
+    cell_masses::add_consistent(cells_, density_, M, cell_masses::none);
+  }
+  double mass() const override {
+    return cell_masses::mass(assembler_, mesh_, cells_, density_, cell_masses::none);
+  }
+  void add_body_force(const std::array<double, 3>& g, VectorSum& f) const override {
+    cell_masses::add_weight(cells_, density_, g, f, cell_masses::none);
   }
   /// The stiffness of its cells with their material's elastic constants: its nodes' contact
   /// penalties are sized as a deformable body's (LS-DYNA's *MAT_RIGID takes E for the same).
   void add_contact_stiffness(MatrixSum& K) const override {
     K.add_cells(cells_, [&](std::int64_t, CellType t, auto x, auto Ke) {
       fe::stiffness_linear_elastic(t, x, lame_.lambda, lame_.mu, Ke);
-    });
-  }
-  void add_consistent_mass(MatrixSum& M) const override {
-    M.add_cells(cells_, [&](std::int64_t, CellType t, auto x, auto Me) {
-      fe::mass_consistent(t, x, density_, Me);
-    });
-  }
-  double mass() const override {
-    double local = 0, x[Assembler::max_cell_dofs];
-    for (const std::int64_t c : cells_) {
-      const CellType t = mesh_.cell_types[c];
-      assembler_.cell_coordinates(c, x);
-      local += density_ * fe::measure(t, std::span<const double>(x, 3 * info(t).num_nodes));
-    }
-    return local;
-  }
-  void add_body_force(const std::array<double, 3>& g, VectorSum& f) const override {
-    const double b[3] = {density_ * g[0], density_ * g[1], density_ * g[2]};
-    f.add_cells(cells_, [&](std::int64_t, CellType t, auto x, auto fe_vec) {
-      fe::body_force(t, x, b, fe_vec);
-      return true;
     });
   }
   /// The exact kinetic energy less the nodes' (rigid_bodies.hpp): 1/2 w . R dJ0 R^T w.

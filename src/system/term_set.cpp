@@ -282,13 +282,13 @@ std::int64_t TermSet::erode(Vec u, Vec v, double t) const {
 }
 
 void TermSet::cells_eroded(Vec u, double t) const {
-  std::vector<std::uint8_t> eroded(static_cast<std::size_t>(assembler_.mesh().num_cells()), 0);
+  eroded_cells_.assign(static_cast<std::size_t>(assembler_.mesh().num_cells()), 0);
   for (const ForceTerm* term : erosion_terms_) {
     const CellErosion& e = *term->erosion();
     for (std::size_t r = 0; r < e.rows(); ++r)
-      if (e.gone(r)) eroded[static_cast<std::size_t>(e.cells()[r])] = 1;
+      if (e.gone(r)) eroded_cells_[static_cast<std::size_t>(e.cells()[r])] = 1;
   }
-  for (const auto& term : terms_) term->cells_eroded(eroded, u, t);  // collective, in order
+  for (const auto& term : terms_) term->cells_eroded(eroded_cells_, u, t);  // collective, in order
 }
 
 std::int64_t TermSet::restore_erosion() const {

@@ -6,6 +6,7 @@
 #include <limits>
 #include <memory>
 
+#include "cell_masses.hpp"
 #include "inertia/assembly/j2_batches.hpp"
 #include "inertia/core/error.hpp"
 #include "inertia/fe/element.hpp"
@@ -195,52 +196,27 @@ class SolidTerm final : public ForceTerm {
     return reduced_.hourglass_energy(assembler_, mesh_, cells_, material_, at.u, erosion_.get());
   }
 
+  // The cells' mass (cell_masses.hpp); eroded rows add nothing.
   void add_lumped_mass(VectorSum& m) const override {
-    std::size_t row = 0;
-    m.add_cells(cells_, [&](std::int64_t, CellType t, auto x, auto me) {
-      if (gone(row++)) return false;  // erosion
-      double nodal[fe::max_nodes];
-      const int n = info(t).num_nodes;
-      fe::mass_lumped(t, x, material_.density, std::span<double>(nodal, n));
-      for (int a = 0; a < n; ++a)
-        for (int i = 0; i < 3; ++i) me[3 * a + i] = nodal[a];
-      return true;
-    });
+    cell_masses::add_lumped(cells_, material_.density, m, gone_row());
   }
-
   void add_consistent_mass(MatrixSum& M) const override {
-    std::size_t row = 0;
-    M.add_cells(cells_, [&](std::int64_t, CellType t, auto x, auto Me) {
-      if (gone(row++)) return;  // erosion
-      fe::mass_consistent(t, x, material_.density, Me);
-    });
+    cell_masses::add_consistent(cells_, material_.density, M, gone_row());
   }
-
   double mass() const override {
-    double local = 0, x[Assembler::max_cell_dofs];
-    for (std::size_t r = 0; r < cells_.size(); ++r) {
-      if (gone(r)) continue;  // erosion
-      const std::int64_t c = cells_[r];
-      const CellType t = mesh_.cell_types[c];
-      assembler_.cell_coordinates(c, x);
-      local +=
-          material_.density * fe::measure(t, std::span<const double>(x, 3 * info(t).num_nodes));
-    }
-    return local;
+    return cell_masses::mass(assembler_, mesh_, cells_, material_.density, gone_row());
   }
-
   void add_body_force(const std::array<double, 3>& g, VectorSum& f) const override {
-    const double b[3] = {material_.density * g[0], material_.density * g[1],
-                         material_.density * g[2]};
-    std::size_t row = 0;
-    f.add_cells(cells_, [&](std::int64_t, CellType t, auto x, auto fe_vec) {
-      if (gone(row++)) return false;  // erosion
-      fe::body_force(t, x, b, fe_vec);
-      return true;
-    });
+    cell_masses::add_weight(cells_, material_.density, g, f, gone_row());
   }
 
  private:
+  /// gone() as a callable for cell_masses.hpp.
+  struct GoneRow {
+    const SolidTerm* term;
+    bool operator()(std::size_t r) const { return term->gone(r); }
+  };
+  GoneRow gone_row() const { return {this}; }
   /// Erosion: row r's cell has eroded (erosion.hpp) and adds nothing.
   bool gone(std::size_t r) const { return erosion_ && erosion_->gone(r); }
   /// An eroded row's state stays what it was: its trial state is its committed one (every

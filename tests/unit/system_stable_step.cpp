@@ -87,7 +87,8 @@ TEST(StableStep, SkippedCellsHaveNoTransitTime) {
   kernel.transit_times(nullptr, times);
   EXPECT_DOUBLE_EQ(times[0], 0.5);
   EXPECT_DOUBLE_EQ(times[1], 0.05);
-  kernel.skip({0, 1});
+  const std::vector<std::uint8_t> eroded{0, 1};
+  kernel.skip(&eroded);
   kernel.transit_times(nullptr, times);
   EXPECT_DOUBLE_EQ(times[0], 0.5);
   EXPECT_TRUE(std::isinf(times[1]));

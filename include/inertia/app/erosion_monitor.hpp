@@ -26,8 +26,6 @@ class ErosionMonitor final : public Monitor {
   void summary(std::ostream& line) const override;
 
  private:
-  /// Collective: the model's momentum M v (lumped masses), all ranks.
-  std::array<double, 3> momentum(Vec v) const;
   void write(const State& state, const ErodedTotals& e);
 
   const RunContext* run_ = nullptr;

@@ -220,10 +220,9 @@ class ContactMonitor final : public Monitor {
     std::string name() const { return "contact." + term->name() + "." + which; }
   };
   std::vector<StateVector> states_;
-  /// With drop weights (walls with a mass): M v, whose sum is the body's momentum (contact.csv's
-  /// momentum columns), and the system that multiplies.
+  /// With drop weights (walls with a mass): the system, whose momentum M v is the body's
+  /// (contact.csv's momentum columns).
   const MechanicalSystem* system_ = nullptr;
-  petsc::Vector mv_;
   std::filesystem::path path_;
   std::vector<double> row_;
   CsvFile file_;

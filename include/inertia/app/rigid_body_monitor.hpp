@@ -32,7 +32,6 @@ class RigidBodyMonitor final : public Monitor {
  private:
   void record(const State& state);
   const MechanicalSystem& system_;
-  petsc::Vector mv_;
   std::vector<double> row_;
   CsvFile file_;
 };

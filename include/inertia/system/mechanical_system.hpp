@@ -188,6 +188,9 @@ class MechanicalSystem final : public DynamicSystem {
   /// 1/2 v.M v; the stored elastic energy (1/2 u.K u for the solids, 1/2 k (l - l0)^2 per
   /// spring); for a linear model with K u into ku (force()'s K u where still valid). Collective.
   double kinetic_energy(Vec v) const;
+  /// Collective. The momentum M v summed per component over all ranks (a rigid body's nodes
+  /// carry its m V).
+  std::array<double, 3> momentum(Vec v) const;
   double strain_energy(Vec u) const override;
   double strain_energy(Vec u, Vec ku) const;
   void commit_step(Vec u) override { terms_.commit(u, term_time_); }
@@ -195,6 +198,8 @@ class MechanicalSystem final : public DynamicSystem {
   /// Erosion (erosion.hpp): the failing cells erode, then the lumped masses are rebuilt.
   std::int64_t erode(Vec u, Vec v) override;
   bool has_erosion() const { return terms_.erosion(); }
+  /// Per local cell, 1 for an eroded one (empty until a cell erodes).
+  const std::vector<std::uint8_t>& eroded_cells() const { return terms_.eroded_cells(); }
   /// Collective. After a restart: the restored erosion states' flags, the masses rebuilt if a
   /// cell had eroded; how many had.
   std::int64_t restore_erosion();

@@ -56,15 +56,15 @@ class StableStepKernel {
   double smallest(MPI_Comm comm, Vec u);
   /// Collective. The cell of the last smallest() (its times kept), with its L and c.
   ControllingCell controlling(MPI_Comm comm) const;
-  /// Per local cell, 1 for a cell left out (an eroded one); empty: none. Kept until the next
-  /// call.
-  void skip(std::vector<std::uint8_t> cells) { skip_ = std::move(cells); }
+  /// Per local cell, 1 for a cell left out (an eroded one); empty: none. Read at every
+  /// transit_times(), so it must outlive the kernel (the system's eroded_cells()).
+  void skip(const std::vector<std::uint8_t>* cells) { skip_ = cells; }
 
  private:
   const LocalMesh& mesh_;
   std::vector<double> wave_speed_;
   std::vector<double> cell_scale_;
-  std::vector<std::uint8_t> skip_;
+  const std::vector<std::uint8_t>* skip_ = nullptr;
   std::vector<double> times_;
   double last_ = 0;
   mutable std::vector<double> corners_;

@@ -51,6 +51,9 @@ class TermSet {
   std::span<PointState* const> point_states() const { return point_states_; }
   /// Some term's cells erode (erosion.hpp).
   bool erosion() const { return !erosion_terms_.empty(); }
+  /// Per local cell, 1 for an eroded one (empty until a cell erodes), updated at each erosion
+  /// and restart.
+  const std::vector<std::uint8_t>& eroded_cells() const { return eroded_cells_; }
 
   /// Collective. The linear terms' constant K into K; every term's stiffness at `at` (the
   /// nonlinear ones' tangent) into K and, if B is not null, the dashpots' matrix into B.
@@ -129,10 +132,11 @@ class TermSet {
   int augmentation_limit_ = 0;                      ///< the largest of theirs
   /// Added node by node (Traits::nodal in an explicit linear run, or Traits::gathers).
   std::vector<ForceTerm*> nodal_terms_;
-  std::vector<ForceTerm*> gathering_terms_;      ///< those of them that gather
-  std::vector<const ForceTerm*> state_terms_;    ///< the terms with history variables
-  std::vector<PointState*> point_states_;        ///< theirs, then the erosion states
-  std::vector<const ForceTerm*> erosion_terms_;  ///< the terms with an erosion()
+  std::vector<ForceTerm*> gathering_terms_;         ///< those of them that gather
+  std::vector<const ForceTerm*> state_terms_;       ///< the terms with history variables
+  std::vector<PointState*> point_states_;           ///< theirs, then the erosion states
+  std::vector<const ForceTerm*> erosion_terms_;     ///< the terms with an erosion()
+  mutable std::vector<std::uint8_t> eroded_cells_;  ///< eroded_cells()
   /// Collective. The eroded flags per local cell to every term (ForceTerm::cells_eroded) at the
   /// accepted u, t (null after a restart).
   void cells_eroded(Vec u, double t) const;
