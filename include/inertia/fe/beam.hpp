@@ -110,7 +110,7 @@ void default_beam_orientation(const double x0[3], const double x1[3], double ori
 void beam_shear_parameters(double length, const BeamSectionProperties& s, const BeamMaterial& m,
                            bool shear_deformable, double& phi_y, double& phi_z);
 
-/// Stiffness in local axes (12 x 12, the DOF order of the file comment).
+/// Stiffness in local axes (12 x 12, the DOF order of the file comment; length > 0 unchecked).
 void beam_local_stiffness(double length, const BeamSectionProperties& s, const BeamMaterial& m,
                           bool shear_deformable, double K[144]);
 /// Consistent mass in local axes.
