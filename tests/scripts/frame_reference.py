@@ -1,0 +1,562 @@
+#!/usr/bin/env python3
+"""An independent direct stiffness method for 3D frames (numpy only), the reference the beam
+end-to-end scripts (tests/scripts/beam_*.sh) compare inertia's beam elements with.
+
+Six DOFs per node, in the order ux uy uz rx ry rz. A member is a 2-node line with its section;
+its local axes: e_x = (x1 - x0) / L; `orientation` is an approximate local y:
+e_z = normalize(e_x x orientation), e_y = e_z x e_x; without one, orientation = Z x e_x when the
+member is not vertical, else global Y. Iy is about local y (bending in the x-z plane, w and ry),
+Iz about local z (bending in the x-y plane, v and rz), J the torsion constant.
+
+Stiffness (Przemieniecki, "Theory of Matrix Structural Analysis", 1968, sec. 5.6; McGuire,
+Gallagher and Ziemian, "Matrix Structural Analysis", 2nd ed., sec. 4.4 and 5.4): axial EA/L,
+torsion GJ/L, bending Euler-Bernoulli or Timoshenko with phi = 12 E I / (G As L^2) per plane
+(phi_y = 12 E Iz / (G Asy L^2) for the x-y plane, phi_z = 12 E Iy / (G Asz L^2) for x-z).
+Mass: consistent (Euler-Bernoulli's cubic shape functions, rho A L / 420 [156 22L 54 -13L ...],
+axial rho A L / 6 [2 1; 1 2], torsional rho Ip L / 6 [2 1; 1 2], Ip = Iy + Iz; used for the
+Timoshenko members too: no rotary inertia, no shear correction), or lumped: rho A L / 2 on each
+node's translations and on each rotation max(rho Ip L / 2, rho I_k L / 2 + rho A L^3 / 78, k = y, z).
+
+Use as a module (sys.path.insert(0, this folder); import frame_reference as fr):
+    mesh = fr.read_msh("beam_portal.msh")              # nodes, lines and points by physical name
+    frame = fr.Frame(mesh.nodes)
+    frame.add_members(mesh.lines["columns"], fr.Section(E=..., nu=..., rho=..., A=..., Iy=..., ...))
+    frame.fix(mesh.points["base"])                      # all six, or dofs="xyz" for a pin
+    frame.force(mesh.points["corner"], [1000, 0, 0])    # shared by the group's nodes
+    u, reactions = frame.static()                       # u: (nodes, 6); reactions: (nodes, 6)
+    modes = frame.modes(mass="consistent", count=6)     # frequency, omega, effective_mass (n, 3), shapes
+or from the command line: `frame_reference.py --self-test` (the checks against closed forms,
+exit 1 when one fails), `frame_reference.py --describe FILE.msh` (the groups of a mesh).
+"""
+
+import sys
+
+import numpy as np
+
+DOF_NAMES = {"x": 0, "y": 1, "z": 2, "rx": 3, "ry": 4, "rz": 5}
+
+
+class Section:
+    """A member's material and section. A: area; Iy, Iz: second moments about local y and z;
+    J: torsion constant; Asy, Asz: shear areas (Timoshenko only); theory: 'euler_bernoulli' or
+    'timoshenko'; orientation: the approximate local y (None: the default above)."""
+
+    def __init__(self, E, nu, rho, A, Iy, Iz, J, Asy=None, Asz=None, theory="euler_bernoulli",
+                 orientation=None):
+        self.E, self.G, self.rho = E, E / (2 * (1 + nu)), rho
+        self.A, self.Iy, self.Iz, self.J = A, Iy, Iz, J
+        self.Asy, self.Asz = Asy, Asz
+        if theory not in ("euler_bernoulli", "timoshenko"):
+            raise ValueError(f"theory {theory!r}: euler_bernoulli or timoshenko")
+        if theory == "timoshenko" and not (Asy and Asz):
+            raise ValueError("a Timoshenko section needs the shear areas Asy and Asz")
+        self.theory = theory
+        self.orientation = None if orientation is None else np.asarray(orientation, float)
+
+    @staticmethod
+    def rectangle(E, nu, rho, width, height, **kw):
+        """A solid width x height rectangle, width along local y and height along local z:
+        Iy = width height^3 / 12, Iz = height width^3 / 12, J = beta width height^3 (Roark's
+        series for the torsion constant, width <= height or not), shear areas 5/6 A."""
+        a, b = max(width, height), min(width, height)
+        r = b / a
+        beta = 1 / 3 - 0.21 * r * (1 - r ** 4 / 12)  # Roark, Table 10.7 case 4, to 4 digits
+        A = width * height
+        return Section(E, nu, rho, A, width * height ** 3 / 12, height * width ** 3 / 12,
+                       beta * a * b ** 3, 5 / 6 * A, 5 / 6 * A, **kw)
+
+
+def local_axes(x0, x1, orientation=None):
+    """The rotation R whose rows are e_x, e_y, e_z of the member from x0 to x1, and its length."""
+    d = np.asarray(x1, float) - np.asarray(x0, float)
+    L = np.linalg.norm(d)
+    ex = d / L
+    if orientation is None:
+        z = np.array([0.0, 0.0, 1.0])
+        orientation = np.cross(z, ex)
+        if np.linalg.norm(orientation) < 1e-9:
+            orientation = np.array([0.0, 1.0, 0.0])
+    ez = np.cross(ex, orientation)
+    if np.linalg.norm(ez) < 1e-9 * np.linalg.norm(orientation):
+        raise ValueError("orientation parallel to the member")
+    ez /= np.linalg.norm(ez)
+    ey = np.cross(ez, ex)
+    return np.vstack([ex, ey, ez]), L
+
+
+def _bending(L, c, phi, sign):
+    """The 4 x 4 bending stiffness of one plane, c = E I / ((1 + phi) L^3), DOFs (deflection 1,
+    rotation 1, deflection 2, rotation 2); sign +1 for (v, rz), -1 for (w, ry)."""
+    s = sign
+    return c * np.array([
+        [12, s * 6 * L, -12, s * 6 * L],
+        [s * 6 * L, (4 + phi) * L * L, -s * 6 * L, (2 - phi) * L * L],
+        [-12, -s * 6 * L, 12, -s * 6 * L],
+        [s * 6 * L, (2 - phi) * L * L, -s * 6 * L, (4 + phi) * L * L]])
+
+
+def local_stiffness(sec, L):
+    """The 12 x 12 stiffness in local axes, DOFs (u v w rx ry rz) at node 0 then node 1."""
+    k = np.zeros((12, 12))
+    ax = sec.E * sec.A / L
+    tor = sec.G * sec.J / L
+    for (i, j), s in {(0, 0): 1, (0, 1): -1, (1, 0): -1, (1, 1): 1}.items():
+        k[6 * i, 6 * j] = s * ax
+        k[6 * i + 3, 6 * j + 3] = s * tor
+    phi_y = phi_z = 0.0
+    if sec.theory == "timoshenko":
+        phi_y = 12 * sec.E * sec.Iz / (sec.G * sec.Asy * L * L)
+        phi_z = 12 * sec.E * sec.Iy / (sec.G * sec.Asz * L * L)
+    xy = [1, 5, 7, 11]   # v1 rz1 v2 rz2
+    xz = [2, 4, 8, 10]   # w1 ry1 w2 ry2
+    k[np.ix_(xy, xy)] = _bending(L, sec.E * sec.Iz / ((1 + phi_y) * L ** 3), phi_y, +1)
+    k[np.ix_(xz, xz)] = _bending(L, sec.E * sec.Iy / ((1 + phi_z) * L ** 3), phi_z, -1)
+    return k
+
+
+def local_consistent_mass(sec, L):
+    """The 12 x 12 consistent mass in local axes (Euler-Bernoulli shape functions)."""
+    m = np.zeros((12, 12))
+    mA = sec.rho * sec.A * L
+    pair = np.array([[2.0, 1.0], [1.0, 2.0]]) / 6
+    m[np.ix_([0, 6], [0, 6])] = mA * pair
+    m[np.ix_([3, 9], [3, 9])] = sec.rho * (sec.Iy + sec.Iz) * L * pair
+    for dofs, s in (([1, 5, 7, 11], 1), ([2, 4, 8, 10], -1)):
+        m[np.ix_(dofs, dofs)] = mA / 420 * np.array([
+            [156, s * 22 * L, 54, -s * 13 * L],
+            [s * 22 * L, 4 * L * L, s * 13 * L, -3 * L * L],
+            [54, s * 13 * L, 156, -s * 22 * L],
+            [-s * 13 * L, -3 * L * L, -s * 22 * L, 4 * L * L]])
+    return m
+
+
+def lumped_rotational_mass(sec, L):
+    r = sec.rho
+    return max(r * (sec.Iy + sec.Iz) * L / 2,
+               r * sec.Iy * L / 2 + r * sec.A * L ** 3 / 78,
+               r * sec.Iz * L / 2 + r * sec.A * L ** 3 / 78)
+
+
+def local_lumped_mass(sec, L):
+    """Diagonal: rho A L / 2 per translation, the rotational mass above per rotation (the same
+    about every axis, so the same in global axes)."""
+    rot = lumped_rotational_mass(sec, L)
+    half = sec.rho * sec.A * L / 2
+    return np.diag([half] * 3 + [rot] * 3 + [half] * 3 + [rot] * 3)
+
+
+def transformation(R):
+    T = np.zeros((12, 12))
+    for b in range(4):
+        T[3 * b:3 * b + 3, 3 * b:3 * b + 3] = R
+    return T
+
+
+class Modes:
+    def __init__(self, omega, shapes, gamma, total_mass):
+        self.omega = omega
+        self.frequency = omega / (2 * np.pi)
+        self.shapes = shapes                 # (modes, nodes, 6), mass-normalised
+        self.participation = gamma           # (modes, 3): phi . M r_d
+        self.effective_mass = gamma ** 2     # (modes, 3)
+        self.total_mass = total_mass         # (3,): r_d . M r_d over every DOF
+
+
+class Frame:
+    def __init__(self, nodes):
+        self.nodes = np.asarray(nodes, float)
+        self.members = []                    # (node 0, node 1, Section)
+        self.fixed = np.zeros((len(self.nodes), 6), bool)
+        self.loads = np.zeros((len(self.nodes), 6))
+
+    def add_members(self, lines, section):
+        for a, b in lines:
+            self.members.append((int(a), int(b), section))
+
+    def fix(self, nodes, dofs=("x", "y", "z", "rx", "ry", "rz")):
+        for n in np.atleast_1d(nodes):
+            for d in dofs:
+                self.fixed[n, DOF_NAMES[d]] = True
+
+    def force(self, nodes, value):
+        """A total force [fx, fy, fz] shared equally by the nodes (inertia's `force`)."""
+        nodes = np.atleast_1d(nodes)
+        self.loads[nodes, 0:3] += np.asarray(value, float) / len(nodes)
+
+    def moment(self, nodes, value):
+        """A total moment [mx, my, mz] shared equally by the nodes (on the rotations)."""
+        nodes = np.atleast_1d(nodes)
+        self.loads[nodes, 3:6] += np.asarray(value, float) / len(nodes)
+
+    def _member_matrices(self, a, b, sec, mass):
+        R, L = local_axes(self.nodes[a], self.nodes[b], sec.orientation)
+        T = transformation(R)
+        if mass is None:
+            k = local_stiffness(sec, L)
+        elif mass == "consistent":
+            k = local_consistent_mass(sec, L)
+        elif mass == "lumped":
+            k = local_lumped_mass(sec, L)
+        else:
+            raise ValueError(f"mass {mass!r}: consistent or lumped")
+        dofs = np.r_[6 * a:6 * a + 6, 6 * b:6 * b + 6]
+        return dofs, T.T @ k @ T
+
+    def assemble(self, mass=None):
+        """The global stiffness (mass=None) or mass matrix ('consistent', 'lumped'), dense."""
+        n = 6 * len(self.nodes)
+        K = np.zeros((n, n))
+        for a, b, sec in self.members:
+            dofs, k = self._member_matrices(a, b, sec, mass)
+            K[np.ix_(dofs, dofs)] += k
+        return K
+
+    def _split(self):
+        fixed = self.fixed.ravel()
+        free = np.flatnonzero(~fixed)
+        return free, np.flatnonzero(fixed)
+
+    def static(self):
+        """Displacements (nodes, 6) and support reactions (nodes, 6; the force the supports
+        exert, K u - F on the fixed DOFs, zero elsewhere)."""
+        K = self.assemble()
+        F = self.loads.ravel()
+        free, fixed = self._split()
+        u = np.zeros(K.shape[0])
+        u[free] = np.linalg.solve(K[np.ix_(free, free)], F[free])
+        r = np.zeros_like(u)
+        r[fixed] = K[fixed] @ u - F[fixed]
+        return u.reshape(-1, 6), r.reshape(-1, 6)
+
+    def modes(self, mass="consistent", count=None):
+        """The lowest `count` modes (all without): K phi = omega^2 M phi on the free DOFs, by
+        numpy.linalg.eigh of C^-1 K C^-T, C the Cholesky factor of M_ff; mass-normalised;
+        participation phi . M r_d over every DOF (the supports' mass coupling included)."""
+        K = self.assemble()
+        M = self.assemble(mass)
+        free, _ = self._split()
+        C = np.linalg.cholesky(M[np.ix_(free, free)])
+        Ci = np.linalg.inv(C)
+        A = Ci @ K[np.ix_(free, free)] @ Ci.T
+        lam, Y = np.linalg.eigh((A + A.T) / 2)
+        count = len(lam) if count is None else count
+        lam, Y = lam[:count], Y[:, :count]
+        phi = np.zeros((K.shape[0], count))
+        phi[free] = Ci.T @ Y
+        r = np.zeros((K.shape[0], 3))
+        for d in range(3):
+            r[d::6, d] = 1.0
+        gamma = phi.T @ M @ r
+        total = np.einsum("id,ij,jd->d", r, M, r)
+        omega = np.sqrt(np.clip(lam, 0, None))
+        return Modes(omega, phi.T.reshape(count, -1, 6), gamma, total)
+
+    def total_mass(self):
+        return sum(sec.rho * sec.A * np.linalg.norm(self.nodes[b] - self.nodes[a])
+                   for a, b, sec in self.members)
+
+
+class Mesh:
+    def __init__(self, nodes, tags, lines, points):
+        self.nodes = nodes     # (n, 3), rows in the order of the file's node tags
+        self.tags = tags       # the Gmsh node tag of each row
+        self.lines = lines     # physical name -> [(row 0, row 1), ...]
+        self.points = points   # physical name -> [row, ...]
+
+    def nearest(self, point):
+        return int(np.argmin(np.linalg.norm(self.nodes - np.asarray(point, float), axis=1)))
+
+
+def read_msh(path):
+    """Nodes, line2 elements and point elements by physical name of a Gmsh MSH 4.1 ASCII file."""
+    with open(path) as f:
+        lines = [line.split() for line in f]
+    sections, i = {}, 0
+    while i < len(lines):
+        if lines[i] and lines[i][0].startswith("$") and not lines[i][0].startswith("$End"):
+            name = lines[i][0][1:]
+            j = i + 1
+            while lines[j][0] != "$End" + name:
+                j += 1
+            sections[name] = lines[i + 1:j]
+            i = j
+        i += 1
+    if sections["MeshFormat"][0][0] != "4.1" or sections["MeshFormat"][0][1] != "0":
+        raise ValueError(f"{path}: not a MSH 4.1 ASCII file")
+    names = {}
+    for row in sections.get("PhysicalNames", [])[1:]:
+        names[(int(row[0]), int(row[1]))] = " ".join(row[2:]).strip('"')
+    ent = sections["Entities"]
+    counts = [int(x) for x in ent[0]]
+    physicals = {}
+    k = 1
+    for dim in range(4):
+        for _ in range(counts[dim]):
+            row = ent[k]
+            k += 1
+            tag = int(row[0])
+            at = 4 if dim == 0 else 7
+            nphys = int(row[at])
+            physicals[(dim, tag)] = [int(x) for x in row[at + 1:at + 1 + nphys]]
+    nodes, tags = [], []
+    body = sections["Nodes"]
+    k = 1
+    for _ in range(int(body[0][0])):
+        n = int(body[k][3])
+        tags += [int(t) for t in (r[0] for r in body[k + 1:k + 1 + n])]
+        nodes += [[float(x) for x in r] for r in body[k + 1 + n:k + 1 + 2 * n]]
+        k += 1 + 2 * n
+    row_of = {t: r for r, t in enumerate(tags)}
+    groups = {1: {}, 0: {}}
+    body = sections["Elements"]
+    k = 1
+    for _ in range(int(body[0][0])):
+        dim, tag, etype, n = (int(x) for x in body[k])
+        cells = [[row_of[int(t)] for t in r[1:]] for r in body[k + 1:k + 1 + n]]
+        k += 1 + n
+        if (dim, etype) not in ((1, 1), (0, 15)):
+            continue
+        for phys in physicals.get((dim, tag), []):
+            name = names.get((dim, phys), str(phys))
+            if dim == 1:
+                groups[1].setdefault(name, []).extend(tuple(c) for c in cells)
+            else:
+                groups[0].setdefault(name, []).extend(c[0] for c in cells)
+    return Mesh(np.array(nodes), tags, groups[1], groups[0])
+
+
+# ---------------------------------------------------------------------------------------------
+# Self-test: closed forms.
+
+_failures = []
+
+
+def _check(what, value, exact, tol):
+    err = abs(value - exact) / abs(exact)
+    ok = err <= tol
+    if not ok:
+        _failures.append(what)
+    print(f"{'ok  ' if ok else 'FAIL'} {what}: {value:.9g} against {exact:.9g}, "
+          f"relative error {err:.2e} (tolerance {tol:.0e})")
+    return err
+
+
+def _line(n, start, end):
+    """n + 1 nodes from start to end and the n lines between them."""
+    nodes = np.linspace(start, end, n + 1)
+    return nodes, [(i, i + 1) for i in range(n)]
+
+
+def _cantilever_statics():
+    E, nu, rho = 2.1e11, 0.3, 7850
+    L, P = 2.0, 1000.0
+    sec_eb = Section(E, nu, rho, A=0.01, Iy=8.0e-5, Iz=2.0e-5, J=1.0e-5)
+    sec_t = Section(E, nu, rho, A=0.01, Iy=8.0e-5, Iz=2.0e-5, J=1.0e-5, Asy=0.008, Asz=0.006,
+                    theory="timoshenko")
+    G = sec_t.G
+    for n in (1, 16):
+        for sec, label in ((sec_eb, "euler_bernoulli"), (sec_t, "timoshenko")):
+            nodes, lines = _line(n, [0, 0, 0], [L, 0, 0])
+            f = Frame(nodes)
+            f.add_members(lines, sec)
+            f.fix(0)
+            f.force(n, [0, P, 0])
+            f.force(n, [0, 0, P])
+            f.moment(n, [0, 0, 0])
+            u, r = f.static()
+            shear_y = P * L / (G * sec.Asy) if label == "timoshenko" else 0
+            shear_z = P * L / (G * sec.Asz) if label == "timoshenko" else 0
+            _check(f"cantilever {label} n={n}: tip v under P (P L^3/3EIz{' + PL/GAsy' * bool(shear_y)})",
+                   u[n, 1], P * L ** 3 / (3 * E * sec.Iz) + shear_y, 1e-11)
+            _check(f"cantilever {label} n={n}: tip w under P (P L^3/3EIy{' + PL/GAsz' * bool(shear_z)})",
+                   u[n, 2], P * L ** 3 / (3 * E * sec.Iy) + shear_z, 1e-11)
+            _check(f"cantilever {label} n={n}: tip rotation rz = P L^2/2EIz", u[n, 5],
+                   P * L ** 2 / (2 * E * sec.Iz), 1e-11)
+            _check(f"cantilever {label} n={n}: tip rotation ry = -P L^2/2EIy", u[n, 4],
+                   -P * L ** 2 / (2 * E * sec.Iy), 1e-11)
+            _check(f"cantilever {label} n={n}: root moment reaction mz = -P L", r[0, 5], -P * L, 1e-11)
+    # Axial, torsion and an end moment; then the same beam along a skew direction (the
+    # transformation): the tip displacement is the rotated one.
+    nodes, lines = _line(4, [0, 0, 0], [L, 0, 0])
+    f = Frame(nodes)
+    f.add_members(lines, sec_eb)
+    f.fix(0)
+    f.force(4, [P, 0, 0])
+    f.moment(4, [P, P, P])
+    u, _ = f.static()
+    _check("cantilever: tip u = P L / EA", u[4, 0], P * L / (E * sec_eb.A), 1e-11)
+    _check("cantilever: tip rx = T L / GJ", u[4, 3], P * L / (sec_eb.G * sec_eb.J), 1e-11)
+    _check("cantilever: tip w under an end moment my = -M L^2/2EIy", u[4, 2],
+           -P * L ** 2 / (2 * E * sec_eb.Iy), 1e-11)
+    _check("cantilever: tip v under an end moment mz = M L^2/2EIz", u[4, 1],
+           P * L ** 2 / (2 * E * sec_eb.Iz), 1e-11)
+    Q, _ = np.linalg.qr(np.array([[1.0, 0.3, -0.2], [0.4, 1.0, 0.5], [-0.3, 0.1, 1.0]]))
+    if np.linalg.det(Q) < 0:
+        Q[:, 2] *= -1
+    ex, ey = Q[:, 0], Q[:, 1]
+    skew = Section(E, nu, rho, A=0.01, Iy=8.0e-5, Iz=2.0e-5, J=1.0e-5, orientation=ey + 0.3 * ex)
+    nodes, lines = _line(4, [0, 0, 0], L * ex)
+    g = Frame(nodes)
+    g.add_members(lines, skew)
+    g.fix(0)
+    g.force(4, Q @ [P, 0, 0])
+    g.moment(4, Q @ [P, P, P])
+    v, _ = g.static()
+    err = max(np.abs(Q.T @ v[4, :3] - u[4, :3]).max() / np.abs(u[4, :3]).max(),
+              np.abs(Q.T @ v[4, 3:] - u[4, 3:]).max() / np.abs(u[4, 3:]).max())
+    ok = err < 1e-10
+    if not ok:
+        _failures.append("skew cantilever")
+    print(f"{'ok  ' if ok else 'FAIL'} cantilever along a skew axis with an orientation: the tip "
+          f"motion is the rotated one to {err:.2e} (tolerance 1e-10)")
+
+
+def _cantilever_modes():
+    """Bending in the x-z plane only (u, v, rx, rz held at every node), 40 elements. The
+    consistent mass against Euler-Bernoulli's beta_n L; the lumped one on a slender section
+    (radius of gyration L / 220: its rotary inertia, which Euler-Bernoulli leaves out, is small),
+    converging from below at O(h^2)."""
+    E, nu, rho, L, n = 2.1e11, 0.3, 7850, 2.0, 40
+    betas = (1.87510407, 4.69409113, 7.85475744, 10.99554073, 14.13716839)
+    for mass, Iy, tol in (("consistent", 8.0e-5, (1e-7, 1e-6, 1e-5, 3e-5, 1e-4)),
+                          ("lumped", 8.0e-7, (1e-3, 3e-3, 5e-3, 8e-3, 1e-2))):
+        sec = Section(E, nu, rho, A=0.01, Iy=Iy, Iz=Iy / 4, J=1.0e-5)
+        nodes, lines = _line(n, [0, 0, 0], [L, 0, 0])
+        f = Frame(nodes)
+        f.add_members(lines, sec)
+        f.fix(0)
+        f.fix(range(1, n + 1), ("x", "y", "rx", "rz"))
+        m = f.modes(mass, 5)
+        for k, bl in enumerate(betas):
+            exact = bl ** 2 / (2 * np.pi * L ** 2) * np.sqrt(E * sec.Iy / (rho * sec.A))
+            _check(f"cantilever 40 elements, {mass} mass, Iy = {Iy:g}: bending mode {k + 1} "
+                   f"(beta L = {bl})", m.frequency[k], exact, tol[k])
+
+
+def _portal():
+    E, nu, rho = 2.1e11, 0.3, 7850
+    h, b, H = 3.0, 4.0, 1000.0
+    Ic, Ig = 4.5e-4, 8.0e-5
+    for n in (1, 4):
+        nodes = np.vstack([np.linspace([0, 0, 0], [0, 0, h], n + 1),
+                           np.linspace([0, 0, h], [b, 0, h], n + 1)[1:],
+                           np.linspace([b, 0, 0], [b, 0, h], n + 1)[:-1]])
+        left = [(i, i + 1) for i in range(n)]
+        girder = [(n + i, n + i + 1) for i in range(n)]
+        right = [(2 * n + 1 + i, 2 * n + 2 + i) for i in range(n - 1)] + [(3 * n, 2 * n)]
+        f = Frame(nodes)
+        # nearly axially rigid members (A x 1e5; K then has a condition number near 1e11): the slope-deflection closed form has no axial strain
+        f.add_members(left + right, Section(E, nu, rho, A=0.06e5, Iy=Ic, Iz=2e-4, J=1e-4,
+                                            orientation=[0, 1, 0]))
+        f.add_members(girder, Section(E, nu, rho, A=0.01e5, Iy=Ig, Iz=2e-5, J=1e-5))
+        f.fix([0, 2 * n + 1])
+        f.force(n, [H, 0, 0])
+        u, r = f.static()
+        kc, kg = E * Ic / h, E * Ig / b
+        sway = H * h ** 2 * (2 * kc + 3 * kg) / (12 * kc * (kc + 6 * kg))
+        _check(f"portal, fixed bases, {n} elements per member: sway under H at the top "
+               "(slope-deflection)", u[n, 0], sway, 1e-6)
+        theta = 3 * kc * (sway / h) / (2 * kc + 3 * kg)
+        _check(f"portal, {n} elements per member: joint rotation ry (slope-deflection)",
+               u[n, 4], theta, 1e-6)
+        _check(f"portal, {n} elements per member: base shear reactions sum to -H",
+               r[0, 0] + r[2 * n + 1, 0], -H, 1e-9)
+
+
+def _effective_masses():
+    mesh = read_msh(_mesh_path("beam_frame3.msh"))
+    E, nu, rho = 2.1e11, 0.3, 7850
+    f = Frame(mesh.nodes)
+    f.add_members(mesh.lines["columns"], Section(E, nu, rho, 0.012, 1.5e-4, 1.0e-4, 5e-5))
+    f.add_members(mesh.lines["beams"], Section(E, nu, rho, 0.008, 1.2e-4, 2.0e-5, 2e-5))
+    total = f.total_mass()
+    m = f.modes("consistent")
+    for d in range(3):
+        _check(f"free 3-storey frame, consistent mass: sum of all effective masses in {'xyz'[d]} "
+               "against the total mass", m.effective_mass[:, d].sum(), total, 1e-10)
+    _check("free 3-storey frame: r.M r against rho A L summed", m.total_mass[0], total, 1e-12)
+    print(f"     free 3-storey frame: {sum(m.frequency < 1e-6 * m.frequency.max())} modes at 0 Hz "
+          "(6 expected)")
+    if sum(m.frequency < 1e-6 * m.frequency.max()) != 6:
+        _failures.append("rigid-body modes")
+    f.fix(mesh.points["base"])
+    for mass in ("consistent", "lumped"):
+        m = f.modes(mass)
+        free, _ = f._split()
+        Mf = f.assemble(mass)
+        r = np.zeros(Mf.shape[0])
+        r[0::6] = 1
+        # all modes: sum Gamma^2 = (M_fa r)^T M_ff^-1 (M_fa r) (the mass the free DOFs carry)
+        b = Mf[free] @ r
+        carried = b @ np.linalg.solve(Mf[np.ix_(free, free)], b)
+        _check(f"clamped 3-storey frame, {mass} mass: sum of all effective masses in x against "
+               "(M_fa r) M_ff^-1 (M_fa r)", m.effective_mass[:, 0].sum(), carried, 1e-10)
+        if mass == "lumped":
+            feet = 4 * rho * 0.012 * 1.6 / 2  # half of each lowest column element
+            _check("clamped 3-storey frame, lumped: that is the total minus the feet's lumped mass",
+                   carried, total - feet, 1e-12)
+        print(f"     clamped 3-storey frame, {mass} mass: modes 1-6 "
+              + ", ".join(f"{x:.4f}" for x in m.frequency[:6]) + " Hz; effective mass x of the "
+              f"first 6: {m.effective_mass[:6, 0].sum() / m.total_mass[0]:.4f} of the total")
+
+
+def _meshes():
+    expect = {"beam_cantilever_1.msh": (2, {"beam": 1}, {"root": 1, "tip": 1}),
+              "beam_cantilever_16.msh": (17, {"beam": 16}, {"root": 1, "tip": 1}),
+              "beam_portal.msh": (13, {"columns": 8, "girder": 4}, {"base": 2, "corner": 1}),
+              "beam_frame3.msh": (40, {"columns": 24, "beams": 24},
+                                  {"base": 4, "floor1": 4, "floor2": 4, "floor3": 4})}
+    for name, (nn, lines, points) in expect.items():
+        mesh = read_msh(_mesh_path(name))
+        got = (len(mesh.nodes), {k: len(v) for k, v in mesh.lines.items()},
+               {k: len(v) for k, v in mesh.points.items()})
+        ok = got == (nn, lines, points)
+        if not ok:
+            _failures.append(name)
+        print(f"{'ok  ' if ok else 'FAIL'} meshes/{name}: {got[0]} nodes, lines {got[1]}, "
+              f"points {got[2]}")
+    mesh = read_msh(_mesh_path("beam_portal.msh"))
+    ok = np.allclose(mesh.nodes[mesh.points["corner"][0]], [0, 0, 3])
+    ok &= sorted(tuple(mesh.nodes[p]) for p in mesh.points["base"]) == [(0, 0, 0), (4, 0, 0)]
+    if not ok:
+        _failures.append("portal points")
+    print(f"{'ok  ' if ok else 'FAIL'} meshes/beam_portal.msh: corner at (0, 0, 3), base at x = 0 and 4")
+
+
+def _mesh_path(name):
+    import os
+    return os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "meshes", name)
+
+
+def self_test():
+    np.set_printoptions(precision=6)
+    _meshes()
+    _cantilever_statics()
+    _cantilever_modes()
+    _portal()
+    _effective_masses()
+    if _failures:
+        print(f"frame_reference: {len(_failures)} checks failed: {', '.join(_failures)}")
+        return 1
+    print("frame_reference: all checks passed")
+    return 0
+
+
+def describe(path):
+    mesh = read_msh(path)
+    print(f"{path}: {len(mesh.nodes)} nodes")
+    for name, lines in mesh.lines.items():
+        print(f"  curve {name}: {len(lines)} line2")
+    for name, pts in mesh.points.items():
+        print(f"  point {name}: " + ", ".join(str(tuple(mesh.nodes[p])) for p in pts))
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] == ["--self-test"]:
+        sys.exit(self_test())
+    if len(sys.argv) == 3 and sys.argv[1] == "--describe":
+        describe(sys.argv[2])
+        sys.exit(0)
+    print(__doc__.split("\n\n")[0])
+    print("usage: frame_reference.py --self-test | --describe FILE.msh", file=sys.stderr)
+    sys.exit(2)
