@@ -1,6 +1,7 @@
 // A straight cantilever along x for beam elements: line2 cells from (0, 0, 0) to (L, 0, 0).
 // Physical groups: curve "beam", point "root" (x = 0), point "tip" (x = L).
-// n elements along the beam: gmsh -1 -format msh41 -setnumber n 16 beam_cantilever.geo -o beam_cantilever_16.msh
+// n elements along the beam:
+//   gmsh -1 -format msh41 -setnumber n 16 beam_cantilever.geo -o beam_cantilever_16.msh
 // (committed: n = 1 as beam_cantilever_1.msh, n = 16 as beam_cantilever_16.msh)
 DefineConstant[ n = 8, L = 2 ];
 Point(1) = {0, 0, 0};

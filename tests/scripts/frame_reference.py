@@ -15,7 +15,8 @@ torsion GJ/L, bending Euler-Bernoulli or Timoshenko with phi = 12 E I / (G As L^
 Mass: consistent (Euler-Bernoulli's cubic shape functions, rho A L / 420 [156 22L 54 -13L ...],
 axial rho A L / 6 [2 1; 1 2], torsional rho Ip L / 6 [2 1; 1 2], Ip = Iy + Iz; used for the
 Timoshenko members too: no rotary inertia, no shear correction), or lumped: rho A L / 2 on each
-node's translations and on each rotation max(rho Ip L / 2, rho I_k L / 2 + rho A L^3 / 78, k = y, z).
+node's translations and on each rotation
+max(rho Ip L / 2, rho I_k L / 2 + rho A L^3 / 78 for k = y, z).
 
 Use as a module (sys.path.insert(0, this folder); import frame_reference as fr):
     mesh = fr.read_msh("beam_portal.msh")              # nodes, lines and points by physical name
@@ -24,7 +25,7 @@ Use as a module (sys.path.insert(0, this folder); import frame_reference as fr):
     frame.fix(mesh.points["base"])                      # all six, or dofs="xyz" for a pin
     frame.force(mesh.points["corner"], [1000, 0, 0])    # shared by the group's nodes
     u, reactions = frame.static()                       # u: (nodes, 6); reactions: (nodes, 6)
-    modes = frame.modes(mass="consistent", count=6)     # frequency, omega, effective_mass (n, 3), shapes
+    modes = frame.modes(mass="consistent", count=6)     # .frequency, .effective_mass (n, 3), ...
 or from the command line: `frame_reference.py --self-test` (the checks against closed forms,
 exit 1 when one fails), `frame_reference.py --describe FILE.msh` (the groups of a mesh).
 """
@@ -331,14 +332,38 @@ def read_msh(path):
 _failures = []
 
 
-def _check(what, value, exact, tol):
-    err = abs(value - exact) / abs(exact)
+def check(what, value, exact, tol, scale=None):
+    """Prints |value - exact| / scale (scale |exact| unless given) against tol; a figure beyond
+    it counts as failed (failures())."""
+    err = abs(value - exact) / (abs(exact) if scale is None else scale)
     ok = err <= tol
     if not ok:
         _failures.append(what)
     print(f"{'ok  ' if ok else 'FAIL'} {what}: {value:.9g} against {exact:.9g}, "
-          f"relative error {err:.2e} (tolerance {tol:.0e})")
+          f"{'relative ' if scale is None else ''}error {err:.2e} (tolerance {tol:.0e})")
     return err
+
+
+def failures():
+    return list(_failures)
+
+
+_check = check
+
+
+def read_csv(path):
+    """The columns of a CSV history by name (as lists of floats, '#' comment lines skipped) and
+    the column names in order."""
+    with open(path) as f:
+        rows = [r.strip().split(",") for r in f if r.strip() and not r.startswith("#")]
+    names = rows[0]
+    return {n: [float(r[k]) for r in rows[1:]] for k, n in enumerate(names)}, names
+
+
+def probe_columns(names, probe):
+    """The columns of one probe in probes.csv, in order (displacement's three, then the next
+    field's, ...)."""
+    return [n for n in names if n.startswith(probe + ".")]
 
 
 def _line(n, start, end):
@@ -366,15 +391,18 @@ def _cantilever_statics():
             u, r = f.static()
             shear_y = P * L / (G * sec.Asy) if label == "timoshenko" else 0
             shear_z = P * L / (G * sec.Asz) if label == "timoshenko" else 0
-            _check(f"cantilever {label} n={n}: tip v under P (P L^3/3EIz{' + PL/GAsy' * bool(shear_y)})",
+            _check(f"cantilever {label} n={n}: tip v under P "
+                   f"(P L^3/3EIz{' + PL/GAsy' * bool(shear_y)})",
                    u[n, 1], P * L ** 3 / (3 * E * sec.Iz) + shear_y, 1e-11)
-            _check(f"cantilever {label} n={n}: tip w under P (P L^3/3EIy{' + PL/GAsz' * bool(shear_z)})",
+            _check(f"cantilever {label} n={n}: tip w under P "
+                   f"(P L^3/3EIy{' + PL/GAsz' * bool(shear_z)})",
                    u[n, 2], P * L ** 3 / (3 * E * sec.Iy) + shear_z, 1e-11)
             _check(f"cantilever {label} n={n}: tip rotation rz = P L^2/2EIz", u[n, 5],
                    P * L ** 2 / (2 * E * sec.Iz), 1e-11)
             _check(f"cantilever {label} n={n}: tip rotation ry = -P L^2/2EIy", u[n, 4],
                    -P * L ** 2 / (2 * E * sec.Iy), 1e-11)
-            _check(f"cantilever {label} n={n}: root moment reaction mz = -P L", r[0, 5], -P * L, 1e-11)
+            _check(f"cantilever {label} n={n}: root moment reaction mz = -P L", r[0, 5], -P * L,
+                   1e-11)
     # Axial, torsion and an end moment; then the same beam along a skew direction (the
     # transformation): the tip displacement is the rotated one.
     nodes, lines = _line(4, [0, 0, 0], [L, 0, 0])
@@ -445,7 +473,8 @@ def _portal():
         girder = [(n + i, n + i + 1) for i in range(n)]
         right = [(2 * n + 1 + i, 2 * n + 2 + i) for i in range(n - 1)] + [(3 * n, 2 * n)]
         f = Frame(nodes)
-        # nearly axially rigid members (A x 1e5; K then has a condition number near 1e11): the slope-deflection closed form has no axial strain
+        # nearly axially rigid members (A x 1e5; K then has a condition number near 1e11): the
+        # slope-deflection closed form has no axial strain
         f.add_members(left + right, Section(E, nu, rho, A=0.06e5, Iy=Ic, Iz=2e-4, J=1e-4,
                                             orientation=[0, 1, 0]))
         f.add_members(girder, Section(E, nu, rho, A=0.01e5, Iy=Ig, Iz=2e-5, J=1e-5))
@@ -520,7 +549,8 @@ def _meshes():
     ok &= sorted(tuple(mesh.nodes[p]) for p in mesh.points["base"]) == [(0, 0, 0), (4, 0, 0)]
     if not ok:
         _failures.append("portal points")
-    print(f"{'ok  ' if ok else 'FAIL'} meshes/beam_portal.msh: corner at (0, 0, 3), base at x = 0 and 4")
+    print(f"{'ok  ' if ok else 'FAIL'} meshes/beam_portal.msh: corner at (0, 0, 3), "
+          "base at x = 0 and 4")
 
 
 def _mesh_path(name):
