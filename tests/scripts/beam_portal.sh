@@ -55,6 +55,8 @@ output:
 EOF
 }
 case_file fixed.yaml "  - {region: base, type: fixed}"
+# Pinned in the frame's plane: ry free. With every rotation free (components [x, y, z]) the frame
+# would turn freely about the line through both pins (the x axis): a mechanism.
 case_file pinned.yaml "  - {region: base, type: fixed, components: [x, y, z, rx, rz]}"
 
 # An inertia without beam elements refuses the `sections:` key: nothing to check yet.

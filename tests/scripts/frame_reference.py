@@ -27,7 +27,9 @@ Use as a module (sys.path.insert(0, this folder); import frame_reference as fr):
     u, reactions = frame.static()                       # u: (nodes, 6); reactions: (nodes, 6)
     modes = frame.modes(mass="consistent", count=6)     # .frequency, .effective_mass (n, 3), ...
 or from the command line: `frame_reference.py --self-test` (the checks against closed forms,
-exit 1 when one fails), `frame_reference.py --describe FILE.msh` (the groups of a mesh).
+exit 1 when one fails), `frame_reference.py --describe FILE.msh` (the groups of a mesh),
+`frame_reference.py --case CASE.yaml` (the reference's answer to an inertia beam case: probes and
+reactions of a static case, frequencies and effective masses of a modal one; needs PyYAML).
 """
 
 import sys
@@ -439,6 +441,49 @@ def _cantilever_statics():
           f"motion is the rotated one to {err:.2e} (tolerance 1e-10)")
 
 
+def _element_invariants():
+    """One skew Timoshenko member with an orientation: K and M symmetric, K with exactly six
+    zero eigenvalues whose null space holds the six rigid-body motions; both masses positive
+    definite, carrying rho A L in each translation."""
+    sec = Section(2.1e11, 0.3, 7850, 0.01, 8.0e-5, 2.0e-5, 1.0e-5, Asy=0.008, Asz=0.006,
+                  theory="timoshenko", orientation=[0.2, 1.0, 0.4])
+    f = Frame([[0.1, -0.2, 0.3], [1.3, 0.5, 1.1]])
+    f.add_members([(0, 1)], sec)
+    K, M = f.assemble(), f.assemble("consistent")
+    L = np.linalg.norm(f.nodes[1] - f.nodes[0])
+    rigid = []
+    for d in range(3):
+        t = np.zeros(12)
+        t[d::6] = 1
+        rigid.append(t)
+        w = np.zeros(3)
+        w[d] = 1
+        rot = np.zeros(12)
+        for n in range(2):
+            rot[6 * n:6 * n + 3] = np.cross(w, f.nodes[n])
+            rot[6 * n + 3:6 * n + 6] = w
+        rigid.append(rot)
+    rigid = np.array(rigid).T
+    scale = np.abs(K).max()
+    ev = np.linalg.eigvalsh(K)
+    zeros = int(np.sum(np.abs(ev) < 1e-10 * scale))
+    residual = np.abs(K @ rigid).max() / scale
+    ok = zeros == 6 and residual < 1e-10 and np.allclose(K, K.T, rtol=0, atol=1e-12 * scale)
+    if not ok:
+        _failures.append("element rigid-body modes")
+    print(f"{'ok  ' if ok else 'FAIL'} skew Timoshenko member: K symmetric, {zeros} zero "
+          f"eigenvalues (6 expected), |K r| / max|K| = {residual:.1e} for the 6 rigid motions")
+    for mass in ("consistent", "lumped"):
+        M = f.assemble(mass)
+        for d in range(3):
+            t = rigid[:, 2 * d]
+            _check(f"skew member, {mass} mass: r.M r in {'xyz'[d]} against rho A L", t @ M @ t,
+                   sec.rho * sec.A * L, 1e-12)
+        if np.linalg.eigvalsh(M).min() <= 0:
+            _failures.append(f"{mass} mass not positive definite")
+            print(f"FAIL skew member, {mass} mass: not positive definite")
+
+
 def _cantilever_modes():
     """Bending in the x-z plane only (u, v, rx, rz held at every node), 40 elements. The
     consistent mass against Euler-Bernoulli's beta_n L; the lumped one on a slender section
@@ -561,6 +606,7 @@ def _mesh_path(name):
 def self_test():
     np.set_printoptions(precision=6)
     _meshes()
+    _element_invariants()
     _cantilever_statics()
     _cantilever_modes()
     _portal()
@@ -570,6 +616,82 @@ def self_test():
         return 1
     print("frame_reference: all checks passed")
     return 0
+
+
+def _numbers(x):
+    """PyYAML reads 2.1e11 (no dot or sign in the exponent) as a string; yaml-cpp as a number."""
+    if isinstance(x, dict):
+        return {k: _numbers(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_numbers(v) for v in x]
+    if isinstance(x, str):
+        try:
+            return float(x)
+        except ValueError:
+            return x
+    return x
+
+
+def frame_from_case(path):
+    """The Frame of an inertia case file with beam sections (mesh.file, materials, sections,
+    boundary_conditions of types fixed, force, moment), and its mesh. Needs PyYAML."""
+    import os
+    import yaml
+    case = _numbers(yaml.safe_load(open(path)))
+    mesh_file = case["mesh"]["file"]
+    if not os.path.isabs(mesh_file):
+        mesh_file = os.path.join(os.path.dirname(os.path.abspath(path)), mesh_file)
+    mesh = read_msh(mesh_file)
+    materials = {m["region"]: m for m in case["materials"]}
+    f = Frame(mesh.nodes)
+    for s in case["sections"]:
+        m = materials[s["region"]]
+        args = (m["youngs_modulus"], m["poissons_ratio"], m["density"])
+        kw = dict(theory=s.get("theory", "euler_bernoulli"), orientation=s.get("orientation"))
+        if "shape" in s:
+            if s["shape"].get("type") != "rectangle":
+                raise ValueError(f"section shape {s['shape']}: only rectangle here")
+            sec = Section.rectangle(*args, s["shape"]["width"], s["shape"]["height"], **kw)
+        else:
+            sec = Section(*args, s["area"], s["iy"], s["iz"], s["torsion"],
+                          s.get("shear_area_y"), s.get("shear_area_z"), **kw)
+        f.add_members(mesh.lines[s["region"]], sec)
+    for c in case.get("boundary_conditions", []):
+        nodes = mesh.points[c["region"]] if c["region"] in mesh.points else sorted(
+            {n for line in mesh.lines[c["region"]] for n in line})
+        if c["type"] == "fixed":
+            f.fix(nodes, c.get("components", ["x", "y", "z", "rx", "ry", "rz"]))
+        elif c["type"] in ("force", "moment"):
+            getattr(f, c["type"])(nodes, c["value"])
+        else:
+            raise ValueError(f"condition type {c['type']}: fixed, force or moment here")
+    return case, mesh, f
+
+
+def run_case(path):
+    """Prints the reference's answer to an inertia beam case: with modal:, the modes'
+    frequencies and effective masses; else the static displacement and rotation at the probes'
+    nearest nodes and the reaction forces and moments summed over each fixed region."""
+    case, mesh, f = frame_from_case(path)
+    if "modal" in case:
+        m = f.modes(case["modal"].get("mass", "lumped"), int(case["modal"]["modes"]))
+        print("mode,frequency,effective_mass_x,effective_mass_y,effective_mass_z")
+        for k in range(len(m.frequency)):
+            print(f"{k + 1},{m.frequency[k]:.12g},"
+                  + ",".join(f"{x:.12g}" for x in m.effective_mass[k]))
+        print(f"# total mass r.M r: {m.total_mass[0]:.12g}")
+        return
+    u, r = f.static()
+    for p in case.get("output", {}).get("probes", []):
+        n = mesh.nearest(p["point"])
+        print(f"{p['name']} (node at {tuple(mesh.nodes[n])}): u "
+              + " ".join(f"{x:.12g}" for x in u[n, :3])
+              + ", rotation " + " ".join(f"{x:.12g}" for x in u[n, 3:]))
+    for c in case.get("boundary_conditions", []):
+        if c["type"] == "fixed" and c["region"] in mesh.points:
+            total = sum(r[n] for n in mesh.points[c["region"]])
+            print(f"{c['region']} reaction: force " + " ".join(f"{x:.12g}" for x in total[:3])
+                  + ", nodal moments summed " + " ".join(f"{x:.12g}" for x in total[3:]))
 
 
 def describe(path):
@@ -587,6 +709,10 @@ if __name__ == "__main__":
     if len(sys.argv) == 3 and sys.argv[1] == "--describe":
         describe(sys.argv[2])
         sys.exit(0)
+    if len(sys.argv) == 3 and sys.argv[1] == "--case":
+        run_case(sys.argv[2])
+        sys.exit(0)
     print(__doc__.split("\n\n")[0])
-    print("usage: frame_reference.py --self-test | --describe FILE.msh", file=sys.stderr)
+    print("usage: frame_reference.py --self-test | --describe FILE.msh | --case CASE.yaml",
+          file=sys.stderr)
     sys.exit(2)
