@@ -9,9 +9,10 @@
 #   reaction forces -F (1e-8), at np 1, 2, 3;
 # - static, Timoshenko (shear areas 0.008, 0.006): tip v = P L^3/3EIz + P L/G Asy (exact for any
 #   element count: 1 element at np 1, 16 at np 2 and 3);
-# - modal, 16 elements: 6 modes with the consistent mass at np 1, 2, 3 and with the lumped mass
-#   at np 2, frequencies and effective masses against the reference (1e-6), the first bending
-#   mode in z against Euler-Bernoulli's beta_1 L = 1.87510 (1e-5).
+# - modal, 16 elements: 6 modes with the consistent mass (with the sections' rotary inertia) at
+#   np 1, 2, 3 and with the lumped mass at np 2, frequencies and effective masses against the
+#   reference (1e-6); the first bending mode in z against Euler-Bernoulli's beta_1 L = 1.87510
+#   within 1 % (the rotary inertia of this stocky section, L / r = 22, lowers it by 0.46 %).
 # Needs beam elements in inertia (the `sections:` case key): an inertia without it SKIPs.
 # Needs a python3 with numpy (python3 on PATH, else /usr/bin/python3); SKIP without.
 set -euo pipefail
@@ -186,8 +187,8 @@ for mass, runs in (("consistent", ["modal1", "modal2", "modal3"]), ("lumped", ["
 freq, _ = modes_csv("modal1")
 exact = 1.87510407 ** 2 / (2 * np.pi * L ** 2) * np.sqrt(E * Iy / (rho * A))
 zmode = int(np.argmin(np.abs(freq - exact)))
-fr.check(f"modal1: first bending mode in z (mode {zmode + 1}) against beta_1 L = 1.87510",
-         freq[zmode], exact, 1e-5)
+fr.check(f"modal1: first bending mode in z (mode {zmode + 1}) against beta_1 L = 1.87510 "
+         "(Euler-Bernoulli, no rotary inertia)", freq[zmode], exact, 1e-2)
 sys.exit(1 if fr.failures() else 0)
 PY
 finish

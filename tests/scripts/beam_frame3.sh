@@ -3,9 +3,9 @@
 # 3.2 m storeys, columns and floor beams, 2 elements per member, the 4 feet clamped), against
 # tests/scripts/frame_reference.py (an independent direct stiffness method), Euler-Bernoulli
 # sections with the default orientations (columns: local y = global Y; beams: local z up):
-# - modal: 6 modes with the consistent mass at np 1, 2, 3 and with the lumped mass at np 2: the
-#   frequencies (1e-6) and effective masses in x, y, z (1e-6 of the total mass) against the
-#   reference's;
+# - modal: 6 modes with the consistent mass (Przemieniecki's, with the sections' rotary inertia)
+#   at np 1, 2, 3 and with the lumped mass at np 2: the frequencies (1e-6) and effective masses
+#   in x, y, z (1e-6 of the total mass) against the reference's;
 # - static: floor forces [10, 5, 0] kN at each floor (shared by its 4 corners) at np 1 and 3:
 #   two roof corners' displacement and rotation against the reference (1e-8), the bases'
 #   reaction forces against -30 kN, -15 kN, 0.
