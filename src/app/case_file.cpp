@@ -24,6 +24,7 @@
 #include "inertia/app/plausibility.hpp"
 #include "inertia/core/text.hpp"
 #include "inertia/mesh/mesh_data.hpp"
+#include "inertia/system/beams.hpp"
 #include "inertia/system/force_term.hpp"
 
 namespace inertia {
@@ -1286,9 +1287,16 @@ ProblemSpec resolve_problem(const CaseFile& c, const std::vector<Region>& region
   };
   spec.amplitude_index.insert(amplitude_index.begin(), amplitude_index.end());
   spec.default_amplitude = unnamed;
+  // The regions of `sections:` are beams: their material is on lines.
+  std::vector<std::string> beam_regions;
+  if (const auto it = c.term_sections.find("sections"); it != c.term_sections.end())
+    for (const BeamInput& b : dynamic_cast<const BeamSection&>(*it->second).beams)
+      beam_regions.push_back(b.region);
   for (const auto& m : c.materials) {
     const Origin o{m.origin.line, m.origin.key + ".region"};
-    const int r = region_index(c, regions, cells_per_region, m.region, o, 3);
+    const bool beam =
+        std::find(beam_regions.begin(), beam_regions.end(), m.region) != beam_regions.end();
+    const int r = region_index(c, regions, cells_per_region, m.region, o, beam ? 1 : 3);
     for (const auto& other : spec.materials)
       if (other.region == r)
         throw InputError(one_line(cat(c.path.string(), ":", o.line, ": ", o.key, ": region '",
@@ -1386,7 +1394,7 @@ std::vector<char> element_cells(const CaseFile& c, const MeshData& mesh) {
     const int r = mesh.cell_regions[k];
     if (r < 0) continue;
     const int dim = info(mesh.cell_types[k]).dim;
-    is_element[k] = (dim == 3 && material[r]) ||
+    is_element[k] = (dim == 3 && material[r]) || mesh.cell_types[k] == CellType::beam2 ||
                     (mesh.cell_types[k] == CellType::line2 && spring[r]) || (dim <= 1 && point[r]);
   }
   return is_element;

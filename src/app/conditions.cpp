@@ -25,21 +25,37 @@ constexpr std::string_view fixed_keys[] = {"region", "type", "components"};
 constexpr std::string_view motion_keys[] = {"region", "type", "components", "value", "amplitude"};
 constexpr std::string_view load_keys[] = {"region", "type", "value", "amplitude"};
 
-void parse_fixed(const Node& b, CaseBoundaryCondition& bc) {
-  if (b.has("components")) bc.components = parse_components(b["components"]);
+/// `components`: translations into bc.components, rotations (rx, ry, rz) into bc.rotations.
+void parse_condition_dofs(const Node& n, CaseBoundaryCondition& bc) {
+  const std::array<bool, 6> dofs = case_yaml::parse_dofs(n);
+  for (int i = 0; i < 3; ++i) {
+    bc.components[i] = dofs[i];
+    bc.rotations[i] = dofs[3 + i];
+  }
 }
 
-/// displacement, acceleration: `value` has one number per listed component.
+/// fixed: every DOF of the region's nodes by default (a beam node is clamped).
+void parse_fixed(const Node& b, CaseBoundaryCondition& bc) {
+  bc.rotations = {true, true, true};
+  if (b.has("components")) parse_condition_dofs(b["components"], bc);
+}
+
+/// displacement, acceleration: `value` has one number per listed component (x, y, z by
+/// default; rx, ry, rz in radians).
 void parse_motion(const Node& b, CaseBoundaryCondition& bc) {
   if (!b.has("value")) b.fail("missing key 'value'");
-  if (b.has("components")) bc.components = parse_components(b["components"]);
-  const auto value = b["value"].numbers(1, 3);
-  const int ncomp = static_cast<int>(std::count(bc.components.begin(), bc.components.end(), true));
+  if (b.has("components")) parse_condition_dofs(b["components"], bc);
+  const auto value = b["value"].numbers(1, 6);
+  const int ncomp = static_cast<int>(std::count(bc.components.begin(), bc.components.end(), true) +
+                                     std::count(bc.rotations.begin(), bc.rotations.end(), true));
   if (static_cast<int>(value.size()) != ncomp)
     b["value"].fail(cat("expected ", ncomp, " values, one per component"));
   // value[j] belongs to the j-th listed component (components: [z, x] -> value: [uz, ux]).
-  for (std::size_t j = 0; j < value.size(); ++j)
-    bc.value[b.has("components") ? b["components"].at(j).text()[0] - 'x' : j] = value[j];
+  for (std::size_t j = 0; j < value.size(); ++j) {
+    const int k = b.has("components") ? case_yaml::dof_index(b["components"].at(j))
+                                      : static_cast<int>(j);
+    (k < 3 ? bc.value[k] : bc.rotation_value[k - 3]) = value[j];
+  }
 }
 
 /// pressure: one number, in value[0].
@@ -60,7 +76,7 @@ void parse_vector_load(const Node& b, CaseBoundaryCondition& bc) {
 void resolve_displacement(const ConditionResolver& r, const CaseBoundaryCondition& bc,
                           ProblemSpec& spec) {
   spec.dirichlet.push_back({r.region(bc.region, region_key(bc), -1), bc.components, bc.value,
-                            r.amplitude(bc.amplitude)});
+                            r.amplitude(bc.amplitude), -1, bc.rotations, bc.rotation_value});
 }
 
 /// acceleration: the region follows u(t) = value x the double integral of the amplitude from 0.
@@ -76,8 +92,9 @@ void resolve_acceleration(const ConditionResolver& r, const CaseBoundaryConditio
   // The record's identity: its amplitude's index (the constant acceleration: past them).
   const int record =
       bc.amplitude.empty() ? static_cast<int>(r.c.amplitudes.size()) : r.amplitude(bc.amplitude);
-  spec.dirichlet.push_back(
-      {region, bc.components, bc.value, static_cast<int>(spec.amplitudes.size()) - 1, record});
+  spec.dirichlet.push_back({region, bc.components, bc.value,
+                            static_cast<int>(spec.amplitudes.size()) - 1, record, bc.rotations,
+                            bc.rotation_value});
 }
 
 template <Load::Kind kind, int dim>
@@ -88,15 +105,36 @@ void resolve_load(const ConditionResolver& r, const CaseBoundaryCondition& bc, P
 
 // ---- describe: the log line ----
 
+/// The rotations a condition names, for its log line: ", rx, rz = (0.1, 0.2) rad" (empty for
+/// none); with `values`, their values.
+std::string rotation_names(const CaseBoundaryCondition& bc, bool values) {
+  std::string names;
+  for (int i = 0; i < 3; ++i)
+    if (bc.rotations[i]) names += cat(", r", "xyz"[i]);
+  if (names.empty() || !values) return names;
+  return cat(names, " = ", on_components(bc.rotation_value, bc.rotations), " rad");
+}
+
 std::string describe_fixed(const ConditionEcho&, const CaseBoundaryCondition& bc) {
-  return cat("fixed region ", printable(bc.region), " (", component_names(bc.components), ")");
+  const bool clamp = bc.components == std::array<bool, 3>{true, true, true} &&
+                     bc.rotations == std::array<bool, 3>{true, true, true};
+  return cat("fixed region ", printable(bc.region), " (", component_names(bc.components),
+             clamp ? "; rotations of beam nodes too" : rotation_names(bc, false), ")");
 }
 
 std::string describe_displacement(const ConditionEcho& e, const CaseBoundaryCondition& bc) {
   const auto& on = bc.components;
   return cat("displacement of region ", printable(bc.region), " (", component_names(on),
-             ") = ", on_components(bc.value, on), e.times(bc.amplitude),
+             rotation_names(bc, false), ") = ", on_components(bc.value, on),
+             rotation_names(bc, true), e.times(bc.amplitude),
              e.peak(bc.amplitude, norm_on(bc.value, on), "m"));
+}
+
+std::string describe_moment(const ConditionEcho& e, const CaseBoundaryCondition& bc) {
+  const std::array<bool, 3> all{true, true, true};
+  return cat("moment on region ", printable(bc.region), " = ", on_components(bc.value, all),
+             " N m in total on its beam nodes", e.times(bc.amplitude),
+             e.peak(bc.amplitude, norm_on(bc.value, all), "N m"));
 }
 
 /// Also the ground's velocity and displacement at the end (the drift of a record that is not
@@ -194,6 +232,13 @@ const ConditionType rows[] = {
      parse_vector_load,
      resolve_load<Load::Kind::force, -1>,
      describe_force},
+    {{"moment", "total moment [mx, my, mz] shared by the region's beam nodes (their rotations)",
+      ""},
+     false,
+     load_keys,
+     parse_vector_load,
+     resolve_load<Load::Kind::moment, -1>,
+     describe_moment},
 };
 
 }  // namespace

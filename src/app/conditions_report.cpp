@@ -42,11 +42,14 @@ void set_given_velocity(const MechanicalSystem& system, Vec v) {
   const LocalMesh& lm = system.mesh();
   for (const auto& iv : system.spec().initial_velocity) {
     petsc::Array x(v);
+    // A velocity of translation: the rotation nodes of beams keep theirs.
     if (iv.region < 0) {
-      for (PetscInt i = 0; i < x.size(); ++i) x[i] = iv.value[i % 3];
+      for (PetscInt i = 0; i < x.size(); ++i)
+        if (!lm.is_rotation(static_cast<std::int32_t>(i / 3))) x[i] = iv.value[i % 3];
     } else {
       for (auto n : lm.region_owned_nodes[iv.region])
-        for (int i = 0; i < 3; ++i) x[3 * n + i] = iv.value[i];
+        if (!lm.is_rotation(n))
+          for (int i = 0; i < 3; ++i) x[3 * n + i] = iv.value[i];
     }
   }
 }

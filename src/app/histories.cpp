@@ -200,6 +200,7 @@ ProbeSites locate_probes(const MechanicalSystem& system, const std::vector<CaseP
     } mine{std::numeric_limits<double>::infinity(), rank}, best{};
     std::int32_t node = -1;
     for (std::int32_t n = 0; n < mesh.num_owned; ++n) {
+      if (mesh.is_rotation(n)) continue;  // a beam node's rotations: its own node is there
       const double* x = &mesh.coords[3 * n];
       const double d = std::hypot(x[0] - p.point[0], x[1] - p.point[1], x[2] - p.point[2]);
       if (node < 0 || d < mine.distance) mine.distance = d, node = n;

@@ -14,6 +14,7 @@
 #include "inertia/mesh/gmsh_reader.hpp"
 #include "inertia/mesh/topology.hpp"
 #include "inertia/parallel/session.hpp"
+#include "inertia/system/force_term.hpp"
 
 namespace inertia {
 
@@ -123,6 +124,8 @@ std::string split_stamp(const CaseFile& c) {
   for (const auto& sp : c.springs) s << " " << sp.region << (sp.edges_of_surface ? " (edges)" : "");
   s << "; point masses";
   for (const auto& p : c.point_masses) s << " " << p.region;
+  if (const auto beams = c.term_sections.find("sections"); beams != c.term_sections.end())
+    s << "; sections " << beams->second->source;  // beams: rotation nodes
   return s.str();
 }
 
@@ -181,6 +184,7 @@ std::int64_t total_elements(const PartitionSummary& p) {
 std::string read_checked_mesh(const CaseFile& c, MeshData& mesh, std::vector<char>& is_element) {
   mesh = load_mesh(c);
   add_edge_springs(c, mesh);
+  prepare_mesh_data(c.term_sections, mesh);  // beams: rotation nodes
   // Region names in the case must exist in the mesh (checked before any parallel work).
   is_element = check_and_mark_elements(c, mesh, true);
   require_elements(c, mesh.regions, std::count(is_element.begin(), is_element.end(), 1));

@@ -14,6 +14,7 @@
 #include "inertia/core/text.hpp"
 #include "inertia/parallel/session.hpp"
 #include "inertia/partition/connected_parts.hpp"
+#include "inertia/system/beams.hpp"
 #include "inertia/system/contact.hpp"
 #include "inertia/system/force_term.hpp"
 #include "inertia/system/mechanical_system.hpp"
@@ -58,6 +59,9 @@ class ModelReport : AnalysisPart {
     log_constraint_overlaps();
     log_connected_parts();
     log_locking();
+    for (const auto& t : system().terms())  // collective
+      if (const auto* beams = dynamic_cast<const BeamTermInfo*>(t.get()))
+        log_ << "beams     " << beams->summary() << "\n";
     for (const auto& t : system().terms())  // collective
       if (const auto* contact = dynamic_cast<const ContactTerm*>(t.get())) {
         log_ << "contact   " << contact->summary() << "\n";

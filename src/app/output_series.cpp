@@ -61,8 +61,9 @@ OutputSeries::OutputSeries(MPI_Comm comm, const CaseFile& c, const MechanicalSys
                       shown_faces[lm.cell_regions[k]];
     if (!lm.cell_is_element[k] && !face) continue;
     cells_.push_back(k);
-    types_.push_back(lm.cell_types[k]);
-    for (auto n : lm.nodes_of(k)) nodes_.push_back(n);
+    types_.push_back(shown_type(lm.cell_types[k]));  // a beam: the line of its two nodes
+    for (auto n : lm.nodes_of(k).first(static_cast<std::size_t>(shown_nodes(lm.cell_types[k]))))
+      nodes_.push_back(n);
     offsets_.push_back(static_cast<std::int64_t>(nodes_.size()));
     rank_.push_back(rank);
     region_.push_back(lm.regions[lm.cell_regions[k]].tag);

@@ -24,11 +24,13 @@ ElementAssignment completed(ElementAssignment e, const LocalMesh& mesh) {
   return e;
 }
 
-/// The local cells in the sparsity pattern: solids, springs and point-mass cells.
+/// The local cells in the sparsity pattern: solids, springs, point-mass cells and beams.
 std::vector<std::int64_t> pattern_cells(const LocalMesh& mesh, const ElementAssignment& e) {
   std::vector<std::int64_t> cells;
   for (std::int64_t c = 0; c < mesh.num_cells(); ++c)
-    if (e.cell_material[c] >= 0 || e.cell_spring[c] >= 0 || e.cell_point[c]) cells.push_back(c);
+    if (e.cell_material[c] >= 0 || e.cell_spring[c] >= 0 || e.cell_point[c] ||
+        (mesh.cell_types[c] == CellType::beam2 && mesh.cell_is_element[c]))
+      cells.push_back(c);
   return cells;
 }
 
@@ -180,8 +182,7 @@ petsc::Matrix Assembler::create_matrix(MatrixFormat format) const {
   static const PetscLogEvent event = petsc::log_event("InertiaCreateMatrix");
   PetscLogEventBegin(event, 0, 0, 0, 0);
   const bool blocked = format == MatrixFormat::blocked;
-  if (!blocked && !rigid_body_modes_)
-    INERTIA_PETSC(MatNullSpaceCreateRigidBody(coordinates_, rigid_body_modes_.out()));
+  if (!blocked && !rigid_body_modes_) rigid_body_modes(coordinates_, rigid_body_modes_.out());
   petsc::Matrix A =
       pattern_.create_matrix(blocked, l2g_, blocked ? nullptr : rigid_body_modes_.get());
   PetscLogEventEnd(event, 0, 0, 0, 0);
@@ -200,8 +201,59 @@ void Assembler::attach_rigid_body_modes(Mat A, Vec u) const {
     for (PetscInt i = 0; i < xa.size(); ++i) xa[i] += ua[i];
   }
   petsc::NullSpace modes;
-  INERTIA_PETSC(MatNullSpaceCreateRigidBody(x, modes.out()));
+  rigid_body_modes(x, modes.out());
   INERTIA_PETSC(MatSetNearNullSpace(A, modes));
+}
+
+petsc::Vector Assembler::unit_translation(int d) const {
+  petsc::Vector r = create_vector();
+  petsc::Array x(r);
+  for (PetscInt i = 0; i < x.size(); ++i)
+    x[i] = i % 3 == d && !mesh_.is_rotation(static_cast<std::int32_t>(i / 3)) ? 1.0 : 0.0;
+  return r;
+}
+
+void Assembler::rigid_body_modes(Vec x, MatNullSpace* modes) const {
+  if (!mesh_.has_rotations) {
+    INERTIA_PETSC(MatNullSpaceCreateRigidBody(x, modes));
+    return;
+  }
+  std::array<petsc::Vector, 6> v;
+  std::array<Vec, 6> raw{};
+  {
+    petsc::ConstArray xa(x);
+    for (int k = 0; k < 6; ++k) {
+      INERTIA_PETSC(VecDuplicate(x, v[k].out()));
+      petsc::Array a(v[k]);
+      for (std::int32_t n = 0; n < mesh_.num_owned; ++n) {
+        double* m = &a[3 * n];
+        const double* p = &xa[3 * n];
+        m[0] = m[1] = m[2] = 0;
+        if (k < 3) {
+          if (!mesh_.is_rotation(n)) m[k] = 1;  // translation k
+        } else if (mesh_.is_rotation(n)) {
+          m[k - 3] = 1;  // a rotation about axis k - 3 turns the rotations by it
+        } else {
+          const double w[3] = {k == 3 ? 1.0 : 0.0, k == 4 ? 1.0 : 0.0, k == 5 ? 1.0 : 0.0};
+          m[0] = w[1] * p[2] - w[2] * p[1];
+          m[1] = w[2] * p[0] - w[0] * p[2];
+          m[2] = w[0] * p[1] - w[1] * p[0];
+        }
+      }
+    }
+  }
+  // Modified Gram-Schmidt: MatNullSpaceCreate takes orthonormal vectors.
+  for (int k = 0; k < 6; ++k) {
+    for (int j = 0; j < k; ++j) {
+      PetscScalar dot = 0;
+      INERTIA_PETSC(VecDot(v[k], v[j], &dot));
+      INERTIA_PETSC(VecAXPY(v[k], -dot, v[j]));
+    }
+    PetscReal norm = 0;
+    INERTIA_PETSC(VecNormalize(v[k], &norm));
+    raw[k] = v[k];
+  }
+  INERTIA_PETSC(MatNullSpaceCreate(comm_, PETSC_FALSE, 6, raw.data(), modes));
 }
 
 void check_cell_quality(const MeshData& mesh, double min_scaled_jacobian) {

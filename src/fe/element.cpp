@@ -94,6 +94,8 @@ bool has_shape_functions(CellType t) {
     case CellType::tet10:
     case CellType::hex8:
       return true;
+    case CellType::beam2:  // fe/beam.hpp's element, not isoparametric
+      return false;
   }
   return false;
 }
@@ -311,6 +313,8 @@ void shape_values(CellType t, const double* xi, double* N) {
         N[a] = 0.125 * (1.0 + hex_sign[a][0] * xi[0]) * (1.0 + hex_sign[a][1] * xi[1]) *
                (1.0 + hex_sign[a][2] * xi[2]);
       return;
+    case CellType::beam2:
+      break;
   }
   unsupported("shape_values", t);
 }
@@ -353,6 +357,8 @@ void shape_gradients(CellType t, const double* xi, double* dN) {
         dN[3 * a + 2] = 0.125 * s[2] * fx * fy;
       }
       return;
+    case CellType::beam2:
+      break;
   }
   unsupported("shape_gradients", t);
 }

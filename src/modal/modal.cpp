@@ -118,12 +118,8 @@ int solve_completing_clusters(EPS eps, KSP ksp, MPI_Comm comm, int count, double
 std::array<petsc::Vector, 3> translation_masses(MechanicalSystem& system, ModalResult& result) {
   std::array<petsc::Vector, 3> mr;
   for (int d = 0; d < 3; ++d) {
-    petsc::Vector r = system.create_vector();
+    petsc::Vector r = system.assembler().unit_translation(d);
     mr[d] = system.create_vector();
-    {
-      petsc::Array x(r);
-      for (PetscInt i = 0; i < x.size(); ++i) x[i] = i % 3 == d ? 1.0 : 0.0;
-    }
     system.mult_mass(r, mr[d]);
     PetscScalar total = 0;
     INERTIA_PETSC(VecDot(r, mr[d], &total));

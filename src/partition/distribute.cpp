@@ -12,6 +12,7 @@
 
 #include "inertia/core/error.hpp"
 #include "inertia/core/hash.hpp"
+#include "inertia/mesh/rotation_nodes.hpp"
 #include "inertia/parallel/session.hpp"
 #include "inertia/partition/partition.hpp"
 #include "inertia/partition/split_file.hpp"
@@ -98,20 +99,38 @@ Numbering number_nodes(const std::vector<int>& owner, int size) {
   return num;
 }
 
-/// Per region: the new ids of the nodes of its kept cells, sorted and unique.
-std::vector<std::vector<std::int64_t>> region_node_sets(const MeshData& mesh, const Placement& pl,
-                                                        const Numbering& num) {
-  std::vector<std::vector<std::int64_t>> sets(mesh.regions.size());
+/// Per region: the new ids of the nodes of its kept cells, with the rotation nodes of those
+/// that have one (a condition on rotations finds them there), sorted and unique; and per region
+/// its number of nodes with translations (the rotation nodes not counted).
+struct RegionNodes {
+  std::vector<std::vector<std::int64_t>> sets;
+  std::vector<std::int64_t> counts;
+};
+
+RegionNodes region_node_sets(const MeshData& mesh, const Placement& pl, const Numbering& num) {
+  const std::vector<std::int64_t> rotation = rotation_node_of(mesh);
+  std::vector<char> is_rotation(rotation.size(), 0);
+  for (const auto r : rotation)
+    if (r >= 0) is_rotation[static_cast<std::size_t>(r)] = 1;
+  RegionNodes out;
+  out.sets.resize(mesh.regions.size());
+  out.counts.assign(mesh.regions.size(), 0);
   for (std::int64_t c = 0; c < mesh.num_cells(); ++c) {
     if (pl.cell_rank[c] < 0 || mesh.cell_regions[c] < 0) continue;
-    auto& set = sets[mesh.cell_regions[c]];
-    for (auto n : mesh.nodes_of(c)) set.push_back(num.new_id[n]);
+    auto& set = out.sets[mesh.cell_regions[c]];
+    for (auto n : mesh.nodes_of(c)) {
+      set.push_back(num.new_id[n]);
+      if (rotation[static_cast<std::size_t>(n)] >= 0)
+        set.push_back(num.new_id[rotation[static_cast<std::size_t>(n)]]);
+    }
   }
-  for (auto& set : sets) {
+  for (std::size_t r = 0; r < out.sets.size(); ++r) {
+    auto& set = out.sets[r];
     std::sort(set.begin(), set.end());
     set.erase(std::unique(set.begin(), set.end()), set.end());
+    for (const auto g : set) out.counts[r] += is_rotation[static_cast<std::size_t>(num.old_of[g])] ? 0 : 1;
   }
-  return sets;
+  return out;
 }
 
 /// What rank 0 knows once cells and nodes are placed and numbered.
@@ -120,7 +139,7 @@ struct Layout {
   const std::vector<char>& is_element;
   Placement placement;
   Numbering numbering;
-  std::vector<std::vector<std::int64_t>> region_nodes;  ///< region_node_sets()
+  RegionNodes region_nodes;  ///< region_node_sets()
 };
 
 /// Rank p's nodes: the owned range, then the ghosts (nodes of its cells owned elsewhere, sorted),
@@ -186,7 +205,7 @@ void add_cells(const Layout& lay, int p, LocalMesh& share) {
 /// Per region: rank p's owned nodes in it (local indices, sorted).
 void add_region_nodes(const Layout& lay, int p, LocalMesh& share) {
   const std::int64_t begin = lay.numbering.begin[p], end = lay.numbering.begin[p + 1];
-  for (const auto& set : lay.region_nodes) {
+  for (const auto& set : lay.region_nodes.sets) {
     const auto lo = std::lower_bound(set.begin(), set.end(), begin);
     const auto hi = std::lower_bound(set.begin(), set.end(), end);
     auto& owned = share.region_owned_nodes.emplace_back();
@@ -212,8 +231,7 @@ CommonFacts common_facts(const Layout& lay, const CellPartition& partition,
   CommonFacts facts;
   facts.num_global_nodes = lay.numbering.begin.back();
   facts.regions = lay.mesh.regions;
-  for (const auto& set : lay.region_nodes)
-    facts.region_node_counts.push_back(static_cast<std::int64_t>(set.size()));
+  facts.region_node_counts = lay.region_nodes.counts;
   PartitionSummary& s = facts.summary;
   s.method = partition.method == Partitioner::metis ? "metis" : "block";
   s.quality = partition.quality;

@@ -15,6 +15,15 @@ struct Held {
 };
 using HeldDofs = std::map<PetscInt, Held>;  // owned local DOF -> what holds it
 
+/// Whether condition d holds DOF i of local node n: its translations on a node with
+/// translations, its rotations on a rotation node (a beam node's rotations); and the value.
+bool holds_dof(const LocalMesh& mesh, const DirichletCondition& d, std::int32_t n, int i,
+               double* value = nullptr) {
+  const bool rotation = mesh.is_rotation(n);
+  if (value) *value = rotation ? d.rotation_value[i] : d.value[i];
+  return rotation ? d.rotations[i] : d.components[i];
+}
+
 /// Constrained DOFs: later conditions override earlier ones on shared DOFs.
 HeldDofs held_dofs(const LocalMesh& mesh, const ProblemSpec& spec) {
   HeldDofs constrained;
@@ -22,8 +31,8 @@ HeldDofs held_dofs(const LocalMesh& mesh, const ProblemSpec& spec) {
     const auto& d = spec.dirichlet[c];
     for (auto n : mesh.region_owned_nodes[d.region])
       for (int i = 0; i < 3; ++i)
-        if (d.components[i])
-          constrained[3 * n + i] = {d.value[i], d.amplitude, static_cast<int>(c)};
+        if (double value = 0; holds_dof(mesh, d, n, i, &value))
+          constrained[3 * n + i] = {value, d.amplitude, static_cast<int>(c)};
   }
   return constrained;
 }
@@ -39,11 +48,14 @@ std::vector<ConstraintOverlap> shared_dofs(MPI_Comm comm, const LocalMesh& mesh,
     const auto& d = spec.dirichlet[c];
     for (auto n : mesh.region_owned_nodes[d.region])
       for (int i = 0; i < 3; ++i) {
-        const auto held = d.components[i] ? constrained.find(3 * n + i) : constrained.end();
+        double value = 0, later_value = 0;
+        const auto held =
+            holds_dof(mesh, d, n, i, &value) ? constrained.find(3 * n + i) : constrained.end();
         if (held == constrained.end() || held->second.condition == static_cast<int>(c)) continue;
         const auto& later = spec.dirichlet[held->second.condition];
+        holds_dof(mesh, later, n, i, &later_value);
         const bool alike =
-            d.value[i] == later.value[i] && (d.value[i] == 0 || d.amplitude == later.amplitude);
+            value == later_value && (value == 0 || d.amplitude == later.amplitude);
         std::int64_t* k = &shared[2 * (c * nc + held->second.condition)];
         k[0] += 1;
         k[1] += alike ? 0 : 1;

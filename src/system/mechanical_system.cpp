@@ -33,6 +33,13 @@ ElementAssignment element_assignment(const LocalMesh& mesh, const ProblemSpec& s
   return e;
 }
 
+/// Collective. The mesh with its rotation nodes marked (LocalMesh::mark_rotation_nodes).
+LocalMesh with_rotations_marked(MPI_Comm comm, LocalMesh mesh) {
+  mesh.mark_rotation_nodes();
+  mesh.has_rotations = !all_true(comm, !mesh.has_rotations);
+  return mesh;
+}
+
 /// Collective. The kinds' changes to the mesh (prepare_mesh), then the terms.
 std::vector<std::unique_ptr<ForceTerm>> prepared_terms(MPI_Comm comm, LocalMesh& mesh,
                                                        const ProblemSpec& spec,
@@ -45,7 +52,7 @@ std::vector<std::unique_ptr<ForceTerm>> prepared_terms(MPI_Comm comm, LocalMesh&
 
 MechanicalSystem::MechanicalSystem(MPI_Comm comm, LocalMesh mesh, ProblemSpec spec)
     : comm_(comm),
-      mesh_(std::move(mesh)),
+      mesh_(with_rotations_marked(comm, std::move(mesh))),
       spec_(std::move(spec)),
       assembler_(comm_, mesh_, element_assignment(mesh_, spec_)),
       terms_(comm_, assembler_, spec_, prepared_terms(comm_, mesh_, spec_, assembler_)),

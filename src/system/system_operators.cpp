@@ -103,11 +103,7 @@ void SystemOperators::check_masses(const LocalMesh& mesh, const ConstraintSet& c
 }
 
 petsc::Vector SystemOperators::translation_mass(int d) const {
-  petsc::Vector r = assembler_.create_vector(), out = assembler_.create_vector();
-  {
-    petsc::Array x(r);
-    for (PetscInt i = 0; i < x.size(); ++i) x[i] = i % 3 == d ? 1.0 : 0.0;
-  }
+  petsc::Vector r = assembler_.unit_translation(d), out = assembler_.create_vector();
   if (M_)
     INERTIA_PETSC(MatMult(M_, r, out));
   else

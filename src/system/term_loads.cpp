@@ -1,7 +1,11 @@
 // Loads: gravity (the weight of every term with mass), uniform tractions and pressures on the
-// face cells of a region, and a total force split evenly over a region's nodes; each a reference
+// face cells of a region, a total force split evenly over a region's nodes and a total moment
+// over its beam nodes' rotation nodes; each a reference
 // vector F that the system scales by the load's amplitude, f_ext(t) = a(t) F.
+#include "inertia/core/error.hpp"
+#include "inertia/core/text.hpp"
 #include "inertia/fe/element.hpp"
+#include "inertia/parallel/session.hpp"
 #include "inertia/system/force_term.hpp"
 
 namespace inertia {
@@ -10,7 +14,8 @@ namespace {
 
 class LoadTerm final : public ForceTerm {
  public:
-  LoadTerm(const LocalMesh& mesh, const Load& load) : mesh_(mesh), load_(load) {
+  LoadTerm(const LocalMesh& mesh, const Load& load, double rotation_nodes)
+      : mesh_(mesh), load_(load), rotation_nodes_(rotation_nodes) {
     if (load_.kind == Load::Kind::traction || load_.kind == Load::Kind::pressure)
       for (std::int64_t c = 0; c < mesh_.num_cells(); ++c)
         if (mesh_.cell_regions[c] == load_.region && info(mesh_.cell_types[c]).dim == 2)
@@ -27,6 +32,8 @@ class LoadTerm final : public ForceTerm {
         return cat("pressure on region '", mesh_.regions[load_.region].name, "'");
       case Load::Kind::force:
         return cat("force on region '", mesh_.regions[load_.region].name, "'");
+      case Load::Kind::moment:
+        return cat("moment on region '", mesh_.regions[load_.region].name, "'");
     }
     return "load";
   }
@@ -61,22 +68,41 @@ class LoadTerm final : public ForceTerm {
         // The total force split evenly over the region's nodes (all ranks).
         const auto count = static_cast<double>(mesh_.region_node_counts[load_.region]);
         for (auto n : mesh_.region_owned_nodes[load_.region])
-          for (int i = 0; i < 3; ++i) f.local()[3 * n + i] += load_.value[i] / count;
+          if (!mesh_.is_rotation(n))
+            for (int i = 0; i < 3; ++i) f.local()[3 * n + i] += load_.value[i] / count;
         break;
       }
+      case Load::Kind::moment:
+        // The total moment split evenly over the rotation nodes of the region (all ranks).
+        for (auto n : mesh_.region_owned_nodes[load_.region])
+          if (mesh_.is_rotation(n))
+            for (int i = 0; i < 3; ++i) f.local()[3 * n + i] += load_.value[i] / rotation_nodes_;
+        break;
     }
   }
 
  private:
   const LocalMesh& mesh_;
   Load load_;
+  double rotation_nodes_ = 0;        ///< moment: the region's rotation nodes on all ranks
   std::vector<std::int64_t> faces_;  ///< traction, pressure: the region's face cells here
 };
 
 }  // namespace
 
 void build_load_terms(const TermInputs& in, std::vector<std::unique_ptr<ForceTerm>>& out) {
-  for (const auto& load : in.spec.loads) out.push_back(std::make_unique<LoadTerm>(in.mesh, load));
+  for (const auto& load : in.spec.loads) {
+    double rotation_nodes = 0;
+    if (load.kind == Load::Kind::moment) {
+      for (auto n : in.mesh.region_owned_nodes[load.region]) rotation_nodes += in.mesh.is_rotation(n);
+      INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &rotation_nodes, 1, MPI_DOUBLE, MPI_SUM, in.comm));
+      INERTIA_CHECK(rotation_nodes > 0, InputError, "boundary_conditions: the moment on region '",
+                    excerpt(in.mesh.regions[load.region].name),
+                    "' has no beam node to act on (a moment needs the rotations of beams: "
+                    "sections:); on a solid, apply forces");
+    }
+    out.push_back(std::make_unique<LoadTerm>(in.mesh, load, rotation_nodes));
+  }
 }
 
 }  // namespace inertia

@@ -1,5 +1,7 @@
 // Point masses: a mass at every node of a region (each node once), in both mass treatments on
 // the diagonal; they weigh m g under gravity.
+#include <algorithm>
+
 #include "inertia/system/force_term.hpp"
 
 namespace inertia {
@@ -17,10 +19,13 @@ class PointMassTerm final : public ForceTerm {
 
   void add_nodal_mass(std::span<PetscScalar> owned) const override {
     for (auto n : mesh_.region_owned_nodes[point_.region])
-      for (int i = 0; i < 3; ++i) owned[3 * n + i] += point_.mass;
+      if (!mesh_.is_rotation(n))  // a beam node's rotations carry no point mass
+        for (int i = 0; i < 3; ++i) owned[3 * n + i] += point_.mass;
   }
   double mass() const override {
-    return point_.mass * static_cast<double>(mesh_.region_owned_nodes[point_.region].size());
+    const auto& nodes = mesh_.region_owned_nodes[point_.region];
+    return point_.mass * static_cast<double>(std::count_if(
+                             nodes.begin(), nodes.end(), [&](auto n) { return !mesh_.is_rotation(n); }));
   }
 
  private:

@@ -5,6 +5,7 @@
 
 #include "inertia/core/error.hpp"
 #include "inertia/system/force_term.hpp"
+#include "inertia/system/beams.hpp"
 #include "inertia/system/rigid_bodies.hpp"
 
 namespace inertia {
@@ -59,6 +60,17 @@ constexpr std::array rows{
                     "dt: 1.0e-5, steps: 3}"},
                    build_rigid_terms,
                    parse_rigid_section},
+    ForceTermEntry{{"sections",
+                    "beams: the line cells of a 1D region with a section (shape: rectangle "
+                    "{width, height}, circle {diameter}, tube {diameter, wall_thickness}, i "
+                    "{height, flange_width, flange_thickness, web_thickness}; or area, iy, iz, "
+                    "torsion, shear_area_y, shear_area_z), orientation (the local y axis), theory: "
+                    "timoshenko | euler_bernoulli; their nodes get rotations rx, ry, rz",
+                    ""},
+                   build_beam_terms,
+                   parse_beam_section,
+                   nullptr,
+                   prepare_beam_mesh_data},
 };
 
 std::vector<ForceTermEntry>& all_entries() {
@@ -80,6 +92,13 @@ void register_force_term(const ForceTermEntry& entry) {
 const ForceTermEntry* force_term_section(std::string_view name) {
   const ForceTermEntry* e = force_terms().find(name);
   return e && e->parse ? e : nullptr;
+}
+
+void prepare_mesh_data(const TermSections& sections, MeshData& mesh) {
+  for (const auto& e : all_entries())
+    if (e.prepare_mesh_data)
+      if (const auto it = sections.find(e.name); it != sections.end())
+        e.prepare_mesh_data(*it->second, mesh);
 }
 
 void prepare_mesh(const TermInputs& in, LocalMesh& mesh) {

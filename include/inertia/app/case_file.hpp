@@ -54,8 +54,12 @@ struct CaseBoundaryCondition {
   const ConditionType* type = nullptr;  ///< never null once parsed
   std::string region;
   std::array<bool, 3> components{true, true, true};
-  std::array<double, 3> value{0, 0, 0};  ///< pressure in value[0]
-  std::string amplitude;                 ///< empty: none
+  std::array<double, 3> value{0, 0, 0};  ///< pressure in value[0]; moment: [Mx, My, Mz]
+  /// rx, ry, rz: the rotations of the nodes that have them (beam nodes); `fixed` without
+  /// components clamps them too.
+  std::array<bool, 3> rotations{false, false, false};
+  std::array<double, 3> rotation_value{0, 0, 0};
+  std::string amplitude;  ///< empty: none
   Origin origin;
 };
 

@@ -220,8 +220,16 @@ class Assembler {
   /// Collective. Attaches to A the six rigid-body modes of the deformed configuration X + u
   /// (its near-null space for AMG).
   void attach_rigid_body_modes(Mat A, Vec u) const;
+  /// Collective. The unit translation along axis d: 1 in component d of every node with
+  /// translations, 0 at the rotation nodes of beams (the influence vector of a ground motion,
+  /// the direction of an effective modal mass).
+  petsc::Vector unit_translation(int d) const;
 
  private:
+  /// Collective. The six rigid-body modes at the positions x (owned entries, 3 per node): PETSc's
+  /// for a model without rotations; with beams, a rotation w moves a node by w x x and turns a
+  /// rotation node by w (orthonormalised).
+  void rigid_body_modes(Vec x, MatNullSpace* modes) const;
   void gather_coords(std::int64_t c, double* x) const;
   /// What the cell fields (src/assembly/cell_fields.cpp) read.
   detail::SolidCells solid_cells() const;

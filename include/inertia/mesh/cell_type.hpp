@@ -20,9 +20,9 @@
 
 namespace inertia {
 
-enum class CellType : std::uint8_t { point1, line2, tri3, quad4, tet4, tet10, hex8, tri6 };
+enum class CellType : std::uint8_t { point1, line2, tri3, quad4, tet4, tet10, hex8, tri6, beam2 };
 
-inline constexpr int num_cell_types = 8;
+inline constexpr int num_cell_types = 9;
 
 /// The reference cell a type maps from (fe/element.hpp describes each).
 enum class ReferenceShape : std::uint8_t {
@@ -227,9 +227,33 @@ inline constexpr std::array<CellTypeInfo, num_cell_types> cell_type_table{{
      4,
      no_faces,
      CellType::tri6},
+    // beam2: a beam made from a Gmsh line2 cell of a `sections:` region (never read from a file:
+    // Gmsh type -1): its two nodes, then their rotation nodes (the companion nodes that carry
+    // rx, ry, rz; see partition/local_mesh.hpp). Written to VTK and XDMF as the line2 of its
+    // first two nodes (shown_type).
+    {{"beam2", "a 2-node beam (made from the line2 cells of a sections: region)", ""},
+     CellType::beam2,
+     1,
+     4,
+     2,
+     -1,
+     3,
+     {0, 1, 2, 3},
+     RS::line,
+     2,
+     true,
+     1,
+     3,
+     no_faces,
+     CellType::beam2},
 }};
 
 constexpr const CellTypeInfo& info(CellType t) { return cell_type_table[static_cast<int>(t)]; }
+
+/// The type a cell is written as in VTK and XDMF frames, and how many of its nodes are written
+/// (a beam2 is the line2 of its two nodes; its rotation nodes are not drawn).
+constexpr CellType shown_type(CellType t) { return t == CellType::beam2 ? CellType::line2 : t; }
+constexpr int shown_nodes(CellType t) { return info(shown_type(t)).num_nodes; }
 
 /// The cell types as a registry (--help mesh, the reference).
 inline constexpr Registry<CellTypeInfo> cell_types{"cell type", cell_type_table};
@@ -240,7 +264,7 @@ constexpr const FaceTable& face_table(CellType t) { return info(t).faces; }
 /// The cell type of a Gmsh element type number, or nullopt if inertia does not support it.
 constexpr std::optional<CellType> cell_type_from_gmsh(int gmsh_id) {
   for (const auto& i : cell_type_table)
-    if (i.gmsh_id == gmsh_id) return i.type;
+    if (i.gmsh_id >= 0 && i.gmsh_id == gmsh_id) return i.type;
   return std::nullopt;
 }
 

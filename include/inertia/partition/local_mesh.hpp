@@ -23,7 +23,8 @@ struct PartitionQuality {
 /// Nodes: the rank owns the contiguous global node range [node_begin, node_begin + num_owned);
 /// local node i < num_owned is global node node_begin + i; local node num_owned + g is the ghost
 /// global node ghosts[g] (sorted). DOF 3*n + c of node n, component c: PETSc's ownership ranges
-/// with block size 3 are exactly the node ranges times 3.
+/// with block size 3 are exactly the node ranges times 3. A beam node's rotations are the three
+/// DOFs of its rotation node (node_is_rotation), so the block size stays 3.
 /// Cells: the rank's element cells (those with a material, spring or mass) and the lower-
 /// dimensional cells (boundary faces, points) whose first node it owns; nodes are local indices.
 struct LocalMesh {
@@ -49,6 +50,38 @@ struct LocalMesh {
   std::vector<std::vector<std::int32_t>> region_owned_nodes;
   /// Per region: its number of distinct nodes over all ranks.
   std::vector<std::int64_t> region_node_counts;
+
+  /// Per local node: 1 for a rotation node, the companion of a beam node that carries its
+  /// rotations rx, ry, rz as DOFs 3 r + 0, 1, 2 (the beam2 cells' nodes 2 and 3); 0 for a node
+  /// with translations. A model without beams has none: every node is a translation node and
+  /// the DOF map is the plain 3 per node. Rotation nodes are in the regions their translation
+  /// nodes are in (conditions on rotations find them there) but not in region_node_counts.
+  std::vector<char> node_is_rotation;
+  /// Per local node: the local index of its rotation node where a local beam cell joins them,
+  /// else -1.
+  std::vector<std::int32_t> rotation_of;
+  bool has_rotations = false;  ///< the same on every rank (set by mark_rotation_nodes)
+
+  /// Derives node_is_rotation and rotation_of from the local beam2 cells. Every rotation node is
+  /// in a beam cell of each rank that holds it (as owner or ghost), so the marks need no
+  /// communication; has_rotations is this rank's view until the caller reduces it.
+  void mark_rotation_nodes() {
+    node_is_rotation.assign(static_cast<std::size_t>(num_local_nodes()), 0);
+    rotation_of.assign(static_cast<std::size_t>(num_local_nodes()), -1);
+    has_rotations = false;
+    for (std::int64_t c = 0; c < num_cells(); ++c) {
+      if (cell_types[c] != CellType::beam2) continue;
+      const auto n = nodes_of(c);
+      for (int a = 0; a < 2; ++a) {
+        node_is_rotation[static_cast<std::size_t>(n[2 + a])] = 1;
+        rotation_of[static_cast<std::size_t>(n[a])] = static_cast<std::int32_t>(n[2 + a]);
+      }
+      has_rotations = true;
+    }
+  }
+  bool is_rotation(std::int32_t local) const {
+    return !node_is_rotation.empty() && node_is_rotation[static_cast<std::size_t>(local)] != 0;
+  }
 
   std::int32_t num_local_nodes() const { return static_cast<std::int32_t>(node_tags.size()); }
   std::int64_t num_cells() const { return static_cast<std::int64_t>(cell_types.size()); }

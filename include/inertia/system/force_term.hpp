@@ -271,6 +271,10 @@ struct ForceTermEntry : EntryInfo {
   /// Optional: changes the mesh before any term is built (contact's initial penetrations moved
   /// away); `mesh` is the inputs' mesh. Collective: may throw InputError on every rank.
   void (*prepare)(const TermInputs& in, LocalMesh& mesh) = nullptr;
+  /// Optional, for kinds with a section: changes the whole mesh on rank 0 before it is
+  /// partitioned (beams give their nodes rotation nodes). InputError for a mesh the section
+  /// cannot take.
+  void (*prepare_mesh_data)(const TermSection& section, MeshData& mesh) = nullptr;
 };
 
 /// Every kind, built-in then registered, in the order the terms are built (and summed). The
@@ -282,6 +286,9 @@ inline std::span<const ForceTermEntry> force_term_entries() { return force_terms
 void register_force_term(const ForceTermEntry& entry);
 /// The entry with a section of its own named `name`, or null.
 const ForceTermEntry* force_term_section(std::string_view name);
+/// Serial: the kinds' changes to the whole mesh (ForceTermEntry::prepare_mesh_data) for the
+/// sections the case has.
+void prepare_mesh_data(const TermSections& sections, MeshData& mesh);
 /// The kinds' changes to the mesh (ForceTermEntry::prepare), before build_force_terms.
 /// Collective.
 void prepare_mesh(const TermInputs& in, LocalMesh& mesh);

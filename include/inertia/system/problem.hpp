@@ -54,10 +54,16 @@ struct DirichletCondition {
   /// uniform base excitation there (MechanicalSystem: Rayleigh mass damping relative to the
   /// ground). -1 for displacement conditions; otherwise an index equal for equal records.
   int record = -1;
+  /// The rotations rx, ry, rz of the region's rotation nodes (beam nodes), prescribed as
+  /// rotation_value x the amplitude.
+  std::array<bool, 3> rotations{false, false, false};
+  std::array<double, 3> rotation_value{0, 0, 0};
 };
 
 struct Load {
-  enum class Kind { gravity, traction, pressure, force };
+  /// force: a total force shared by the region's nodes; moment: a total moment shared by the
+  /// rotation nodes of the region's beam nodes.
+  enum class Kind { gravity, traction, pressure, force, moment };
   Kind kind = Kind::force;
   int region = -1;                       ///< unused for gravity
   std::array<double, 3> value{0, 0, 0};  ///< acceleration, traction or total force; pressure in [0]

@@ -1,0 +1,53 @@
+#pragma once
+/// \file beams.hpp
+/// Beams (the case file's `sections:`): the line2 cells of a 1D physical group become beam2
+/// cells, whose nodes carry rotations through their rotation nodes (mesh/rotation_nodes.hpp),
+/// before the mesh is partitioned. Each section region is one linear force term
+/// (term_beams.cpp): the 12-DOF beam of fe/beam.hpp (Euler-Bernoulli or Timoshenko, its
+/// section from a standard shape or given properties, its material from `materials:`), with
+/// its consistent or lumped mass (rotary inertia included) and its weight as consistent nodal
+/// loads.
+
+#include <array>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "inertia/fe/beam.hpp"
+#include "inertia/mesh/mesh_data.hpp"
+#include "inertia/system/force_term.hpp"
+
+namespace inertia {
+
+/// One entry of `sections:`.
+struct BeamInput {
+  std::string where;   ///< "<file>:<line>: sections[i]"
+  std::string region;  ///< a 1D physical group
+  std::string shape;   ///< rectangle, circle, tube, i; empty: `properties` given
+  std::array<double, 4> dimensions{};  ///< the shape's, in fe's order
+  fe::BeamSectionProperties properties;
+  std::array<double, 3> orientation{0, 0, 0};  ///< approximate local y
+  bool oriented = false;                       ///< else fe::default_beam_orientation
+  bool shear_deformable = true;                ///< Timoshenko; else Euler-Bernoulli
+};
+
+struct BeamSection final : TermSection {
+  std::vector<BeamInput> beams;
+  void fingerprint(Hasher& h) const override;
+};
+
+/// A section region's beams, as the log and the outputs see them.
+class BeamTermInfo : public ForceTerm {
+ public:
+  /// Collective. "region 'frame': 24 beams, length 28 m (0.5 to 1.5), timoshenko, A 0.01,
+  /// Iy ..., Iz ..., J ..., shear areas ..., E ..., G ..., density ..."
+  virtual std::string summary() const = 0;
+};
+
+std::shared_ptr<TermSection> parse_beam_section(const case_yaml::Node& section);
+/// Serial, before partitioning: the section regions' line2 cells become beam2 cells with
+/// rotation nodes. InputError for a section on a region that is not 1D.
+void prepare_beam_mesh_data(const TermSection& section, MeshData& mesh);
+void build_beam_terms(const TermInputs& in, std::vector<std::unique_ptr<ForceTerm>>& out);
+
+}  // namespace inertia

@@ -1,0 +1,315 @@
+// Beams (beams.hpp): the case file's `sections:`, one linear term per section region. A beam cell
+// (beam2) is a Gmsh line2 cell of the region with its two nodes' rotation nodes
+// (mesh/rotation_nodes.hpp); the element is fe/beam.hpp's 12-DOF Euler-Bernoulli or Timoshenko
+// beam, whose DOF order [u0, u1, theta0, theta1] is the cell's node order.
+#include <algorithm>
+#include <cmath>
+
+#include "inertia/assembly/assembler.hpp"
+#include "inertia/core/case_node.hpp"
+#include "inertia/fe/beam.hpp"
+#include "inertia/mesh/rotation_nodes.hpp"
+#include "inertia/parallel/session.hpp"
+#include "inertia/system/beams.hpp"
+
+namespace inertia {
+
+namespace {
+
+/// The dimensions each shape takes, in the order its fe function takes them.
+std::vector<std::string_view> shape_keys(std::string_view shape) {
+  if (shape == "rectangle") return {"width", "height"};
+  if (shape == "circle") return {"diameter"};
+  if (shape == "tube") return {"diameter", "wall_thickness"};
+  return {"height", "flange_width", "flange_thickness", "web_thickness"};
+}
+
+BeamInput parse_beam(const case_yaml::Node& b) {
+  b.expect_map({"region", "shape", "area", "iy", "iz", "torsion", "shear_area_y", "shear_area_z",
+                "orientation", "theory"});
+  BeamInput in;
+  in.where = cat(*b.file, ":", b.line(), ": ", b.key);
+  if (!b.has("region")) b.fail("missing key 'region' (the line region of the beams)");
+  in.region = b["region"].text();
+  const bool given = b.has("area") || b.has("iy") || b.has("iz") || b.has("torsion");
+  if (b.has("shape") == given)
+    b.fail(given ? "give either 'shape' or the properties (area, iy, iz, torsion), not both"
+                 : "missing the section: 'shape: {type: rectangle, width: .., height: ..}' (or "
+                   "circle, tube, i) or 'area', 'iy', 'iz', 'torsion'");
+  if (b.has("shape")) {
+    const case_yaml::Node s = b["shape"];
+    s.expect_map({"type", "width", "height", "diameter", "wall_thickness", "flange_width",
+                  "flange_thickness", "web_thickness"});
+    if (!s.has("type")) s.fail("missing key 'type' (rectangle, circle, tube or i)");
+    in.shape = s["type"].choice({"rectangle", "circle", "tube", "i"});
+    const auto keys = shape_keys(in.shape);
+    std::vector<std::string_view> allowed{"type"};
+    allowed.insert(allowed.end(), keys.begin(), keys.end());
+    s.expect_map(allowed);
+    for (std::size_t k = 0; k < keys.size(); ++k) {
+      const std::string key(keys[k]);
+      if (!s.has(key.c_str())) s.fail(cat("a ", in.shape, " needs '", key, "'"));
+      in.dimensions[k] = s[key.c_str()].positive();
+    }
+    if (in.shape == "tube" && !(2 * in.dimensions[1] < in.dimensions[0]))
+      s["wall_thickness"].fail("must be less than half the diameter");
+    if (in.shape == "i" && !(2 * in.dimensions[2] < in.dimensions[0]))
+      s["flange_thickness"].fail("must be less than half the height");
+    if (in.shape == "i" && !(in.dimensions[3] <= in.dimensions[1]))
+      s["web_thickness"].fail("must be at most the flange width");
+  } else {
+    for (const char* key : {"area", "iy", "iz", "torsion"})
+      if (!b.has(key)) b.fail(cat("missing key '", key, "'"));
+    in.properties.area = b["area"].positive();
+    in.properties.iy = b["iy"].positive();
+    in.properties.iz = b["iz"].positive();
+    in.properties.torsion = b["torsion"].positive();
+    if (b.has("shear_area_y")) in.properties.shear_area_y = b["shear_area_y"].positive();
+    if (b.has("shear_area_z")) in.properties.shear_area_z = b["shear_area_z"].positive();
+  }
+  if (b.has("orientation")) {
+    in.orientation = b["orientation"].vec3();
+    in.oriented = true;
+    if (std::hypot(in.orientation[0], in.orientation[1], in.orientation[2]) == 0)
+      b["orientation"].fail("must not be zero (an approximate local y axis of the section)");
+  }
+  in.shear_deformable = true;
+  if (b.has("theory"))
+    in.shear_deformable = b["theory"].choice({"timoshenko", "euler_bernoulli"}) == "timoshenko";
+  if (in.shear_deformable && in.shape.empty() &&
+      !(in.properties.shear_area_y > 0 && in.properties.shear_area_z > 0)) {
+    if (b.has("theory"))
+      b["theory"].fail("timoshenko needs shear_area_y and shear_area_z (or a shape)");
+    in.shear_deformable = false;  // no shear areas: rigid in shear
+  }
+  return in;
+}
+
+const BeamSection* section_of(const ProblemSpec& spec) {
+  const auto it = spec.term_sections.find("sections");
+  return it == spec.term_sections.end() ? nullptr : &dynamic_cast<const BeamSection&>(*it->second);
+}
+
+/// What one beam cell keeps: its matrices in global axes (the DOF order of the cell).
+struct BeamCell {
+  std::array<double, 144> K, M;
+  std::array<double, 12> lumped;
+  std::array<double, 9> frame;
+  double length;
+};
+
+class BeamTerm final : public BeamTermInfo {
+ public:
+  BeamTerm(const TermInputs& in, const BeamInput& b, const fe::BeamSectionProperties& p,
+           const fe::BeamMaterial& m, std::vector<std::int64_t> cells, std::vector<BeamCell> data)
+      : comm_(in.comm),
+        input_(b),
+        region_(b.region),
+        section_(p),
+        material_(m),
+        cells_(std::move(cells)),
+        data_(std::move(data)) {}
+
+  std::string summary() const override {
+    double count = static_cast<double>(cells_.size()), length = 0, shortest = INFINITY,
+           longest = 0;
+    for (const BeamCell& c : data_) {
+      length += c.length;
+      shortest = std::min(shortest, c.length);
+      longest = std::max(longest, c.length);
+    }
+    double sums[2] = {count, length}, extremes[2] = {shortest, -longest};
+    INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, sums, 2, MPI_DOUBLE, MPI_SUM, comm_));
+    INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, extremes, 2, MPI_DOUBLE, MPI_MIN, comm_));
+    const auto& s = section_;
+    return cat("region '", printable(region_), "': ", static_cast<long long>(sums[0]),
+               " beams, length ", sums[1], " (", extremes[0], " to ", -extremes[1], "), ",
+               input_.shear_deformable ? "timoshenko" : "euler_bernoulli",
+               input_.shape.empty() ? std::string() : cat(", ", input_.shape), "; A ", s.area,
+               ", Iy ", s.iy, ", Iz ", s.iz, ", J ", s.torsion,
+               input_.shear_deformable
+                   ? cat(", shear areas ", s.shear_area_y, " (y) ", s.shear_area_z, " (z)")
+                   : std::string(),
+               "; E ", material_.youngs_modulus, ", G ", material_.shear_modulus, ", density ",
+               material_.density,
+               input_.oriented ? cat("; local y along (", input_.orientation[0], ", ",
+                                     input_.orientation[1], ", ", input_.orientation[2], ")")
+                               : std::string("; local y horizontal (default orientation)"));
+  }
+
+  std::string describe() const override { return cat("beams of region '", region_, "'"); }
+  Traits traits() const override { return {.linear = true}; }
+
+  void add_stiffness(const TermPoint&, MatrixSum& K) const override {
+    std::size_t k = 0;
+    K.add_cells(cells_, [&](std::int64_t, CellType, auto, auto Ke) {
+      std::copy(data_[k].K.begin(), data_[k].K.end(), Ke.begin());
+      ++k;
+    });
+  }
+  void add_lumped_mass(VectorSum& m) const override {
+    std::size_t k = 0;
+    m.add_cells(cells_, [&](std::int64_t, CellType, auto, auto me) {
+      std::copy(data_[k].lumped.begin(), data_[k].lumped.end(), me.begin());
+      ++k;
+      return true;
+    });
+  }
+  void add_consistent_mass(MatrixSum& M) const override {
+    std::size_t k = 0;
+    M.add_cells(cells_, [&](std::int64_t, CellType, auto, auto Me) {
+      std::copy(data_[k].M.begin(), data_[k].M.end(), Me.begin());
+      ++k;
+    });
+  }
+  double mass() const override {
+    double total = 0;
+    for (const BeamCell& c : data_) total += material_.density * section_.area * c.length;
+    return total;
+  }
+  /// The uniform load w = rho A g per length as its consistent nodal loads: w L / 2 at each
+  /// node, and the end moments of a fixed-end beam (w_perp L^2 / 12), exact in statics.
+  void add_body_force(const std::array<double, 3>& g, VectorSum& f) const override {
+    std::size_t k = 0;
+    f.add_cells(cells_, [&](std::int64_t, CellType, auto, auto fe_vec) {
+      const BeamCell& c = data_[k++];
+      const double* R = c.frame.data();  // rows e_x, e_y, e_z
+      const double w = material_.density * section_.area, L = c.length;
+      double wl[3];
+      for (int i = 0; i < 3; ++i) wl[i] = w * (R[3 * i] * g[0] + R[3 * i + 1] * g[1] + R[3 * i + 2] * g[2]);
+      // Local end moments: about z from w_y, about y from w_z (theta_y = -dw/dx).
+      const double m0[3] = {0, -wl[2] * L * L / 12, wl[1] * L * L / 12};
+      for (int i = 0; i < 3; ++i) {
+        fe_vec[i] = fe_vec[3 + i] = w * g[i] * L / 2;
+        double mg = 0;  // global moment R^T m0
+        for (int a = 0; a < 3; ++a) mg += R[3 * a + i] * m0[a];
+        fe_vec[6 + i] = mg;
+        fe_vec[9 + i] = -mg;
+      }
+      return true;
+    });
+  }
+
+  const std::vector<std::int64_t>& cells() const { return cells_; }
+
+ private:
+  MPI_Comm comm_;
+  BeamInput input_;
+  std::string region_;
+  fe::BeamSectionProperties section_;
+  fe::BeamMaterial material_;
+  std::vector<std::int64_t> cells_;  ///< local beam2 cells, increasing
+  std::vector<BeamCell> data_;       ///< per cell
+};
+
+int region_index(const std::vector<Region>& regions, const std::string& name) {
+  for (std::size_t r = 0; r < regions.size(); ++r)
+    if (regions[r].name == name) return static_cast<int>(r);
+  return -1;
+}
+
+fe::BeamSectionProperties section_properties(const BeamInput& b, double nu) {
+  if (b.shape.empty()) return b.properties;
+  using K = fe::BeamShape::Kind;
+  const auto& d = b.dimensions;
+  const K kind = b.shape == "rectangle" ? K::rectangle
+                 : b.shape == "circle"  ? K::circle
+                 : b.shape == "tube"    ? K::tube
+                                        : K::i_section;
+  return fe::section_properties({kind, d[0], d[1], d[2], d[3]}, nu);
+}
+
+}  // namespace
+
+void BeamSection::fingerprint(Hasher& h) const {
+  for (const BeamInput& b : beams) {
+    h.add(b.region).add(b.shape).add(static_cast<int>(b.shear_deformable)).add(b.orientation);
+    h.add(static_cast<int>(b.oriented));
+    for (double x : b.dimensions) h.add(x);
+    const auto& p = b.properties;
+    for (double x : {p.area, p.iy, p.iz, p.torsion, p.shear_area_y, p.shear_area_z}) h.add(x);
+  }
+}
+
+std::shared_ptr<TermSection> parse_beam_section(const case_yaml::Node& section) {
+  section.expect_sequence();
+  if (section.size() == 0) section.fail("expected at least one section");
+  auto s = std::make_shared<BeamSection>();
+  for (std::size_t i = 0; i < section.size(); ++i) {
+    s->beams.push_back(parse_beam(section.at(i)));
+    for (std::size_t j = 0; j < i; ++j)
+      if (s->beams[j].region == s->beams[i].region)
+        section.at(i).fail(cat("region '", s->beams[i].region, "' has a section already"));
+  }
+  return s;
+}
+
+void prepare_beam_mesh_data(const TermSection& section, MeshData& mesh) {
+  const auto& s = dynamic_cast<const BeamSection&>(section);
+  std::vector<int> regions;
+  for (const BeamInput& b : s.beams) {
+    const int r = region_index(mesh.regions, b.region);
+    if (r < 0) continue;  // the case's region check names it
+    if (mesh.regions[static_cast<std::size_t>(r)].dim != 1)
+      throw InputError(cat(b.where, ".region: '", excerpt(b.region), "' is a ",
+                           mesh.regions[static_cast<std::size_t>(r)].dim,
+                           "D region; beams are the line cells of a 1D physical group"));
+    regions.push_back(r);
+  }
+  add_rotation_nodes(mesh, regions);
+}
+
+void build_beam_terms(const TermInputs& in, std::vector<std::unique_ptr<ForceTerm>>& out) {
+  const BeamSection* s = section_of(in.spec);
+  if (!s) return;
+  std::exception_ptr error;
+  for (const BeamInput& b : s->beams) {
+    const int region = region_index(in.mesh.regions, b.region);
+    const MaterialAssignment* material = nullptr;
+    for (const auto& m : in.spec.materials)
+      if (m.region == region) material = &m;
+    INERTIA_CHECK(material, InputError, b.where, ": region '", excerpt(b.region),
+                  "' has no entry in materials: (its density, youngs_modulus and "
+                  "poissons_ratio)");
+    INERTIA_CHECK(material->material.model->linear() && !material->material.plastic(),
+                  InputError, b.where, ": the beams of region '", excerpt(b.region),
+                  "' are linear elastic: their material must be linear_elastic");
+    const auto& e = material->material.elastic();
+    const fe::BeamMaterial m{.youngs_modulus = e.youngs_modulus,
+                             .shear_modulus = e.mu(),
+                             .density = material->material.density};
+    const fe::BeamSectionProperties p = section_properties(b, e.poissons_ratio);
+    std::vector<std::int64_t> cells;
+    std::vector<BeamCell> data;
+    for (std::int64_t c = 0; c < in.mesh.num_cells(); ++c) {
+      if (in.mesh.cell_types[c] != CellType::beam2 || in.mesh.cell_regions[c] != region ||
+          !in.mesh.cell_is_element[c])
+        continue;
+      double x[12];
+      in.assembler.cell_coordinates(c, x);
+      double v[3] = {b.orientation[0], b.orientation[1], b.orientation[2]};
+      if (!b.oriented) fe::default_beam_orientation(x, x + 3, v);
+      BeamCell cell{};
+      if (!fe::beam_frame(x, x + 3, v, cell.frame.data())) {
+        if (!error)
+          error = std::make_exception_ptr(InputError(cat(
+              b.where, ": beam element ", in.mesh.cell_tags[c],
+              std::hypot(x[3] - x[0], x[4] - x[1], x[5] - x[2]) > 0
+                  ? " lies along the orientation vector; give an orientation across the beam"
+                  : " has zero length")));
+        continue;
+      }
+      cell.length = std::hypot(x[3] - x[0], x[4] - x[1], x[5] - x[2]);
+      fe::beam_stiffness(x, x + 3, cell.frame.data(), p, m, b.shear_deformable, cell.K.data());
+      fe::beam_consistent_mass(x, x + 3, cell.frame.data(), p, m, b.shear_deformable,
+                               cell.M.data());
+      fe::beam_lumped_mass(x, x + 3, p, m, cell.lumped.data());
+      cells.push_back(c);
+      data.push_back(cell);
+    }
+    out.push_back(std::make_unique<BeamTerm>(in, b, p, m, std::move(cells), std::move(data)));
+  }
+  rethrow_collectively(in.comm, error);
+}
+
+}  // namespace inertia
