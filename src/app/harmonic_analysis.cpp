@@ -197,10 +197,10 @@ std::string sweep_position(std::size_t f, std::size_t count) {
   return cat("during the harmonic sweep (", f, " of its ", count, " frequencies solved)");
 }
 
-/// x = A_d on every d-DOF (the owned entries; DOF 3 n + d): the ground's rigid acceleration.
-void base_field(const std::array<double, 3>& a, Vec x) {
-  petsc::Array v(x);
-  for (std::size_t i = 0; i < v.span().size(); ++i) v.span()[i] = a[i % 3];
+/// x = sum_d A_d r_d (r_d the unit translations): the ground's rigid acceleration.
+void base_field(const std::array<double, 3>& a, const HarmonicResult& r, Vec x) {
+  INERTIA_PETSC(VecZeroEntries(x));
+  for (int d = 0; d < 3; ++d) INERTIA_PETSC(VecAXPY(x, a[d], r.unit_translation[d]));
 }
 
 /// The ground's displacement at `frequency` in component d (zero without base excitation).
@@ -209,13 +209,13 @@ double ground_displacement(const CaseFile& c, double frequency, std::size_t d) {
   return c.harmonic.has_base ? -c.harmonic.base_acceleration[d] / (omega * omega) : 0.0;
 }
 
-/// With base excitation, the ground's displacement added to U (relative to the ground, owned
-/// entries; DOF 3 n + d): U absolute.
-void add_ground(const CaseFile& c, double frequency, Vec real) {
+/// With base excitation, the ground's displacement added to U (relative to the ground, on the
+/// translations): U absolute.
+void add_ground(const CaseFile& c, const HarmonicResult& r, double frequency, Vec real) {
   if (!c.harmonic.has_base) return;
-  petsc::Array v(real);
-  for (std::size_t i = 0; i < v.span().size(); ++i)
-    v.span()[i] += ground_displacement(c, frequency, i % 3);
+  for (int d = 0; d < 3; ++d)
+    INERTIA_PETSC(VecAXPY(real, ground_displacement(c, frequency, static_cast<std::size_t>(d)),
+                          r.unit_translation[d]));
 }
 
 /// q_n / (phi_n . F) at Omega (rad/s).
@@ -253,7 +253,9 @@ void check_harmonic(const CaseFile& c, const ProblemSpec& spec, MechanicalSystem
   for (int d = 0; d < 3; ++d) {
     if (h.base_acceleration[static_cast<std::size_t>(d)] == 0) continue;
     std::int64_t held = 0;
-    for (const PetscInt dof : system.constrained_dofs()) held += dof % 3 == d;
+    const PetscInt first = static_cast<PetscInt>(3 * system.mesh().node_begin);
+    for (const PetscInt dof : system.constrained_dofs())  // translations, not rotations
+      held += dof % 3 == d && !system.mesh().is_rotation(static_cast<std::int32_t>((dof - first) / 3));
     INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &held, 1, MPI_INT64_T, MPI_SUM, system.comm()));
     if (held == 0)
       throw InputError(cat(where, "base_acceleration in ", "xyz"[d],
@@ -267,6 +269,7 @@ namespace {
 /// F = sum_j F_j e^{i phi_j} (each load's amplitude a sine of its phase), and a base
 /// acceleration's -M r A_g; zero on the constrained DOFs. The loads' phases into `phases`.
 void harmonic_load(const CaseFile& c, const ProblemSpec& spec, MechanicalSystem& system,
+                   const HarmonicResult& r,
                    std::vector<double>& phases, Vec f_real, Vec f_imag) {
   // The amplitudes the case names, by their index in ProblemSpec::amplitudes.
   std::vector<const CaseAmplitude*> named(spec.amplitudes.size(), nullptr);
@@ -289,7 +292,7 @@ void harmonic_load(const CaseFile& c, const ProblemSpec& spec, MechanicalSystem&
     // Uniform base excitation: in coordinates relative to the ground r u_g (r_d = 1 on every
     // d-DOF), the load -M r A_g; the supports' DOFs stay at zero relative motion.
     petsc::Vector ground = system.create_vector(), inertia = system.create_vector();
-    base_field(c.harmonic.base_acceleration, ground);
+    base_field(c.harmonic.base_acceleration, r, ground);
     system.mult_mass(ground, inertia);
     INERTIA_PETSC(VecAXPY(f_real, -1.0, inertia));
   }
@@ -368,7 +371,9 @@ HarmonicResult harmonic_analysis(const CaseFile& c, const ProblemSpec& spec,
   check_harmonic(c, spec, system, modes != nullptr);
   const auto& h = c.harmonic;
   petsc::Vector f_real = system.create_vector(), f_imag = system.create_vector();
-  harmonic_load(c, spec, system, result.phases, f_real, f_imag);
+  if (h.has_base)
+    for (int d = 0; d < 3; ++d) result.unit_translation[d] = system.assembler().unit_translation(d);
+  harmonic_load(c, spec, system, result, result.phases, f_real, f_imag);
   const std::size_t np = probes.owned_dof.size();
   result.probe_values.assign(result.frequencies.size() * np * 3, {0.0, 0.0});
   if (!modes) {
@@ -413,7 +418,7 @@ void harmonic_field(const CaseFile& c, const ModalResult* modes, const HarmonicR
                     double frequency, Vec real, Vec imag) {
   if (r.direct) {
     r.direct->solve(frequency, real, imag);
-    add_ground(c, frequency, real);
+    add_ground(c, r, frequency, real);
     return;
   }
   INERTIA_PETSC(VecZeroEntries(real));
@@ -433,7 +438,7 @@ void harmonic_field(const CaseFile& c, const ModalResult* modes, const HarmonicR
     INERTIA_PETSC(VecAXPY(imag, 1 / d, ri));
     INERTIA_PETSC(VecAXPY(imag, -eta / d, rr));
   }
-  add_ground(c, frequency, real);
+  add_ground(c, r, frequency, real);
 }
 
 namespace {

@@ -183,6 +183,35 @@ bool samples_stress(const std::vector<std::string>& fields) {
 
 std::string point_text(const double* p) { return cat("(", p[0], ", ", p[1], ", ", p[2], ")"); }
 
+/// True if a probe with these fields reads a beam node's rotations.
+bool rotates(const std::vector<std::string>& fields) {
+  return std::any_of(fields.begin(), fields.end(),
+                     [](const std::string& f) { return f == "rotation" || f == "angular_velocity"; });
+}
+
+/// Collective. The first owned DOF of the rotation node at the position `at` (the probe's node:
+/// a beam node's rotation node is at its place) on the rank that owns it, -1 elsewhere;
+/// InputError (`message` + why) if the node has no rotations.
+PetscInt rotation_dof(MPI_Comm comm, const LocalMesh& mesh, const double* at,
+                      const std::string& message) {
+  struct {
+    double distance;
+    int rank;
+  } mine{std::numeric_limits<double>::infinity(), rank_of(comm)}, best{};
+  std::int32_t node = -1;
+  for (std::int32_t n = 0; n < mesh.num_owned; ++n) {
+    if (!mesh.is_rotation(n)) continue;
+    const double* x = &mesh.coords[3 * n];
+    const double d = std::hypot(x[0] - at[0], x[1] - at[1], x[2] - at[2]);
+    if (node < 0 || d < mine.distance) mine.distance = d, node = n;
+  }
+  INERTIA_MPI(MPI_Allreduce(&mine, &best, 1, MPI_DOUBLE_INT, MPI_MINLOC, comm));
+  if (!(best.distance == 0))
+    throw InputError(cat(message, "its nearest node ", point_text(at),
+                         " is not a beam node (only beam nodes have rotations)"));
+  return best.rank == rank_of(comm) ? 3 * node : -1;
+}
+
 }  // namespace
 
 ProbeSites locate_probes(const MechanicalSystem& system, const std::vector<CaseProbe>& probes,
@@ -229,6 +258,8 @@ ProbeSites locate_probes(const MechanicalSystem& system, const std::vector<CaseP
     sites.fields.push_back(p.fields);
     const bool nodal = records(p.fields, FieldLocation::point);
     sites.owned_dof.push_back(owner && nodal ? 3 * node : -1);
+    sites.owned_rotation_dof.push_back(
+        rotates(p.fields) ? rotation_dof(comm, mesh, where, cat(origin, " asks for rotations, but ")) : -1);
     if (nodal)
       sites.descriptions.push_back(
           cat("probe ", p.name, ": ", at, ", distance ", best.distance, " from ", from));
@@ -285,6 +316,7 @@ Probes::Probes(MPI_Comm comm, const Assembler& assembler, ProbeSites sites,
                std::span<PointState* const> states)
     : comm_(comm),
       owned_dof_(std::move(sites.owned_dof)),
+      owned_rotation_dof_(std::move(sites.owned_rotation_dof)),
       points_(std::move(sites.points)),
       model_stress_(assembler, states) {
   std::vector<std::string> columns;
@@ -326,8 +358,12 @@ void Probes::record(const State& state) {
   {
     petsc::ConstArray u(state.u), v(state.v);
     for (std::size_t p = 0; p < owned_dof_.size(); ++p) {
-      if (owned_dof_[p] < 0) continue;
-      const ProbeInput node{&u[owned_dof_[p]], &v[owned_dof_[p]]};
+      const PetscInt d = owned_dof_[p], r = owned_rotation_dof_[p];
+      if (d < 0 && r < 0) continue;
+      // The node's and its rotation node's owners may differ: each fills what it holds.
+      ProbeInput node;
+      if (d >= 0) node.u = &u[d], node.v = &v[d];
+      if (r >= 0) node.rotation = &u[r], node.angular_velocity = &v[r];
       for (const Column& at : columns_[p])
         if (at.field->location == FieldLocation::point)
           at.field->fill_probe(node, &values_[at.offset]);
@@ -379,20 +415,33 @@ Reactions::Reactions(const MechanicalSystem& system, const std::vector<std::stri
     group_of_condition.push_back(static_cast<int>(it - names.begin()));
     if (it == names.end()) names.push_back(r);
   }
+  // With beams, the moments on their rotation DOFs too: mx, my, mz (the sum of the supports'
+  // nodal moments, not the moment of their forces about a point).
+  const LocalMesh& mesh = system.mesh();
+  const int group = mesh.has_rotations ? 6 : 3;
   for (const auto& n : names)
-    for (const char* q : {"fx", "fy", "fz"}) columns.push_back(n + "." + q);
+    for (const char* q : {"fx", "fy", "fz", "mx", "my", "mz"})
+      if (columns.size() % group < static_cast<std::size_t>(group) &&
+          (group == 6 || q[0] == 'f'))
+        columns.push_back(n + "." + q);
   const auto dofs = system.constrained_dofs();
   const auto conditions = system.constrained_conditions();
+  const PetscInt first = static_cast<PetscInt>(3 * mesh.node_begin);
   for (std::size_t i = 0; i < dofs.size(); ++i) {
-    column_of_dof_.push_back(3 * group_of_condition.at(static_cast<std::size_t>(conditions[i])));
-    component_of_dof_.push_back(static_cast<int>(dofs[i] % 3));
+    column_of_dof_.push_back(group *
+                             group_of_condition.at(static_cast<std::size_t>(conditions[i])));
+    const bool moment = mesh.is_rotation(static_cast<std::int32_t>((dofs[i] - first) / 3));
+    component_of_dof_.push_back(static_cast<int>(dofs[i] % 3) + (moment ? 3 : 0));
   }
   dof_values_.resize(dofs.size());
   values_.resize(columns.size());
   sums_.resize(columns.size());
   file_ = CsvFile(comm_, path,
-                  "# the force each support exerts on the body: f_int + M a + C v - f_ext summed "
-                  "over its constrained DOFs\n",
+                  group == 6 ? "# the force each support exerts on the body: f_int + M a + C v - "
+                               "f_ext summed over its constrained DOFs; mx, my, mz: the same "
+                               "over the rotations of its beam nodes (nodal moments)\n"
+                             : "# the force each support exerts on the body: f_int + M a + C v - "
+                               "f_ext summed over its constrained DOFs\n",
                   columns, resume_after);
 }
 

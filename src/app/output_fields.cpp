@@ -97,6 +97,10 @@ bool copy_values(const double* from, int n, double* out) {
 
 bool probe_displacement(const ProbeInput& in, double* out) { return copy_values(in.u, 3, out); }
 bool probe_velocity(const ProbeInput& in, double* out) { return copy_values(in.v, 3, out); }
+bool probe_rotation(const ProbeInput& in, double* out) { return copy_values(in.rotation, 3, out); }
+bool probe_angular_velocity(const ProbeInput& in, double* out) {
+  return copy_values(in.angular_velocity, 3, out);
+}
 bool probe_stress(const ProbeInput& in, double* out) { return copy_values(in.stress, 6, out); }
 bool probe_strain(const ProbeInput& in, double* out) { return copy_values(in.strain, 6, out); }
 bool probe_von_mises(const ProbeInput& in, double* out) {
@@ -107,6 +111,8 @@ bool probe_von_mises(const ProbeInput& in, double* out) {
 
 constexpr std::string_view u_columns[] = {"ux", "uy", "uz"};
 constexpr std::string_view v_columns[] = {"vx", "vy", "vz"};
+constexpr std::string_view rotation_columns[] = {"rx", "ry", "rz"};
+constexpr std::string_view angular_velocity_columns[] = {"wx", "wy", "wz"};
 constexpr std::string_view stress_columns[] = {"sxx", "syy", "szz", "sxy", "syz", "sxz"};
 constexpr std::string_view strain_columns[] = {"exx", "eyy", "ezz", "exy", "eyz", "exz"};
 constexpr std::string_view von_mises_columns[] = {"von_mises"};
@@ -278,6 +284,26 @@ const OutputField table[] = {
      N::state,
      nullptr,
      probe_velocity},
+    {{"rotation", "the rotations rx, ry, rz (rad) of the beam node nearest the probe's point",
+      "output:\n  probes:\n    - {name: tip, point: [1, 0.05, 0.05], fields: [rotation]}"},
+     K::probe,
+     L::point,
+     3,
+     false,
+     rotation_columns,
+     N::state,
+     nullptr,
+     probe_rotation},
+    {{"angular_velocity", "the angular velocity (rad/s) of the beam node nearest the probe's point",
+      "output:\n  probes:\n    - {name: tip, point: [1, 0.05, 0.05], fields: [angular_velocity]}"},
+     K::probe,
+     L::point,
+     3,
+     false,
+     angular_velocity_columns,
+     N::state,
+     nullptr,
+     probe_angular_velocity},
     {{"stress", "at the probe's point, in the solid cell that holds it",
       "output:\n  probes:\n    - {name: tip, point: [1, 0.05, 0.05], fields: [stress]}"},
      K::probe,

@@ -182,7 +182,9 @@ std::array<double, 3> SpectrumCombination::base_sum(Vec r) const {
   std::array<double, 3> local{}, sum{};
   {
     petsc::ConstArray x(r);
-    for (const PetscInt d : dofs) local[static_cast<std::size_t>(d % 3)] += x[d - first];
+    for (const PetscInt d : dofs)  // forces: a beam node's moments are not summed
+      if (!system_.mesh().is_rotation(static_cast<std::int32_t>((d - first) / 3)))
+        local[static_cast<std::size_t>(d % 3)] += x[d - first];
   }
   INERTIA_MPI(MPI_Allreduce(local.data(), sum.data(), 3, MPI_DOUBLE, MPI_SUM, system_.comm()));
   return sum;
@@ -530,7 +532,8 @@ class ResponseSpectrumRun : AnalysisPart {
     {
       petsc::ConstArray u(r.displacement);
       for (std::size_t e = 0; e < u.span().size(); ++e)
-        peak[e % 3] = std::max(peak[e % 3], u.span()[e]);
+        if (!system().mesh().is_rotation(static_cast<std::int32_t>(e / 3)))  // not rotations
+          peak[e % 3] = std::max(peak[e % 3], u.span()[e]);
     }
     INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, peak, 3, MPI_DOUBLE, MPI_MAX, comm_));
     combined << "\nmax_displacement";

@@ -43,6 +43,9 @@ struct HarmonicResult {
   double residual_fraction = 0;      ///< |residual| / |K^-1 F| (largest entries)
   std::string solver;                ///< direct: the solver, for the log
   double seconds_per_frequency = 0;  ///< direct: one factorisation and solve
+  /// With base excitation: the ground's rigid motion per unit in x, y, z (1 on the translations,
+  /// 0 on the rotations of beam nodes).
+  std::array<petsc::Vector, 3> unit_translation;
 };
 
 /// Collective. What the harmonic analysis needs of the case, before any solve (also --check):

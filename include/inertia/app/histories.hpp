@@ -60,6 +60,9 @@ struct ProbeSites {
   std::vector<std::string> names;
   std::vector<std::vector<std::string>> fields;  ///< each probe's fields (CaseProbe::fields)
   std::vector<PetscInt> owned_dof;               ///< first owned DOF of each probe's node, or -1
+  /// First owned DOF of the rotation node of each probe's node (a beam node; probes asking for
+  /// rotation or angular_velocity), or -1.
+  std::vector<PetscInt> owned_rotation_dof;
   /// Where each probe samples strain and stress: cell -1 on the ranks other than the cell's, and
   /// for a probe without stress, strain or von_mises.
   std::vector<SolidPoint> points;
@@ -104,6 +107,7 @@ class Probes {
   };
   MPI_Comm comm_;
   std::vector<PetscInt> owned_dof_;  ///< first DOF (owned local index) of each probe's node, or -1
+  std::vector<PetscInt> owned_rotation_dof_;  ///< ... of its rotation node, or -1
   std::vector<SolidPoint> points_;
   /// The sampled stress (plasticity: the probe's stress is the return map's).
   ModelStress model_stress_;

@@ -65,6 +65,8 @@ struct ProbeInput {
   const double* v = nullptr;       ///< 3 values
   const double* strain = nullptr;  ///< 6 values, xx yy zz xy yz xz (tensor shear)
   const double* stress = nullptr;  ///< 6 values
+  const double* rotation = nullptr;          ///< 3 values: rx, ry, rz of a beam node
+  const double* angular_velocity = nullptr;  ///< 3 values
 };
 
 /// One field: its name as output.fields or a probe's fields list it, its summary the --help line
