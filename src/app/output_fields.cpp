@@ -65,6 +65,10 @@ bool frame_strain(const FrameInput& in, std::vector<double>& b, io::Field& out) 
   return gather_cells(in, in.cell_stress->strain, 6, b, out);
 }
 
+bool frame_section_forces(const FrameInput& in, std::vector<double>& b, io::Field& out) {
+  return in.beam_forces && gather_cells(in, *in.beam_forces, 12, b, out);
+}
+
 bool frame_nodal_von_mises(const FrameInput& in, std::vector<double>&, io::Field& out) {
   out.values = in.nodal_stress->von_mises;
   return true;
@@ -180,6 +184,17 @@ const OutputField table[] = {
      {},
      N::cell_stresses,
      frame_von_mises},
+    {{"section_forces",
+      "cell data of beams: N, Vy, Vz, T, My, Mz at end 0, then at end 1 (local axes; 0 on "
+      "other cells)",
+      "output: {fields: [section_forces]}"},
+     K::frame,
+     L::cell,
+     12,
+     false,
+     {},
+     N::state,
+     frame_section_forces},
     {{"stress", "cell data: the average over each cell", "output: {fields: [stress]}"},
      K::frame,
      L::cell,

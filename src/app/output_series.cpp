@@ -3,6 +3,7 @@
 #include "inertia/app/output_fields.hpp"
 #include "inertia/fe/element.hpp"
 #include "inertia/parallel/session.hpp"
+#include "inertia/system/beams.hpp"
 #include "inertia/system/contact.hpp"
 
 namespace inertia {
@@ -89,6 +90,7 @@ OutputSeries::OutputSeries(MPI_Comm comm, const CaseFile& c, const MechanicalSys
       if (f.needs != FieldNeeds::state) needs_ = std::max(needs_, f.needs);
     }
   buffers_.resize(fields_.size());
+  has_beam_forces_ = c.has_field("section_forces");
   if (c.has_field("contact_pressure"))
     for (const auto& t : system.terms())
       if (dynamic_cast<const ContactTerm*>(t.get())) contact_pressure_ = system.create_vector();
@@ -149,8 +151,24 @@ void OutputSeries::write(const State& state, Vec acceleration, Vec reaction) {
       for (std::size_t n = 0; n < pressure_.size(); ++n) p[3 * n] = pressure_[n];
     }
   }
-  const FrameInput in{state.u,  state.v, acceleration, reaction, cells_,
-                      &stress_, &nodal_, rank_,        region_,  contact_pressure_.get()};
+  if (has_beam_forces_) {
+    beam_forces_.assign(12 * static_cast<std::size_t>(system_.mesh().num_cells()), 0.0);
+    petsc::GhostedRead u(state.u);  // collective: the ghosts of u
+    for (const auto& t : system_.terms())
+      if (const auto* beams = dynamic_cast<const BeamTermInfo*>(t.get()))
+        beams->section_forces(u.span(), beam_forces_);
+  }
+  const FrameInput in{state.u,
+                      state.v,
+                      acceleration,
+                      reaction,
+                      cells_,
+                      &stress_,
+                      &nodal_,
+                      rank_,
+                      region_,
+                      contact_pressure_.get(),
+                      has_beam_forces_ ? &beam_forces_ : nullptr};
   for (std::size_t i = 0; i < fields_.size(); ++i) {
     const OutputField& f = *fields_[i];
     io::Field field{std::string(f.name), f.components, {}, {}};

@@ -103,6 +103,7 @@ class BeamTerm final : public BeamTermInfo {
   BeamTerm(const TermInputs& in, const BeamInput& b, const fe::BeamSectionProperties& p,
            const fe::BeamMaterial& m, std::vector<std::int64_t> cells, std::vector<BeamCell> data)
       : comm_(in.comm),
+        mesh_(in.mesh),
         input_(b),
         region_(b.region),
         section_(p),
@@ -190,10 +191,22 @@ class BeamTerm final : public BeamTermInfo {
     });
   }
 
-  const std::vector<std::int64_t>& cells() const { return cells_; }
+  void section_forces(std::span<const PetscScalar> u, std::span<double> forces) const override {
+    for (std::size_t k = 0; k < cells_.size(); ++k) {
+      const auto nodes = mesh_.nodes_of(cells_[k]);
+      double d[12], x[6];
+      for (int a = 0; a < 4; ++a)
+        for (int i = 0; i < 3; ++i) d[3 * a + i] = u[3 * nodes[a] + i];
+      for (int a = 0; a < 2; ++a)
+        for (int i = 0; i < 3; ++i) x[3 * a + i] = mesh_.coords[3 * nodes[a] + i];
+      fe::beam_section_forces(x, x + 3, data_[k].frame.data(), section_, material_,
+                              input_.shear_deformable, d, &forces[12 * cells_[k]]);
+    }
+  }
 
  private:
   MPI_Comm comm_;
+  const LocalMesh& mesh_;
   BeamInput input_;
   std::string region_;
   fe::BeamSectionProperties section_;

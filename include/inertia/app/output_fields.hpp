@@ -56,6 +56,8 @@ struct FrameInput {
   /// The rigid walls' contact pressure: a ghosted vector, 3 entries per node, the pressure in the
   /// first (null: not asked for).
   Vec contact_pressure = nullptr;
+  /// The beams' section forces: 12 per local cell (null: not asked for).
+  const std::vector<double>* beam_forces = nullptr;
 };
 
 /// What a probe's fill functions read: its node's u and v (point fields) or the strain and stress

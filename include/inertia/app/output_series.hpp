@@ -103,6 +103,8 @@ class OutputSeries {
   std::vector<NodalStateArrays> nodal_state_arrays_;
   std::vector<double> mode_values_;                ///< write_point_field
   std::vector<std::vector<double>> field_values_;  ///< write_fields
+  std::vector<double> beam_forces_;  ///< section_forces: 12 per local cell (asked for)
+  bool has_beam_forces_ = false;
   petsc::Vector contact_pressure_;  ///< the contact_pressure field's (asked for and walls exist)
   std::vector<double> pressure_;    ///< per owned node, for contact_pressure_
   std::vector<io::Field> point_fields_, cell_fields_;

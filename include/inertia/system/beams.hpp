@@ -42,6 +42,11 @@ class BeamTermInfo : public ForceTerm {
   /// Collective. "region 'frame': 24 beams, length 28 m (0.5 to 1.5), timoshenko, A 0.01,
   /// Iy ..., Iz ..., J ..., shear areas ..., E ..., G ..., density ..."
   virtual std::string summary() const = 0;
+  /// The section forces at both ends of each of its beams on this rank, from the local form of
+  /// u (ghosts current): 12 values per local cell into forces[12 c ...] (N, Vy, Vz, T, My, Mz at
+  /// end 0, then at end 1; local axes, fe::beam_section_forces' signs). `forces` has 12 values
+  /// per local cell of the mesh.
+  virtual void section_forces(std::span<const PetscScalar> u, std::span<double> forces) const = 0;
 };
 
 std::shared_ptr<TermSection> parse_beam_section(const case_yaml::Node& section);
