@@ -164,11 +164,13 @@ void parse_point_masses(const Node& n, CaseFile& c) {
   RegionOnce once("a point mass");
   for (std::size_t i = 0; i < n.size(); ++i) {
     const Node p = n.at(i);
-    p.expect_map({"region", "mass"});
+    p.expect_map({"region", "mass", "rotary_inertia"});
     for (const char* k : {"region", "mass"})
       if (!p.has(k)) p.fail(cat("missing key '", k, "'"));
     once.claim(p, p["region"].text());
-    c.point_masses.push_back({p["region"].text(), p["mass"].positive(), p.origin()});
+    c.point_masses.push_back({p["region"].text(), p["mass"].positive(),
+                              p.has("rotary_inertia") ? p["rotary_inertia"].non_negative() : 0.0,
+                              p.origin()});
   }
 }
 
@@ -1318,7 +1320,7 @@ ProblemSpec resolve_problem(const CaseFile& c, const std::vector<Region>& region
   for (const auto& pm : c.point_masses)
     spec.point_masses.push_back({region_index(c, regions, cells_per_region, pm.region,
                                               {pm.origin.line, pm.origin.key + ".region"}, -1),
-                                 pm.mass});
+                                 pm.mass, pm.rotary_inertia});
   const ConditionResolver resolver{c,
                                    [&](const std::string& region, const Origin& o, int want_dim) {
                                      return region_index(c, regions, cells_per_region, region, o,

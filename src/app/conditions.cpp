@@ -130,6 +130,13 @@ std::string describe_displacement(const ConditionEcho& e, const CaseBoundaryCond
              e.peak(bc.amplitude, norm_on(bc.value, on), "m"));
 }
 
+std::string describe_line_load(const ConditionEcho& e, const CaseBoundaryCondition& bc) {
+  const std::array<bool, 3> all{true, true, true};
+  return cat("line load on the beams of region ", printable(bc.region), " = ",
+             on_components(bc.value, all), " N/m", e.times(bc.amplitude),
+             e.peak(bc.amplitude, norm_on(bc.value, all), "N/m"));
+}
+
 std::string describe_moment(const ConditionEcho& e, const CaseBoundaryCondition& bc) {
   const std::array<bool, 3> all{true, true, true};
   return cat("moment on region ", printable(bc.region), " = ", on_components(bc.value, all),
@@ -239,6 +246,13 @@ const ConditionType rows[] = {
      parse_vector_load,
      resolve_load<Load::Kind::moment, -1>,
      describe_moment},
+    {{"line_load", "force per length [qx, qy, qz] (global axes) on the beams of a line region",
+      ""},
+     false,
+     load_keys,
+     parse_vector_load,
+     resolve_load<Load::Kind::line_load, 1>,
+     describe_line_load},
 };
 
 }  // namespace

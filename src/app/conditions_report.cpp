@@ -188,18 +188,11 @@ class ConditionsReport : AnalysisPart {
               "equilibrium)\n";
       return;
     }
-    const petsc::Vector u = system().create_vector(), v = system().create_vector(),
-                        mv = system().create_vector();
+    const petsc::Vector u = system().create_vector(), v = system().create_vector();
     set_initial_state(system(), u, v);
     warn_constrained_initial_velocity(v);
     const double kinetic = system().kinetic_energy(v);
-    system().mult_mass(v, mv);
-    double momentum[3] = {0, 0, 0};
-    {
-      petsc::ConstArray m(mv);
-      for (PetscInt i = 0; i < m.size(); ++i) momentum[i % 3] += m[i];
-    }
-    INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, momentum, 3, MPI_DOUBLE, MPI_SUM, comm_));
+    const std::array<double, 3> momentum = system().momentum(v);
     log_ << "initial   kinetic energy " << kinetic << " J, momentum (" << momentum[0] << ", "
          << momentum[1] << ", " << momentum[2] << ") kg m/s"
          << (system().has_rigid_bodies()

@@ -75,7 +75,10 @@ std::vector<FingerprintPart> model_fingerprint(MPI_Comm comm, const CaseFile& c,
         .add(s.properties.damping)
         .add(s.properties.rest_length);
   Hasher point_masses;
-  for (const auto& p : c.point_masses) point_masses.add(p.region).add(p.mass);
+  for (const auto& p : c.point_masses) {
+    point_masses.add(p.region).add(p.mass);
+    if (p.rotary_inertia > 0) point_masses.add(p.rotary_inertia);  // beams' (older cases: none)
+  }
   // One part per kind of force term with a section of its own, from its parsed values.
   std::vector<FingerprintPart> sections;
   for (const auto& e : force_term_entries()) {

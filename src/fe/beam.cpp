@@ -403,4 +403,17 @@ std::vector<BeamFiber> section_fibers(const BeamShape& shape, int divisions) {
   return fibers;
 }
 
+void beam_uniform_load(const double x0[3], const double x1[3], const double q[3], double f[12]) {
+  const double d[3] = {x1[0] - x0[0], x1[1] - x0[1], x1[2] - x0[2]};
+  const double L = std::sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+  // (L^2 / 12) e_x x q = (L / 12) d x q.
+  const double m[3] = {L / 12 * (d[1] * q[2] - d[2] * q[1]), L / 12 * (d[2] * q[0] - d[0] * q[2]),
+                       L / 12 * (d[0] * q[1] - d[1] * q[0])};
+  for (int i = 0; i < 3; ++i) {
+    f[i] = f[3 + i] = q[i] * L / 2;
+    f[6 + i] = m[i];
+    f[9 + i] = -m[i];
+  }
+}
+
 }  // namespace inertia::fe

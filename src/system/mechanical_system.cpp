@@ -206,7 +206,9 @@ std::array<double, 3> MechanicalSystem::momentum(Vec v) const {
   std::array<double, 3> p{0, 0, 0};
   {
     petsc::ConstArray a(work_);
-    for (PetscInt i = 0; i < a.size(); ++i) p[static_cast<std::size_t>(i % 3)] += a[i];
+    for (PetscInt i = 0; i < a.size(); ++i)  // r_d.M v: the rows of translations
+      if (!mesh_.is_rotation(static_cast<std::int32_t>(i / 3)))
+        p[static_cast<std::size_t>(i % 3)] += a[i];
   }
   INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, p.data(), 3, MPI_DOUBLE, MPI_SUM, comm_));
   return p;

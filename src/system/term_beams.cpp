@@ -170,23 +170,13 @@ class BeamTerm final : public BeamTermInfo {
   }
   /// The uniform load w = rho A g per length as its consistent nodal loads: w L / 2 at each
   /// node, and the end moments of a fixed-end beam (w_perp L^2 / 12), exact in statics.
+  /// The uniform load w = rho A g per length as its consistent nodal loads (end moments too:
+  /// exact in statics).
   void add_body_force(const std::array<double, 3>& g, VectorSum& f) const override {
-    std::size_t k = 0;
-    f.add_cells(cells_, [&](std::int64_t, CellType, auto, auto fe_vec) {
-      const BeamCell& c = data_[k++];
-      const double* R = c.frame.data();  // rows e_x, e_y, e_z
-      const double w = material_.density * section_.area, L = c.length;
-      double wl[3];
-      for (int i = 0; i < 3; ++i) wl[i] = w * (R[3 * i] * g[0] + R[3 * i + 1] * g[1] + R[3 * i + 2] * g[2]);
-      // Local end moments: about z from w_y, about y from w_z (theta_y = -dw/dx).
-      const double m0[3] = {0, -wl[2] * L * L / 12, wl[1] * L * L / 12};
-      for (int i = 0; i < 3; ++i) {
-        fe_vec[i] = fe_vec[3 + i] = w * g[i] * L / 2;
-        double mg = 0;  // global moment R^T m0
-        for (int a = 0; a < 3; ++a) mg += R[3 * a + i] * m0[a];
-        fe_vec[6 + i] = mg;
-        fe_vec[9 + i] = -mg;
-      }
+    const double w = material_.density * section_.area;
+    const double q[3] = {w * g[0], w * g[1], w * g[2]};
+    f.add_cells(cells_, [&](std::int64_t, CellType, auto x, auto fe_vec) {
+      fe::beam_uniform_load(x.data(), x.data() + 3, q, fe_vec.data());
       return true;
     });
   }

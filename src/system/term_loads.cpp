@@ -4,6 +4,7 @@
 // vector F that the system scales by the load's amplitude, f_ext(t) = a(t) F.
 #include "inertia/core/error.hpp"
 #include "inertia/core/text.hpp"
+#include "inertia/fe/beam.hpp"
 #include "inertia/fe/element.hpp"
 #include "inertia/parallel/session.hpp"
 #include "inertia/system/force_term.hpp"
@@ -20,6 +21,11 @@ class LoadTerm final : public ForceTerm {
       for (std::int64_t c = 0; c < mesh_.num_cells(); ++c)
         if (mesh_.cell_regions[c] == load_.region && info(mesh_.cell_types[c]).dim == 2)
           faces_.push_back(c);
+    if (load_.kind == Load::Kind::line_load)
+      for (std::int64_t c = 0; c < mesh_.num_cells(); ++c)
+        if (mesh_.cell_regions[c] == load_.region && mesh_.cell_types[c] == CellType::beam2 &&
+            mesh_.cell_is_element[c])
+          faces_.push_back(c);
   }
 
   std::string describe() const override {
@@ -34,6 +40,8 @@ class LoadTerm final : public ForceTerm {
         return cat("force on region '", mesh_.regions[load_.region].name, "'");
       case Load::Kind::moment:
         return cat("moment on region '", mesh_.regions[load_.region].name, "'");
+      case Load::Kind::line_load:
+        return cat("line load on region '", mesh_.regions[load_.region].name, "'");
     }
     return "load";
   }
@@ -48,8 +56,9 @@ class LoadTerm final : public ForceTerm {
           t->add_body_force(load_.value, f);
           t->add_nodal_mass(nodal);
         }
-        for (std::size_t i = 0; i < nodal.size(); ++i)
-          f.local()[i] += nodal[i] * load_.value[i % 3];
+        for (std::size_t i = 0; i < nodal.size(); ++i)  // a rotary inertia does not weigh
+          if (!mesh_.is_rotation(static_cast<std::int32_t>(i / 3)))
+            f.local()[i] += nodal[i] * load_.value[i % 3];
         break;
       }
       case Load::Kind::traction:
@@ -72,6 +81,12 @@ class LoadTerm final : public ForceTerm {
             for (int i = 0; i < 3; ++i) f.local()[3 * n + i] += load_.value[i] / count;
         break;
       }
+      case Load::Kind::line_load:  // consistent nodal loads, end moments too
+        f.add_cells(faces_, [&](std::int64_t, CellType, auto x, auto fe_vec) {
+          fe::beam_uniform_load(x.data(), x.data() + 3, load_.value.data(), fe_vec.data());
+          return true;
+        });
+        break;
       case Load::Kind::moment:
         // The total moment split evenly over the rotation nodes of the region (all ranks).
         for (auto n : mesh_.region_owned_nodes[load_.region])
@@ -85,7 +100,7 @@ class LoadTerm final : public ForceTerm {
   const LocalMesh& mesh_;
   Load load_;
   double rotation_nodes_ = 0;        ///< moment: the region's rotation nodes on all ranks
-  std::vector<std::int64_t> faces_;  ///< traction, pressure: the region's face cells here
+  std::vector<std::int64_t> faces_;  ///< traction, pressure: faces; line_load: beams  ///< traction, pressure: the region's face cells here
 };
 
 }  // namespace
@@ -100,6 +115,15 @@ void build_load_terms(const TermInputs& in, std::vector<std::unique_ptr<ForceTer
                     excerpt(in.mesh.regions[load.region].name),
                     "' has no beam node to act on (a moment needs the rotations of beams: "
                     "sections:); on a solid, apply forces");
+    }
+    if (load.kind == Load::Kind::line_load) {
+      double beams = 0;
+      for (std::int64_t c = 0; c < in.mesh.num_cells(); ++c)
+        beams += in.mesh.cell_regions[c] == load.region && in.mesh.cell_types[c] == CellType::beam2;
+      INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &beams, 1, MPI_DOUBLE, MPI_SUM, in.comm));
+      INERTIA_CHECK(beams > 0, InputError, "boundary_conditions: the line_load on region '",
+                    excerpt(in.mesh.regions[load.region].name),
+                    "' has no beam to act on (a line region with a section: sections:)");
     }
     out.push_back(std::make_unique<LoadTerm>(in.mesh, load, rotation_nodes));
   }

@@ -19,8 +19,8 @@ class PointMassTerm final : public ForceTerm {
 
   void add_nodal_mass(std::span<PetscScalar> owned) const override {
     for (auto n : mesh_.region_owned_nodes[point_.region])
-      if (!mesh_.is_rotation(n))  // a beam node's rotations carry no point mass
-        for (int i = 0; i < 3; ++i) owned[3 * n + i] += point_.mass;
+      for (int i = 0; i < 3; ++i)  // a beam node's rotations: the rotary inertia
+        owned[3 * n + i] += mesh_.is_rotation(n) ? point_.rotary_inertia : point_.mass;
   }
   double mass() const override {
     const auto& nodes = mesh_.region_owned_nodes[point_.region];

@@ -43,6 +43,9 @@ struct CaseSpring {
 struct CasePointMass {
   std::string region;
   double mass = 0;
+  /// The rotary inertia (kg m^2) about each global axis at the region's beam nodes (their
+  /// rotation DOFs); 0: none.
+  double rotary_inertia = 0;
   Origin origin;
 };
 

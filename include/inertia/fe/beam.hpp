@@ -136,6 +136,12 @@ void beam_section_forces(const double x0[3], const double x1[3], const double R[
                          const BeamSectionProperties& s, const BeamMaterial& m,
                          bool shear_deformable, const double d[12], double forces[12]);
 
+/// The consistent nodal loads f[12] (the cell's DOF order, global axes) of a uniform load q[3]
+/// per length (global): q L / 2 at each node, and the fixed-end moments (L^2 / 12) e_x x q at
+/// node 0 and its opposite at node 1 (the axial part of q makes none). Exact in statics for the
+/// Euler-Bernoulli and Timoshenko elements (their end displacements are exact).
+void beam_uniform_load(const double x0[3], const double x1[3], const double q[3], double f[12]);
+
 /// Standard shapes. y and z are the section's (local) axes, the height along z. Shear areas are
 /// k A with Cowper's factors (G. R. Cowper, J. Appl. Mech. 33, 1966, 335-340, Table 1), given
 /// Poisson's ratio nu:

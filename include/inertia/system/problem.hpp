@@ -63,7 +63,8 @@ struct DirichletCondition {
 struct Load {
   /// force: a total force shared by the region's nodes; moment: a total moment shared by the
   /// rotation nodes of the region's beam nodes.
-  enum class Kind { gravity, traction, pressure, force, moment };
+  /// line_load: a force per length on the beams of a line region.
+  enum class Kind { gravity, traction, pressure, force, moment, line_load };
   Kind kind = Kind::force;
   int region = -1;                       ///< unused for gravity
   std::array<double, 3> value{0, 0, 0};  ///< acceleration, traction or total force; pressure in [0]
@@ -80,6 +81,7 @@ struct SpringAssignment {
 struct PointMass {
   int region = -1;
   double mass = 0;
+  double rotary_inertia = 0;  ///< at the region's rotation nodes (beam nodes), about x, y, z
 };
 
 struct RayleighDamping {
