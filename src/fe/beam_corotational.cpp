@@ -235,7 +235,9 @@ void local_deformations(const Reference& ref, const S d[12], S dl[7], S* Rr) {
   }
   const S l = sqrt_(dot3(c, c));
   if (!(value(l) > 1e-12 * ref.length))
-    throw SolverError("a corotational beam element's chord has shrunk to zero length");
+    throw SolverError(
+        "a corotational beam element's chord has shrunk to zero length (or its "
+        "state is not finite)");
   S r[3][3];
   for (int i = 0; i < 3; ++i) r[0][i] = c[i] / l;
   // The ends' triads: t[n][b] = exp(psi_n) e_b.

@@ -46,8 +46,8 @@
 /// - The mass is not corotational here: the lumped mass of fe/beam.hpp (the same rotational
 ///   inertia about every axis) is invariant under rotation and is the one for explicit runs.
 ///
-/// Cost: the force alone ~10 k flops (12 first derivatives through ~300 operations), with the
-/// tangent some 100-300 k flops per element (78 second derivatives); the linear element is ~1 k.
+/// Cost (one core, -O2): the force alone ~4 us per element (12 first derivatives), with the
+/// tangent ~60 us (78 second derivatives); the linear element's K d ~0.5 us.
 
 #include "inertia/fe/beam.hpp"
 
