@@ -14,7 +14,6 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <numbers>
 #include <utility>
 #include <vector>
@@ -312,21 +311,35 @@ std::vector<double> solve(std::vector<double> A, std::vector<double> b) {
 }
 
 struct Rolled {
-  double tip[3];        // the tip's current position
-  double tip_rotation;  // its rotation about z
+  double tip[3];        // the tip's current position, in the axes of the plane (Q^T x)
+  double tip_rotation;  // its rotation about the plane's normal
+  double off_plane;     // max |psi| about the plane's axes at the tip (Q^T psi)_x, _y
   int iterations;       // Newton iterations over all load steps
 };
 
-/// The cantilever of length L (E, the section) under the end moment M.
-Rolled roll_up(int n_elements, double M, bool timoshenko) {
+/// Q's columns applied to (a, b, c): Q (a, b, c).
+void apply(const double* Q, double a, double b, double c, double out[3]) {
+  for (int i = 0; i < 3; ++i) out[i] = Q[3 * i] * a + Q[3 * i + 1] * b + Q[3 * i + 2] * c;
+}
+
+/// The cantilever of length L (E, the section) under the end moment M. Q (3 x 3 row-major,
+/// orthogonal) places it: the beam along Q e_x, its local y along Q e_y, the moment about Q e_z.
+/// With Q = nullptr (the identity) only the in-plane DOFs ux, uy, rz are free; else all six.
+Rolled roll_up(int n_elements, double M, bool timoshenko, const double* Q = nullptr) {
   const double L = 1.0;
+  const double identity[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+  const bool planar = Q == nullptr;
+  if (planar) Q = identity;
   const BeamSectionProperties s = section();
-  const double o[3] = {0, 1, 0};  // local z = global z: bending in x-y about Iz
+  double o[3], m_axis[3];  // local z = Q e_z: bending about Iz
+  apply(Q, 0, 1, 0, o);
+  apply(Q, 0, 0, 1, m_axis);
   const int n_nodes = n_elements + 1, n_all = 6 * n_nodes;
-  // Active DOFs: ux, uy, rz of nodes 1..N (node n's DOFs are 6n + [ux uy uz rx ry rz]).
+  // Active DOFs of nodes 1..N (node n's DOFs are 6n + [ux uy uz rx ry rz]).
   std::vector<int> active;
   for (int n = 1; n < n_nodes; ++n)
-    for (int k : {0, 1, 5}) active.push_back(6 * n + k);
+    for (int k = 0; k < 6; ++k)
+      if (!planar || k == 0 || k == 1 || k == 5) active.push_back(6 * n + k);
   const int n_active = static_cast<int>(active.size());
   std::vector<double> u(n_all, 0.0);
   const int steps = 16;
@@ -340,9 +353,11 @@ Rolled roll_up(int n_elements, double M, bool timoshenko) {
         return out;
       }
       std::vector<double> r(n_all, 0.0), K(n_all * n_all, 0.0);
-      r[6 * (n_nodes - 1) + 5] = -moment;
+      for (int k = 0; k < 3; ++k) r[6 * (n_nodes - 1) + 3 + k] = -moment * m_axis[k];
       for (int e = 0; e < n_elements; ++e) {
-        const double Xa[3] = {L * e / n_elements, 0, 0}, Xb[3] = {L * (e + 1) / n_elements, 0, 0};
+        double Xa[3], Xb[3];
+        apply(Q, L * e / n_elements, 0, 0, Xa);
+        apply(Q, L * (e + 1) / n_elements, 0, 0, Xb);
         int map[12];
         for (int k = 0; k < 3; ++k) {
           map[k] = 6 * e + k;
@@ -363,11 +378,9 @@ Rolled roll_up(int n_elements, double M, bool timoshenko) {
       for (int i = 0; i < n_active; ++i) {
         b[i] = -r[active[i]];
         // Forces scaled by L to compare with moments.
-        rmax = std::max(rmax, std::abs(r[active[i]]) * (i % 3 == 2 ? 1 : L));
+        rmax = std::max(rmax, std::abs(r[active[i]]) * (active[i] % 6 >= 3 ? 1 : L));
         for (int j = 0; j < n_active; ++j) A[n_active * i + j] = K[active[i] * n_all + active[j]];
       }
-      if (std::getenv("COROT_TRACE"))
-        std::printf("step %d it %d residual %.3e M\n", step, it, rmax / M);
       if (rmax < 1e-10 * M) break;
       const auto du = solve(A, b);
       for (int i = 0; i < n_active; ++i) u[active[i]] += du[i];
@@ -375,10 +388,15 @@ Rolled roll_up(int n_elements, double M, bool timoshenko) {
     }
   }
   const int tip = 6 * (n_nodes - 1);
-  out.tip[0] = L + u[tip];
-  out.tip[1] = u[tip + 1];
-  out.tip[2] = u[tip + 2];
-  out.tip_rotation = u[tip + 5];
+  double x[3], psi[3];
+  apply(Q, L, 0, 0, x);
+  for (int k = 0; k < 3; ++k) x[k] += u[tip + k];
+  for (int a = 0; a < 3; ++a) {  // Q^T x, Q^T psi
+    out.tip[a] = Q[a] * x[0] + Q[3 + a] * x[1] + Q[6 + a] * x[2];
+    psi[a] = Q[a] * u[tip + 3] + Q[3 + a] * u[tip + 4] + Q[6 + a] * u[tip + 5];
+  }
+  out.tip_rotation = psi[2];
+  out.off_plane = std::max(std::abs(psi[0]), std::abs(psi[1]));
   return out;
 }
 
@@ -414,6 +432,29 @@ TEST(BeamCorotational, EndMomentRollsACantileverIntoACircle) {
       EXPECT_LT(ec, 1e-9);
       EXPECT_NEAR(c.tip_rotation, 2 * pi, 1e-9);
       EXPECT_LT(std::abs(q.tip[2]) + std::abs(c.tip[2]), 1e-15);
+    }
+}
+
+TEST(BeamCorotational, EndMomentRollsASkewCantileverWithAllDofsFree) {
+  // The quarter circle in a skew plane, all six DOFs of every node free: the same polygon, the
+  // rotations staying about the plane's normal.
+  const double L = 1.0, EI = E * section().iz;
+  const double phi[3] = {0.4, -0.7, 0.9};
+  double Q[9];
+  rotation_from_vector(phi, Q);
+  for (int N : {8, 16})
+    for (bool timoshenko : {false, true}) {
+      const double Le = L / N, M = pi * EI / (2 * L), alpha = M * Le / EI;
+      const double rho_p = Le / (2 * std::sin(alpha / 2));
+      const Rolled q = roll_up(N, M, timoshenko, Q);
+      const double e = std::hypot(q.tip[0] - rho_p, q.tip[1] - rho_p, q.tip[2]) / L;
+      std::printf(
+          "skew plane, 6 DOFs, N %2d %s: quarter circle tip - polygon %.1e L, off-plane "
+          "rotation %.1e (%d Newton iterations)\n",
+          N, timoshenko ? "Tim" : "E-B", e, q.off_plane, q.iterations);
+      EXPECT_LT(e, 1e-9);
+      EXPECT_NEAR(q.tip_rotation, pi / 2, 1e-9);
+      EXPECT_LT(q.off_plane, 1e-9);
     }
 }
 
