@@ -307,7 +307,30 @@ Jet<H> energy_jet(const Reference& ref, const double K7[49], const double d[12])
 
 void rotation_from_vector(const double psi[3], double R[9]) { exp_rotation(psi, R); }
 
-void rotation_to_vector(const double R[9], double psi[3]) { log_rotation(R, psi); }
+void rotation_to_vector(const double R[9], double psi[3]) {
+  const double c = (R[0] + R[4] + R[8] - 1) / 2;
+  if (c >= 0) {
+    log_rotation(R, psi);
+    return;
+  }
+  // Beyond a quarter turn the axis from the symmetric part, n n^T = (sym R - c I) / (1 - c)
+  // (accurate up to the half turn, where the axial vector vanishes), its sign from the axial one.
+  const double v[3] = {(R[7] - R[5]) / 2, (R[2] - R[6]) / 2, (R[3] - R[1]) / 2};
+  const double s = std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+  double B[9];
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j)
+      B[3 * i + j] = ((R[3 * i + j] + R[3 * j + i]) / 2 - (i == j ? c : 0)) / (1 - c);
+  int k = 0;
+  for (int i = 1; i < 3; ++i)
+    if (B[4 * i] > B[4 * k]) k = i;
+  const double scale = 1 / std::sqrt(B[4 * k]);
+  double n[3] = {B[3 * k] * scale, B[3 * k + 1] * scale, B[3 * k + 2] * scale};
+  if (n[0] * v[0] + n[1] * v[1] + n[2] * v[2] < 0)
+    for (double& x : n) x = -x;
+  const double t = std::atan2(s, c);
+  for (int i = 0; i < 3; ++i) psi[i] = t * n[i];
+}
 
 void corotational_beam_force(const double X0[3], const double X1[3], const double orientation[3],
                              const BeamSectionProperties& s, const BeamMaterial& m,

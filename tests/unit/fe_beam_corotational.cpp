@@ -96,6 +96,16 @@ TEST(BeamCorotational, ExponentialAndLogarithmAreInverseAndOrthogonal) {
     rotation_to_vector(R, back);
     for (int i = 0; i < 3; ++i) EXPECT_NEAR(back[i], psi[i], 1e-13);
   }
+  // Near and at the half turn (the axial vector vanishes): the axis from the symmetric part.
+  const double n[3] = {2.0 / 7, -3.0 / 7, 6.0 / 7};
+  for (double t : {pi - 1e-9, pi}) {
+    const double psi[3] = {t * n[0], t * n[1], t * n[2]};
+    double R[9], back[3];
+    rotation_from_vector(psi, R);
+    rotation_to_vector(R, back);
+    const double sign = t < pi ? 1 : (back[2] > 0 ? 1 : -1);  // a half turn's axis: either sign
+    for (int i = 0; i < 3; ++i) EXPECT_NEAR(back[i], sign * psi[i], 1e-14);
+  }
   // A quarter turn about z takes x to y.
   const double quarter[3] = {0, 0, pi / 2};
   double R[9];

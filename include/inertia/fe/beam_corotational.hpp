@@ -57,8 +57,9 @@ namespace inertia::fe {
 /// a = |psi| (3 x 3 row-major; the series below a = 1e-2).
 void rotation_from_vector(const double psi[3], double R[9]);
 
-/// Its inverse on |psi| < pi: the rotation vector of a rotation matrix (|psi| = pi for a half
-/// turn, axis sign arbitrary). R must be orthogonal (not checked).
+/// Its inverse on |psi| <= pi: the rotation vector of a rotation matrix (|psi| = pi for a half
+/// turn, its axis' sign arbitrary; beyond a quarter turn the axis from the symmetric part of R,
+/// accurate up to the half turn). R must be orthogonal (not checked).
 void rotation_to_vector(const double R[9], double psi[3]);
 
 /// Internal force f[12] = dE/dd (global axes, the order of d), and when K is not null the tangent
