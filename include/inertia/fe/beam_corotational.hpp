@@ -19,7 +19,8 @@
 /// length l, gives r1 = (x1 - x0) / l; q = (R_0 e_y + R_1 e_y) / 2, the mean of the ends' second
 /// axes (e_y the unit local y); r3 = normalize(r1 x q), r2 = r3 x r1. With Rr = [r1 r2 r3] the
 /// local (deformational) quantities are
-///   u_l = l - L0 (the extension),   theta_i = log(Rr^T R_i) (the ends' rotations in the frame),
+///   u_l = l - L0 (the extension, computed as (l^2 - L0^2) / (l + L0) without cancellation),
+///   theta_i = log(Rr^T R_i) (the ends' rotations in the frame),
 /// log the inverse of exp (rotation_to_vector). They enter the linear local element as the local
 /// vector [0 0 0, u_l 0 0, theta_0, theta_1] (its order, see fe/beam.hpp), so the energy is
 ///   E(d) = 1/2 dl . K_l dl,   dl = (u_l, theta_0, theta_1),  K_l from beam_local_stiffness(L0).
@@ -43,8 +44,14 @@
 ///   deformational rotations of one element, small when the mesh resolves the deformed shape.
 /// - r1 parallel to q (an element twisted or bent by about 90 degrees against its ends' y axes)
 ///   has no frame: SolverError.
+/// - f's rotation components are conjugate to the additive psi: T(psi)^T m, m the spatial end
+///   moment (equal at psi = 0, e.g. a clamped support's reaction, and while psi stays along m).
+///   Likewise a constant nodal moment on the rotation DOFs is the load of potential -m . psi: a
+///   moment about a fixed axis only in plane motion (psi along m).
 /// - The mass is not corotational here: the lumped mass of fe/beam.hpp (the same rotational
-///   inertia about every axis) is invariant under rotation and is the one for explicit runs.
+///   inertia about every axis) is invariant under rotation and is the one for explicit runs; its
+///   kinetic energy 1/2 psi' . M psi' is the additive DOFs' (the angular velocity is T(psi) psi'),
+///   exact for rotations about a fixed axis (a beam spun about its own axis, plane motion).
 ///
 /// Cost (one core, -O2): the force alone ~4 us per element (12 first derivatives), with the
 /// tangent ~60 us (78 second derivatives); the linear element's K d ~0.5 us.
