@@ -1,0 +1,378 @@
+#include "inertia/fe/beam_corotational.hpp"
+
+#include <cmath>
+
+#include "inertia/core/error.hpp"
+
+namespace inertia::fe {
+
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// Forward differentiation: a value with its gradient (and, when Hess, its Hessian, packed upper
+// triangle i <= j) with respect to the element's 12 DOFs.
+
+constexpr int n_dof = 12;
+constexpr int n_hess = n_dof * (n_dof + 1) / 2;
+
+template <bool Hess>
+struct Jet {
+  double v = 0;
+  double g[n_dof] = {};
+  double h[Hess ? n_hess : 1] = {};
+};
+
+double value(double a) { return a; }
+template <bool H>
+double value(const Jet<H>& a) {
+  return a.v;
+}
+
+/// f(a) with f' = f1, f'' = f2.
+template <bool H>
+Jet<H> unary(const Jet<H>& a, double f, double f1, double f2) {
+  Jet<H> r;
+  r.v = f;
+  for (int i = 0; i < n_dof; ++i) r.g[i] = f1 * a.g[i];
+  if constexpr (H) {
+    int k = 0;
+    for (int i = 0; i < n_dof; ++i)
+      for (int j = i; j < n_dof; ++j, ++k) r.h[k] = f1 * a.h[k] + f2 * a.g[i] * a.g[j];
+  }
+  return r;
+}
+
+/// f(a, b) with its first (fa, fb) and second (faa, fab, fbb) partial derivatives.
+template <bool H>
+Jet<H> binary(const Jet<H>& a, const Jet<H>& b, double f, double fa, double fb, double faa,
+              double fab, double fbb) {
+  Jet<H> r;
+  r.v = f;
+  for (int i = 0; i < n_dof; ++i) r.g[i] = fa * a.g[i] + fb * b.g[i];
+  if constexpr (H) {
+    int k = 0;
+    for (int i = 0; i < n_dof; ++i)
+      for (int j = i; j < n_dof; ++j, ++k)
+        r.h[k] = fa * a.h[k] + fb * b.h[k] + faa * a.g[i] * a.g[j] + fbb * b.g[i] * b.g[j] +
+                 fab * (a.g[i] * b.g[j] + a.g[j] * b.g[i]);
+  }
+  return r;
+}
+
+/// ca a + cb b (linear: no second-order products).
+template <bool H>
+Jet<H> combine(const Jet<H>& a, double ca, const Jet<H>& b, double cb) {
+  Jet<H> r;
+  r.v = ca * a.v + cb * b.v;
+  for (int i = 0; i < n_dof; ++i) r.g[i] = ca * a.g[i] + cb * b.g[i];
+  if constexpr (H)
+    for (int k = 0; k < n_hess; ++k) r.h[k] = ca * a.h[k] + cb * b.h[k];
+  return r;
+}
+
+template <bool H>
+Jet<H> operator+(const Jet<H>& a, const Jet<H>& b) {
+  return combine(a, 1.0, b, 1.0);
+}
+template <bool H>
+Jet<H> operator-(const Jet<H>& a, const Jet<H>& b) {
+  return combine(a, 1.0, b, -1.0);
+}
+template <bool H>
+Jet<H> operator*(const Jet<H>& a, const Jet<H>& b) {
+  return binary(a, b, a.v * b.v, b.v, a.v, 0.0, 1.0, 0.0);
+}
+template <bool H>
+Jet<H> operator/(const Jet<H>& a, const Jet<H>& b) {
+  const double ib = 1 / b.v;
+  return binary(a, b, a.v * ib, ib, -a.v * ib * ib, 0.0, -ib * ib, 2 * a.v * ib * ib * ib);
+}
+template <bool H>
+Jet<H> operator*(const Jet<H>& a, double c) {
+  return unary(a, a.v * c, c, 0.0);
+}
+template <bool H>
+Jet<H> operator*(double c, const Jet<H>& a) {
+  return unary(a, a.v * c, c, 0.0);
+}
+template <bool H>
+Jet<H> operator+(const Jet<H>& a, double c) {
+  Jet<H> r = a;
+  r.v += c;
+  return r;
+}
+template <bool H>
+Jet<H> operator+(double c, const Jet<H>& a) {
+  return a + c;
+}
+template <bool H>
+Jet<H> operator-(double c, const Jet<H>& a) {
+  return unary(a, c - a.v, -1.0, 0.0);
+}
+template <bool H>
+Jet<H> operator-(const Jet<H>& a, double c) {
+  return a + (-c);
+}
+
+double sqrt_(double a) { return std::sqrt(a); }
+double sin_(double a) { return std::sin(a); }
+double cos_(double a) { return std::cos(a); }
+double atan2_(double y, double x) { return std::atan2(y, x); }
+template <bool H>
+Jet<H> sqrt_(const Jet<H>& a) {
+  const double s = std::sqrt(a.v);
+  return unary(a, s, 0.5 / s, -0.25 / (s * a.v));
+}
+template <bool H>
+Jet<H> sin_(const Jet<H>& a) {
+  const double s = std::sin(a.v);
+  return unary(a, s, std::cos(a.v), -s);
+}
+template <bool H>
+Jet<H> cos_(const Jet<H>& a) {
+  const double c = std::cos(a.v);
+  return unary(a, c, -std::sin(a.v), -c);
+}
+template <bool H>
+Jet<H> atan2_(const Jet<H>& y, const Jet<H>& x) {
+  const double r2 = x.v * x.v + y.v * y.v, r4 = r2 * r2;
+  return binary(y, x, std::atan2(y.v, x.v), x.v / r2, -y.v / r2, -2 * x.v * y.v / r4,
+                (y.v * y.v - x.v * x.v) / r4, 2 * x.v * y.v / r4);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rotations and the corotated frame, for S = double or a Jet.
+
+template <class S>
+S dot3(const S a[3], const S b[3]) {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+template <class S>
+void cross3(const S a[3], const S b[3], S c[3]) {
+  c[0] = a[1] * b[2] - a[2] * b[1];
+  c[1] = a[2] * b[0] - a[0] * b[2];
+  c[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+/// Below this a^2 (a = |psi|) or s^2 (s = sin of the angle) the series are used: their first
+/// omitted terms are below 1e-20 there.
+constexpr double series_below = 1e-4;
+
+/// The Rodrigues exponential (row-major 3 x 3), R = (1 - c2 a^2) I + c1 [psi]x + c2 psi psi^T with
+/// c1 = sin a / a, c2 = (1 - cos a) / a^2.
+template <class S>
+void exp_rotation(const S psi[3], S R[9]) {
+  const S a2 = dot3(psi, psi);
+  S c1, c2;
+  if (value(a2) < series_below) {
+    c1 = 1.0 - a2 * (1.0 / 6) * (1.0 - a2 * (1.0 / 20) * (1.0 - a2 * (1.0 / 42)));
+    c2 = 0.5 - a2 * (1.0 / 24) * (1.0 - a2 * (1.0 / 30) * (1.0 - a2 * (1.0 / 56)));
+  } else {
+    const S a = sqrt_(a2);
+    c1 = sin_(a) / a;
+    c2 = (1.0 - cos_(a)) / a2;
+  }
+  const S diag = 1.0 - c2 * a2;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) R[3 * i + j] = c2 * (psi[i] * psi[j]);
+  for (int i = 0; i < 3; ++i) R[4 * i] = R[4 * i] + diag;
+  const S w[3] = {c1 * psi[0], c1 * psi[1], c1 * psi[2]};
+  R[7] = R[7] + w[0];
+  R[5] = R[5] - w[0];
+  R[2] = R[2] + w[1];
+  R[6] = R[6] - w[1];
+  R[3] = R[3] + w[2];
+  R[1] = R[1] - w[2];
+}
+
+/// The rotation vector of R (|theta| < pi): theta = t / sin t v, v the axial vector of
+/// (R - R^T) / 2 (|v| = sin t), cos t = (tr R - 1) / 2.
+template <class S>
+void log_rotation(const S R[9], S theta[3]) {
+  const S v[3] = {(R[7] - R[5]) * 0.5, (R[2] - R[6]) * 0.5, (R[3] - R[1]) * 0.5};
+  const S s2 = dot3(v, v);
+  const S c = (R[0] + R[4] + R[8] - 1.0) * 0.5;
+  S factor;
+  if (value(s2) < series_below && value(c) > 0) {
+    // asin(s) / s = 1 + s^2/6 + 3 s^4/40 + 5 s^6/112 + 35 s^8/1152 + ...
+    factor = 1.0 + s2 * (1.0 / 6 + s2 * (3.0 / 40 + s2 * (5.0 / 112 + s2 * (35.0 / 1152))));
+  } else {
+    const S s = sqrt_(s2);
+    factor = atan2_(s, c) / s;
+  }
+  for (int i = 0; i < 3; ++i) theta[i] = factor * v[i];
+}
+
+/// What the kinematics need of the reference: the chord, L0 and the reference triad.
+struct Reference {
+  double chord[3];
+  double length;
+  double E[9];  // rows e_x, e_y, e_z (beam_frame)
+};
+
+Reference reference(const double X0[3], const double X1[3], const double orientation[3]) {
+  Reference ref;
+  for (int i = 0; i < 3; ++i) ref.chord[i] = X1[i] - X0[i];
+  ref.length = beam_length(X0, X1);
+  if (!(ref.length > 0) || !std::isfinite(ref.length))
+    throw SolverError("a corotational beam element has zero length (or its ends are not finite)");
+  if (!beam_frame(X0, X1, orientation, ref.E))
+    throw SolverError("a corotational beam element's orientation is zero or parallel to it");
+  return ref;
+}
+
+/// dl = (l - L0, theta_0, theta_1) of the file comment; Rr (rows r1, r2, r3) when not null.
+template <class S>
+void local_deformations(const Reference& ref, const S d[12], S dl[7], S* Rr) {
+  // The chord c = chord0 + w (w = u1 - u0); l - L0 = (2 chord0 + w) . w / (l + L0), free of the
+  // cancellation of l - L0 under small strains.
+  S w[3], c[3], cw[3];
+  for (int i = 0; i < 3; ++i) {
+    w[i] = d[3 + i] - d[i];
+    c[i] = w[i] + ref.chord[i];
+    cw[i] = w[i] + 2 * ref.chord[i];
+  }
+  const S l = sqrt_(dot3(c, c));
+  if (!(value(l) > 1e-12 * ref.length))
+    throw SolverError(
+        "a corotational beam element's chord has shrunk to zero length (or its "
+        "state is not finite)");
+  S r[3][3];
+  for (int i = 0; i < 3; ++i) r[0][i] = c[i] / l;
+  // The ends' triads: t[n][b] = exp(psi_n) e_b.
+  S t[2][3][3];
+  for (int n = 0; n < 2; ++n) {
+    S Q[9];
+    exp_rotation(d + 6 + 3 * n, Q);
+    for (int b = 0; b < 3; ++b)
+      for (int i = 0; i < 3; ++i)
+        t[n][b][i] = Q[3 * i] * ref.E[3 * b] + Q[3 * i + 1] * ref.E[3 * b + 1] +
+                     Q[3 * i + 2] * ref.E[3 * b + 2];
+  }
+  S q[3];
+  for (int i = 0; i < 3; ++i) q[i] = (t[0][1][i] + t[1][1][i]) * 0.5;
+  cross3(r[0], q, r[2]);
+  const S n3 = sqrt_(dot3(r[2], r[2]));
+  if (!(value(n3) > 1e-8))
+    throw SolverError(
+        "a corotational beam element has no frame (its chord is parallel to the "
+        "mean of its ends' local y axes)");
+  for (int i = 0; i < 3; ++i) r[2][i] = r[2][i] / n3;
+  cross3(r[2], r[0], r[1]);
+  dl[0] = dot3(cw, w) / (l + ref.length);
+  for (int n = 0; n < 2; ++n) {
+    S local[9];
+    for (int a = 0; a < 3; ++a)
+      for (int b = 0; b < 3; ++b) local[3 * a + b] = dot3(r[a], t[n][b]);
+    log_rotation(local, dl + 1 + 3 * n);
+  }
+  if (Rr)
+    for (int a = 0; a < 3; ++a)
+      for (int i = 0; i < 3; ++i) Rr[3 * a + i] = r[a][i];
+}
+
+/// The local element's DOFs that dl drives: u1x, theta_0, theta_1.
+constexpr int local_dofs[7] = {3, 6, 7, 8, 9, 10, 11};
+
+/// K7 = the local stiffness restricted to local_dofs.
+void reduced_stiffness(double length, const BeamSectionProperties& s, const BeamMaterial& m,
+                       bool shear_deformable, double K7[49]) {
+  double Kl[144];
+  beam_local_stiffness(length, s, m, shear_deformable, Kl);
+  for (int a = 0; a < 7; ++a)
+    for (int b = 0; b < 7; ++b) K7[7 * a + b] = Kl[12 * local_dofs[a] + local_dofs[b]];
+}
+
+/// E = 1/2 dl . K7 dl as a Jet of the 12 DOFs.
+template <bool H>
+Jet<H> energy_jet(const Reference& ref, const double K7[49], const double d[12]) {
+  Jet<H> dj[12];
+  for (int i = 0; i < 12; ++i) {
+    dj[i].v = d[i];
+    dj[i].g[i] = 1;
+  }
+  Jet<H> dl[7];
+  local_deformations<Jet<H>>(ref, dj, dl, nullptr);
+  Jet<H> e;
+  for (int a = 0; a < 7; ++a) {
+    Jet<H> p = dl[0] * K7[7 * a];
+    for (int b = 1; b < 7; ++b) p = combine(p, 1.0, dl[b], K7[7 * a + b]);
+    e = combine(e, 1.0, dl[a] * p, 0.5);
+  }
+  return e;
+}
+
+}  // namespace
+
+void rotation_from_vector(const double psi[3], double R[9]) { exp_rotation(psi, R); }
+
+void rotation_to_vector(const double R[9], double psi[3]) {
+  const double c = (R[0] + R[4] + R[8] - 1) / 2;
+  if (c >= 0) {
+    log_rotation(R, psi);
+    return;
+  }
+  // Beyond a quarter turn the axis from the symmetric part, n n^T = (sym R - c I) / (1 - c)
+  // (accurate up to the half turn, where the axial vector vanishes), its sign from the axial one.
+  const double v[3] = {(R[7] - R[5]) / 2, (R[2] - R[6]) / 2, (R[3] - R[1]) / 2};
+  const double s = std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+  double B[9];
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j)
+      B[3 * i + j] = ((R[3 * i + j] + R[3 * j + i]) / 2 - (i == j ? c : 0)) / (1 - c);
+  int k = 0;
+  for (int i = 1; i < 3; ++i)
+    if (B[4 * i] > B[4 * k]) k = i;
+  const double scale = 1 / std::sqrt(B[4 * k]);
+  double n[3] = {B[3 * k] * scale, B[3 * k + 1] * scale, B[3 * k + 2] * scale};
+  if (n[0] * v[0] + n[1] * v[1] + n[2] * v[2] < 0)
+    for (double& x : n) x = -x;
+  const double t = std::atan2(s, c);
+  for (int i = 0; i < 3; ++i) psi[i] = t * n[i];
+}
+
+void corotational_beam_force(const double X0[3], const double X1[3], const double orientation[3],
+                             const BeamSectionProperties& s, const BeamMaterial& m,
+                             bool shear_deformable, const double d[12], double f[12], double* K,
+                             double* energy) {
+  const Reference ref = reference(X0, X1, orientation);
+  double K7[49];
+  reduced_stiffness(ref.length, s, m, shear_deformable, K7);
+  if (K) {
+    const Jet<true> e = energy_jet<true>(ref, K7, d);
+    for (int i = 0; i < 12; ++i) f[i] = e.g[i];
+    int k = 0;
+    for (int i = 0; i < 12; ++i)
+      for (int j = i; j < 12; ++j, ++k) K[12 * i + j] = K[12 * j + i] = e.h[k];
+    if (energy) *energy = e.v;
+  } else {
+    const Jet<false> e = energy_jet<false>(ref, K7, d);
+    for (int i = 0; i < 12; ++i) f[i] = e.g[i];
+    if (energy) *energy = e.v;
+  }
+}
+
+void corotational_beam_local_state(const double X0[3], const double X1[3],
+                                   const double orientation[3], const BeamSectionProperties& s,
+                                   const BeamMaterial& m, bool shear_deformable, const double d[12],
+                                   double dl[7], double Rr[9], double* forces) {
+  const Reference ref = reference(X0, X1, orientation);
+  local_deformations<double>(ref, d, dl, Rr);
+  if (!forces) return;
+  double Kl[144], local[12] = {}, p[12] = {};
+  beam_local_stiffness(ref.length, s, m, shear_deformable, Kl);
+  for (int a = 0; a < 7; ++a) local[local_dofs[a]] = dl[a];
+  for (int i = 0; i < 12; ++i)
+    for (int j = 0; j < 12; ++j) p[i] += Kl[12 * i + j] * local[j];
+  // Section forces (beam_section_forces' convention): -(K d) at end 0, +(K d) at end 1, each
+  // (N, Vy, Vz, T, My, Mz): forces from the translation rows, moments from the rotation rows.
+  for (int k = 0; k < 3; ++k) {
+    forces[k] = -p[k];
+    forces[3 + k] = -p[6 + k];
+    forces[6 + k] = p[3 + k];
+    forces[9 + k] = p[9 + k];
+  }
+}
+
+}  // namespace inertia::fe
