@@ -1005,10 +1005,14 @@ void parse_initial_conditions(const Node& top, CaseFile& c) {
         RegionOnce once("an initial velocity");
         for (std::size_t i = 0; i < v.size(); ++i) {
           const Node e = v.at(i);
-          e.expect_map({"region", "velocity"});
-          if (!e.has("region") || !e.has("velocity")) e.fail("needs 'region' and 'velocity'");
+          e.expect_map({"region", "velocity", "angular_velocity"});
+          if (!e.has("region") || !(e.has("velocity") || e.has("angular_velocity")))
+            e.fail("needs 'region' and 'velocity' (or 'angular_velocity' for beam nodes)");
           once.claim(e, e["region"].text());
-          c.initial_velocity.push_back({e["region"].text(), e["velocity"].vec3(), e.origin()});
+          c.initial_velocity.push_back(
+              {e["region"].text(), e.has("velocity") ? e["velocity"].vec3() : std::array<double, 3>{0, 0, 0},
+               e.origin(),
+               e.has("angular_velocity") ? e["angular_velocity"].vec3() : std::array<double, 3>{0, 0, 0}});
         }
       } else {
         c.initial_velocity.push_back({"", v.vec3(), v.origin()});
@@ -1335,7 +1339,7 @@ ProblemSpec resolve_problem(const CaseFile& c, const std::vector<Region>& region
         {iv.region.empty() ? -1
                            : region_index(c, regions, cells_per_region, iv.region,
                                           {iv.origin.line, iv.origin.key + ".region"}, -1),
-         iv.value});
+         iv.value, iv.angular});
   spec.mass = c.mass;
   spec.matrix_free = c.matrix_free;
   spec.linear_solver = c.linear_solver;

@@ -47,9 +47,8 @@ void set_given_velocity(const MechanicalSystem& system, Vec v) {
       for (PetscInt i = 0; i < x.size(); ++i)
         if (!lm.is_rotation(static_cast<std::int32_t>(i / 3))) x[i] = iv.value[i % 3];
     } else {
-      for (auto n : lm.region_owned_nodes[iv.region])
-        if (!lm.is_rotation(n))
-          for (int i = 0; i < 3; ++i) x[3 * n + i] = iv.value[i];
+      for (auto n : lm.region_owned_nodes[iv.region])  // beam nodes: the rotations' rates
+        for (int i = 0; i < 3; ++i) x[3 * n + i] = lm.is_rotation(n) ? iv.angular[i] : iv.value[i];
     }
   }
 }

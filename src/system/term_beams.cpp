@@ -8,6 +8,7 @@
 #include "inertia/assembly/assembler.hpp"
 #include "inertia/core/case_node.hpp"
 #include "inertia/fe/beam.hpp"
+#include "inertia/fe/beam_corotational.hpp"
 #include "inertia/mesh/rotation_nodes.hpp"
 #include "inertia/parallel/session.hpp"
 #include "inertia/system/beams.hpp"
@@ -26,7 +27,7 @@ std::vector<std::string_view> shape_keys(std::string_view shape) {
 
 BeamInput parse_beam(const case_yaml::Node& b) {
   b.expect_map({"region", "shape", "area", "iy", "iz", "torsion", "shear_area_y", "shear_area_z",
-                "orientation", "theory"});
+                "orientation", "theory", "kinematics"});
   BeamInput in;
   in.where = cat(*b.file, ":", b.line(), ": ", b.key);
   if (!b.has("region")) b.fail("missing key 'region' (the line region of the beams)");
@@ -73,6 +74,8 @@ BeamInput parse_beam(const case_yaml::Node& b) {
     if (std::hypot(in.orientation[0], in.orientation[1], in.orientation[2]) == 0)
       b["orientation"].fail("must not be zero (an approximate local y axis of the section)");
   }
+  if (b.has("kinematics"))
+    in.corotational = b["kinematics"].choice({"linear", "corotational"}) == "corotational";
   in.shear_deformable = true;
   if (b.has("theory"))
     in.shear_deformable = b["theory"].choice({"timoshenko", "euler_bernoulli"}) == "timoshenko";
@@ -126,6 +129,7 @@ class BeamTerm final : public BeamTermInfo {
     return cat("region '", printable(region_), "': ", static_cast<long long>(sums[0]),
                " beams, length ", sums[1], " (", extremes[0], " to ", -extremes[1], "), ",
                input_.shear_deformable ? "timoshenko" : "euler_bernoulli",
+               input_.corotational ? ", corotational" : ", linear",
                input_.shape.empty() ? std::string() : cat(", ", input_.shape), "; A ", s.area,
                ", Iy ", s.iy, ", Iz ", s.iz, ", J ", s.torsion,
                input_.shear_deformable
@@ -139,14 +143,50 @@ class BeamTerm final : public BeamTermInfo {
   }
 
   std::string describe() const override { return cat("beams of region '", region_, "'"); }
-  Traits traits() const override { return {.linear = true}; }
+  Traits traits() const override { return {.linear = !input_.corotational}; }
 
-  void add_stiffness(const TermPoint&, MatrixSum& K) const override {
+  /// Linear: the constant K. Corotational: the tangent at `at`.
+  void add_stiffness(const TermPoint& at, MatrixSum& K) const override {
     std::size_t k = 0;
-    K.add_cells(cells_, [&](std::int64_t, CellType, auto, auto Ke) {
-      std::copy(data_[k].K.begin(), data_[k].K.end(), Ke.begin());
+    K.add_cells(cells_, [&](std::int64_t c, CellType, auto x, auto Ke) {
+      if (input_.corotational) {
+        double d[12], f[12];
+        gather(at.u, c, d);
+        fe::corotational_beam_force(x.data(), x.data() + 3, orientation(k, x.data()), section_,
+                                    material_, input_.shear_deformable, d, f, Ke.data(), nullptr);
+      } else {
+        std::copy(data_[k].K.begin(), data_[k].K.end(), Ke.begin());
+      }
       ++k;
     });
+  }
+  /// Corotational: f_int(u) = dE/du (the linear term's is in K u).
+  void add_internal_force(const TermPoint& at, VectorSum& f) const override {
+    std::size_t k = 0;
+    f.add_cells(cells_, [&](std::int64_t c, CellType, auto x, auto fe_vec) {
+      double d[12];
+      gather(at.u, c, d);
+      fe::corotational_beam_force(x.data(), x.data() + 3, orientation(k++, x.data()), section_,
+                                  material_, input_.shear_deformable, d, fe_vec.data(), nullptr,
+                                  nullptr);
+      return true;
+    });
+  }
+  double energy(const TermPoint& at) const override {
+    double total = 0;
+    for (std::size_t k = 0; k < cells_.size(); ++k) {
+      double d[12], f[12], x[6], e = 0;
+      gather(at.u, cells_[k], d);
+      coordinates(cells_[k], x);
+      try {
+        fe::corotational_beam_force(x, x + 3, orientation(k, x), section_, material_,
+                                    input_.shear_deformable, d, f, nullptr, &e);
+      } catch (const SolverError&) {
+        return NAN;  // no frame: an element the configuration cannot take
+      }
+      total += e;
+    }
+    return total;
   }
   void add_lumped_mass(VectorSum& m) const override {
     std::size_t k = 0;
@@ -183,18 +223,40 @@ class BeamTerm final : public BeamTermInfo {
 
   void section_forces(std::span<const PetscScalar> u, std::span<double> forces) const override {
     for (std::size_t k = 0; k < cells_.size(); ++k) {
-      const auto nodes = mesh_.nodes_of(cells_[k]);
       double d[12], x[6];
-      for (int a = 0; a < 4; ++a)
-        for (int i = 0; i < 3; ++i) d[3 * a + i] = u[3 * nodes[a] + i];
-      for (int a = 0; a < 2; ++a)
-        for (int i = 0; i < 3; ++i) x[3 * a + i] = mesh_.coords[3 * nodes[a] + i];
-      fe::beam_section_forces(x, x + 3, data_[k].frame.data(), section_, material_,
-                              input_.shear_deformable, d, &forces[12 * cells_[k]]);
+      gather(u, cells_[k], d);
+      coordinates(cells_[k], x);
+      double* s = &forces[12 * cells_[k]];
+      if (!input_.corotational) {
+        fe::beam_section_forces(x, x + 3, data_[k].frame.data(), section_, material_,
+                                input_.shear_deformable, d, s);
+        continue;
+      }
+      double dl[7], Rr[9];
+      try {  // in the corotated axes
+        fe::corotational_beam_local_state(x, x + 3, orientation(k, x), section_, material_,
+                                          input_.shear_deformable, d, dl, Rr, s);
+      } catch (const SolverError&) {
+        std::fill(s, s + 12, NAN);
+      }
     }
   }
 
  private:
+  /// The cell's DOF values [u0, u1, theta0, theta1] from a local form.
+  void gather(std::span<const PetscScalar> u, std::int64_t c, double* d) const {
+    const auto nodes = mesh_.nodes_of(c);
+    for (int a = 0; a < 4; ++a)
+      for (int i = 0; i < 3; ++i) d[3 * a + i] = u[3 * nodes[a] + i];
+  }
+  void coordinates(std::int64_t c, double* x) const {
+    const auto nodes = mesh_.nodes_of(c);
+    for (int a = 0; a < 2; ++a)
+      for (int i = 0; i < 3; ++i) x[3 * a + i] = mesh_.coords[3 * nodes[a] + i];
+  }
+  /// Cell k's orientation vector: its reference frame's local y (the frame it was built with).
+  const double* orientation(std::size_t k, const double*) const { return &data_[k].frame[3]; }
+
   MPI_Comm comm_;
   const LocalMesh& mesh_;
   BeamInput input_;
@@ -228,6 +290,7 @@ void BeamSection::fingerprint(Hasher& h) const {
   for (const BeamInput& b : beams) {
     h.add(b.region).add(b.shape).add(static_cast<int>(b.shear_deformable)).add(b.orientation);
     h.add(static_cast<int>(b.oriented));
+    if (b.corotational) h.add("corotational");
     for (double x : b.dimensions) h.add(x);
     const auto& p = b.properties;
     for (double x : {p.area, p.iy, p.iz, p.torsion, p.shear_area_y, p.shear_area_z}) h.add(x);
@@ -288,7 +351,7 @@ void build_beam_terms(const TermInputs& in, std::vector<std::unique_ptr<ForceTer
       if (in.mesh.cell_types[c] != CellType::beam2 || in.mesh.cell_regions[c] != region ||
           !in.mesh.cell_is_element[c])
         continue;
-      double x[12];
+      double x[12];  // the rotation nodes' too (at the same places)
       in.assembler.cell_coordinates(c, x);
       double v[3] = {b.orientation[0], b.orientation[1], b.orientation[2]};
       if (!b.oriented) fe::default_beam_orientation(x, x + 3, v);

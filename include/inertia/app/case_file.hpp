@@ -118,6 +118,8 @@ struct CaseInitialVelocity {
   std::string region;  ///< empty: every node
   std::array<double, 3> value{0, 0, 0};
   Origin origin;
+  /// The rates of the rotations rx, ry, rz (rad/s) at the region's beam nodes.
+  std::array<double, 3> angular{0, 0, 0};
 };
 
 /// `response_spectrum`: a response-spectrum analysis on the modes of `modal`

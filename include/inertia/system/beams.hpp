@@ -2,7 +2,8 @@
 /// \file beams.hpp
 /// Beams (the case file's `sections:`): the line2 cells of a 1D physical group become beam2
 /// cells, whose nodes carry rotations through their rotation nodes (mesh/rotation_nodes.hpp),
-/// before the mesh is partitioned. Each section region is one linear force term
+/// before the mesh is partitioned. Each section region is one force term, linear or
+/// corotational
 /// (term_beams.cpp): the 12-DOF beam of fe/beam.hpp (Euler-Bernoulli or Timoshenko, its
 /// section from a standard shape or given properties, its material from `materials:`), with
 /// its consistent or lumped mass (rotary inertia included) and its weight as consistent nodal
@@ -29,6 +30,9 @@ struct BeamInput {
   std::array<double, 3> orientation{0, 0, 0};  ///< approximate local y
   bool oriented = false;                       ///< else fe::default_beam_orientation
   bool shear_deformable = true;                ///< Timoshenko; else Euler-Bernoulli
+  /// kinematics: corotational (large displacements and rotations, fe/beam_corotational.hpp: a
+  /// nonlinear term) or linear (small: the constant K assembled once).
+  bool corotational = false;
 };
 
 struct BeamSection final : TermSection {

@@ -102,6 +102,7 @@ struct RayleighDamping {
 struct InitialVelocity {
   int region = -1;  ///< -1: every node
   std::array<double, 3> value{0, 0, 0};
+  std::array<double, 3> angular{0, 0, 0};  ///< at the rotation nodes (beam nodes)
 };
 
 /// How implicit solves with a constant operator (linear models) are done: chosen from the
