@@ -8,7 +8,8 @@
 # - explicit: a free beam spun about its axis at 100 rad/s with its tip kicked (torsion and
 #   bending on the spin, the tip moving 0.5 m): the total energy's largest drift converges at the
 #   second order of central difference (dt 1e-5, 5e-6, 2.5e-6: each halving divides it by > 3.5)
-#   and is below 3e-4 at 5e-6; np 2 equals np 1.
+#   and is below 3e-4 at 5e-6; np 2 equals np 1; a 2-rank run's checkpoint at the middle
+#   continued on 3 ranks ends where the 1-rank run does (energies, 1e-9 relative).
 set -euo pipefail
 : "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
 source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
@@ -53,6 +54,7 @@ EOF2
 spin spin1.yaml 1e-5
 spin spin2.yaml 5e-6
 spin spin3.yaml 2.5e-6
+sed 's/history_every: 100}/history_every: 100, checkpoint: {every: 10000}}/' spin1.yaml > spinck.yaml
 
 in_dir() {  # in_dir DIR NP CASE
   mkdir -p "$1" && cp "$3" "$1/"
@@ -64,6 +66,10 @@ in_dir spin1 1 spin1.yaml
 in_dir spin2 1 spin2.yaml
 in_dir spin3 1 spin3.yaml
 in_dir spin2np2 2 spin2.yaml
+in_dir spinck 2 spinck.yaml
+(cd spinck && run_log "$work/restart.log" 3 spinck.yaml --restart out/checkpoints/checkpoint_000010000.h5)
+grep -q "restart   from .*checkpoint_000010000.h5: step 10000" "$work/restart.log" ||
+  fail "the restart did not start from step 10000"
 
 python3 - "$work" "$INERTIA_SOURCE_DIR/tests/support" << 'PY' || failed=1
 import math
@@ -107,6 +113,9 @@ check("spin: largest energy drift at dt 5e-6", drift[1], 0, 3e-4)
 a, b = read(f"{work}/spin2/out/energy.csv"), read(f"{work}/spin2np2/out/energy.csv")
 check("spin: np 2 against np 1, energies (J)",
       largest_difference(a, b, ["kinetic", "strain", "total"]), 0, 1e-6)
+a, b = read(f"{work}/spin1/out/energy.csv"), read(f"{work}/spinck/out/energy.csv")
+check("spin: restarted on 3 ranks from a 2-rank checkpoint against np 1, energies / E0",
+      largest_difference(a, b, ["kinetic", "strain", "total"]) / a["total"][0], 0, 1e-9)
 sys.exit(0 if passed() else 1)
 PY
 finish
