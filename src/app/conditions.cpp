@@ -240,14 +240,20 @@ const ConditionType rows[] = {
      resolve_load<Load::Kind::force, -1>,
      describe_force},
     {{"moment", "total moment [mx, my, mz] shared by the region's beam nodes (their rotations)",
-      ""},
+      "mesh: {file: meshes/beam_cantilever_16.msh}\nmaterials:\n  - {region: beam, density: "
+      "7850, youngs_modulus: 2.1e11, poissons_ratio: 0.3}\nsections:\n  - {region: beam, shape: "
+      "{type: tube, diameter: 0.1, wall_thickness: 0.005}}\nboundary_conditions:\n  - {region: "
+      "root, type: fixed}\n  - {region: tip, type: moment, value: [0, 0, 1000]}"},
      false,
      load_keys,
      parse_vector_load,
      resolve_load<Load::Kind::moment, -1>,
      describe_moment},
     {{"line_load", "force per length [qx, qy, qz] (global axes) on the beams of a line region",
-      ""},
+      "mesh: {file: meshes/beam_cantilever_16.msh}\nmaterials:\n  - {region: beam, density: "
+      "7850, youngs_modulus: 2.1e11, poissons_ratio: 0.3}\nsections:\n  - {region: beam, shape: "
+      "{type: rectangle, width: 0.1, height: 0.2}}\nboundary_conditions:\n  - {region: root, "
+      "type: fixed}\n  - {region: beam, type: line_load, value: [0, 0, -5000]}"},
      false,
      load_keys,
      parse_vector_load,

@@ -187,6 +187,10 @@ const OutputField table[] = {
     {{"section_forces",
       "cell data of beams: N, Vy, Vz, T, My, Mz at end 0, then at end 1 (local axes; 0 on "
       "other cells)",
+      "mesh: {file: meshes/beam_cantilever_16.msh}\nmaterials:\n  - {region: beam, density: "
+      "7850, youngs_modulus: 2.1e11, poissons_ratio: 0.3}\nsections:\n  - {region: beam, shape: "
+      "{type: circle, diameter: 0.1}}\nboundary_conditions:\n  - {region: root, type: fixed}\n  - "
+      "{region: tip, type: force, value: [0, 1000, 0]}\n"
       "output: {fields: [section_forces]}"},
      K::frame,
      L::cell,
@@ -300,7 +304,11 @@ const OutputField table[] = {
      nullptr,
      probe_velocity},
     {{"rotation", "the rotations rx, ry, rz (rad) of the beam node nearest the probe's point",
-      "output:\n  probes:\n    - {name: tip, point: [1, 0.05, 0.05], fields: [rotation]}"},
+      "mesh: {file: meshes/beam_cantilever_16.msh}\nmaterials:\n  - {region: beam, density: "
+      "7850, youngs_modulus: 2.1e11, poissons_ratio: 0.3}\nsections:\n  - {region: beam, shape: "
+      "{type: circle, diameter: 0.1}}\nboundary_conditions:\n  - {region: root, type: fixed}\n  - "
+      "{region: tip, type: force, value: [0, 1000, 0]}\n"
+      "output:\n  probes:\n    - {name: tip, point: [2, 0, 0], fields: [rotation]}"},
      K::probe,
      L::point,
      3,
@@ -310,7 +318,11 @@ const OutputField table[] = {
      nullptr,
      probe_rotation},
     {{"angular_velocity", "the angular velocity (rad/s) of the beam node nearest the probe's point",
-      "output:\n  probes:\n    - {name: tip, point: [1, 0.05, 0.05], fields: [angular_velocity]}"},
+      "mesh: {file: meshes/beam_cantilever_16.msh}\nmaterials:\n  - {region: beam, density: "
+      "7850, youngs_modulus: 2.1e11, poissons_ratio: 0.3}\nsections:\n  - {region: beam, shape: "
+      "{type: circle, diameter: 0.1}}\nboundary_conditions:\n  - {region: root, type: fixed}\n  - "
+      "{region: tip, type: force, value: [0, 1000, 0]}\n"
+      "output:\n  probes:\n    - {name: tip, point: [2, 0, 0], fields: [angular_velocity]}"},
      K::probe,
      L::point,
      3,

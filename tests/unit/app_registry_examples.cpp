@@ -106,6 +106,8 @@ class Examples : public ::testing::Test {
     ASSERT_FALSE(e.example.empty());
     const fs::path dir = dir_ / name;
     fs::create_directories(dir);
+    // Examples that need line cells (beams) read the repository's meshes/ as `meshes/...`.
+    fs::create_directory_symlink(fs::path(INERTIA_SOURCE_DIR) / "meshes", dir / "meshes");
     std::ofstream(dir / "case.yaml") << case_with(e.example);
     const auto [check_status, check_log] = inertia(dir, "--check case.yaml");
     EXPECT_EQ(check_status, 0) << check_log;
