@@ -217,6 +217,31 @@ TEST(BeamFiber, ElasticElementIsTheEulerBernoulliStiffness) {
   }
 }
 
+TEST(BeamFiber, ElasticSectionForcesAtTheEndsAreTheBeamsEndForces) {
+  // Lobatto's end points: N, My, Mz there are fe/beam.hpp's end section forces (exact for nodal
+  // loads: linear moments, constant N).
+  Element e = make_element(steel(0, 0), fiber_beam_integration());
+  std::array<double, 12> d, ends;
+  for (int i = 0; i < 12; ++i) d[i] = 1e-6 * std::cos(0.4 + 1.7 * i);
+  std::array<double, 15> sections;
+  fiber_beam_update(X0, X1, e.R.data(), e.beam, d.data(), e.committed, e.trial, {}, {}, sections);
+  beam_section_forces(X0, X1, e.R.data(), e.props, {E, G, 0}, false, d.data(), ends.data());
+  double scale = 0;
+  for (double v : ends) scale = std::max(scale, std::abs(v));
+  const int at[2][3] = {{0, 4, 5}, {6, 10, 11}};  // N, My, Mz at end 0 and end 1
+  for (int k = 0; k < 3; ++k) {
+    EXPECT_NEAR(sections[k], ends[at[0][k]], 1e-10 * scale) << k;
+    EXPECT_NEAR(sections[12 + k], ends[at[1][k]], 1e-10 * scale) << k;
+  }
+  std::vector<double> short_state(e.committed.size() - 1);
+  EXPECT_THROW(
+      fiber_beam_update(X0, X1, e.R.data(), e.beam, d.data(), short_state, e.trial, {}, {}),
+      InternalError);
+  EXPECT_THROW(
+      fiber_beam_update(X0, X0, e.R.data(), e.beam, d.data(), e.committed, e.trial, {}, {}),
+      SolverError);
+}
+
 /// max |K - central differences of f| / max |K| at d, from e's committed state.
 double tangent_error(Element& e, const std::array<double, 12>& d) {
   std::array<double, 144> K;
