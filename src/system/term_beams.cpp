@@ -12,6 +12,7 @@
 #include "inertia/mesh/rotation_nodes.hpp"
 #include "inertia/parallel/session.hpp"
 #include "inertia/system/beams.hpp"
+#include "beam_term.hpp"
 
 namespace inertia {
 
@@ -27,7 +28,7 @@ std::vector<std::string_view> shape_keys(std::string_view shape) {
 
 BeamInput parse_beam(const case_yaml::Node& b) {
   b.expect_map({"region", "shape", "area", "iy", "iz", "torsion", "shear_area_y", "shear_area_z",
-                "orientation", "theory", "kinematics"});
+                "orientation", "theory", "kinematics", "fibers", "integration_points"});
   BeamInput in;
   in.where = cat(*b.file, ":", b.line(), ": ", b.key);
   if (!b.has("region")) b.fail("missing key 'region' (the line region of the beams)");
@@ -77,8 +78,13 @@ BeamInput parse_beam(const case_yaml::Node& b) {
   if (b.has("kinematics"))
     in.corotational = b["kinematics"].choice({"linear", "corotational"}) == "corotational";
   in.shear_deformable = true;
-  if (b.has("theory"))
+  if (b.has("theory")) {
     in.shear_deformable = b["theory"].choice({"timoshenko", "euler_bernoulli"}) == "timoshenko";
+    in.theory_given = true;
+  }
+  if (b.has("fibers")) in.fiber_divisions = static_cast<int>(b["fibers"].integer_in(1, 64));
+  if (b.has("integration_points"))
+    in.integration_points = static_cast<int>(b["integration_points"].integer_in(3, 10));
   if (in.shear_deformable && in.shape.empty() &&
       !(in.properties.shear_area_y > 0 && in.properties.shear_area_z > 0)) {
     if (b.has("theory"))
@@ -93,56 +99,11 @@ const BeamSection* section_of(const ProblemSpec& spec) {
   return it == spec.term_sections.end() ? nullptr : &dynamic_cast<const BeamSection&>(*it->second);
 }
 
-/// What one beam cell keeps: its matrices in global axes (the DOF order of the cell).
-struct BeamCell {
-  std::array<double, 144> K, M;
-  std::array<double, 12> lumped;
-  std::array<double, 9> frame;
-  double length;
-};
-
-class BeamTerm final : public BeamTermInfo {
+/// An elastic region's beams: linear (the constant K of fe/beam.hpp, assembled once) or
+/// corotational (fe/beam_corotational.hpp: force and tangent at u).
+class ElasticBeamTerm final : public beam_detail::BeamTermBase {
  public:
-  BeamTerm(const TermInputs& in, const BeamInput& b, const fe::BeamSectionProperties& p,
-           const fe::BeamMaterial& m, std::vector<std::int64_t> cells, std::vector<BeamCell> data)
-      : comm_(in.comm),
-        mesh_(in.mesh),
-        input_(b),
-        region_(b.region),
-        section_(p),
-        material_(m),
-        cells_(std::move(cells)),
-        data_(std::move(data)) {}
-
-  std::string summary() const override {
-    double count = static_cast<double>(cells_.size()), length = 0, shortest = INFINITY,
-           longest = 0;
-    for (const BeamCell& c : data_) {
-      length += c.length;
-      shortest = std::min(shortest, c.length);
-      longest = std::max(longest, c.length);
-    }
-    double sums[2] = {count, length}, extremes[2] = {shortest, -longest};
-    INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, sums, 2, MPI_DOUBLE, MPI_SUM, comm_));
-    INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, extremes, 2, MPI_DOUBLE, MPI_MIN, comm_));
-    const auto& s = section_;
-    return cat("region '", printable(region_), "': ", static_cast<long long>(sums[0]),
-               " beams, length ", sums[1], " (", extremes[0], " to ", -extremes[1], "), ",
-               input_.shear_deformable ? "timoshenko" : "euler_bernoulli",
-               input_.corotational ? ", corotational" : ", linear",
-               input_.shape.empty() ? std::string() : cat(", ", input_.shape), "; A ", s.area,
-               ", Iy ", s.iy, ", Iz ", s.iz, ", J ", s.torsion,
-               input_.shear_deformable
-                   ? cat(", shear areas ", s.shear_area_y, " (y) ", s.shear_area_z, " (z)")
-                   : std::string(),
-               "; E ", material_.youngs_modulus, ", G ", material_.shear_modulus, ", density ",
-               material_.density,
-               input_.oriented ? cat("; local y along (", input_.orientation[0], ", ",
-                                     input_.orientation[1], ", ", input_.orientation[2], ")")
-                               : std::string("; local y horizontal (default orientation)"));
-  }
-
-  std::string describe() const override { return cat("beams of region '", region_, "'"); }
+  using BeamTermBase::BeamTermBase;
   Traits traits() const override { return {.linear = !input_.corotational}; }
 
   /// Linear: the constant K. Corotational: the tangent at `at`.
@@ -152,8 +113,8 @@ class BeamTerm final : public BeamTermInfo {
       if (input_.corotational) {
         double d[12], f[12];
         gather(at.u, c, d);
-        fe::corotational_beam_force(x.data(), x.data() + 3, orientation(k, x.data()), section_,
-                                    material_, input_.shear_deformable, d, f, Ke.data(), nullptr);
+        fe::corotational_beam_force(x.data(), x.data() + 3, orientation(k), section_, material_,
+                                    input_.shear_deformable, d, f, Ke.data(), nullptr);
       } else {
         std::copy(data_[k].K.begin(), data_[k].K.end(), Ke.begin());
       }
@@ -166,9 +127,8 @@ class BeamTerm final : public BeamTermInfo {
     f.add_cells(cells_, [&](std::int64_t c, CellType, auto x, auto fe_vec) {
       double d[12];
       gather(at.u, c, d);
-      fe::corotational_beam_force(x.data(), x.data() + 3, orientation(k++, x.data()), section_,
-                                  material_, input_.shear_deformable, d, fe_vec.data(), nullptr,
-                                  nullptr);
+      fe::corotational_beam_force(x.data(), x.data() + 3, orientation(k++), section_, material_,
+                                  input_.shear_deformable, d, fe_vec.data(), nullptr, nullptr);
       return true;
     });
   }
@@ -179,7 +139,7 @@ class BeamTerm final : public BeamTermInfo {
       gather(at.u, cells_[k], d);
       coordinates(cells_[k], x);
       try {
-        fe::corotational_beam_force(x, x + 3, orientation(k, x), section_, material_,
+        fe::corotational_beam_force(x, x + 3, orientation(k), section_, material_,
                                     input_.shear_deformable, d, f, nullptr, &e);
       } catch (const SolverError&) {
         return NAN;  // no frame: an element the configuration cannot take
@@ -188,39 +148,6 @@ class BeamTerm final : public BeamTermInfo {
     }
     return total;
   }
-  void add_lumped_mass(VectorSum& m) const override {
-    std::size_t k = 0;
-    m.add_cells(cells_, [&](std::int64_t, CellType, auto, auto me) {
-      std::copy(data_[k].lumped.begin(), data_[k].lumped.end(), me.begin());
-      ++k;
-      return true;
-    });
-  }
-  void add_consistent_mass(MatrixSum& M) const override {
-    std::size_t k = 0;
-    M.add_cells(cells_, [&](std::int64_t, CellType, auto, auto Me) {
-      std::copy(data_[k].M.begin(), data_[k].M.end(), Me.begin());
-      ++k;
-    });
-  }
-  double mass() const override {
-    double total = 0;
-    for (const BeamCell& c : data_) total += material_.density * section_.area * c.length;
-    return total;
-  }
-  /// The uniform load w = rho A g per length as its consistent nodal loads: w L / 2 at each
-  /// node, and the end moments of a fixed-end beam (w_perp L^2 / 12), exact in statics.
-  /// The uniform load w = rho A g per length as its consistent nodal loads (end moments too:
-  /// exact in statics).
-  void add_body_force(const std::array<double, 3>& g, VectorSum& f) const override {
-    const double w = material_.density * section_.area;
-    const double q[3] = {w * g[0], w * g[1], w * g[2]};
-    f.add_cells(cells_, [&](std::int64_t, CellType, auto x, auto fe_vec) {
-      fe::beam_uniform_load(x.data(), x.data() + 3, q, fe_vec.data());
-      return true;
-    });
-  }
-
   void section_forces(std::span<const PetscScalar> u, std::span<double> forces) const override {
     for (std::size_t k = 0; k < cells_.size(); ++k) {
       double d[12], x[6];
@@ -234,7 +161,7 @@ class BeamTerm final : public BeamTermInfo {
       }
       double dl[7], Rr[9];
       try {  // in the corotated axes
-        fe::corotational_beam_local_state(x, x + 3, orientation(k, x), section_, material_,
+        fe::corotational_beam_local_state(x, x + 3, orientation(k), section_, material_,
                                           input_.shear_deformable, d, dl, Rr, s);
       } catch (const SolverError&) {
         std::fill(s, s + 12, NAN);
@@ -243,28 +170,10 @@ class BeamTerm final : public BeamTermInfo {
   }
 
  private:
-  /// The cell's DOF values [u0, u1, theta0, theta1] from a local form.
-  void gather(std::span<const PetscScalar> u, std::int64_t c, double* d) const {
-    const auto nodes = mesh_.nodes_of(c);
-    for (int a = 0; a < 4; ++a)
-      for (int i = 0; i < 3; ++i) d[3 * a + i] = u[3 * nodes[a] + i];
+  std::string kind() const override {
+    return cat(input_.shear_deformable ? "timoshenko" : "euler_bernoulli",
+               input_.corotational ? ", corotational" : ", linear");
   }
-  void coordinates(std::int64_t c, double* x) const {
-    const auto nodes = mesh_.nodes_of(c);
-    for (int a = 0; a < 2; ++a)
-      for (int i = 0; i < 3; ++i) x[3 * a + i] = mesh_.coords[3 * nodes[a] + i];
-  }
-  /// Cell k's orientation vector: its reference frame's local y (the frame it was built with).
-  const double* orientation(std::size_t k, const double*) const { return &data_[k].frame[3]; }
-
-  MPI_Comm comm_;
-  const LocalMesh& mesh_;
-  BeamInput input_;
-  std::string region_;
-  fe::BeamSectionProperties section_;
-  fe::BeamMaterial material_;
-  std::vector<std::int64_t> cells_;  ///< local beam2 cells, increasing
-  std::vector<BeamCell> data_;       ///< per cell
 };
 
 int region_index(const std::vector<Region>& regions, const std::string& name) {
@@ -274,23 +183,88 @@ int region_index(const std::vector<Region>& regions, const std::string& name) {
 }
 
 fe::BeamSectionProperties section_properties(const BeamInput& b, double nu) {
-  if (b.shape.empty()) return b.properties;
+  return b.shape.empty() ? b.properties : fe::section_properties(beam_detail::beam_shape(b), nu);
+}
+
+}  // namespace
+
+namespace beam_detail {
+
+std::string BeamTermBase::summary() const {
+  double count = static_cast<double>(cells_.size()), length = 0, shortest = INFINITY, longest = 0;
+  for (const BeamCell& c : data_) {
+    length += c.length;
+    shortest = std::min(shortest, c.length);
+    longest = std::max(longest, c.length);
+  }
+  double sums[2] = {count, length}, extremes[2] = {shortest, -longest};
+  INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, sums, 2, MPI_DOUBLE, MPI_SUM, comm_));
+  INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, extremes, 2, MPI_DOUBLE, MPI_MIN, comm_));
+  const auto& s = section_;
+  return cat("region '", printable(input_.region), "': ", static_cast<long long>(sums[0]),
+             " beams, length ", sums[1], " (", extremes[0], " to ", -extremes[1], "), ", kind(),
+             input_.shape.empty() ? std::string() : cat(", ", input_.shape), "; A ", s.area,
+             ", Iy ", s.iy, ", Iz ", s.iz, ", J ", s.torsion,
+             input_.shear_deformable
+                 ? cat(", shear areas ", s.shear_area_y, " (y) ", s.shear_area_z, " (z)")
+                 : std::string(),
+             "; E ", material_.youngs_modulus, ", G ", material_.shear_modulus, ", density ",
+             material_.density,
+             input_.oriented ? cat("; local y along (", input_.orientation[0], ", ",
+                                   input_.orientation[1], ", ", input_.orientation[2], ")")
+                             : std::string("; local y horizontal (default orientation)"));
+}
+
+void BeamTermBase::add_lumped_mass(VectorSum& m) const {
+  std::size_t k = 0;
+  m.add_cells(cells_, [&](std::int64_t, CellType, auto, auto me) {
+    std::copy(data_[k].lumped.begin(), data_[k].lumped.end(), me.begin());
+    ++k;
+    return true;
+  });
+}
+
+void BeamTermBase::add_consistent_mass(MatrixSum& M) const {
+  std::size_t k = 0;
+  M.add_cells(cells_, [&](std::int64_t, CellType, auto, auto Me) {
+    std::copy(data_[k].M.begin(), data_[k].M.end(), Me.begin());
+    ++k;
+  });
+}
+
+double BeamTermBase::mass() const {
+  double total = 0;
+  for (const BeamCell& c : data_) total += material_.density * section_.area * c.length;
+  return total;
+}
+
+void BeamTermBase::add_body_force(const std::array<double, 3>& g, VectorSum& f) const {
+  const double w = material_.density * section_.area;
+  const double q[3] = {w * g[0], w * g[1], w * g[2]};
+  f.add_cells(cells_, [&](std::int64_t, CellType, auto x, auto fe_vec) {
+    fe::beam_uniform_load(x.data(), x.data() + 3, q, fe_vec.data());
+    return true;
+  });
+}
+
+fe::BeamShape beam_shape(const BeamInput& b) {
   using K = fe::BeamShape::Kind;
   const auto& d = b.dimensions;
   const K kind = b.shape == "rectangle" ? K::rectangle
                  : b.shape == "circle"  ? K::circle
                  : b.shape == "tube"    ? K::tube
                                         : K::i_section;
-  return fe::section_properties({kind, d[0], d[1], d[2], d[3]}, nu);
+  return {kind, d[0], d[1], d[2], d[3]};
 }
 
-}  // namespace
+}  // namespace beam_detail
 
 void BeamSection::fingerprint(Hasher& h) const {
   for (const BeamInput& b : beams) {
     h.add(b.region).add(b.shape).add(static_cast<int>(b.shear_deformable)).add(b.orientation);
     h.add(static_cast<int>(b.oriented));
     if (b.corotational) h.add("corotational");
+    h.add(b.fiber_divisions).add(b.integration_points);
     for (double x : b.dimensions) h.add(x);
     const auto& p = b.properties;
     for (double x : {p.area, p.iy, p.iz, p.torsion, p.shear_area_y, p.shear_area_z}) h.add(x);
@@ -329,7 +303,8 @@ void build_beam_terms(const TermInputs& in, std::vector<std::unique_ptr<ForceTer
   const BeamSection* s = section_of(in.spec);
   if (!s) return;
   std::exception_ptr error;
-  for (const BeamInput& b : s->beams) {
+  for (const BeamInput& given : s->beams) {
+    BeamInput b = given;
     const int region = region_index(in.mesh.regions, b.region);
     const MaterialAssignment* material = nullptr;
     for (const auto& m : in.spec.materials)
@@ -337,16 +312,31 @@ void build_beam_terms(const TermInputs& in, std::vector<std::unique_ptr<ForceTer
     INERTIA_CHECK(material, InputError, b.where, ": region '", excerpt(b.region),
                   "' has no entry in materials: (its density, youngs_modulus and "
                   "poissons_ratio)");
-    INERTIA_CHECK(material->material.model->linear() && !material->material.plastic(),
-                  InputError, b.where, ": the beams of region '", excerpt(b.region),
-                  "' are linear elastic: their material must be linear_elastic");
+    const fe::J2Parameters* law = material->material.model->j2();
+    INERTIA_CHECK(material->material.model->linear() || law, InputError, b.where,
+                  ": the beams of region '", excerpt(b.region),
+                  "' take linear_elastic materials, with or without plasticity:");
+    if (law) {  // fiber sections: Euler-Bernoulli, small rotations (fe/beam_fiber.hpp)
+      INERTIA_CHECK(!b.shape.empty(), InputError, b.where, ": the plastic beams of region '",
+                    excerpt(b.region),
+                    "' need a shape (their fibers): give shape: {type: rectangle | circle | tube "
+                    "| i, ...} instead of area, iy, iz, torsion");
+      INERTIA_CHECK(!b.corotational, InputError, b.where, ": the plastic beams of region '",
+                    excerpt(b.region),
+                    "' are small-rotation fiber beams: kinematics: corotational is for elastic "
+                    "beams (not built yet for fiber sections)");
+      INERTIA_CHECK(!(b.theory_given && b.shear_deformable), InputError, b.where,
+                    ".theory: the plastic beams of region '", excerpt(b.region),
+                    "' are Euler-Bernoulli fiber beams; timoshenko is for elastic beams");
+      b.shear_deformable = false;
+    }
     const auto& e = material->material.elastic();
     const fe::BeamMaterial m{.youngs_modulus = e.youngs_modulus,
                              .shear_modulus = e.mu(),
                              .density = material->material.density};
     const fe::BeamSectionProperties p = section_properties(b, e.poissons_ratio);
     std::vector<std::int64_t> cells;
-    std::vector<BeamCell> data;
+    std::vector<beam_detail::BeamCell> data;
     for (std::int64_t c = 0; c < in.mesh.num_cells(); ++c) {
       if (in.mesh.cell_types[c] != CellType::beam2 || in.mesh.cell_regions[c] != region ||
           !in.mesh.cell_is_element[c])
@@ -355,7 +345,7 @@ void build_beam_terms(const TermInputs& in, std::vector<std::unique_ptr<ForceTer
       in.assembler.cell_coordinates(c, x);
       double v[3] = {b.orientation[0], b.orientation[1], b.orientation[2]};
       if (!b.oriented) fe::default_beam_orientation(x, x + 3, v);
-      BeamCell cell{};
+      beam_detail::BeamCell cell{};
       if (!fe::beam_frame(x, x + 3, v, cell.frame.data())) {
         if (!error)
           error = std::make_exception_ptr(InputError(cat(
@@ -373,7 +363,12 @@ void build_beam_terms(const TermInputs& in, std::vector<std::unique_ptr<ForceTer
       cells.push_back(c);
       data.push_back(cell);
     }
-    out.push_back(std::make_unique<BeamTerm>(in, b, p, m, std::move(cells), std::move(data)));
+    if (law)
+      out.push_back(beam_detail::make_fiber_beam_term(in, b, p, m, *law, std::move(cells),
+                                                      std::move(data)));
+    else
+      out.push_back(
+          std::make_unique<ElasticBeamTerm>(in, b, p, m, std::move(cells), std::move(data)));
   }
   rethrow_collectively(in.comm, error);
 }

@@ -33,6 +33,11 @@ struct BeamInput {
   /// kinematics: corotational (large displacements and rotations, fe/beam_corotational.hpp: a
   /// nonlinear term) or linear (small: the constant K assembled once).
   bool corotational = false;
+  bool theory_given = false;  ///< `theory` was in the entry
+  /// Plastic materials (materials[].plasticity): fiber sections (fe/beam_fiber.hpp): the
+  /// shape's divisions (section_fibers) and the Gauss-Lobatto points along each beam.
+  int fiber_divisions = 8;
+  int integration_points = 5;
 };
 
 struct BeamSection final : TermSection {
