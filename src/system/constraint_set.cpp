@@ -74,11 +74,13 @@ std::vector<ConstraintOverlap> shared_dofs(MPI_Comm comm, const LocalMesh& mesh,
 
 /// Which conditions hold some DOF of each component, over all ranks (the later condition holds
 /// a DOF two name): holds[3 c + d]. Collective.
-std::vector<int> holders(MPI_Comm comm, const ProblemSpec& spec, const HeldDofs& constrained) {
+std::vector<int> holders(MPI_Comm comm, const LocalMesh& mesh, const ProblemSpec& spec,
+                         const HeldDofs& constrained) {
   const std::size_t nconditions = spec.dirichlet.size();
   std::vector<int> holds(3 * nconditions, 0);
   for (const auto& [local, held] : constrained)
-    holds[3 * static_cast<std::size_t>(held.condition) + static_cast<std::size_t>(local % 3)] = 1;
+    if (!mesh.is_rotation(static_cast<std::int32_t>(local / 3)))  // translations: the ground's
+      holds[3 * static_cast<std::size_t>(held.condition) + static_cast<std::size_t>(local % 3)] = 1;
   if (nconditions > 0)
     INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, holds.data(), static_cast<int>(holds.size()), MPI_INT,
                               MPI_MAX, comm));
@@ -101,7 +103,7 @@ ConstraintSet::ConstraintSet(MPI_Comm comm, const LocalMesh& mesh, const Problem
   INERTIA_MPI(MPI_Allreduce(&local_prescribed, &any_prescribed, 1, MPI_INT, MPI_MAX, comm));
   has_prescribed_motion_ = any_prescribed != 0;
 
-  const std::vector<int> holds = holders(comm, spec, constrained);
+  const std::vector<int> holds = holders(comm, mesh, spec, constrained);
   for (int d = 0; d < 3; ++d) {
     // Uniform: every holder of d accelerates it by the same record and value.
     bool accelerated = false, displaced = false, uniform = true;

@@ -11,8 +11,9 @@ ExternalLoads::ExternalLoads(const ProblemSpec& spec,
 }
 
 void ExternalLoads::add_ground(int component, int amplitude, double value,
-                               petsc::Vector mass_translation) {
-  ground_.push_back({component, amplitude, value, std::move(mass_translation)});
+                               petsc::Vector mass_translation, petsc::Vector translation) {
+  ground_.push_back(
+      {component, amplitude, value, std::move(mass_translation), std::move(translation)});
   amplitudes_.assign(loads_.size() + ground_.size(), 0.0);
   arrays_.reserve(loads_.size() + ground_.size());
 }
@@ -46,11 +47,9 @@ void ExternalLoads::ground_damping_force(double t, Vec f) const {
 
 void ExternalLoads::ground_velocity(double t, Vec w) const {
   INERTIA_PETSC(VecZeroEntries(w));
-  petsc::Array x(w);
-  for (const auto& g : ground_) {
-    const double v = g.value * spec_.amplitudes[g.amplitude].rate(t);
-    for (PetscInt i = g.component; i < x.size(); i += 3) x[i] = v;
-  }
+  for (const auto& g : ground_)  // v_g r_d: the translations (a beam node's rotations: none)
+    INERTIA_PETSC(
+        VecAXPY(w, g.value * spec_.amplitudes[g.amplitude].rate(t), g.translation));
 }
 
 void ExternalLoads::subtract_from_external(double t, Vec ku, Vec f, Vec scale) const {

@@ -65,7 +65,8 @@ MechanicalSystem::MechanicalSystem(MPI_Comm comm, LocalMesh mesh, ProblemSpec sp
   for (int d = 0; d < 3; ++d)
     if (const int c = constraints_.uniform_ground_condition(d); c >= 0) {
       const auto& h = spec_.dirichlet[static_cast<std::size_t>(c)];
-      loads_.add_ground(d, h.amplitude, h.value[d], operators_.translation_mass(d));
+      loads_.add_ground(d, h.amplitude, h.value[d], operators_.translation_mass(d),
+                        assembler_.unit_translation(d));
     }
   operators_.finish_masses(constraints_);
   work_ = create_vector();

@@ -25,7 +25,9 @@ class ExternalLoads {
 
   /// Uniform base excitation in component d: G_d(t) = value x (amplitude's rate)(t) on its DOFs;
   /// mass_translation is M r_d.
-  void add_ground(int component, int amplitude, double value, petsc::Vector mass_translation);
+  /// `translation`: r_d, the unit translation (0 on the rotations of beam nodes).
+  void add_ground(int component, int amplitude, double value, petsc::Vector mass_translation,
+                  petsc::Vector translation);
   bool has_ground() const { return !ground_.empty(); }
   const std::vector<std::pair<int, petsc::Vector>>& vectors() const { return loads_; }
 
@@ -47,6 +49,7 @@ class ExternalLoads {
     int amplitude = 0;  ///< the condition's displacement amplitude (its rate is the velocity)
     double value = 0;
     petsc::Vector mass_translation;  ///< M r_d
+    petsc::Vector translation;       ///< r_d
   };
   const ProblemSpec& spec_;
   std::vector<std::pair<int, petsc::Vector>> loads_;  ///< (amplitude, load vector)
