@@ -18,7 +18,8 @@
 #   costs explicit runs their step (the stiff coupling on the beam node's small rotary inertia):
 #   this one takes penalty 10, dt 5.3e-7 s against 9.7e-5 s without the coupling.
 # Bad input: a node region that is not one beam node, a surface that is not a face region, an
-# unknown type, a zero penalty: one error line, the same from the run and --check.
+# unknown type, a zero penalty, a modal analysis (its operators would leave the coupling out): one
+# error line, the same from the run and --check.
 set -euo pipefail
 : "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
 source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
@@ -80,6 +81,13 @@ refusal no_region "surface 'top' is not in the mesh" "node: beam_end, surface: t
 refusal soft "type: .*rigid" "node: beam_end, surface: block_top, type: soft"
 refusal no_surface "missing key 'surface'" "node: beam_end"
 refusal zero_penalty "penalty" "node: beam_end, surface: block_top, penalty: 0"
+# The linear analyses' operators leave the coupling out (a modal analysis found two 0 Hz modes):
+# refused.
+case_file modal.yaml "$(weld)" "modal: {modes: 4}"
+same_refusal 1 "couplings .*linear analysis does not take" modal.yaml
+case_file sequence.yaml "$(weld)" "analyses:
+  - {name: modes, type: modal, modes: 4}"
+same_refusal 1 "couplings .*modal analysis does not take" sequence.yaml
 
 rm -rf out  # what the refused runs made
 
