@@ -5,8 +5,11 @@
 // Physical groups: volume "block", surface "block_top" (z = h), surface "block_base" (z = 0),
 // curve "beam", point "beam_end" (the foot, (0, 0, h)), point "tip" ((0, 0, h + L)), point
 // "block_corner" ((a, a, h): a solid node, for the refusals).
+// With g > 0 the beam starts g above the face's centre (its foot is no node of the block; "tip"
+// at (0, 0, h + g + L)).
 // gmsh -3 -format msh41 beam_on_block.geo -o beam_on_block.msh
-DefineConstant[ a = 0.5, h = 1, L = 3, n = 2, m = 4, nb = 6 ];
+// gmsh -3 -format msh41 -setnumber g 0.5 beam_on_block.geo -o beam_on_block_offset.msh
+DefineConstant[ a = 0.5, h = 1, L = 3, n = 2, m = 4, nb = 6, g = 0 ];
 Point(1) = {0, 0, 0};
 Point(2) = {a, 0, 0};
 Point(3) = {a, a, 0};
@@ -44,7 +47,11 @@ q2[] = Extrude {0, 0, h} { Surface{2}; Layers{m}; Recombine; };
 q3[] = Extrude {0, 0, h} { Surface{3}; Layers{m}; Recombine; };
 q4[] = Extrude {0, 0, h} { Surface{4}; Layers{m}; Recombine; };
 foot[] = Point In BoundingBox {-1e-6, -1e-6, h - 1e-6, 1e-6, 1e-6, h + 1e-6};
-Point(100) = {0, 0, h + L};
+If (g > 0)  // the beam's foot g above the face, not a node of the block: a rigid link's case
+  Point(101) = {0, 0, h + g};
+  foot[0] = 101;
+EndIf
+Point(100) = {0, 0, h + g + L};
 Line(100) = {foot[0], 100};
 Transfinite Curve {100} = nb + 1;
 Physical Volume("block", 1) = {q1[1], q2[1], q3[1], q4[1]};

@@ -17,6 +17,11 @@
 #   within 1e-6 of the external work; measured 3e-8), np 1 and 3 agree (1e-9). The default penalty
 #   costs explicit runs their step (the stiff coupling on the beam node's small rotary inertia):
 #   this one takes penalty 10, dt 5.3e-7 s against 9.7e-5 s without the coupling.
+# The rigid link (meshes/beam_on_block_offset.msh: the beam starts 0.5 m above the face's centre,
+# not a node of the block; np 1 and 3): the base carries P (h + g + L), the beam bends as the
+# clamped cantilever, the foot moves as the face's centre plus theta x (0, 0, g) and turns with
+# the face (the penalty's gap: 9.3e-7 of the foot's motion at the default penalty; within 2e-6),
+# np 3 = np 1.
 # Bad input: a node region that is not one beam node, a surface that is not a face region, an
 # unknown type, a zero penalty, a modal analysis (its operators would leave the coupling out): one
 # error line, the same from the run and --check.
@@ -102,7 +107,13 @@ else
   fail "hinge: failed without naming a singular operator: $(head -c 400 "$work/err")"
 fi
 
+# The rigid link: the beam's foot 0.5 m above the face's centre, no node of the block.
+sed -e 's/beam_on_block.msh/beam_on_block_offset.msh/' -e 's/point: \[0, 0, 4\]/point: [0, 0, 4.5]/' \
+  -e 's/{name: foot, point: \[0, 0, 1\]/{name: centre, point: [0, 0, 1], fields: [displacement]}\n    - {name: foot, point: [0, 0, 1.5]/' \
+  weld.yaml > offset.yaml
 for np in 1 2 3; do in_dir "weld$np" "$np" weld.yaml; done
+in_dir offset1 1 offset.yaml
+in_dir offset3 3 offset.yaml
 for p in 10 100 10000 1000000; do in_dir "p$p" 1 "weld_p$p.yaml"; done
 in_dir explicit1 1 explicit.yaml
 in_dir explicit3 3 explicit.yaml
@@ -142,6 +153,23 @@ for np_ in (2, 3):
     wn = last(f"weld{np_}", "probes.csv")
     d = max(abs(wn[k] - w1[k]) for k in w1 if k != "time")
     check(f"np {np_} against np 1 (probes, relative to the tip)", d / abs(tip), 0, 1e-9)
+o1 = last("offset1", "probes.csv")
+so = last("offset1", "sections.csv")
+g = 0.5
+check("rigid link: base section my + P (h + g + L) (relative)",
+      abs(so["base.my"] + P * (h + g + L)) / (P * (h + g + L)), 0, 1e-6)
+check("rigid link: beam's own bending against P L^3 / 3 E I (relative)",
+      abs((o1["tip.ux"] - o1["foot.ux"] - o1["foot.ry"] * L) / clamped - 1), 0, 1e-6)
+link = o1["foot.ux"] - o1["centre.ux"] - o1["foot.ry"] * g
+print(f"     rigid link: foot ux {o1['foot.ux']:.9g} = centre ux {o1['centre.ux']:.9g} + theta_y g "
+      f"{o1['foot.ry'] * g:.9g} + {link:.3g} (the penalty's gap)")
+check("rigid link: foot ux - centre ux - theta_y g (relative to foot ux)", abs(link / o1["foot.ux"]),
+      0, 2e-6)
+check("rigid link: foot rotation against the face's (east - west uz) / width (relative)",
+      abs((o1["west.uz"] - o1["east.uz"]) / o1["foot.ry"] - 1), 0, 1e-4)
+o3 = last("offset3", "probes.csv")
+check("rigid link: np 3 against np 1 (probes, relative to the tip)",
+      max(abs(o3[k] - o1[k]) for k in o1 if k != "time") / abs(o1["tip.ux"]), 0, 1e-9)
 ref = last("p1000000", "probes.csv")["tip.ux"]
 print("     penalty  tip ux            error vs penalty 1e6   error x penalty")
 errors = {}
