@@ -91,6 +91,10 @@ void read_modal(const Node& e, CaseFile& c, CaseAnalysis& a) {
     e.fail(
         "the model has contact (contact:), which a modal analysis cannot represent (the "
         "surfaces that touch would be glued)");
+  if (c.term_sections.count("couplings"))
+    e.fail(
+        "the model has couplings (couplings:), which a modal analysis does not take yet (its "
+        "operators would leave them out: a hinge where the coupling welds)");
 }
 
 constexpr std::array<AnalysisTypeEntry, 3> analysis_rows{{

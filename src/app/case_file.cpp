@@ -1128,6 +1128,13 @@ CaseFile parse_case(const std::string& text, const std::filesystem::path& file,
           "the model has contact (contact:), which a linear analysis cannot represent (the "
           "surfaces that touch would be glued, pulling as well as pushing); run it without "
           "contact:, with the support it stands for as a boundary condition");
+  // Couplings are gathering terms that the linear analyses' operators leave out.
+  for (const char* analysis : {"modal", "harmonic", "response_spectrum"})
+    if (top.has(analysis) && c.term_sections.count("couplings"))
+      top[analysis].fail(
+          "the model has couplings (couplings:), which a linear analysis does not take yet (its "
+          "operators would leave them out: a hinge where the coupling welds); run a transient or "
+          "static analysis");
   parse_gravity(top, c);
   parse_initial_conditions(top, c);
   std::optional<MassTreatment> modal_mass;

@@ -4,8 +4,9 @@
 #include <vector>
 
 #include "inertia/core/error.hpp"
-#include "inertia/system/force_term.hpp"
 #include "inertia/system/beams.hpp"
+#include "inertia/system/couplings.hpp"
+#include "inertia/system/force_term.hpp"
 #include "inertia/system/rigid_bodies.hpp"
 
 namespace inertia {
@@ -77,6 +78,14 @@ constexpr std::array rows{
                    parse_beam_section,
                    nullptr,
                    prepare_beam_mesh_data},
+    ForceTermEntry{{"couplings",
+                    "rigid couplings of a beam node (node: a point region) to a face region "
+                    "(surface): its nodes follow the node's translations and rotations, u_a = u_n "
+                    "+ theta_n x (x_a - x_n) (small rotations), by a penalty of `penalty` (1000) "
+                    "times the largest stiffness diagonal there; type: rigid",
+                    ""},
+                   build_coupling_terms,
+                   parse_coupling_section},
 };
 
 std::vector<ForceTermEntry>& all_entries() {
