@@ -1010,9 +1010,11 @@ void parse_initial_conditions(const Node& top, CaseFile& c) {
             e.fail("needs 'region' and 'velocity' (or 'angular_velocity' for beam nodes)");
           once.claim(e, e["region"].text());
           c.initial_velocity.push_back(
-              {e["region"].text(), e.has("velocity") ? e["velocity"].vec3() : std::array<double, 3>{0, 0, 0},
+              {e["region"].text(),
+               e.has("velocity") ? e["velocity"].vec3() : std::array<double, 3>{0, 0, 0},
                e.origin(),
-               e.has("angular_velocity") ? e["angular_velocity"].vec3() : std::array<double, 3>{0, 0, 0}});
+               e.has("angular_velocity") ? e["angular_velocity"].vec3()
+                                         : std::array<double, 3>{0, 0, 0}});
         }
       } else {
         c.initial_velocity.push_back({"", v.vec3(), v.origin()});

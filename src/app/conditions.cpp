@@ -52,8 +52,8 @@ void parse_motion(const Node& b, CaseBoundaryCondition& bc) {
     b["value"].fail(cat("expected ", ncomp, " values, one per component"));
   // value[j] belongs to the j-th listed component (components: [z, x] -> value: [uz, ux]).
   for (std::size_t j = 0; j < value.size(); ++j) {
-    const int k = b.has("components") ? case_yaml::dof_index(b["components"].at(j))
-                                      : static_cast<int>(j);
+    const int k =
+        b.has("components") ? case_yaml::dof_index(b["components"].at(j)) : static_cast<int>(j);
     (k < 3 ? bc.value[k] : bc.rotation_value[k - 3]) = value[j];
   }
 }

@@ -255,7 +255,8 @@ void check_harmonic(const CaseFile& c, const ProblemSpec& spec, MechanicalSystem
     std::int64_t held = 0;
     const PetscInt first = static_cast<PetscInt>(3 * system.mesh().node_begin);
     for (const PetscInt dof : system.constrained_dofs())  // translations, not rotations
-      held += dof % 3 == d && !system.mesh().is_rotation(static_cast<std::int32_t>((dof - first) / 3));
+      held +=
+          dof % 3 == d && !system.mesh().is_rotation(static_cast<std::int32_t>((dof - first) / 3));
     INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &held, 1, MPI_INT64_T, MPI_SUM, system.comm()));
     if (held == 0)
       throw InputError(cat(where, "base_acceleration in ", "xyz"[d],
@@ -269,8 +270,7 @@ namespace {
 /// F = sum_j F_j e^{i phi_j} (each load's amplitude a sine of its phase), and a base
 /// acceleration's -M r A_g; zero on the constrained DOFs. The loads' phases into `phases`.
 void harmonic_load(const CaseFile& c, const ProblemSpec& spec, MechanicalSystem& system,
-                   const HarmonicResult& r,
-                   std::vector<double>& phases, Vec f_real, Vec f_imag) {
+                   const HarmonicResult& r, std::vector<double>& phases, Vec f_real, Vec f_imag) {
   // The amplitudes the case names, by their index in ProblemSpec::amplitudes.
   std::vector<const CaseAmplitude*> named(spec.amplitudes.size(), nullptr);
   for (const auto& [name, index] : spec.amplitude_index)

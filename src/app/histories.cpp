@@ -185,8 +185,9 @@ std::string point_text(const double* p) { return cat("(", p[0], ", ", p[1], ", "
 
 /// True if a probe with these fields reads a beam node's rotations.
 bool rotates(const std::vector<std::string>& fields) {
-  return std::any_of(fields.begin(), fields.end(),
-                     [](const std::string& f) { return f == "rotation" || f == "angular_velocity"; });
+  return std::any_of(fields.begin(), fields.end(), [](const std::string& f) {
+    return f == "rotation" || f == "angular_velocity";
+  });
 }
 
 /// Collective. The first owned DOF of the rotation node at the position `at` (the probe's node:
@@ -259,7 +260,9 @@ ProbeSites locate_probes(const MechanicalSystem& system, const std::vector<CaseP
     const bool nodal = records(p.fields, FieldLocation::point);
     sites.owned_dof.push_back(owner && nodal ? 3 * node : -1);
     sites.owned_rotation_dof.push_back(
-        rotates(p.fields) ? rotation_dof(comm, mesh, where, cat(origin, " asks for rotations, but ")) : -1);
+        rotates(p.fields)
+            ? rotation_dof(comm, mesh, where, cat(origin, " asks for rotations, but "))
+            : -1);
     if (nodal)
       sites.descriptions.push_back(
           cat("probe ", p.name, ": ", at, ", distance ", best.distance, " from ", from));
@@ -421,8 +424,7 @@ Reactions::Reactions(const MechanicalSystem& system, const std::vector<std::stri
   const int group = mesh.has_rotations ? 6 : 3;
   for (const auto& n : names)
     for (const char* q : {"fx", "fy", "fz", "mx", "my", "mz"})
-      if (columns.size() % group < static_cast<std::size_t>(group) &&
-          (group == 6 || q[0] == 'f'))
+      if (columns.size() % group < static_cast<std::size_t>(group) && (group == 6 || q[0] == 'f'))
         columns.push_back(n + "." + q);
   const auto dofs = system.constrained_dofs();
   const auto conditions = system.constrained_conditions();

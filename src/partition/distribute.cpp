@@ -128,7 +128,8 @@ RegionNodes region_node_sets(const MeshData& mesh, const Placement& pl, const Nu
     auto& set = out.sets[r];
     std::sort(set.begin(), set.end());
     set.erase(std::unique(set.begin(), set.end()), set.end());
-    for (const auto g : set) out.counts[r] += is_rotation[static_cast<std::size_t>(num.old_of[g])] ? 0 : 1;
+    for (const auto g : set)
+      out.counts[r] += is_rotation[static_cast<std::size_t>(num.old_of[g])] ? 0 : 1;
   }
   return out;
 }

@@ -54,8 +54,7 @@ std::vector<ConstraintOverlap> shared_dofs(MPI_Comm comm, const LocalMesh& mesh,
         if (held == constrained.end() || held->second.condition == static_cast<int>(c)) continue;
         const auto& later = spec.dirichlet[held->second.condition];
         holds_dof(mesh, later, n, i, &later_value);
-        const bool alike =
-            value == later_value && (value == 0 || d.amplitude == later.amplitude);
+        const bool alike = value == later_value && (value == 0 || d.amplitude == later.amplitude);
         std::int64_t* k = &shared[2 * (c * nc + held->second.condition)];
         k[0] += 1;
         k[1] += alike ? 0 : 1;

@@ -48,8 +48,7 @@ void ExternalLoads::ground_damping_force(double t, Vec f) const {
 void ExternalLoads::ground_velocity(double t, Vec w) const {
   INERTIA_PETSC(VecZeroEntries(w));
   for (const auto& g : ground_)  // v_g r_d: the translations (a beam node's rotations: none)
-    INERTIA_PETSC(
-        VecAXPY(w, g.value * spec_.amplitudes[g.amplitude].rate(t), g.translation));
+    INERTIA_PETSC(VecAXPY(w, g.value * spec_.amplitudes[g.amplitude].rate(t), g.translation));
 }
 
 void ExternalLoads::subtract_from_external(double t, Vec ku, Vec f, Vec scale) const {

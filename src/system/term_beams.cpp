@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "beam_term.hpp"
 #include "inertia/assembly/assembler.hpp"
 #include "inertia/core/case_node.hpp"
 #include "inertia/fe/beam.hpp"
@@ -12,7 +13,6 @@
 #include "inertia/mesh/rotation_nodes.hpp"
 #include "inertia/parallel/session.hpp"
 #include "inertia/system/beams.hpp"
-#include "beam_term.hpp"
 
 namespace inertia {
 
@@ -348,11 +348,11 @@ void build_beam_terms(const TermInputs& in, std::vector<std::unique_ptr<ForceTer
       beam_detail::BeamCell cell{};
       if (!fe::beam_frame(x, x + 3, v, cell.frame.data())) {
         if (!error)
-          error = std::make_exception_ptr(InputError(cat(
-              b.where, ": beam element ", in.mesh.cell_tags[c],
-              std::hypot(x[3] - x[0], x[4] - x[1], x[5] - x[2]) > 0
-                  ? " lies along the orientation vector; give an orientation across the beam"
-                  : " has zero length")));
+          error = std::make_exception_ptr(InputError(
+              cat(b.where, ": beam element ", in.mesh.cell_tags[c],
+                  std::hypot(x[3] - x[0], x[4] - x[1], x[5] - x[2]) > 0
+                      ? " lies along the orientation vector; give an orientation across the beam"
+                      : " has zero length")));
         continue;
       }
       cell.length = std::hypot(x[3] - x[0], x[4] - x[1], x[5] - x[2]);
@@ -364,8 +364,8 @@ void build_beam_terms(const TermInputs& in, std::vector<std::unique_ptr<ForceTer
       data.push_back(cell);
     }
     if (law)
-      out.push_back(beam_detail::make_fiber_beam_term(in, b, p, m, *law, std::move(cells),
-                                                      std::move(data)));
+      out.push_back(
+          beam_detail::make_fiber_beam_term(in, b, p, m, *law, std::move(cells), std::move(data)));
     else
       out.push_back(
           std::make_unique<ElasticBeamTerm>(in, b, p, m, std::move(cells), std::move(data)));

@@ -100,7 +100,8 @@ class LoadTerm final : public ForceTerm {
   const LocalMesh& mesh_;
   Load load_;
   double rotation_nodes_ = 0;        ///< moment: the region's rotation nodes on all ranks
-  std::vector<std::int64_t> faces_;  ///< traction, pressure: faces; line_load: beams  ///< traction, pressure: the region's face cells here
+  std::vector<std::int64_t> faces_;  ///< traction, pressure: faces; line_load: beams  ///<
+                                     ///< traction, pressure: the region's face cells here
 };
 
 }  // namespace
@@ -109,7 +110,8 @@ void build_load_terms(const TermInputs& in, std::vector<std::unique_ptr<ForceTer
   for (const auto& load : in.spec.loads) {
     double rotation_nodes = 0;
     if (load.kind == Load::Kind::moment) {
-      for (auto n : in.mesh.region_owned_nodes[load.region]) rotation_nodes += in.mesh.is_rotation(n);
+      for (auto n : in.mesh.region_owned_nodes[load.region])
+        rotation_nodes += in.mesh.is_rotation(n);
       INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &rotation_nodes, 1, MPI_DOUBLE, MPI_SUM, in.comm));
       INERTIA_CHECK(rotation_nodes > 0, InputError, "boundary_conditions: the moment on region '",
                     excerpt(in.mesh.regions[load.region].name),

@@ -24,8 +24,9 @@ class PointMassTerm final : public ForceTerm {
   }
   double mass() const override {
     const auto& nodes = mesh_.region_owned_nodes[point_.region];
-    return point_.mass * static_cast<double>(std::count_if(
-                             nodes.begin(), nodes.end(), [&](auto n) { return !mesh_.is_rotation(n); }));
+    return point_.mass * static_cast<double>(std::count_if(nodes.begin(), nodes.end(), [&](auto n) {
+             return !mesh_.is_rotation(n);
+           }));
   }
 
  private:

@@ -78,14 +78,21 @@ constexpr std::array rows{
                    parse_beam_section,
                    nullptr,
                    prepare_beam_mesh_data},
-    ForceTermEntry{{"couplings",
-                    "rigid couplings of a beam node (node: a point region) to a face region "
-                    "(surface): its nodes follow the node's translations and rotations, u_a = u_n "
-                    "+ theta_n x (x_a - x_n) (small rotations), by a penalty of `penalty` (1000) "
-                    "times the largest stiffness diagonal there; type: rigid",
-                    ""},
-                   build_coupling_terms,
-                   parse_coupling_section},
+    ForceTermEntry{
+        {"couplings",
+         "rigid couplings of a beam node (node: a point region) to a face region "
+         "(surface): its nodes follow the node's translations and rotations, u_a = u_n "
+         "+ theta_n x (x_a - x_n) (small rotations), by a penalty of `penalty` (1000) "
+         "times the largest stiffness diagonal there; type: rigid",
+         "mesh: {file: meshes/beam_on_block.msh}\nmaterials:\n  - {region: block, "
+         "density: 2000, youngs_modulus: 1.0e9, poissons_ratio: 0.3}\n  - {region: "
+         "beam, density: 7850, youngs_modulus: 2.1e11, poissons_ratio: 0.3}\nsections:\n"
+         "  - {region: beam, shape: {type: rectangle, width: 0.1, height: 0.1}}\n"
+         "couplings:\n  - {name: weld, node: beam_end, surface: block_top, type: rigid}\n"
+         "boundary_conditions:\n  - {region: block_base, type: fixed}\n  - {region: "
+         "tip, type: force, value: [1000, 0, 0]}"},
+        build_coupling_terms,
+        parse_coupling_section},
 };
 
 std::vector<ForceTermEntry>& all_entries() {

@@ -63,10 +63,10 @@ struct FrameInput {
 /// What a probe's fill functions read: its node's u and v (point fields) or the strain and stress
 /// at its point (cell fields), each null where this rank does not hold them.
 struct ProbeInput {
-  const double* u = nullptr;       ///< 3 values
-  const double* v = nullptr;       ///< 3 values
-  const double* strain = nullptr;  ///< 6 values, xx yy zz xy yz xz (tensor shear)
-  const double* stress = nullptr;  ///< 6 values
+  const double* u = nullptr;                 ///< 3 values
+  const double* v = nullptr;                 ///< 3 values
+  const double* strain = nullptr;            ///< 6 values, xx yy zz xy yz xz (tensor shear)
+  const double* stress = nullptr;            ///< 6 values
   const double* rotation = nullptr;          ///< 3 values: rx, ry, rz of a beam node
   const double* angular_velocity = nullptr;  ///< 3 values
 };

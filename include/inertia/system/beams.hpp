@@ -22,9 +22,9 @@ namespace inertia {
 
 /// One entry of `sections:`.
 struct BeamInput {
-  std::string where;   ///< "<file>:<line>: sections[i]"
-  std::string region;  ///< a 1D physical group
-  std::string shape;   ///< rectangle, circle, tube, i; empty: `properties` given
+  std::string where;                   ///< "<file>:<line>: sections[i]"
+  std::string region;                  ///< a 1D physical group
+  std::string shape;                   ///< rectangle, circle, tube, i; empty: `properties` given
   std::array<double, 4> dimensions{};  ///< the shape's, in fe's order
   fe::BeamSectionProperties properties;
   std::array<double, 3> orientation{0, 0, 0};  ///< approximate local y
