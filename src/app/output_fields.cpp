@@ -303,34 +303,6 @@ const OutputField table[] = {
      N::state,
      nullptr,
      probe_velocity},
-    {{"rotation", "the rotations rx, ry, rz (rad) of the beam node nearest the probe's point",
-      "mesh: {file: meshes/beam_cantilever_16.msh}\nmaterials:\n  - {region: beam, density: "
-      "7850, youngs_modulus: 2.1e11, poissons_ratio: 0.3}\nsections:\n  - {region: beam, shape: "
-      "{type: circle, diameter: 0.1}}\nboundary_conditions:\n  - {region: root, type: fixed}\n  - "
-      "{region: tip, type: force, value: [0, 1000, 0]}\n"
-      "output:\n  probes:\n    - {name: tip, point: [2, 0, 0], fields: [rotation]}"},
-     K::probe,
-     L::point,
-     3,
-     false,
-     rotation_columns,
-     N::state,
-     nullptr,
-     probe_rotation},
-    {{"angular_velocity", "the angular velocity (rad/s) of the beam node nearest the probe's point",
-      "mesh: {file: meshes/beam_cantilever_16.msh}\nmaterials:\n  - {region: beam, density: "
-      "7850, youngs_modulus: 2.1e11, poissons_ratio: 0.3}\nsections:\n  - {region: beam, shape: "
-      "{type: circle, diameter: 0.1}}\nboundary_conditions:\n  - {region: root, type: fixed}\n  - "
-      "{region: tip, type: force, value: [0, 1000, 0]}\n"
-      "output:\n  probes:\n    - {name: tip, point: [2, 0, 0], fields: [angular_velocity]}"},
-     K::probe,
-     L::point,
-     3,
-     false,
-     angular_velocity_columns,
-     N::state,
-     nullptr,
-     probe_angular_velocity},
     {{"stress", "at the probe's point, in the solid cell that holds it",
       "output:\n  probes:\n    - {name: tip, point: [1, 0.05, 0.05], fields: [stress]}"},
      K::probe,
@@ -361,6 +333,34 @@ const OutputField table[] = {
      N::cell_stresses,
      nullptr,
      probe_von_mises},
+    {{"rotation", "the rotations rx, ry, rz (rad) of the beam node nearest the probe's point",
+      "mesh: {file: meshes/beam_cantilever_16.msh}\nmaterials:\n  - {region: beam, density: "
+      "7850, youngs_modulus: 2.1e11, poissons_ratio: 0.3}\nsections:\n  - {region: beam, shape: "
+      "{type: circle, diameter: 0.1}}\nboundary_conditions:\n  - {region: root, type: fixed}\n  - "
+      "{region: tip, type: force, value: [0, 1000, 0]}\n"
+      "output:\n  probes:\n    - {name: tip, point: [2, 0, 0], fields: [rotation]}"},
+     K::probe,
+     L::point,
+     3,
+     false,
+     rotation_columns,
+     N::state,
+     nullptr,
+     probe_rotation},
+    {{"angular_velocity", "the angular velocity (rad/s) of the beam node nearest the probe's point",
+      "mesh: {file: meshes/beam_cantilever_16.msh}\nmaterials:\n  - {region: beam, density: "
+      "7850, youngs_modulus: 2.1e11, poissons_ratio: 0.3}\nsections:\n  - {region: beam, shape: "
+      "{type: circle, diameter: 0.1}}\nboundary_conditions:\n  - {region: root, type: fixed}\n  - "
+      "{region: tip, type: force, value: [0, 1000, 0]}\n"
+      "output:\n  probes:\n    - {name: tip, point: [2, 0, 0], fields: [angular_velocity]}"},
+     K::probe,
+     L::point,
+     3,
+     false,
+     angular_velocity_columns,
+     N::state,
+     nullptr,
+     probe_angular_velocity},
     // Its columns (<probe>.<variable>.<component>) come from the terms' point states (Probes).
     {{"state",
       "the history variables of the force terms at the point, a column "

@@ -86,6 +86,9 @@ TEST(ConditionTypes, EveryTypeParsesAndResolvesItsMinimalExample) {
   const std::vector<Region> regions{{"all", 3, 1}, {"xmax", 2, 2}};
   for (const auto& t : condition_types()) {
     SCOPED_TRACE(std::string(t.example));
+    // The beams' types (moment, line_load) take their example's own beam mesh: unit.Examples
+    // runs those; this box-region contract is for the others.
+    if (t.example.find("mesh:") != std::string_view::npos) continue;
     const CaseFile c = parse_case(cat(minimal_case, t.example, "\n"), "case.yaml");
     ASSERT_EQ(c.boundary_conditions.size(), 1u);
     EXPECT_EQ(c.boundary_conditions[0].type, &t);
@@ -101,6 +104,7 @@ TEST(ConditionTypes, EveryTypeParsesAndResolvesItsMinimalExample) {
 TEST(ConditionTypes, EveryTypeRefusesAnUnknownKeyAndHintsAMisspelledOne) {
   for (const auto& t : condition_types()) {
     SCOPED_TRACE(std::string(t.example));
+    if (t.example.find("mesh:") != std::string_view::npos) continue;  // beams': see above
     const std::string unknown =
         parse_error(cat(minimal_case, with_key(t.example, "bogus", "1"), "\n"));
     EXPECT_TRUE(contains(unknown, "case.yaml:9: boundary_conditions[0]: unknown key 'bogus'"))
