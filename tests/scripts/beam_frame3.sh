@@ -9,22 +9,11 @@
 # - static: floor forces [10, 5, 0] kN at each floor (shared by its 4 corners) at np 1 and 3:
 #   two roof corners' displacement and rotation against the reference (1e-8), the bases'
 #   reaction forces against -30 kN, -15 kN, 0.
-# Needs beam elements in inertia (the `sections:` case key): an inertia without it SKIPs.
 # Needs a python3 with numpy (python3 on PATH, else /usr/bin/python3); SKIP without.
 set -euo pipefail
 : "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
 source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
-py=""
-for candidate in python3 /usr/bin/python3; do
-  if command -v "$candidate" > /dev/null && "$candidate" -c 'import numpy' 2> /dev/null; then
-    py=$candidate
-    break
-  fi
-done
-if [ -z "$py" ]; then
-  echo "SKIP: no python3 with numpy; beam frame checks not run"
-  exit 0
-fi
+numpy_python "beam frame checks"
 export PYTHONPATH="$INERTIA_SOURCE_DIR/tests/scripts"
 meshes="$INERTIA_SOURCE_DIR/meshes"
 cd "$work"
@@ -57,20 +46,7 @@ case_file static.yaml "  - {region: floor1, type: force, value: [10000, 5000, 0]
   - {region: floor2, type: force, value: [10000, 5000, 0]}
   - {region: floor3, type: force, value: [10000, 5000, 0]}" "time: {integrator: static, dt: 1, end_time: 1}"
 
-# An inertia without beam elements refuses the `sections:` key: nothing to check yet.
-if ! "$INERTIA" --check modal.yaml > check.log 2>&1; then
-  if grep -q "unknown key 'sections'" check.log; then
-    echo "SKIP: this inertia has no beam elements (unknown key 'sections'); beam frame checks not run"
-    exit 0
-  fi
-  cat check.log
-  die "--check modal.yaml failed"
-fi
 
-in_dir() {  # in_dir DIR NP CASE: run CASE on NP ranks in its own directory
-  mkdir -p "$1" && cp "$3" "$1/"
-  (cd "$1" && run_log "$work/$1.log" "$2" "$3")
-}
 for np in 1 2 3; do
   in_dir "modal$np" "$np" modal.yaml
 done

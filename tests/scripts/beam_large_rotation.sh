@@ -56,10 +56,6 @@ spin spin2.yaml 5e-6
 spin spin3.yaml 2.5e-6
 sed 's/history_every: 100}/history_every: 100, checkpoint: {every: 10000}}/' spin1.yaml > spinck.yaml
 
-in_dir() {  # in_dir DIR NP CASE
-  mkdir -p "$1" && cp "$3" "$1/"
-  (cd "$1" && run_log "$work/$1.log" "$2" "$3")
-}
 for np in 1 2 3; do in_dir "circle$np" "$np" circle.yaml; done
 in_dir quarter2 2 quarter.yaml
 in_dir spin1 1 spin1.yaml

@@ -67,10 +67,6 @@ for p in 10 100 10000 1000000; do case_file "weld_p$p.yaml" "$(weld $p)" "$stati
 case_file explicit.yaml "$(weld 10)" "time: {integrator: central_difference, mass: lumped, dt: auto, end_time: 2.0e-3}
 amplitudes: {ramp: {type: table, points: [[0, 0], [1.0e-3, 1], [1, 1]]}}" ", amplitude: ramp" 20
 
-in_dir() {  # in_dir DIR NP CASE: run CASE on NP ranks in its own directory
-  mkdir -p "$1" && cp "$3" "$1/"
-  (cd "$1" && run_log "$work/$1.log" "$2" "$3")
-}
 
 # Bad input: one error line, the same from the run and --check, at np 1 (and 3 for the checks made on the partitioned mesh).
 refusal() {  # refusal NAME PATTERN COUPLING [NPS]

@@ -49,10 +49,6 @@ beam cycle.yaml ", kinematic_hardening: 4.2e9" \
   "{integrator: static, dt: 0.025, end_time: 5}" \
   "amplitudes: {cycle: {type: table, points: [[0, 0], [1, 1], [3, -1], [5, 1]]}}"
 
-in_dir() {  # in_dir DIR NP CASE
-  mkdir -p "$1" && cp "$3" "$1/"
-  (cd "$1" && run_log "$work/$1.log" "$2" "$3")
-}
 for np in 1 2 3; do in_dir "half$np" "$np" half.yaml; done
 in_dir half_fine 1 half_fine.yaml
 in_dir cycle1 1 cycle.yaml

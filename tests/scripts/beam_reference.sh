@@ -8,16 +8,7 @@
 # slope-deflection (1e-6); effective masses summing to the total mass (1e-10).
 # Needs a python3 with numpy (python3 on PATH, else /usr/bin/python3); SKIP without.
 set -euo pipefail
-: "${INERTIA_SOURCE_DIR:?}"
-py=""
-for candidate in python3 /usr/bin/python3; do
-  if command -v "$candidate" > /dev/null && "$candidate" -c 'import numpy' 2> /dev/null; then
-    py=$candidate
-    break
-  fi
-done
-if [ -z "$py" ]; then
-  echo "SKIP: no python3 with numpy; frame_reference.py --self-test not run"
-  exit 0
-fi
+: "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
+source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
+numpy_python "frame_reference.py --self-test"
 "$py" "$INERTIA_SOURCE_DIR/tests/scripts/frame_reference.py" --self-test

@@ -37,6 +37,10 @@
 #   has LOG TEXT, hasnt LOG TEXT
 #                             LOG has (has not) a line containing TEXT; fail otherwise
 #   warnings [LOG]            the number of warning lines of LOG ($work/last.log)
+#   in_dir DIR NP CASE        CASE copied into $work/DIR (relative to the current directory) and
+#                             run there on NP ranks, its log in $work/DIR.log
+#   numpy_python WHAT         sets py to a python3 with numpy (python3 on PATH, else
+#                             /usr/bin/python3), or prints SKIP (naming WHAT) and exits 0
 # tests/support/csv_checks.py is the Python side: reading the CSV histories and range checks.
 
 : "${INERTIA:?set INERTIA to the path of the inertia executable}"
@@ -155,4 +159,22 @@ hasnt() {
 }
 warnings() {
   grep -c "^warning   " "${1:-$work/last.log}" || true
+}
+
+in_dir() {
+  mkdir -p "$1" && cp "$3" "$1/"
+  (cd "$1" && run_log "$work/$1.log" "$2" "$3")
+}
+
+numpy_python() {
+  py=""
+  local candidate
+  for candidate in python3 /usr/bin/python3; do
+    if command -v "$candidate" > /dev/null && "$candidate" -c 'import numpy' 2> /dev/null; then
+      py=$candidate
+      return 0
+    fi
+  done
+  echo "SKIP: no python3 with numpy; $1 not run"
+  exit 0
 }
