@@ -190,27 +190,42 @@ bool rotates(const std::vector<std::string>& fields) {
   });
 }
 
-/// Collective. The first owned DOF of the rotation node at the position `at` (the probe's node:
-/// a beam node's rotation node is at its place) on the rank that owns it, -1 elsewhere;
-/// InputError (`message` + why) if the node has no rotations.
-PetscInt rotation_dof(MPI_Comm comm, const LocalMesh& mesh, const double* at,
-                      const std::string& message) {
+/// Collective. The owned node nearest `at` among the rotation nodes (`rotations`) or the nodes
+/// with translations, over all ranks (ties: the lowest rank): its distance, the rank that owns
+/// it, and its local index there (-1 on the other ranks). The distance is computed without
+/// overflow (hypot), so a point however far is measured.
+struct NearestNode {
+  double distance;
+  int rank;
+  std::int32_t node;
+};
+NearestNode nearest_owned_node(MPI_Comm comm, const LocalMesh& mesh, const double* at,
+                               bool rotations) {
   struct {
     double distance;
     int rank;
   } mine{std::numeric_limits<double>::infinity(), rank_of(comm)}, best{};
   std::int32_t node = -1;
   for (std::int32_t n = 0; n < mesh.num_owned; ++n) {
-    if (!mesh.is_rotation(n)) continue;
+    if (mesh.is_rotation(n) != rotations) continue;
     const double* x = &mesh.coords[3 * n];
     const double d = std::hypot(x[0] - at[0], x[1] - at[1], x[2] - at[2]);
     if (node < 0 || d < mine.distance) mine.distance = d, node = n;
   }
   INERTIA_MPI(MPI_Allreduce(&mine, &best, 1, MPI_DOUBLE_INT, MPI_MINLOC, comm));
-  if (!(best.distance == 0))
+  return {best.distance, best.rank, best.rank == rank_of(comm) ? node : -1};
+}
+
+/// Collective. The first owned DOF of the rotation node at the position `at` (the probe's node:
+/// a beam node's rotation node is at its place) on the rank that owns it, -1 elsewhere;
+/// InputError (`message` + why) if the node has no rotations.
+PetscInt rotation_dof(MPI_Comm comm, const LocalMesh& mesh, const double* at,
+                      const std::string& message) {
+  const NearestNode r = nearest_owned_node(comm, mesh, at, true);
+  if (!(r.distance == 0))
     throw InputError(cat(message, "its nearest node ", point_text(at),
                          " is not a beam node (only beam nodes have rotations)"));
-  return best.rank == rank_of(comm) ? 3 * node : -1;
+  return r.node >= 0 ? 3 * r.node : -1;
 }
 
 }  // namespace
@@ -222,21 +237,10 @@ ProbeSites locate_probes(const MechanicalSystem& system, const std::vector<CaseP
   const LocalMesh& mesh = system.mesh();
   ProbeSites sites;
   for (const auto& p : probes) {
-    // Nearest owned node on this rank, then the nearest over ranks (ties: lowest rank). The
-    // distance is computed without overflow (hypot), so a point however far is measured.
-    struct {
-      double distance;
-      int rank;
-    } mine{std::numeric_limits<double>::infinity(), rank}, best{};
-    std::int32_t node = -1;
-    for (std::int32_t n = 0; n < mesh.num_owned; ++n) {
-      if (mesh.is_rotation(n)) continue;  // a beam node's rotations: its own node is there
-      const double* x = &mesh.coords[3 * n];
-      const double d = std::hypot(x[0] - p.point[0], x[1] - p.point[1], x[2] - p.point[2]);
-      if (node < 0 || d < mine.distance) mine.distance = d, node = n;
-    }
-    INERTIA_MPI(MPI_Allreduce(&mine, &best, 1, MPI_DOUBLE_INT, MPI_MINLOC, comm));
-    const bool owner = best.rank == rank && node >= 0;
+    // The nearest node with translations (a beam node's rotation node is at its place).
+    const NearestNode best = nearest_owned_node(comm, mesh, p.point.data(), false);
+    const std::int32_t node = best.node;
+    const bool owner = node >= 0;
     // where: the node's position, its tag, and the size of the elements around it.
     double where[5] = {0, 0, 0, 0, 0};
     if (owner) {
