@@ -356,7 +356,8 @@ void build_beam_terms(const TermInputs& in, std::vector<std::unique_ptr<ForceTer
         continue;
       }
       cell.length = std::hypot(x[3] - x[0], x[4] - x[1], x[5] - x[2]);
-      fe::beam_stiffness(x, x + 3, cell.frame.data(), p, m, b.shear_deformable, cell.K.data());
+      if (!law && !b.corotational)  // the constant K of the linear elastic beams only
+        fe::beam_stiffness(x, x + 3, cell.frame.data(), p, m, b.shear_deformable, cell.K.data());
       fe::beam_consistent_mass(x, x + 3, cell.frame.data(), p, m, b.shear_deformable,
                                cell.M.data());
       fe::beam_lumped_mass(x, x + 3, p, m, cell.lumped.data());
