@@ -366,9 +366,9 @@ const OutputField table[] = {
      nullptr,
      probe_angular_velocity},
     {{"section_forces",
-      "N, Vy, Vz, T, My, Mz (local axes, the signs of the cell field\nsection_forces) at the "
-      "probe's point, in the beam nearest it: linear\nbetween the beam's end values (exact for "
-      "members loaded at their\nends only)",
+      "N, Vy, Vz, T, My, Mz at the probe's point in the beam nearest it (local axes, the signs of "
+      "the cell field section_forces), linear between the beam's end values: exact for members "
+      "loaded at their ends only",
       "mesh: {file: meshes/beam_cantilever_16.msh}\nmaterials:\n  - {region: beam, density: "
       "7850, youngs_modulus: 2.1e11, poissons_ratio: 0.3}\nsections:\n  - {region: beam, shape: "
       "{type: circle, diameter: 0.1}}\nboundary_conditions:\n  - {region: root, type: fixed}\n  - "
