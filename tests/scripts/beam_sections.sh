@@ -12,7 +12,9 @@
 # - corotational columns at a cut: one error line naming the section (np 1, 3);
 # - a cantilever (L = 2) with a tip force (300, 1000, 2000) N and tip torque 50 N m: probes'
 #   section_forces at x = 0.5 (one element: linear between its ends) and 0.55 (16 elements) give
-#   N = 300, Vy = 1000, Vz = 2000, T = 50, My = -2000 (L - x), Mz = 1000 (L - x) (1e-10), np 1, 2, 3.
+#   N = 300, Vy = 1000, Vz = 2000, T = 50, My = -2000 (L - x), Mz = 1000 (L - x) (1e-10), np 1, 2, 3;
+#   in a transient the probe's columns equal the frames' cell data section_forces of its element
+#   interpolated at its point (1e-12 of the peak, np 1, 2; the .vtu read here in numpy).
 set -euo pipefail
 : "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
 source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
@@ -208,4 +210,64 @@ for run, x in (('one', 0.5), ('sixteen', 0.55)):
 sys.exit(1 if bad else 0)
 PY
 grep -q "probe q: section_forces in beam element" one1/out/probes.csv || fail "probes.csv: no comment on the probe's beam"
+
+# In a transient (Newmark, the tip loads applied suddenly) the probe's columns are the frames'
+# cell data section_forces of its element, interpolated at the probe's point (np 1 and 2).
+sed -e 's/time: {integrator: static, dt: 1, end_time: 1}/time: {integrator: newmark, dt: 2.0e-4, end_time: 0.02}/' \
+  -e 's/  every: 0/  every: 10\n  fields: [section_forces]/' sixteen.yaml > moving.yaml
+grep -q "integrator: newmark" moving.yaml || die "moving.yaml is not a transient"
+for np in 1 2; do
+  in_dir "moving$np" "$np" moving.yaml
+done
+"$py" - "$work" << 'PY' || failed=1
+import csv, glob, re, struct, sys, zlib
+import numpy as np
+work = sys.argv[1]
+def vtu_arrays(path):
+    """The DataArrays of a .vtu as inertia writes them (raw appended, zlib, UInt64 headers)."""
+    data = open(path, 'rb').read()
+    head, _, raw = data.partition(b'<AppendedData encoding="raw">')
+    raw = raw[raw.index(b'_') + 1:]
+    out = {}
+    for m in re.finditer(rb'<DataArray ([^>]*)>', head):
+        a = dict(re.findall(rb'(\w+)="([^"]*)"', m.group(1)))
+        at = int(a[b'offset'])
+        n = struct.unpack_from('<Q', raw, at)[0]
+        pos, chunks = at + 24 + 8 * n, []
+        for size in struct.unpack_from(f'<{n}Q', raw, at + 24):
+            chunks.append(zlib.decompress(raw[pos:pos + size]))
+            pos += size
+        dtype = {b'Float64': '<f8', b'Int64': '<i8', b'Int32': '<i4', b'UInt8': 'u1'}[a[b'type']]
+        v = np.frombuffer(b''.join(chunks), dtype)
+        k = int(a.get(b'NumberOfComponents', b'1'))
+        out[a[b'Name'].decode()] = v.reshape(-1, k) if k > 1 else v
+    return out
+def at_point(frame, x):  # the frame's section forces of the line cell holding x, interpolated
+    for piece in glob.glob(f'{frame}/*.vtu'):
+        a = vtu_arrays(piece)
+        start = 0
+        for c, end in enumerate(a['offsets']):
+            nodes = a['connectivity'][start:end]
+            start = end
+            x0, x1 = a['Points'][nodes, 0] if len(nodes) == 2 else (0, 0)
+            if min(x0, x1) < x < max(x0, x1):
+                s = (x - x0) / (x1 - x0)
+                return (1 - s) * a['section_forces'][c, :6] + s * a['section_forces'][c, 6:]
+    raise SystemExit(f'{frame}: no beam cell holds x = {x}')
+bad = False
+for np_ in (1, 2):
+    out = f'{work}/moving{np_}/out'
+    rows = {int(r['step']): r for r in csv.DictReader(l for l in open(f'{out}/probes.csv') if not l.startswith('#'))}
+    frames = sorted(d for d in glob.glob(f'{out}/moving_*') if not d.endswith('.pvtu'))
+    worst, peak = 0.0, 0.0
+    for k, frame in enumerate(frames):
+        want = at_point(frame, 0.55)
+        got = np.array([float(rows[10 * k][f'q.{c}']) for c in ('N', 'Vy', 'Vz', 'T', 'My', 'Mz')])
+        worst, peak = max(worst, np.abs(got - want).max()), max(peak, np.abs(want).max())
+    ok = len(frames) == 11 and peak > 0 and worst <= 1e-12 * peak
+    print(f"{'ok  ' if ok else 'FAIL'} transient np {np_}: the probe's section forces = the frames' cell "
+          f"data at {len(frames)} frames: largest difference {worst:.2g} of {peak:.6g}")
+    bad = bad or not ok
+sys.exit(1 if bad else 0)
+PY
 finish
