@@ -45,6 +45,9 @@ class BeamTermBase : public BeamTermInfo {
   void add_lumped_mass(VectorSum& m) const override;
   void add_consistent_mass(MatrixSum& M) const override;
   double mass() const override;
+  bool holds(std::int64_t c) const override {
+    return std::binary_search(cells_.begin(), cells_.end(), c);
+  }
   /// The uniform load w = rho A g per length as its consistent nodal loads (end moments too:
   /// exact in statics).
   void add_body_force(const std::array<double, 3>& g, VectorSum& f) const override;

@@ -169,6 +169,14 @@ class ElasticBeamTerm final : public beam_detail::BeamTermBase {
     }
   }
 
+  bool linear_cell(std::int64_t c, LinearCell& out) const override {
+    const auto it = std::lower_bound(cells_.begin(), cells_.end(), c);
+    if (input_.corotational || it == cells_.end() || *it != c) return false;
+    const beam_detail::BeamCell& d = data_[static_cast<std::size_t>(it - cells_.begin())];
+    out = {d.K, d.M, d.lumped, material_.density * section_.area};
+    return true;
+  }
+
  private:
   std::string kind() const override {
     return cat(input_.shear_deformable ? "timoshenko" : "euler_bernoulli",

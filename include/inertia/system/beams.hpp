@@ -56,6 +56,22 @@ class BeamTermInfo : public ForceTerm {
   /// end 0, then at end 1; local axes, fe::beam_section_forces' signs). `forces` has 12 values
   /// per local cell of the mesh.
   virtual void section_forces(std::span<const PetscScalar> u, std::span<double> forces) const = 0;
+  /// Whether local cell c is one of this term's beams.
+  virtual bool holds(std::int64_t c) const = 0;
+  /// A linear elastic beam cell's constant matrices (output.sections: its nodal forces are
+  /// K d + M a + C v less its weight): K and the consistent M in global axes, the cell's DOF
+  /// order, the lumped diagonal, and its mass per length rho A.
+  struct LinearCell {
+    std::array<double, 144> K, M;
+    std::array<double, 12> lumped;
+    double mass_per_length;
+  };
+  /// Local cell c's LinearCell; false when c is not one of this term's cells or its force is
+  /// not K d (corotational or fiber beams).
+  virtual bool linear_cell(std::int64_t c, LinearCell& out) const {
+    (void)c, (void)out;
+    return false;
+  }
 };
 
 std::shared_ptr<TermSection> parse_beam_section(const case_yaml::Node& section);
