@@ -7,6 +7,7 @@
 #include "inertia/assembly/assembler.hpp"
 #include "inertia/fe/beam_release.hpp"
 #include "inertia/parallel/petsc.hpp"
+#include "inertia/system/couplings.hpp"
 
 namespace inertia::beam_detail {
 
@@ -97,13 +98,21 @@ void check_released_rotations(const TermInputs& in, std::span<const EndRotationS
       }
     });
   }
-  // The rotations a condition holds (its rotation components on the rotation nodes).
+  // The rotations a condition holds (its rotation components on the rotation nodes), and those
+  // of a coupling's node (the coupled face holds all three).
   std::vector<char> held(3 * static_cast<std::size_t>(mesh.num_owned), 0);
-  for (const DirichletCondition& d : in.spec.dirichlet)
-    for (const std::int32_t n : mesh.region_owned_nodes[static_cast<std::size_t>(d.region)])
+  const auto hold = [&](int region, const std::array<bool, 3>& axes) {
+    if (region < 0) return;
+    for (const std::int32_t n : mesh.region_owned_nodes[static_cast<std::size_t>(region)])
       if (mesh.is_rotation(n))
         for (int i = 0; i < 3; ++i)
-          if (d.rotations[i]) held[3 * static_cast<std::size_t>(n) + i] = 1;
+          if (axes[i]) held[3 * static_cast<std::size_t>(n) + i] = 1;
+  };
+  for (const DirichletCondition& d : in.spec.dirichlet) hold(d.region, d.rotations);
+  if (const auto it = in.spec.term_sections.find("couplings"); it != in.spec.term_sections.end())
+    for (const CouplingInput& c : dynamic_cast<const CouplingSection&>(*it->second).couplings)
+      for (std::size_t r = 0; r < mesh.regions.size(); ++r)
+        if (mesh.regions[r].name == c.node) hold(static_cast<int>(r), {true, true, true});
   petsc::ConstArray c0(sums[0]), c1(sums[1]), c2(sums[2]), scale(sums[3]);
   const petsc::ConstArray* column[3] = {&c0, &c1, &c2};
   std::exception_ptr error;

@@ -99,7 +99,8 @@ struct EndRotationStiffness {
   std::array<double, 2> scale;
 };
 /// Collective. InputError (every rank) when an owned beam node's rotation is held neither by a
-/// beam (all of them release it there) nor by a condition: a singular stiffness. `ends`: every
+/// beam (all of them release it there) nor by a condition or a coupling (its node): a singular
+/// stiffness. `ends`: every
 /// local beam cell of every section.
 void check_released_rotations(const TermInputs& in, std::span<const EndRotationStiffness> ends);
 

@@ -279,4 +279,27 @@ bad plastic "end releases are for elastic beams" ", releases: [{nodes: hinge, mo
 sed -e 's/{nodes: apex, moments: \[t\]}/{nodes: [apex, supports], moments: [t]}/' truss.yaml \
   > twist.yaml
 for np in 1 2 3; do same_refusal "$np" "torsion t released at both ends" "$work/twist.yaml"; done
+# A coupling holds its node's rotations: a beam released where it is welded to a block by
+# couplings: passes the check; on the solid's node alone (which holds no rotation) it is refused.
+coupled() {  # coupled FILE [COUPLINGS]
+  cat > "$1" << EOF
+mesh: {file: $meshes/beam_on_block.msh}
+materials:
+  - {region: block, model: linear_elastic, density: 2000, youngs_modulus: 1.0e9, poissons_ratio: 0.3}
+  - {region: beam, $steel}
+sections:
+  - {region: beam, $props, releases: [{nodes: beam_end, moments: [my]}]}
+${2:-}
+boundary_conditions:
+  - {region: block_base, type: fixed}
+  - {region: tip, type: force, value: [0, 1000, 0]}
+$static
+EOF
+}
+coupled coupled.yaml "couplings:
+  - {name: weld, node: beam_end, surface: block_top, type: rigid}"
+coupled on_solid.yaml
+mpi 2 "$INERTIA" --check coupled.yaml > coupled.log 2>&1 ||
+  fail "a release at a coupled node: --check refused it: $(grep error coupled.log)"
+same_refusal 2 "all release its rotation ry" "$work/on_solid.yaml"
 finish
