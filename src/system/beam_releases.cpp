@@ -79,7 +79,8 @@ std::vector<unsigned> release_masks(const TermInputs& in, const BeamInput& b,
   return masks;
 }
 
-void check_released_rotations(const TermInputs& in, std::span<const EndRotationStiffness> ends) {
+void check_released_rotations(const TermInputs& in, std::span<const EndRotationStiffness> ends,
+                              const std::string& where) {
   const LocalMesh& mesh = in.mesh;
   // The rotation nodes' 3 x 3 stiffness blocks summed over their beams: column j in vector j,
   // the unreleased diagonal sums (the scale) in vector 3.
@@ -148,7 +149,7 @@ void check_released_rotations(const TermInputs& in, std::span<const EndRotationS
         zero += cat(zero.empty() ? "" : ", ", "r", "xyz"[free[i]]);
     const double* x = &mesh.coords[base];
     error = std::make_exception_ptr(InputError(
-        cat("sections: the beams meeting at the node at (", x[0], ", ", x[1], ", ", x[2],
+        cat(where, ": the beams meeting at the node at (", x[0], ", ", x[1], ", ", x[2],
             ") all release its rotation ",
             zero.empty() ? std::string("about one axis (a combination of rx, ry, rz)") : zero,
             ": nothing holds it, so the stiffness is singular; hold it with a fixed condition on a "

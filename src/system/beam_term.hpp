@@ -101,8 +101,9 @@ struct EndRotationStiffness {
 /// Collective. InputError (every rank) when an owned beam node's rotation is held neither by a
 /// beam (all of them release it there) nor by a condition or a coupling (its node): a singular
 /// stiffness. `ends`: every
-/// local beam cell of every section.
-void check_released_rotations(const TermInputs& in, std::span<const EndRotationStiffness> ends);
+/// local beam cell of every section; `where`: the section's "<file>:<line>: sections".
+void check_released_rotations(const TermInputs& in, std::span<const EndRotationStiffness> ends,
+                              const std::string& where);
 
 /// The fiber-section term of a region whose material is plastic (term_beams_fiber.cpp).
 /// Collective: InputError (every rank) for a section without a shape or a law it cannot take.

@@ -491,7 +491,7 @@ void build_beam_terms(const TermInputs& in, std::vector<std::unique_ptr<ForceTer
                                                       std::move(r.data), std::move(r.transforms)));
   }
   rethrow_collectively(in.comm, error);
-  if (check) beam_detail::check_released_rotations(in, ends);
+  if (check) beam_detail::check_released_rotations(in, ends, s->where);
 }
 
 }  // namespace inertia
