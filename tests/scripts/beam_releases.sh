@@ -19,6 +19,9 @@
 #   load of 3.5 MN (0.89 of the snap load) in 10 static steps: the apex drop against the exact
 #   two-bar equilibrium (1e-8; the bars turn by 11.3 degrees, the linear answer is 29 % short),
 #   bar end moments zero (1e-12 of N) and the axial force the exact one (1e-9), np 1, 2;
+# - a portal frame (meshes/beam_portal.msh, bases clamped) with its girder pinned to the left
+#   column (my, mz released), a sway load of 1 kN: corner and right-corner probes and base
+#   reactions against the reference (1e-8) at np 1, 2, 3 (the sway 31 % above the rigid joints');
 # - bad input, one error line (the run and --check alike): a group touching no end, torsion
 #   released at both ends, a node whose rotation every beam releases (np 1, 2, 3); an unknown
 #   component, a line group as nodes, a missing group, releases on plastic (fiber) beams (np 2).
@@ -255,6 +258,62 @@ for np_ in (1, 2):
         fr.check(f"np {np_}: truss bar N at end 1", bar[6], N, 1e-9)
         fr.check(f"np {np_}: truss bar moments T, My, Mz at both ends",
                  np.abs(bar[[3, 4, 5, 9, 10, 11]]).max(), 0.0, 1e-12, abs(N))
+sys.exit(1 if fr.failures() else 0)
+PY
+
+# A portal frame (meshes/beam_portal.msh: columns 3 m, girder 4 m, bases clamped) whose girder is
+# pinned to the left column (my, mz released at "corner"), under a sway load of 1 kN there:
+# probes and base reactions against the reference at np 1, 2, 3.
+cat > portal.yaml << EOF
+mesh: {file: $meshes/beam_portal.msh}
+materials:
+  - {region: columns, $steel}
+  - {region: girder, $steel}
+sections:
+  - {region: columns, shape: {type: rectangle, width: 0.2, height: 0.3}, orientation: [0, 1, 0], theory: euler_bernoulli}
+  - {region: girder, area: 0.01, iy: 8.0e-5, iz: 2.0e-5, torsion: 1.0e-5, shear_area_y: 0.008, shear_area_z: 0.008, theory: timoshenko,
+     releases: [{nodes: corner, moments: [my, mz]}]}
+boundary_conditions:
+  - {region: base, type: fixed}
+  - {region: corner, type: force, value: [1000, 0, 0]}
+$static
+output:
+  directory: out
+  history_every: 1
+  reactions: true
+  probes:
+    - {name: corner, point: [0, 0, 3], fields: [displacement, rotation]}
+    - {name: right, point: [4, 0, 3], fields: [displacement, rotation]}
+EOF
+for np in 1 2 3; do in_dir "portal$np" "$np" portal.yaml; done
+"$py" - "$work" << 'PY' || failed=1
+import sys
+import numpy as np
+import frame_reference as fr
+
+work = sys.argv[1]
+_, mesh, f = fr.frame_from_case(f"{work}/portal.yaml")
+u, r = f.static()
+_, _, g = fr.frame_from_case(f"{work}/portal.yaml")
+g.released = [set() for _ in g.released]
+u_rigid, _ = g.static()
+print(f"     pinned-joint portal: reference sway {u[mesh.points['corner'][0], 0]:.9g} m (rigid "
+      f"joints {u_rigid[mesh.points['corner'][0], 0]:.9g} m)")
+for np_ in (1, 2, 3):
+    cols, names = fr.read_csv(f"{work}/portal{np_}/out/probes.csv")
+    for name, node in (("corner", mesh.points["corner"][0]), ("right", mesh.nearest([4, 0, 3]))):
+        for k, c in enumerate(["ux", "uy", "uz", "rx", "ry", "rz"]):
+            scale = np.abs(u[:, :3] if k < 3 else u[:, 3:]).max()
+            fr.check(f"np {np_}: pinned-joint portal, {name} {c} against the reference",
+                     cols[f"{name}.{c}"][-1], u[node, k], 1e-8, scale)
+    cols, _ = fr.read_csv(f"{work}/portal{np_}/out/reactions.csv")
+    for k, c in enumerate("xyz"):
+        total = sum(r[n, k] for n in mesh.points["base"])
+        fr.check(f"np {np_}: pinned-joint portal, base reaction f{c}", cols[f"base.f{c}"][-1],
+                 total, 1e-8, 1000.0)
+        total = sum(r[n, 3 + k] for n in mesh.points["base"])
+        fr.check(f"np {np_}: pinned-joint portal, base moment m{c}", cols[f"base.m{c}"][-1],
+                 total, 1e-8, 3000.0)
 sys.exit(1 if fr.failures() else 0)
 PY
 
