@@ -242,15 +242,16 @@ bool solid_matrices(const MechanicalSystem& system, std::int64_t k, const double
 }
 
 /// A linear elastic beam's, from its force term (false for a corotational or fiber beam): the
-/// 12 DOFs [u0, u1, theta0, theta1], its weight as the consistent loads the term applies.
+/// 12 DOFs [u0, u1, theta0, theta1], its weight as the consistent loads the term applies
+/// (condensed for its end releases, as K and M are).
 bool beam_matrices(const MechanicalSystem& system, std::int64_t k, const double gravity[3],
                    CellMatrices& out) {
   BeamTermInfo::LinearCell cell;
-  bool found = false;
+  const BeamTermInfo* term = nullptr;
   for (const auto& t : system.terms())
     if (const auto* beams = dynamic_cast<const BeamTermInfo*>(t.get()))
-      if (beams->linear_cell(k, cell)) found = true;
-  if (!found) return false;
+      if (beams->linear_cell(k, cell)) term = beams;
+  if (!term) return false;
   out.nd = 12;
   out.K.assign(cell.K.begin(), cell.K.end());
   if (system.spec().mass == MassTreatment::lumped) {
@@ -265,6 +266,7 @@ bool beam_matrices(const MechanicalSystem& system, std::int64_t k, const double 
                        cell.mass_per_length * gravity[2]};
   out.g.assign(12, 0.0);
   fe::beam_uniform_load(x, x + 3, q, out.g.data());
+  term->condense_load(k, out.g);  // a beam with end releases: the condensed loads it applies
   return true;
 }
 
