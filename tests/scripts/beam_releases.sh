@@ -361,4 +361,32 @@ coupled on_solid.yaml
 mpi 2 "$INERTIA" --check coupled.yaml > coupled.log 2>&1 ||
   fail "a release at a coupled node: --check refused it: $(grep error coupled.log)"
 same_refusal 2 "all release its rotation ry" "$work/on_solid.yaml"
+
+# A section cut at a released end under self-weight (output.sections counts the beams' weight as
+# the condensed loads the term applies): the plane just left of the middle support cuts the left
+# span, simply supported there by its release, from the rest: the force on it q L / 2 up, its
+# moment about the plane's point -0.01 m x that (the node's own moment is released: 0).
+beam_case weight.yaml beam_hinge_two_span.msh "$hinge_left" "" "$two_span
+gravity: [0, 0, -9.81]" "$static"
+sed -i 's/^  reactions: true/  reactions: true\n  sections: [{name: cut, plane: {point: [4.99, 0, 0], normal: [-1, 0, 0]}}]/' weight.yaml
+for np in 1 3; do in_dir "weight$np" "$np" weight.yaml; done
+"$py" - "$work" << 'PY' || failed=1
+import sys
+import frame_reference as fr
+
+work = sys.argv[1]
+half = 7850 * 0.01 * 9.81 * 5.0 / 2  # q L / 2
+bad = 0
+for np in (1, 3):
+    cols, names = fr.read_csv(f"{work}/weight{np}/out/sections.csv")
+    c = {n: cols[n][-1] for n in names if n.startswith("cut.")}
+    want = {"cut.fx": 0, "cut.fy": 0, "cut.fz": half, "cut.mx": 0, "cut.my": -0.01 * half,
+            "cut.mz": 0}
+    err = max(abs(c[k] - v) for k, v in want.items()) / half
+    ok = err < 1e-9
+    bad += not ok
+    print(("ok   " if ok else "FAIL ") + f"np {np}: a cut at a released end under self-weight: "
+          f"fz {c['cut.fz']:.6f} (q L / 2 = {half:.6f}), my {c['cut.my']:.3e}, error {err:.1e} of q L / 2")
+sys.exit(bad)
+PY
 finish
