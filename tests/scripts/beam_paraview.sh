@@ -7,7 +7,10 @@
 # displacement holds radians), the point arrays rotation and angular_velocity are there, and the
 # tip's rotation and displacement equal the tip probe's (probes.csv) to 1e-12: written as vtu and
 # as xdmf (ParaView's Xdmf3 reader), at np 1, 2, 3. The mode shapes (beam_modes.pvd / .xdmf,
-# np 2) likewise: 17 points, the mode's rotations in `rotation`. Skips without pvpython.
+# np 2) likewise: 17 points, the mode's rotations in `rotation`. And a restart: central
+# difference on 2 ranks with a checkpoint at step 20 of 40, continued on 3 ranks: the series
+# (vtu; xdmf with its second HDF5 file) has the same 17 points, the tip's values at the end equal
+# the probe's to 1e-12. Skips without pvpython.
 set -euo pipefail
 : "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
 source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
@@ -59,5 +62,18 @@ for format in vtu xdmf; do
   [ "$format" = xdmf ] && series="$d/out/beam_modes.xdmf"
   "${pv[@]}" "$INERTIA_SOURCE_DIR/tests/support/check_beams_pvd.py" "$series" --beams 16 \
     --nodes 17 --vector mode_shape --no-section-forces --arrays mode_shape,rotation || failed=1
+  # A restart from 2 ranks to 3 continues the series.
+  d="$work/restart_$format"
+  mkdir -p "$d"
+  sed -e "s/FORMAT/$format/" -e "s/^time: .*/time: {integrator: central_difference, mass: lumped, \
+dt: 1.0e-6, steps: 40}/" -e "s/^  format: .*/&\n  every: 10\n  checkpoint: {every: 20}/" \
+    "$work/beam.yaml" > "$d/beam.yaml"
+  (cd "$d" && run 2 beam.yaml && run 3 beam.yaml --restart out/checkpoints/checkpoint_000000020.h5)
+  series="$d/out/beam.pvd"
+  [ "$format" = xdmf ] && series="$d/out/beam.xdmf"
+  "${pv[@]}" "$INERTIA_SOURCE_DIR/tests/support/check_beams_pvd.py" "$series" --beams 16 \
+    --nodes 17 --arrays rotation,angular_velocity --at 2,0,0 \
+    --rotation="$(tip "$d/out/probes.csv" tip.rx tip.ry tip.rz)" \
+    --displacement="$(tip "$d/out/probes.csv" tip.ux tip.uy tip.uz)" || failed=1
 done
 finish
