@@ -55,6 +55,7 @@ for np_ in (1, 3):
 sys.exit(0 if passed() else 1)
 PY
 # The frames as ParaView shows them.
+# shellcheck source=../support/pvpython.sh
 source "$INERTIA_SOURCE_DIR/tests/support/pvpython.sh"
 find_pvpython "bolted frame's ParaView check"
 tip() {  # tip CSV COLUMNS...: the last row's values of the columns, comma-separated
