@@ -204,6 +204,10 @@ void OutputSeries::write(const State& state, Vec acceleration, Vec reaction) {
     const OutputField& f = *fields_[i];
     io::Field field{std::string(f.name), f.components, {}, {}};
     if (!f.fill_frame(in, buffers_[i], field)) continue;
+    if (drop_rotations_ && !f.implied_by.empty()) {  // a beam node's rotations: the same everywhere
+      share_rotations(buffers_[i]);
+      field.values = buffers_[i];
+    }
     (f.location == FieldLocation::point ? point_fields_ : cell_fields_).push_back(field);
   }
   for (auto& a : nodal_state_arrays_) {  // the cells' averages averaged at the nodes
@@ -252,6 +256,42 @@ void OutputSeries::show_nodes(MPI_Comm comm, const LocalMesh& lm) {
   shown_owned_ = lm.num_owned - static_cast<std::int32_t>(owned_rotations);
   INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &owned_rotations, 1, MPI_INT64_T, MPI_SUM, comm));
   shown_global_nodes_ = lm.num_global_nodes - owned_rotations;
+  // A rank knows a beam node's rotation node only through a beam cell it holds: a beam node that
+  // is also a solid's node may be held (owned or ghost) by a rank without its beam cells. How
+  // many ranks know each node's rotations, for share_rotations().
+  rotations_ = system_.create_vector();
+  {
+    petsc::GhostedArray a(rotations_);
+    std::ranges::fill(a.span(), 0.0);
+    for (std::size_t n = 0; n < lm.rotation_of.size(); ++n)
+      if (lm.rotation_of[n] >= 0) a[static_cast<PetscInt>(3 * n)] = 1;
+  }
+  INERTIA_PETSC(VecGhostUpdateBegin(rotations_, ADD_VALUES, SCATTER_REVERSE));
+  INERTIA_PETSC(VecGhostUpdateEnd(rotations_, ADD_VALUES, SCATTER_REVERSE));
+  petsc::ConstArray known(rotations_);
+  for (PetscInt i = 0; i < known.size(); i += 3) knowers_.push_back(known[i]);
+}
+
+void OutputSeries::share_rotations(std::vector<double>& values) {
+  // The ranks that know a node's rotations add theirs into its owner, which takes their mean
+  // (they are equal), and every copy of the node reads the owner's.
+  {
+    petsc::GhostedArray a(rotations_);
+    INERTIA_CHECK(values.size() == static_cast<std::size_t>(a.size()), InternalError,
+                  "output: rotations of ", values.size() / 3, " nodes for ", a.size() / 3);
+    const auto& rotation_of = system_.mesh().rotation_of;
+    for (std::size_t i = 0; i < values.size(); ++i)
+      a[static_cast<PetscInt>(i)] = rotation_of[i / 3] >= 0 ? values[i] : 0.0;
+  }
+  INERTIA_PETSC(VecGhostUpdateBegin(rotations_, ADD_VALUES, SCATTER_REVERSE));
+  INERTIA_PETSC(VecGhostUpdateEnd(rotations_, ADD_VALUES, SCATTER_REVERSE));
+  {
+    petsc::Array a(rotations_);
+    for (PetscInt i = 0; i < a.size(); ++i)
+      if (const double k = knowers_[static_cast<std::size_t>(i / 3)]; k > 1) a[i] /= k;
+  }
+  const petsc::GhostedRead shared(rotations_);  // the ghosts from their owners
+  values.assign(shared.span().begin(), shared.span().end());
 }
 
 std::int64_t OutputSeries::write_frame(double time) {
@@ -278,6 +318,7 @@ void OutputSeries::add_rotations(const std::string& name, std::span<const double
                                  std::vector<double>& buffer) {
   if (!drop_rotations_) return;  // no beams: no rotations
   rotations_at_nodes(local, system_.mesh().rotation_of, buffer);
+  share_rotations(buffer);
   point_fields_.push_back({name, 3, buffer, {}});
 }
 

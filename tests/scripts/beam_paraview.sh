@@ -10,7 +10,9 @@
 # np 2) likewise: 17 points, the mode's rotations in `rotation`. And a restart: central
 # difference on 2 ranks with a checkpoint at step 20 of 40, continued on 3 ranks: the series
 # (vtu; xdmf with its second HDF5 file) has the same 17 points, the tip's values at the end equal
-# the probe's to 1e-12. Skips without pvpython.
+# the probe's to 1e-12. A beam welded to a block at a shared node (meshes/beam_on_block.msh, np 2
+# and 3, vtu): every piece's point at the foot has the foot probe's rotation (a rank that holds
+# the node through the block's cells only learns it from the others). Skips without pvpython.
 set -euo pipefail
 : "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
 source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
@@ -75,5 +77,32 @@ dt: 1.0e-6, steps: 40}/" -e "s/^  format: .*/&\n  every: 10\n  checkpoint: {ever
     --nodes 17 --arrays rotation,angular_velocity --at 2,0,0 \
     --rotation="$(tip "$d/out/probes.csv" tip.rx tip.ry tip.rz)" \
     --displacement="$(tip "$d/out/probes.csv" tip.ux tip.uy tip.uz)" || failed=1
+done
+for np in 2 3; do
+  d="$work/block$np"
+  mkdir -p "$d"
+  cat > "$d/block.yaml" << EOF2
+mesh: {file: $INERTIA_SOURCE_DIR/meshes/beam_on_block.msh}
+materials:
+  - {region: block, density: 2000, youngs_modulus: 1.0e9, poissons_ratio: 0.3}
+  - {region: beam, density: 7850, youngs_modulus: 2.1e11, poissons_ratio: 0.3}
+sections:
+  - {region: beam, area: 0.01, iy: 8.333333333333e-6, iz: 8.333333333333e-6, torsion: 1.4e-5}
+couplings:
+  - {name: weld, node: beam_end, surface: block_top, type: rigid}
+boundary_conditions:
+  - {region: block_base, type: fixed}
+  - {region: tip, type: force, value: [1000, 0, 0]}
+time: {integrator: static, dt: 1, end_time: 1}
+output:
+  directory: out
+  fields: [displacement, section_forces]
+  probes:
+    - {name: foot, point: [0, 0, 1], fields: [displacement, rotation]}
+EOF2
+  (cd "$d" && run "$np" block.yaml)
+  "${pv[@]}" "$INERTIA_SOURCE_DIR/tests/support/check_beams_pvd.py" "$d/out/block.pvd" --beams 6 \
+    --at 0,0,1 --rotation="$(tip "$d/out/probes.csv" foot.rx foot.ry foot.rz)" \
+    --displacement="$(tip "$d/out/probes.csv" foot.ux foot.uy foot.uz)" || failed=1
 done
 finish

@@ -13,7 +13,7 @@ points at one position carry the same displacement (a beam node's rotations are 
 is not zero everywhere). --vector: the translations' array (mode_shape); --no-section-forces: a
 series without them (mode shapes). --arrays: point
 arrays that must be present. --at: the point there has that `rotation` and `displacement` (a
-probe's values) to 1e-12 relative to their largest component. Then the guide's recipe runs on the
+probe's values) to 1e-12 relative to their largest component, the same in every piece. Then the guide's recipe runs on the
 series: Warp By Vector, Extract Surface, Tube. Prints one line; exits 0 if all is well, 1 on a
 mismatch, 2 without ParaView.
 """
@@ -30,7 +30,7 @@ def key_of(p):
     return tuple(round(c, 9) for c in p)
 
 
-rotations = {}  # position -> the point array rotation there (point_values)
+rotations = {}  # position -> the set of the point array rotation's tuples there (point_values)
 
 
 def point_values(data, vector):
@@ -52,7 +52,7 @@ def point_values(data, vector):
         for i in range(block.GetNumberOfPoints()):
             k = key_of(block.GetPoint(i))
             out.setdefault(k, set()).add(u.GetTuple(i) if u else None)
-            rotations[k] = r.GetTuple(i) if r else None
+            rotations.setdefault(k, set()).add(r.GetTuple(i) if r else None)
     return out
 
 
@@ -115,11 +115,15 @@ def main():
                 if want is None:
                     continue
                 want = [float(x) for x in want.split(",")]
-                have = rotations[at] if name == "rotation" else next(iter(points[at]))
+                have = points[at] if name == "displacement" else rotations[at]
+                if len(have) != 1:
+                    problems.append(f"the pieces' points at {a.at} disagree on {name}: {have}")
+                    continue
+                have = next(iter(have))
                 scale = max(abs(x) for x in want) or 1.0
                 if have is None or max(abs(x - y) for x, y in zip(have, want)) > 1e-12 * scale:
                     problems.append(f"{name} at {a.at} is {have}, expected {want}")
-    if a.nodes is not None and not any(r and any(r) for r in rotations.values()):
+    if a.nodes is not None and not any(r and any(r) for v in rotations.values() for r in v):
         problems.append("the point array rotation is zero everywhere")
     warped = simple.WarpByVector(Input=merged, Vectors=["POINTS", a.vector])
     surface = simple.ExtractSurface(Input=warped)  # Tube takes polydata

@@ -74,6 +74,9 @@ class OutputSeries {
   /// nodes of `local` (ghosted local values, 3 per node) at their beam nodes, in `buffer`.
   void add_rotations(const std::string& name, std::span<const double> local,
                      std::vector<double>& buffer);
+  /// Collective. Makes `values` (3 per local node: the rotations where this rank knows a beam
+  /// node's rotation node, LocalMesh::rotation_of) the same on every rank's copy of each node.
+  void share_rotations(std::vector<double>& values);
 
   const CaseFile& case_;
   const MechanicalSystem& system_;
@@ -131,6 +134,8 @@ class OutputSeries {
   std::int64_t shown_global_nodes_ = 0;
   std::vector<std::vector<double>> compact_;  ///< the point fields at the drawn nodes
   std::vector<double> mode_rotations_;        ///< write_point_field's rotations
+  petsc::Vector rotations_;                   ///< share_rotations' ghosted scratch
+  std::vector<double> knowers_;  ///< per owned node: the ranks that know its rotation node
 };
 
 }  // namespace inertia
