@@ -36,6 +36,28 @@ bool frame_reaction(const FrameInput& in, std::vector<double>& b, io::Field& out
   return copy_vector(in.reaction, b, out);
 }
 
+/// The rotations held at the beam nodes' rotation nodes of a ghosted vector, per node.
+bool copy_rotations(const FrameInput& in, Vec x, std::vector<double>& buffer, io::Field& out) {
+  if (!x) return false;
+  petsc::GhostedRead local(x);
+  rotations_at_nodes(local.span(), in.rotation_of, buffer);
+  out.values = buffer;
+  return true;
+}
+
+bool frame_rotation(const FrameInput& in, std::vector<double>& b, io::Field& out) {
+  return copy_rotations(in, in.u, b, out);
+}
+bool frame_angular_velocity(const FrameInput& in, std::vector<double>& b, io::Field& out) {
+  return copy_rotations(in, in.v, b, out);
+}
+bool frame_angular_acceleration(const FrameInput& in, std::vector<double>& b, io::Field& out) {
+  return copy_rotations(in, in.acceleration, b, out);
+}
+bool frame_reaction_moment(const FrameInput& in, std::vector<double>& b, io::Field& out) {
+  return copy_rotations(in, in.reaction, b, out);
+}
+
 bool frame_contact_pressure(const FrameInput& in, std::vector<double>& b, io::Field& out) {
   if (!in.contact_pressure) return false;
   petsc::GhostedRead local(in.contact_pressure);
@@ -169,6 +191,78 @@ const OutputField table[] = {
      {},
      N::state,
      frame_reaction},
+    {{"rotation",
+      "point data of beam nodes: rx, ry, rz (rad, zero at nodes\nwithout rotations); with "
+      "beams, written with displacement",
+      "mesh: {file: meshes/beam_cantilever_16.msh}\nmaterials:\n  - {region: beam, density: "
+      "7850, youngs_modulus: 2.1e11, poissons_ratio: 0.3}\nsections:\n  - {region: beam, shape: "
+      "{type: circle, diameter: 0.1}}\nboundary_conditions:\n  - {region: root, type: fixed}\n  - "
+      "{region: tip, type: force, value: [0, 1000, 0]}\n"
+      "output: {fields: [rotation]}"},
+     K::frame,
+     L::point,
+     3,
+     false,
+     {},
+     N::state,
+     frame_rotation,
+     nullptr,
+     false,
+     "displacement"},
+    {{"angular_velocity",
+      "point data of beam nodes: rad/s (zero at nodes without\nrotations); with beams, written "
+      "with velocity",
+      "mesh: {file: meshes/beam_cantilever_16.msh}\nmaterials:\n  - {region: beam, density: "
+      "7850, youngs_modulus: 2.1e11, poissons_ratio: 0.3}\nsections:\n  - {region: beam, shape: "
+      "{type: circle, diameter: 0.1}}\nboundary_conditions:\n  - {region: root, type: fixed}\n  - "
+      "{region: tip, type: force, value: [0, 1000, 0]}\n"
+      "output: {fields: [angular_velocity]}"},
+     K::frame,
+     L::point,
+     3,
+     false,
+     {},
+     N::state,
+     frame_angular_velocity,
+     nullptr,
+     false,
+     "velocity"},
+    {{"angular_acceleration",
+      "point data of beam nodes: rad/s^2 (zero at nodes without\nrotations); with beams, written "
+      "with acceleration",
+      "mesh: {file: meshes/beam_cantilever_16.msh}\nmaterials:\n  - {region: beam, density: "
+      "7850, youngs_modulus: 2.1e11, poissons_ratio: 0.3}\nsections:\n  - {region: beam, shape: "
+      "{type: circle, diameter: 0.1}}\nboundary_conditions:\n  - {region: root, type: fixed}\n  - "
+      "{region: tip, type: force, value: [0, 1000, 0]}\n"
+      "output: {fields: [angular_acceleration]}"},
+     K::frame,
+     L::point,
+     3,
+     false,
+     {},
+     N::state,
+     frame_angular_acceleration,
+     nullptr,
+     false,
+     "acceleration"},
+    {{"reaction_moment",
+      "point data of beam nodes: the support moments mx, my, mz\n(zero elsewhere); with beams, "
+      "written with reaction",
+      "mesh: {file: meshes/beam_cantilever_16.msh}\nmaterials:\n  - {region: beam, density: "
+      "7850, youngs_modulus: 2.1e11, poissons_ratio: 0.3}\nsections:\n  - {region: beam, shape: "
+      "{type: circle, diameter: 0.1}}\nboundary_conditions:\n  - {region: root, type: fixed}\n  - "
+      "{region: tip, type: force, value: [0, 1000, 0]}\n"
+      "output: {fields: [reaction_moment]}"},
+     K::frame,
+     L::point,
+     3,
+     false,
+     {},
+     N::state,
+     frame_reaction_moment,
+     nullptr,
+     false,
+     "reaction"},
     {{"contact_pressure",
       "point data: the contact pressure of the walls and pairs (contact:) on their nodes (zero "
       "elsewhere)",
@@ -412,6 +506,14 @@ Registry<OutputField> frame_fields() {
 Registry<OutputField> probe_fields() {
   const std::span<const OutputField> all(table);
   return {"probe field", all.subspan(frame_fields().size())};
+}
+
+void rotations_at_nodes(std::span<const double> local, std::span<const std::int32_t> rotation_of,
+                        std::vector<double>& out) {
+  out.assign(local.size(), 0.0);
+  for (std::size_t n = 0; n < rotation_of.size() && 3 * n < local.size(); ++n)
+    if (const std::int32_t r = rotation_of[n]; r >= 0)
+      std::copy_n(&local[3 * static_cast<std::size_t>(r)], 3, &out[3 * n]);
 }
 
 std::string output_fields_help(FieldKind kind) {

@@ -35,6 +35,15 @@ std::vector<std::int64_t> local_natural_ids(MPI_Comm comm, const LocalMesh& lm) 
   return natural;
 }
 
+/// The name of the rotations' array that goes with a point array of translations:
+/// displacement_real: rotation_real, reaction: reaction_moment, else <name>_rotation.
+std::string rotation_name(const std::string& name) {
+  const std::string displacement = "displacement";
+  if (name.starts_with(displacement)) return "rotation" + name.substr(displacement.size());
+  if (name == "reaction") return "reaction_moment";
+  return name + "_rotation";
+}
+
 /// The point array of a point state's component (output field nodal_state): the cell array's
 /// name (`state`: <variable>.<component>) with the prefix of the nodal averages, which keeps it
 /// apart from the cell array in an XDMF frame (one HDF5 dataset per array name).
@@ -57,14 +66,19 @@ OutputSeries::OutputSeries(MPI_Comm comm, const CaseFile& c, const MechanicalSys
       for (std::size_t r = 0; r < lm.regions.size(); ++r)
         if (lm.regions[r].name == sp.region) shown_faces[r] = 1;
   const int rank = rank_of(comm);
+  show_nodes(comm, lm);
   for (std::int64_t k = 0; k < lm.num_cells(); ++k) {
     const bool face = info(lm.cell_types[k]).dim == 2 && lm.cell_regions[k] >= 0 &&
                       shown_faces[lm.cell_regions[k]];
     if (!lm.cell_is_element[k] && !face) continue;
     cells_.push_back(k);
     types_.push_back(shown_type(lm.cell_types[k]));  // a beam: the line of its two nodes
-    for (auto n : lm.nodes_of(k).first(static_cast<std::size_t>(shown_nodes(lm.cell_types[k]))))
-      nodes_.push_back(n);
+    for (auto n : lm.nodes_of(k).first(static_cast<std::size_t>(shown_nodes(lm.cell_types[k])))) {
+      const std::int64_t p = drop_rotations_ ? shown_index_[static_cast<std::size_t>(n)] : n;
+      INERTIA_CHECK(p >= 0, InternalError, "output: a cell shows the rotation node of node ",
+                    lm.node_tags[static_cast<std::size_t>(n)]);
+      nodes_.push_back(p);
+    }
     offsets_.push_back(static_cast<std::int64_t>(nodes_.size()));
     rank_.push_back(rank);
     region_.push_back(lm.regions[lm.cell_regions[k]].tag);
@@ -73,19 +87,35 @@ OutputSeries::OutputSeries(MPI_Comm comm, const CaseFile& c, const MechanicalSys
     std::vector<std::int64_t> keys;
     keys.reserve(cells_.size());
     for (auto k : cells_) keys.push_back(lm.cell_tags[k]);
-    const std::vector<std::int64_t> natural = local_natural_ids(comm, lm);
+    std::vector<std::int64_t> natural = local_natural_ids(comm, lm);
+    if (drop_rotations_) {
+      // The drawn nodes' natural indices: the rotation nodes are the last ones of the natural
+      // order (appended to the mesh), so the others keep theirs, in [0, shown_global_nodes_).
+      std::vector<std::int64_t> shown(shown_.size());
+      bool below = true;
+      for (std::size_t i = 0; i < shown_.size(); ++i) {
+        shown[i] = natural[static_cast<std::size_t>(shown_[i])];
+        below = below && shown[i] < shown_global_nodes_;
+      }
+      INERTIA_CHECK(all_true(comm, below), InternalError,
+                    "XDMF output: a node's natural index is not below the ", shown_global_nodes_,
+                    " nodes without rotation nodes");
+      natural = std::move(shown);
+    }
     xdmf_ = std::make_unique<io::XdmfSeriesWriter>(
         comm, c.output_directory, series,
-        io::NaturalPieceMesh{{lm.coords, types_, offsets_, nodes_},
-                             lm.num_owned,
-                             lm.num_global_nodes,
+        io::NaturalPieceMesh{{piece_coords(), types_, offsets_, nodes_},
+                             shown_owned_,
+                             shown_global_nodes_,
                              natural,
                              keys},
         resume_up_to);
   }
   // The fields output.fields asks for, from the table (a frame holds them in its order).
   for (const auto& f : output_fields())
-    if (f.kind == FieldKind::frame && !f.from_model && c.has_field(std::string(f.name))) {
+    if (f.kind == FieldKind::frame && !f.from_model &&
+        (c.has_field(std::string(f.name)) ||
+         (lm.has_rotations && !f.implied_by.empty() && c.has_field(std::string(f.implied_by))))) {
       fields_.push_back(&f);
       if (f.needs != FieldNeeds::state) needs_ = std::max(needs_, f.needs);
     }
@@ -119,8 +149,8 @@ OutputSeries::OutputSeries(MPI_Comm comm, const CaseFile& c, const MechanicalSys
   // adds a few bytes per block), usually several times less. XDMF: the owned nodes' fields and
   // the cell fields (every cell field as Float64); the mesh is written once, not per frame.
   const bool xdmf = xdmf_ != nullptr;
-  const auto points = xdmf ? static_cast<std::int64_t>(lm.num_owned)
-                           : static_cast<std::int64_t>(lm.coords.size() / 3);
+  const auto points = xdmf ? static_cast<std::int64_t>(shown_owned_)
+                           : static_cast<std::int64_t>(piece_coords().size() / 3);
   std::int64_t point_bytes = xdmf ? 0 : 24;    // the coordinates
   std::int64_t cell_bytes = xdmf ? 0 : 8 + 1;  // offsets and types
   for (const OutputField* f : fields_)
@@ -168,11 +198,16 @@ void OutputSeries::write(const State& state, Vec acceleration, Vec reaction) {
                       rank_,
                       region_,
                       contact_pressure_.get(),
-                      has_beam_forces_ ? &beam_forces_ : nullptr};
+                      has_beam_forces_ ? &beam_forces_ : nullptr,
+                      system_.mesh().rotation_of};
   for (std::size_t i = 0; i < fields_.size(); ++i) {
     const OutputField& f = *fields_[i];
     io::Field field{std::string(f.name), f.components, {}, {}};
     if (!f.fill_frame(in, buffers_[i], field)) continue;
+    if (drop_rotations_ && !f.implied_by.empty()) {  // a beam node's rotations: the same everywhere
+      share_rotations(buffers_[i]);
+      field.values = buffers_[i];
+    }
     (f.location == FieldLocation::point ? point_fields_ : cell_fields_).push_back(field);
   }
   for (auto& a : nodal_state_arrays_) {  // the cells' averages averaged at the nodes
@@ -200,10 +235,91 @@ void OutputSeries::write(const State& state, Vec acceleration, Vec reaction) {
   bytes_ += write_frame(state.time);
 }
 
+void OutputSeries::show_nodes(MPI_Comm comm, const LocalMesh& lm) {
+  shown_owned_ = lm.num_owned;
+  shown_global_nodes_ = lm.num_global_nodes;
+  drop_rotations_ = lm.has_rotations;
+  if (!drop_rotations_) return;  // every node is drawn: the piece is the mesh's
+  // The nodes with translations, in local order (owned first): the frames' points.
+  shown_index_.assign(static_cast<std::size_t>(lm.num_local_nodes()), -1);
+  std::int64_t owned_rotations = 0;
+  for (std::int32_t n = 0; n < lm.num_local_nodes(); ++n) {
+    if (lm.is_rotation(n)) {
+      owned_rotations += n < lm.num_owned ? 1 : 0;
+      continue;
+    }
+    shown_index_[static_cast<std::size_t>(n)] = static_cast<std::int64_t>(shown_.size());
+    shown_.push_back(n);
+    for (int d = 0; d < 3; ++d)
+      shown_coords_.push_back(lm.coords[3 * static_cast<std::size_t>(n) + d]);
+  }
+  shown_owned_ = lm.num_owned - static_cast<std::int32_t>(owned_rotations);
+  INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &owned_rotations, 1, MPI_INT64_T, MPI_SUM, comm));
+  shown_global_nodes_ = lm.num_global_nodes - owned_rotations;
+  // A rank knows a beam node's rotation node only through a beam cell it holds: a beam node that
+  // is also a solid's node may be held (owned or ghost) by a rank without its beam cells. How
+  // many ranks know each node's rotations, for share_rotations().
+  rotations_ = system_.create_vector();
+  {
+    petsc::GhostedArray a(rotations_);
+    std::ranges::fill(a.span(), 0.0);
+    for (std::size_t n = 0; n < lm.rotation_of.size(); ++n)
+      if (lm.rotation_of[n] >= 0) a[static_cast<PetscInt>(3 * n)] = 1;
+  }
+  INERTIA_PETSC(VecGhostUpdateBegin(rotations_, ADD_VALUES, SCATTER_REVERSE));
+  INERTIA_PETSC(VecGhostUpdateEnd(rotations_, ADD_VALUES, SCATTER_REVERSE));
+  petsc::ConstArray known(rotations_);
+  for (PetscInt i = 0; i < known.size(); i += 3) knowers_.push_back(known[i]);
+}
+
+void OutputSeries::share_rotations(std::vector<double>& values) {
+  // The ranks that know a node's rotations add theirs into its owner, which takes their mean
+  // (they are equal), and every copy of the node reads the owner's.
+  {
+    petsc::GhostedArray a(rotations_);
+    INERTIA_CHECK(values.size() == static_cast<std::size_t>(a.size()), InternalError,
+                  "output: rotations of ", values.size() / 3, " nodes for ", a.size() / 3);
+    const auto& rotation_of = system_.mesh().rotation_of;
+    for (std::size_t i = 0; i < values.size(); ++i)
+      a[static_cast<PetscInt>(i)] = rotation_of[i / 3] >= 0 ? values[i] : 0.0;
+  }
+  INERTIA_PETSC(VecGhostUpdateBegin(rotations_, ADD_VALUES, SCATTER_REVERSE));
+  INERTIA_PETSC(VecGhostUpdateEnd(rotations_, ADD_VALUES, SCATTER_REVERSE));
+  {
+    petsc::Array a(rotations_);
+    for (PetscInt i = 0; i < a.size(); ++i)
+      if (const double k = knowers_[static_cast<std::size_t>(i / 3)]; k > 1) a[i] /= k;
+  }
+  const petsc::GhostedRead shared(rotations_);  // the ghosts from their owners
+  values.assign(shared.span().begin(), shared.span().end());
+}
+
 std::int64_t OutputSeries::write_frame(double time) {
+  if (drop_rotations_) {
+    // The point fields at the drawn nodes only (the rotation nodes' values are in `rotation` &c.).
+    compact_.resize(point_fields_.size());
+    for (std::size_t i = 0; i < point_fields_.size(); ++i) {
+      io::Field& f = point_fields_[i];
+      INERTIA_CHECK(f.int_values.empty(), InternalError, "output: integer point field ", f.name);
+      const auto n = static_cast<std::size_t>(f.components);
+      std::vector<double>& to = compact_[i];
+      to.resize(shown_.size() * n);
+      for (std::size_t p = 0; p < shown_.size(); ++p)
+        std::copy_n(&f.values[static_cast<std::size_t>(shown_[p]) * n], n, &to[p * n]);
+      f.values = to;
+    }
+  }
   if (xdmf_) return xdmf_->write(time, point_fields_, cell_fields_);
-  const io::PieceMesh piece{system_.mesh().coords, types_, offsets_, nodes_};
+  const io::PieceMesh piece{piece_coords(), types_, offsets_, nodes_};
   return vtk_->write(time, piece, point_fields_, cell_fields_);
+}
+
+void OutputSeries::add_rotations(const std::string& name, std::span<const double> local,
+                                 std::vector<double>& buffer) {
+  if (!drop_rotations_) return;  // no beams: no rotations
+  rotations_at_nodes(local, system_.mesh().rotation_of, buffer);
+  share_rotations(buffer);
+  point_fields_.push_back({name, 3, buffer, {}});
 }
 
 void OutputSeries::write_point_field(double time, const char* name, Vec x) {
@@ -215,6 +331,7 @@ void OutputSeries::write_point_field(double time, const char* name, Vec x) {
     values.assign(local.span().begin(), local.span().end());
   }
   point_fields_.push_back({name, 3, values, {}});
+  add_rotations("rotation", values, mode_rotations_);
   bytes_ += write_frame(time);
 }
 
@@ -223,12 +340,15 @@ void OutputSeries::write_fields(
     const std::vector<std::pair<std::string, const std::vector<double>*>>& cells) {
   point_fields_.clear();
   cell_fields_.clear();
-  field_values_.resize(points.size() + cells.size());
+  field_values_.resize(2 * points.size() + cells.size());
   for (std::size_t i = 0; i < points.size(); ++i) {
     petsc::GhostedRead local(points[i].second);
     field_values_[i].assign(local.span().begin(), local.span().end());
     point_fields_.push_back({points[i].first, 3, field_values_[i], {}});
   }
+  for (std::size_t i = 0; i < points.size(); ++i)  // after the translations' arrays
+    add_rotations(rotation_name(points[i].first), field_values_[i],
+                  field_values_[points.size() + cells.size() + i]);
   for (std::size_t a = 0; a < cells.size(); ++a) {
     auto& buffer = field_values_[points.size() + a];
     buffer.clear();

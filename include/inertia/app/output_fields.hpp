@@ -59,6 +59,9 @@ struct FrameInput {
   Vec contact_pressure = nullptr;
   /// The beams' section forces: 12 per local cell (null: not asked for).
   const std::vector<double>* beam_forces = nullptr;
+  /// Per local node: its rotation node (LocalMesh::rotation_of), -1 for none; empty in a model
+  /// without beams.
+  std::span<const std::int32_t> rotation_of;
 };
 
 /// What a probe's fill functions read: its node's u and v (point fields) or the strain and stress
@@ -93,6 +96,9 @@ struct OutputField : EntryInfo {
   /// `nodal_state` (point data, frames), one per component of each force term's point state
   /// (OutputSeries and Probes fill them; no components, columns or fill functions here).
   bool from_model = false;
+  /// Frames: in a model with beams, this row is written whenever output.fields has the row named
+  /// here (a beam node's rotations go with its displacement), as well as when it is asked for.
+  std::string_view implied_by;
 
   /// Bytes of one entity (a point or a cell) of this array in a frame before compression.
   std::int64_t bytes(bool xdmf) const { return components * (integer && !xdmf ? 4 : 8); }
@@ -114,6 +120,11 @@ inline const OutputField* find_output_field(FieldKind kind, std::string_view nam
 inline std::vector<std::string_view> output_field_names(FieldKind kind) {
   return output_fields(kind).names();
 }
+/// Per local node n, 3 values: the ghosted local values `local` (3 per node) of n's rotation node
+/// (rotation_of[n]), zero where n has none. The beam nodes' rotations as a point array.
+void rotations_at_nodes(std::span<const double> local, std::span<const std::int32_t> rotation_of,
+                        std::vector<double>& out);
+
 /// The --help lines of a kind's rows ("  displacement, velocity, acceleration   point data").
 std::string output_fields_help(FieldKind kind);
 

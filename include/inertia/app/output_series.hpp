@@ -63,6 +63,20 @@ class OutputSeries {
 
  private:
   std::int64_t write_frame(double time);
+  /// Collective. The frames' points: in a model with beams, the nodes with translations only
+  /// (shown_, their coordinates, how many are owned, how many over all ranks); all nodes else.
+  void show_nodes(MPI_Comm comm, const LocalMesh& lm);
+  /// The points' coordinates: the drawn nodes' (a model with beams) or the mesh's.
+  const std::vector<double>& piece_coords() const {
+    return drop_rotations_ ? shown_coords_ : system_.mesh().coords;
+  }
+  /// In a model with beams, appends the point array `name`: the rotations held at the rotation
+  /// nodes of `local` (ghosted local values, 3 per node) at their beam nodes, in `buffer`.
+  void add_rotations(const std::string& name, std::span<const double> local,
+                     std::vector<double>& buffer);
+  /// Collective. Makes `values` (3 per local node: the rotations where this rank knows a beam
+  /// node's rotation node, LocalMesh::rotation_of) the same on every rank's copy of each node.
+  void share_rotations(std::vector<double>& values);
 
   const CaseFile& case_;
   const MechanicalSystem& system_;
@@ -109,6 +123,19 @@ class OutputSeries {
   std::vector<double> pressure_;    ///< per owned node, for contact_pressure_
   std::vector<io::Field> point_fields_, cell_fields_;
   std::int64_t bytes_ = 0;
+  // The drawn nodes (points) of a model with beams, whose rotation nodes are not drawn: the
+  // local nodes with translations (with drop_rotations_), each local node's point (-1: a
+  // rotation node), their coordinates, the owned ones' count and the count over all ranks.
+  bool drop_rotations_ = false;  ///< the model has beams (the same on every rank)
+  std::vector<std::int32_t> shown_;
+  std::vector<std::int64_t> shown_index_;
+  std::vector<double> shown_coords_;
+  std::int32_t shown_owned_ = 0;
+  std::int64_t shown_global_nodes_ = 0;
+  std::vector<std::vector<double>> compact_;  ///< the point fields at the drawn nodes
+  std::vector<double> mode_rotations_;        ///< write_point_field's rotations
+  petsc::Vector rotations_;                   ///< share_rotations' ghosted scratch
+  std::vector<double> knowers_;  ///< per owned node: the ranks that know its rotation node
 };
 
 }  // namespace inertia
