@@ -12,7 +12,8 @@
 #   sin((2k-1) pi j / 2n)) to 1e-8 (the continuum's 8/pi^2 of rho Ip L printed beside);
 # - the three-storey frame (meshes/beam_frame3.msh, consistent mass, 6 modes): the rotational
 #   effective masses against tests/scripts/frame_reference.py (1e-10 of the total rotary inertia)
-#   and the log's sums line against the reference's totals.
+#   and the log's sums line against the reference's totals;
+# - reference_point: [0, 0]: one error line naming the key, exit 1 (np 1 and 3).
 set -euo pipefail
 : "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
 source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
@@ -53,6 +54,11 @@ boundary_conditions:
 modal: {modes: 6, mass: consistent}
 output: {directory: out}
 EOF
+# A reference point that is not 3 numbers: one error line, exit 1, on 1 and 3 ranks.
+sed 's/mass: consistent}/mass: consistent, reference_point: [0, 0]}/' box.yaml > bad_point.yaml
+for np in 1 3; do
+  same_refusal "$np" "bad_point.yaml:4: modal.reference_point: expected a list of 3 numbers" bad_point.yaml
+done
 for np in 1 2 3; do
   in_dir "box$np" "$np" box.yaml
   in_dir "cantilever$np" "$np" cantilever.yaml
