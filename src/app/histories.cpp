@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "inertia/parallel/session.hpp"
+#include "inertia/system/beams.hpp"
 
 namespace inertia {
 
@@ -228,6 +229,49 @@ PetscInt rotation_dof(MPI_Comm comm, const LocalMesh& mesh, const double* at,
   return r.node >= 0 ? 3 * r.node : -1;
 }
 
+/// Collective. The beam cell nearest `at` (ties: the lowest file tag; each cell lives on one
+/// rank), on the rank that holds it, and the point's place along it; InputError (`origin` +
+/// why) in a model without beams. `description`: the comment line (every rank).
+BeamPoint nearest_beam(const MechanicalSystem& system, const double* at, const std::string& name,
+                       const std::string& origin, std::string& description) {
+  const MPI_Comm comm = system.comm();
+  const LocalMesh& mesh = system.mesh();
+  BeamPoint best;
+  double distance = std::numeric_limits<double>::infinity();
+  for (std::int64_t c = 0; c < mesh.num_cells(); ++c) {
+    if (mesh.cell_types[c] != CellType::beam2 || !mesh.cell_is_element[c]) continue;
+    const auto nodes = mesh.nodes_of(c);
+    const double* x0 = &mesh.coords[3 * nodes[0]];
+    const double* x1 = &mesh.coords[3 * nodes[1]];
+    double e[3], w[3], ee = 0, ew = 0;
+    for (int i = 0; i < 3; ++i) e[i] = x1[i] - x0[i], w[i] = at[i] - x0[i];
+    for (int i = 0; i < 3; ++i) ee += e[i] * e[i], ew += e[i] * w[i];
+    const double s = ee > 0 ? std::clamp(ew / ee, 0.0, 1.0) : 0.0;
+    const double d = std::hypot(w[0] - s * e[0], w[1] - s * e[1], w[2] - s * e[2]);
+    if (d < distance || (d == distance && mesh.cell_tags[c] < mesh.cell_tags[best.cell]))
+      distance = d, best.cell = c, best.s = s;
+  }
+  double least = distance;
+  INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &least, 1, MPI_DOUBLE, MPI_MIN, comm));
+  if (!std::isfinite(least))
+    throw InputError(cat(origin, " asks for section_forces, but the model has no beams"));
+  std::int64_t tag = best.cell >= 0 && distance == least ? mesh.cell_tags[best.cell]
+                                                         : std::numeric_limits<std::int64_t>::max();
+  INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &tag, 1, MPI_INT64_T, MPI_MIN, comm));
+  const bool mine = best.cell >= 0 && mesh.cell_tags[best.cell] == tag && distance == least;
+  double s = mine ? best.s : 0.0;
+  INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &s, 1, MPI_DOUBLE, MPI_SUM, comm));
+  description =
+      cat("probe ", name, ": section_forces in beam element ", tag, " at ", s,
+          " of its length from its first node, distance ", least, " from ", point_text(at));
+  if (!mine) return {};
+  for (const auto& t : system.terms())
+    if (const auto* beams = dynamic_cast<const BeamTermInfo*>(t.get()))
+      if (beams->holds(best.cell)) best.term = beams;
+  INERTIA_CHECK(best.term, SolverError, origin, ": beam element ", tag, " has no beam term");
+  return best;
+}
+
 }  // namespace
 
 ProbeSites locate_probes(const MechanicalSystem& system, const std::vector<CaseProbe>& probes,
@@ -271,6 +315,12 @@ ProbeSites locate_probes(const MechanicalSystem& system, const std::vector<CaseP
       sites.descriptions.push_back(
           cat("probe ", p.name, ": ", at, ", distance ", best.distance, " from ", from));
     sites.points.emplace_back();
+    sites.beams.emplace_back();
+    if (records(p.fields, FieldLocation::beam)) {
+      std::string description;
+      sites.beams.back() = nearest_beam(system, p.point.data(), p.name, origin, description);
+      sites.descriptions.push_back(description);
+    }
     if (!samples_stress(p.fields)) continue;
     // The solid cell that contains the point, or if none does the nearest: over the ranks the
     // smallest distance, then the lowest file tag (each element lives on one rank), so the
@@ -325,6 +375,7 @@ Probes::Probes(MPI_Comm comm, const Assembler& assembler, ProbeSites sites,
       owned_dof_(std::move(sites.owned_dof)),
       owned_rotation_dof_(std::move(sites.owned_rotation_dof)),
       points_(std::move(sites.points)),
+      beams_(std::move(sites.beams)),
       model_stress_(assembler, states) {
   std::vector<std::string> columns;
   std::string comment;
@@ -348,7 +399,10 @@ Probes::Probes(MPI_Comm comm, const Assembler& assembler, ProbeSites sites,
       }
     }
     sampled_ = sampled_ || samples_stress(sites.fields[p]);
+    beam_sampled_ = beam_sampled_ || records(sites.fields[p], FieldLocation::beam);
   }
+  if (beam_sampled_)
+    beam_forces_.assign(12 * static_cast<std::size_t>(assembler.mesh().num_cells()), 0.0);
   if (sampled_)
     comment +=
         "# u and v: at the probe's nearest node; stress, strain, von_mises: at the probe point, "
@@ -392,9 +446,29 @@ void Probes::record(const State& state) {
         for (int k = 0; k < at.state->num_components(); ++k)
           values_[at.offset + k] = at.state->cell_average(static_cast<std::size_t>(at.row), k);
   }
+  if (beam_sampled_) record_beams(state);
   INERTIA_MPI(MPI_Reduce(values_.data(), sums_.data(), static_cast<int>(values_.size()), MPI_DOUBLE,
                          MPI_SUM, 0, comm_));
   file_.row(state.step, state.time, sums_);
+}
+
+void Probes::record_beams(const State& state) {
+  petsc::GhostedRead u(state.u);       // collective: the ghosts of u are updated on every rank
+  const BeamTermInfo* done = nullptr;  // the term whose forces beam_forces_ holds
+  for (std::size_t p = 0; p < beams_.size(); ++p) {
+    const BeamPoint& at = beams_[p];
+    if (at.cell < 0) continue;
+    if (at.term != done) at.term->section_forces(u.span(), beam_forces_), done = at.term;
+    // Linear between the ends: exact when no load acts along the beam.
+    double forces[6];
+    const double* f = &beam_forces_[12 * static_cast<std::size_t>(at.cell)];
+    for (int i = 0; i < 6; ++i) forces[i] = (1 - at.s) * f[i] + at.s * f[6 + i];
+    ProbeInput in;
+    in.section_forces = forces;
+    for (const Column& column : columns_[p])
+      if (column.field->location == FieldLocation::beam)
+        column.field->fill_probe(in, &values_[column.offset]);
+  }
 }
 
 void values_at_sites(MPI_Comm comm, const ProbeSites& sites, Vec x, std::vector<double>& out) {

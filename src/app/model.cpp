@@ -7,6 +7,7 @@
 #include <map>
 #include <sstream>
 
+#include "inertia/app/beam_joints.hpp"
 #include "inertia/core/hash.hpp"
 #include "inertia/core/interrupt.hpp"
 #include "inertia/core/text.hpp"
@@ -180,14 +181,17 @@ std::int64_t total_elements(const PartitionSummary& p) {
 }
 
 /// Serial. Reads the case's mesh, adds the edge springs, checks it against the case and marks its
-/// element cells (is_element); returns the log's summary of nodes and cells.
-std::string read_checked_mesh(const CaseFile& c, MeshData& mesh, std::vector<char>& is_element) {
+/// element cells (is_element); returns the log's summary of nodes and cells, and the mesh's
+/// set-up warnings in `warnings` if given.
+std::string read_checked_mesh(const CaseFile& c, MeshData& mesh, std::vector<char>& is_element,
+                              std::vector<std::string>* warnings = nullptr) {
   mesh = load_mesh(c);
   add_edge_springs(c, mesh);
   prepare_mesh_data(c.term_sections, mesh);  // beams: rotation nodes
   // Region names in the case must exist in the mesh (checked before any parallel work).
   is_element = check_and_mark_elements(c, mesh, true);
   require_elements(c, mesh.regions, std::count(is_element.begin(), is_element.end(), 1));
+  if (warnings) *warnings = beam_joint_warnings(c, mesh, is_element);
   return cat(mesh.num_nodes(), " nodes, ", cell_summary(mesh));
 }
 
@@ -313,7 +317,9 @@ LocalMesh read_and_distribute(MPI_Comm comm, const CaseFile& c, Phases& ph, Mode
   std::vector<char> is_element;
   {
     Phases::Scope scope(ph, "mesh");
-    run_on_root(comm, [&] { model.mesh_summary = read_checked_mesh(c, mesh, is_element); });
+    run_on_root(comm, [&] {
+      model.mesh_summary = read_checked_mesh(c, mesh, is_element, &model.mesh_warnings);
+    });
   }
   stop_if_interrupted(comm, "during the set-up (after reading the mesh)");
   LocalMesh local;

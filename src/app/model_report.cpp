@@ -38,6 +38,7 @@ class ModelReport : AnalysisPart {
                            : std::string("box generator"))
          << "\n";
     if (rank_of(comm_) == 0) log_ << "          " << model_.mesh_summary << "\n";
+    for (const auto& w : model_.mesh_warnings) log_ << "warning   " << w << "\n";
     log_ << "regions  ";
     for (std::size_t r = 0; r < lm.regions.size(); ++r)
       log_ << " " << printable(lm.regions[r].name) << " (" << lm.regions[r].dim << "D, tag "

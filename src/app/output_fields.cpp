@@ -105,6 +105,9 @@ bool probe_rotation(const ProbeInput& in, double* out) { return copy_values(in.r
 bool probe_angular_velocity(const ProbeInput& in, double* out) {
   return copy_values(in.angular_velocity, 3, out);
 }
+bool probe_section_forces(const ProbeInput& in, double* out) {
+  return copy_values(in.section_forces, 6, out);
+}
 bool probe_stress(const ProbeInput& in, double* out) { return copy_values(in.stress, 6, out); }
 bool probe_strain(const ProbeInput& in, double* out) { return copy_values(in.strain, 6, out); }
 bool probe_von_mises(const ProbeInput& in, double* out) {
@@ -120,6 +123,7 @@ constexpr std::string_view angular_velocity_columns[] = {"wx", "wy", "wz"};
 constexpr std::string_view stress_columns[] = {"sxx", "syy", "szz", "sxy", "syz", "sxz"};
 constexpr std::string_view strain_columns[] = {"exx", "eyy", "ezz", "exy", "eyz", "exz"};
 constexpr std::string_view von_mises_columns[] = {"von_mises"};
+constexpr std::string_view section_force_columns[] = {"N", "Vy", "Vz", "T", "My", "Mz"};
 
 using K = FieldKind;
 using L = FieldLocation;
@@ -361,6 +365,23 @@ const OutputField table[] = {
      N::state,
      nullptr,
      probe_angular_velocity},
+    {{"section_forces",
+      "N, Vy, Vz, T, My, Mz at the probe's point in the beam nearest it (local axes, the signs of "
+      "the cell field section_forces), linear between the beam's end values: exact for members "
+      "loaded at their ends only",
+      "mesh: {file: meshes/beam_cantilever_16.msh}\nmaterials:\n  - {region: beam, density: "
+      "7850, youngs_modulus: 2.1e11, poissons_ratio: 0.3}\nsections:\n  - {region: beam, shape: "
+      "{type: circle, diameter: 0.1}}\nboundary_conditions:\n  - {region: root, type: fixed}\n  - "
+      "{region: tip, type: force, value: [0, 1000, 0]}\n"
+      "output:\n  probes:\n    - {name: quarter, point: [0.5, 0, 0], fields: [section_forces]}"},
+     K::probe,
+     L::beam,
+     6,
+     false,
+     section_force_columns,
+     N::state,
+     nullptr,
+     probe_section_forces},
     // Its columns (<probe>.<variable>.<component>) come from the terms' point states (Probes).
     {{"state",
       "the history variables of the force terms at the point, a column "

@@ -10,6 +10,7 @@
 #include "inertia/fe/hex8_technology.hpp"
 #include "inertia/parallel/petsc.hpp"
 #include "inertia/parallel/session.hpp"
+#include "inertia/system/beams.hpp"
 
 namespace inertia {
 
@@ -33,6 +34,12 @@ bool solid_cell(const LocalMesh& lm, const ElementAssignment& elements, std::int
   return lm.cell_is_element[static_cast<std::size_t>(k)] &&
          elements.cell_material[static_cast<std::size_t>(k)] >= 0 &&
          info(lm.cell_types[static_cast<std::size_t>(k)]).dim == 3;
+}
+
+/// Whether local cell k is a beam (a beam2 element cell).
+bool beam_cell(const LocalMesh& lm, std::int64_t k) {
+  return lm.cell_is_element[static_cast<std::size_t>(k)] &&
+         lm.cell_types[static_cast<std::size_t>(k)] == CellType::beam2;
 }
 
 /// A section's plane: its point and unit normal.
@@ -67,11 +74,11 @@ std::array<int, 2> cut_regions(const LocalMesh& lm, const CaseSection& section,
   return index;
 }
 
-/// The side of each local solid cell: +1 A (centroid on the plane's normal's side, or in
-/// region A), -1 B (the other side, or region B), 0 none; and each side's number of solid cells
-/// on this rank (`counts`). Marks per node in `marks` (the local form, before the reverse
-/// scatter): component 0 counts A's cells at the node, 1 B's, 2 (a plane) A's with the node on
-/// the plane.
+/// The side of each local solid or beam cell: +1 A (centroid on the plane's normal's side, or in
+/// region A), -1 B (the other side, or region B), 0 none; and each side's number of cells on
+/// this rank (`counts`). Marks per node in `marks` (the local form, before the reverse scatter):
+/// component 0 counts A's cells at the node, 1 B's, 2 (a plane) A's with the node on the plane.
+/// A beam's rotation nodes are not marked: they are cut with their nodes (add_cut_cells).
 std::vector<int> mark_sides(const LocalMesh& lm, const ElementAssignment& elements,
                             const std::array<int, 2>* regions, const Plane& plane, double size,
                             Vec marks, std::int64_t counts[2]) {
@@ -81,7 +88,7 @@ std::vector<int> mark_sides(const LocalMesh& lm, const ElementAssignment& elemen
   petsc::GhostedArray m(marks);
   std::fill(m.span().begin(), m.span().end(), 0.0);
   for (std::int64_t k = 0; k < lm.num_cells(); ++k) {
-    if (!solid_cell(lm, elements, k)) continue;
+    if (!solid_cell(lm, elements, k) && !beam_cell(lm, k)) continue;
     const auto nodes = lm.nodes_of(k);
     int& here = side[static_cast<std::size_t>(k)];
     if (regions) {
@@ -99,6 +106,7 @@ std::vector<int> mark_sides(const LocalMesh& lm, const ElementAssignment& elemen
     if (here == 0) continue;
     ++counts[here > 0 ? 0 : 1];
     for (const auto node : nodes) {
+      if (lm.is_rotation(node)) continue;
       const double* y = &lm.coords[3 * static_cast<std::size_t>(node)];
       if (here > 0) {
         m[3 * node] += 1;
@@ -179,8 +187,8 @@ SectionCuts::SectionCuts(const MechanicalSystem& system, const CaseFile& c) : co
           regions ? cat(where, "the regions '", section.region_a, "' and '", section.region_b,
                         "' share no node")
                   : cat(where,
-                        "the plane cuts no solid between cells (no node of the cells on its "
-                        "normal's side lies on it or is shared with the other side)"));
+                        "the plane cuts no solid or beam between cells (no node of the cells on "
+                        "its normal's side lies on it or is shared with the other side)"));
     // A cut between regions: the moments about the cut nodes' centroid.
     if (regions)
       for (int d = 0; d < 3; ++d) p[static_cast<std::size_t>(d)] = cut.owned[1 + d] / cut.owned[0];
@@ -190,66 +198,129 @@ SectionCuts::SectionCuts(const MechanicalSystem& system, const CaseFile& c) : co
   }
 }
 
+namespace {
+
+/// A cell's matrices for a section (nd = its number of DOFs, 3 per node): K, M (consistent or
+/// the lumped diagonal) and its gravity force per unit factor g.
+struct CellMatrices {
+  int nd = 0;
+  std::vector<double> K, M, g;
+};
+
+/// A linear-elastic solid's (false for another material).
+bool solid_matrices(const MechanicalSystem& system, std::int64_t k, const double gravity[3],
+                    CellMatrices& out) {
+  const LocalMesh& lm = system.mesh();
+  const Assembler& assembler = system.assembler();
+  const ElementAssignment& elements = assembler.elements();
+  const auto& material =
+      elements
+          .materials[static_cast<std::size_t>(elements.cell_material[static_cast<std::size_t>(k)])];
+  if (!material.is_linear()) return false;
+  const CellType t = lm.cell_types[static_cast<std::size_t>(k)];
+  const auto nodes = lm.nodes_of(k);
+  const int nd = out.nd = 3 * static_cast<int>(nodes.size());
+  double x[3 * fe::max_nodes];
+  assembler.cell_coordinates(k, x);
+  const std::span<const double> xs(x, static_cast<std::size_t>(nd));
+  out.K.assign(static_cast<std::size_t>(nd * nd), 0.0);
+  out.M.assign(static_cast<std::size_t>(nd * nd), 0.0);
+  out.g.assign(static_cast<std::size_t>(nd), 0.0);
+  fe::stiffness_linear_elastic(t, xs, material.lambda(), material.mu(), material.technology, out.K);
+  if (system.spec().mass == MassTreatment::lumped) {
+    std::vector<double> lumped(nodes.size());
+    fe::mass_lumped(t, xs, material.density, lumped);
+    for (int a = 0; a < nd; ++a)
+      out.M[static_cast<std::size_t>(a * nd + a)] = lumped[static_cast<std::size_t>(a / 3)];
+  } else {
+    fe::mass_consistent(t, xs, material.density, out.M);
+  }
+  const double b[3] = {material.density * gravity[0], material.density * gravity[1],
+                       material.density * gravity[2]};
+  fe::body_force(t, xs, b, out.g);
+  return true;
+}
+
+/// A linear elastic beam's, from its force term (false for a corotational or fiber beam): the
+/// 12 DOFs [u0, u1, theta0, theta1], its weight as the consistent loads the term applies
+/// (condensed for its end releases, as K and M are).
+bool beam_matrices(const MechanicalSystem& system, std::int64_t k, const double gravity[3],
+                   CellMatrices& out) {
+  BeamTermInfo::LinearCell cell;
+  const BeamTermInfo* term = nullptr;
+  for (const auto& t : system.terms())
+    if (const auto* beams = dynamic_cast<const BeamTermInfo*>(t.get()))
+      if (beams->linear_cell(k, cell)) term = beams;
+  if (!term) return false;
+  out.nd = 12;
+  out.K.assign(cell.K.begin(), cell.K.end());
+  if (system.spec().mass == MassTreatment::lumped) {
+    out.M.assign(144, 0.0);
+    for (int a = 0; a < 12; ++a) out.M[static_cast<std::size_t>(13 * a)] = cell.lumped[a];
+  } else {
+    out.M.assign(cell.M.begin(), cell.M.end());
+  }
+  double x[12];
+  system.assembler().cell_coordinates(k, x);
+  const double q[3] = {cell.mass_per_length * gravity[0], cell.mass_per_length * gravity[1],
+                       cell.mass_per_length * gravity[2]};
+  out.g.assign(12, 0.0);
+  fe::beam_uniform_load(x, x + 3, q, out.g.data());
+  term->condense_load(k, out.g);  // a beam with end releases: the condensed loads it applies
+  return true;
+}
+
+}  // namespace
+
 void SectionCuts::add_cut_cells(const MechanicalSystem& system, int section,
                                 const std::vector<int>& side, const std::vector<char>& cut,
                                 const std::array<double, 3>& p, const std::string& where) {
   const LocalMesh& lm = system.mesh();
-  const Assembler& assembler = system.assembler();
-  const ElementAssignment& elements = assembler.elements();
-  double x[3 * fe::max_nodes];
-  int nonlinear = 0;
+  int nonlinear = 0;  // bit 1: a solid, bit 2: a beam
+  CellMatrices c;
   for (std::int64_t k = 0; k < lm.num_cells(); ++k) {
     if (side[static_cast<std::size_t>(k)] <= 0) continue;
     const auto nodes = lm.nodes_of(k);
+    const bool beam = beam_cell(lm, k);
     Entry e;
     e.section = section;
-    for (std::size_t a = 0; a < nodes.size(); ++a)
-      if (cut[static_cast<std::size_t>(nodes[a])])
+    for (std::size_t a = 0; a < nodes.size(); ++a) {
+      // A beam's rotation nodes [r0, r1] (a = 2, 3) are cut with their nodes [n0, n1].
+      const std::size_t node = beam && a >= 2 ? a - 2 : a;
+      if (cut[static_cast<std::size_t>(nodes[node])])
         for (int i = 0; i < 3; ++i) e.rows.push_back(3 * static_cast<int>(a) + i);
+    }
     if (e.rows.empty()) continue;
-    const auto& material = elements.materials[static_cast<std::size_t>(
-        elements.cell_material[static_cast<std::size_t>(k)])];
-    if (!material.is_linear()) {
-      nonlinear = 1;
+    if (!(beam ? beam_matrices(system, k, gravity_.data(), c)
+               : solid_matrices(system, k, gravity_.data(), c))) {
+      nonlinear |= beam ? 2 : 1;
       continue;
     }
-    const CellType t = lm.cell_types[static_cast<std::size_t>(k)];
-    const int nd = 3 * static_cast<int>(nodes.size());
-    assembler.cell_coordinates(k, x);
-    const std::span<const double> xs(x, static_cast<std::size_t>(nd));
-    std::vector<double> K(static_cast<std::size_t>(nd * nd)),
-        M(static_cast<std::size_t>(nd * nd), 0.0), g(static_cast<std::size_t>(nd), 0.0);
-    fe::stiffness_linear_elastic(t, xs, material.lambda(), material.mu(), material.technology, K);
-    if (system.spec().mass == MassTreatment::lumped) {
-      std::vector<double> lumped(nodes.size());
-      fe::mass_lumped(t, xs, material.density, lumped);
-      for (int a = 0; a < nd; ++a)
-        M[static_cast<std::size_t>(a * nd + a)] = lumped[static_cast<std::size_t>(a / 3)];
-    } else {
-      fe::mass_consistent(t, xs, material.density, M);
-    }
-    const double b[3] = {material.density * gravity_[0], material.density * gravity_[1],
-                         material.density * gravity_[2]};
-    fe::body_force(t, xs, b, g);
+    const int nd = c.nd;
     for (const auto node : nodes)
       for (int i = 0; i < 3; ++i) e.dofs.push_back(3 * static_cast<PetscInt>(node) + i);
     for (const int r : e.rows) {
-      e.k.insert(e.k.end(), &K[static_cast<std::size_t>(r * nd)],
-                 &K[static_cast<std::size_t>(r * nd)] + nd);
-      e.m.insert(e.m.end(), &M[static_cast<std::size_t>(r * nd)],
-                 &M[static_cast<std::size_t>(r * nd)] + nd);
-      e.g.push_back(g[static_cast<std::size_t>(r)]);
-      const double* y =
-          &lm.coords[3 * static_cast<std::size_t>(nodes[static_cast<std::size_t>(r / 3)])];
+      e.k.insert(e.k.end(), &c.K[static_cast<std::size_t>(r * nd)],
+                 &c.K[static_cast<std::size_t>(r * nd)] + nd);
+      e.m.insert(e.m.end(), &c.M[static_cast<std::size_t>(r * nd)],
+                 &c.M[static_cast<std::size_t>(r * nd)] + nd);
+      e.g.push_back(c.g[static_cast<std::size_t>(r)]);
+      const auto node = nodes[static_cast<std::size_t>(r / 3)];
+      e.moment.push_back(lm.is_rotation(node) ? 1 : 0);
+      const double* y = &lm.coords[3 * static_cast<std::size_t>(node)];
       e.lever.push_back({y[0] - p[0], y[1] - p[1], y[2] - p[2]});
     }
     entries_.push_back(std::move(e));
   }
-  INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &nonlinear, 1, MPI_INT, MPI_MAX, comm_));
-  if (nonlinear)
+  INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &nonlinear, 1, MPI_INT, MPI_BOR, comm_));
+  if (nonlinear & 1)
     throw InputError(cat(where,
                          "the cells at the cut are not linear-elastic (section forces need "
                          "linear-elastic solids)"));
+  if (nonlinear & 2)
+    throw InputError(cat(where,
+                         "the beams at the cut are corotational or plastic (fiber) beams; section "
+                         "forces need linear elastic beams (their force K u)"));
 }
 
 void SectionCuts::compute(Vec u, Vec v, Vec a, double alpha_m, double alpha_k,
@@ -271,6 +342,10 @@ void SectionCuts::compute(Vec u, Vec v, Vec a, double alpha_m, double alpha_k,
             k[j] * (ul[d] + alpha_k * vl[d]) + m[j] * ((al ? (*al)[d] : 0.0) + alpha_m * vl[d]);
       }
       const int i = e.rows[r] % 3;
+      if (e.moment[r]) {  // a beam node's rotation DOF: a moment
+        f[3 + i] += value;
+        continue;
+      }
       f[i] += value;
       // moment: lever x (value e_i)
       const auto& l = e.lever[r];

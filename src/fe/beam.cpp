@@ -5,6 +5,7 @@
 #include <numbers>
 
 #include "inertia/core/error.hpp"
+#include "inertia/fe/beam_release.hpp"
 
 namespace inertia::fe {
 
@@ -272,9 +273,16 @@ void beam_lumped_mass(const double x0[3], const double x1[3], const BeamSectionP
 
 void beam_section_forces(const double x0[3], const double x1[3], const double R[9],
                          const BeamSectionProperties& s, const BeamMaterial& m,
-                         bool shear_deformable, const double d[12], double forces[12]) {
+                         bool shear_deformable, const double d[12], double forces[12],
+                         unsigned released) {
   double K[144];
   beam_local_stiffness(checked_length(x0, x1), s, m, shear_deformable, K);
+  if (released) {  // the condensed element: its rows at the released DOFs are zero
+    double T[144], full[144];
+    beam_release_transform(K, released, T);
+    std::copy(K, K + 144, full);
+    beam_condense(T, full, K);
+  }
   double dl[12];  // local displacements, block by block
   for (int a = 0; a < 4; ++a)
     for (int i = 0; i < 3; ++i)

@@ -1,8 +1,10 @@
 #include "inertia/fe/beam_corotational.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "inertia/core/error.hpp"
+#include "inertia/fe/beam_release.hpp"
 
 namespace inertia::fe {
 
@@ -275,11 +277,23 @@ void local_deformations(const Reference& ref, const S d[12], S dl[7], S* Rr) {
 /// The local element's DOFs that dl drives: u1x, theta_0, theta_1.
 constexpr int local_dofs[7] = {3, 6, 7, 8, 9, 10, 11};
 
-/// K7 = the local stiffness restricted to local_dofs.
-void reduced_stiffness(double length, const BeamSectionProperties& s, const BeamMaterial& m,
-                       bool shear_deformable, double K7[49]) {
-  double Kl[144];
+/// The local stiffness, condensed for end releases (fe/beam_release.hpp).
+void local_stiffness(double length, const BeamSectionProperties& s, const BeamMaterial& m,
+                     bool shear_deformable, unsigned released, double Kl[144]) {
   beam_local_stiffness(length, s, m, shear_deformable, Kl);
+  if (!released) return;
+  double T[144], full[144];
+  beam_release_transform(Kl, released, T);
+  std::copy(Kl, Kl + 144, full);
+  beam_condense(T, full, Kl);
+}
+
+/// K7 = the (condensed) local stiffness restricted to local_dofs. Condensing the 12 x 12 matrix
+/// and restricting it commute (the released DOFs are among local_dofs).
+void reduced_stiffness(double length, const BeamSectionProperties& s, const BeamMaterial& m,
+                       bool shear_deformable, unsigned released, double K7[49]) {
+  double Kl[144];
+  local_stiffness(length, s, m, shear_deformable, released, Kl);
   for (int a = 0; a < 7; ++a)
     for (int b = 0; b < 7; ++b) K7[7 * a + b] = Kl[12 * local_dofs[a] + local_dofs[b]];
 }
@@ -335,10 +349,10 @@ void rotation_to_vector(const double R[9], double psi[3]) {
 void corotational_beam_force(const double X0[3], const double X1[3], const double orientation[3],
                              const BeamSectionProperties& s, const BeamMaterial& m,
                              bool shear_deformable, const double d[12], double f[12], double* K,
-                             double* energy) {
+                             double* energy, unsigned released) {
   const Reference ref = reference(X0, X1, orientation);
   double K7[49];
-  reduced_stiffness(ref.length, s, m, shear_deformable, K7);
+  reduced_stiffness(ref.length, s, m, shear_deformable, released, K7);
   if (K) {
     const Jet<true> e = energy_jet<true>(ref, K7, d);
     for (int i = 0; i < 12; ++i) f[i] = e.g[i];
@@ -356,12 +370,12 @@ void corotational_beam_force(const double X0[3], const double X1[3], const doubl
 void corotational_beam_local_state(const double X0[3], const double X1[3],
                                    const double orientation[3], const BeamSectionProperties& s,
                                    const BeamMaterial& m, bool shear_deformable, const double d[12],
-                                   double dl[7], double Rr[9], double* forces) {
+                                   double dl[7], double Rr[9], double* forces, unsigned released) {
   const Reference ref = reference(X0, X1, orientation);
   local_deformations<double>(ref, d, dl, Rr);
   if (!forces) return;
   double Kl[144], local[12] = {}, p[12] = {};
-  beam_local_stiffness(ref.length, s, m, shear_deformable, Kl);
+  local_stiffness(ref.length, s, m, shear_deformable, released, Kl);
   for (int a = 0; a < 7; ++a) local[local_dofs[a]] = dl[a];
   for (int i = 0; i < 12; ++i)
     for (int j = 0; j < 12; ++j) p[i] += Kl[12 * i + j] * local[j];

@@ -7,6 +7,7 @@
 #include "inertia/fe/beam.hpp"
 #include "inertia/fe/element.hpp"
 #include "inertia/parallel/session.hpp"
+#include "inertia/system/beams.hpp"
 #include "inertia/system/force_term.hpp"
 
 namespace inertia {
@@ -81,12 +82,19 @@ class LoadTerm final : public ForceTerm {
             for (int i = 0; i < 3; ++i) f.local()[3 * n + i] += load_.value[i] / count;
         break;
       }
-      case Load::Kind::line_load:  // consistent nodal loads, end moments too
-        f.add_cells(faces_, [&](std::int64_t, CellType, auto x, auto fe_vec) {
+      case Load::Kind::line_load: {                 // consistent nodal loads, end moments too
+        std::vector<const BeamTermInfo*> released;  // beams with end releases condense theirs
+        for (const auto& t : terms)
+          if (const auto* b = dynamic_cast<const BeamTermInfo*>(t.get()); b && b->has_releases())
+            released.push_back(b);
+        f.add_cells(faces_, [&](std::int64_t c, CellType, auto x, auto fe_vec) {
           fe::beam_uniform_load(x.data(), x.data() + 3, load_.value.data(), fe_vec.data());
+          for (const BeamTermInfo* b : released)
+            if (b->condense_load(c, fe_vec)) break;
           return true;
         });
         break;
+      }
       case Load::Kind::moment:
         // The total moment split evenly over the rotation nodes of the region (all ranks).
         for (auto n : mesh_.region_owned_nodes[load_.region])

@@ -66,8 +66,9 @@ constexpr std::array rows{
                     "{width, height}, circle {diameter}, tube {diameter, wall_thickness}, i "
                     "{height, flange_width, flange_thickness, web_thickness}; or area, iy, iz, "
                     "torsion, shear_area_y, shear_area_z), orientation (the local y axis), theory: "
-                    "timoshenko | euler_bernoulli; kinematics: linear | corotational; their nodes "
-                    "get rotations rx, ry, rz",
+                    "timoshenko | euler_bernoulli; kinematics: linear | corotational; releases: "
+                    "[{nodes: point group(s), moments: [t, my, mz]}] (hinges: those beam ends "
+                    "transmit no such moment); their nodes get rotations rx, ry, rz",
                     "mesh: {file: meshes/beam_cantilever_16.msh}\nmaterials:\n  - {region: beam, "
                     "density: 7850, youngs_modulus: 2.1e11, poissons_ratio: 0.3}\nsections:\n  - "
                     "{region: beam, shape: {type: i, height: 0.3, flange_width: 0.15, "

@@ -102,12 +102,24 @@ elif grep -q "^inertia: error: .*singular" "$work/err"; then
 else
   fail "hinge: failed without naming a singular operator: $(head -c 400 "$work/err")"
 fi
+# ... and before it, one warning line names the joint (the beam's foot, node at (0, 0, 1)).
+if [ "$(grep -c '^warning .*1 beam node (the first: node [0-9]* at (0, 0, 1), region .beam.) also belong to solid cells.*a hinge.*couplings' "$work/out")" = 1 ]; then
+  echo "ok   hinge: one warning line names the beam node on the solid"
+else
+  fail "hinge: no (or not one) warning of the beam node on the solid: $(grep -m2 '^warning' "$work/out")"
+fi
 
 # The rigid link: the beam's foot 0.5 m above the face's centre, no node of the block.
 sed -e 's/beam_on_block.msh/beam_on_block_offset.msh/' -e 's/point: \[0, 0, 4\]/point: [0, 0, 4.5]/' \
   -e 's/{name: foot, point: \[0, 0, 1\]/{name: centre, point: [0, 0, 1], fields: [displacement]}\n    - {name: foot, point: [0, 0, 1.5]/' \
   weld.yaml > offset.yaml
 for np in 1 2 3; do in_dir "weld$np" "$np" weld.yaml; done
+# The welded joint is no hinge: no warning of it.
+if grep -q "also belong to solid cells" "$work/weld1.log" "$work/weld3.log"; then
+  fail "weld: the coupled beam node is still warned of as a hinge"
+else
+  echo "ok   weld: no hinge warning"
+fi
 in_dir offset1 1 offset.yaml
 in_dir offset3 3 offset.yaml
 for p in 10 100 10000 1000000; do in_dir "p$p" 1 "weld_p$p.yaml"; done

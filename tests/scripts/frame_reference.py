@@ -20,6 +20,14 @@ rotary inertia rho I: Euler-Bernoulli's classic matrix), or 'lumped': rho A L / 
 node's translations and on each rotation
 max(rho Ip L / 2, rho I_k L / 2 + rho A L^3 / 78 for k = y, z).
 
+End releases (hinges): frame.release(nodes, ["my", "mz"]) releases those local moment components
+(t, my, mz) at every member end on the nodes. Each member's released local rotations are
+condensed out of its local matrices by static condensation (u_b = -K_bb^-1 K_ba u_a by numpy's
+solve): K_c = T^T K T, consistent masses M_c = T^T M T (Guyan; the lumped mass is kept), line
+loads T^T f. frame.line_load(lines, q) adds a
+uniform load q per length (global) as consistent nodal loads (q L / 2 and the fixed-end moments
+(L^2 / 12) e_x x q).
+
 Use as a module (sys.path.insert(0, this folder); import frame_reference as fr):
     mesh = fr.read_msh("beam_portal.msh")              # nodes, lines and points by physical name
     frame = fr.Frame(mesh.nodes)
@@ -212,12 +220,53 @@ class Frame:
     def __init__(self, nodes):
         self.nodes = np.asarray(nodes, float)
         self.members = []                    # (node 0, node 1, Section)
+        self.released = []                   # per member: its released local DOFs (set)
         self.fixed = np.zeros((len(self.nodes), 6), bool)
         self.loads = np.zeros((len(self.nodes), 6))
 
     def add_members(self, lines, section):
         for a, b in lines:
             self.members.append((int(a), int(b), section))
+            self.released.append(set())
+
+    def release(self, nodes, components, members=None):
+        """Releases the local moments `components` (of t, my, mz) at every end of the members
+        (all, or the indices in `members`) that lies on one of `nodes`."""
+        nodes = set(int(n) for n in np.atleast_1d(nodes))
+        index = {"t": 3, "my": 4, "mz": 5}
+        for k, (a, b, _) in enumerate(self.members):
+            if members is not None and k not in members:
+                continue
+            for end, n in enumerate((a, b)):
+                if n in nodes:
+                    self.released[k].update(6 * end + index[c] for c in components)
+
+    def _condensation(self, k, local_k):
+        """T (12 x 12, local) with the released DOFs b following the others: K_c = T^T K T."""
+        b = sorted(self.released[k])
+        T = np.eye(12)
+        if b:
+            a = [i for i in range(12) if i not in b]
+            T[np.ix_(b, a)] = -np.linalg.solve(local_k[np.ix_(b, b)], local_k[np.ix_(b, a)])
+            T[np.ix_(b, b)] = 0.0
+        return T
+
+    def line_load(self, lines, q):
+        """A uniform load q (global, per length) on the members joining the `lines`' nodes, as
+        consistent nodal loads (condensed for the members' releases)."""
+        q = np.asarray(q, float)
+        wanted = {tuple(sorted((int(a), int(b)))) for a, b in lines}
+        for k, (a, b, sec) in enumerate(self.members):
+            if tuple(sorted((a, b))) not in wanted:
+                continue
+            R, L = local_axes(self.nodes[a], self.nodes[b], sec.orientation)
+            m = L * L / 12 * np.cross(R[0], q)
+            f = np.r_[q * L / 2, m, q * L / 2, -m]        # global, (u, r) per node
+            Tr = transformation(R)
+            Tc = self._condensation(k, local_stiffness(sec, L))
+            f = Tr.T @ Tc.T @ Tr @ f
+            self.loads[a] += f[:6]
+            self.loads[b] += f[6:]
 
     def fix(self, nodes, dofs=("x", "y", "z", "rx", "ry", "rz")):
         for n in np.atleast_1d(nodes):
@@ -234,7 +283,7 @@ class Frame:
         nodes = np.atleast_1d(nodes)
         self.loads[nodes, 3:6] += np.asarray(value, float) / len(nodes)
 
-    def _member_matrices(self, a, b, sec, mass):
+    def _member_matrices(self, a, b, sec, mass, k_member=None):
         R, L = local_axes(self.nodes[a], self.nodes[b], sec.orientation)
         T = transformation(R)
         if mass is None:
@@ -247,16 +296,31 @@ class Frame:
             k = local_lumped_mass(sec, L)
         else:
             raise ValueError(f"mass {mass!r}: consistent, consistent_translational or lumped")
+        if k_member is not None and self.released[k_member] and mass != "lumped":
+            Tc = self._condensation(k_member, local_stiffness(sec, L))
+            k = Tc.T @ k @ Tc
         dofs = np.r_[6 * a:6 * a + 6, 6 * b:6 * b + 6]
         return dofs, T.T @ k @ T
+
+    def section_forces(self, u):
+        """Per member: the local end forces K_c (T_r u) at node 0 then node 1 (u v w rx ry rz
+        order, the forces the nodes exert on the member)."""
+        out = []
+        for k, (a, b, sec) in enumerate(self.members):
+            R, L = local_axes(self.nodes[a], self.nodes[b], sec.orientation)
+            kl = local_stiffness(sec, L)
+            Tc = self._condensation(k, kl)
+            d = transformation(R) @ np.r_[u[a], u[b]]
+            out.append(Tc.T @ kl @ Tc @ d)
+        return out
 
     def assemble(self, mass=None):
         """The global stiffness (mass=None) or mass matrix ('consistent',
         'consistent_translational', 'lumped'), dense."""
         n = 6 * len(self.nodes)
         K = np.zeros((n, n))
-        for a, b, sec in self.members:
-            dofs, k = self._member_matrices(a, b, sec, mass)
+        for m, (a, b, sec) in enumerate(self.members):
+            dofs, k = self._member_matrices(a, b, sec, mass, m)
             K[np.ix_(dofs, dofs)] += k
         return K
 
@@ -792,6 +856,80 @@ def _mesh_path(name):
     return os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "meshes", name)
 
 
+def _releases():
+    """End releases against closed forms (Euler-Bernoulli, one and several elements per span):
+    two spans with a hinge over the middle support are two simply supported spans (mid-span
+    5 q L^4 / (384 E I), end rotations q L^3 / (24 E I)); a Gerber beam (clamped at 0, hinge at
+    a, roller at L, uniform q) has the hinge deflection q a^4 / (8 E I) + (q (L - a) / 2) a^3 /
+    (3 E I); a pinned-pinned member (all moments released at both ends but t at one) is a bar;
+    the hinged spans' first two frequencies are the simply supported span's, (pi / L)^2
+    sqrt(E I / (rho A)) / (2 pi) (consistent mass without rotary inertia, 8 elements a span)."""
+    E, nu, rho, q, L = 2.1e11, 0.3, 7850.0, -4000.0, 5.0
+    sec = Section(E, nu, rho, A=0.01, Iy=2e-5, Iz=1e-5, J=1e-5)
+    for n in (1, 4):
+        nodes, lines = _line(2 * n, [0, 0, 0], [2 * L, 0, 0])
+        f = Frame(nodes)
+        f.add_members(lines, sec)
+        f.release([n], ["my"], members=range(n))    # the left span's end over the support
+        f.fix([0, n, 2 * n], ("x", "y", "z", "rx"))
+        for k in range(2 * n + 1):
+            f.fix([k], ("y", "rz"))
+        f.line_load(lines, [0, 0, q])
+        u, _ = f.static()
+        EI = E * sec.Iy
+        if n > 1:
+            check(f"hinged two spans ({n} elements a span): mid-span deflection",
+                  u[n // 2, 2], 5 * q * L ** 4 / (384 * EI), 1e-10)
+        check(f"hinged two spans ({n}): rotation at the hinge, right span",
+              u[n, 4], -q * L ** 3 / (24 * EI), 1e-10)
+        check(f"hinged two spans ({n}): end rotation", u[0, 4], -q * L ** 3 / (24 * EI), 1e-10)
+        if n > 1:  # the spans vibrate alone: twice the simply supported span's first mode
+            f8 = Frame(_line(16, [0, 0, 0], [2 * L, 0, 0])[0])
+            f8.add_members(_line(16, [0, 0, 0], [2 * L, 0, 0])[1], sec)
+            f8.release([8], ["my"], members=range(8))
+            f8.fix([0, 8, 16], ("x", "y", "z", "rx"))
+            for k in range(17):
+                f8.fix([k], ("y", "rz"))
+            m = f8.modes("consistent_translational", 2)
+            exact = np.pi / (2 * L * L) * np.sqrt(EI / (rho * sec.A))
+            for k in range(2):
+                check(f"hinged two spans (8 elements a span): frequency {k + 1} against the "
+                      "simply supported span's", m.frequency[k], exact, 2e-5)
+    a = 3.0
+    for n in (1, 5):
+        nodes = np.r_[np.linspace([0, 0, 0], [a, 0, 0], n + 1),
+                      np.linspace([a, 0, 0], [L, 0, 0], n + 1)[1:]]
+        lines = [(i, i + 1) for i in range(2 * n)]
+        f = Frame(nodes)
+        f.add_members(lines, sec)
+        f.release([n], ["my"], members=[n])     # the right part's first end
+        f.fix([0])
+        f.fix([2 * n], ("x", "y", "z", "rx"))
+        for k in range(2 * n + 1):
+            f.fix([k], ("y", "rz"))
+        f.line_load(lines, [0, 0, q])
+        u, r = f.static()
+        EI = E * sec.Iy
+        check(f"Gerber beam ({n} elements a part): hinge deflection", u[n, 2],
+              q * a ** 4 / (8 * EI) + q * (L - a) / 2 * a ** 3 / (3 * EI), 1e-10)
+        check(f"Gerber beam ({n}): roller reaction", r[2 * n, 2], -q * (L - a) / 2, 1e-10)
+        forces = f.section_forces(u)
+        check(f"Gerber beam ({n}): released end moment", forces[n][4], 0.0, 1e-12,
+              scale=abs(q) * a * a)
+    nodes, lines = _line(1, [0, 0, 0], [2, 1, 0.5])
+    f = Frame(nodes)
+    f.add_members(lines, sec)
+    f.release([0, 1], ["my", "mz"])
+    f.release([1], ["t"])
+    K = f.assemble()
+    R, Lb = local_axes(nodes[0], nodes[1])
+    bar = E * sec.A / Lb * np.outer(np.r_[-R[0], R[0]], np.r_[-R[0], R[0]])
+    check("pinned-pinned member is a bar", np.abs(K[np.ix_([0, 1, 2, 6, 7, 8],
+          [0, 1, 2, 6, 7, 8])] - bar).max(), 0.0, 1e-12, scale=E * sec.A / Lb)
+    check("pinned-pinned member: no rotational stiffness", np.abs(K[:, [4, 5, 9, 10, 11]]).max(),
+          0.0, 1e-12, scale=E * sec.A / Lb)
+
+
 def self_test():
     np.set_printoptions(precision=6)
     _meshes()
@@ -803,6 +941,7 @@ def self_test():
     _cantilever_modes()
     _portal()
     _effective_masses()
+    _releases()
     if _failures:
         print(f"frame_reference: {len(_failures)} checks failed: {', '.join(_failures)}")
         return 1
@@ -847,7 +986,12 @@ def frame_from_case(path):
         else:
             sec = Section(*args, s["area"], s["iy"], s["iz"], s["torsion"],
                           s.get("shear_area_y"), s.get("shear_area_z"), **kw)
+        first = len(f.members)
         f.add_members(mesh.lines[s["region"]], sec)
+        for r in s.get("releases", []):
+            groups = r["nodes"] if isinstance(r["nodes"], list) else [r["nodes"]]
+            f.release([n for g in groups for n in mesh.points[g]], r["moments"],
+                      members=range(first, len(f.members)))
     for c in case.get("boundary_conditions", []):
         nodes = mesh.points[c["region"]] if c["region"] in mesh.points else sorted(
             {n for line in mesh.lines[c["region"]] for n in line})
@@ -855,8 +999,10 @@ def frame_from_case(path):
             f.fix(nodes, c.get("components", ["x", "y", "z", "rx", "ry", "rz"]))
         elif c["type"] in ("force", "moment"):
             getattr(f, c["type"])(nodes, c["value"])
+        elif c["type"] == "line_load" and c["region"] in mesh.lines:
+            f.line_load(mesh.lines[c["region"]], c["value"])
         else:
-            raise ValueError(f"condition type {c['type']}: fixed, force or moment here")
+            raise ValueError(f"condition type {c['type']}: fixed, force, moment or line_load here")
     return case, mesh, f
 
 

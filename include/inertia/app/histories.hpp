@@ -53,6 +53,17 @@ class CsvFile {
   std::size_t fields_ = 0;
 };
 
+class BeamTermInfo;
+
+/// Where a probe reads a beam's section forces: the beam cell nearest its point (ties: the lowest
+/// file tag), its term, and the point's place along it, s in [0, 1] from end 0 (cell -1 on the
+/// other ranks and for a probe without section_forces).
+struct BeamPoint {
+  const BeamTermInfo* term = nullptr;
+  std::int64_t cell = -1;
+  double s = 0;
+};
+
 /// Where the probes read: u and v at the mesh node nearest each probe point (ties: lowest rank);
 /// strain, stress and von Mises at the point itself, in the solid cell that contains it (ties:
 /// the lowest file tag), or if none does, in the nearest one at the point of the cell nearest it.
@@ -66,13 +77,15 @@ struct ProbeSites {
   /// Where each probe samples strain and stress: cell -1 on the ranks other than the cell's, and
   /// for a probe without stress, strain or von_mises.
   std::vector<SolidPoint> points;
+  std::vector<BeamPoint> beams;           ///< where each probe reads section_forces
   std::vector<std::string> descriptions;  ///< "probe tip: node 478 at (...), distance ...", ...
 };
 
 /// Collective. Locates the probes of a case. Throws InputError (naming `case_path`, the probe's
 /// line and its point) for a probe outside the mesh: farther from its nearest node than the
 /// elements around that node reach (distances are computed without overflow); and for a probe
-/// that asks for stress, strain or von_mises with no solid element there.
+/// that asks for stress, strain or von_mises with no solid element there, or for section_forces
+/// in a model without beams.
 ProbeSites locate_probes(const MechanicalSystem& system, const std::vector<CaseProbe>& probes,
                          const std::string& case_path);
 
@@ -83,7 +96,9 @@ void values_at_sites(MPI_Comm comm, const ProbeSites& sites, Vec x, std::vector<
 /// Probes: at the probe sites, every step (probes.csv), the fields each probe asks for: u and v
 /// of its node (<probe>.ux,uy,uz, <probe>.vx,vy,vz), and at its point the stress
 /// (<probe>.sxx,syy,szz,sxy,syz,sxz), the strain (<probe>.exx,...,exz, tensor shear) and the
-/// von Mises stress (<probe>.von_mises), as cell_stress defines them.
+/// von Mises stress (<probe>.von_mises), as cell_stress defines them; and in the beam nearest
+/// its point the section forces there (<probe>.N, Vy, Vz, T, My, Mz), linear between the beam's
+/// end values.
 class Probes {
  public:
   /// Collective. Starts probes.csv at `path` (its header comments describe the sites), or with
@@ -100,6 +115,8 @@ class Probes {
   void mark_failed(const std::string& reason) { file_.mark_failed(reason); }
 
  private:
+  /// Collective: the probes' section forces (beam_sampled_) into values_.
+  void record_beams(const State& state);
   /// A field of a probe (a probe row of app/output_fields.hpp) and where its values go in a row.
   struct Column {
     const OutputField* field = nullptr;
@@ -109,6 +126,9 @@ class Probes {
   std::vector<PetscInt> owned_dof_;  ///< first DOF (owned local index) of each probe's node, or -1
   std::vector<PetscInt> owned_rotation_dof_;  ///< ... of its rotation node, or -1
   std::vector<SolidPoint> points_;
+  std::vector<BeamPoint> beams_;
+  bool beam_sampled_ = false;        ///< some probe reads section_forces (the same on every rank)
+  std::vector<double> beam_forces_;  ///< 12 per local cell (BeamTermInfo::section_forces)
   /// The sampled stress (plasticity: the probe's stress is the return map's).
   ModelStress model_stress_;
   std::vector<std::vector<Column>> columns_;  ///< per probe, in the order it lists its fields

@@ -17,7 +17,8 @@ namespace inertia {
 
 struct Model {
   PartitionSummary partition;
-  std::string mesh_summary;  ///< nodes and cells by type (rank 0; empty elsewhere)
+  std::string mesh_summary;                ///< nodes and cells by type (rank 0; empty elsewhere)
+  std::vector<std::string> mesh_warnings;  ///< the whole mesh's set-up warnings (rank 0)
   std::unique_ptr<MechanicalSystem> system;
 };
 

@@ -35,6 +35,7 @@ enum class FieldKind {
 enum class FieldLocation {
   point,  ///< frames: per node (point data); probes: at the probe's nearest node
   cell,   ///< frames: per cell (cell data); probes: at the probe point, in its solid cell
+  beam,   ///< probes only: at the probe point, in the beam cell nearest it
 };
 
 /// What a frame must compute before its fields can be filled.
@@ -69,6 +70,7 @@ struct ProbeInput {
   const double* stress = nullptr;            ///< 6 values
   const double* rotation = nullptr;          ///< 3 values: rx, ry, rz of a beam node
   const double* angular_velocity = nullptr;  ///< 3 values
+  const double* section_forces = nullptr;    ///< 6 values: N, Vy, Vz, T, My, Mz of a beam
 };
 
 /// One field: its name as output.fields or a probe's fields list it, its summary the --help line

@@ -1,19 +1,20 @@
 #pragma once
 /// \file sections.hpp
 /// Section forces (examples/guide/sections.md): the resultant force and moment that one part of
-/// the model transmits to the other through a cut. Side A is the solid cells on the side a
-/// plane's normal points to (or the cells of one region); side B the others (or another
-/// region). The cut's nodes are those A shares with B, and for a plane also A's nodes on the
-/// plane (so a plane through the supports cuts there). The force on A through the cut is the sum
-/// over the cut's nodes of A's own cells' residual:
+/// the model transmits to the other through a cut. Side A is the solid and beam cells whose
+/// centroid is on the side a plane's normal points to (or the cells of one volume region); side
+/// B the others (or another region). The cut's nodes are those A shares with B, and for a plane
+/// also A's nodes on the plane (so a plane through the supports cuts there). The force on A through
+/// the cut is the sum over the cut's nodes of A's own cells' residual:
 ///   F = sum_cut [K_A u + M_A a + alpha_M M_A v + alpha_K K_A v - f_A],
 /// f_A the gravity of A's cells (other loads on the cut's nodes are counted on neither side). Away
 /// from the cut A's residual is zero, so F is the inertia of A less its loads: a storey shear in
 /// dynamics, the load above the cut in statics, and on a plane through the supports the support
-/// reaction. The moment is about the plane's point (a region cut: the cut nodes' centroid).
-/// Linear-elastic solid cells at the cut. Point masses, springs and loads away from the cut are
-/// in their side's balance, so in F; on the cut's nodes (and springs crossing it) they count on
-/// neither side.
+/// reaction. The moment is about the plane's point (a region cut: the cut nodes' centroid), plus
+/// the beams' rotation rows (their nodal moments) at the cut's beam nodes.
+/// Linear-elastic solid cells and linear elastic beams at the cut. Point masses, springs and loads
+/// away from the cut are in their side's balance, so in F; on the cut's nodes (and springs crossing
+/// it) they count on neither side.
 
 #include <array>
 #include <string>
@@ -60,6 +61,7 @@ class SectionCuts {
     std::vector<double> k, m;    ///< rows.size() x dofs.size(), row-major
     std::vector<double> g;       ///< per row: the cell's gravity force at it, per unit factor
     std::vector<std::array<double, 3>> lever;  ///< per row: its node minus the centre
+    std::vector<char> moment;  ///< per row: a beam's rotation DOF (its value is a moment)
   };
   std::vector<Entry> entries_;
 };

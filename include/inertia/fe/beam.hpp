@@ -131,10 +131,12 @@ void beam_consistent_mass(const double x0[3], const double x1[3], const double R
 void beam_lumped_mass(const double x0[3], const double x1[3], const BeamSectionProperties& s,
                       const BeamMaterial& m, double mass[12]);
 /// End section forces s[12] (N, Vy, Vz, T, My, Mz at end 0, then at end 1; local axes; signs in
-/// the file comment) of the element's global displacements d[12].
+/// the file comment) of the element's global displacements d[12]; with end releases
+/// (fe/beam_release.hpp's mask) those of the condensed element, zero at the released components.
 void beam_section_forces(const double x0[3], const double x1[3], const double R[9],
                          const BeamSectionProperties& s, const BeamMaterial& m,
-                         bool shear_deformable, const double d[12], double forces[12]);
+                         bool shear_deformable, const double d[12], double forces[12],
+                         unsigned released = 0);
 
 /// The consistent nodal loads f[12] (the cell's DOF order, global axes) of a uniform load q[3]
 /// per length (global): q L / 2 at each node, and the fixed-end moments (L^2 / 12) e_x x q at

@@ -74,11 +74,15 @@ void rotation_to_vector(const double R[9], double psi[3]);
 /// comment. X0, X1: the reference ends; orientation: the local y hint of beam_frame (the same as
 /// the linear element's). Throws SolverError for a zero-length reference or current chord, an
 /// orientation parallel to the beam, or a state without a frame (r1 parallel to q); InputError
-/// as beam_shear_parameters.
+/// as beam_shear_parameters. `released`: end releases (fe/beam_release.hpp's mask): K_l is then
+/// the condensed local stiffness, so the energy is the least over the released local rotations
+/// (the hinge turns freely). Exact for plane motion (a release about the axis normal to the
+/// plane); in 3D the released end's rotation still orients the corotated frame (its mean y axis),
+/// a coupling of second order in the deformational rotations.
 void corotational_beam_force(const double X0[3], const double X1[3], const double orientation[3],
                              const BeamSectionProperties& s, const BeamMaterial& m,
                              bool shear_deformable, const double d[12], double f[12], double* K,
-                             double* energy);
+                             double* energy, unsigned released = 0);
 
 /// The local state: dl[7] = (u_l, theta_0, theta_1) (extension and the ends' rotations in the
 /// corotated frame, see the file comment), Rr[9] the corotated frame (rows r1, r2, r3: the
@@ -87,6 +91,7 @@ void corotational_beam_force(const double X0[3], const double X1[3], const doubl
 void corotational_beam_local_state(const double X0[3], const double X1[3],
                                    const double orientation[3], const BeamSectionProperties& s,
                                    const BeamMaterial& m, bool shear_deformable, const double d[12],
-                                   double dl[7], double Rr[9], double* forces);
+                                   double dl[7], double Rr[9], double* forces,
+                                   unsigned released = 0);
 
 }  // namespace inertia::fe

@@ -20,6 +20,14 @@
 
 namespace inertia {
 
+/// One entry of a section's `releases:`: the beam ends on the nodes of `nodes` (point physical
+/// groups) transmit no moment in the listed local components (fe/beam_release.hpp).
+struct BeamRelease {
+  std::string where;               ///< "<file>:<line>: sections[i].releases[j]"
+  std::vector<std::string> nodes;  ///< point (0D) physical groups
+  unsigned components = 0;         ///< bit k: t (0), my (1), mz (2)
+};
+
 /// One entry of `sections:`.
 struct BeamInput {
   std::string where;                   ///< "<file>:<line>: sections[i]"
@@ -38,6 +46,8 @@ struct BeamInput {
   /// shape's divisions (section_fibers) and the Gauss-Lobatto points along each beam.
   int fiber_divisions = 8;
   int integration_points = 5;
+  /// End releases (hinges), elastic beams only; the ends' masks are the union of the entries'.
+  std::vector<BeamRelease> releases;
 };
 
 struct BeamSection final : TermSection {
@@ -56,6 +66,28 @@ class BeamTermInfo : public ForceTerm {
   /// end 0, then at end 1; local axes, fe::beam_section_forces' signs). `forces` has 12 values
   /// per local cell of the mesh.
   virtual void section_forces(std::span<const PetscScalar> u, std::span<double> forces) const = 0;
+  /// Whether local cell c is one of this term's beams.
+  virtual bool holds(std::int64_t c) const = 0;
+  /// A linear elastic beam cell's constant matrices (output.sections: its nodal forces are
+  /// K d + M a + C v less its weight): K and the consistent M in global axes, the cell's DOF
+  /// order, the lumped diagonal, and its mass per length rho A.
+  struct LinearCell {
+    std::array<double, 144> K, M;
+    std::array<double, 12> lumped;
+    double mass_per_length;
+  };
+  /// Local cell c's LinearCell; false when c is not one of this term's cells or its force is
+  /// not K d (corotational or fiber beams).
+  virtual bool linear_cell(std::int64_t c, LinearCell& out) const {
+    (void)c, (void)out;
+    return false;
+  }
+  /// End releases: whether some beam of the term has one (the same on every rank).
+  virtual bool has_releases() const { return false; }
+  /// A span load's consistent nodal loads fe[12] (global axes, the cell's DOF order) of local
+  /// cell c condensed for its releases (f = T^T f, fe/beam_release.hpp) when c is one of this
+  /// term's beams with releases; false (fe untouched) otherwise.
+  virtual bool condense_load(std::int64_t, std::span<double>) const { return false; }
 };
 
 std::shared_ptr<TermSection> parse_beam_section(const case_yaml::Node& section);
