@@ -57,6 +57,7 @@ AutoStep::AutoStep(MPI_Comm comm, std::ostream& log, MechanicalSystem& system, c
       penalty_(system.penalty_frequency_squared()),
       kernel_(system.mesh(), region_wave_speeds(system), std::move(cell_scale)) {
   if (calibration > 0) calibration_ = calibration;
+  kernel_.beams(beam_step_sections(system.spec(), system.mesh()));  // beams: their own steps
   kernel_.skip(&system.eroded_cells());  // eroded cells have no step: their distortion sets none
 }
 
@@ -149,6 +150,10 @@ double AutoStep::next(const State& state, double end, bool& last) {
 
 std::string AutoStep::describe(const ControllingCell& cell) const {
   if (cell.region < 0) return "no solid cells";
+  if (*cell.mode)
+    return cat("beam cell ", cell.tag, " (region '",
+               printable(system_.mesh().regions[cell.region].name), "', L = ", cell.length,
+               " m, c = sqrt(E/rho) = ", cell.wave_speed, " m/s, its ", cell.mode, " mode)");
   return cat("cell ", cell.tag, " (region '", printable(system_.mesh().regions[cell.region].name),
              "', L = ", cell.length, " m, c = ", cell.wave_speed, " m/s)");
 }

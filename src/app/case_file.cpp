@@ -1142,9 +1142,13 @@ CaseFile parse_case(const std::string& text, const std::filesystem::path& file,
   std::optional<MassTreatment> modal_mass;
   if (top.has("modal")) {
     const Node m = top["modal"];
-    m.expect_map({"modes", "mass"});
+    m.expect_map({"modes", "mass", "reference_point"});
     if (!m.has("modes")) m.fail("missing key 'modes'");
     c.modal_modes = static_cast<int>(m["modes"].integer_in(1, 10000));
+    if (m.has("reference_point")) {
+      const auto p = m["reference_point"].numbers(3, 3);
+      c.modal_reference_point = std::array<double, 3>{p[0], p[1], p[2]};
+    }
     if (m.has("mass"))
       modal_mass = m["mass"].choice({"consistent", "lumped"}) == "consistent"
                        ? MassTreatment::consistent

@@ -273,7 +273,8 @@ output.reactions (default true): reactions.csv, the force each fixed/displacemen
 std::string modal_page() {
   return R"(modal (examples/guide/modal.md):
 modal: {modes: N, mass: consistent}: the N lowest modes with SLEPc (modes.csv, <case>_modes.pvd)
-  before the transient, or alone when the case has no time: section.
+  before the transient, or alone when the case has no time: section. Effective masses along x, y,
+  z and about the axes rx, ry, rz through reference_point: [x, y, z] (default: the centre of mass).
 )";
 }
 

@@ -7,6 +7,7 @@
 #include "inertia/app/auto_step.hpp"
 #include "inertia/app/case_file.hpp"
 #include "inertia/core/text.hpp"
+#include "inertia/fe/beam.hpp"
 #include "inertia/parallel/petsc.hpp"
 #include "inertia/parallel/session.hpp"
 #include "inertia/system/mechanical_system.hpp"
@@ -19,6 +20,8 @@ MassScaling scale_masses(MPI_Comm comm, std::ostream& log, MechanicalSystem& sys
   const LocalMesh& lm = system.mesh();
   const std::vector<double> speed = region_wave_speeds(system);
   StableStepKernel kernel(lm, speed);
+  const std::vector<BeamStepSection> beams = beam_step_sections(system.spec(), lm);
+  kernel.beams(beams);
   std::vector<double> times;
   kernel.transit_times(nullptr, times);
   double smallest = INFINITY;
@@ -44,7 +47,16 @@ MassScaling scale_masses(MPI_Comm comm, std::ostream& log, MechanicalSystem& sys
       if (!std::isfinite(times[k])) continue;  // not a solid cell
       const int r = lm.cell_regions[k];
       const auto kk = static_cast<std::int64_t>(k);
-      const double mass = density[r] * cell_volume(lm.cell_types[k], kernel.corners(kk, nullptr));
+      const bool beam = lm.cell_types[k] == CellType::beam2 && beams[r].beam;
+      // A beam's lumped mass (fe::beam_lumped_mass): its translations' and its rotations'.
+      double lumped[12] = {};
+      if (beam) {
+        const auto x = kernel.corners(kk, nullptr);
+        fe::beam_lumped_mass(x.data(), x.data() + 3, beams[r].section, beams[r].material, lumped);
+      }
+      const double mass =
+          beam ? 2 * lumped[0]
+               : density[r] * cell_volume(lm.cell_types[k], kernel.corners(kk, nullptr));
       sums[3 * r + 2] += mass;
       const double dt_e = c.safety_factor * out.calibration * times[k];
       if (!(dt_e < dt_min)) continue;
@@ -54,6 +66,12 @@ MassScaling scale_masses(MPI_Comm comm, std::ostream& log, MechanicalSystem& sys
       sums[3 * r] += 1;
       sums[3 * r + 1] += dm;
       const auto nodes = lm.nodes_of(kk);
+      if (beam) {
+        // Every entry of the element's lumped mass times s^2: its omega_max / s, its step s dt_e.
+        for (int a_ = 0; a_ < 4; ++a_)
+          for (int i = 0; i < 3; ++i) a[3 * nodes[a_] + i] += (s * s - 1) * lumped[3 * a_ + i];
+        continue;
+      }
       const double share = dm / static_cast<double>(nodes.size());
       for (const auto n : nodes)
         for (int i = 0; i < 3; ++i) a[3 * n + i] += share;
@@ -74,7 +92,8 @@ MassScaling scale_masses(MPI_Comm comm, std::ostream& log, MechanicalSystem& sys
   log << "mass      scaling to dt_min " << dt_min << " s (time.mass_scaling; a cell's step "
       << c.safety_factor << " x k x L/c of the undeformed cells, k = " << out.calibration
       << "): " << out.cells << " cells below it, added mass " << out.added << " kg, " << fraction
-      << " of the solids' " << model << " kg; fixed for the run, spread to the cells' nodes\n";
+      << " of the solids' and beams' " << model
+      << " kg; fixed for the run, spread to the cells' nodes\n";
   for (std::size_t r = 0; r < regions; ++r)
     if (global[3 * r] > 0)
       log << "mass      region '" << printable(lm.regions[r].name)

@@ -22,7 +22,7 @@ ModalResult ModalAnalysis::run() {
     Phases::Scope scope(phases_, "modal analysis");
     log_ << "modal     the " << c().modal_modes << " lowest modes (SLEPc)\n" << std::flush;
     try {
-      modes = compute_modes(system(), c().modal_modes);
+      modes = compute_modes(system(), c().modal_modes, c().modal_reference_point);
     } catch (const InputError& e) {  // the same on every rank: the model cannot have modes
       throw InputError(cat(c().path.string(), ": ", e.what()));
     }
@@ -50,12 +50,13 @@ ModalResult ModalAnalysis::run() {
        << " mass), Krylov-Schur with shift-and-invert at sigma = " << modes.shift << ", "
        << modes.iterations << " iterations; inner solve of K - sigma M: " << modes.solver << "\n";
   log_ << "   mode   frequency (Hz)    omega (rad/s)   eff. mass x     eff. mass y     eff. mass "
-          "z"
+          "z     eff. mass rx    eff. mass ry    eff. mass rz"
        << (damped ? "     Rayleigh ratio" : "") << "\n";
-  std::array<double, 3> sums{};
+  std::array<double, 3> sums{}, rotation_sums{};
   const std::string header =
       "mode,frequency,omega,generalized_mass,participation_x,participation_y,participation_z,"
-      "effective_mass_x,effective_mass_y,effective_mass_z\n";
+      "effective_mass_x,effective_mass_y,effective_mass_z,participation_rx,participation_ry,"
+      "participation_rz,effective_mass_rx,effective_mass_ry,effective_mass_rz\n";
   std::ostringstream csv;
   csv << std::setprecision(17) << header;
   for (std::size_t i = 0; i < modes.modes.size(); ++i) {
@@ -66,12 +67,18 @@ ModalResult ModalAnalysis::run() {
       log_ << std::setw(16) << m.effective_mass[d];
       sums[d] += m.effective_mass[d];
     }
+    for (int d = 0; d < 3; ++d) {
+      log_ << std::setw(16) << m.effective_mass_rotation[d];
+      rotation_sums[d] += m.effective_mass_rotation[d];
+    }
     if (damped && !m.rigid) log_ << std::setw(19) << rayleigh.ratio(m.omega);
     if (m.rigid) log_ << "   rigid-body mode (0 Hz)";
     log_ << "\n";
     csv << i + 1 << "," << m.frequency << "," << m.omega << "," << m.generalized_mass;
     for (double x : m.participation) csv << "," << x;
     for (double x : m.effective_mass) csv << "," << x;
+    for (double x : m.participation_rotation) csv << "," << x;
+    for (double x : m.effective_mass_rotation) csv << "," << x;
     csv << "\n";
   }
   // Against the total mass: the effective masses include the supports' mass coupling (the
@@ -83,6 +90,17 @@ ModalResult ModalAnalysis::run() {
          << std::setprecision(3)
          << (modes.total_mass[d] > 0 ? 100 * sums[d] / modes.total_mass[d] : 0.0) << " %)"
          << std::setprecision(6) << (d < 2 ? ", " : "\n");
+  const auto& x0 = modes.reference_point;
+  log_ << "   sum of the rotational effective masses against the total rotary inertia about the "
+       << (c().modal_reference_point ? "reference point" : "centre of mass") << " (" << x0[0]
+       << ", " << x0[1] << ", " << x0[2] << "): ";
+  for (int d = 0; d < 3; ++d) {
+    const double total = modes.total_rotary_inertia[d];
+    log_ << "r"
+         << "xyz"[d] << " " << rotation_sums[d] << " of " << total << " kg m^2 ("
+         << std::setprecision(3) << (total > 0 ? 100 * rotation_sums[d] / total : 0.0) << " %)"
+         << std::setprecision(6) << (d < 2 ? ", " : "\n");
+  }
   run_on_root(comm_, [&] { write_file_atomically(c().output_directory / "modes.csv", csv.str()); });
   // The mode shapes as a series ParaView steps through.
   OutputSeries series(comm_, c(), system(), std::nullopt, c().name + "_modes");

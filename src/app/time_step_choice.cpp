@@ -16,6 +16,7 @@
 #include "inertia/system/contact.hpp"
 #include "inertia/system/force_term.hpp"
 #include "inertia/system/mechanical_system.hpp"
+#include "inertia/system/stable_step.hpp"
 
 namespace inertia {
 
@@ -242,10 +243,27 @@ class TimeStepChoice : AnalysisPart {
     } best{INFINITY, rank_of(comm_)};
     std::int64_t best_cell = -1;
     double best_length = 0;
+    const std::vector<BeamStepSection> beams = beam_step_sections(system().spec(), lm);
+    BeamCriticalStep best_beam;
     for (std::int64_t k = 0; k < lm.num_cells(); ++k) {
       const int r = lm.cell_regions[k];
       if (!lm.cell_is_element[k] || r < 0 || wave_speed[r] <= 0) continue;
       const auto nodes = lm.nodes_of(k);
+      if (lm.cell_types[k] == CellType::beam2 && beams[r].beam) {  // the beam's own step
+        const double* x = &lm.coords[3 * nodes[0]];
+        const double* y = &lm.coords[3 * nodes[1]];
+        const double length = std::hypot(x[0] - y[0], x[1] - y[1], x[2] - y[2]);
+        const BeamStepSection& b = beams[r];
+        const BeamCriticalStep step =
+            beam_critical_step(length, b.section, b.material, b.shear_deformable);
+        if (step.time < best.time) {
+          best.time = step.time;
+          best_cell = k;
+          best_length = length;
+          best_beam = step;
+        }
+        continue;
+      }
       const int corners = info(lm.cell_types[k]).num_corners;
       double length = INFINITY;
       for (int a = 0; a < corners; ++a)
@@ -258,6 +276,7 @@ class TimeStepChoice : AnalysisPart {
         best.time = length / wave_speed[r];
         best_cell = k;
         best_length = length;
+        best_beam = {};
       }
     }
     auto global = best;
@@ -267,11 +286,19 @@ class TimeStepChoice : AnalysisPart {
     if (global.rank == best.rank) {
       const int r = lm.cell_regions[best_cell];
       std::ostringstream out;
-      out << std::setprecision(4) << "          smallest element transit time L/c = " << best.time
-          << " s: element " << lm.cell_tags[best_cell] << " ("
-          << info(lm.cell_types[best_cell]).name << ", region '" << printable(lm.regions[r].name)
-          << "', L = " << best_length << ", c = " << wave_speed[r]
-          << "), the element that limits explicit steps";
+      if (*best_beam.mode)  // a beam: 2 / omega_max of the element, its limiting mode
+        out << std::setprecision(4)
+            << "          smallest element stable step 2/omega_max = " << best.time
+            << " s: beam element " << lm.cell_tags[best_cell] << " (region '"
+            << printable(lm.regions[r].name) << "', L = " << best_length
+            << ", c = sqrt(E/rho) = " << best_beam.wave_speed << ", lumped mass; its "
+            << best_beam.mode << " mode), the element that limits explicit steps";
+      else
+        out << std::setprecision(4) << "          smallest element transit time L/c = " << best.time
+            << " s: element " << lm.cell_tags[best_cell] << " ("
+            << info(lm.cell_types[best_cell]).name << ", region '" << printable(lm.regions[r].name)
+            << "', L = " << best_length << ", c = " << wave_speed[r]
+            << "), the element that limits explicit steps";
       line = out.str();
     }
     line = broadcast_string(comm_, line, global.rank);

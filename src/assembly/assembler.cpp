@@ -213,6 +213,34 @@ petsc::Vector Assembler::unit_translation(int d) const {
   return r;
 }
 
+petsc::Vector Assembler::unit_rotation(int d, const std::array<double, 3>& x0) const {
+  petsc::Vector r = create_vector();
+  petsc::Array v(r);
+  petsc::ConstArray xa(coordinates_);
+  const double w[3] = {d == 0 ? 1.0 : 0.0, d == 1 ? 1.0 : 0.0, d == 2 ? 1.0 : 0.0};
+  for (PetscInt n = 0; 3 * n < v.size(); ++n) {
+    double* m = &v[3 * n];
+    if (mesh_.is_rotation(static_cast<std::int32_t>(n))) {
+      for (int i = 0; i < 3; ++i) m[i] = w[i];
+      continue;
+    }
+    const double p[3] = {xa[3 * n] - x0[0], xa[3 * n + 1] - x0[1], xa[3 * n + 2] - x0[2]};
+    m[0] = w[1] * p[2] - w[2] * p[1];
+    m[1] = w[2] * p[0] - w[0] * p[2];
+    m[2] = w[0] * p[1] - w[1] * p[0];
+  }
+  return r;
+}
+
+petsc::Vector Assembler::positions() const {
+  petsc::Vector r = create_vector();
+  petsc::Array v(r);
+  petsc::ConstArray xa(coordinates_);
+  for (PetscInt i = 0; i < v.size(); ++i)
+    v[i] = mesh_.is_rotation(static_cast<std::int32_t>(i / 3)) ? 0.0 : xa[i];
+  return r;
+}
+
 void Assembler::rigid_body_modes(Vec x, MatNullSpace* modes) const {
   if (!mesh_.has_rotations) {
     INERTIA_PETSC(MatNullSpaceCreateRigidBody(x, modes));

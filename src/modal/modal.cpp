@@ -113,31 +113,54 @@ int solve_completing_clusters(EPS eps, KSP ksp, MPI_Comm comm, int count, double
   }
 }
 
-/// Collective. M r_d for the unit translations r_d, d = x, y, z; the total mass (r_d.M r_d) and
-/// the free DOFs' mass in each direction into `result`.
-std::array<petsc::Vector, 3> translation_masses(MechanicalSystem& system, ModalResult& result) {
-  std::array<petsc::Vector, 3> mr;
+/// Collective. r.M r over every DOF and over the free DOFs (r zeroed on the constrained ones).
+std::array<double, 2> influence_mass(MechanicalSystem& system, Vec r, Vec mr) {
+  PetscScalar total = 0;
+  INERTIA_PETSC(VecDot(r, mr, &total));
+  petsc::Vector free = system.create_vector(), mfree = system.create_vector();
+  INERTIA_PETSC(VecCopy(r, free));
+  system.zero_constrained(free);
+  system.mult_mass(free, mfree);
+  PetscScalar m = 0;
+  INERTIA_PETSC(VecDot(free, mfree, &m));
+  return {PetscRealPart(total), PetscRealPart(m)};
+}
+
+/// Collective. M r for the influence vectors r: the unit translations r_d (0-2), then the unit
+/// rotations r_rd about the reference point (3-5), the centre of mass unless `reference_point`;
+/// the total and free masses and rotary inertias and the reference point into `result`.
+std::array<petsc::Vector, 6> influence_masses(
+    MechanicalSystem& system, const std::optional<std::array<double, 3>>& reference_point,
+    ModalResult& result) {
+  std::array<petsc::Vector, 6> mr;
+  const petsc::Vector x = system.assembler().positions();
   for (int d = 0; d < 3; ++d) {
     petsc::Vector r = system.assembler().unit_translation(d);
     mr[d] = system.create_vector();
     system.mult_mass(r, mr[d]);
-    PetscScalar total = 0;
-    INERTIA_PETSC(VecDot(r, mr[d], &total));
-    result.total_mass[d] = PetscRealPart(total);
-    petsc::Vector free = system.create_vector(), mfree = system.create_vector();
-    INERTIA_PETSC(VecCopy(r, free));
-    system.zero_constrained(free);
-    system.mult_mass(free, mfree);
-    PetscScalar m = 0;
-    INERTIA_PETSC(VecDot(free, mfree, &m));
-    result.free_mass[d] = PetscRealPart(m);
+    const auto [total, free] = influence_mass(system, r, mr[d]);
+    result.total_mass[d] = total;
+    result.free_mass[d] = free;
+    PetscScalar first = 0;  // r_d.M X: the first moment of the mass along d
+    INERTIA_PETSC(VecDot(mr[d], x, &first));
+    result.reference_point[d] = total > 0 ? PetscRealPart(first) / total : 0.0;
+  }
+  if (reference_point) result.reference_point = *reference_point;
+  for (int d = 0; d < 3; ++d) {
+    petsc::Vector r = system.assembler().unit_rotation(d, result.reference_point);
+    mr[3 + d] = system.create_vector();
+    system.mult_mass(r, mr[3 + d]);
+    const auto [total, free] = influence_mass(system, r, mr[3 + d]);
+    result.total_rotary_inertia[d] = total;
+    result.free_rotary_inertia[d] = free;
   }
   return mr;
 }
 
 }  // namespace
 
-ModalResult compute_modes(MechanicalSystem& system, int count) {
+ModalResult compute_modes(MechanicalSystem& system, int count,
+                          const std::optional<std::array<double, 3>>& reference_point) {
   ensure_slepc();
   const MPI_Comm comm = system.comm();
   ModalResult result;
@@ -205,8 +228,8 @@ ModalResult compute_modes(MechanicalSystem& system, int count) {
   INERTIA_PETSC(EPSGetTarget(eps, &target));
   result.shift = PetscRealPart(target);
 
-  // M r_d for the unit translations r_d: the participation factors are phi.(M r_d).
-  const std::array<petsc::Vector, 3> mr = translation_masses(system, result);
+  // M r for the unit translations and rotations r: the participation factors are phi.(M r).
+  const std::array<petsc::Vector, 6> mr = influence_masses(system, reference_point, result);
 
   // The count lowest pairs (SLEPc's order is by distance to the target, not always ascending).
   std::vector<std::pair<double, PetscInt>> order;
@@ -247,6 +270,10 @@ ModalResult compute_modes(MechanicalSystem& system, int count) {
       INERTIA_PETSC(VecDot(phi, mr[d], &gamma));
       mode.participation[d] = PetscRealPart(gamma);
       mode.effective_mass[d] = mode.participation[d] * mode.participation[d];
+      INERTIA_PETSC(VecDot(phi, mr[3 + d], &gamma));
+      mode.participation_rotation[d] = PetscRealPart(gamma);
+      mode.effective_mass_rotation[d] =
+          mode.participation_rotation[d] * mode.participation_rotation[d];
     }
     result.modes.push_back(mode);
     result.shapes.push_back(std::move(phi));

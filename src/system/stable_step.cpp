@@ -5,10 +5,13 @@
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <string_view>
 
+#include "beam_term.hpp"
 #include "inertia/core/error.hpp"
 #include "inertia/parallel/petsc.hpp"
 #include "inertia/parallel/session.hpp"
+#include "inertia/system/problem.hpp"
 
 namespace inertia {
 
@@ -83,7 +86,66 @@ double shortest_corner_distance(CellType type, std::span<const double> x) {
   return length;
 }
 
+constexpr const char* beam_modes[] = {"axial", "torsion", "bending"};
+
 }  // namespace
+
+BeamCriticalStep beam_critical_step(double length, const fe::BeamSectionProperties& s,
+                                    const fe::BeamMaterial& m, bool shear_deformable) {
+  BeamCriticalStep out;
+  out.wave_speed = m.density > 0 ? std::sqrt(m.youngs_modulus / m.density) : 0.0;
+  if (!(length > 0) || !(m.density > 0)) return out;
+  const double x0[3] = {0, 0, 0}, x1[3] = {length, 0, 0};
+  double lumped[12];
+  fe::beam_lumped_mass(x0, x1, s, m, lumped);
+  const double mass = 2 * lumped[0], rotary = lumped[6], L = length;
+  double phi_y = 0, phi_z = 0;  // phi_y: bending in the local x-y plane (Iz), phi_z: x-z (Iy)
+  fe::beam_shear_parameters(L, s, m, shear_deformable, phi_y, phi_z);
+  struct Candidate {
+    double omega2;
+    int mode;
+  };
+  const auto deflection = [&](double I, double phi) -> Candidate {
+    return {m.youngs_modulus * I / ((1 + phi) * L * L * L) * (48 / mass + 6 * L * L / rotary), 2};
+  };
+  const Candidate candidates[] = {{4 * m.youngs_modulus * s.area / (L * mass), 0},
+                                  {2 * m.shear_modulus * s.torsion / (L * rotary), 1},
+                                  deflection(s.iz, phi_y),
+                                  deflection(s.iy, phi_z),
+                                  {2 * m.youngs_modulus * std::max(s.iy, s.iz) / (L * rotary), 2}};
+  Candidate top{0, 0};
+  for (const Candidate& c : candidates)
+    if (c.omega2 > top.omega2) top = c;
+  out.time = top.omega2 > 0 ? 2 / std::sqrt(top.omega2) : INFINITY;
+  out.mode = beam_modes[top.mode];
+  return out;
+}
+
+std::vector<BeamStepSection> beam_step_sections(const ProblemSpec& spec, const LocalMesh& mesh) {
+  std::vector<BeamStepSection> out(mesh.regions.size());
+  const auto it = spec.term_sections.find("sections");
+  if (it == spec.term_sections.end()) return out;
+  for (const BeamInput& b : dynamic_cast<const BeamSection&>(*it->second).beams) {
+    for (std::size_t r = 0; r < mesh.regions.size(); ++r) {
+      if (mesh.regions[r].name != b.region) continue;
+      for (const auto& m : spec.materials) {
+        if (m.region != static_cast<int>(r) || !(m.material.density > 0)) continue;
+        const auto& e = m.material.elastic();
+        BeamStepSection& out_r = out[r];
+        out_r.beam = true;
+        out_r.material = {.youngs_modulus = e.youngs_modulus,
+                          .shear_modulus = e.mu(),
+                          .density = m.material.density};
+        out_r.section = b.shape.empty()
+                            ? b.properties
+                            : fe::section_properties(beam_detail::beam_shape(b), e.poissons_ratio);
+        // Plastic (fiber) beams are Euler-Bernoulli (term_beams.cpp).
+        out_r.shear_deformable = b.shear_deformable && m.material.model->j2() == nullptr;
+      }
+    }
+  }
+  return out;
+}
 
 double cell_volume(CellType type, std::span<const double> x) {
   switch (type) {
@@ -135,9 +197,16 @@ void StableStepKernel::transit_times(Vec u, std::vector<double>& out) const {
     if (!lm.cell_is_element[k] || r < 0 || !(wave_speed_[r] > 0)) continue;
     if (skip_ && !skip_->empty() && (*skip_)[static_cast<std::size_t>(k)]) continue;  // eroded
     // An inverted or flat cell (or a non-finite u): 0, which the minimum reports.
-    const double length =
-        characteristic_length(lm.cell_types[k], corners(k, ul ? ul->data() : nullptr));
+    const auto x = corners(k, ul ? ul->data() : nullptr);
     const double scale = cell_scale_.empty() ? 1.0 : cell_scale_[k];
+    if (lm.cell_types[k] == CellType::beam2 && !beams_.empty() && beams_[r].beam) {
+      const BeamStepSection& b = beams_[r];
+      const double length = norm(minus(at(x, 1), at(x, 0)));
+      out[k] = scale * beam_critical_step(length, b.section, b.material, b.shear_deformable).time;
+      if (!std::isfinite(out[k]) || !(length > 0)) out[k] = 0.0;
+      continue;
+    }
+    const double length = characteristic_length(lm.cell_types[k], x);
     out[k] = length > 0 ? scale * length / wave_speed_[r] : 0.0;
   }
 }
@@ -163,19 +232,30 @@ ControllingCell StableStepKernel::controlling(MPI_Comm comm) const {
     }
   std::int64_t tag = 0;
   INERTIA_MPI(MPI_Allreduce(&mine, &tag, 1, MPI_INT64_T, MPI_MIN, comm));
-  double described[3] = {-1, -1, -1};  // region, L, c of the owner; -1 elsewhere
+  double described[4] = {-1, -1, -1, -1};  // region, L, c, beam mode of the owner; -1 elsewhere
   if (local_cell >= 0 && mine == tag) {
     const int r = mesh_.cell_regions[local_cell];
     described[0] = r;
     described[2] = wave_speed_[r];
     described[1] = last_ * wave_speed_[r] / (cell_scale_.empty() ? 1.0 : cell_scale_[local_cell]);
+    if (mesh_.cell_types[local_cell] == CellType::beam2 && !beams_.empty() && beams_[r].beam) {
+      const BeamStepSection& b = beams_[r];
+      const auto x = corners(local_cell, nullptr);
+      described[1] = norm(minus(at(x, 1), at(x, 0)));
+      const BeamCriticalStep step =
+          beam_critical_step(described[1], b.section, b.material, b.shear_deformable);
+      described[2] = step.wave_speed;
+      for (int i = 0; i < 3; ++i)
+        if (step.mode == std::string_view(beam_modes[i])) described[3] = i;
+    }
   }
-  double global[3];
-  INERTIA_MPI(MPI_Allreduce(described, global, 3, MPI_DOUBLE, MPI_MAX, comm));
+  double global[4];
+  INERTIA_MPI(MPI_Allreduce(described, global, 4, MPI_DOUBLE, MPI_MAX, comm));
   cell.tag = tag;
   cell.region = static_cast<int>(global[0]);
   cell.length = global[1];
   cell.wave_speed = global[2];
+  if (global[3] >= 0) cell.mode = beam_modes[static_cast<int>(global[3])];
   return cell;
 }
 

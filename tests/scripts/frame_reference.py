@@ -202,13 +202,18 @@ def transformation(R):
 
 
 class Modes:
-    def __init__(self, omega, shapes, gamma, total_mass):
+    def __init__(self, omega, shapes, gamma, total_mass, gamma_rot=None, total_rot=None,
+                 reference_point=None):
         self.omega = omega
         self.frequency = omega / (2 * np.pi)
         self.shapes = shapes                 # (modes, nodes, 6), mass-normalised
         self.participation = gamma           # (modes, 3): phi . M r_d
         self.effective_mass = gamma ** 2     # (modes, 3)
         self.total_mass = total_mass         # (3,): r_d . M r_d over every DOF
+        self.participation_rot = gamma_rot   # (modes, 3): phi . M r_rd, the unit rotations
+        self.effective_mass_rot = None if gamma_rot is None else gamma_rot ** 2
+        self.total_rotary_inertia = total_rot  # (3,): r_rd . M r_rd over every DOF
+        self.reference_point = reference_point  # the axes' point (default: centre of mass)
 
 
 class Frame:
@@ -336,10 +341,33 @@ class Frame:
         r[fixed] = K[fixed] @ u - F[fixed]
         return u.reshape(-1, 6), r.reshape(-1, 6)
 
-    def modes(self, mass="consistent", count=None):
+    def rotation_influence(self, d, x0):
+        """The unit rigid rotation about axis d through x0: e_d x (x - x0) on the
+        translations, e_d on the rotations (nodes * 6)."""
+        e = np.eye(3)[d]
+        r = np.zeros((len(self.nodes), 6))
+        r[:, 0:3] = np.cross(e, self.nodes - np.asarray(x0, float))
+        r[:, 3 + d] = 1.0
+        return r.ravel()
+
+    def centre_of_mass(self, M):
+        """(r_d . M X) / (r_d . M r_d), X the node positions on the translations."""
+        X = np.zeros((len(self.nodes), 6))
+        X[:, 0:3] = self.nodes
+        X = X.ravel()
+        out = np.zeros(3)
+        for d in range(3):
+            r = np.zeros(M.shape[0])
+            r[d::6] = 1.0
+            out[d] = r @ M @ X / (r @ M @ r)
+        return out
+
+    def modes(self, mass="consistent", count=None, reference_point=None):
         """The lowest `count` modes (all without): K phi = omega^2 M phi on the free DOFs, by
         numpy.linalg.eigh of C^-1 K C^-T, C the Cholesky factor of M_ff; mass-normalised;
-        participation phi . M r_d over every DOF (the supports' mass coupling included)."""
+        participation phi . M r_d over every DOF (the supports' mass coupling included), and
+        phi . M r_rd for the unit rotations about the axes through reference_point (default:
+        the centre of mass)."""
         K = self.assemble()
         M = self.assemble(mass)
         free, _ = self._split()
@@ -356,8 +384,12 @@ class Frame:
             r[d::6, d] = 1.0
         gamma = phi.T @ M @ r
         total = np.einsum("id,ij,jd->d", r, M, r)
+        x0 = self.centre_of_mass(M) if reference_point is None else np.asarray(reference_point)
+        rr = np.array([self.rotation_influence(d, x0) for d in range(3)]).T
+        gamma_rot = phi.T @ M @ rr
+        total_rot = np.einsum("id,ij,jd->d", rr, M, rr)
         omega = np.sqrt(np.clip(lam, 0, None))
-        return Modes(omega, phi.T.reshape(count, -1, 6), gamma, total)
+        return Modes(omega, phi.T.reshape(count, -1, 6), gamma, total, gamma_rot, total_rot, x0)
 
     def total_mass(self):
         return sum(sec.rho * sec.A * np.linalg.norm(self.nodes[b] - self.nodes[a])
@@ -745,6 +777,7 @@ def _effective_masses():
           "(6 expected)")
     if sum(m.frequency < 1e-6 * m.frequency.max()) != 6:
         _failures.append("rigid-body modes")
+    _rotational_effective_masses(f, m)
     f.fix(mesh.points["base"])
     for mass in ("consistent", "lumped"):
         m = f.modes(mass)
@@ -764,6 +797,34 @@ def _effective_masses():
         print(f"     clamped 3-storey frame, {mass} mass: modes 1-6 "
               + ", ".join(f"{x:.4f}" for x in m.frequency[:6]) + " Hz; effective mass x of the "
               f"first 6: {m.effective_mass[:6, 0].sum() / m.total_mass[0]:.4f} of the total")
+
+
+def _rotational_effective_masses(f, m):
+    """The free frame's rotational effective masses (consistent mass, all modes) add up to its
+    rotary inertia about the centre of mass, computed member by member (not from the matrices):
+    a straight member of mass m_e whose ends sit at offsets p, q from x0 has rho A int |e_d x
+    (x - x0)|^2 ds = m_e (|u_p|^2 + u_p.u_q + |u_q|^2) / 3, u = e_d x offset, and its section
+    adds rho L (w_x^2 (Iy + Iz) + w_y^2 Iy + w_z^2 Iz), w = e_d in the member's local axes."""
+    masses = [sec.rho * sec.A * np.linalg.norm(f.nodes[b] - f.nodes[a]) for a, b, sec in f.members]
+    x0 = sum(mi * (f.nodes[a] + f.nodes[b]) / 2 for mi, (a, b, _) in zip(masses, f.members))
+    x0 = x0 / sum(masses)
+    _check("free 3-storey frame: centre of mass from the members against r.M X / r.M r",
+           np.abs(m.reference_point - x0).max(), 0, 1e-12, 1)
+    for d in range(3):
+        e = np.eye(3)[d]
+        inertia = 0.0
+        for mi, (a, b, sec) in zip(masses, f.members):
+            ua, ub = np.cross(e, f.nodes[a] - x0), np.cross(e, f.nodes[b] - x0)
+            inertia += mi * (ua @ ua + ua @ ub + ub @ ub) / 3
+            R, L = local_axes(f.nodes[a], f.nodes[b], sec.orientation)
+            w = R @ e  # the axis in local components
+            inertia += sec.rho * L * (w[0] ** 2 * (sec.Iy + sec.Iz) + w[1] ** 2 * sec.Iy
+                                      + w[2] ** 2 * sec.Iz)
+        _check(f"free 3-storey frame, consistent mass: r_r{'xyz'[d]}.M r_r{'xyz'[d]} against the "
+               "members' rotary inertia about the centre of mass", m.total_rotary_inertia[d],
+               inertia, 1e-12)
+        _check(f"free 3-storey frame, consistent mass: sum of all rotational effective masses "
+               f"r{'xyz'[d]} against that", m.effective_mass_rot[:, d].sum(), inertia, 1e-10)
 
 
 def _meshes():

@@ -30,13 +30,15 @@ def modes(np):
 header, ref = modes(1)
 assert header == ["mode", "frequency", "omega", "generalized_mass", "participation_x",
                   "participation_y", "participation_z", "effective_mass_x", "effective_mass_y",
-                  "effective_mass_z"], header
+                  "effective_mass_z", "participation_rx", "participation_ry", "participation_rz",
+                  "effective_mass_rx", "effective_mass_ry", "effective_mass_rz"], header
 assert len(ref) == 5 and [r[0] for r in ref] == [1, 2, 3, 4, 5]
 for r in ref:
     assert abs(r[3] - 1) < 1e-10, r              # mass-normalised
     assert abs(r[2] - 2 * 3.141592653589793 * r[1]) < 1e-9 * r[2], r
     for d in range(3):
         assert abs(r[7 + d] - r[4 + d] ** 2) <= 1e-12 * max(1, r[7 + d]), r
+        assert abs(r[13 + d] - r[10 + d] ** 2) <= 1e-12 * max(1, r[13 + d]), r
 assert all(a[1] < b[1] for a, b in zip(ref, ref[1:])), "frequencies ascend"
 for np in (2, 3):
     h, other = modes(np)

@@ -211,7 +211,10 @@ struct CaseFile {
   bool static_equilibrium = false;
 
   // modal (a modal analysis before the transient, or alone without `time:`)
-  int modal_modes = 0;                     ///< modal.modes (0: no modal analysis)
+  int modal_modes = 0;  ///< modal.modes (0: no modal analysis)
+  /// modal.reference_point: the point the rotational effective masses turn about (none: the
+  /// centre of mass)
+  std::optional<std::array<double, 3>> modal_reference_point;
   CaseResponseSpectrum response_spectrum;  ///< response_spectrum (enabled: after modal)
   CaseHarmonic harmonic;                   ///< harmonic (enabled: after modal)
   bool has_time = true;                    ///< a `time:` section: a transient (or static) run

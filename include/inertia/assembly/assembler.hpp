@@ -224,6 +224,13 @@ class Assembler {
   /// translations, 0 at the rotation nodes of beams (the influence vector of a ground motion,
   /// the direction of an effective modal mass).
   petsc::Vector unit_translation(int d) const;
+  /// Collective. The unit rigid rotation about axis d through x0: e_d x (x - x0) at every node
+  /// with translations, e_d at the rotation nodes of beams (the influence vector of a rotational
+  /// effective modal mass).
+  petsc::Vector unit_rotation(int d, const std::array<double, 3>& x0) const;
+  /// Collective. The node positions X at every node with translations, 0 at the rotation nodes
+  /// (r_d.M X / r_d.M r_d is the centre of mass's coordinate d).
+  petsc::Vector positions() const;
 
  private:
   /// Collective. The six rigid-body modes at the positions x (owned entries, 3 per node): PETSc's

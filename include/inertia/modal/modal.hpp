@@ -10,6 +10,7 @@
 /// ~0 Hz.
 
 #include <array>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,10 @@ struct Mode {
   double generalized_mass = 0;             ///< phi.M phi after mass normalisation (1)
   std::array<double, 3> participation{};   ///< Gamma_d = phi.M r_d, r_d the unit translation
   std::array<double, 3> effective_mass{};  ///< Gamma_d^2
+  /// Gamma_rd = phi.M r_rd, r_rd the unit rigid rotation about axis d through the reference
+  /// point (ModalResult::reference_point; Assembler::unit_rotation)
+  std::array<double, 3> participation_rotation{};
+  std::array<double, 3> effective_mass_rotation{};  ///< Gamma_rd^2 (kg m^2)
 };
 
 /// Frequencies equal to this relative tolerance form one cluster (a repeated eigenvalue: any
@@ -41,6 +46,15 @@ struct ModalResult {
   /// less r_c.(M_cc - M_cf M_ff^-1 M_fc) r_c (c: the constrained DOFs; the mass that moves with
   /// the supports). Never more than this, but more than free_mass with a consistent mass.
   std::array<double, 3> total_mass{};
+  /// The point the rotational participations turn about: the model's centre of mass (r_d.M X /
+  /// r_d.M r_d over every DOF, point masses included) unless compute_modes was given one.
+  std::array<double, 3> reference_point{};
+  /// r_rd.M r_rd over every DOF: the total rotary inertia about the axis d through the reference
+  /// point (the translations' m |e_d x (x - x0)|^2, the beams' and point masses' rotary
+  /// inertia). The rotational effective masses add up to it like the translational ones to
+  /// total_mass (less what moves with the supports).
+  std::array<double, 3> total_rotary_inertia{};
+  std::array<double, 3> free_rotary_inertia{};  ///< r_rd.M r_rd over the free DOFs
   int asked = 0;  ///< the modes asked for (modes.size() may be fewer, or more)
   /// Modes computed beyond those asked because the last one asked for has twins (frequencies
   /// equal to cluster_tolerance): a truncation never splits such a cluster, whose basis is
@@ -56,6 +70,8 @@ struct ModalResult {
 /// the free DOFs (a model has as many modes), fewer if SLEPc stops before (-eps_max_it); more
 /// when the count-th mode's frequency is repeated: the cluster is completed (cluster_completion).
 /// Throws InputError if every DOF is constrained, SolverError if SLEPc converged no mode at all.
-ModalResult compute_modes(MechanicalSystem& system, int count);
+/// `reference_point`: the point of the rotational participations (the centre of mass without).
+ModalResult compute_modes(MechanicalSystem& system, int count,
+                          const std::optional<std::array<double, 3>>& reference_point = {});
 
 }  // namespace inertia

@@ -1,0 +1,116 @@
+// A beam element's critical step (system/stable_step.hpp: beam_critical_step) against 2 /
+// omega_max of its own 12 x 12 stiffness and lumped mass (fe/beam.hpp), omega_max from a Jacobi
+// eigenvalue iteration of M^-1/2 K M^-1/2 written here.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <string>
+
+#include "inertia/fe/beam.hpp"
+#include "inertia/system/stable_step.hpp"
+
+namespace inertia {
+namespace {
+
+/// The largest eigenvalue of the symmetric 12 x 12 A (cyclic Jacobi rotations to round-off).
+double largest_eigenvalue(std::array<double, 144> A) {
+  for (int sweep = 0; sweep < 100; ++sweep) {
+    double off = 0, diagonal = 0;
+    for (int i = 0; i < 12; ++i) {
+      diagonal += A[13 * i] * A[13 * i];
+      for (int j = i + 1; j < 12; ++j) off += A[12 * i + j] * A[12 * i + j];
+    }
+    if (off <= 1e-32 * diagonal) break;
+    for (int p = 0; p < 12; ++p)
+      for (int q = p + 1; q < 12; ++q) {
+        const double apq = A[12 * p + q];
+        if (apq == 0) continue;
+        const double theta = (A[12 * q + q] - A[12 * p + p]) / (2 * apq);
+        const double t = (theta >= 0 ? 1 : -1) / (std::abs(theta) + std::sqrt(theta * theta + 1));
+        const double c = 1 / std::sqrt(t * t + 1), s = t * c;
+        for (int k = 0; k < 12; ++k) {  // columns p, q
+          const double akp = A[12 * k + p], akq = A[12 * k + q];
+          A[12 * k + p] = c * akp - s * akq;
+          A[12 * k + q] = s * akp + c * akq;
+        }
+        for (int k = 0; k < 12; ++k) {  // rows p, q
+          const double apk = A[12 * p + k], aqk = A[12 * q + k];
+          A[12 * p + k] = c * apk - s * aqk;
+          A[12 * q + k] = s * apk + c * aqk;
+        }
+      }
+  }
+  double top = 0;
+  for (int i = 0; i < 12; ++i) top = std::max(top, A[13 * i]);
+  return top;
+}
+
+/// 2 / omega_max of the element's local K and lumped M.
+double element_step(double L, const fe::BeamSectionProperties& s, const fe::BeamMaterial& m,
+                    bool shear_deformable) {
+  std::array<double, 144> K{};
+  fe::beam_local_stiffness(L, s, m, shear_deformable, K.data());
+  const double x0[3] = {0, 0, 0}, x1[3] = {L, 0, 0};
+  double lumped[12];
+  fe::beam_lumped_mass(x0, x1, s, m, lumped);
+  // Both in the cell's DOF order [u0, u1, theta0, theta1] (fe/beam.hpp).
+  std::array<double, 144> A{};
+  for (int i = 0; i < 12; ++i)
+    for (int j = 0; j < 12; ++j) A[12 * i + j] = K[12 * i + j] / std::sqrt(lumped[i] * lumped[j]);
+  return 2 / std::sqrt(largest_eigenvalue(A));
+}
+
+const fe::BeamMaterial steel{
+    .youngs_modulus = 2.1e11, .shear_modulus = 2.1e11 / 2.6, .density = 7850};
+
+TEST(BeamStableStep, EqualsTheElementsOwnOmegaMaxForEveryShape) {
+  struct Case {
+    const char* what;
+    double L;
+    fe::BeamSectionProperties s;
+    bool timoshenko;
+  };
+  const fe::BeamSectionProperties rect = fe::rectangle_section(0.1, 0.2, 0.3);
+  const fe::BeamSectionProperties ipe = fe::i_section(0.3, 0.15, 0.0107, 0.0071, 0.3);
+  const Case cases[] = {{"long rectangle", 2.0, rect, false},
+                        {"stocky rectangle", 0.05, rect, false},
+                        {"stocky rectangle, Timoshenko", 0.05, rect, true},
+                        {"medium I, Timoshenko", 0.4, ipe, true},
+                        {"long I", 3.0, ipe, false},
+                        {"one of beam_cantilever_16",
+                         0.125,
+                         {.area = 0.01, .iy = 8e-5, .iz = 2e-5, .torsion = 1e-5},
+                         false}};
+  for (const Case& c : cases) {
+    const BeamCriticalStep got = beam_critical_step(c.L, c.s, steel, c.timoshenko);
+    const double want = element_step(c.L, c.s, steel, c.timoshenko);
+    EXPECT_NEAR(got.time, want, 1e-12 * want) << c.what << " (" << got.mode << ")";
+    EXPECT_DOUBLE_EQ(got.wave_speed, std::sqrt(steel.youngs_modulus / steel.density));
+  }
+}
+
+TEST(BeamStableStep, LongElementsAreAxialLimitedStockyOnesBending) {
+  const fe::BeamSectionProperties rect = fe::rectangle_section(0.1, 0.2, 0.3);
+  const double c = std::sqrt(steel.youngs_modulus / steel.density);
+  // Long: the axial mode, 2 / omega = L / c exactly.
+  const BeamCriticalStep axial = beam_critical_step(2.0, rect, steel, false);
+  EXPECT_EQ(std::string(axial.mode), "axial");
+  EXPECT_NEAR(axial.time, 2.0 / c, 1e-14 * axial.time);
+  // Stocky (L / r = 0.87): the deflection mode, well below L / c.
+  const BeamCriticalStep bending = beam_critical_step(0.05, rect, steel, false);
+  EXPECT_EQ(std::string(bending.mode), "bending");
+  EXPECT_LT(bending.time, 0.5 * 0.05 / c);
+  // The same stocky element as Timoshenko: phi = 12 E I / (G As L^2) = 49 lowers the bending
+  // modes below the axial one, which limits: L / c again.
+  const BeamCriticalStep shear = beam_critical_step(0.05, rect, steel, true);
+  EXPECT_EQ(std::string(shear.mode), "axial");
+  EXPECT_NEAR(shear.time, 0.05 / c, 1e-14 * shear.time);
+  // Torsion never limits: I_r >= rho (Iy + Iz) L / 2 and J <= Iy + Iz give omega_t^2 <= 4 G /
+  // (rho L^2) < the axial 4 E / (rho L^2).
+  EXPECT_EQ(beam_critical_step(0.0, rect, steel, false).time, 0.0);
+}
+
+}  // namespace
+}  // namespace inertia
