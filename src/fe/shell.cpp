@@ -204,6 +204,8 @@ void shell4_local_stiffness(const Shell4Frame& f, const ShellSection& s, double 
   const Moduli D(s);
   const double shear[2][2] = {{D.s, 0}, {0, D.s}};
   const double drill[1][1] = {{D.d}};
+  const Jacobian centre(f, Shape(0, 0));
+  double Kaa[4][4]{}, Kam[4][24]{};  // the incompatible modes' blocks
   for (const double xi : {-gauss, gauss})
     for (const double eta : {-gauss, gauss}) {
       const StrainRows r = strain_rows(f, xi, eta);
@@ -211,6 +213,61 @@ void shell4_local_stiffness(const Shell4Frame& f, const ShellSection& s, double 
       add_btdb<3>(r.b, D.b, r.det, K);
       add_btdb<2>(r.s, shear, r.det, K);
       add_btdb<1>(r.d, drill, r.det, K);
+      // Incompatible membrane modes (Wilson; Taylor, Beresford and Wilson 1976):
+      // u += a0 (1 - xi^2) + a1 (1 - eta^2), v += a2 (1 - xi^2) + a3 (1 - eta^2), their
+      // Cartesian derivatives from the centre's Jacobian times det0 / det, so that they
+      // integrate to zero over the element (the patch test holds).
+      const double scale = centre.det / r.det;
+      const double dq[2][2] = {
+          // d(1 - xi^2)/d(x, y), d(1 - eta^2)/d(x, y)
+          {centre.inv[0][0] * -2 * xi * scale, centre.inv[1][0] * -2 * xi * scale},
+          {centre.inv[0][1] * -2 * eta * scale, centre.inv[1][1] * -2 * eta * scale}};
+      double Ba[3][4]{};  // membrane strain rows over a0..a3
+      for (int q = 0; q < 2; ++q) {
+        Ba[0][q] = dq[q][0];      // u,x
+        Ba[2][q] = dq[q][1];      // u,y
+        Ba[1][2 + q] = dq[q][1];  // v,y
+        Ba[2][2 + q] = dq[q][0];  // v,x
+      }
+      for (int i = 0; i < 3; ++i) {
+        double DBa[4], DBm[24];
+        for (int k = 0; k < 4; ++k)
+          DBa[k] = r.det * (D.m[i][0] * Ba[0][k] + D.m[i][1] * Ba[1][k] + D.m[i][2] * Ba[2][k]);
+        for (int k = 0; k < 24; ++k)
+          DBm[k] = r.det * (D.m[i][0] * r.m[0][k] + D.m[i][1] * r.m[1][k] + D.m[i][2] * r.m[2][k]);
+        for (int a = 0; a < 4; ++a) {
+          for (int b = 0; b < 4; ++b) Kaa[a][b] += Ba[i][a] * DBa[b];
+          for (int k = 0; k < 24; ++k) Kam[a][k] += Ba[i][a] * DBm[k];
+        }
+      }
+    }
+  // K -= Kam^T Kaa^-1 Kam (Kaa symmetric positive definite, 4 x 4: Gauss-Jordan).
+  double inv[4][8]{};
+  for (int a = 0; a < 4; ++a) {
+    for (int b = 0; b < 4; ++b) inv[a][b] = Kaa[a][b];
+    inv[a][4 + a] = 1;
+  }
+  for (int k = 0; k < 4; ++k) {
+    const double pivot = inv[k][k];
+    for (int j = 0; j < 8; ++j) inv[k][j] /= pivot;
+    for (int i = 0; i < 4; ++i) {
+      if (i == k) continue;
+      const double m = inv[i][k];
+      for (int j = 0; j < 8; ++j) inv[i][j] -= m * inv[k][j];
+    }
+  }
+  double X[4][24];  // Kaa^-1 Kam
+  for (int a = 0; a < 4; ++a)
+    for (int k = 0; k < 24; ++k) {
+      double v = 0;
+      for (int b = 0; b < 4; ++b) v += inv[a][4 + b] * Kam[b][k];
+      X[a][k] = v;
+    }
+  for (int k = 0; k < 24; ++k)
+    for (int l = 0; l < 24; ++l) {
+      double v = 0;
+      for (int a = 0; a < 4; ++a) v += Kam[a][k] * X[a][l];
+      K[24 * k + l] -= v;
     }
 }
 
