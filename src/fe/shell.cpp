@@ -1,0 +1,347 @@
+// The four-node MITC4 flat shell (shell.hpp).
+#include "inertia/fe/shell.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace inertia::fe {
+
+namespace {
+
+constexpr double node_xi[4] = {-1, 1, 1, -1};
+constexpr double node_eta[4] = {-1, -1, 1, 1};
+
+/// Local DOF indices: translation i of node a, rotation i of node a.
+constexpr int tr(int a, int i) { return 3 * a + i; }
+constexpr int rot(int a, int i) { return 12 + 3 * a + i; }
+
+/// Shape functions and their natural derivatives at (xi, eta).
+struct Shape {
+  double N[4], dxi[4], deta[4];
+  Shape(double xi, double eta) {
+    for (int a = 0; a < 4; ++a) {
+      N[a] = 0.25 * (1 + xi * node_xi[a]) * (1 + eta * node_eta[a]);
+      dxi[a] = 0.25 * node_xi[a] * (1 + eta * node_eta[a]);
+      deta[a] = 0.25 * node_eta[a] * (1 + xi * node_xi[a]);
+    }
+  }
+};
+
+/// The Jacobian [[x_xi, y_xi], [x_eta, y_eta]] of the local plane at a shape's point.
+struct Jacobian {
+  double J[2][2]{}, inv[2][2]{}, det = 0;
+  Jacobian(const Shell4Frame& f, const Shape& s) {
+    for (int a = 0; a < 4; ++a) {
+      J[0][0] += s.dxi[a] * f.x[a];
+      J[0][1] += s.dxi[a] * f.y[a];
+      J[1][0] += s.deta[a] * f.x[a];
+      J[1][1] += s.deta[a] * f.y[a];
+    }
+    det = J[0][0] * J[1][1] - J[0][1] * J[1][0];
+    inv[0][0] = J[1][1] / det;
+    inv[0][1] = -J[0][1] / det;
+    inv[1][0] = -J[1][0] / det;
+    inv[1][1] = J[0][0] / det;
+  }
+};
+
+/// The strain-displacement rows at one Gauss point, local DOFs: membrane (3), bending (3),
+/// transverse shear (2, MITC4) and drilling (1).
+struct StrainRows {
+  double m[3][24]{}, b[3][24]{}, s[2][24]{}, d[1][24]{};
+  double det = 0;
+};
+
+/// The covariant shear strain g . x_dir (dir 0: xi, 1: eta) at (xi, eta) as a row over the local
+/// DOFs: w,dir + x_dir beta_x + y_dir beta_y, beta_x = th_y, beta_y = -th_x.
+void covariant_shear(const Shell4Frame& f, double xi, double eta, int dir, double row[24]) {
+  const Shape sh(xi, eta);
+  const Jacobian jac(f, sh);
+  const double* dN = dir == 0 ? sh.dxi : sh.deta;
+  const double xd = jac.J[dir][0], yd = jac.J[dir][1];
+  for (int a = 0; a < 4; ++a) {
+    row[tr(a, 2)] += dN[a];
+    row[rot(a, 1)] += xd * sh.N[a];   // beta_x = th_y
+    row[rot(a, 0)] += -yd * sh.N[a];  // beta_y = -th_x
+  }
+}
+
+StrainRows strain_rows(const Shell4Frame& f, double xi, double eta) {
+  StrainRows r;
+  const Shape sh(xi, eta);
+  const Jacobian jac(f, sh);
+  r.det = jac.det;
+  for (int a = 0; a < 4; ++a) {
+    const double Nx = jac.inv[0][0] * sh.dxi[a] + jac.inv[0][1] * sh.deta[a];
+    const double Ny = jac.inv[1][0] * sh.dxi[a] + jac.inv[1][1] * sh.deta[a];
+    r.m[0][tr(a, 0)] = Nx;
+    r.m[1][tr(a, 1)] = Ny;
+    r.m[2][tr(a, 0)] = Ny;
+    r.m[2][tr(a, 1)] = Nx;
+    r.b[0][rot(a, 1)] = Nx;   // beta_x,x
+    r.b[1][rot(a, 0)] = -Ny;  // beta_y,y
+    r.b[2][rot(a, 1)] = Ny;   // beta_x,y + beta_y,x
+    r.b[2][rot(a, 0)] = -Nx;
+    r.d[0][rot(a, 2)] = sh.N[a];  // th_z - (v,x - u,y) / 2
+    r.d[0][tr(a, 1)] = -0.5 * Nx;
+    r.d[0][tr(a, 0)] = 0.5 * Ny;
+  }
+  // MITC4: g_xi tied at A (0, -1) and C (0, 1), g_eta at D (-1, 0) and B (1, 0).
+  double A[24]{}, C[24]{}, D[24]{}, B[24]{};
+  covariant_shear(f, 0, -1, 0, A);
+  covariant_shear(f, 0, 1, 0, C);
+  covariant_shear(f, -1, 0, 1, D);
+  covariant_shear(f, 1, 0, 1, B);
+  for (int k = 0; k < 24; ++k) {
+    const double g_xi = 0.5 * (1 - eta) * A[k] + 0.5 * (1 + eta) * C[k];
+    const double g_eta = 0.5 * (1 - xi) * D[k] + 0.5 * (1 + xi) * B[k];
+    // [g_xz, g_yz] = J^-1 [g_xi, g_eta]
+    r.s[0][k] = jac.inv[0][0] * g_xi + jac.inv[0][1] * g_eta;
+    r.s[1][k] = jac.inv[1][0] * g_xi + jac.inv[1][1] * g_eta;
+  }
+  return r;
+}
+
+/// The section's moduli: membrane (3 x 3 plane stress times t), bending (times t^3 / 12), shear
+/// k G t, drilling alpha.
+struct Moduli {
+  double m[3][3]{}, b[3][3]{}, s = 0, d = 0;
+  explicit Moduli(const ShellSection& s_) {
+    const double E = s_.youngs_modulus, nu = s_.poissons_ratio, t = s_.thickness;
+    const double G = E / (2 * (1 + nu));
+    const double c = E / (1 - nu * nu);
+    const double plane[3][3] = {{c, c * nu, 0}, {c * nu, c, 0}, {0, 0, G}};
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) {
+        m[i][j] = plane[i][j] * t;
+        b[i][j] = plane[i][j] * t * t * t / 12;
+      }
+    s = s_.shear_factor * G * t;
+    d = s_.drilling * G * t;
+  }
+};
+
+constexpr double gauss = 0.57735026918962576451;  // 1 / sqrt(3)
+
+/// K += w B^T D B for B (n x 24) and D (n x n).
+template <int n>
+void add_btdb(const double (*B)[24], const double (*Dm)[n], double w, double K[576]) {
+  double DB[n][24];
+  for (int i = 0; i < n; ++i)
+    for (int k = 0; k < 24; ++k) {
+      double v = 0;
+      for (int j = 0; j < n; ++j) v += Dm[i][j] * B[j][k];
+      DB[i][k] = w * v;
+    }
+  for (int k = 0; k < 24; ++k)
+    for (int l = 0; l < 24; ++l) {
+      double v = 0;
+      for (int i = 0; i < n; ++i) v += B[i][k] * DB[i][l];
+      K[24 * k + l] += v;
+    }
+}
+
+/// a_local = R a_global for each 3-block: out = T a.
+void to_local(const double R[9], const double* a, double* out) {
+  for (int blk = 0; blk < 8; ++blk)
+    for (int i = 0; i < 3; ++i)
+      out[3 * blk + i] =
+          R[3 * i] * a[3 * blk] + R[3 * i + 1] * a[3 * blk + 1] + R[3 * i + 2] * a[3 * blk + 2];
+}
+
+}  // namespace
+
+Shell4Frame shell4_frame(const double xyz[12]) {
+  Shell4Frame f;
+  double g1[3], g2[3];
+  for (int i = 0; i < 3; ++i) {
+    f.center[i] = 0.25 * (xyz[i] + xyz[3 + i] + xyz[6 + i] + xyz[9 + i]);
+    g1[i] = 0.5 * (xyz[3 + i] + xyz[6 + i] - xyz[i] - xyz[9 + i]);
+    g2[i] = 0.5 * (xyz[6 + i] + xyz[9 + i] - xyz[i] - xyz[3 + i]);
+  }
+  double e3[3] = {g1[1] * g2[2] - g1[2] * g2[1], g1[2] * g2[0] - g1[0] * g2[2],
+                  g1[0] * g2[1] - g1[1] * g2[0]};
+  const double n3 = std::hypot(e3[0], e3[1], e3[2]);
+  const double n1 = std::hypot(g1[0], g1[1], g1[2]);
+  const double n2 = std::hypot(g2[0], g2[1], g2[2]);
+  if (!(n3 > 1e-12 * n1 * n2) || !(n1 > 0) || !(n2 > 0))
+    throw std::invalid_argument("degenerate quad shell (coincident or collinear nodes)");
+  double e1[3], e2[3];
+  for (int i = 0; i < 3; ++i) {
+    e3[i] /= n3;
+    e1[i] = g1[i] / n1;
+  }
+  e2[0] = e3[1] * e1[2] - e3[2] * e1[1];
+  e2[1] = e3[2] * e1[0] - e3[0] * e1[2];
+  e2[2] = e3[0] * e1[1] - e3[1] * e1[0];
+  for (int i = 0; i < 3; ++i) {
+    f.R[i] = e1[i];
+    f.R[3 + i] = e2[i];
+    f.R[6 + i] = e3[i];
+  }
+  double warp = 0;
+  for (int a = 0; a < 4; ++a) {
+    double d[3];
+    for (int i = 0; i < 3; ++i) d[i] = xyz[3 * a + i] - f.center[i];
+    f.x[a] = d[0] * e1[0] + d[1] * e1[1] + d[2] * e1[2];
+    f.y[a] = d[0] * e2[0] + d[1] * e2[1] + d[2] * e2[2];
+    warp = std::max(warp, std::abs(d[0] * e3[0] + d[1] * e3[1] + d[2] * e3[2]));
+  }
+  for (const double xi : {-gauss, gauss})
+    for (const double eta : {-gauss, gauss}) {
+      const Jacobian jac(f, Shape(xi, eta));
+      if (!(jac.det > 0))
+        throw std::invalid_argument("quad shell with a non-positive Jacobian (not convex)");
+      f.area += jac.det;
+    }
+  f.warp = warp / std::sqrt(f.area);
+  return f;
+}
+
+void shell4_local_stiffness(const Shell4Frame& f, const ShellSection& s, double K[576]) {
+  std::fill(K, K + 576, 0.0);
+  const Moduli D(s);
+  const double shear[2][2] = {{D.s, 0}, {0, D.s}};
+  const double drill[1][1] = {{D.d}};
+  const Jacobian centre(f, Shape(0, 0));
+  double Kaa[4][4]{}, Kam[4][24]{};  // the incompatible modes' blocks
+  for (const double xi : {-gauss, gauss})
+    for (const double eta : {-gauss, gauss}) {
+      const StrainRows r = strain_rows(f, xi, eta);
+      add_btdb<3>(r.m, D.m, r.det, K);
+      add_btdb<3>(r.b, D.b, r.det, K);
+      add_btdb<2>(r.s, shear, r.det, K);
+      add_btdb<1>(r.d, drill, r.det, K);
+      // Incompatible membrane modes (Wilson; Taylor, Beresford and Wilson 1976):
+      // u += a0 (1 - xi^2) + a1 (1 - eta^2), v += a2 (1 - xi^2) + a3 (1 - eta^2), their
+      // Cartesian derivatives from the centre's Jacobian times det0 / det, so that they
+      // integrate to zero over the element (the patch test holds).
+      const double scale = centre.det / r.det;
+      const double dq[2][2] = {
+          // d(1 - xi^2)/d(x, y), d(1 - eta^2)/d(x, y)
+          {centre.inv[0][0] * -2 * xi * scale, centre.inv[1][0] * -2 * xi * scale},
+          {centre.inv[0][1] * -2 * eta * scale, centre.inv[1][1] * -2 * eta * scale}};
+      double Ba[3][4]{};  // membrane strain rows over a0..a3
+      for (int q = 0; q < 2; ++q) {
+        Ba[0][q] = dq[q][0];      // u,x
+        Ba[2][q] = dq[q][1];      // u,y
+        Ba[1][2 + q] = dq[q][1];  // v,y
+        Ba[2][2 + q] = dq[q][0];  // v,x
+      }
+      for (int i = 0; i < 3; ++i) {
+        double DBa[4], DBm[24];
+        for (int k = 0; k < 4; ++k)
+          DBa[k] = r.det * (D.m[i][0] * Ba[0][k] + D.m[i][1] * Ba[1][k] + D.m[i][2] * Ba[2][k]);
+        for (int k = 0; k < 24; ++k)
+          DBm[k] = r.det * (D.m[i][0] * r.m[0][k] + D.m[i][1] * r.m[1][k] + D.m[i][2] * r.m[2][k]);
+        for (int a = 0; a < 4; ++a) {
+          for (int b = 0; b < 4; ++b) Kaa[a][b] += Ba[i][a] * DBa[b];
+          for (int k = 0; k < 24; ++k) Kam[a][k] += Ba[i][a] * DBm[k];
+        }
+      }
+    }
+  // K -= Kam^T Kaa^-1 Kam (Kaa symmetric positive definite, 4 x 4: Gauss-Jordan).
+  double inv[4][8]{};
+  for (int a = 0; a < 4; ++a) {
+    for (int b = 0; b < 4; ++b) inv[a][b] = Kaa[a][b];
+    inv[a][4 + a] = 1;
+  }
+  for (int k = 0; k < 4; ++k) {
+    const double pivot = inv[k][k];
+    for (int j = 0; j < 8; ++j) inv[k][j] /= pivot;
+    for (int i = 0; i < 4; ++i) {
+      if (i == k) continue;
+      const double m = inv[i][k];
+      for (int j = 0; j < 8; ++j) inv[i][j] -= m * inv[k][j];
+    }
+  }
+  double X[4][24];  // Kaa^-1 Kam
+  for (int a = 0; a < 4; ++a)
+    for (int k = 0; k < 24; ++k) {
+      double v = 0;
+      for (int b = 0; b < 4; ++b) v += inv[a][4 + b] * Kam[b][k];
+      X[a][k] = v;
+    }
+  for (int k = 0; k < 24; ++k)
+    for (int l = 0; l < 24; ++l) {
+      double v = 0;
+      for (int a = 0; a < 4; ++a) v += Kam[a][k] * X[a][l];
+      K[24 * k + l] -= v;
+    }
+}
+
+void shell4_stiffness(const double xyz[12], const ShellSection& s, double K[576]) {
+  const Shell4Frame f = shell4_frame(xyz);
+  double Kl[576];
+  shell4_local_stiffness(f, s, Kl);
+  // K = T^T Kl T, T = diag(R): first KT = Kl T (rows), then T^T (KT).
+  double KT[576];
+  for (int i = 0; i < 24; ++i)
+    for (int blk = 0; blk < 8; ++blk)
+      for (int c = 0; c < 3; ++c) {
+        double v = 0;
+        for (int k = 0; k < 3; ++k) v += Kl[24 * i + 3 * blk + k] * f.R[3 * k + c];
+        KT[24 * i + 3 * blk + c] = v;
+      }
+  for (int blk = 0; blk < 8; ++blk)
+    for (int r = 0; r < 3; ++r)
+      for (int j = 0; j < 24; ++j) {
+        double v = 0;
+        for (int k = 0; k < 3; ++k) v += f.R[3 * k + r] * KT[24 * (3 * blk + k) + j];
+        K[24 * (3 * blk + r) + j] = v;
+      }
+}
+
+void shell4_lumped_mass(const double xyz[12], const ShellSection& s, double m[24]) {
+  const Shell4Frame f = shell4_frame(xyz);
+  const double t = s.thickness;
+  const double translation = s.density * t * f.area / 4;
+  const double rotation = s.density * t * t * t / 12 * f.area / 4;
+  for (int k = 0; k < 12; ++k) m[k] = translation;
+  for (int k = 12; k < 24; ++k) m[k] = rotation;
+}
+
+void shell4_resultants(const double xyz[12], const ShellSection& s, const double d[24],
+                       double out[8]) {
+  const Shell4Frame f = shell4_frame(xyz);
+  double dl[24];
+  to_local(f.R, d, dl);
+  const Moduli D(s);
+  const StrainRows r = strain_rows(f, 0, 0);
+  double e[3] = {0, 0, 0}, k[3] = {0, 0, 0}, g[2] = {0, 0};
+  for (int j = 0; j < 24; ++j) {
+    for (int i = 0; i < 3; ++i) {
+      e[i] += r.m[i][j] * dl[j];
+      k[i] += r.b[i][j] * dl[j];
+    }
+    for (int i = 0; i < 2; ++i) g[i] += r.s[i][j] * dl[j];
+  }
+  double local[8];
+  for (int i = 0; i < 3; ++i) {
+    local[i] = D.m[i][0] * e[0] + D.m[i][1] * e[1] + D.m[i][2] * e[2];
+    local[3 + i] = D.b[i][0] * k[0] + D.b[i][1] * k[1] + D.b[i][2] * k[2];
+  }
+  local[6] = D.s * g[0];
+  local[7] = D.s * g[1];
+  // To the output axes: a1 = global X projected on the plane (Z when X is within 0.1 degree of
+  // the normal), a2 = e3 x a1; c, s: a1's components along e1, e2.
+  const double* e3 = f.R + 6;
+  const double X[3] = {1, 0, 0}, Z[3] = {0, 0, 1};
+  const double* ref = std::abs(e3[0]) < std::cos(0.1 * 3.14159265358979323846 / 180) ? X : Z;
+  double c = ref[0] * f.R[0] + ref[1] * f.R[1] + ref[2] * f.R[2];
+  double sn = ref[0] * f.R[3] + ref[1] * f.R[4] + ref[2] * f.R[5];
+  const double n = std::hypot(c, sn);
+  c /= n;
+  sn /= n;
+  for (int base : {0, 3}) {  // symmetric tensors [xx, yy, xy]: T' = Q T Q^T, Q = [c s; -s c]
+    const double xx = local[base], yy = local[base + 1], xy = local[base + 2];
+    out[base] = c * c * xx + 2 * c * sn * xy + sn * sn * yy;
+    out[base + 1] = sn * sn * xx - 2 * c * sn * xy + c * c * yy;
+    out[base + 2] = (c * c - sn * sn) * xy + c * sn * (yy - xx);
+  }
+  out[6] = c * local[6] + sn * local[7];
+  out[7] = -sn * local[6] + c * local[7];
+}
+
+}  // namespace inertia::fe
