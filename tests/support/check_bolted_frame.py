@@ -18,7 +18,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from check_pvd import open_series  # noqa: E402  (puts ParaView's own vtkmodules first)
+from check_pvd import last_frame, open_series  # noqa: E402  (puts ParaView's own vtkmodules first)
 
 
 def main():
@@ -32,10 +32,7 @@ def main():
     opened = open_series("check_bolted_frame", a.pvd)
     if isinstance(opened, int):
         return opened
-    servermanager, simple, reader, times = opened
-    merged = simple.MergeBlocks(Input=reader)
-    merged.UpdatePipeline(times[-1])
-    data = servermanager.Fetch(merged)
+    data = last_frame(opened)
     forces = data.GetCellData().GetArray("section_forces")
     name = os.path.basename(a.pvd)
     if forces is None or data.GetCellData().GetArray("von_mises") is None:

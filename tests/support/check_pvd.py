@@ -57,6 +57,14 @@ def open_series(tool, path):
     return servermanager, simple, reader, times
 
 
+def last_frame(opened):
+    """The merged dataset of an open_series result's last time step (step 0 without steps)."""
+    servermanager, simple, reader, times = opened
+    merged = simple.MergeBlocks(Input=reader)
+    merged.UpdatePipeline(times[-1] if times else 0)
+    return servermanager.Fetch(merged)
+
+
 def names(text):
     return [n for n in text.split(",") if n] if text else []
 

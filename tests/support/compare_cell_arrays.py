@@ -14,17 +14,14 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from check_pvd import open_series  # noqa: E402  (puts ParaView's own vtkmodules first)
+from check_pvd import last_frame, open_series  # noqa: E402  (puts ParaView's own vtkmodules first)
 
 
 def cell_values(path, name):
     opened = open_series("compare_cell_arrays", path)
     if isinstance(opened, int):
         return opened
-    servermanager, simple, reader, times = opened
-    merged = simple.MergeBlocks(Input=reader)
-    merged.UpdatePipeline(times[-1] if times else 0)
-    data = servermanager.Fetch(merged)
+    data = last_frame(opened)
     array = data.GetCellData().GetArray(name)
     if array is None:
         print(f"compare_cell_arrays: FAIL {os.path.basename(path)}: no cell array '{name}'")
