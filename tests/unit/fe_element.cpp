@@ -11,6 +11,7 @@
 #include <random>
 #include <vector>
 
+#include "../support/symmetric_eigenvalues.hpp"
 #include "inertia/core/error.hpp"
 #include "inertia/fe/element.hpp"
 
@@ -99,42 +100,6 @@ Vec distorted_cell(CellType t, std::mt19937& rng, double wobble = 0.1) {
   }
   ADD_FAILURE() << "no valid distorted " << info(t).name << " in 1000 attempts";
   return reference_nodes(t);
-}
-
-/// Eigenvalues of a symmetric n x n matrix (row-major) by cyclic Jacobi rotations, ascending.
-Vec symmetric_eigenvalues(Vec a, int n) {
-  for (int sweep = 0; sweep < 100; ++sweep) {
-    double off = 0.0, total = 0.0;
-    for (int i = 0; i < n; ++i)
-      for (int j = 0; j < n; ++j) {
-        total += a[i * n + j] * a[i * n + j];
-        if (i != j) off += a[i * n + j] * a[i * n + j];
-      }
-    if (off <= 1e-30 * total) break;
-    for (int p = 0; p < n; ++p)
-      for (int q = p + 1; q < n; ++q) {
-        const double apq = a[p * n + q];
-        if (apq == 0.0) continue;
-        const double theta = (a[q * n + q] - a[p * n + p]) / (2.0 * apq);
-        const double t =
-            (theta >= 0 ? 1.0 : -1.0) / (std::abs(theta) + std::sqrt(theta * theta + 1));
-        const double c = 1.0 / std::sqrt(t * t + 1), s = t * c;
-        for (int k = 0; k < n; ++k) {  // columns p, q
-          const double akp = a[k * n + p], akq = a[k * n + q];
-          a[k * n + p] = c * akp - s * akq;
-          a[k * n + q] = s * akp + c * akq;
-        }
-        for (int k = 0; k < n; ++k) {  // rows p, q
-          const double apk = a[p * n + k], aqk = a[q * n + k];
-          a[p * n + k] = c * apk - s * aqk;
-          a[q * n + k] = s * apk + c * aqk;
-        }
-      }
-  }
-  Vec eig(n);
-  for (int i = 0; i < n; ++i) eig[i] = a[i * n + i];
-  std::sort(eig.begin(), eig.end());
-  return eig;
 }
 
 double frobenius(const Vec& a) {
@@ -432,7 +397,7 @@ TEST(Stiffness, IsSymmetricWithExactlyTheSixRigidBodyModesInItsNullSpace) {
           EXPECT_NEAR(K[r * nd + c], K[c * nd + r], 1e-14 * norm) << info(t).name;
       for (const Vec& mode : rigid_body_modes(x))
         EXPECT_LT(frobenius(mat_vec(K, mode)), 1e-12 * norm * frobenius(mode)) << info(t).name;
-      const Vec eig = symmetric_eigenvalues(K, nd);
+      const Vec eig = testing::symmetric_eigenvalues(K, nd);
       const double largest = eig.back();
       int zeros = 0;
       for (double e : eig) {

@@ -9,43 +9,13 @@
 #include <string>
 #include <vector>
 
+#include "../support/symmetric_eigenvalues.hpp"
 #include "inertia/fe/shell.hpp"
 
 namespace {
 
 using inertia::fe::Shell4Frame;
 using inertia::fe::ShellSection;
-
-/// Eigenvalues of a symmetric n x n matrix (cyclic Jacobi).
-std::vector<double> eigenvalues(std::vector<double> A, int n) {
-  for (int sweep = 0; sweep < 100; ++sweep) {
-    double off = 0;
-    for (int p = 0; p < n; ++p)
-      for (int q = p + 1; q < n; ++q) off += A[p * n + q] * A[p * n + q];
-    if (off < 1e-30) break;
-    for (int p = 0; p < n; ++p)
-      for (int q = p + 1; q < n; ++q) {
-        if (A[p * n + q] == 0) continue;
-        const double theta = (A[q * n + q] - A[p * n + p]) / (2 * A[p * n + q]);
-        const double t = (theta >= 0 ? 1 : -1) / (std::abs(theta) + std::sqrt(theta * theta + 1));
-        const double c = 1 / std::sqrt(t * t + 1), s = t * c;
-        for (int k = 0; k < n; ++k) {
-          const double akp = A[k * n + p], akq = A[k * n + q];
-          A[k * n + p] = c * akp - s * akq;
-          A[k * n + q] = s * akp + c * akq;
-        }
-        for (int k = 0; k < n; ++k) {
-          const double apk = A[p * n + k], aqk = A[q * n + k];
-          A[p * n + k] = c * apk - s * aqk;
-          A[q * n + k] = s * apk + c * aqk;
-        }
-      }
-  }
-  std::vector<double> ev(n);
-  for (int i = 0; i < n; ++i) ev[i] = A[i * n + i];
-  std::sort(ev.begin(), ev.end());
-  return ev;
-}
 
 /// Solves A x = b (n x n, dense, partial pivoting); b becomes x.
 void solve(std::vector<double> A, std::vector<double>& b, int n) {
@@ -129,7 +99,7 @@ TEST(Shell4, RigidBodyModesGiveNoForceAndTheRankIsEighteen) {
     EXPECT_LT(max_abs(f, 24), 1e-12 * kmax * max_abs(d, 24)) << "rigid mode " << mode;
   }
   // Exactly six zero eigenvalues: no spurious zero-energy mode (the drilling rotations are tied).
-  const auto ev = eigenvalues(std::vector<double>(K, K + 576), 24);
+  const auto ev = inertia::testing::symmetric_eigenvalues(std::vector<double>(K, K + 576), 24);
   for (int i = 0; i < 6; ++i) EXPECT_LT(std::abs(ev[i]), 1e-10 * ev[23]) << i;
   EXPECT_GT(ev[6], 1e-8 * ev[23]);
   for (int i = 0; i < 24; ++i)

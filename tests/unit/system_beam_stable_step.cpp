@@ -7,45 +7,14 @@
 #include <array>
 #include <cmath>
 #include <string>
+#include <vector>
 
+#include "../support/symmetric_eigenvalues.hpp"
 #include "inertia/fe/beam.hpp"
 #include "inertia/system/stable_step.hpp"
 
 namespace inertia {
 namespace {
-
-/// The largest eigenvalue of the symmetric 12 x 12 A (cyclic Jacobi rotations to round-off).
-double largest_eigenvalue(std::array<double, 144> A) {
-  for (int sweep = 0; sweep < 100; ++sweep) {
-    double off = 0, diagonal = 0;
-    for (int i = 0; i < 12; ++i) {
-      diagonal += A[13 * i] * A[13 * i];
-      for (int j = i + 1; j < 12; ++j) off += A[12 * i + j] * A[12 * i + j];
-    }
-    if (off <= 1e-32 * diagonal) break;
-    for (int p = 0; p < 12; ++p)
-      for (int q = p + 1; q < 12; ++q) {
-        const double apq = A[12 * p + q];
-        if (apq == 0) continue;
-        const double theta = (A[12 * q + q] - A[12 * p + p]) / (2 * apq);
-        const double t = (theta >= 0 ? 1 : -1) / (std::abs(theta) + std::sqrt(theta * theta + 1));
-        const double c = 1 / std::sqrt(t * t + 1), s = t * c;
-        for (int k = 0; k < 12; ++k) {  // columns p, q
-          const double akp = A[12 * k + p], akq = A[12 * k + q];
-          A[12 * k + p] = c * akp - s * akq;
-          A[12 * k + q] = s * akp + c * akq;
-        }
-        for (int k = 0; k < 12; ++k) {  // rows p, q
-          const double apk = A[12 * p + k], aqk = A[12 * q + k];
-          A[12 * p + k] = c * apk - s * aqk;
-          A[12 * q + k] = s * apk + c * aqk;
-        }
-      }
-  }
-  double top = 0;
-  for (int i = 0; i < 12; ++i) top = std::max(top, A[13 * i]);
-  return top;
-}
 
 /// 2 / omega_max of the element's local K and lumped M.
 double element_step(double L, const fe::BeamSectionProperties& s, const fe::BeamMaterial& m,
@@ -59,7 +28,9 @@ double element_step(double L, const fe::BeamSectionProperties& s, const fe::Beam
   std::array<double, 144> A{};
   for (int i = 0; i < 12; ++i)
     for (int j = 0; j < 12; ++j) A[12 * i + j] = K[12 * i + j] / std::sqrt(lumped[i] * lumped[j]);
-  return 2 / std::sqrt(largest_eigenvalue(A));
+  return 2 /
+         std::sqrt(
+             testing::symmetric_eigenvalues(std::vector<double>(A.begin(), A.end()), 12).back());
 }
 
 const fe::BeamMaterial steel{
