@@ -46,7 +46,10 @@ std::vector<std::string> beam_joint_warnings(const CaseFile& c, const MeshData& 
   // What carries a moment there: a coupling's reference node, or a condition on all rotations.
   if (const auto it = c.term_sections.find("couplings"); it != c.term_sections.end())
     if (const auto* s = dynamic_cast<const CouplingSection*>(it->second.get()))
-      for (const CouplingInput& in : s->couplings) mark_region_nodes(mesh, in.node, held);
+      for (const CouplingInput& in : s->couplings) {
+        mark_region_nodes(mesh, in.node, held);
+        mark_region_nodes(mesh, in.edge, held);
+      }
   for (const CaseBoundaryCondition& bc : c.boundary_conditions)
     if (bc.type->prescribes_motion && bc.rotations[0] && bc.rotations[1] && bc.rotations[2])
       mark_region_nodes(mesh, bc.region, held);

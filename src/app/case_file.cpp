@@ -26,6 +26,7 @@
 #include "inertia/mesh/mesh_data.hpp"
 #include "inertia/system/beams.hpp"
 #include "inertia/system/force_term.hpp"
+#include "inertia/system/shells.hpp"
 
 namespace inertia {
 
@@ -1254,7 +1255,13 @@ int region_index(const CaseFile& c, const std::vector<Region>& regions,
         throw InputError(
             one_line(cat(c.path.string(), ":", origin.line, ": ", origin.key, ": region '",
                          excerpt(name), "' has dimension ", regions[r].dim, ", expected ", want_dim,
-                         want_dim == 3   ? " (a volume)"
+                         want_dim == 3 && regions[r].dim == 2
+                             ? " (a volume; a surface's material is for its shells: give the "
+                               "region a shells: entry)"
+                         : want_dim == 3 && regions[r].dim == 1
+                             ? " (a volume; a line's material is for its beams: give the region a "
+                               "sections: entry)"
+                         : want_dim == 3 ? " (a volume)"
                          : want_dim == 2 ? " (a surface)"
                          : want_dim == 1 ? " (lines)"
                                          : " (points)")));
@@ -1306,16 +1313,22 @@ ProblemSpec resolve_problem(const CaseFile& c, const std::vector<Region>& region
   };
   spec.amplitude_index.insert(amplitude_index.begin(), amplitude_index.end());
   spec.default_amplitude = unnamed;
-  // The regions of `sections:` are beams: their material is on lines.
-  std::vector<std::string> beam_regions;
+  // The regions of `sections:` are beams: their material is on lines; those of `shells:` on
+  // surfaces.
+  std::vector<std::string> beam_regions, shell_regions;
   if (const auto it = c.term_sections.find("sections"); it != c.term_sections.end())
     for (const BeamInput& b : dynamic_cast<const BeamSection&>(*it->second).beams)
       beam_regions.push_back(b.region);
+  if (const auto it = c.term_sections.find("shells"); it != c.term_sections.end())
+    for (const ShellInput& b : dynamic_cast<const ShellSectionList&>(*it->second).shells)
+      shell_regions.push_back(b.region);
   for (const auto& m : c.materials) {
     const Origin o{m.origin.line, m.origin.key + ".region"};
     const bool beam =
         std::find(beam_regions.begin(), beam_regions.end(), m.region) != beam_regions.end();
-    const int r = region_index(c, regions, cells_per_region, m.region, o, beam ? 1 : 3);
+    const bool shell =
+        std::find(shell_regions.begin(), shell_regions.end(), m.region) != shell_regions.end();
+    const int r = region_index(c, regions, cells_per_region, m.region, o, beam ? 1 : shell ? 2 : 3);
     for (const auto& other : spec.materials)
       if (other.region == r)
         throw InputError(one_line(cat(c.path.string(), ":", o.line, ": ", o.key, ": region '",
@@ -1413,7 +1426,7 @@ std::vector<char> element_cells(const CaseFile& c, const MeshData& mesh) {
     const int r = mesh.cell_regions[k];
     if (r < 0) continue;
     const int dim = info(mesh.cell_types[k]).dim;
-    is_element[k] = (dim == 3 && material[r]) || mesh.cell_types[k] == CellType::beam2 ||
+    is_element[k] = (dim == 3 && material[r]) || rotation_nodes_from(mesh.cell_types[k]) > 0 ||
                     (mesh.cell_types[k] == CellType::line2 && spring[r]) || (dim <= 1 && point[r]);
   }
   return is_element;

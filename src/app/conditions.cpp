@@ -124,6 +124,13 @@ std::string describe_fixed(const ConditionEcho&, const CaseBoundaryCondition& bc
 
 std::string describe_displacement(const ConditionEcho& e, const CaseBoundaryCondition& bc) {
   const auto& on = bc.components;
+  if (on == std::array<bool, 3>{false, false, false}) {  // rotations only: "(ry) = 2.38 rad"
+    const std::string names = rotation_names(bc, false).substr(2);
+    const double peak = norm_on(bc.rotation_value, bc.rotations);
+    return cat("displacement of region ", printable(bc.region), " (", names,
+               ") = ", on_components(bc.rotation_value, bc.rotations), " rad",
+               e.times(bc.amplitude), e.peak(bc.amplitude, peak, "rad"));
+  }
   return cat("displacement of region ", printable(bc.region), " (", component_names(on),
              rotation_names(bc, false), ") = ", on_components(bc.value, on),
              rotation_names(bc, true), e.times(bc.amplitude),

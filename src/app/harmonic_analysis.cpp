@@ -554,7 +554,7 @@ class HarmonicRun : AnalysisPart {
     // The cells' stress from the real and imaginary displacements (linear: the stress of U's
     // parts), and each component's amplitude.
     CellStress stress_real, stress_imag;
-    std::vector<double> stress_amplitude;
+    std::vector<double> stress_amplitude, shells_real, shells_imag, shells_amplitude;
     for (double f : h.fields_at) {
       harmonic_field(c(), modes, r, f, real, imag);
       {
@@ -568,18 +568,31 @@ class HarmonicRun : AnalysisPart {
       stress_amplitude.resize(stress_real.stress.size());
       for (std::size_t e = 0; e < stress_amplitude.size(); ++e)
         stress_amplitude[e] = std::hypot(stress_real.stress[e], stress_imag.stress[e]);
+      std::vector<std::pair<std::string, const std::vector<double>*>> cells{
+          {"stress_real", &stress_real.stress},
+          {"stress_imag", &stress_imag.stress},
+          {"stress_amplitude", &stress_amplitude}};
+      // Shells: their resultants (linear in U: those of U's parts), and each one's amplitude.
+      if (shell_resultant_values(system(), real, shells_real) &&
+          shell_resultant_values(system(), imag, shells_imag)) {
+        shells_amplitude.resize(shells_real.size());
+        for (std::size_t e = 0; e < shells_real.size(); ++e)
+          shells_amplitude[e] = std::hypot(shells_real[e], shells_imag[e]);
+        cells.push_back({"shell_resultants_real", &shells_real});
+        cells.push_back({"shell_resultants_imag", &shells_imag});
+        cells.push_back({"shell_resultants_amplitude", &shells_amplitude});
+      }
       series.write_fields(f,
                           {{"displacement_real", real.get()},
                            {"displacement_imag", imag.get()},
                            {"displacement_amplitude", amplitude.get()}},
-                          {{"stress_real", &stress_real.stress},
-                           {"stress_imag", &stress_imag.stress},
-                           {"stress_amplitude", &stress_amplitude}});
+                          cells);
     }
     log_ << "harmonic  " << printable(series.series_path().string()) << " written ("
          << h.fields_at.size()
          << " frequencies: the time in ParaView is the frequency; displacement and the cells' "
-            "stress, real, imaginary and amplitude)\n";
+            "stress, real, imaginary and amplitude"
+         << (shells_real.empty() ? "" : "; the shells' resultants likewise") << ")\n";
   }
 };
 

@@ -257,8 +257,8 @@ output.probes: [{name, point, fields}], the columns of probes.csv; fields: some 
 output.drifts: [{name, point: [x, y], levels: [z0, z1, ...]}]: drifts.csv, each storey's drift
   u(z_i) - u(z_i-1) in x and y at the nodes nearest the levels and its ratio to the height.
 Tensors (stress, strain): 6 components xx yy zz xy yz xz, the strain's shear as a tensor.
-energy.csv: kinetic, strain, hourglass (reduced hex8: the part of strain in hourglass modes),
-  external_work (loads and reactions), damping_dissipation, plastic_dissipation (plastic
+energy.csv: kinetic, strain, hourglass (reduced hex8 and belytschko_tsay shells: the part of
+  strain in hourglass modes), external_work (loads and reactions), damping_dissipation, plastic_dissipation (plastic
   solids: from the return map, never negative) and plastic_work_error (the trapezoidal rule's
   work at the material points less their stored and dissipated energy), eroded (element erosion:
   the kinetic and strain energy the eroded cells carried away), algorithmic_dissipation
@@ -299,7 +299,7 @@ std::string harmonic_page() {
   rayleigh: {mass, stiffness} | {damping_ratios, frequencies}, structural_damping: eta,
   base_acceleration: [ax, ay, az] (the supports' motion), residual: false (modal: add the static
   response of the modes left out), fields_at: [f, ...]}: harmonic.csv (amplitude and phase at the probes), harmonic.svg,
-  <case>_harmonic.pvd (displacement_real, _imag, _amplitude at fields_at). direct: MUMPS LDL^T
+  <case>_harmonic.pvd (displacement_real, _imag, _amplitude at fields_at; shells: shell_resultants_ likewise). direct: MUMPS LDL^T
   of the real block form per frequency (-harmonic_ options), springs' dashpots included.
 )";
 }

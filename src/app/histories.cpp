@@ -11,6 +11,7 @@
 
 #include "inertia/parallel/session.hpp"
 #include "inertia/system/beams.hpp"
+#include "inertia/system/shells.hpp"
 
 namespace inertia {
 
@@ -272,6 +273,49 @@ BeamPoint nearest_beam(const MechanicalSystem& system, const double* at, const s
   return best;
 }
 
+/// Collective. The shell cell whose centre is nearest `at` (ties: the lowest file tag), on the
+/// rank that holds it; InputError (`origin` + why) in a model without shells. `description`:
+/// the comment line (every rank).
+ShellPoint nearest_shell(const MechanicalSystem& system, const double* at, const std::string& name,
+                         const std::string& origin, std::string& description) {
+  const MPI_Comm comm = system.comm();
+  const LocalMesh& mesh = system.mesh();
+  ShellPoint best;
+  double distance = std::numeric_limits<double>::infinity(), centre[3] = {0, 0, 0};
+  for (std::int64_t c = 0; c < mesh.num_cells(); ++c) {
+    const CellType t = mesh.cell_types[c];
+    if ((t != CellType::shell4 && t != CellType::shell3) || !mesh.cell_is_element[c]) continue;
+    const auto nodes = mesh.nodes_of(c);
+    const int n = rotation_nodes_from(t);
+    double x[3] = {0, 0, 0};
+    for (int a = 0; a < n; ++a)
+      for (int i = 0; i < 3; ++i) x[i] += mesh.coords[3 * nodes[a] + i] / n;
+    const double d = std::hypot(x[0] - at[0], x[1] - at[1], x[2] - at[2]);
+    if (d < distance || (d == distance && mesh.cell_tags[c] < mesh.cell_tags[best.cell])) {
+      distance = d, best.cell = c;
+      std::copy_n(x, 3, centre);
+    }
+  }
+  double least = distance;
+  INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &least, 1, MPI_DOUBLE, MPI_MIN, comm));
+  if (!std::isfinite(least))
+    throw InputError(cat(origin, " asks for shell_resultants, but the model has no shells"));
+  std::int64_t tag = best.cell >= 0 && distance == least ? mesh.cell_tags[best.cell]
+                                                         : std::numeric_limits<std::int64_t>::max();
+  INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &tag, 1, MPI_INT64_T, MPI_MIN, comm));
+  const bool mine = best.cell >= 0 && mesh.cell_tags[best.cell] == tag && distance == least;
+  if (!mine) std::fill_n(centre, 3, 0.0);
+  INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, centre, 3, MPI_DOUBLE, MPI_SUM, comm));
+  description = cat("probe ", name, ": shell_resultants of shell element ", tag, " (its centre ",
+                    point_text(centre), "), distance ", least, " from ", point_text(at));
+  if (!mine) return {};
+  for (const auto& t : system.terms())
+    if (const auto* shells = dynamic_cast<const ShellTermInfo*>(t.get()))
+      if (shells->holds(best.cell)) best.term = shells;
+  INERTIA_CHECK(best.term, SolverError, origin, ": shell element ", tag, " has no shell term");
+  return best;
+}
+
 }  // namespace
 
 ProbeSites locate_probes(const MechanicalSystem& system, const std::vector<CaseProbe>& probes,
@@ -316,6 +360,12 @@ ProbeSites locate_probes(const MechanicalSystem& system, const std::vector<CaseP
           cat("probe ", p.name, ": ", at, ", distance ", best.distance, " from ", from));
     sites.points.emplace_back();
     sites.beams.emplace_back();
+    sites.shells.emplace_back();
+    if (records(p.fields, FieldLocation::shell)) {
+      std::string description;
+      sites.shells.back() = nearest_shell(system, p.point.data(), p.name, origin, description);
+      sites.descriptions.push_back(description);
+    }
     if (records(p.fields, FieldLocation::beam)) {
       std::string description;
       sites.beams.back() = nearest_beam(system, p.point.data(), p.name, origin, description);
@@ -376,6 +426,7 @@ Probes::Probes(MPI_Comm comm, const Assembler& assembler, ProbeSites sites,
       owned_rotation_dof_(std::move(sites.owned_rotation_dof)),
       points_(std::move(sites.points)),
       beams_(std::move(sites.beams)),
+      shells_(std::move(sites.shells)),
       model_stress_(assembler, states) {
   std::vector<std::string> columns;
   std::string comment;
@@ -400,6 +451,7 @@ Probes::Probes(MPI_Comm comm, const Assembler& assembler, ProbeSites sites,
     }
     sampled_ = sampled_ || samples_stress(sites.fields[p]);
     beam_sampled_ = beam_sampled_ || records(sites.fields[p], FieldLocation::beam);
+    shell_sampled_ = shell_sampled_ || records(sites.fields[p], FieldLocation::shell);
   }
   if (beam_sampled_)
     beam_forces_.assign(12 * static_cast<std::size_t>(assembler.mesh().num_cells()), 0.0);
@@ -447,6 +499,7 @@ void Probes::record(const State& state) {
           values_[at.offset + k] = at.state->cell_average(static_cast<std::size_t>(at.row), k);
   }
   if (beam_sampled_) record_beams(state);
+  if (shell_sampled_) record_shells(state);
   INERTIA_MPI(MPI_Reduce(values_.data(), sums_.data(), static_cast<int>(values_.size()), MPI_DOUBLE,
                          MPI_SUM, 0, comm_));
   file_.row(state.step, state.time, sums_);
@@ -467,6 +520,21 @@ void Probes::record_beams(const State& state) {
     in.section_forces = forces;
     for (const Column& column : columns_[p])
       if (column.field->location == FieldLocation::beam)
+        column.field->fill_probe(in, &values_[column.offset]);
+  }
+}
+
+void Probes::record_shells(const State& state) {
+  petsc::GhostedRead u(state.u);  // collective: the ghosts of u are updated on every rank
+  for (std::size_t p = 0; p < shells_.size(); ++p) {
+    const ShellPoint& at = shells_[p];
+    if (at.cell < 0) continue;
+    double r[8];
+    at.term->resultants_of(u.span(), at.cell, r);
+    ProbeInput in;
+    in.shell_resultants = r;
+    for (const Column& column : columns_[p])
+      if (column.field->location == FieldLocation::shell)
         column.field->fill_probe(in, &values_[column.offset]);
   }
 }

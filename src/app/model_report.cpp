@@ -16,8 +16,10 @@
 #include "inertia/partition/connected_parts.hpp"
 #include "inertia/system/beams.hpp"
 #include "inertia/system/contact.hpp"
+#include "inertia/system/couplings.hpp"
 #include "inertia/system/force_term.hpp"
 #include "inertia/system/mechanical_system.hpp"
+#include "inertia/system/shells.hpp"
 
 namespace inertia {
 
@@ -60,9 +62,12 @@ class ModelReport : AnalysisPart {
     log_constraint_overlaps();
     log_connected_parts();
     log_locking();
-    for (const auto& t : system().terms())  // collective
+    for (const auto& t : system().terms()) {  // collective
       if (const auto* beams = dynamic_cast<const BeamTermInfo*>(t.get()))
         log_ << "beams     " << beams->summary() << "\n";
+      if (const auto* shells = dynamic_cast<const ShellTermInfo*>(t.get()))
+        log_ << "shells    " << shells->summary() << "\n";
+    }
     for (const auto& t : system().terms())  // collective
       if (const auto* contact = dynamic_cast<const ContactTerm*>(t.get())) {
         log_ << "contact   " << contact->summary() << "\n";
@@ -206,6 +211,15 @@ class ModelReport : AnalysisPart {
     std::vector<char> held(static_cast<std::size_t>(lm.num_owned), 0);
     const PetscInt first = 3 * static_cast<PetscInt>(lm.node_begin);
     for (const PetscInt dof : system().constrained_dofs()) held[(dof - first) / 3] = 1;
+    // A coupling joins its nodes' parts (the mesh does not): its nodes count as held, so a plate
+    // welded to a held block by a coupling is not reported free (two free parts coupled only to
+    // each other are then not reported either).
+    if (const auto it = c().term_sections.find("couplings"); it != c().term_sections.end())
+      for (const CouplingInput& k : dynamic_cast<const CouplingSection&>(*it->second).couplings)
+        for (const std::string& name : {k.node, k.edge, k.surface})
+          for (std::size_t r = 0; r < lm.regions.size(); ++r)
+            if (!name.empty() && lm.regions[r].name == name)
+              for (const std::int32_t n : lm.region_owned_nodes[r]) held[n] = 1;
     const ConnectedParts parts = connected_parts(comm_, lm, held);
     const bool static_run = c().has_time && c().scheme.kind() == SchemeKind::static_solve;
     const bool supported = parts.free_count < parts.count;

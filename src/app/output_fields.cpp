@@ -91,6 +91,21 @@ bool frame_section_forces(const FrameInput& in, std::vector<double>& b, io::Fiel
   return in.beam_forces && gather_cells(in, *in.beam_forces, 12, b, out);
 }
 
+bool frame_shell_resultants(const FrameInput& in, std::vector<double>& b, io::Field& out) {
+  return in.shell_resultants && gather_cells(in, *in.shell_resultants, 8, b, out);
+}
+bool frame_shell_stress(const FrameInput& in, std::vector<double>& b, io::Field& out) {
+  return in.shell_stress && gather_cells(in, *in.shell_stress, 9, b, out);
+}
+bool frame_shell_plastic_strain(const FrameInput& in, std::vector<double>& b, io::Field& out) {
+  if (!in.shell_plastic || in.shell_layers <= 0) return false;
+  out.components = in.shell_layers;
+  return gather_cells(in, *in.shell_plastic, in.shell_layers, b, out);
+}
+bool frame_thickness(const FrameInput& in, std::vector<double>& b, io::Field& out) {
+  return in.shell_thickness && gather_cells(in, *in.shell_thickness, 1, b, out);
+}
+
 bool frame_nodal_von_mises(const FrameInput& in, std::vector<double>&, io::Field& out) {
   out.values = in.nodal_stress->von_mises;
   return true;
@@ -130,6 +145,9 @@ bool probe_angular_velocity(const ProbeInput& in, double* out) {
 bool probe_section_forces(const ProbeInput& in, double* out) {
   return copy_values(in.section_forces, 6, out);
 }
+bool probe_shell_resultants(const ProbeInput& in, double* out) {
+  return copy_values(in.shell_resultants, 8, out);
+}
 bool probe_stress(const ProbeInput& in, double* out) { return copy_values(in.stress, 6, out); }
 bool probe_strain(const ProbeInput& in, double* out) { return copy_values(in.strain, 6, out); }
 bool probe_von_mises(const ProbeInput& in, double* out) {
@@ -146,6 +164,8 @@ constexpr std::string_view stress_columns[] = {"sxx", "syy", "szz", "sxy", "syz"
 constexpr std::string_view strain_columns[] = {"exx", "eyy", "ezz", "exy", "eyz", "exz"};
 constexpr std::string_view von_mises_columns[] = {"von_mises"};
 constexpr std::string_view section_force_columns[] = {"N", "Vy", "Vz", "T", "My", "Mz"};
+constexpr std::string_view shell_resultant_columns[] = {"N11", "N22", "N12", "M11",
+                                                        "M22", "M12", "Q1",  "Q2"};
 
 using K = FieldKind;
 using L = FieldLocation;
@@ -297,6 +317,70 @@ const OutputField table[] = {
      {},
      N::state,
      frame_section_forces},
+    {{"shell_resultants",
+      "cell data of shells: N11, N22, N12 (force per length), M11, M22, M12 (moment per "
+      "length), Q1, Q2 (transverse shear per length) at the cell's centre, in the shell axes "
+      "(1: the global x axis projected on the shell, z when x is normal to it; 2: normal x 1); 0 "
+      "on other cells",
+      "mesh: {file: meshes/shell_plate_4.msh}\nmaterials:\n  - {region: plate, density: "
+      "7850, youngs_modulus: 2.1e11, poissons_ratio: 0.3}\nshells:\n  - {region: plate, "
+      "thickness: 0.01}\nboundary_conditions:\n  - {region: edges, type: fixed}\n  - {region: "
+      "plate, type: pressure, value: 1000}\n"
+      "output: {fields: [shell_resultants]}"},
+     K::frame,
+     L::cell,
+     8,
+     false,
+     {},
+     N::state,
+     frame_shell_resultants},
+    {{"shell_stress",
+      "cell data of shells: the stresses s11, s22, s12 at the bottom, middle and top surfaces "
+      "(the normal points to the top) at the cell's centre, in the axes of shell_resultants; "
+      "plastic shells: at their outermost and middle points through the thickness; 0 on other "
+      "cells",
+      "mesh: {file: meshes/shell_plate_4.msh}\nmaterials:\n  - {region: plate, density: "
+      "7850, youngs_modulus: 2.1e11, poissons_ratio: 0.3}\nshells:\n  - {region: plate, "
+      "thickness: 0.01}\nboundary_conditions:\n  - {region: edges, type: fixed}\n  - {region: "
+      "plate, type: pressure, value: 1000}\n"
+      "output: {fields: [shell_stress]}"},
+     K::frame,
+     L::cell,
+     9,
+     false,
+     {},
+     N::state,
+     frame_shell_stress},
+    {{"shell_plastic_strain",
+      "cell data of plastic shells: the equivalent plastic strain at each integration point "
+      "through the thickness (bottom to top), averaged over the cell's in-plane points; as many "
+      "components as the most integration_points of a shell region, 0 beyond a region's own, on "
+      "elastic shells and on other cells",
+      "mesh: {file: meshes/shell_plate_4.msh}\nmaterials:\n  - {region: plate, density: "
+      "7850, youngs_modulus: 2.1e11, poissons_ratio: 0.3, plasticity: {yield_stress: 2.5e8}}\n"
+      "shells:\n  - {region: plate, thickness: 0.01}\nboundary_conditions:\n  - {region: "
+      "edges, type: fixed}\n  - {region: plate, type: pressure, value: 1.0e5}\n"
+      "output: {fields: [shell_plastic_strain]}"},
+     K::frame,
+     L::cell,
+     1,
+     false,
+     {},
+     N::state,
+     frame_shell_plastic_strain},
+    {{"thickness", "cell data of shells: their thickness (0 on other cells)",
+      "mesh: {file: meshes/shell_plate_4.msh}\nmaterials:\n  - {region: plate, density: "
+      "7850, youngs_modulus: 2.1e11, poissons_ratio: 0.3}\nshells:\n  - {region: plate, "
+      "thickness: 0.01}\nboundary_conditions:\n  - {region: edges, type: fixed}\n  - {region: "
+      "plate, type: pressure, value: 1000}\n"
+      "output: {fields: [thickness]}"},
+     K::frame,
+     L::cell,
+     1,
+     false,
+     {},
+     N::state,
+     frame_thickness},
     {{"stress", "cell data: the average over each cell", "output: {fields: [stress]}"},
      K::frame,
      L::cell,
@@ -338,8 +422,10 @@ const OutputField table[] = {
      N::nodal_averages,
      frame_nodal_strain},
     {{"state",
-      "cell data: the history variables of the force terms that\nhave them, averaged over each "
-      "cell's quadrature points: an\narray <variable>.<component> per component (0 outside\nthe "
+      "cell data: the history variables of the force terms that\nhave them, averaged over "
+      "each "
+      "cell's quadrature points: an\narray <variable>.<component> per component (0 "
+      "outside\nthe "
       "term's cells)",
       "output: {fields: [state]}"},
      K::frame,
@@ -352,8 +438,10 @@ const OutputField table[] = {
      nullptr,
      true},
     {{"nodal_state",
-      "point data: the cell values of `state` averaged at each\nnode as nodal_stress is (over the "
-      "term's cells around it,\nweighted by their volumes): an array\nnodal_<variable>.<component> "
+      "point data: the cell values of `state` averaged at each\nnode as nodal_stress is (over "
+      "the "
+      "term's cells around it,\nweighted by their volumes): an "
+      "array\nnodal_<variable>.<component> "
       "per component (0 at nodes\nof none of the term's cells)",
       "output: {fields: [nodal_state]}"},
      K::frame,
@@ -433,8 +521,10 @@ const OutputField table[] = {
      probe_von_mises},
     {{"rotation", "the rotations rx, ry, rz (rad) of the beam node nearest the probe's point",
       "mesh: {file: meshes/beam_cantilever_16.msh}\nmaterials:\n  - {region: beam, density: "
-      "7850, youngs_modulus: 2.1e11, poissons_ratio: 0.3}\nsections:\n  - {region: beam, shape: "
-      "{type: circle, diameter: 0.1}}\nboundary_conditions:\n  - {region: root, type: fixed}\n  - "
+      "7850, youngs_modulus: 2.1e11, poissons_ratio: 0.3}\nsections:\n  - {region: beam, "
+      "shape: "
+      "{type: circle, diameter: 0.1}}\nboundary_conditions:\n  - {region: root, type: "
+      "fixed}\n  - "
       "{region: tip, type: force, value: [0, 1000, 0]}\n"
       "output:\n  probes:\n    - {name: tip, point: [2, 0, 0], fields: [rotation]}"},
      K::probe,
@@ -447,8 +537,10 @@ const OutputField table[] = {
      probe_rotation},
     {{"angular_velocity", "the angular velocity (rad/s) of the beam node nearest the probe's point",
       "mesh: {file: meshes/beam_cantilever_16.msh}\nmaterials:\n  - {region: beam, density: "
-      "7850, youngs_modulus: 2.1e11, poissons_ratio: 0.3}\nsections:\n  - {region: beam, shape: "
-      "{type: circle, diameter: 0.1}}\nboundary_conditions:\n  - {region: root, type: fixed}\n  - "
+      "7850, youngs_modulus: 2.1e11, poissons_ratio: 0.3}\nsections:\n  - {region: beam, "
+      "shape: "
+      "{type: circle, diameter: 0.1}}\nboundary_conditions:\n  - {region: root, type: "
+      "fixed}\n  - "
       "{region: tip, type: force, value: [0, 1000, 0]}\n"
       "output:\n  probes:\n    - {name: tip, point: [2, 0, 0], fields: [angular_velocity]}"},
      K::probe,
@@ -460,14 +552,19 @@ const OutputField table[] = {
      nullptr,
      probe_angular_velocity},
     {{"section_forces",
-      "N, Vy, Vz, T, My, Mz at the probe's point in the beam nearest it (local axes, the signs of "
-      "the cell field section_forces), linear between the beam's end values: exact for members "
+      "N, Vy, Vz, T, My, Mz at the probe's point in the beam nearest it (local axes, the "
+      "signs of "
+      "the cell field section_forces), linear between the beam's end values: exact for "
+      "members "
       "loaded at their ends only",
       "mesh: {file: meshes/beam_cantilever_16.msh}\nmaterials:\n  - {region: beam, density: "
-      "7850, youngs_modulus: 2.1e11, poissons_ratio: 0.3}\nsections:\n  - {region: beam, shape: "
-      "{type: circle, diameter: 0.1}}\nboundary_conditions:\n  - {region: root, type: fixed}\n  - "
+      "7850, youngs_modulus: 2.1e11, poissons_ratio: 0.3}\nsections:\n  - {region: beam, "
+      "shape: "
+      "{type: circle, diameter: 0.1}}\nboundary_conditions:\n  - {region: root, type: "
+      "fixed}\n  - "
       "{region: tip, type: force, value: [0, 1000, 0]}\n"
-      "output:\n  probes:\n    - {name: quarter, point: [0.5, 0, 0], fields: [section_forces]}"},
+      "output:\n  probes:\n    - {name: quarter, point: [0.5, 0, 0], fields: "
+      "[section_forces]}"},
      K::probe,
      L::beam,
      6,
@@ -476,6 +573,23 @@ const OutputField table[] = {
      N::state,
      nullptr,
      probe_section_forces},
+    {{"shell_resultants",
+      "N11, N22, N12, M11, M22, M12, Q1, Q2 at the centre of the shell nearest the probe's point "
+      "(the cell data's axes and signs)",
+      "mesh: {file: meshes/shell_plate_4.msh}\nmaterials:\n  - {region: plate, density: "
+      "7850, youngs_modulus: 2.1e11, poissons_ratio: 0.3}\nshells:\n  - {region: plate, "
+      "thickness: 0.01}\nboundary_conditions:\n  - {region: edges, type: fixed}\n  - {region: "
+      "plate, type: pressure, value: 1000}\n"
+      "output:\n  probes:\n    - {name: centre, point: [0.5, 0.5, 0], fields: "
+      "[shell_resultants]}"},
+     K::probe,
+     L::shell,
+     8,
+     false,
+     shell_resultant_columns,
+     N::state,
+     nullptr,
+     probe_shell_resultants},
     // Its columns (<probe>.<variable>.<component>) come from the terms' point states (Probes).
     {{"state",
       "the history variables of the force terms at the point, a column "

@@ -5,6 +5,7 @@
 #include "inertia/parallel/session.hpp"
 #include "inertia/system/beams.hpp"
 #include "inertia/system/contact.hpp"
+#include "inertia/system/shells.hpp"
 
 namespace inertia {
 
@@ -121,6 +122,19 @@ OutputSeries::OutputSeries(MPI_Comm comm, const CaseFile& c, const MechanicalSys
     }
   buffers_.resize(fields_.size());
   has_beam_forces_ = c.has_field("section_forces");
+  has_shell_resultants_ = c.has_field("shell_resultants");
+  has_shell_thickness_ = c.has_field("thickness");
+  has_shell_stress_ = c.has_field("shell_stress");
+  if (c.has_field("shell_plastic_strain"))
+    if (const auto it = c.term_sections.find("shells"); it != c.term_sections.end())
+      for (const ShellInput& s : dynamic_cast<const ShellSectionList&>(*it->second).shells)
+        shell_layers_ = std::max(shell_layers_, s.integration_points);
+  if (has_shell_thickness_) {  // constant: once
+    shell_thickness_.assign(static_cast<std::size_t>(lm.num_cells()), 0.0);
+    for (const auto& t : system.terms())
+      if (const auto* shells = dynamic_cast<const ShellTermInfo*>(t.get()))
+        shells->thickness(shell_thickness_);
+  }
   if (c.has_field("contact_pressure"))
     for (const auto& t : system.terms())
       if (dynamic_cast<const ContactTerm*>(t.get())) contact_pressure_ = system.create_vector();
@@ -164,6 +178,33 @@ OutputSeries::OutputSeries(MPI_Comm comm, const CaseFile& c, const MechanicalSys
   INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &raw_bytes_per_frame_, 1, MPI_INT64_T, MPI_SUM, comm));
 }
 
+namespace {
+
+/// Per local cell, n values from the terms of kind Info (beams, shells): zero, then each term's
+/// fill(term, the local form of u, out). Collective (the ghosts of u).
+template <class Info, class Fill>
+void structural_cell_values(const MechanicalSystem& system, Vec u, int n, std::vector<double>& out,
+                            Fill fill) {
+  out.assign(static_cast<std::size_t>(n) * static_cast<std::size_t>(system.mesh().num_cells()),
+             0.0);
+  petsc::GhostedRead local(u);
+  for (const auto& t : system.terms())
+    if (const auto* info = dynamic_cast<const Info*>(t.get())) fill(*info, local.span(), out);
+}
+
+}  // namespace
+
+bool shell_resultant_values(const MechanicalSystem& system, Vec u, std::vector<double>& out) {
+  int shells = 0;
+  for (const auto& t : system.terms())
+    shells += dynamic_cast<const ShellTermInfo*>(t.get()) != nullptr;
+  if (!shells) return false;
+  structural_cell_values<ShellTermInfo>(
+      system, u, shell_resultant_components, out,
+      [](const ShellTermInfo& s, auto local, auto& values) { s.resultants(local, values); });
+  return true;
+}
+
 void OutputSeries::write(const State& state, Vec acceleration, Vec reaction) {
   point_fields_.clear();
   cell_fields_.clear();
@@ -181,13 +222,23 @@ void OutputSeries::write(const State& state, Vec acceleration, Vec reaction) {
       for (std::size_t n = 0; n < pressure_.size(); ++n) p[3 * n] = pressure_[n];
     }
   }
-  if (has_beam_forces_) {
-    beam_forces_.assign(12 * static_cast<std::size_t>(system_.mesh().num_cells()), 0.0);
-    petsc::GhostedRead u(state.u);  // collective: the ghosts of u
-    for (const auto& t : system_.terms())
-      if (const auto* beams = dynamic_cast<const BeamTermInfo*>(t.get()))
-        beams->section_forces(u.span(), beam_forces_);
-  }
+  if (has_beam_forces_)
+    structural_cell_values<BeamTermInfo>(
+        system_, state.u, 12, beam_forces_,
+        [](const BeamTermInfo& b, auto u, auto& out) { b.section_forces(u, out); });
+  if (has_shell_resultants_)
+    structural_cell_values<ShellTermInfo>(
+        system_, state.u, shell_resultant_components, shell_resultants_,
+        [](const ShellTermInfo& s, auto u, auto& out) { s.resultants(u, out); });
+  if (has_shell_stress_)
+    structural_cell_values<ShellTermInfo>(
+        system_, state.u, shell_stress_components, shell_stress_,
+        [](const ShellTermInfo& s, auto u, auto& out) { s.surface_stresses(u, out); });
+  if (shell_layers_ > 0)
+    structural_cell_values<ShellTermInfo>(system_, state.u, shell_layers_, shell_plastic_,
+                                          [&](const ShellTermInfo& s, auto, auto& out) {
+                                            s.layer_plastic_strain(shell_layers_, out);
+                                          });
   const FrameInput in{state.u,
                       state.v,
                       acceleration,
@@ -199,7 +250,12 @@ void OutputSeries::write(const State& state, Vec acceleration, Vec reaction) {
                       region_,
                       contact_pressure_.get(),
                       has_beam_forces_ ? &beam_forces_ : nullptr,
-                      system_.mesh().rotation_of};
+                      has_shell_resultants_ ? &shell_resultants_ : nullptr,
+                      has_shell_thickness_ ? &shell_thickness_ : nullptr,
+                      has_shell_stress_ ? &shell_stress_ : nullptr,
+                      system_.mesh().rotation_of,
+                      shell_layers_ > 0 ? &shell_plastic_ : nullptr,
+                      shell_layers_};
   for (std::size_t i = 0; i < fields_.size(); ++i) {
     const OutputField& f = *fields_[i];
     io::Field field{std::string(f.name), f.components, {}, {}};
@@ -349,14 +405,17 @@ void OutputSeries::write_fields(
   for (std::size_t i = 0; i < points.size(); ++i)  // after the translations' arrays
     add_rotations(rotation_name(points[i].first), field_values_[i],
                   field_values_[points.size() + cells.size() + i]);
+  const auto local_cells =
+      static_cast<std::size_t>(std::max<std::int64_t>(system_.mesh().num_cells(), 1));
   for (std::size_t a = 0; a < cells.size(); ++a) {
     auto& buffer = field_values_[points.size() + a];
     buffer.clear();
+    const std::size_t n = cells[a].second->size() / local_cells;  // components per cell
     for (const auto k : cells_) {
-      const auto* v = &(*cells[a].second)[6 * static_cast<std::size_t>(k)];
-      buffer.insert(buffer.end(), v, v + 6);
+      const auto* v = &(*cells[a].second)[n * static_cast<std::size_t>(k)];
+      buffer.insert(buffer.end(), v, v + n);
     }
-    cell_fields_.push_back({cells[a].first, 6, buffer, {}});
+    cell_fields_.push_back({cells[a].first, static_cast<int>(n), buffer, {}});
   }
   bytes_ += write_frame(time);
 }

@@ -11,6 +11,7 @@
 #include "inertia/parallel/petsc.hpp"
 #include "inertia/parallel/session.hpp"
 #include "inertia/system/beams.hpp"
+#include "inertia/system/shells.hpp"
 
 namespace inertia {
 
@@ -36,10 +37,11 @@ bool solid_cell(const LocalMesh& lm, const ElementAssignment& elements, std::int
          info(lm.cell_types[static_cast<std::size_t>(k)]).dim == 3;
 }
 
-/// Whether local cell k is a beam (a beam2 element cell).
-bool beam_cell(const LocalMesh& lm, std::int64_t k) {
+/// Whether local cell k is a beam or a shell (a beam2, shell4 or shell3 element cell: its nodes,
+/// then their rotation nodes).
+bool structural_cell(const LocalMesh& lm, std::int64_t k) {
   return lm.cell_is_element[static_cast<std::size_t>(k)] &&
-         lm.cell_types[static_cast<std::size_t>(k)] == CellType::beam2;
+         rotation_nodes_from(lm.cell_types[static_cast<std::size_t>(k)]) > 0;
 }
 
 /// A section's plane: its point and unit normal.
@@ -74,11 +76,12 @@ std::array<int, 2> cut_regions(const LocalMesh& lm, const CaseSection& section,
   return index;
 }
 
-/// The side of each local solid or beam cell: +1 A (centroid on the plane's normal's side, or in
-/// region A), -1 B (the other side, or region B), 0 none; and each side's number of cells on
+/// The side of each local solid, beam or shell cell: +1 A (centroid on the plane's normal's side,
+/// or in region A), -1 B (the other side, or region B), 0 none; and each side's number of cells on
 /// this rank (`counts`). Marks per node in `marks` (the local form, before the reverse scatter):
 /// component 0 counts A's cells at the node, 1 B's, 2 (a plane) A's with the node on the plane.
-/// A beam's rotation nodes are not marked: they are cut with their nodes (add_cut_cells).
+/// A beam's or shell's rotation nodes are not marked: they are cut with their nodes
+/// (add_cut_cells).
 std::vector<int> mark_sides(const LocalMesh& lm, const ElementAssignment& elements,
                             const std::array<int, 2>* regions, const Plane& plane, double size,
                             Vec marks, std::int64_t counts[2]) {
@@ -88,7 +91,7 @@ std::vector<int> mark_sides(const LocalMesh& lm, const ElementAssignment& elemen
   petsc::GhostedArray m(marks);
   std::fill(m.span().begin(), m.span().end(), 0.0);
   for (std::int64_t k = 0; k < lm.num_cells(); ++k) {
-    if (!solid_cell(lm, elements, k) && !beam_cell(lm, k)) continue;
+    if (!solid_cell(lm, elements, k) && !structural_cell(lm, k)) continue;
     const auto nodes = lm.nodes_of(k);
     int& here = side[static_cast<std::size_t>(k)];
     if (regions) {
@@ -184,11 +187,12 @@ SectionCuts::SectionCuts(const MechanicalSystem& system, const CaseFile& c) : co
     const auto total = static_cast<std::int64_t>(cut.owned[0]);
     if (total == 0)
       throw InputError(
-          regions ? cat(where, "the regions '", section.region_a, "' and '", section.region_b,
-                        "' share no node")
-                  : cat(where,
-                        "the plane cuts no solid or beam between cells (no node of the cells on "
-                        "its normal's side lies on it or is shared with the other side)"));
+          regions
+              ? cat(where, "the regions '", section.region_a, "' and '", section.region_b,
+                    "' share no node")
+              : cat(where,
+                    "the plane cuts no solid, beam or shell between cells (no node of the cells on "
+                    "its normal's side lies on it or is shared with the other side)"));
     // A cut between regions: the moments about the cut nodes' centroid.
     if (regions)
       for (int d = 0; d < 3; ++d) p[static_cast<std::size_t>(d)] = cut.owned[1 + d] / cut.owned[0];
@@ -270,30 +274,57 @@ bool beam_matrices(const MechanicalSystem& system, std::int64_t k, const double 
   return true;
 }
 
+/// A linear elastic shell's, from its force term (false for a corotational or plastic shell):
+/// [u0 .., theta0 ..], its lumped mass (its consistent one is the same) and its weight at its
+/// nodes, as the term applies it.
+bool shell_matrices(const MechanicalSystem& system, std::int64_t k, const double gravity[3],
+                    CellMatrices& out) {
+  ShellTermInfo::LinearCell cell;
+  bool found = false;
+  for (const auto& t : system.terms())
+    if (const auto* shells = dynamic_cast<const ShellTermInfo*>(t.get()))
+      found = found || shells->linear_cell(k, cell);
+  if (!found) return false;
+  const int nd = out.nd = static_cast<int>(cell.lumped.size());
+  const int n = nd / 6;  // nodes with translations
+  out.K = std::move(cell.K);
+  out.M.assign(static_cast<std::size_t>(nd * nd), 0.0);
+  for (int a = 0; a < nd; ++a)
+    out.M[static_cast<std::size_t>((nd + 1) * a)] = cell.lumped[static_cast<std::size_t>(a)];
+  out.g.assign(static_cast<std::size_t>(nd), 0.0);
+  for (int a = 0; a < n; ++a)
+    for (int i = 0; i < 3; ++i)
+      out.g[static_cast<std::size_t>(3 * a + i)] = cell.mass / n * gravity[i];
+  return true;
+}
+
 }  // namespace
 
 void SectionCuts::add_cut_cells(const MechanicalSystem& system, int section,
                                 const std::vector<int>& side, const std::vector<char>& cut,
                                 const std::array<double, 3>& p, const std::string& where) {
   const LocalMesh& lm = system.mesh();
-  int nonlinear = 0;  // bit 1: a solid, bit 2: a beam
+  int nonlinear = 0;  // bit 1: a solid, bit 2: a beam, bit 3: a shell
   CellMatrices c;
   for (std::int64_t k = 0; k < lm.num_cells(); ++k) {
     if (side[static_cast<std::size_t>(k)] <= 0) continue;
     const auto nodes = lm.nodes_of(k);
-    const bool beam = beam_cell(lm, k);
+    const CellType type = lm.cell_types[static_cast<std::size_t>(k)];
+    const auto rotations = static_cast<std::size_t>(rotation_nodes_from(type));
+    const bool beam = type == CellType::beam2, shell = rotations > 0 && !beam;
     Entry e;
     e.section = section;
     for (std::size_t a = 0; a < nodes.size(); ++a) {
-      // A beam's rotation nodes [r0, r1] (a = 2, 3) are cut with their nodes [n0, n1].
-      const std::size_t node = beam && a >= 2 ? a - 2 : a;
+      // A beam's or shell's rotation nodes [r0, ...] are cut with their nodes [n0, ...].
+      const std::size_t node = rotations > 0 && a >= rotations ? a - rotations : a;
       if (cut[static_cast<std::size_t>(nodes[node])])
         for (int i = 0; i < 3; ++i) e.rows.push_back(3 * static_cast<int>(a) + i);
     }
     if (e.rows.empty()) continue;
-    if (!(beam ? beam_matrices(system, k, gravity_.data(), c)
-               : solid_matrices(system, k, gravity_.data(), c))) {
-      nonlinear |= beam ? 2 : 1;
+    if (!(beam    ? beam_matrices(system, k, gravity_.data(), c)
+          : shell ? shell_matrices(system, k, gravity_.data(), c)
+                  : solid_matrices(system, k, gravity_.data(), c))) {
+      nonlinear |= beam ? 2 : shell ? 4 : 1;
       continue;
     }
     const int nd = c.nd;
@@ -321,6 +352,10 @@ void SectionCuts::add_cut_cells(const MechanicalSystem& system, int section,
     throw InputError(cat(where,
                          "the beams at the cut are corotational or plastic (fiber) beams; section "
                          "forces need linear elastic beams (their force K u)"));
+  if (nonlinear & 4)
+    throw InputError(cat(where,
+                         "the shells at the cut are corotational or plastic; section forces need "
+                         "linear elastic shells (their force K u)"));
 }
 
 void SectionCuts::compute(Vec u, Vec v, Vec a, double alpha_m, double alpha_k,
@@ -342,7 +377,7 @@ void SectionCuts::compute(Vec u, Vec v, Vec a, double alpha_m, double alpha_k,
             k[j] * (ul[d] + alpha_k * vl[d]) + m[j] * ((al ? (*al)[d] : 0.0) + alpha_m * vl[d]);
       }
       const int i = e.rows[r] % 3;
-      if (e.moment[r]) {  // a beam node's rotation DOF: a moment
+      if (e.moment[r]) {  // a beam's or shell's rotation DOF: a moment
         f[3 + i] += value;
         continue;
       }

@@ -70,7 +70,18 @@ void TransientAnalysis::start_from_equilibrium() {
   log_ << "initial   static equilibrium under the loads at t = " << state_.time << ": "
        << s.linear_iterations << " linear iterations";
   if (s.nonlinear_iterations > 0) log_ << ", " << s.nonlinear_iterations << " Newton iterations";
-  log_ << "; largest displacement " << largest_magnitude(state_.u)
+  // The largest translation of the model (a beam's or shell's rotation nodes hold radians).
+  double largest = 0;
+  {
+    const petsc::ConstArray u(state_.u);
+    const LocalMesh& mesh = system().mesh();
+    for (std::int32_t n = 0; n < mesh.num_owned; ++n)
+      if (!mesh.is_rotation(n))
+        for (int i = 0; i < 3; ++i)
+          largest = std::max(largest, std::abs(u[static_cast<PetscInt>(3 * n + i)]));
+  }
+  INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &largest, 1, MPI_DOUBLE, MPI_MAX, comm_));
+  log_ << "; largest displacement " << largest
        << " m (the transient starts there, the loads held as their amplitudes say)\n";
 }
 

@@ -24,12 +24,12 @@ ElementAssignment completed(ElementAssignment e, const LocalMesh& mesh) {
   return e;
 }
 
-/// The local cells in the sparsity pattern: solids, springs, point-mass cells and beams.
+/// The local cells in the sparsity pattern: solids, springs, point-mass cells, beams and shells.
 std::vector<std::int64_t> pattern_cells(const LocalMesh& mesh, const ElementAssignment& e) {
   std::vector<std::int64_t> cells;
   for (std::int64_t c = 0; c < mesh.num_cells(); ++c)
     if (e.cell_material[c] >= 0 || e.cell_spring[c] >= 0 || e.cell_point[c] ||
-        (mesh.cell_types[c] == CellType::beam2 && mesh.cell_is_element[c]))
+        (rotation_nodes_from(mesh.cell_types[c]) > 0 && mesh.cell_is_element[c]))
       cells.push_back(c);
   return cells;
 }

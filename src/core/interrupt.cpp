@@ -1,5 +1,7 @@
 #include "inertia/core/interrupt.hpp"
 
+#include <pthread.h>
+
 #include <cstring>
 
 namespace inertia {
@@ -38,6 +40,40 @@ InterruptGuard::InterruptGuard() {
 InterruptGuard::~InterruptGuard() {
   sigaction(SIGTERM, &previous_term_, nullptr);
   sigaction(SIGINT, &previous_int_, nullptr);
+}
+
+namespace {
+
+sigset_t term_and_int() {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGTERM);
+  sigaddset(&set, SIGINT);
+  return set;
+}
+
+}  // namespace
+
+SignalsHeld::SignalsHeld() {
+  const sigset_t set = term_and_int();
+  pthread_sigmask(SIG_BLOCK, &set, &previous_mask_);
+  sigaction(SIGTERM, nullptr, &previous_term_);
+  sigaction(SIGINT, nullptr, &previous_int_);
+}
+
+SignalsHeld::~SignalsHeld() {
+  sigaction(SIGTERM, &previous_term_, nullptr);
+  sigaction(SIGINT, &previous_int_, nullptr);
+  pthread_sigmask(SIG_SETMASK, &previous_mask_, nullptr);  // a pending signal is delivered here
+}
+
+ThreadsWithoutSignals::ThreadsWithoutSignals() {
+  const sigset_t set = term_and_int();
+  pthread_sigmask(SIG_BLOCK, &set, &previous_mask_);
+}
+
+ThreadsWithoutSignals::~ThreadsWithoutSignals() {
+  pthread_sigmask(SIG_SETMASK, &previous_mask_, nullptr);
 }
 
 int interrupt_signal() { return received; }

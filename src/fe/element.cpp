@@ -94,7 +94,9 @@ bool has_shape_functions(CellType t) {
     case CellType::tet10:
     case CellType::hex8:
       return true;
-    case CellType::beam2:  // fe/beam.hpp's element, not isoparametric
+    case CellType::beam2:   // fe/beam.hpp's element, not isoparametric
+    case CellType::shell4:  // fe/shell.hpp's element
+    case CellType::shell3:  // fe/shell3.hpp's element
       return false;
   }
   return false;
@@ -314,6 +316,8 @@ void shape_values(CellType t, const double* xi, double* N) {
                (1.0 + hex_sign[a][2] * xi[2]);
       return;
     case CellType::beam2:
+    case CellType::shell4:
+    case CellType::shell3:
       break;
   }
   unsupported("shape_values", t);
@@ -358,6 +362,8 @@ void shape_gradients(CellType t, const double* xi, double* dN) {
       }
       return;
     case CellType::beam2:
+    case CellType::shell4:
+    case CellType::shell3:
       break;
   }
   unsupported("shape_gradients", t);

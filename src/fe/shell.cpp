@@ -5,46 +5,17 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "shell_detail.hpp"
+
 namespace inertia::fe {
 
 namespace {
 
-constexpr double node_xi[4] = {-1, 1, 1, -1};
-constexpr double node_eta[4] = {-1, -1, 1, 1};
-
-/// Local DOF indices: translation i of node a, rotation i of node a.
-constexpr int tr(int a, int i) { return 3 * a + i; }
-constexpr int rot(int a, int i) { return 12 + 3 * a + i; }
-
-/// Shape functions and their natural derivatives at (xi, eta).
-struct Shape {
-  double N[4], dxi[4], deta[4];
-  Shape(double xi, double eta) {
-    for (int a = 0; a < 4; ++a) {
-      N[a] = 0.25 * (1 + xi * node_xi[a]) * (1 + eta * node_eta[a]);
-      dxi[a] = 0.25 * node_xi[a] * (1 + eta * node_eta[a]);
-      deta[a] = 0.25 * node_eta[a] * (1 + xi * node_xi[a]);
-    }
-  }
-};
-
-/// The Jacobian [[x_xi, y_xi], [x_eta, y_eta]] of the local plane at a shape's point.
-struct Jacobian {
-  double J[2][2]{}, inv[2][2]{}, det = 0;
-  Jacobian(const Shell4Frame& f, const Shape& s) {
-    for (int a = 0; a < 4; ++a) {
-      J[0][0] += s.dxi[a] * f.x[a];
-      J[0][1] += s.dxi[a] * f.y[a];
-      J[1][0] += s.deta[a] * f.x[a];
-      J[1][1] += s.deta[a] * f.y[a];
-    }
-    det = J[0][0] * J[1][1] - J[0][1] * J[1][0];
-    inv[0][0] = J[1][1] / det;
-    inv[0][1] = -J[0][1] / det;
-    inv[1][0] = -J[1][0] / det;
-    inv[1][1] = J[0][0] / det;
-  }
-};
+using shell_detail::covariant_shear;
+using shell_detail::Jacobian;
+using shell_detail::rot;
+using shell_detail::Shape;
+using shell_detail::tr;
 
 /// The strain-displacement rows at one Gauss point, local DOFs: membrane (3), bending (3),
 /// transverse shear (2, MITC4) and drilling (1).
@@ -53,21 +24,19 @@ struct StrainRows {
   double det = 0;
 };
 
-/// The covariant shear strain g . x_dir (dir 0: xi, 1: eta) at (xi, eta) as a row over the local
-/// DOFs: w,dir + x_dir beta_x + y_dir beta_y, beta_x = th_y, beta_y = -th_x.
-void covariant_shear(const Shell4Frame& f, double xi, double eta, int dir, double row[24]) {
-  const Shape sh(xi, eta);
-  const Jacobian jac(f, sh);
-  const double* dN = dir == 0 ? sh.dxi : sh.deta;
-  const double xd = jac.J[dir][0], yd = jac.J[dir][1];
-  for (int a = 0; a < 4; ++a) {
-    row[tr(a, 2)] += dN[a];
-    row[rot(a, 1)] += xd * sh.N[a];   // beta_x = th_y
-    row[rot(a, 0)] += -yd * sh.N[a];  // beta_y = -th_x
+/// MITC4's tied covariant shear rows: g_xi at A (0, -1) and C (0, 1), g_eta at D (-1, 0) and
+/// B (1, 0); the same for every point of the element.
+struct TiedShear {
+  double A[24]{}, C[24]{}, D[24]{}, B[24]{};
+  explicit TiedShear(const Shell4Frame& f) {
+    covariant_shear(f, 0, -1, 0, A);
+    covariant_shear(f, 0, 1, 0, C);
+    covariant_shear(f, -1, 0, 1, D);
+    covariant_shear(f, 1, 0, 1, B);
   }
-}
+};
 
-StrainRows strain_rows(const Shell4Frame& f, double xi, double eta) {
+StrainRows strain_rows(const Shell4Frame& f, const TiedShear& tied, double xi, double eta) {
   StrainRows r;
   const Shape sh(xi, eta);
   const Jacobian jac(f, sh);
@@ -88,11 +57,7 @@ StrainRows strain_rows(const Shell4Frame& f, double xi, double eta) {
     r.d[0][tr(a, 0)] = 0.5 * Ny;
   }
   // MITC4: g_xi tied at A (0, -1) and C (0, 1), g_eta at D (-1, 0) and B (1, 0).
-  double A[24]{}, C[24]{}, D[24]{}, B[24]{};
-  covariant_shear(f, 0, -1, 0, A);
-  covariant_shear(f, 0, 1, 0, C);
-  covariant_shear(f, -1, 0, 1, D);
-  covariant_shear(f, 1, 0, 1, B);
+  const double *A = tied.A, *C = tied.C, *D = tied.D, *B = tied.B;
   for (int k = 0; k < 24; ++k) {
     const double g_xi = 0.5 * (1 - eta) * A[k] + 0.5 * (1 + eta) * C[k];
     const double g_eta = 0.5 * (1 - xi) * D[k] + 0.5 * (1 + xi) * B[k];
@@ -124,6 +89,9 @@ struct Moduli {
 
 constexpr double gauss = 0.57735026918962576451;  // 1 / sqrt(3)
 
+/// The part of the drilling penalty integrated by 2 x 2 points (shell.hpp).
+constexpr double drilling_stabilization = 0.01;
+
 /// K += w B^T D B for B (n x 24) and D (n x n).
 template <int n>
 void add_btdb(const double (*B)[24], const double (*Dm)[n], double w, double K[576]) {
@@ -142,12 +110,30 @@ void add_btdb(const double (*B)[24], const double (*Dm)[n], double w, double K[5
     }
 }
 
-/// a_local = R a_global for each 3-block: out = T a.
-void to_local(const double R[9], const double* a, double* out) {
-  for (int blk = 0; blk < 8; ++blk)
-    for (int i = 0; i < 3; ++i)
-      out[3 * blk + i] =
-          R[3 * i] * a[3 * blk] + R[3 * i + 1] * a[3 * blk + 1] + R[3 * i + 2] * a[3 * blk + 2];
+/// The rigid links of a warped element (shell.hpp): d_projected = W d, W = I except
+/// W[u_a][th_y,a] = -h_a and W[v_a][th_x,a] = h_a (local axes).
+void to_projection(const Shell4Frame& f, double d[24]) {
+  for (int a = 0; a < 4; ++a) {
+    d[tr(a, 0)] -= f.z[a] * d[rot(a, 1)];
+    d[tr(a, 1)] += f.z[a] * d[rot(a, 0)];
+  }
+}
+
+/// K <- W^T K W: first the columns (K W), then the rows (W^T (K W)). Each updated column / row
+/// (a rotation's) takes a translation's, which is itself never updated.
+void warp_correct(const Shell4Frame& f, double K[576]) {
+  for (int a = 0; a < 4; ++a) {
+    const double h = f.z[a];
+    if (h == 0) continue;
+    for (int i = 0; i < 24; ++i) {
+      K[24 * i + rot(a, 1)] -= h * K[24 * i + tr(a, 0)];
+      K[24 * i + rot(a, 0)] += h * K[24 * i + tr(a, 1)];
+    }
+    for (int j = 0; j < 24; ++j) {
+      K[24 * rot(a, 1) + j] -= h * K[24 * tr(a, 0) + j];
+      K[24 * rot(a, 0) + j] += h * K[24 * tr(a, 1) + j];
+    }
+  }
 }
 
 }  // namespace
@@ -186,7 +172,8 @@ Shell4Frame shell4_frame(const double xyz[12]) {
     for (int i = 0; i < 3; ++i) d[i] = xyz[3 * a + i] - f.center[i];
     f.x[a] = d[0] * e1[0] + d[1] * e1[1] + d[2] * e1[2];
     f.y[a] = d[0] * e2[0] + d[1] * e2[1] + d[2] * e2[2];
-    warp = std::max(warp, std::abs(d[0] * e3[0] + d[1] * e3[1] + d[2] * e3[2]));
+    f.z[a] = d[0] * e3[0] + d[1] * e3[1] + d[2] * e3[2];
+    warp = std::max(warp, std::abs(f.z[a]));
   }
   for (const double xi : {-gauss, gauss})
     for (const double eta : {-gauss, gauss}) {
@@ -203,12 +190,20 @@ void shell4_local_stiffness(const Shell4Frame& f, const ShellSection& s, double 
   std::fill(K, K + 576, 0.0);
   const Moduli D(s);
   const double shear[2][2] = {{D.s, 0}, {0, D.s}};
-  const double drill[1][1] = {{D.d}};
+  // The drilling penalty: (1 - s) of it at the centre (one point, weight the area), s by 2 x 2
+  // points (the stabilization of the drilling patterns the one-point rule leaves free).
+  const double drill[1][1] = {{drilling_stabilization * D.d}};
   const Jacobian centre(f, Shape(0, 0));
+  const TiedShear tied(f);
+  {
+    const StrainRows r0 = strain_rows(f, tied, 0, 0);
+    const double mean[1][1] = {{(1 - drilling_stabilization) * D.d}};
+    add_btdb<1>(r0.d, mean, 4 * r0.det, K);  // 4 det(0, 0) is the area
+  }
   double Kaa[4][4]{}, Kam[4][24]{};  // the incompatible modes' blocks
   for (const double xi : {-gauss, gauss})
     for (const double eta : {-gauss, gauss}) {
-      const StrainRows r = strain_rows(f, xi, eta);
+      const StrainRows r = strain_rows(f, tied, xi, eta);
       add_btdb<3>(r.m, D.m, r.det, K);
       add_btdb<3>(r.b, D.b, r.det, K);
       add_btdb<2>(r.s, shear, r.det, K);
@@ -269,28 +264,15 @@ void shell4_local_stiffness(const Shell4Frame& f, const ShellSection& s, double 
       for (int a = 0; a < 4; ++a) v += Kam[a][k] * X[a][l];
       K[24 * k + l] -= v;
     }
+  warp_correct(f, K);
 }
 
 void shell4_stiffness(const double xyz[12], const ShellSection& s, double K[576]) {
   const Shell4Frame f = shell4_frame(xyz);
   double Kl[576];
   shell4_local_stiffness(f, s, Kl);
-  // K = T^T Kl T, T = diag(R): first KT = Kl T (rows), then T^T (KT).
-  double KT[576];
-  for (int i = 0; i < 24; ++i)
-    for (int blk = 0; blk < 8; ++blk)
-      for (int c = 0; c < 3; ++c) {
-        double v = 0;
-        for (int k = 0; k < 3; ++k) v += Kl[24 * i + 3 * blk + k] * f.R[3 * k + c];
-        KT[24 * i + 3 * blk + c] = v;
-      }
-  for (int blk = 0; blk < 8; ++blk)
-    for (int r = 0; r < 3; ++r)
-      for (int j = 0; j < 24; ++j) {
-        double v = 0;
-        for (int k = 0; k < 3; ++k) v += f.R[3 * k + r] * KT[24 * (3 * blk + k) + j];
-        K[24 * (3 * blk + r) + j] = v;
-      }
+  double scratch[576];
+  shell_detail::to_global(f.R, Kl, K, 24, scratch);
 }
 
 void shell4_lumped_mass(const double xyz[12], const ShellSection& s, double m[24]) {
@@ -302,13 +284,20 @@ void shell4_lumped_mass(const double xyz[12], const ShellSection& s, double m[24
   for (int k = 12; k < 24; ++k) m[k] = rotation;
 }
 
+void shell4_gauss_weights(const double xyz[12], double w[4]) {
+  const Shell4Frame f = shell4_frame(xyz);
+  const double g = 1 / std::sqrt(3.0);
+  for (int q = 0; q < 4; ++q) w[q] = Jacobian(f, Shape(q < 2 ? -g : g, q % 2 ? g : -g)).det;
+}
+
 void shell4_resultants(const double xyz[12], const ShellSection& s, const double d[24],
                        double out[8]) {
   const Shell4Frame f = shell4_frame(xyz);
   double dl[24];
-  to_local(f.R, d, dl);
+  shell_detail::to_local(f.R, d, dl, 8);
+  to_projection(f, dl);
   const Moduli D(s);
-  const StrainRows r = strain_rows(f, 0, 0);
+  const StrainRows r = strain_rows(f, TiedShear(f), 0, 0);
   double e[3] = {0, 0, 0}, k[3] = {0, 0, 0}, g[2] = {0, 0};
   for (int j = 0; j < 24; ++j) {
     for (int i = 0; i < 3; ++i) {
@@ -324,13 +313,17 @@ void shell4_resultants(const double xyz[12], const ShellSection& s, const double
   }
   local[6] = D.s * g[0];
   local[7] = D.s * g[1];
-  // To the output axes: a1 = global X projected on the plane (Z when X is within 0.1 degree of
-  // the normal), a2 = e3 x a1; c, s: a1's components along e1, e2.
-  const double* e3 = f.R + 6;
+  shell_to_output_axes(f.R, local, out);
+}
+
+void shell_to_output_axes(const double R[9], const double local[8], double out[8]) {
+  // a1 = global X projected on the plane (Z when X is within 0.1 degree of the normal), a2 = e3
+  // x a1; c, s: a1's components along e1, e2.
+  const double* e3 = R + 6;
   const double X[3] = {1, 0, 0}, Z[3] = {0, 0, 1};
   const double* ref = std::abs(e3[0]) < std::cos(0.1 * 3.14159265358979323846 / 180) ? X : Z;
-  double c = ref[0] * f.R[0] + ref[1] * f.R[1] + ref[2] * f.R[2];
-  double sn = ref[0] * f.R[3] + ref[1] * f.R[4] + ref[2] * f.R[5];
+  double c = ref[0] * R[0] + ref[1] * R[1] + ref[2] * R[2];
+  double sn = ref[0] * R[3] + ref[1] * R[4] + ref[2] * R[5];
   const double n = std::hypot(c, sn);
   c /= n;
   sn /= n;

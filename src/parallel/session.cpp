@@ -89,7 +89,10 @@ Session::Session(int* argc, char*** argv, const std::vector<std::string>& petsc_
   // MPI first, so that PETSc does not own (and finalise) it before our handles are gone.
   int initialized = 0;
   MPI_Initialized(&initialized);
-  if (!initialized) check_mpi(MPI_Init(argc, argv), "MPI_Init");
+  if (!initialized) {
+    const ThreadsWithoutSignals masked;  // SIGTERM and SIGINT reach the main thread only
+    check_mpi(MPI_Init(argc, argv), "MPI_Init");
+  }
   PetscMallocSet(aligned_malloc, aligned_free, aligned_realloc);
   PetscErrorCode ierr = PetscInitialize(&n, &v, nullptr, nullptr);
   if (ierr) throw Error("PETSc initialisation failed");

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "inertia/core/error.hpp"
+#include "inertia/core/interrupt.hpp"
 
 namespace inertia {
 
@@ -58,6 +59,7 @@ DualGraph dual_graph(const MeshData& mesh, std::span<const std::int64_t> element
   DualGraph g;
   g.num_vertices = to_idx(static_cast<std::int64_t>(elements.size()));
   idx_t nn = to_idx(mesh.num_nodes()), nc = ncommon, numbering = 0;
+  const SignalsHeld held;  // GKlib would turn a SIGTERM into METIS_ERROR
   check_metis(METIS_MeshToDual(&g.num_vertices, &nn, eptr.data(), eind.data(), &nc, &numbering,
                                &g.xadj.data, &g.adjncy.data),
               "METIS_MeshToDual");
@@ -72,6 +74,7 @@ std::vector<int> metis_parts(DualGraph& g, int num_parts) {
   options[METIS_OPTION_SEED] = 12345;
   options[METIS_OPTION_NUMBERING] = 0;
   std::vector<idx_t> metis_part(static_cast<std::size_t>(g.num_vertices));
+  const SignalsHeld held;  // GKlib would turn a SIGTERM into METIS_ERROR
   check_metis(
       METIS_PartGraphKway(&g.num_vertices, &ncon, g.xadj.data, g.adjncy.data, nullptr, nullptr,
                           nullptr, &nparts, nullptr, nullptr, options, &objval, metis_part.data()),

@@ -113,7 +113,8 @@ void check_released_rotations(const TermInputs& in, std::span<const EndRotationS
   if (const auto it = in.spec.term_sections.find("couplings"); it != in.spec.term_sections.end())
     for (const CouplingInput& c : dynamic_cast<const CouplingSection&>(*it->second).couplings)
       for (std::size_t r = 0; r < mesh.regions.size(); ++r)
-        if (mesh.regions[r].name == c.node) hold(static_cast<int>(r), {true, true, true});
+        if (mesh.regions[r].name == c.node || (!c.edge.empty() && mesh.regions[r].name == c.edge))
+          hold(static_cast<int>(r), {true, true, true});
   petsc::ConstArray c0(sums[0]), c1(sums[1]), c2(sums[2]), scale(sums[3]);
   const petsc::ConstArray* column[3] = {&c0, &c1, &c2};
   std::exception_ptr error;

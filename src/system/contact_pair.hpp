@@ -16,10 +16,10 @@
 
 namespace inertia::contact_input {
 
-/// A face as sent between ranks: kind (3: triangle, 4: quadrilateral), orientation sign, four
-/// global node numbers (the fourth -1 for a triangle), their reference coordinates, the height
-/// of its solid cell over it.
-constexpr int record_size = 19;
+/// A face as sent between ranks: kind (3: triangle, 4: quadrilateral), orientation sign (0: a
+/// shell's face, both sides), four global node numbers (the fourth -1 for a triangle), their
+/// reference coordinates, the height of its solid cell over it, its shell's half thickness.
+constexpr int record_size = 20;
 
 /// A node deeper behind a face than this share of the height of the face's cell is not in
 /// contact with it (LS-DYNA's automatic contacts release a node beyond 0.4 x a solid segment's
@@ -44,6 +44,13 @@ struct Projection {
 /// kind 3 or 4 corners p, the face's orientation sign (contact_search.cpp).
 Projection project(int kind, const Vec3* p, double sign, const Vec3& x);
 
+/// Whether a node whose outward direction is `outward` faces a face of normal n: against it; a
+/// shell's node (no outward direction: zero) faces any face with either of its sides.
+inline bool facing(const Vec3& n, const Vec3& outward) {
+  const double d = dot(n, outward);
+  return d < 0 || (outward[0] == 0 && outward[1] == 0 && outward[2] == 0);
+}
+
 /// One side of a pair: its faces on this rank (as records) and its owned nodes.
 struct Side {
   std::string region;
@@ -51,10 +58,11 @@ struct Side {
   std::vector<std::int32_t> face_local;  ///< per record: its 4 local nodes (-1: none)
   std::vector<std::int32_t> nodes;       ///< owned local nodes of the region's faces
   std::vector<double> areas;             ///< their share of the faces' area
-  std::vector<Vec3> outward;             ///< their outward unit direction (from the elements)
-  std::vector<Vec3> normal;              ///< their unit surface normal (from the faces)
-  std::vector<double> k;                 ///< their penalty (set_up)
-  std::vector<double> m;                 ///< augmented: their mass share for the update (set_up)
+  std::vector<Vec3> outward;   ///< their outward unit direction (from the solids; shells: zero)
+  std::vector<double> half;    ///< their shells' half thickness (0: a solid's node)
+  std::vector<Vec3> normal;    ///< their unit surface normal (from the faces)
+  std::vector<double> k;       ///< their penalty (set_up)
+  std::vector<double> m;       ///< augmented: their mass share for the update (set_up)
   std::vector<double> height;  ///< their cells' smallest height over the surface (move only)
 };
 
@@ -83,10 +91,11 @@ bool check_erosion(const TermInputs& in, const PairInput& pair);
 double pair_penalties(std::vector<Side>& sides, const PairInput& pair, double scale,
                       double mass_weight, std::span<const PetscScalar> diagonal,
                       std::span<const PetscScalar> mass);
-/// The owned nodes forces can reach (the sides' nodes, sorted), with each one's area share and
-/// surface normal (for the pressure), from the first side that has it.
+/// The owned nodes forces can reach (the sides' nodes, sorted), with each one's area share,
+/// surface normal and shells' half thickness (for the pressure), from the first side that has it.
 void touched_nodes(const std::vector<Side>& sides, std::vector<std::int32_t>& nodes,
-                   std::vector<double>& areas, std::vector<Vec3>& normals);
+                   std::vector<double>& areas, std::vector<Vec3>& normals,
+                   std::vector<double>& halves);
 
 /// One pass: the nodes of side `slave` against the faces of side `master`, with the faces this
 /// rank received at the last search.
@@ -99,8 +108,11 @@ struct Pass {
     int kind;
     double sign;
     std::array<std::int32_t, 4> node;  ///< indices into gids
-    std::array<std::int64_t, 4> key;   ///< sorted global nodes: ties broken the same on any ranks
+    std::array<std::int64_t, 4> key;   ///< sorted global nodes (a node's own faces)
+    Vec3 centre;                       ///< reference centre: ties broken alike on any ranks
     double limit;                      ///< the deepest contact: depth_, or depth_share x height
+    bool two_sided;                    ///< a shell's face: either side faces out
+    double half;                       ///< its shell's half thickness (0: a solid's face)
   };
   std::vector<Face> faces;
   std::vector<std::int64_t> candidate_ptr;  ///< per slave node: its candidate faces
@@ -116,6 +128,10 @@ struct Pass {
   std::vector<double> pressing;
   /// `initial_penetration: ignore`, per slave node: its initial gap (<= 0), below which it acts.
   std::vector<double> offset;
+  /// Two-sided (shell) faces, per slave node: the contact normal of its last evaluation in
+  /// contact with such a face (zero: none, or it left contact). The side it pushes from while
+  /// it stays in contact: a node driven past the shell's mid-surface is pushed back, not through.
+  std::vector<Vec3> side;
   /// Implicit schemes: per slave node in contact, what its tangent needs (add_coupling).
   struct Link {
     std::int64_t slave;
@@ -170,12 +186,19 @@ class ReleasedEnergy {
 void search_faces(const SearchSpace& space, const std::vector<Side>& sides,
                   std::vector<Pass>& passes, Vec u, std::vector<double>& u_at_search);
 
-/// The face a slave node at x (entry j of pass p: its outward direction, its initial gap o)
-/// contacts among its candidates, the faces' nodes at displacement ug: inside it, facing it, not
-/// deeper than its limit beyond o, not farther in front than `depth`; a face that has the point
-/// within it before one whose band has it, then the nearest, ties broken by the faces' nodes.
-/// With `leaving` (a node with a committed friction force), also the nearest face it faces
-/// (where it left).
+/// The face a slave node at x (entry j of pass p: its outward direction, its shells' half
+/// thickness, its initial gap o) contacts among its candidates, the faces' nodes at displacement
+/// ug: inside it, facing it, not deeper than its limit beyond o, not farther in front than `depth`;
+/// a face that has the point within it before one whose band has it, then the nearest, ties broken
+/// by the faces' nodes. With `leaving` (a node with a committed friction force), also the nearest
+/// face it faces (where it left). The projection of x (a node of shells with half thickness `half`,
+/// 0 for a solid's) on a face at corners pts: a two-sided face's normal turned to x's side; the gap
+/// less both half thicknesses (the shells' surfaces, not their mid-surfaces, touch).
+/// `side` (or zero): the side of a two-sided face to take, the one whose normal points along it
+/// (a node in contact keeps its side; then g < -h_s - h_f past the mid-surface).
+Projection project_on(const Pass::Face& face, const Vec3* pts, const Vec3& x, double half,
+                      const Vec3& side = {0, 0, 0});
+
 struct FaceChoice {
   const Pass::Face* chosen = nullptr;
   Projection best;
@@ -183,7 +206,8 @@ struct FaceChoice {
   Projection exit;
 };
 FaceChoice choose_face(const Pass& p, std::size_t j, const Vec3& x, const Vec3& outward,
-                       std::span<const PetscScalar> ug, double o, double depth, bool leaving);
+                       double half, std::span<const PetscScalar> ug, double o, double depth,
+                       bool leaving, const Vec3& side = {0, 0, 0});
 
 /// The tangent blocks of a slave node in contact (implicit schemes, ForceTerm::add_coupling):
 /// node-to-surface with the normal, the face's point and the friction state of the evaluation

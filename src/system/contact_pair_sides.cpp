@@ -70,7 +70,10 @@ void add_face(const LocalMesh& mesh, const SurfaceFace& surface_face, Direction&
   const Vec3 x0 = x(0), x1 = x(1), x2 = x(2);
   const Vec3 normal = cross({x1[0] - x0[0], x1[1] - x0[1], x1[2] - x0[2]},
                             {x2[0] - x0[0], x2[1] - x0[1], x2[2] - x0[2]});
-  const double sign = !surface_face.oriented && dot(normal, sum) < 0 ? -1.0 : 1.0;
+  // A shell's face: both sides (sign 0 in its record), its normal as its nodes give it.
+  const double sign = surface_face.half > 0                            ? 1.0
+                      : !surface_face.oriented && dot(normal, sum) < 0 ? -1.0
+                                                                       : 1.0;
   {  // the face's outward area vector, shared by its nodes (the nodes' surface normals)
     Vec3 area = normal;
     if (t == CellType::quad4) {
@@ -87,8 +90,9 @@ void add_face(const LocalMesh& mesh, const SurfaceFace& surface_face, Direction&
     double r[record_size];
     std::fill(r, r + record_size, 0.0);
     r[0] = kind;
-    r[1] = sign;
+    r[1] = surface_face.half > 0 ? 0.0 : sign;
     r[18] = surface_face.height;
+    r[19] = surface_face.half;
     std::array<std::int32_t, 4> local{-1, -1, -1, -1};
     for (int a = 0; a < 4; ++a) {
       if (a >= kind) {
@@ -165,6 +169,7 @@ PairSides pair_sides(const TermInputs& in, const PairInput& pair,
     SurfaceNodes surface = surface_nodes(in, surfaces.back());
     side.nodes = std::move(surface.nodes);
     side.areas = std::move(surface.areas);
+    side.half = std::move(surface.half);
     side.k.assign(side.nodes.size(), 0.0);
   }
   petsc::Vector outward = outward_sums(in);
@@ -213,13 +218,15 @@ double pair_penalties(std::vector<Side>& sides, const PairInput& pair, double sc
 }
 
 void touched_nodes(const std::vector<Side>& sides, std::vector<std::int32_t>& nodes,
-                   std::vector<double>& areas, std::vector<Vec3>& normals) {
+                   std::vector<double>& areas, std::vector<Vec3>& normals,
+                   std::vector<double>& halves) {
   nodes.clear();
   for (const Side& side : sides) nodes.insert(nodes.end(), side.nodes.begin(), side.nodes.end());
   std::sort(nodes.begin(), nodes.end());
   nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
   areas.assign(nodes.size(), 0.0);
   normals.assign(nodes.size(), Vec3{0, 0, 0});
+  halves.assign(nodes.size(), 0.0);
   for (const Side& side : sides)
     for (std::size_t j = 0; j < side.nodes.size(); ++j) {
       const auto at = static_cast<std::size_t>(
@@ -227,6 +234,7 @@ void touched_nodes(const std::vector<Side>& sides, std::vector<std::int32_t>& no
       if (areas[at] > 0) continue;
       areas[at] = side.areas[j];
       normals[at] = side.normal[j];
+      halves[at] = side.half[j];
     }
 }
 

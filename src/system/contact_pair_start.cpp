@@ -32,10 +32,10 @@ Start start_of(const SearchSpace& space, const Side& slave, const Pass& p, std::
     const Pass::Face& face = p.faces[p.candidates[c]];
     Vec3 pts[4];
     for (int a = 0; a < face.kind; ++a) pts[a] = p.X[face.node[a]];
-    const Projection pr = project(face.kind, pts, face.sign, x);
+    const Projection pr = project_on(face, pts, x, slave.half[j]);
     if (!pr.within || std::abs(pr.g) > space.margin) continue;
     out.near = true;
-    if (dot(pr.n, slave.outward[j]) >= 0) continue;
+    if (!facing(pr.n, slave.outward[j])) continue;
     out.facing = true;
     if (std::abs(pr.g) <= face.limit && -pr.g > std::max(out.depth, round_off))
       out.depth = -pr.g, out.n = pr.n;

@@ -46,8 +46,15 @@ class ContactPairTerm final : public ContactTerm {
     implicit_ = !in.spec.explicit_scheme;
     PairSides made = pair_sides(in, pair);
     sides_ = std::move(made.sides);
-    margin_ = pair.margin > 0 ? pair.margin : made.half_edge;
-    depth_ = 0.5 * margin_;
+    // Shells: the search reaches beyond both sides' half thicknesses (the mid-surfaces are that
+    // far apart when the shells' surfaces touch); the surfaces' motion is measured as before.
+    reach_ = 0;
+    for (const Side& side : sides_)
+      for (const double h : side.half) reach_ = std::max(reach_, 2 * h);
+    INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &reach_, 1, MPI_DOUBLE, MPI_MAX, comm_));
+    const double slack = pair.margin > 0 ? pair.margin : made.half_edge;
+    margin_ = slack + reach_;
+    depth_ = 0.5 * slack;
     make_passes();
     if (augmented_.on) set_up_multipliers(in.spec);
     touch_nodes();
@@ -127,6 +134,9 @@ class ContactPairTerm final : public ContactTerm {
     return cat(describe(), ": ", static_cast<std::int64_t>(v[0]),
                sides_.size() > 1 ? cat(" + ", static_cast<std::int64_t>(v[1])) : std::string(),
                " nodes, penalty per pass ", v[2], " to ", v[3], " N/m, margin ", margin_, " m",
+               reach_ > 0 ? cat(" (with the shells' thicknesses: their mid-surfaces touch ", reach_,
+                                " m apart at most)")
+                          : std::string(),
                friction_text(pair_.friction),
                pair_.initial == InitialPenetration::move && pair_.moved > 0
                    ? cat(", ", pair_.moved, " node(s) moved onto the faces they penetrated (",
@@ -211,7 +221,7 @@ class ContactPairTerm final : public ContactTerm {
       }
     }
     INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &moved, 1, MPI_DOUBLE, MPI_MAX, comm_));
-    if (2 * std::sqrt(moved) > margin_) {
+    if (2 * std::sqrt(moved) > margin_ - reach_) {
       search(u);
       for (Pass& p : passes_) scatter_forward(p, u);
     }
@@ -332,7 +342,8 @@ class ContactPairTerm final : public ContactTerm {
     for (std::size_t j = 0; j < touched_.size(); ++j) {
       const double* f = &force_[3 * j];  // the internal force: the contact force's opposite
       const Vec3& o = touched_normal_[j];
-      const double normal = f[0] * o[0] + f[1] * o[1] + f[2] * o[2];
+      double normal = f[0] * o[0] + f[1] * o[1] + f[2] * o[2];
+      if (touched_half_[j] > 0) normal = std::abs(normal);  // a shell: either side
       if (normal > 0 && touched_area_[j] > 0) pressure[touched_[j]] += normal / touched_area_[j];
     }
   }
@@ -349,6 +360,7 @@ class ContactPairTerm final : public ContactTerm {
       passes_[1].slave = 1, passes_[1].master = 0;
       passes_[1].first = sides_[0].nodes.size();
     }
+    for (Pass& p : passes_) p.side.assign(sides_[p.slave].nodes.size(), Vec3{0, 0, 0});
   }
   /// Collective. Augmented Lagrangian: the slave nodes' normal forces, the tolerance, the
   /// update's mass.
@@ -368,7 +380,7 @@ class ContactPairTerm final : public ContactTerm {
   }
   /// The owned nodes forces can reach (touched_nodes).
   void touch_nodes() {
-    touched_nodes(sides_, touched_, touched_area_, touched_normal_);
+    touched_nodes(sides_, touched_, touched_area_, touched_normal_, touched_half_);
     force_.assign(3 * touched_.size(), 0.0);
   }
 
@@ -443,7 +455,10 @@ class ContactPairTerm final : public ContactTerm {
                  mesh_.coords[3 * n + 2] + at.u[3 * n + 2]};
     const bool leaving = friction_ && state_.has_committed_force(e);
     const double o = p.offset.empty() ? 0.0 : p.offset[j];  // ignore: its initial gap
-    const FaceChoice c = choose_face(p, j, x, slave.outward[j], at.ug, o, depth_, leaving);
+    const FaceChoice c =
+        choose_face(p, j, x, slave.outward[j], slave.half[j], at.ug, o, depth_, leaving, p.side[j]);
+    // The side it keeps while in contact with a shell's face (Pass::side).
+    p.side[j] = c.chosen && c.chosen->two_sided && c.best.g < 0 ? c.best.n : Vec3{0, 0, 0};
     p.gap[j] = 0;
     const double l = state_.multiplier(e);
     if (state_.multipliers()) {
@@ -526,7 +541,8 @@ class ContactPairTerm final : public ContactTerm {
   double scale_;
   int rank_ = 0, size_ = 1;
   std::vector<Side> sides_;
-  double margin_ = 0;
+  double margin_ = 0;  ///< the search's: the margin (key or default) and reach_
+  double reach_ = 0;   ///< twice the largest half thickness of the sides' shells (0: solids)
   /// The largest distance of a node to the face it contacts (its penetration, or the gap to
   /// a face in front of the one it penetrates: a thin body's other side).
   double depth_ = 0;
@@ -548,6 +564,7 @@ class ContactPairTerm final : public ContactTerm {
   mutable std::vector<double> force_;        ///< its entries at touched_
   std::vector<double> touched_area_;         ///< per touched node: its area share
   std::vector<Vec3> touched_normal_;         ///< and its surface normal
+  std::vector<double> touched_half_;         ///< and its shells' half thickness
   double mass_weight_ = 0;  ///< augmented: the share of a slave node's mass in the update
   Augmented augmented_;     ///< the section's (the tolerance resolved)
   /// Per slave node of each pass: the multipliers and the committed friction force.

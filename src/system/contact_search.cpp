@@ -31,10 +31,13 @@ void receive_faces(const SearchSpace& space, Pass& p, const std::vector<double>&
   for (std::size_t f = 0; f < nf; ++f) {
     const double* r = &recv[record_size * f];
     Pass::Face face{static_cast<int>(r[0]),
-                    r[1],
+                    r[1] == 0 ? 1.0 : r[1],
                     {-1, -1, -1, -1},
                     {-1, -1, -1, -1},
-                    std::min(space.depth, depth_share * r[18])};
+                    {0, 0, 0},
+                    std::min(space.depth, depth_share * r[18]),
+                    r[1] == 0,
+                    r[19]};
     for (int a = 0; a < face.kind; ++a) {
       const auto g = static_cast<std::int64_t>(r[2 + a]);
       const auto at = std::lower_bound(p.gids.begin(), p.gids.end(), g) - p.gids.begin();
@@ -43,6 +46,8 @@ void receive_faces(const SearchSpace& space, Pass& p, const std::vector<double>&
       p.X[at] = {r[6 + 3 * a], r[7 + 3 * a], r[8 + 3 * a]};
     }
     std::sort(face.key.begin(), face.key.end());
+    for (int a = 0; a < face.kind; ++a)
+      for (int i = 0; i < 3; ++i) face.centre[i] += r[6 + 3 * a + i] / face.kind;
     p.faces.push_back(face);
   }
   // The scatter u -> ug of the faces' nodes (3 entries each).
@@ -110,22 +115,117 @@ void find_candidates(const SearchSpace& space, const Side& slave, Pass& p,
   p.candidate_ptr.assign(1, 0);
   p.candidates.clear();
   p.gap.assign(slave.nodes.size(), 0.0);
+  std::vector<std::int64_t> star;
+  const bool thick_faces =
+      std::any_of(p.faces.begin(), p.faces.end(), [](const Pass::Face& f) { return f.half > 0; });
   for (std::size_t j = 0; j < slave.nodes.size(); ++j) {
     const std::int32_t n = slave.nodes[j];
     const std::int64_t gid = space.mesh.global_node(n);
     double x[3];
     for (int i = 0; i < 3; ++i) x[i] = space.mesh.coords[3 * n + i] + u_at_search[3 * n + i];
     if (nf > 0)
-      if (const auto it = grid.find(key(x)); it != grid.end())
+      if (const auto it = grid.find(key(x)); it != grid.end()) {
+        // With thickness, the node's star too: the nodes of its own faces. A face with one of
+        // them is next to the node on its own surface (a fold's cell is a thickness across its
+        // diagonal): not a face it can touch.
+        auto has = [](const std::array<std::int64_t, 4>& k, std::int64_t g) {
+          return std::find(k.begin(), k.end(), g) != k.end();
+        };
+        star.clear();
+        if (thick_faces || slave.half[j] > 0)  // solids alone: no star to look at
+          for (const std::int32_t f : it->second)
+            if (has(p.faces[f].key, gid))
+              for (const auto g : p.faces[f].key)
+                if (g >= 0) star.push_back(g);
         for (const std::int32_t f : it->second) {
           bool inside = true;
           for (int i = 0; i < 3 && inside; ++i)
             inside = x[i] >= fb[6 * f + i] && x[i] <= fb[6 * f + 3 + i];
           const auto& k = p.faces[f].key;
-          if (inside && std::find(k.begin(), k.end(), gid) == k.end()) p.candidates.push_back(f);
+          bool near = has(k, gid);
+          if (!near && (p.faces[f].half > 0 || slave.half[j] > 0))
+            for (const auto g : star) near = near || has(k, g);
+          if (inside && !near) p.candidates.push_back(f);
         }
+      }
     p.candidate_ptr.push_back(static_cast<std::int64_t>(p.candidates.size()));
   }
+}
+
+}  // namespace
+
+namespace {
+
+/// The closest point of x on the closed triangle a b c: its barycentric weights (Ericson,
+/// Real-Time Collision Detection, 5.1.5).
+std::array<double, 3> closest_on_triangle(const Vec3& a, const Vec3& b, const Vec3& c,
+                                          const Vec3& x) {
+  const Vec3 ab{b[0] - a[0], b[1] - a[1], b[2] - a[2]}, ac{c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+  const Vec3 ap{x[0] - a[0], x[1] - a[1], x[2] - a[2]};
+  const double d1 = dot(ab, ap), d2 = dot(ac, ap);
+  if (d1 <= 0 && d2 <= 0) return {1, 0, 0};
+  const Vec3 bp{x[0] - b[0], x[1] - b[1], x[2] - b[2]};
+  const double d3 = dot(ab, bp), d4 = dot(ac, bp);
+  if (d3 >= 0 && d4 <= d3) return {0, 1, 0};
+  const double vc = d1 * d4 - d3 * d2;
+  if (vc <= 0 && d1 >= 0 && d3 <= 0) {
+    const double v = d1 / (d1 - d3);
+    return {1 - v, v, 0};
+  }
+  const Vec3 cp{x[0] - c[0], x[1] - c[1], x[2] - c[2]};
+  const double d5 = dot(ab, cp), d6 = dot(ac, cp);
+  if (d6 >= 0 && d5 <= d6) return {0, 0, 1};
+  const double vb = d5 * d2 - d1 * d6;
+  if (vb <= 0 && d2 >= 0 && d6 <= 0) {
+    const double w = d2 / (d2 - d6);
+    return {1 - w, 0, w};
+  }
+  const double va = d3 * d6 - d5 * d4;
+  if (va <= 0 && (d4 - d3) >= 0 && (d5 - d6) >= 0) {
+    const double w = (d4 - d3) / ((d4 - d3) + (d5 - d6));
+    return {0, 1 - w, w};
+  }
+  const double denom = 1 / (va + vb + vc);
+  const double v = vb * denom, w = vc * denom;
+  return {1 - v - w, v, w};
+}
+
+/// A quadrilateral too warped for the bilinear projection (Gauss-Newton does not converge, as on a
+/// cell folded through itself): the closest point on its four triangles about the centre, exact,
+/// and the signed distance to it (the sign from the triangle's normal), so that the force stays
+/// the gradient of the penalty's energy. Before, the unconverged point's gap and normal were
+/// taken as they were, and such a face made energy.
+Projection project_faceted(const Vec3* p, double sign, const Vec3& x) {
+  Projection out;
+  Vec3 c{0, 0, 0};
+  for (int a = 0; a < 4; ++a)
+    for (int i = 0; i < 3; ++i) c[i] += 0.25 * p[a][i];
+  double best = INFINITY;
+  for (int a = 0; a < 4; ++a) {
+    const int b = (a + 1) % 4;
+    const auto l = closest_on_triangle(c, p[a], p[b], x);
+    Vec3 r;
+    for (int i = 0; i < 3; ++i) r[i] = x[i] - (l[0] * c[i] + l[1] * p[a][i] + l[2] * p[b][i]);
+    const double d = std::sqrt(dot(r, r));
+    if (!(d < best)) continue;
+    best = d;
+    Vec3 n = cross({p[a][0] - c[0], p[a][1] - c[1], p[a][2] - c[2]},
+                   {p[b][0] - c[0], p[b][1] - c[1], p[b][2] - c[2]});
+    const double ln = std::sqrt(dot(n, n));
+    if (!(ln > 0)) continue;
+    for (auto& v : n) v *= sign / ln;
+    const double side = dot(r, n) < 0 ? -1.0 : 1.0;
+    out.N = {0.25 * l[0], 0.25 * l[0], 0.25 * l[0], 0.25 * l[0]};
+    out.N[a] += l[1];
+    out.N[b] += l[2];
+    out.within = out.inside = l[0] > 1e-12;  // not on the quadrilateral's outer edge
+    out.g = side * d;
+    if (d > 0)
+      for (int i = 0; i < 3; ++i) out.n[i] = side * r[i] / d;
+    else
+      out.n = n;
+  }
+  return out;
 }
 
 }  // namespace
@@ -155,7 +255,8 @@ Projection project(int kind, const Vec3* p, double sign, const Vec3& x) {
   static constexpr double sx[4] = {-1, 1, 1, -1}, sy[4] = {-1, -1, 1, 1};
   double xi = 0, eta = 0;
   Vec3 r{}, tx{}, ty{};
-  for (int it = 0; it < 6; ++it) {
+  bool converged = false;
+  for (int it = 0; it < 8 && !converged; ++it) {
     r = x, tx = {0, 0, 0}, ty = {0, 0, 0};
     for (int a = 0; a < 4; ++a) {
       const double N = 0.25 * (1 + sx[a] * xi) * (1 + sy[a] * eta);
@@ -168,12 +269,13 @@ Projection project(int kind, const Vec3* p, double sign, const Vec3& x) {
     }
     const double a11 = dot(tx, tx), a12 = dot(tx, ty), a22 = dot(ty, ty);
     const double det = a11 * a22 - a12 * a12;
-    if (!(det > 0)) return out;
+    if (!(det > 0)) return project_faceted(p, sign, x);
     const double b1 = dot(r, tx), b2 = dot(r, ty);
     const double dxi = (a22 * b1 - a12 * b2) / det, deta = (a11 * b2 - a12 * b1) / det;
     xi += dxi, eta += deta;
-    if (std::abs(dxi) + std::abs(deta) < 1e-12) break;
+    converged = std::abs(dxi) + std::abs(deta) < 1e-10;
   }
+  if (!converged) return project_faceted(p, sign, x);
   r = x, tx = {0, 0, 0}, ty = {0, 0, 0};
   for (int a = 0; a < 4; ++a) {
     out.N[a] = 0.25 * (1 + sx[a] * xi) * (1 + sy[a] * eta);
@@ -193,6 +295,65 @@ Projection project(int kind, const Vec3* p, double sign, const Vec3& x) {
   out.n = n;
   out.g = dot(r, n);
   return out;
+}
+
+namespace {
+
+/// The closest point of x on the face's boundary edges (straight, for the bilinear face too): the
+/// distance to it, the direction from it to x and the shape functions there.
+Projection closest_on_edges(int kind, const Vec3* p, const Vec3& x) {
+  Projection out;
+  double best = INFINITY;
+  for (int a = 0; a < kind; ++a) {
+    const int b = (a + 1) % kind;
+    const Vec3 e{p[b][0] - p[a][0], p[b][1] - p[a][1], p[b][2] - p[a][2]};
+    const Vec3 d{x[0] - p[a][0], x[1] - p[a][1], x[2] - p[a][2]};
+    const double ee = dot(e, e);
+    const double s = ee > 0 ? std::clamp(dot(d, e) / ee, 0.0, 1.0) : 0.0;
+    const Vec3 r{d[0] - s * e[0], d[1] - s * e[1], d[2] - s * e[2]};
+    const double l = std::sqrt(dot(r, r));
+    if (!(l < best)) continue;
+    best = l;
+    out.g = l;
+    out.N = {0, 0, 0, 0};
+    out.N[a] = 1 - s;
+    out.N[b] += s;
+    if (l > 0) out.n = {r[0] / l, r[1] / l, r[2] / l};
+  }
+  return out;
+}
+
+}  // namespace
+
+Projection project_on(const Pass::Face& face, const Vec3* pts, const Vec3& x, double half,
+                      const Vec3& side) {
+  Projection pr = project(face.kind, pts, face.sign, x);
+  // With thickness (a shell's face, or a shell's node): the contact surface wraps around the
+  // face's edges with the radius of the half thicknesses (as LS-DYNA's automatic contacts do at a
+  // shell's free edge), so that the gap is the distance to the closest point of the closed face
+  // less both half thicknesses, continuous from face to face. Without it a node coming round a
+  // fold (or over a free edge) met the next face already as deep as the thicknesses, and the
+  // penalty's energy appeared from nothing. A one-sided face rounds its edges in front only.
+  if (half + face.half > 0 && !pr.within) {
+    const Projection edge = closest_on_edges(face.kind, pts, x);
+    const double front = dot(edge.n, pr.n);  // pr.n: the face's normal (sign applied)
+    if (edge.g > 0 && (face.two_sided || front > 0)) {
+      pr = edge;
+      pr.within = pr.inside = true;
+    }
+  }
+  // The side kept is the normal of the face the node last pressed: it decides for a face within
+  // 60 degrees of that one (the same face, or its neighbour on a smooth sheet); a face at a
+  // sharper angle (the next face round a fold) is taken from the side the node is on. Before,
+  // its sign came from a near-zero product, and a node was pulled into the fold's other face.
+  const double along = dot(pr.n, side);
+  const bool kept = std::abs(along) >= 0.5;
+  if (face.two_sided && (kept ? along < 0 : pr.g < 0)) {
+    pr.g = -pr.g;
+    for (auto& c : pr.n) c = -c;
+  }
+  pr.g -= half + face.half;
+  return pr;
 }
 
 void search_faces(const SearchSpace& space, const std::vector<Side>& sides,
@@ -272,10 +433,23 @@ void search_faces(const SearchSpace& space, const std::vector<Side>& sides,
 }
 
 FaceChoice choose_face(const Pass& p, std::size_t j, const Vec3& x, const Vec3& outward,
-                       std::span<const PetscScalar> ug, double o, double depth, bool leaving) {
+                       double half, std::span<const PetscScalar> ug, double o, double depth,
+                       bool leaving, const Vec3& side) {
   // Locals, not the result's fields: stores through the result would make the compiler reload
   // the pass's arrays at every candidate (the loop is the pairs' hot path).
   Projection best, exit;
+  // Whether projection a (on face fa) is nearer than b (on fb). Gaps within rounding of each other
+  // (a node over the edge two faces share: the same closest point) are a tie, broken by the
+  // faces' reference centres: the same choice on any number of ranks (the displacements' last
+  // bits, and the nodes' numbers, depend on it).
+  // The distances compared are to the faces' mid-surfaces (the gaps plus both half thicknesses):
+  // the nearest face of a shell's, not the one it is least deep in.
+  const double tie = 1e-9 * depth;
+  auto nearer = [tie, half](const Projection& a, const Pass::Face& fa, const Projection& b,
+                            const Pass::Face& fb) {
+    const double d = std::abs(a.g + half + fa.half) - std::abs(b.g + half + fb.half);
+    return d < -tie || (!(d > tie) && fa.centre < fb.centre);
+  };
   const Pass::Face* chosen = nullptr;
   const Pass::Face* left = nullptr;
   for (auto c = p.candidate_ptr[j], end = p.candidate_ptr[j + 1]; c < end; ++c) {
@@ -283,32 +457,32 @@ FaceChoice choose_face(const Pass& p, std::size_t j, const Vec3& x, const Vec3& 
     Vec3 pts[4];
     for (int a = 0; a < face.kind; ++a)
       for (int i = 0; i < 3; ++i) pts[a][i] = p.X[face.node[a]][i] + ug[3 * face.node[a] + i];
-    // A node whose closest point is inside the face at a distance d <= depth is inside the
-    // face's box grown by depth: the projections are only computed there.
+    // A node whose closest point is inside the face at a distance d <= depth (beyond the
+    // shells' half thicknesses) is inside the face's box grown by that: the projections are only
+    // computed there.
+    const double reach = depth + half + face.half - o;
     bool near = true;
     for (int i = 0; i < 3 && near; ++i) {
       double lo = pts[0][i], hi = pts[0][i];
       for (int a = 1; a < face.kind; ++a)
         lo = std::min(lo, pts[a][i]), hi = std::max(hi, pts[a][i]);
-      near = x[i] >= lo - depth + o && x[i] <= hi + depth - o;
+      near = x[i] >= lo - reach && x[i] <= hi + reach;
     }
     if (!near) continue;
-    const Projection pr = project(face.kind, pts, face.sign, x);
+    const Projection pr = project_on(face, pts, x, half, side);
     // A node leaving contact with a friction force: the nearest facing face, where it left (its
     // slip over the step).
-    if (leaving && dot(pr.n, outward) < 0 &&
-        (!left || std::abs(pr.g) < std::abs(exit.g) ||
-         (std::abs(pr.g) == std::abs(exit.g) && face.key < left->key)))
+    if (leaving && facing(pr.n, outward) && (!left || nearer(pr, face, exit, *left)))
       exit = pr, left = &face;
     // Inside the face, facing it, not deeper than its limit beyond the initial gap (the far side
     // of a body or of the face's cell), not farther in front than `depth`.
-    if (!pr.inside || dot(pr.n, outward) >= 0 || pr.g > depth || pr.g < o - face.limit) continue;
-    // A face that has the point within it before one whose band has it; then the nearest; ties
-    // broken by the faces' nodes (the same on any ranks).
+    // A node keeping its side of a shell may be past the mid-surface: as deep as both shells'
+    // half thicknesses more.
+    const double limit = face.two_sided ? face.limit + half + face.half : face.limit;
+    if (!pr.inside || !facing(pr.n, outward) || pr.g > depth || pr.g < o - limit) continue;
+    // A face that has the point within it before one whose band has it; then the nearest.
     if (!chosen || (pr.within && !best.within) ||
-        (pr.within == best.within &&
-         (std::abs(pr.g) < std::abs(best.g) ||
-          (std::abs(pr.g) == std::abs(best.g) && face.key < chosen->key))))
+        (pr.within == best.within && nearer(pr, face, best, *chosen)))
       best = pr, chosen = &face;
   }
   return {chosen, best, left, exit};

@@ -183,13 +183,16 @@ inline double penalty_scale(const ContactSection& s, const ProblemSpec& spec) {
 }
 
 /// A face of a contact surface on this rank: its type (tri3, quad4, tri6), local nodes, and the
-/// height over it of the solid cell it belongs to (infinite where none has it).
+/// height over it of the solid cell it belongs to (infinite where none has it). A shell's face
+/// (its mid-surface: the shell4's quad4, the shell3's tri3) has both sides and half its
+/// thickness: contact starts where another surface comes within that of its mid-surface.
 struct SurfaceFace {
   CellType type = CellType::tri3;
   int count = 0;
   std::array<std::int32_t, 6> node{-1, -1, -1, -1, -1, -1};
   double height = INFINITY;
   bool oriented = false;  ///< nodes ordered so that the normal points out of the cell (volumes)
+  double half = 0;        ///< a shell's half thickness (two-sided); 0: a solid's face
 };
 /// The faces of a region on this rank: a region of faces, its cells; a volume (dimension 3), its
 /// skin: the faces of its solid cells that no other solid cell (of any region) shares, held by
@@ -213,11 +216,14 @@ std::vector<char> erodible_nodes(const TermInputs& in);
 
 /// The owned nodes of a surface's faces (surface_faces) and each one's share of the faces' area
 /// (summed over the ranks). Collective; InputError as surface_faces.
+/// A shell surface's nodes have their shells' half thickness (the largest of their faces'; 0 on
+/// a solid's surface): a wall or a face holds them that far from their mid-surface.
 struct SurfaceNodes {
   int region = -1;
   bool volume = false;
   std::vector<std::int32_t> nodes;
   std::vector<double> areas;
+  std::vector<double> half;
 };
 SurfaceNodes surface_nodes(const TermInputs& in, const std::string& region,
                            const std::string& where);

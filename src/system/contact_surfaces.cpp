@@ -18,6 +18,7 @@
 #include "contact_section.hpp"
 #include "inertia/parallel/petsc.hpp"
 #include "inertia/parallel/session.hpp"
+#include "inertia/system/shells.hpp"
 
 namespace inertia {
 
@@ -35,6 +36,23 @@ int tet10_edge_node(int a, int b) {
     if ((edges[e][0] == a && edges[e][1] == b) || (edges[e][0] == b && edges[e][1] == a))
       return 4 + e;
   return -1;
+}
+
+/// The nodes of a region's 2D cell that make a face: all of a tri3, quad4 or tri6; a shell's
+/// translational ones (not its rotation nodes).
+std::span<const std::int64_t> face_nodes(const LocalMesh& mesh, std::int64_t c) {
+  const auto nodes = mesh.nodes_of(c);
+  const int shell = rotation_nodes_from(mesh.cell_types[c]);
+  return shell > 0 ? nodes.first(static_cast<std::size_t>(shell)) : nodes;
+}
+
+/// The thickness of a `shells:` region (0: none).
+double shell_thickness(const ProblemSpec& spec, const std::string& region) {
+  const auto it = spec.term_sections.find("shells");
+  if (it == spec.term_sections.end()) return 0;
+  for (const ShellInput& s : dynamic_cast<const ShellSectionList&>(*it->second).shells)
+    if (s.region == region) return s.thickness;
+  return 0;
 }
 
 /// The unit normal of a face through its corners (right-hand rule; quadrilateral: the diagonals').
@@ -269,11 +287,14 @@ Surface surface_faces(const TermInputs& in, const std::string& name, const std::
   INERTIA_CHECK(out.region >= 0, InputError, where, ": unknown region '", name, "'");
   const int dim = mesh.regions[static_cast<std::size_t>(out.region)].dim;
   out.volume = dim == 3;
+  // A shell region's faces are its shells' mid-surfaces, with half their thickness.
+  const double half = 0.5 * shell_thickness(in.spec, name);
   // The region's cells on this rank: its faces, or its solid cells.
   auto ours = [&](std::int64_t c) {
     const CellType t = mesh.cell_types[c];
     if (mesh.cell_regions[c] != out.region || info(t).dim != dim) return false;
     if (eroded && (*eroded)[static_cast<std::size_t>(c)]) return false;
+    if (dim == 2 && rotation_nodes_from(t) > 0) return half > 0;  // shell4, shell3
     return dim == 2 ? info(t).num_nodes <= 6 : dim == 3 && mesh.cell_is_element[c] != 0;
   };
   // The nodes of the region's cells, on every rank that has them.
@@ -284,7 +305,7 @@ Surface surface_faces(const TermInputs& in, const std::string& name, const std::
       auto local = sum.local();
       for (std::int64_t c = 0; c < mesh.num_cells(); ++c)
         if (ours(c))
-          for (auto n : mesh.nodes_of(c)) local[3 * n] = 1;
+          for (auto n : face_nodes(mesh, c)) local[3 * n] = 1;
     });
     petsc::GhostedRead g(v);
     for (std::size_t n = 0; n < marked.size(); ++n) marked[n] = g[3 * n] > 0 ? 1 : 0;
@@ -298,8 +319,8 @@ Surface surface_faces(const TermInputs& in, const std::string& name, const std::
   if (dim == 2)
     for (std::int64_t c = 0; c < mesh.num_cells(); ++c)
       if (ours(c)) {
-        const auto nodes = mesh.nodes_of(c);
-        const int n = info(mesh.cell_types[c]).num_corners;
+        const auto nodes = face_nodes(mesh, c);
+        const int n = info(shown_type(mesh.cell_types[c])).num_corners;
         std::int32_t corner[4];
         for (int a = 0; a < n; ++a) corner[a] = static_cast<std::int32_t>(nodes[a]);
         queries.push_back(key_of(mesh, corner, n));
@@ -314,11 +335,12 @@ Surface surface_faces(const TermInputs& in, const std::string& name, const std::
     for (std::size_t q = 0; q < face_cells.size(); ++q) {
       const std::int64_t c = face_cells[q];
       SurfaceFace face;
-      face.type = mesh.cell_types[c];
-      const auto nodes = mesh.nodes_of(c);
+      face.type = shown_type(mesh.cell_types[c]);
+      const auto nodes = face_nodes(mesh, c);
       face.count = static_cast<int>(nodes.size());
       for (int a = 0; a < face.count; ++a) face.node[a] = static_cast<std::int32_t>(nodes[a]);
       face.height = answers.heights[q] > 0 ? answers.heights[q] : INFINITY;
+      if (rotation_nodes_from(mesh.cell_types[c]) > 0) face.half = half;
       out.faces.push_back(face);
     }
   }
@@ -380,11 +402,23 @@ SurfaceNodes surface_nodes(const TermInputs& in, const Surface& surface) {
       for (int a = 0; a < f.count; ++a) local[3 * f.node[a]] += share[a];
     }
   });
-  petsc::ConstArray a(area);
+  // Each node's half thickness: the largest of its shell faces' (over the ranks).
+  petsc::Vector half = in.assembler.create_vector();
+  {
+    petsc::GhostedArray h(half);
+    std::fill(h.span().begin(), h.span().end(), 0.0);
+    for (const SurfaceFace& f : surface.faces)
+      for (int a = 0; a < f.count; ++a)
+        h[3 * f.node[a]] = std::max<double>(h[3 * f.node[a]], f.half);
+  }
+  INERTIA_PETSC(VecGhostUpdateBegin(half, MAX_VALUES, SCATTER_REVERSE));
+  INERTIA_PETSC(VecGhostUpdateEnd(half, MAX_VALUES, SCATTER_REVERSE));
+  petsc::ConstArray a(area), h(half);
   for (std::int32_t n = 0; n < mesh.num_owned; ++n)
     if (a[3 * n] > 0) {
       out.nodes.push_back(n);
       out.areas.push_back(a[3 * n]);
+      out.half.push_back(h[3 * n]);
     }
   return out;
 }

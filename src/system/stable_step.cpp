@@ -161,8 +161,24 @@ double cell_volume(CellType type, std::span<const double> x) {
   }
 }
 
+/// A shell's: its area over its longest side (LS-DYNA's shell length), the area as half the
+/// diagonals' cross product (a quadrilateral) or the triangle's.
+double shell_length(CellType type, std::span<const double> x) {
+  const int n = type == CellType::shell3 ? 3 : 4;
+  double longest = 0;
+  for (int a = 0; a < n; ++a)
+    longest = std::max(longest, norm(minus(at(x, (a + 1) % n), at(x, a))));
+  const double area = n == 4
+                          ? quad_area(x, 0, 1, 2, 3)
+                          : 0.5 * norm(cross(minus(at(x, 1), at(x, 0)), minus(at(x, 2), at(x, 0))));
+  return longest > 0 ? (n == 3 ? 2 : 1) * area / longest : 0;
+}
+
 double characteristic_length(CellType type, std::span<const double> x) {
   switch (type) {
+    case CellType::shell4:
+    case CellType::shell3:
+      return std::min(shell_length(type, x), shortest_corner_distance(type, x));
     case CellType::hex8:
       return hex_length(x);
     case CellType::tet4:

@@ -14,6 +14,7 @@
 #include "inertia/mesh/rotation_nodes.hpp"
 #include "inertia/parallel/session.hpp"
 #include "inertia/system/beams.hpp"
+#include "structural_regions.hpp"
 
 namespace inertia {
 
@@ -223,12 +224,6 @@ class ElasticBeamTerm final : public beam_detail::BeamTermBase {
   }
 };
 
-int region_index(const std::vector<Region>& regions, const std::string& name) {
-  for (std::size_t r = 0; r < regions.size(); ++r)
-    if (regions[r].name == name) return static_cast<int>(r);
-  return -1;
-}
-
 fe::BeamSectionProperties section_properties(const BeamInput& b, double nu) {
   return b.shape.empty() ? b.properties : fe::section_properties(beam_detail::beam_shape(b), nu);
 }
@@ -339,31 +334,17 @@ void BeamSection::fingerprint(Hasher& h) const {
 }
 
 std::shared_ptr<TermSection> parse_beam_section(const case_yaml::Node& section) {
-  section.expect_sequence();
-  if (section.size() == 0) section.fail("expected at least one section");
   auto s = std::make_shared<BeamSection>();
-  for (std::size_t i = 0; i < section.size(); ++i) {
-    s->beams.push_back(parse_beam(section.at(i)));
-    for (std::size_t j = 0; j < i; ++j)
-      if (s->beams[j].region == s->beams[i].region)
-        section.at(i).fail(cat("region '", s->beams[i].region, "' has a section already"));
-  }
+  structural::parse_entries(section, s->beams, parse_beam, "expected at least one section",
+                            "has a section already");
   return s;
 }
 
 void prepare_beam_mesh_data(const TermSection& section, MeshData& mesh) {
   const auto& s = dynamic_cast<const BeamSection&>(section);
-  std::vector<int> regions;
-  for (const BeamInput& b : s.beams) {
-    const int r = region_index(mesh.regions, b.region);
-    if (r < 0) continue;  // the case's region check names it
-    if (mesh.regions[static_cast<std::size_t>(r)].dim != 1)
-      throw InputError(cat(b.where, ".region: '", excerpt(b.region), "' is a ",
-                           mesh.regions[static_cast<std::size_t>(r)].dim,
-                           "D region; beams are the line cells of a 1D physical group"));
-    regions.push_back(r);
-  }
-  add_rotation_nodes(mesh, regions);
+  add_rotation_nodes(mesh,
+                     structural::entry_regions(s.beams, mesh, 1,
+                                               "beams are the line cells of a 1D physical group"));
 }
 
 namespace {
@@ -454,7 +435,7 @@ void build_beam_terms(const TermInputs& in, std::vector<std::unique_ptr<ForceTer
   std::exception_ptr error;
   for (const BeamInput& given : s->beams) {
     BeamInput b = given;
-    const int region = region_index(in.mesh.regions, b.region);
+    const int region = structural::region_index(in.mesh.regions, b.region);
     const MaterialAssignment* material = nullptr;
     for (const auto& m : in.spec.materials)
       if (m.region == region) material = &m;

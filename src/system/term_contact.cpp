@@ -262,16 +262,16 @@ namespace {
 
 class RigidWallTerm final : public ContactTerm {
  public:
-  RigidWallTerm(const TermInputs& in, WallInput wall, double penalty_scale,
-                std::vector<std::int32_t> nodes, std::vector<double> areas, const Amplitude* motion,
-                const Augmented& augmented)
+  RigidWallTerm(const TermInputs& in, WallInput wall, double penalty_scale, SurfaceNodes surface,
+                const Amplitude* motion, const Augmented& augmented)
       : motion_(motion),
         comm_(in.comm),
         mesh_(in.mesh),
         wall_(std::move(wall)),
         penalty_scale_(penalty_scale),
-        nodes_(std::move(nodes)),
-        area_(std::move(areas)),
+        nodes_(std::move(surface.nodes)),
+        area_(std::move(surface.areas)),
+        half_(std::move(surface.half)),
         k_(nodes_.size(), 0.0),
         c_(nodes_.size(), 0.0),
         friction_(wall_.friction.on()),
@@ -527,7 +527,7 @@ class RigidWallTerm final : public ContactTerm {
     double deepest = 0;
     std::int64_t count = 0, tag = -1;
     for (std::size_t j = 0; j < nodes_.size(); ++j) {
-      const Gap c = gap(wall_, &mesh_.coords[3 * nodes_[j]], offset(0));
+      const Gap c = gap(wall_, &mesh_.coords[3 * nodes_[j]], offset(0), half_[j]);
       if (c.g < 0) {
         ++count;
         if (-c.g > deepest) deepest = -c.g, tag = mesh_.node_tags[nodes_[j]];
@@ -541,10 +541,15 @@ class RigidWallTerm final : public ContactTerm {
     INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &count, 1, MPI_INT64_T, MPI_SUM, comm_));
     INERTIA_MPI(MPI_Allreduce(&mine, &worst, 1, MPI_DOUBLE_INT, MPI_MAXLOC, comm_));
     INERTIA_MPI(MPI_Bcast(&tag, 1, MPI_INT64_T, worst.rank, comm_));
-    INERTIA_CHECK(count == 0, InputError, wall_.where, ": wall '", wall_.name,
-                  "' starts inside the body: ", count, " node(s) of region '", wall_.region,
-                  "' behind it, the deepest (node ", tag, ") by ", worst.depth,
-                  " m; move the wall or the body so that they start apart or touching");
+    double half = 0;
+    for (const double h : half_) half = std::max(half, h);
+    INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &half, 1, MPI_DOUBLE, MPI_MAX, comm_));
+    INERTIA_CHECK(
+        count == 0, InputError, wall_.where, ": wall '", wall_.name,
+        "' starts inside the body: ", count, " node(s) of region '", wall_.region,
+        half > 0 ? "' behind it or closer to it than half their shells' thickness" : "' behind it",
+        ", the deepest (node ", tag, ") by ", worst.depth,
+        " m; move the wall or the body so that they start apart or touching");
   }
 
   /// A moving wall that travels more than half its region's node spacing in one step (a speed in
@@ -625,7 +630,7 @@ class RigidWallTerm final : public ContactTerm {
       const std::int32_t n = nodes_[j];
       const double* X = &mesh_.coords[3 * n];
       const double x[3] = {X[0] + u[3 * n], X[1] + u[3 * n + 1], X[2] + u[3 * n + 2]};
-      const Gap c = gap(wall_, x, o);
+      const Gap c = gap(wall_, x, o, half_[j]);
       const double p = (l.empty() ? 0.0 : l[j]) - k_[j] * c.g;
       if (p > 0 || (touching && c.g == 0)) f(j, n, c, p);
     }
@@ -674,6 +679,7 @@ class RigidWallTerm final : public ContactTerm {
   double penalty_scale_;
   std::vector<std::int32_t> nodes_;  ///< owned local nodes of the region's faces
   std::vector<double> area_;         ///< each node's share of the faces' area
+  std::vector<double> half_;         ///< each node's shells' half thickness (0: a solid's node)
   std::vector<double> k_;            ///< penalty per node (set_up)
   std::vector<double> c_;            ///< the normal dashpot per node (set_up; 0 undamped)
   double bound_ = 0;
@@ -738,8 +744,8 @@ void build_contact_terms(const TermInputs& in, std::vector<std::unique_ptr<Force
       }
       motion = &in.spec.amplitudes[static_cast<std::size_t>(a)];
     }
-    auto term = std::make_unique<RigidWallTerm>(in, w, scale, std::move(surface.nodes),
-                                                std::move(surface.areas), motion, s.augmented);
+    auto term =
+        std::make_unique<RigidWallTerm>(in, w, scale, std::move(surface), motion, s.augmented);
     term->check_start();
     out.push_back(std::move(term));
   }

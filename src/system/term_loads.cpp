@@ -64,13 +64,15 @@ class LoadTerm final : public ForceTerm {
       }
       case Load::Kind::traction:
         f.add_cells(faces_, [&](std::int64_t, CellType t, auto x, auto fe_vec) {
-          fe::face_traction(t, x, load_.value.data(), fe_vec);
+          const std::size_t n = 3 * static_cast<std::size_t>(shown_nodes(t));  // a shell's face
+          fe::face_traction(shown_type(t), x.first(n), load_.value.data(), fe_vec.first(n));
           return true;
         });
         break;
       case Load::Kind::pressure:
         f.add_cells(faces_, [&](std::int64_t, CellType t, auto x, auto fe_vec) {
-          fe::face_pressure(t, x, load_.value[0], fe_vec);
+          const std::size_t n = 3 * static_cast<std::size_t>(shown_nodes(t));  // a shell's face
+          fe::face_pressure(shown_type(t), x.first(n), load_.value[0], fe_vec.first(n));
           return true;
         });
         break;

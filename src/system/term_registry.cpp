@@ -8,6 +8,7 @@
 #include "inertia/system/couplings.hpp"
 #include "inertia/system/force_term.hpp"
 #include "inertia/system/rigid_bodies.hpp"
+#include "inertia/system/shells.hpp"
 
 namespace inertia {
 
@@ -79,12 +80,31 @@ constexpr std::array rows{
                    parse_beam_section,
                    nullptr,
                    prepare_beam_mesh_data},
+    ForceTermEntry{{"shells",
+                    "shells: the quadrilaterals (MITC4) and triangles of a 2D region with a "
+                    "thickness; their material from materials: (linear_elastic, with or without "
+                    "plasticity: J2 in plane stress through the thickness, corotational); "
+                    "kinematics: linear | corotational; integration: simpson | lobatto | gauss "
+                    "and integration_points (5) through the thickness of plastic shells; "
+                    "drilling: the drilling penalty's factor (1: G t), shear_factor (5/6); "
+                    "formulation: mitc4 | belytschko_tsay (one point with hourglass control, "
+                    "corotational, explicit runs only; hourglass: 0.1); their nodes get "
+                    "rotations rx, ry, rz",
+                    "mesh: {file: meshes/shell_plate_4.msh}\nmaterials:\n  - {region: plate, "
+                    "density: 7850, youngs_modulus: 2.1e11, poissons_ratio: 0.3}\nshells:\n  - "
+                    "{region: plate, thickness: 0.01}\nboundary_conditions:\n  - {region: "
+                    "edges, type: fixed}\n  - {region: plate, type: pressure, value: 1000}"},
+                   build_shell_terms,
+                   parse_shell_section,
+                   nullptr,
+                   prepare_shell_mesh_data},
     ForceTermEntry{
         {"couplings",
-         "rigid couplings of a beam node (node: a point region) to a face region "
-         "(surface): its nodes follow the node's translations and rotations, u_a = u_n "
-         "+ theta_n x (x_a - x_n) (small rotations), by a penalty of `penalty` (1000) "
-         "times the largest stiffness diagonal there; type: rigid",
+         "rigid couplings of a beam node (node: a point region), or of a shell's or beam's "
+         "edge (edge: a line region, each node leading the surface's nodes nearest to it), "
+         "to a face region (surface): its nodes follow the node's translations and "
+         "rotations, u_a = u_n + theta_n x (x_a - x_n) (small rotations), by a penalty of "
+         "`penalty` (1000) times the largest stiffness diagonal there; type: rigid",
          "mesh: {file: meshes/beam_on_block.msh}\nmaterials:\n  - {region: block, "
          "density: 2000, youngs_modulus: 1.0e9, poissons_ratio: 0.3}\n  - {region: "
          "beam, density: 7850, youngs_modulus: 2.1e11, poissons_ratio: 0.3}\nsections:\n"

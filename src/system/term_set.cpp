@@ -33,6 +33,7 @@ TermSet::TermSet(MPI_Comm comm, const Assembler& assembler, const ProblemSpec& s
     } else
       linear_ = linear_ && (traits.linear || traits.load);
     dashpots_ = dashpots_ || traits.dashpot;
+    hourglass_ = hourglass_ || traits.hourglass;
     if (traits.friction) friction_terms_.push_back(t.get());
     if (traits.friction || traits.multipliers || traits.body)
       nodal_history_terms_.push_back(t.get());
@@ -205,13 +206,21 @@ double TermSet::nodal_energy(Vec u, double t) const {
 
 double TermSet::nonlinear_energy(Vec u, double t) const {
   if (linear_) return 0;
-  forced_ = {};  // the energies write the trial states at u
+  // The terms that computed their energy with the last internal force, at this u and time, give
+  // it; the others evaluate theirs (writing their trial states at u).
+  const bool forced = forced_ == Evaluation::of(u, t);
   double local = 0;
   petsc::GhostedRead ul(u);
   const TermPoint at{ul.span(), {}, t};
   for (const auto& term : terms_)  // the gathering terms' energy is in nodal_energy
-    if (const auto traits = term->traits(); !traits.linear && !traits.gathers)
+    if (const auto traits = term->traits(); !traits.linear && !traits.gathers) {
+      if (forced && term->energy_from_force()) {
+        local += term->force_energy();
+        continue;
+      }
+      forced_ = {};
       local += term->energy(at);
+    }
   return local;
 }
 

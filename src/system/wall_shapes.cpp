@@ -50,11 +50,13 @@ Gap round_gap(const WallInput& w, const std::array<double, 3>& d,
     out.n =
         std::abs(along[0]) > 0.9 ? std::array<double, 3>{0, 1, 0} : std::array<double, 3>{1, 0, 0};
     out.g = -w.radius;
+    out.r = 0;
     return out;
   }
   for (int i = 0; i < 3; ++i) out.n[i] = d[i] / r;
   out.g = r - w.radius;
   out.c = out.g / r;
+  out.r = r;
   return out;
 }
 

@@ -6,6 +6,7 @@
 /// curvature, and builds the force, the tangent and the friction from them alone.
 
 #include <array>
+#include <cmath>
 
 #include "contact_section.hpp"
 #include "inertia/core/case_node.hpp"
@@ -23,6 +24,7 @@ struct Gap {
   std::array<double, 3> n{0, 0, 0};
   double c = 0;
   std::array<double, 3> a{0, 0, 0};
+  double r = INFINITY;  ///< the point's distance from the centre or the axis (a plane: infinite)
 };
 
 struct WallShapeEntry : EntryInfo {
@@ -38,10 +40,18 @@ Registry<WallShapeEntry> wall_shapes();
 /// The row of a shape.
 const WallShapeEntry& wall_shape(Shape s);
 
-/// The gap of x from wall w moved by `offset` (its translation at the evaluation's time).
-inline Gap gap(const WallInput& w, const double* x, const std::array<double, 3>& offset) {
-  return wall_shape(w.shape).gap(w, {x[0] - w.point[0] - offset[0], x[1] - w.point[1] - offset[1],
-                                     x[2] - w.point[2] - offset[2]});
+/// The gap of x from wall w moved by `offset` (its translation at the evaluation's time), less
+/// `half` (a shell node: half its thickness, the wall holds its mid-surface that far away).
+inline Gap gap(const WallInput& w, const double* x, const std::array<double, 3>& offset,
+               double half = 0) {
+  Gap out =
+      wall_shape(w.shape).gap(w, {x[0] - w.point[0] - offset[0], x[1] - w.point[1] - offset[1],
+                                  x[2] - w.point[2] - offset[2]});
+  if (half > 0) {
+    out.g -= half;
+    out.c = std::isfinite(out.r) && out.r > 0 ? out.g / out.r : 0.0;
+  }
+  return out;
 }
 
 }  // namespace inertia::contact_input

@@ -628,6 +628,78 @@ amplitude_case quake.csv >"$dir/case.yaml"
 { echo "0,0"; printf '1,'; head -c 5000000 /dev/zero | tr '\0' '7'; echo "x"; } >"$dir/quake.csv"
 expect_error amplitude_huge_value "quake\.csv:2: expected two finite numbers.*\.\.\. \(5000003 bytes\)'\$"
 
+# ------------------------------------------------------------------------------------------------
+# Shells: a missing or negative thickness, an unknown key, a region that is not a surface, a
+# surface's material without shells, corotational triangles, plastic shells held to linear
+# kinematics
+# ------------------------------------------------------------------------------------------------
+shell_case() {  # $1: the shells: entry (or nothing); $2: the mesh; $3: a plasticity block
+  printf '%s\n' "mesh: {file: $INERTIA_SOURCE_DIR/meshes/${2:-shell_plate_4.msh}}" 'materials:' \
+    "  - {region: plate, density: 7850, youngs_modulus: 2.1e11, poissons_ratio: 0.3${3:-}}" \
+    'boundary_conditions:' '  - {region: edges, type: fixed}' \
+    'time: {integrator: static, dt: 1, steps: 1}' ${1:+'shells:'} ${1:+"  - $1"}
+}
+new_case shell_no_thickness
+shell_case '{region: plate}' >"$dir/case.yaml"
+expect_error shell_no_thickness "case\.yaml:8: shells\[0\]: missing key 'thickness'"
+new_case shell_negative_thickness
+shell_case '{region: plate, thickness: -0.01}' >"$dir/case.yaml"
+expect_error shell_negative_thickness "case\.yaml:8: shells\[0\]\.thickness: must be > 0 \(got -0\.01\)"
+new_case shell_unknown_key
+shell_case '{region: plate, thikness: 0.01}' >"$dir/case.yaml"
+expect_error shell_unknown_key "case\.yaml:8: shells\[0\]: unknown key 'thikness' \(did you mean 'thickness'\?\)"
+new_case shell_on_lines
+shell_case '{region: edges, thickness: 0.01}' >"$dir/case.yaml"
+expect_error shell_on_lines "shells\[0\]\.region: 'edges' is a 1D region; shells are the quadrilaterals and triangles of a 2D physical group"
+new_case shell_material_without_shells
+shell_case >"$dir/case.yaml"
+expect_error shell_material_without_shells "materials\[0\]\.region: region 'plate' has dimension 2, expected 3 \(a volume; a surface's material is for its shells: give the region a shells: entry\)"
+new_case shell_triangles
+python3 - "$INERTIA_SOURCE_DIR/meshes/shell_plate_4.msh" "$dir/tri.msh" <<'PY'
+import sys  # the quadrilaterals (Gmsh type 3) of the plate cut into triangles (type 2)
+lines = open(sys.argv[1]).read().split("\n")
+out, i, tag = [], 0, 1000
+while i < len(lines):
+    line = lines[i]
+    f = line.split()
+    if len(f) == 4 and f[2] == "3" and f[0] == "2":  # a block of quads on a surface
+        n = int(f[3])
+        out.append("%s %s 2 %d" % (f[0], f[1], 2 * n))
+        for k in range(n):
+            e = lines[i + 1 + k].split()
+            a, b, c, d = e[1:5]
+            out += ["%d %s %s %s" % (tag, a, b, c), "%d %s %s %s" % (tag + 1, a, c, d)]
+            tag += 2
+        i += n + 1
+        continue
+    out.append(line)
+    i += 1
+text = "\n".join(out)
+open(sys.argv[2], "w").write(text.replace("\n$Elements\n6 33 1 33\n", "\n$Elements\n6 49 1 1100\n"))
+PY
+shell_case '{region: plate, thickness: 0.01, kinematics: corotational}' >"$dir/case.yaml"
+sed -i "s|mesh: {file: .*|mesh: {file: tri.msh}|" "$dir/case.yaml"
+expect_error shell_triangles "case\.yaml:8: shells\[0\]: region 'plate' has 32 triangles: corotational and plastic shells are quadrilaterals"
+new_case shell_wall  # a wall closer to a shell's mid-surface than half its thickness
+{ shell_case '{region: plate, thickness: 0.01}'
+  printf '%s\n' 'contact:' '  walls:' \
+    '    - {name: floor, region: plate, plane: {point: [0, 0, -0.004], normal: [0, 0, 1]}}'; } \
+  >"$dir/case.yaml"
+expect_error shell_wall "case\.yaml:11: contact\.walls\[0\]: wall 'floor' starts inside the body: 25 node\(s\) of region 'plate' behind it or closer to it than half their shells' thickness, the deepest \(node [0-9]+\) by 0\.001 m"
+new_case shell_pair  # two plates whose mid-surfaces start closer than half their thicknesses
+printf '%s\n' "mesh: {file: $INERTIA_SOURCE_DIR/meshes/shell_contact.msh}" 'materials:' \
+  '  - {region: lower, density: 7800, youngs_modulus: 2.0e11, poissons_ratio: 0.3}' \
+  '  - {region: upper, density: 7800, youngs_modulus: 2.0e11, poissons_ratio: 0.3}' \
+  '  - {region: block, density: 7800, youngs_modulus: 2.0e11, poissons_ratio: 0.3}' \
+  'shells:' '  - {region: lower, thickness: 0.05}' '  - {region: upper, thickness: 0.05}' \
+  'contact:' '  pairs:' '    - {name: plates, surfaces: [upper, lower]}' \
+  'time: {integrator: central_difference, dt: auto, end_time: 1.0e-4}' >"$dir/case.yaml"
+expect_error shell_pair "contact\.pairs\[0\]: pair 'plates' starts interpenetrated: [0-9]+ node\(s\) of its surfaces 'upper' and 'lower' behind a face they face, the deepest \(node [0-9]+\) by 0\.02 m"
+new_case shell_plastic_linear
+shell_case '{region: plate, thickness: 0.01, kinematics: linear}' '' \
+  ', plasticity: {yield_stress: 2.5e8}' >"$dir/case.yaml"
+expect_error shell_plastic_linear "shells\[0\]\.kinematics: the plastic shells of region 'plate' are corotational"
+
 finish_cases
 
 # ------------------------------------------------------------------------------------------------

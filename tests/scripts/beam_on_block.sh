@@ -74,7 +74,7 @@ refusal() {  # refusal NAME PATTERN COUPLING [NPS]
   - {$3}" "$static"
   for np in ${4:-1}; do same_refusal "$np" "$2" "$1.yaml"; done
 }
-refusal solid_node "node of region 'block_corner' is not a beam node" \
+refusal solid_node "node of region 'block_corner' is not a beam or shell node" \
   "node: block_corner, surface: block_top" "1 3"
 refusal face_node "node region 'block_top' is not a point region" "node: block_top, surface: block_top"
 refusal line_surface "surface 'beam' is not a face region" "node: beam_end, surface: beam" "1 3"

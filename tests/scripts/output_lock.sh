@@ -109,11 +109,16 @@ for np in 1 2; do
   wait "$first" || true
   first=""
   killed=$(grep -o 'pid [0-9]*' "$d/k/out/.inertia.lock") || die "np $np: no lock file left by the killed run"
+  # The newest complete checkpoint the killed run left (500 or later: a loaded machine may let it
+  # write another before the kill lands).
+  newest=$(find "$d/k/ckpt" -name 'checkpoint_*.h5' | sort | tail -n 1)
+  [ -n "$newest" ] || die "np $np: no checkpoint left by the killed run"
   capture "$np" "$d/k/case.yaml" --restart "$d/k/ckpt" ||
     die "np $np: the run after a killed one (its lock file left) was refused or failed"
   grep -q "^lock      .*k/out: the run of $d/k/case.yaml ($killed .*) ended without releasing the output directory (killed or crashed)" "$work/out" ||
     die "np $np: the takeover of the killed run's lock was not logged"
-  grep -q "^restart   from .*checkpoint_0000005" "$work/out" || die "np $np: not restarted"
+  grep -q "^restart   from $newest: step" "$work/out" ||
+    die "np $np: not restarted from the newest complete checkpoint $newest: $(grep '^restart' "$work/out")"
   each_step_once "$d/k/out/probes.csv" 3000
   [ ! -e "$d/k/out/.inertia.lock" ] && [ ! -e "$d/k/ckpt/.inertia.lock" ] ||
     die "np $np: a lock file stayed after the restarted run"

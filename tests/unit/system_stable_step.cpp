@@ -64,6 +64,25 @@ TEST(StableStep, TetLengthIsSmallestAltitude) {
 namespace inertia {
 namespace {
 
+TEST(StableStep, ShellLengthIsAreaOverLongestSide) {
+  // A square: its side, as the shortest corner distance gave.
+  const std::vector<double> square{0, 0, 0, 2, 0, 0, 2, 2, 0, 0, 2, 0};
+  EXPECT_DOUBLE_EQ(characteristic_length(CellType::shell4, square), 2.0);
+  // A parallelogram sheared nearly flat (a cell crushed under a wall, the crash box's top row):
+  // its corners stay 0.3 apart at least, its altitude is 0.05. Its length is A / longest side
+  // (LS-DYNA's), 0.05, not the shortest corner distance 0.304 that let the step outgrow it.
+  const std::vector<double> sheared{0, 0, 0, 1, 0, 0, 1.3, 0.05, 0, 0.3, 0.05, 0};
+  EXPECT_NEAR(characteristic_length(CellType::shell4, sheared), 0.05, 1e-15);
+  // Twisted about its mid-line: the area projected by the diagonals' cross product.
+  const double h = 0.1;
+  const std::vector<double> twisted{0, 0, h, 1, 0, -h, 1, 1, h, 0, 1, -h};
+  EXPECT_NEAR(characteristic_length(CellType::shell4, twisted), 1 / std::sqrt(1 + 4 * h * h),
+              1e-15);
+  // A triangle: its smallest altitude, 2 A / longest side.
+  const std::vector<double> tri{0, 0, 0, 4, 0, 0, 1, 1, 0};
+  EXPECT_NEAR(characteristic_length(CellType::shell3, tri), 2 * 2.0 / 4, 1e-15);
+}
+
 TEST(StableStep, SkippedCellsHaveNoTransitTime) {
   // Two hex8 cells of one region, the second a tenth as thick: it sets the smallest L / c until
   // it is skipped (an eroded cell).

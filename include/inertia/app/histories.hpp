@@ -54,6 +54,15 @@ class CsvFile {
 };
 
 class BeamTermInfo;
+class ShellTermInfo;
+
+/// Where a probe reads a shell's resultants: the shell cell whose centre is nearest its point
+/// (ties: the lowest file tag) and its term (cell -1 on the other ranks and for a probe without
+/// shell_resultants).
+struct ShellPoint {
+  const ShellTermInfo* term = nullptr;
+  std::int64_t cell = -1;
+};
 
 /// Where a probe reads a beam's section forces: the beam cell nearest its point (ties: the lowest
 /// file tag), its term, and the point's place along it, s in [0, 1] from end 0 (cell -1 on the
@@ -78,6 +87,7 @@ struct ProbeSites {
   /// for a probe without stress, strain or von_mises.
   std::vector<SolidPoint> points;
   std::vector<BeamPoint> beams;           ///< where each probe reads section_forces
+  std::vector<ShellPoint> shells;         ///< where each probe reads shell_resultants
   std::vector<std::string> descriptions;  ///< "probe tip: node 478 at (...), distance ...", ...
 };
 
@@ -117,6 +127,8 @@ class Probes {
  private:
   /// Collective: the probes' section forces (beam_sampled_) into values_.
   void record_beams(const State& state);
+  /// Collective: the probes' shell resultants (shell_sampled_) into values_.
+  void record_shells(const State& state);
   /// A field of a probe (a probe row of app/output_fields.hpp) and where its values go in a row.
   struct Column {
     const OutputField* field = nullptr;
@@ -127,6 +139,8 @@ class Probes {
   std::vector<PetscInt> owned_rotation_dof_;  ///< ... of its rotation node, or -1
   std::vector<SolidPoint> points_;
   std::vector<BeamPoint> beams_;
+  std::vector<ShellPoint> shells_;
+  bool shell_sampled_ = false;       ///< some probe reads shell_resultants (the same on every rank)
   bool beam_sampled_ = false;        ///< some probe reads section_forces (the same on every rank)
   std::vector<double> beam_forces_;  ///< 12 per local cell (BeamTermInfo::section_forces)
   /// The sampled stress (plasticity: the probe's stress is the return map's).

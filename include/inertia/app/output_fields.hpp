@@ -36,6 +36,7 @@ enum class FieldLocation {
   point,  ///< frames: per node (point data); probes: at the probe's nearest node
   cell,   ///< frames: per cell (cell data); probes: at the probe point, in its solid cell
   beam,   ///< probes only: at the probe point, in the beam cell nearest it
+  shell,  ///< probes only: at the centre of the shell cell nearest the probe point
 };
 
 /// What a frame must compute before its fields can be filled.
@@ -59,9 +60,18 @@ struct FrameInput {
   Vec contact_pressure = nullptr;
   /// The beams' section forces: 12 per local cell (null: not asked for).
   const std::vector<double>* beam_forces = nullptr;
+  /// The shells' stress resultants (8 per local cell) and thickness (1 per local cell; 0 on
+  /// other cells) (null: not asked for).
+  const std::vector<double>* shell_resultants = nullptr;
+  const std::vector<double>* shell_thickness = nullptr;
+  const std::vector<double>* shell_stress = nullptr;  ///< 9 per local cell
   /// Per local node: its rotation node (LocalMesh::rotation_of), -1 for none; empty in a model
   /// without beams.
   std::span<const std::int32_t> rotation_of;
+  /// Plastic shells: the equivalent plastic strain per point through the thickness, `shell_layers`
+  /// per local cell (null: not asked for).
+  const std::vector<double>* shell_plastic = nullptr;
+  int shell_layers = 0;
 };
 
 /// What a probe's fill functions read: its node's u and v (point fields) or the strain and stress
@@ -74,6 +84,7 @@ struct ProbeInput {
   const double* rotation = nullptr;          ///< 3 values: rx, ry, rz of a beam node
   const double* angular_velocity = nullptr;  ///< 3 values
   const double* section_forces = nullptr;    ///< 6 values: N, Vy, Vz, T, My, Mz of a beam
+  const double* shell_resultants = nullptr;  ///< 8 values: N11 ... Q2 of a shell
 };
 
 /// One field: its name as output.fields or a probe's fields list it, its summary the --help line

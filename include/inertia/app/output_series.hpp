@@ -22,6 +22,10 @@
 
 namespace inertia {
 
+/// Collective. The shells' resultants (ShellTermInfo::resultants, 8 per local cell, 0 on other
+/// cells) at u; false (out untouched) when the model has no shells.
+bool shell_resultant_values(const MechanicalSystem& system, Vec u, std::vector<double>& out);
+
 class OutputSeries {
  public:
   /// Collective. Starts the series <output.directory>/<case>.pvd (or .xdmf), or with
@@ -34,7 +38,8 @@ class OutputSeries {
   /// output.fields says (the mode shapes of a modal analysis).
   void write_point_field(double time, const char* name, Vec x);
   /// Collective. Writes one frame at `time` with point fields (3 components per node; ghosts up
-  /// to date) and named cell fields (6 components per local cell, as CellStress holds them),
+  /// to date) and named cell fields (n components per local cell: 6 as CellStress holds them, 8
+  /// for shell resultants; n is the vector's size over the local cells),
   /// whatever output.fields says (the combined peaks of a response-spectrum analysis, the
   /// complex fields of a harmonic one).
   void write_fields(
@@ -119,6 +124,14 @@ class OutputSeries {
   std::vector<std::vector<double>> field_values_;  ///< write_fields
   std::vector<double> beam_forces_;  ///< section_forces: 12 per local cell (asked for)
   bool has_beam_forces_ = false;
+  std::vector<double> shell_resultants_;  ///< shell_resultants: 8 per local cell (asked for)
+  std::vector<double> shell_thickness_;   ///< thickness: 1 per local cell (asked for)
+  std::vector<double> shell_stress_;      ///< shell_stress: 9 per local cell (asked for)
+  /// shell_plastic_strain: shell_layers_ per local cell (asked for: the most points through the
+  /// thickness of a shell region; 0 not asked for).
+  std::vector<double> shell_plastic_;
+  int shell_layers_ = 0;
+  bool has_shell_resultants_ = false, has_shell_thickness_ = false, has_shell_stress_ = false;
   petsc::Vector contact_pressure_;  ///< the contact_pressure field's (asked for and walls exist)
   std::vector<double> pressure_;    ///< per owned node, for contact_pressure_
   std::vector<io::Field> point_fields_, cell_fields_;

@@ -46,6 +46,39 @@ class InterruptGuard {
   }, previous_int_{};
 };
 
+/// SIGTERM and SIGINT held back in the calling thread while the object lives, for a library call
+/// that installs handlers of its own: METIS (GKlib) catches SIGTERM, jumps out of its work and
+/// returns METIS_ERROR, which would read as a failed partition. The destructor puts back the
+/// handlers the call found (GKlib restores them with signal(), which loses SA_RESETHAND) and then
+/// lets a signal that came meanwhile through, so it reaches InterruptGuard's handler. A process's
+/// signal reaches this thread only when the other threads block it (mask_signals_in_new_threads).
+class SignalsHeld {
+ public:
+  SignalsHeld();
+  SignalsHeld(const SignalsHeld&) = delete;
+  SignalsHeld& operator=(const SignalsHeld&) = delete;
+  ~SignalsHeld();
+
+ private:
+  sigset_t previous_mask_{};
+  struct sigaction previous_term_ {
+  }, previous_int_{};
+};
+
+/// Blocks SIGTERM and SIGINT in the calling thread while the object lives; threads started
+/// meanwhile (MPI's progress threads, started by MPI_Init) keep them blocked for good, so the
+/// process's SIGTERM and SIGINT go to the main thread, where SignalsHeld can hold them.
+class ThreadsWithoutSignals {
+ public:
+  ThreadsWithoutSignals();
+  ThreadsWithoutSignals(const ThreadsWithoutSignals&) = delete;
+  ThreadsWithoutSignals& operator=(const ThreadsWithoutSignals&) = delete;
+  ~ThreadsWithoutSignals();
+
+ private:
+  sigset_t previous_mask_{};
+};
+
 /// The signal this process received while an InterruptGuard was installed, 0 if none. A read of
 /// one flag: cheap enough for inner loops.
 int interrupt_signal();

@@ -20,9 +20,21 @@
 
 namespace inertia {
 
-enum class CellType : std::uint8_t { point1, line2, tri3, quad4, tet4, tet10, hex8, tri6, beam2 };
+enum class CellType : std::uint8_t {
+  point1,
+  line2,
+  tri3,
+  quad4,
+  tet4,
+  tet10,
+  hex8,
+  tri6,
+  beam2,
+  shell4,
+  shell3
+};
 
-inline constexpr int num_cell_types = 9;
+inline constexpr int num_cell_types = 11;
 
 /// The reference cell a type maps from (fe/element.hpp describes each).
 enum class ReferenceShape : std::uint8_t {
@@ -246,13 +258,60 @@ inline constexpr std::array<CellTypeInfo, num_cell_types> cell_type_table{{
      3,
      no_faces,
      CellType::beam2},
+    // shell4: a shell made from a Gmsh quad4 cell of a `shells:` region (never read from a file):
+    // its four nodes, then their rotation nodes. Written as the quad4 of its first four nodes.
+    {{"shell4", "a 4-node shell (made from the quad4 cells of a shells: region)", ""},
+     CellType::shell4,
+     2,
+     8,
+     4,
+     -1,
+     9,
+     {0, 1, 2, 3, 4, 5, 6, 7},
+     RS::quadrilateral,
+     5,
+     false,
+     3,
+     3,
+     no_faces,
+     CellType::shell4},
+    // shell3: a shell made from a Gmsh tri3 cell of a `shells:` region: its three nodes, then
+    // their rotation nodes. Written as the tri3 of its first three nodes.
+    {{"shell3", "a 3-node shell (made from the tri3 cells of a shells: region)", ""},
+     CellType::shell3,
+     2,
+     6,
+     3,
+     -1,
+     5,
+     {0, 1, 2, 3, 4, 5},
+     RS::triangle,
+     4,
+     false,
+     1,
+     2,
+     no_faces,
+     CellType::shell3},
 }};
 
 constexpr const CellTypeInfo& info(CellType t) { return cell_type_table[static_cast<int>(t)]; }
 
 /// The type a cell is written as in VTK and XDMF frames, and how many of its nodes are written
-/// (a beam2 is the line2 of its two nodes; its rotation nodes are not drawn).
-constexpr CellType shown_type(CellType t) { return t == CellType::beam2 ? CellType::line2 : t; }
+/// (a beam2 is the line2 of its two nodes, a shell4 the quad4 of its four; their rotation nodes
+/// are not drawn).
+constexpr CellType shown_type(CellType t) {
+  return t == CellType::beam2    ? CellType::line2
+         : t == CellType::shell4 ? CellType::quad4
+         : t == CellType::shell3 ? CellType::tri3
+                                 : t;
+}
+
+/// Structural cells (beams, shells) list their nodes, then those nodes' rotation nodes
+/// (mesh/rotation_nodes.hpp): the number of nodes with translations of such a cell, 0 for the
+/// other types (no rotation nodes).
+constexpr int rotation_nodes_from(CellType t) {
+  return t == CellType::beam2 ? 2 : t == CellType::shell4 ? 4 : t == CellType::shell3 ? 3 : 0;
+}
 constexpr int shown_nodes(CellType t) { return info(shown_type(t)).num_nodes; }
 
 /// The cell types as a registry (--help mesh, the reference).

@@ -62,19 +62,20 @@ struct LocalMesh {
   std::vector<std::int32_t> rotation_of;
   bool has_rotations = false;  ///< the same on every rank (set by mark_rotation_nodes)
 
-  /// Derives node_is_rotation and rotation_of from the local beam2 cells. Every rotation node is
-  /// in a beam cell of each rank that holds it (as owner or ghost), so the marks need no
+  /// Derives node_is_rotation and rotation_of from the local beam2 and shell4 cells. Every rotation
+  /// node is in a beam cell of each rank that holds it (as owner or ghost), so the marks need no
   /// communication; has_rotations is this rank's view until the caller reduces it.
   void mark_rotation_nodes() {
     node_is_rotation.assign(static_cast<std::size_t>(num_local_nodes()), 0);
     rotation_of.assign(static_cast<std::size_t>(num_local_nodes()), -1);
     has_rotations = false;
     for (std::int64_t c = 0; c < num_cells(); ++c) {
-      if (cell_types[c] != CellType::beam2) continue;
+      const int k = rotation_nodes_from(cell_types[c]);
+      if (k == 0) continue;
       const auto n = nodes_of(c);
-      for (int a = 0; a < 2; ++a) {
-        node_is_rotation[static_cast<std::size_t>(n[2 + a])] = 1;
-        rotation_of[static_cast<std::size_t>(n[a])] = static_cast<std::int32_t>(n[2 + a]);
+      for (int a = 0; a < k; ++a) {
+        node_is_rotation[static_cast<std::size_t>(n[k + a])] = 1;
+        rotation_of[static_cast<std::size_t>(n[a])] = static_cast<std::int32_t>(n[k + a]);
       }
       has_rotations = true;
     }

@@ -31,6 +31,9 @@ namespace inertia {
 struct CouplingInput {
   std::string where;  ///< "<file>:<line>: couplings[i]"
   std::string name, node, surface;
+  /// Instead of `node`: a line region (a shell's edge, a beam line) whose nodes each lead the
+  /// surface's nodes nearest to them (Abaqus' *SHELL TO SOLID COUPLING).
+  std::string edge;
   double penalty = 1000;  ///< k over the largest stiffness diagonal at its nodes
 };
 

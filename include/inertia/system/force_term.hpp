@@ -95,6 +95,9 @@ class ForceTerm {
     /// Takes no stiffness but carries contact (a rigid body): add_contact_stiffness sizes the
     /// contact penalties at its nodes.
     bool contact_stiffness = false;
+    /// Has hourglass modes held by a stiffness (one-point shells): hourglass_energy is called
+    /// for energy.csv's `hourglass` column.
+    bool hourglass = false;
   };
 
   virtual ~ForceTerm() = default;
@@ -111,6 +114,12 @@ class ForceTerm {
   /// (as update_state would): a commit at the u of the system's last force evaluation (an
   /// explicit step's) takes that state without evaluating again.
   virtual bool trial_from_force() const { return false; }
+  /// Nonlinear terms whose add_internal_force computes their stored energy on the way: true,
+  /// and force_energy() is this rank's part of it at the last add_internal_force's `at`. The
+  /// system then takes it for the energy at the same u and time (the energy history of an
+  /// explicit step) instead of evaluating energy() again.
+  virtual bool energy_from_force() const { return false; }
+  virtual double force_energy() const { return 0; }
   /// Nonlinear terms: the stored energy of this rank's part at `at` (a linear term's is in
   /// 1/2 u.K u); NaN where it has none (an inverted element).
   virtual double energy(const TermPoint& at) const {
@@ -204,8 +213,8 @@ class ForceTerm {
   /// Solids with plastic state: the trapezoidal rule's work at the material points less their
   /// stored and dissipated energy, on this rank since the start (fe::J2State::work_error).
   virtual double plastic_work_error() const { return 0; }
-  /// Solids with reduced-integration hex8: the part of their stored energy at `at` that the
-  /// hourglass modes hold, on this rank.
+  /// Solids with reduced-integration hex8 and one-point shells (Traits::hourglass): the part of
+  /// their stored energy at `at` that the hourglass modes hold, on this rank.
   virtual double hourglass_energy(const TermPoint& at) const {
     (void)at;
     return 0;

@@ -1,0 +1,23 @@
+// A flat strip along x in the plane z = 0: [0, L] x [0, b], nx x ny quadrilaterals (for shells).
+// Physical groups: surface "strip"; curves "root" (x = 0) and "tip" (x = L); point "tip_corner"
+// at (L, 0, 0).
+//   gmsh -2 -format msh41 -setnumber nx 20 -setnumber ny 2 shell_strip.geo -o shell_strip_20.msh
+DefineConstant[ L = 1, b = 0.1, nx = 20, ny = 2 ];
+Point(1) = {0, 0, 0};
+Point(2) = {L, 0, 0};
+Point(3) = {L, b, 0};
+Point(4) = {0, b, 0};
+Line(1) = {1, 2};
+Line(2) = {2, 3};
+Line(3) = {3, 4};
+Line(4) = {4, 1};
+Curve Loop(1) = {1, 2, 3, 4};
+Plane Surface(1) = {1};
+Transfinite Curve {1, 3} = nx + 1;
+Transfinite Curve {2, 4} = ny + 1;
+Transfinite Surface {1};
+Recombine Surface {1};
+Physical Surface("strip", 1) = {1};
+Physical Curve("root", 2) = {4};
+Physical Curve("tip", 3) = {2};
+Physical Point("tip_corner", 4) = {2};

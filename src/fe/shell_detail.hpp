@@ -1,0 +1,87 @@
+#pragma once
+// What the shell kernels share (shell.cpp, shell3.cpp, shell_nonlinear.cpp): the four-node
+// quadrilateral's shape functions and Jacobian on the element's plane, MITC4's covariant shear
+// rows, and the rotation of element vectors and matrices between the local and global axes.
+#include "inertia/fe/shell.hpp"
+
+namespace inertia::fe::shell_detail {
+
+inline constexpr double node_xi[4] = {-1, 1, 1, -1};
+inline constexpr double node_eta[4] = {-1, -1, 1, 1};
+
+/// A quad's local DOF indices: translation i of node a, rotation i of node a.
+constexpr int tr(int a, int i) { return 3 * a + i; }
+constexpr int rot(int a, int i) { return 12 + 3 * a + i; }
+
+/// Shape functions and their natural derivatives at (xi, eta).
+struct Shape {
+  double N[4], dxi[4], deta[4];
+  Shape(double xi, double eta) {
+    for (int a = 0; a < 4; ++a) {
+      N[a] = 0.25 * (1 + xi * node_xi[a]) * (1 + eta * node_eta[a]);
+      dxi[a] = 0.25 * node_xi[a] * (1 + eta * node_eta[a]);
+      deta[a] = 0.25 * node_eta[a] * (1 + xi * node_xi[a]);
+    }
+  }
+};
+
+/// The Jacobian [[x_xi, y_xi], [x_eta, y_eta]] of the local plane at a shape's point.
+struct Jacobian {
+  double J[2][2]{}, inv[2][2]{}, det = 0;
+  Jacobian(const Shell4Frame& f, const Shape& s) {
+    for (int a = 0; a < 4; ++a) {
+      J[0][0] += s.dxi[a] * f.x[a];
+      J[0][1] += s.dxi[a] * f.y[a];
+      J[1][0] += s.deta[a] * f.x[a];
+      J[1][1] += s.deta[a] * f.y[a];
+    }
+    det = J[0][0] * J[1][1] - J[0][1] * J[1][0];
+    inv[0][0] = J[1][1] / det;
+    inv[0][1] = -J[0][1] / det;
+    inv[1][0] = -J[1][0] / det;
+    inv[1][1] = J[0][0] / det;
+  }
+};
+
+/// The covariant shear strain g . x_dir (dir 0: xi, 1: eta) at (xi, eta) as a row over the local
+/// DOFs: w,dir + x_dir beta_x + y_dir beta_y, beta_x = th_y, beta_y = -th_x (added to `row`).
+inline void covariant_shear(const Shell4Frame& f, double xi, double eta, int dir, double row[24]) {
+  const Shape sh(xi, eta);
+  const Jacobian jac(f, sh);
+  const double* dN = dir == 0 ? sh.dxi : sh.deta;
+  const double xd = jac.J[dir][0], yd = jac.J[dir][1];
+  for (int a = 0; a < 4; ++a) {
+    row[tr(a, 2)] += dN[a];
+    row[rot(a, 1)] += xd * sh.N[a];   // beta_x = th_y
+    row[rot(a, 0)] += -yd * sh.N[a];  // beta_y = -th_x
+  }
+}
+
+/// a_local = R a_global for each of the `blocks` 3-blocks: out = T a, T = diag(R, ..., R).
+inline void to_local(const double R[9], const double* a, double* out, int blocks) {
+  for (int blk = 0; blk < blocks; ++blk)
+    for (int i = 0; i < 3; ++i)
+      out[3 * blk + i] =
+          R[3 * i] * a[3 * blk] + R[3 * i + 1] * a[3 * blk + 1] + R[3 * i + 2] * a[3 * blk + 2];
+}
+
+/// K = T^T Kl T for an n x n matrix (n = 3 blocks), T = diag(R, ..., R): first KT = Kl T (rows),
+/// then T^T (KT). `scratch` holds n x n values.
+inline void to_global(const double R[9], const double* Kl, double* K, int n, double* scratch) {
+  for (int i = 0; i < n; ++i)
+    for (int blk = 0; blk < n / 3; ++blk)
+      for (int c = 0; c < 3; ++c) {
+        double v = 0;
+        for (int k = 0; k < 3; ++k) v += Kl[n * i + 3 * blk + k] * R[3 * k + c];
+        scratch[n * i + 3 * blk + c] = v;
+      }
+  for (int blk = 0; blk < n / 3; ++blk)
+    for (int r = 0; r < 3; ++r)
+      for (int j = 0; j < n; ++j) {
+        double v = 0;
+        for (int k = 0; k < 3; ++k) v += R[3 * k + r] * scratch[n * (3 * blk + k) + j];
+        K[n * (3 * blk + r) + j] = v;
+      }
+}
+
+}  // namespace inertia::fe::shell_detail

@@ -1,0 +1,127 @@
+#pragma once
+// The shells' force terms (term_shells.cpp: linear elastic; term_shells_nonlinear.cpp:
+// corotational and plastic MITC4; term_shells_bt.cpp: one-point Belytschko-Tsay): what they share,
+// their cells' areas and masses, the log's summary.
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "inertia/core/text.hpp"
+#include "inertia/fe/shell.hpp"
+#include "inertia/fe/shell_section.hpp"
+#include "inertia/system/point_state.hpp"
+#include "inertia/system/shells.hpp"
+
+namespace inertia::shell_detail {
+
+/// A shell region's cells on this rank: their areas, masses, weight and the log's summary.
+class ShellTermBase : public ShellTermInfo {
+ public:
+  /// `cells`: the region's local shell4 and shell3 cells (increasing), each with a frame.
+  ShellTermBase(const TermInputs& in, ShellInput input, fe::ShellLayers layers,
+                std::vector<std::int64_t> cells, bool scale_rotary_inertia);
+
+  std::string describe() const override { return cat("shells of region '", input_.region, "'"); }
+  void add_lumped_mass(VectorSum& m) const override;
+  /// The lumped mass on the diagonal (no consistent shell mass is built: the lumped one with its
+  /// rotary inertia, as the explicit codes use for both).
+  void add_consistent_mass(MatrixSum& M) const override;
+  double mass() const override;
+  /// rho t A / n g at each of the n nodes.
+  void add_body_force(const std::array<double, 3>& g, VectorSum& f) const override;
+  std::string summary() const override;
+  /// Per cell: cell_resultants.
+  void resultants(std::span<const PetscScalar> u, std::span<double> out) const override;
+  void resultants_of(std::span<const PetscScalar> u, std::int64_t c, double out[8]) const override {
+    cell_resultants(u,
+                    static_cast<std::size_t>(std::lower_bound(cells_.begin(), cells_.end(), c) -
+                                             cells_.begin()),
+                    out);
+  }
+  /// Per cell: cell_surface_stresses.
+  void surface_stresses(std::span<const PetscScalar> u, std::span<double> out) const override;
+  void thickness(std::span<double> out) const override;
+  /// The area of a shell4 or shell3 cell's flat projection (std::invalid_argument without a
+  /// frame).
+  static double area(CellType t, const double* x);
+  bool holds(std::int64_t c) const override {
+    return std::binary_search(cells_.begin(), cells_.end(), c);
+  }
+
+ protected:
+  /// "linear" for the summary.
+  virtual std::string kind() const = 0;
+  /// Row k's resultants at its centre (ShellTermInfo::resultants' 8 values).
+  virtual void cell_resultants(std::span<const PetscScalar> u, std::size_t k,
+                               double out[8]) const = 0;
+  /// Row k's surface stresses (9 values): N / t -+ 6 M / t^2 of cell_resultants (an elastic
+  /// section; plastic ones override it).
+  virtual void cell_surface_stresses(std::span<const PetscScalar> u, std::size_t k,
+                                     double out[9]) const;
+  /// Cell c's reference coordinates (its 4 or 3 nodes) and DOF values [u0.., th0..].
+  void coordinates(std::int64_t c, double* x) const;
+  void gather(std::span<const PetscScalar> u, std::int64_t c, double* d) const;
+  /// fe::shell4_lumped_mass or shell3's for a cell of `type`, its rotary inertia raised for
+  /// explicit runs (the comment in term_shells.cpp).
+  void lumped(CellType type, const double* x, double* m) const;
+
+  MPI_Comm comm_;
+  const LocalMesh& mesh_;
+  ShellInput input_;
+  fe::ShellLayers layers_;
+  std::vector<std::int64_t> cells_;  ///< local shell4 and shell3 cells, increasing
+  std::vector<double> areas_;        ///< per cell
+  bool scaled_ = false;
+};
+
+/// ShellTermInfo::layer_plastic_strain of a term whose PointState (null: elastic) holds, per
+/// in-plane point, the J2 state of each of the section's points through the thickness.
+inline void layer_plastic_strain(const PointState* state, const fe::ShellLayers& section,
+                                 std::span<const std::int64_t> cells, int layers,
+                                 std::span<double> out) {
+  if (!state) return;
+  const int through = section.points, in_plane = state->layout().points / through;
+  for (std::size_t r = 0; r < cells.size(); ++r) {
+    const auto s = state->committed(r);
+    double* cell = &out[static_cast<std::size_t>(layers) * static_cast<std::size_t>(cells[r])];
+    for (int g = 0; g < in_plane; ++g)
+      for (int q = 0; q < through; ++q)
+        cell[q] += s[static_cast<std::size_t>((g * through + q) * fe::J2State::size +
+                                              fe::J2State::equivalent_plastic_strain)] /
+                   in_plane;
+  }
+}
+
+/// The plastic dissipation of a term's committed PointState (null: elastic): sum over its rows
+/// and points of j2_dissipation(0, alpha) times the point's weight (`weights`, per row and point;
+/// exact for the rate-independent laws, the only ones shells take).
+inline double plastic_dissipation(const PointState* state, const fe::J2Parameters& j2,
+                                  std::span<const double> weights) {
+  if (!state) return 0;
+  const auto points = static_cast<std::size_t>(state->layout().points);
+  double total = 0;
+  for (std::size_t r = 0; r < state->rows(); ++r) {
+    const auto s = state->committed(r);
+    for (std::size_t q = 0; q < points; ++q)
+      total += fe::j2_dissipation(
+                   j2, 0, s[q * fe::J2State::size + fe::J2State::equivalent_plastic_strain]) *
+               weights[r * points + q];
+  }
+  return total;
+}
+
+/// The term of a region whose shells are corotational or plastic (term_shells_nonlinear.cpp).
+std::unique_ptr<ForceTerm> make_nonlinear_shell_term(const TermInputs& in, const ShellInput& b,
+                                                     const fe::ShellLayers& layers,
+                                                     std::vector<std::int64_t> cells, bool scale);
+
+/// The term of a region whose shells are `formulation: belytschko_tsay` (term_shells_bt.cpp:
+/// fe/shell_bt.hpp's one-point element, explicit runs only).
+std::unique_ptr<ForceTerm> make_bt_shell_term(const TermInputs& in, const ShellInput& b,
+                                              const fe::ShellLayers& layers,
+                                              std::vector<std::int64_t> cells, bool scale);
+
+}  // namespace inertia::shell_detail

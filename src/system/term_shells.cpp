@@ -1,0 +1,383 @@
+// Shells (shells.hpp): the case file's `shells:`, one linear term per shell region. A shell cell
+// (shell4, shell3) is a Gmsh quad4 or tri3 cell of the region with its nodes' rotation nodes
+// (mesh/rotation_nodes.hpp); the element is fe/shell.hpp's MITC4 or fe/shell3.hpp's triangle,
+// whose DOF order [u0.., th0..] is the cell's node order.
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "inertia/assembly/assembler.hpp"
+#include "inertia/core/case_node.hpp"
+#include "inertia/core/error.hpp"
+#include "inertia/core/text.hpp"
+#include "inertia/fe/hyperelastic.hpp"
+#include "inertia/fe/shell.hpp"
+#include "inertia/fe/shell3.hpp"
+#include "inertia/mesh/rotation_nodes.hpp"
+#include "inertia/parallel/session.hpp"
+#include "inertia/system/shells.hpp"
+#include "shell_term.hpp"
+#include "structural_regions.hpp"
+
+namespace inertia {
+
+namespace {
+
+ShellInput parse_shell(const case_yaml::Node& s) {
+  s.expect_map({"region", "thickness", "drilling", "shear_factor", "kinematics",
+                "integration_points", "integration", "formulation", "hourglass"});
+  ShellInput in;
+  in.where = cat(*s.file, ":", s.line(), ": ", s.key);
+  if (!s.has("region")) s.fail("missing key 'region' (the surface region of the shells)");
+  in.region = s["region"].text();
+  if (!s.has("thickness")) s.fail("missing key 'thickness' (the shells' thickness)");
+  in.thickness = s["thickness"].positive();
+  if (s.has("drilling")) in.drilling = s["drilling"].positive();
+  if (s.has("shear_factor")) {
+    in.shear_factor = s["shear_factor"].positive();
+    if (in.shear_factor > 1) s["shear_factor"].fail("must be at most 1 (5/6 for a solid section)");
+  }
+  if (s.has("kinematics")) {
+    in.corotational = s["kinematics"].choice({"linear", "corotational"}) == "corotational";
+    in.kinematics_given = true;
+  }
+  if (s.has("integration"))
+    in.integration = s["integration"].choice({"simpson", "lobatto", "gauss"});
+  if (s.has("integration_points")) {
+    const bool gauss = in.integration == "gauss";
+    in.integration_points = static_cast<int>(s["integration_points"].integer_in(gauss ? 2 : 3, 15));
+    if (in.integration == "simpson" && in.integration_points % 2 == 0)
+      s["integration_points"].fail("Simpson's rule takes an odd number of points (3, 5, ... 15)");
+  }
+  if (s.has("formulation"))
+    in.belytschko_tsay = s["formulation"].choice({"mitc4", "belytschko_tsay"}) == "belytschko_tsay";
+  if (s.has("hourglass")) {
+    const case_yaml::Node h = s["hourglass"];
+    if (!in.belytschko_tsay)
+      h.fail("the hourglass coefficient belongs to formulation: belytschko_tsay");
+    const double v = h.number();
+    if (!(v > 0 && v <= 1)) h.fail(cat("must lie in (0, 1] (got ", h.text(), ")"));
+    in.hourglass = v;
+    in.hourglass_given = true;
+  }
+  return in;
+}
+
+const ShellSectionList* section_of(const ProblemSpec& spec) {
+  const auto it = spec.term_sections.find("shells");
+  return it == spec.term_sections.end() ? nullptr
+                                        : &dynamic_cast<const ShellSectionList&>(*it->second);
+}
+
+/// An elastic region's shells at small displacements: the constant K of fe/shell.hpp, assembled
+/// once.
+class LinearShellTerm final : public shell_detail::ShellTermBase {
+ public:
+  using ShellTermBase::ShellTermBase;
+  Traits traits() const override { return {.linear = true}; }
+  void add_stiffness(const TermPoint&, MatrixSum& K) const override {
+    K.add_cells(cells_, [&](std::int64_t, CellType t, auto x, auto Ke) {
+      if (t == CellType::shell3)
+        fe::shell3_stiffness(x.data(), layers_.elastic, Ke.data());
+      else
+        fe::shell4_stiffness(x.data(), layers_.elastic, Ke.data());
+    });
+  }
+  bool linear_cell(std::int64_t c, LinearCell& out) const override {
+    const auto it = std::lower_bound(cells_.begin(), cells_.end(), c);
+    if (it == cells_.end() || *it != c) return false;
+    const CellType t = mesh_.cell_types[c];
+    const auto nd = static_cast<std::size_t>(6 * rotation_nodes_from(t));
+    double x[12];
+    coordinates(c, x);
+    out.K.assign(nd * nd, 0.0);
+    if (t == CellType::shell3)
+      fe::shell3_stiffness(x, layers_.elastic, out.K.data());
+    else
+      fe::shell4_stiffness(x, layers_.elastic, out.K.data());
+    out.lumped.assign(nd, 0.0);
+    lumped(t, x, out.lumped.data());
+    out.mass = layers_.elastic.density * layers_.elastic.thickness *
+               areas_[static_cast<std::size_t>(it - cells_.begin())];
+    return true;
+  }
+  void cell_resultants(std::span<const PetscScalar> u, std::size_t k,
+                       double out[8]) const override {
+    const std::int64_t c = cells_[k];
+    double x[12], d[24];
+    coordinates(c, x);
+    gather(u, c, d);
+    if (mesh_.cell_types[c] == CellType::shell3)
+      fe::shell3_resultants(x, layers_.elastic, d, out);
+    else
+      fe::shell4_resultants(x, layers_.elastic, d, out);
+  }
+
+ private:
+  std::string kind() const override { return "linear"; }
+};
+
+}  // namespace
+
+namespace shell_detail {
+
+ShellTermBase::ShellTermBase(const TermInputs& in, ShellInput input, fe::ShellLayers layers,
+                             std::vector<std::int64_t> cells, bool scale_rotary_inertia)
+    : comm_(in.comm),
+      mesh_(in.mesh),
+      input_(std::move(input)),
+      layers_(layers),
+      cells_(std::move(cells)),
+      scaled_(scale_rotary_inertia) {
+  areas_.reserve(cells_.size());
+  for (const std::int64_t c : cells_) {
+    double x[12];
+    coordinates(c, x);
+    areas_.push_back(area(mesh_.cell_types[c], x));
+  }
+}
+
+void ShellTermBase::coordinates(std::int64_t c, double* x) const {
+  const auto nodes = mesh_.nodes_of(c);
+  for (int a = 0; a < rotation_nodes_from(mesh_.cell_types[c]); ++a)
+    for (int i = 0; i < 3; ++i) x[3 * a + i] = mesh_.coords[3 * nodes[a] + i];
+}
+
+void ShellTermBase::gather(std::span<const PetscScalar> u, std::int64_t c, double* d) const {
+  const auto nodes = mesh_.nodes_of(c);
+  for (std::size_t a = 0; a < nodes.size(); ++a)
+    for (int i = 0; i < 3; ++i) d[3 * a + i] = u[3 * nodes[a] + i];
+}
+
+double ShellTermBase::area(CellType t, const double* x) {
+  return t == CellType::shell3 ? fe::shell3_frame(x).area : fe::shell4_frame(x).area;
+}
+
+/// For explicit runs the rotary inertia is raised to rho t A / n max(t^2 / 12, A / 8) per
+/// rotation, so that the rotations' frequencies (bending, transverse shear and drilling against
+/// the rotary inertia, which go as 1 / t) stay below the membrane's and the stable step follows
+/// the in-plane size, not the thickness: the scaling of the explicit codes (Hughes, Liu and
+/// Levit 1981; Belytschko, Lin and Tsay 1984). It adds no translational mass; the rotary inertia
+/// of a thin shell's bending modes is a term of order (k t)^2, here of order (k h)^2 / 8 for a
+/// mode of wave number k on cells of size h: it vanishes as the mesh is refined.
+void ShellTermBase::lumped(CellType type, const double* x, double* m) const {
+  const int n = rotation_nodes_from(type);  // 4 or 3 nodes
+  if (type == CellType::shell3)
+    fe::shell3_lumped_mass(x, layers_.elastic, m);
+  else
+    fe::shell4_lumped_mass(x, layers_.elastic, m);
+  if (!scaled_) return;
+  const double a = area(type, x), t = layers_.elastic.thickness;
+  const double rotary = layers_.elastic.density * t * a / n * std::max(t * t / 12, a / 8);
+  for (int i = 3 * n; i < 6 * n; ++i) m[i] = std::max(m[i], rotary);
+}
+
+void ShellTermBase::add_lumped_mass(VectorSum& m) const {
+  m.add_cells(cells_, [&](std::int64_t, CellType t, auto x, auto me) {
+    lumped(t, x.data(), me.data());
+    return true;
+  });
+}
+
+void ShellTermBase::add_consistent_mass(MatrixSum& M) const {
+  M.add_cells(cells_, [&](std::int64_t, CellType t, auto x, auto Me) {
+    double m[24];
+    lumped(t, x.data(), m);
+    const int nd = 6 * rotation_nodes_from(t);
+    for (int i = 0; i < nd; ++i) Me[static_cast<std::size_t>((nd + 1) * i)] = m[i];
+  });
+}
+
+double ShellTermBase::mass() const {
+  double a = 0;
+  for (const double x : areas_) a += x;
+  return layers_.elastic.density * layers_.elastic.thickness * a;
+}
+
+void ShellTermBase::add_body_force(const std::array<double, 3>& g, VectorSum& f) const {
+  std::size_t k = 0;
+  const double rho_t = layers_.elastic.density * layers_.elastic.thickness;
+  f.add_cells(cells_, [&](std::int64_t, CellType t, auto, auto fe_vec) {
+    const int n = rotation_nodes_from(t);
+    const double w = rho_t * areas_[k++] / n;
+    for (int a = 0; a < n; ++a)
+      for (int i = 0; i < 3; ++i) fe_vec[3 * a + i] = w * g[i];
+    return true;
+  });
+}
+
+std::string ShellTermBase::summary() const {
+  double sums[3] = {static_cast<double>(cells_.size()), 0, 0};  // cells, area, triangles
+  for (const double a : areas_) sums[1] += a;
+  for (const std::int64_t c : cells_) sums[2] += mesh_.cell_types[c] == CellType::shell3;
+  INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, sums, 3, MPI_DOUBLE, MPI_SUM, comm_));
+  const fe::ShellSection& e = layers_.elastic;
+  const auto quads = static_cast<long long>(sums[0] - sums[2]);
+  const auto triangles = static_cast<long long>(sums[2]);
+  const std::string types =
+      input_.belytschko_tsay ? cat("Belytschko-Tsay, one point, hourglass ", input_.hourglass)
+      : triangles == 0       ? "MITC4"
+      : quads == 0
+          ? "triangles: Allman membrane, MITC3 bending"
+          : cat(quads, " MITC4, ", triangles, " triangles (Allman membrane, MITC3 bending)");
+  return cat("region '", printable(input_.region), "': ", static_cast<long long>(sums[0]),
+             " shells (", types, ", ", kind(), "), area ", sums[1], ", thickness ", e.thickness,
+             "; E ", e.youngs_modulus, ", nu ", e.poissons_ratio, ", density ", e.density,
+             "; drilling ", e.drilling, " G t, shear factor ", e.shear_factor,
+             scaled_ ? "; rotary inertia scaled for the explicit step (rho t A / n max(t^2 / 12, "
+                       "A / 8) per rotation)"
+                     : "; rotary inertia rho t^3 / 12");
+}
+
+void ShellTermBase::resultants(std::span<const PetscScalar> u, std::span<double> out) const {
+  for (std::size_t k = 0; k < cells_.size(); ++k)
+    cell_resultants(u, k, &out[shell_resultant_components * static_cast<std::size_t>(cells_[k])]);
+}
+
+void ShellTermBase::surface_stresses(std::span<const PetscScalar> u, std::span<double> out) const {
+  for (std::size_t k = 0; k < cells_.size(); ++k)
+    cell_surface_stresses(u, k,
+                          &out[shell_stress_components * static_cast<std::size_t>(cells_[k])]);
+}
+
+void ShellTermBase::cell_surface_stresses(std::span<const PetscScalar> u, std::size_t k,
+                                          double out[9]) const {
+  double r[8];
+  cell_resultants(u, k, r);
+  const double t = layers_.elastic.thickness;
+  for (int i = 0; i < 3; ++i) {
+    const double membrane = r[i] / t, bending = 6 * r[3 + i] / (t * t);
+    out[i] = membrane - bending;      // bottom
+    out[3 + i] = membrane;            // middle
+    out[6 + i] = membrane + bending;  // top
+  }
+}
+
+void ShellTermBase::thickness(std::span<double> out) const {
+  for (const std::int64_t c : cells_) out[static_cast<std::size_t>(c)] = layers_.elastic.thickness;
+}
+
+}  // namespace shell_detail
+
+void ShellSectionList::fingerprint(Hasher& h) const {
+  for (const ShellInput& s : shells) {
+    h.add(s.region).add(s.thickness).add(s.drilling).add(s.shear_factor);
+    h.add(s.integration).add(s.integration_points);
+    if (s.corotational) h.add("corotational");
+    if (s.belytschko_tsay) h.add("belytschko_tsay").add(s.hourglass);
+  }
+}
+
+std::shared_ptr<TermSection> parse_shell_section(const case_yaml::Node& section) {
+  auto s = std::make_shared<ShellSectionList>();
+  structural::parse_entries(section, s->shells, parse_shell, "expected at least one shell region",
+                            "has a shell section already");
+  return s;
+}
+
+void prepare_shell_mesh_data(const TermSection& section, MeshData& mesh) {
+  const auto& s = dynamic_cast<const ShellSectionList&>(section);
+  add_shell_rotation_nodes(
+      mesh,
+      structural::entry_regions(
+          s.shells, mesh, 2, "shells are the quadrilaterals and triangles of a 2D physical group"));
+}
+
+void build_shell_terms(const TermInputs& in, std::vector<std::unique_ptr<ForceTerm>>& out) {
+  const ShellSectionList* s = section_of(in.spec);
+  if (!s) return;
+  std::exception_ptr error;
+  const bool scale = in.spec.explicit_scheme;
+  for (const ShellInput& b : s->shells) {
+    const int region = structural::region_index(in.mesh.regions, b.region);
+    const MaterialAssignment* material = nullptr;
+    for (const auto& m : in.spec.materials)
+      if (m.region == region) material = &m;
+    INERTIA_CHECK(material, InputError, b.where, ": region '", excerpt(b.region),
+                  "' has no entry in materials: (its density, youngs_modulus and "
+                  "poissons_ratio)");
+    const fe::J2Parameters* law = material->material.model->j2();
+    INERTIA_CHECK(material->material.model->linear() || law, InputError, b.where,
+                  ": the shells of region '", excerpt(b.region),
+                  "' take linear_elastic materials, with or without plasticity:");
+    INERTIA_CHECK(!b.belytschko_tsay || in.spec.explicit_scheme, InputError, b.where,
+                  ".formulation: the belytschko_tsay shells of region '", excerpt(b.region),
+                  "' are for explicit runs (central_difference): their one-point force has no "
+                  "tangent; give formulation: mitc4 for static, implicit, modal and harmonic runs");
+    INERTIA_CHECK(!(b.belytschko_tsay && b.kinematics_given && !b.corotational), InputError,
+                  b.where, ".kinematics: the belytschko_tsay shells of region '", excerpt(b.region),
+                  "' are corotational (large rotations, small strains); leave kinematics out or "
+                  "give corotational");
+    INERTIA_CHECK(!(law && b.kinematics_given && !b.corotational), InputError, b.where,
+                  ".kinematics: the plastic shells of region '", excerpt(b.region),
+                  "' are corotational (large rotations, small strains); leave kinematics out or "
+                  "give corotational");
+    const auto& e = material->material.elastic();
+    fe::ShellLayers layers;
+    layers.elastic = {.thickness = b.thickness,
+                      .youngs_modulus = e.youngs_modulus,
+                      .poissons_ratio = e.poissons_ratio,
+                      .density = material->material.density,
+                      .shear_factor = b.shear_factor,
+                      .drilling = b.drilling};
+    if (law) {
+      layers.plastic = true;
+      layers.j2 = *law;
+      layers.j2.lame = fe::lame_from_young_poisson(e.youngs_modulus, e.poissons_ratio);
+      INERTIA_CHECK(!(law->rate_sensitivity > 0), InputError, b.where,
+                    ": the plastic shells of "
+                    "region '",
+                    excerpt(b.region),
+                    "': a rate-dependent yield stress (Johnson-Cook "
+                    "rate_sensitivity) is not built for shells yet");
+      layers.rule = b.integration == "simpson"   ? fe::ShellLayers::Rule::simpson
+                    : b.integration == "lobatto" ? fe::ShellLayers::Rule::lobatto
+                                                 : fe::ShellLayers::Rule::legendre;
+      layers.points = b.integration_points;
+      try {
+        fe::check_shell_layers(layers);
+      } catch (const InputError& err) {
+        throw InputError(cat(b.where, ": ", err.what()));
+      }
+    }
+    std::vector<std::int64_t> cells;
+    double triangles = 0;
+    for (std::int64_t c = 0; c < in.mesh.num_cells(); ++c) {
+      const CellType t = in.mesh.cell_types[c];
+      if ((t != CellType::shell4 && t != CellType::shell3) || in.mesh.cell_regions[c] != region ||
+          !in.mesh.cell_is_element[c])
+        continue;
+      double x[24];
+      in.assembler.cell_coordinates(c, x);
+      try {
+        shell_detail::ShellTermBase::area(t, x);  // the frame, or invalid_argument
+        cells.push_back(c);
+        triangles += t == CellType::shell3;
+      } catch (const std::invalid_argument& err) {
+        if (!error)
+          error = std::make_exception_ptr(
+              InputError(cat(b.where, ": shell element ", in.mesh.cell_tags[c], " of region '",
+                             excerpt(b.region), "': ", err.what())));
+      }
+    }
+    INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &triangles, 1, MPI_DOUBLE, MPI_SUM, in.comm));
+    INERTIA_CHECK(!(triangles > 0 && b.belytschko_tsay), InputError, b.where, ": region '",
+                  excerpt(b.region), "' has ", static_cast<long long>(triangles),
+                  " triangles: belytschko_tsay shells are quadrilaterals (mesh with 'Recombine "
+                  "Surface', or give formulation: mitc4)");
+    INERTIA_CHECK(!(triangles > 0 && (law || b.corotational)), InputError, b.where, ": region '",
+                  excerpt(b.region), "' has ", static_cast<long long>(triangles),
+                  " triangles: corotational and plastic shells are quadrilaterals (triangles are "
+                  "linear elastic shells only; mesh with 'Recombine Surface')");
+    if (b.belytschko_tsay)
+      out.push_back(shell_detail::make_bt_shell_term(in, b, layers, std::move(cells), scale));
+    else if (law || b.corotational)
+      out.push_back(
+          shell_detail::make_nonlinear_shell_term(in, b, layers, std::move(cells), scale));
+    else
+      out.push_back(std::make_unique<LinearShellTerm>(in, b, layers, std::move(cells), scale));
+  }
+  rethrow_collectively(in.comm, error);
+}
+
+}  // namespace inertia

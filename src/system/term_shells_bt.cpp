@@ -1,0 +1,201 @@
+// Belytschko-Tsay shells: a `shells:` region with `formulation: belytschko_tsay` is one
+// nonlinear term of fe/shell_bt.hpp's one-point corotational element with hourglass control, for
+// explicit runs: elastic, or plane-stress J2 at the points through the thickness (fe/
+// shell_section.hpp) with its point state (per shell: `integration_points` J2 states).
+#include <algorithm>
+#include <cmath>
+
+#include "inertia/core/error.hpp"
+#include "inertia/fe/plasticity.hpp"
+#include "inertia/fe/shell_bt.hpp"
+#include "inertia/system/point_state.hpp"
+#include "shell_term.hpp"
+
+namespace inertia::shell_detail {
+
+namespace {
+
+class BtShellTerm final : public ShellTermBase {
+ public:
+  BtShellTerm(const TermInputs& in, const ShellInput& b, const fe::ShellLayers& layers,
+              std::vector<std::int64_t> cells, bool scale)
+      : ShellTermBase(in, b, layers, std::move(cells), scale),
+        stride_(fe::shell4_bt_state_size(layers)),
+        scratch_(static_cast<std::size_t>(stride_)) {
+    if (!layers_.plastic) return;
+    const fe::ShellThicknessPoints z = fe::shell_layers_points(layers_);
+    state_ = std::make_unique<PointState>(
+        PointStateLayout{"shell",
+                         {"plastic_strain_xx", "plastic_strain_yy", "plastic_strain_zz",
+                          "plastic_strain_xy", "plastic_strain_yz", "plastic_strain_xz",
+                          "equivalent_plastic_strain", "back_stress_xx", "back_stress_yy",
+                          "back_stress_zz", "back_stress_xy", "back_stress_yz", "back_stress_xz"},
+                         z.points},
+        cells_);
+    INERTIA_ASSERT(state_->stride() == stride_);
+    weights_.resize(cells_.size() * static_cast<std::size_t>(z.points));
+    for (std::size_t k = 0; k < cells_.size(); ++k)  // the point's area times its thickness
+      for (int q = 0; q < z.points; ++q)
+        weights_[k * static_cast<std::size_t>(z.points) + static_cast<std::size_t>(q)] =
+            areas_[k] * z.weight[q];
+  }
+
+  Traits traits() const override { return {.linear = false, .hourglass = true}; }
+  PointState* point_state() const override { return state_.get(); }
+  bool trial_from_force() const override { return true; }
+
+  void add_internal_force(const TermPoint& at, VectorSum& f) const override {
+    std::size_t k = 0;
+    double stored = 0;
+    force_energy_ = NAN;  // until every cell is evaluated
+    f.add_cells(cells_, [&](std::int64_t c, CellType, auto, auto fe_vec) {
+      stored += update(at.u, c, k, trial(k), fe_vec.data()).energy.stored;
+      ++k;
+      return true;
+    });
+    force_energy_ = stored;
+  }
+  bool energy_from_force() const override { return true; }
+  double force_energy() const override { return force_energy_; }
+
+  /// The one-point element's tangent by central differences of its force (from the committed
+  /// state, into scratch): explicit runs ask for it once, at the start, to size contact
+  /// penalties from its diagonal. Implicit runs are refused (term_shells.cpp).
+  void add_stiffness(const TermPoint& at, MatrixSum& K) const override {
+    std::size_t k = 0;
+    K.add_cells(cells_, [&](std::int64_t c, CellType, auto, auto Ke) {
+      double x[12], d[24], fp[24], fm[24];
+      coordinates(c, x);
+      gather(at.u, c, d);
+      const double step[2] = {1e-7 * std::sqrt(areas_[k]), 1e-7};
+      for (int j = 0; j < 24; ++j) {
+        const double h = step[j / 12], dj = d[j];
+        d[j] = dj + h;
+        kernel(x, d, k, scratch_, fp);
+        d[j] = dj - h;
+        kernel(x, d, k, scratch_, fm);
+        d[j] = dj;
+        for (int i = 0; i < 24; ++i)
+          Ke[static_cast<std::size_t>(24 * i + j)] = (fp[i] - fm[i]) / (2 * h);
+      }
+      ++k;
+    });
+  }
+  double energy(const TermPoint& at) const override {
+    double total = 0;
+    for (std::size_t k = 0; k < cells_.size(); ++k) {
+      double f[24];
+      try {
+        total += update(at.u, cells_[k], k, trial(k), f).energy.stored;
+      } catch (const SolverError&) {
+        return NAN;  // a collapsed element
+      }
+    }
+    return total;
+  }
+  /// The hourglass modes' part of the stored energy at `at` (from the committed states, into
+  /// scratch: the trial states are not touched).
+  double hourglass_energy(const TermPoint& at) const override {
+    double total = 0;
+    for (std::size_t k = 0; k < cells_.size(); ++k) {
+      double f[24];
+      try {
+        total += update(at.u, cells_[k], k, scratch_, f).hourglass;
+      } catch (const SolverError&) {
+        return NAN;
+      }
+    }
+    return total;
+  }
+  void update_state(const TermPoint& at) const override {
+    if (state_) (void)energy(at);
+  }
+  double plastic_dissipation() const override {
+    return shell_detail::plastic_dissipation(state_.get(), layers_.j2, weights_);
+  }
+  void layer_plastic_strain(int layers, std::span<double> out) const override {
+    shell_detail::layer_plastic_strain(state_.get(), layers_, cells_, layers, out);
+  }
+  /// The point's resultants (current element's output axes); writes the trial state at u.
+  void cell_resultants(std::span<const PetscScalar> u, std::size_t k,
+                       double out[8]) const override {
+    double f[24];
+    try {
+      const fe::ShellBtResult r = update(u, cells_[k], k, trial(k), f);
+      std::copy_n(r.resultants, shell_resultant_components, out);
+    } catch (const SolverError&) {
+      std::fill(out, out + shell_resultant_components, NAN);
+    }
+  }
+  /// Plastic sections: the stresses at the section's bottom, middle and top points from the
+  /// committed state at the point's strains at u, in the current element's output axes.
+  void cell_surface_stresses(std::span<const PetscScalar> u, std::size_t k,
+                             double out[9]) const override {
+    if (!state_) return ShellTermBase::cell_surface_stresses(u, k, out);
+    double x[12], d[24], ek[6], R[9];
+    coordinates(cells_[k], x);
+    gather(u, cells_[k], d);
+    try {
+      fe::shell4_bt_strains(x, d, ek, R);
+    } catch (const SolverError&) {
+      std::fill(out, out + shell_stress_components, NAN);
+      return;
+    }
+    const int n = layers_.points;
+    double stress[3 * fe::ShellLayers::max_points];
+    fe::shell_layers_stresses(layers_, ek, state_->committed(k),
+                              std::span<double>(stress, static_cast<std::size_t>(3 * n)));
+    for (int s = 0; s < 3; ++s) {  // bottom, middle, top to the output axes
+      const int q = s == 0 ? 0 : s == 2 ? n - 1 : n / 2;
+      double local[8] = {}, o[8];
+      for (int i = 0; i < 3; ++i)
+        local[i] = s == 1 && n % 2 == 0 ? 0.5 * (stress[3 * (n / 2 - 1) + i] + stress[3 * q + i])
+                                        : stress[3 * q + i];
+      fe::shell_to_output_axes(R, local, o);
+      std::copy_n(o, 3, out + 3 * s);
+    }
+  }
+
+ private:
+  std::string kind() const override {
+    if (!layers_.plastic) return "corotational";
+    const char* rule = layers_.rule == fe::ShellLayers::Rule::simpson   ? "Simpson"
+                       : layers_.rule == fe::ShellLayers::Rule::lobatto ? "Gauss-Lobatto"
+                                                                        : "Gauss";
+    return cat("corotational, plane-stress J2 at ", layers_.points, " ", rule,
+               " points through the thickness");
+  }
+  std::span<double> trial(std::size_t k) const {
+    return state_ ? state_->trial(k) : std::span<double>();
+  }
+  fe::ShellBtResult kernel(const double* x, const double* d, std::size_t k, std::span<double> into,
+                           double* f) const {
+    const std::span<const double> committed =
+        state_ ? state_->committed(k) : std::span<const double>();
+    return fe::shell4_bt(x, layers_, input_.hourglass, d, committed, into, f);
+  }
+  /// Row k's update at u from its committed state into `into` (its trial state or scratch).
+  fe::ShellBtResult update(std::span<const PetscScalar> u, std::int64_t c, std::size_t k,
+                           std::span<double> into, double* f) const {
+    double x[12], d[24];
+    coordinates(c, x);
+    gather(u, c, d);
+    return kernel(x, d, k, into, f);
+  }
+
+  int stride_ = 0;
+  mutable double force_energy_ = NAN;    ///< the stored energy of the last add_internal_force
+  mutable std::vector<double> scratch_;  ///< one row's state, for evaluations that keep none
+  std::unique_ptr<PointState> state_;
+  std::vector<double> weights_;  ///< per cell and point through the thickness (plastic)
+};
+
+}  // namespace
+
+std::unique_ptr<ForceTerm> make_bt_shell_term(const TermInputs& in, const ShellInput& b,
+                                              const fe::ShellLayers& layers,
+                                              std::vector<std::int64_t> cells, bool scale) {
+  return std::make_unique<BtShellTerm>(in, b, layers, std::move(cells), scale);
+}
+
+}  // namespace inertia::shell_detail

@@ -1,0 +1,182 @@
+// Corotational and plastic shells: a `shells:` region with `kinematics: corotational` or a
+// material with `plasticity:` (J2) is one nonlinear term of fe/shell_nonlinear.hpp's corotational
+// MITC4 (large displacements and rotations, small strains) with fe/shell_section.hpp's section at
+// its 2 x 2 points: elastic, or plane-stress J2 at the points through the thickness, with its
+// point state (per shell: 4 x points, each the J2 state of fe/plasticity.hpp).
+#include "inertia/core/error.hpp"
+#include "inertia/fe/plasticity.hpp"
+#include "inertia/fe/shell_nonlinear.hpp"
+#include "inertia/system/point_state.hpp"
+#include "shell_term.hpp"
+
+namespace inertia::shell_detail {
+
+namespace {
+
+class NonlinearShellTerm final : public ShellTermBase {
+ public:
+  NonlinearShellTerm(const TermInputs& in, const ShellInput& b, const fe::ShellLayers& layers,
+                     std::vector<std::int64_t> cells, bool scale)
+      : ShellTermBase(in, b, layers, std::move(cells), scale),
+        stride_(fe::shell4_nonlinear_state_size(layers)) {
+    if (layers_.plastic) {
+      const fe::ShellThicknessPoints z = fe::shell_layers_points(layers_);
+      state_ = std::make_unique<PointState>(
+          PointStateLayout{"shell",
+                           {"plastic_strain_xx", "plastic_strain_yy", "plastic_strain_zz",
+                            "plastic_strain_xy", "plastic_strain_yz", "plastic_strain_xz",
+                            "equivalent_plastic_strain", "back_stress_xx", "back_stress_yy",
+                            "back_stress_zz", "back_stress_xy", "back_stress_yz", "back_stress_xz"},
+                           4 * z.points},
+          cells_);
+      INERTIA_ASSERT(state_->stride() == stride_);
+      // The weight of each point of a cell: its 2 x 2 Gauss point's det J times the thickness
+      // point's weight (plastic_dissipation).
+      weights_.resize(cells_.size() * static_cast<std::size_t>(4 * z.points));
+      for (std::size_t k = 0; k < cells_.size(); ++k) {
+        double x[12], det[4];
+        coordinates(cells_[k], x);
+        fe::shell4_gauss_weights(x, det);
+        for (int g = 0; g < 4; ++g)
+          for (int q = 0; q < z.points; ++q)
+            weights_[k * static_cast<std::size_t>(4 * z.points) +
+                     static_cast<std::size_t>(g * z.points + q)] = det[g] * z.weight[q];
+      }
+    }
+  }
+
+  Traits traits() const override { return {.linear = false}; }
+  PointState* point_state() const override { return state_.get(); }
+  bool trial_from_force() const override { return true; }
+
+  void add_internal_force(const TermPoint& at, VectorSum& f) const override {
+    std::size_t k = 0;
+    double stored = 0;
+    force_energy_ = NAN;  // until every cell is evaluated
+    f.add_cells(cells_, [&](std::int64_t c, CellType, auto, auto fe_vec) {
+      stored += update(at.u, c, k++, fe_vec.data(), nullptr, nullptr);
+      return true;
+    });
+    force_energy_ = stored;
+  }
+  bool energy_from_force() const override { return true; }
+  double force_energy() const override { return force_energy_; }
+  void add_stiffness(const TermPoint& at, MatrixSum& K) const override {
+    std::size_t k = 0;
+    K.add_cells(cells_, [&](std::int64_t c, CellType, auto, auto Ke) {
+      double f[24];
+      update(at.u, c, k++, f, Ke.data(), nullptr);
+    });
+  }
+  double energy(const TermPoint& at) const override {
+    double total = 0;
+    for (std::size_t k = 0; k < cells_.size(); ++k) {
+      double f[24];
+      try {
+        total += update(at.u, cells_[k], k, f, nullptr, nullptr);
+      } catch (const SolverError&) {
+        return NAN;  // a collapsed element
+      }
+    }
+    return total;
+  }
+  void update_state(const TermPoint& at) const override {
+    if (state_) (void)energy(at);
+  }
+  double plastic_dissipation() const override {
+    return shell_detail::plastic_dissipation(state_.get(), layers_.j2, weights_);
+  }
+  void layer_plastic_strain(int layers, std::span<double> out) const override {
+    shell_detail::layer_plastic_strain(state_.get(), layers_, cells_, layers, out);
+  }
+  /// The mean of the resultants at the 2 x 2 points (in the current element's output axes);
+  /// writes the trial state at u (from the committed one).
+  void cell_resultants(std::span<const PetscScalar> u, std::size_t k,
+                       double out[8]) const override {
+    double f[24], r[32];
+    try {
+      update(u, cells_[k], k, f, nullptr, r);
+    } catch (const SolverError&) {
+      std::fill(out, out + shell_resultant_components, NAN);
+      return;
+    }
+    for (int i = 0; i < shell_resultant_components; ++i)
+      out[i] = 0.25 * (r[i] + r[8 + i] + r[16 + i] + r[24 + i]);
+  }
+  /// Plastic sections: the stresses at the section's bottom, middle and top points from the
+  /// committed state at the generalized strains at u, averaged over the 2 x 2 points, in the
+  /// output axes of the current element.
+  void cell_surface_stresses(std::span<const PetscScalar> u, std::size_t k,
+                             double out[9]) const override {
+    if (!state_) return ShellTermBase::cell_surface_stresses(u, k, out);
+    double x[12], d[24], ek[24], R[9];
+    coordinates(cells_[k], x);
+    gather(u, cells_[k], d);
+    try {
+      fe::shell4_nonlinear_strains(x, layers_, d, ek, R);
+    } catch (const SolverError&) {
+      std::fill(out, out + shell_stress_components, NAN);
+      return;
+    }
+    const int n = layers_.points, ns = fe::shell_layers_state_size(layers_);
+    const auto committed = state_->committed(k);
+    double sums[9] = {};
+    for (int q = 0; q < 4; ++q) {
+      double stress[3 * fe::ShellLayers::max_points];
+      fe::shell_layers_stresses(
+          layers_, ek + 6 * q,
+          committed.subspan(static_cast<std::size_t>(q * ns), static_cast<std::size_t>(ns)),
+          std::span<double>(stress, static_cast<std::size_t>(3 * n)));
+      for (int i = 0; i < 3; ++i) {
+        const double middle = n % 2 ? stress[3 * (n / 2) + i]
+                                    : 0.5 * (stress[3 * (n / 2 - 1) + i] + stress[3 * (n / 2) + i]);
+        sums[i] += 0.25 * stress[i];
+        sums[3 + i] += 0.25 * middle;
+        sums[6 + i] += 0.25 * stress[3 * (n - 1) + i];
+      }
+    }
+    for (int s = 0; s < 3; ++s) {  // each surface's tensor to the output axes
+      double local[8] = {sums[3 * s], sums[3 * s + 1], sums[3 * s + 2], 0, 0, 0, 0, 0}, o[8];
+      fe::shell_to_output_axes(R, local, o);
+      std::copy_n(o, 3, out + 3 * s);
+    }
+  }
+
+ private:
+  std::string kind() const override {
+    if (!layers_.plastic) return "corotational";
+    const char* rule = layers_.rule == fe::ShellLayers::Rule::simpson   ? "Simpson"
+                       : layers_.rule == fe::ShellLayers::Rule::lobatto ? "Gauss-Lobatto"
+                                                                        : "Gauss";
+    return cat("corotational, plane-stress J2 at ", layers_.points, " ", rule,
+               " points through the thickness");
+  }
+
+  /// Row k's update at u from its committed state into its trial state: the force, the tangent
+  /// and the resultants where asked; the stored energy.
+  double update(std::span<const PetscScalar> u, std::int64_t c, std::size_t k, double* f, double* K,
+                double* r) const {
+    double x[12], d[24];
+    coordinates(c, x);
+    gather(u, c, d);
+    const std::span<const double> committed =
+        state_ ? state_->committed(k) : std::span<const double>();
+    const std::span<double> trial = state_ ? state_->trial(k) : std::span<double>();
+    return fe::shell4_nonlinear(x, layers_, d, committed, trial, f, K, r).stored;
+  }
+
+  int stride_ = 0;
+  mutable double force_energy_ = NAN;  ///< the stored energy of the last add_internal_force
+  std::unique_ptr<PointState> state_;
+  std::vector<double> weights_;  ///< per cell and point (plastic)
+};
+
+}  // namespace
+
+std::unique_ptr<ForceTerm> make_nonlinear_shell_term(const TermInputs& in, const ShellInput& b,
+                                                     const fe::ShellLayers& layers,
+                                                     std::vector<std::int64_t> cells, bool scale) {
+  return std::make_unique<NonlinearShellTerm>(in, b, layers, std::move(cells), scale);
+}
+
+}  // namespace inertia::shell_detail
