@@ -221,13 +221,23 @@ cp "$d/full/case.yaml" "$d/killed/case.yaml"
 run 2 "$d/full/case.yaml"
 "$INERTIA_MPIEXEC" --allow-run-as-root --oversubscribe -n 2 "$INERTIA" "$d/killed/case.yaml" > "$d/killed.log" 2>&1 &
 launcher=$!
-for _ in $(seq 1 600); do
+# Wait for two complete checkpoints (up to 10 minutes: a loaded machine may take long to start
+# the run; the kill must not come before there is one to restart from), or the run's end.
+for _ in $(seq 1 12000); do
   [ "$(ls "$d/killed/checkpoints" 2>/dev/null | grep -c '\.h5$')" -ge 2 ] && break
+  kill -0 "$launcher" 2> /dev/null || break
   sleep 0.05
 done
 sleep 0.$((RANDOM % 10))
 pkill -KILL -f "$INERTIA $d/killed/case.yaml" || true
 wait "$launcher" || true
+# The ranks are gone (their output lock released) before the restart starts.
+for _ in $(seq 1 600); do
+  pgrep -f "$INERTIA $d/killed/case.yaml" > /dev/null || break
+  sleep 0.05
+done
+[ "$(ls "$d/killed/checkpoints" 2>/dev/null | grep -c '\.h5$')" -ge 1 ] ||
+  { cat "$d/killed.log"; echo "FAIL: the run to kill left no checkpoint"; exit 1; }
 if grep -q "^finished" "$d/killed.log"; then
   echo "note: the run finished before it could be killed; restarting from its last checkpoint"
 fi
