@@ -36,7 +36,9 @@ struct TiedShear {
   }
 };
 
-StrainRows strain_rows(const Shell4Frame& f, const TiedShear& tied, double xi, double eta) {
+/// An offset o (shell.hpp): the membrane rows become the mid-surface's, B_m - o B_b.
+StrainRows strain_rows(const Shell4Frame& f, const TiedShear& tied, double xi, double eta,
+                       double offset) {
   StrainRows r;
   const Shape sh(xi, eta);
   const Jacobian jac(f, sh);
@@ -65,6 +67,9 @@ StrainRows strain_rows(const Shell4Frame& f, const TiedShear& tied, double xi, d
     r.s[0][k] = jac.inv[0][0] * g_xi + jac.inv[0][1] * g_eta;
     r.s[1][k] = jac.inv[1][0] * g_xi + jac.inv[1][1] * g_eta;
   }
+  if (offset != 0)
+    for (int i = 0; i < 3; ++i)
+      for (int k = 0; k < 24; ++k) r.m[i][k] -= offset * r.b[i][k];
   return r;
 }
 
@@ -196,14 +201,14 @@ void shell4_local_stiffness(const Shell4Frame& f, const ShellSection& s, double 
   const Jacobian centre(f, Shape(0, 0));
   const TiedShear tied(f);
   {
-    const StrainRows r0 = strain_rows(f, tied, 0, 0);
+    const StrainRows r0 = strain_rows(f, tied, 0, 0, s.offset);
     const double mean[1][1] = {{(1 - drilling_stabilization) * D.d}};
     add_btdb<1>(r0.d, mean, 4 * r0.det, K);  // 4 det(0, 0) is the area
   }
   double Kaa[4][4]{}, Kam[4][24]{};  // the incompatible modes' blocks
   for (const double xi : {-gauss, gauss})
     for (const double eta : {-gauss, gauss}) {
-      const StrainRows r = strain_rows(f, tied, xi, eta);
+      const StrainRows r = strain_rows(f, tied, xi, eta, s.offset);
       add_btdb<3>(r.m, D.m, r.det, K);
       add_btdb<3>(r.b, D.b, r.det, K);
       add_btdb<2>(r.s, shear, r.det, K);
@@ -279,7 +284,7 @@ void shell4_lumped_mass(const double xyz[12], const ShellSection& s, double m[24
   const Shell4Frame f = shell4_frame(xyz);
   const double t = s.thickness;
   const double translation = s.density * t * f.area / 4;
-  const double rotation = s.density * t * t * t / 12 * f.area / 4;
+  const double rotation = s.density * t * (t * t / 12 + s.offset * s.offset) * f.area / 4;
   for (int k = 0; k < 12; ++k) m[k] = translation;
   for (int k = 12; k < 24; ++k) m[k] = rotation;
 }
@@ -297,7 +302,7 @@ void shell4_resultants(const double xyz[12], const ShellSection& s, const double
   shell_detail::to_local(f.R, d, dl, 8);
   to_projection(f, dl);
   const Moduli D(s);
-  const StrainRows r = strain_rows(f, TiedShear(f), 0, 0);
+  const StrainRows r = strain_rows(f, TiedShear(f), 0, 0, s.offset);
   double e[3] = {0, 0, 0}, k[3] = {0, 0, 0}, g[2] = {0, 0};
   for (int j = 0; j < 24; ++j) {
     for (int i = 0; i < 3; ++i) {
@@ -309,7 +314,8 @@ void shell4_resultants(const double xyz[12], const ShellSection& s, const double
   double local[8];
   for (int i = 0; i < 3; ++i) {
     local[i] = D.m[i][0] * e[0] + D.m[i][1] * e[1] + D.m[i][2] * e[2];
-    local[3 + i] = D.b[i][0] * k[0] + D.b[i][1] * k[1] + D.b[i][2] * k[2];
+    // About the reference surface: M = D k - o N (e is the mid-surface's strain).
+    local[3 + i] = D.b[i][0] * k[0] + D.b[i][1] * k[1] + D.b[i][2] * k[2] - s.offset * local[i];
   }
   local[6] = D.s * g[0];
   local[7] = D.s * g[1];

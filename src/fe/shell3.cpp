@@ -156,6 +156,13 @@ struct Moduli {
   }
 };
 
+/// An offset o (shell3.hpp): the membrane rows become the mid-surface's, B_m - o B_b.
+void mid_surface(MembraneRows& m, const double b[3][18], double offset) {
+  if (offset == 0) return;
+  for (int i = 0; i < 3; ++i)
+    for (int k = 0; k < 18; ++k) m.m[i][k] -= offset * b[i][k];
+}
+
 /// The 3-point rule (exact for quadratics): area coordinates (2/3, 1/6, 1/6) and permutations.
 constexpr double rule[3][3] = {
     {2.0 / 3, 1.0 / 6, 1.0 / 6}, {1.0 / 6, 2.0 / 3, 1.0 / 6}, {1.0 / 6, 1.0 / 6, 2.0 / 3}};
@@ -205,15 +212,16 @@ void shell3_local_stiffness(const Shell3Frame& f, const ShellSection& s, double 
   const Moduli D(s);
   const Gradients g(f);
   const double w = f.area / 3;
+  double b[3][18]{};
+  bending_rows(g, b);
   for (const auto& L : rule) {
-    const MembraneRows m = membrane_rows(f, g, L);
+    MembraneRows m = membrane_rows(f, g, L);
+    mid_surface(m, b, s.offset);
     add_btdb<3>(m.m, D.m, w, K);
     double sh[2][18];
     shear_rows(f, L[1], L[2], sh);
     add_btdb<2>(sh, D.s, w, K);
   }
-  double b[3][18]{};
-  bending_rows(g, b);
   add_btdb<3>(b, D.b, f.area, K);
   const double centroid[3] = {1.0 / 3, 1.0 / 3, 1.0 / 3};
   const MembraneRows c = membrane_rows(f, g, centroid);
@@ -232,7 +240,7 @@ void shell3_lumped_mass(const double xyz[9], const ShellSection& s, double m[18]
   const Shell3Frame f = shell3_frame(xyz);
   const double t = s.thickness;
   const double translation = s.density * t * f.area / 3;
-  const double rotation = s.density * t * t * t / 12 * f.area / 3;
+  const double rotation = s.density * t * (t * t / 12 + s.offset * s.offset) * f.area / 3;
   for (int k = 0; k < 9; ++k) m[k] = translation;
   for (int k = 9; k < 18; ++k) m[k] = rotation;
 }
@@ -245,9 +253,10 @@ void shell3_resultants(const double xyz[9], const ShellSection& s, const double 
   const Moduli D(s);
   const Gradients g(f);
   const double centroid[3] = {1.0 / 3, 1.0 / 3, 1.0 / 3};
-  const MembraneRows m = membrane_rows(f, g, centroid);
+  MembraneRows m = membrane_rows(f, g, centroid);
   double b[3][18]{}, sh[2][18];
   bending_rows(g, b);
+  mid_surface(m, b, s.offset);
   shear_rows(f, 1.0 / 3, 1.0 / 3, sh);
   double e[3] = {0, 0, 0}, k[3] = {0, 0, 0}, q[2] = {0, 0};
   for (int j = 0; j < 18; ++j) {
@@ -260,7 +269,8 @@ void shell3_resultants(const double xyz[9], const ShellSection& s, const double 
   double local[8];
   for (int i = 0; i < 3; ++i) {
     local[i] = D.m[i][0] * e[0] + D.m[i][1] * e[1] + D.m[i][2] * e[2];
-    local[3 + i] = D.b[i][0] * k[0] + D.b[i][1] * k[1] + D.b[i][2] * k[2];
+    // About the reference surface: M = D k - o N (e is the mid-surface's strain).
+    local[3 + i] = D.b[i][0] * k[0] + D.b[i][1] * k[1] + D.b[i][2] * k[2] - s.offset * local[i];
   }
   local[6] = D.s[0][0] * q[0];
   local[7] = D.s[1][1] * q[1];

@@ -543,7 +543,9 @@ void invert4(double A[4][4]) {
 /// Kam of the elastic plane-stress matrix (the same modes as shell.cpp: u += a0 (1 - xi^2) +
 /// a1 (1 - eta^2), v += a2 (1 - xi^2) + a3 (1 - eta^2), derivatives from the centre's Jacobian
 /// times det0 / det).
-void local_rows(const Shell4Frame& f, double nu, LocalRows& r) {
+/// With an offset o the modes act on the mid-surface's strain (as shell.cpp's): Kam from
+/// Bm - o Bb; the rows stay the reference surface's, which the section takes.
+void local_rows(const Shell4Frame& f, double nu, double offset, LocalRows& r) {
   const double C[3][3] = {{1, nu, 0}, {nu, 1, 0}, {0, 0, (1 - nu) / 2}};
   const Shape centre_shape(0, 0);
   const Jacobian centre(f, centre_shape);
@@ -574,8 +576,9 @@ void local_rows(const Shell4Frame& f, double nu, LocalRows& r) {
       for (int k = 0; k < 4; ++k)
         CBa[k] = r.w[q] * (C[i][0] * Ba[q][0][k] + C[i][1] * Ba[q][1][k] + C[i][2] * Ba[q][2][k]);
       for (int k = 0; k < 24; ++k)
-        CBm[k] =
-            r.w[q] * (C[i][0] * r.m[q][0][k] + C[i][1] * r.m[q][1][k] + C[i][2] * r.m[q][2][k]);
+        CBm[k] = r.w[q] * (C[i][0] * (r.m[q][0][k] - offset * r.b[q][0][k]) +
+                           C[i][1] * (r.m[q][1][k] - offset * r.b[q][1][k]) +
+                           C[i][2] * (r.m[q][2][k] - offset * r.b[q][2][k]));
       for (int a = 0; a < 4; ++a) {
         for (int b = 0; b < 4; ++b) Kaa[a][b] += Ba[q][i][a] * CBa[b];
         for (int k = 0; k < 24; ++k) Kam[a][k] += Ba[q][i][a] * CBm[k];
@@ -695,7 +698,7 @@ FiberEnergy shell4_nonlinear(const double X[12], const ShellLayers& s, const dou
                             trial.size(), " doubles, need ", need));
   const Reference ref = reference(X);
   LocalRows rows;
-  local_rows(ref.f, s.elastic.poissons_ratio, rows);
+  local_rows(ref.f, s.elastic.poissons_ratio, s.elastic.offset, rows);
   double dl[24], B[576], e[9], fl[24], Kl[576];
   first_order(ref, d, dl, B, e);
   project(ref, dl, B);
@@ -753,7 +756,7 @@ void shell4_nonlinear_strains(const double X[12], const ShellLayers& s, const do
                               double ek[24], double R[9]) {
   const Reference ref = reference(X);
   LocalRows rows;
-  local_rows(ref.f, s.elastic.poissons_ratio, rows);
+  local_rows(ref.f, s.elastic.poissons_ratio, s.elastic.offset, rows);
   double dl[24], B[576];
   first_order(ref, d, dl, B, R);
   project(ref, dl, B);

@@ -113,9 +113,8 @@ void check_shell_layers(const ShellLayers& s) {
       !(e.poissons_ratio < 0.5))
     throw InputError(cat("shell section: thickness ", e.thickness, ", E ", e.youngs_modulus,
                          ", nu ", e.poissons_ratio, " (need t > 0, E > 0, -1 < nu < 0.5)"));
-  if (!(std::abs(s.offset) <= 0.5 * e.thickness))
-    throw InputError(
-        cat("shell section: offset ", s.offset, " is outside the thickness ", e.thickness));
+  if (!std::isfinite(e.offset))
+    throw InputError(cat("shell section: offset ", e.offset, " (need a finite length)"));
   if (!s.plastic) return;
   check_points(s);
   const J2Parameters& h = s.j2;
@@ -147,7 +146,7 @@ ShellThicknessPoints shell_layers_points(const ShellLayers& s) {
   ShellThicknessPoints out;
   out.points = s.points;
   for (int q = 0; q < s.points; ++q) {
-    out.z[q] = t * r.x[k][s.points][q] - s.offset;
+    out.z[q] = t * r.x[k][s.points][q] - s.elastic.offset;
     out.weight[q] = t * r.w[k][s.points][q];
   }
   return out;
@@ -283,7 +282,7 @@ namespace {
 /// The elastic section in closed form: the plane-stress matrix C integrated over z in
 /// [-t/2 - o, t/2 - o]: A = C t, B = -C t o, D = C (t^3 / 12 + t o^2).
 FiberEnergy elastic_section(const ShellLayers& s, const double ek[6], double nm[6], double* D) {
-  const double t = s.elastic.thickness, o = s.offset, nu = s.elastic.poissons_ratio;
+  const double t = s.elastic.thickness, o = s.elastic.offset, nu = s.elastic.poissons_ratio;
   const double c = s.elastic.youngs_modulus / (1 - nu * nu);
   const double C[9] = {c, c * nu, 0, c * nu, c, 0, 0, 0, c * (1 - nu) / 2};
   const double a0 = t, a1 = -t * o, a2 = t * t * t / 12 + t * o * o;

@@ -46,12 +46,20 @@ std::span<const std::int64_t> face_nodes(const LocalMesh& mesh, std::int64_t c) 
   return shell > 0 ? nodes.first(static_cast<std::size_t>(shell)) : nodes;
 }
 
-/// The thickness of a `shells:` region (0: none).
-double shell_thickness(const ProblemSpec& spec, const std::string& region) {
+/// The thickness of a `shells:` region (0: none). InputError for shells with an offset: the
+/// contact surfaces are the mid-surface +- t / 2 about the nodes.
+double shell_thickness(const ProblemSpec& spec, const std::string& region,
+                       const std::string& where) {
   const auto it = spec.term_sections.find("shells");
   if (it == spec.term_sections.end()) return 0;
   for (const ShellInput& s : dynamic_cast<const ShellSectionList&>(*it->second).shells)
-    if (s.region == region) return s.thickness;
+    if (s.region == region) {
+      INERTIA_CHECK(s.offset == 0, InputError, where, ": the shells of region '", excerpt(region),
+                    "' have an offset (", s.where,
+                    "): contact on shells whose nodes are off their mid-surface is not built yet "
+                    "(leave offset out for the contact's shells)");
+      return s.thickness;
+    }
   return 0;
 }
 
@@ -288,7 +296,7 @@ Surface surface_faces(const TermInputs& in, const std::string& name, const std::
   const int dim = mesh.regions[static_cast<std::size_t>(out.region)].dim;
   out.volume = dim == 3;
   // A shell region's faces are its shells' mid-surfaces, with half their thickness.
-  const double half = 0.5 * shell_thickness(in.spec, name);
+  const double half = 0.5 * shell_thickness(in.spec, name, where);
   // The region's cells on this rank: its faces, or its solid cells.
   auto ours = [&](std::int64_t c) {
     const CellType t = mesh.cell_types[c];

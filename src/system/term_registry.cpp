@@ -87,6 +87,8 @@ constexpr std::array rows{
                     "kinematics: linear | corotational; integration: simpson | lobatto | gauss "
                     "and integration_points (5) through the thickness of plastic shells; "
                     "drilling: the drilling penalty's factor (1: G t), shear_factor (5/6); "
+                    "offset: top | middle | bottom | a length (the nodes' surface above the "
+                    "mid-surface; not with contact); "
                     "formulation: mitc4 | belytschko_tsay (one point with hourglass control, "
                     "corotational, explicit runs only; hourglass: 0.1); their nodes get "
                     "rotations rx, ry, rz",

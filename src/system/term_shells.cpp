@@ -4,6 +4,7 @@
 // whose DOF order [u0.., th0..] is the cell's node order.
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <stdexcept>
 
 #include "inertia/assembly/assembler.hpp"
@@ -25,7 +26,7 @@ namespace {
 
 ShellInput parse_shell(const case_yaml::Node& s) {
   s.expect_map({"region", "thickness", "drilling", "shear_factor", "kinematics",
-                "integration_points", "integration", "formulation", "hourglass"});
+                "integration_points", "integration", "formulation", "hourglass", "offset"});
   ShellInput in;
   in.where = cat(*s.file, ":", s.line(), ": ", s.key);
   if (!s.has("region")) s.fail("missing key 'region' (the surface region of the shells)");
@@ -33,6 +34,21 @@ ShellInput parse_shell(const case_yaml::Node& s) {
   if (!s.has("thickness")) s.fail("missing key 'thickness' (the shells' thickness)");
   in.thickness = s["thickness"].positive();
   if (s.has("drilling")) in.drilling = s["drilling"].positive();
+  if (s.has("offset")) {
+    // The nodes' surface above the mid-surface: top, middle, bottom (LS-DYNA's NLOC 1, 0, -1) or
+    // a length along the shells' normal.
+    const case_yaml::Node o = s["offset"];
+    const std::string text = o.text();
+    if (text == "top" || text == "middle" || text == "bottom")
+      in.offset = text == "top" ? 0.5 * in.thickness : text == "bottom" ? -0.5 * in.thickness : 0;
+    else {
+      char* end = nullptr;
+      const double v = std::strtod(text.c_str(), &end);
+      if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(v))
+        o.fail(cat("must be top, middle, bottom or a length (got '", excerpt(text), "')"));
+      in.offset = o.number();
+    }
+  }
   if (s.has("shear_factor")) {
     in.shear_factor = s["shear_factor"].positive();
     if (in.shear_factor > 1) s["shear_factor"].fail("must be at most 1 (5/6 for a solid section)");
@@ -167,8 +183,8 @@ void ShellTermBase::lumped(CellType type, const double* x, double* m) const {
   else
     fe::shell4_lumped_mass(x, layers_.elastic, m);
   if (!scaled_) return;
-  const double a = area(type, x), t = layers_.elastic.thickness;
-  const double rotary = layers_.elastic.density * t * a / n * std::max(t * t / 12, a / 8);
+  const double a = area(type, x), t = layers_.elastic.thickness, o = layers_.elastic.offset;
+  const double rotary = layers_.elastic.density * t * a / n * std::max(t * t / 12 + o * o, a / 8);
   for (int i = 3 * n; i < 6 * n; ++i) m[i] = std::max(m[i], rotary);
 }
 
@@ -224,6 +240,7 @@ std::string ShellTermBase::summary() const {
              " shells (", types, ", ", kind(), "), area ", sums[1], ", thickness ", e.thickness,
              "; E ", e.youngs_modulus, ", nu ", e.poissons_ratio, ", density ", e.density,
              "; drilling ", e.drilling, " G t, shear factor ", e.shear_factor,
+             e.offset != 0 ? cat("; the nodes ", e.offset, " above the mid-surface (offset)") : "",
              scaled_ ? "; rotary inertia scaled for the explicit step (rho t A / n max(t^2 / 12, "
                        "A / 8) per rotation)"
                      : "; rotary inertia rho t^3 / 12");
@@ -244,9 +261,9 @@ void ShellTermBase::cell_surface_stresses(std::span<const PetscScalar> u, std::s
                                           double out[9]) const {
   double r[8];
   cell_resultants(u, k, r);
-  const double t = layers_.elastic.thickness;
-  for (int i = 0; i < 3; ++i) {
-    const double membrane = r[i] / t, bending = 6 * r[3 + i] / (t * t);
+  const double t = layers_.elastic.thickness, o = layers_.elastic.offset;
+  for (int i = 0; i < 3; ++i) {  // the moments about the mid-surface: M + o N
+    const double membrane = r[i] / t, bending = 6 * (r[3 + i] + o * r[i]) / (t * t);
     out[i] = membrane - bending;      // bottom
     out[3 + i] = membrane;            // middle
     out[6 + i] = membrane + bending;  // top
@@ -262,6 +279,7 @@ void ShellTermBase::thickness(std::span<double> out) const {
 void ShellSectionList::fingerprint(Hasher& h) const {
   for (const ShellInput& s : shells) {
     h.add(s.region).add(s.thickness).add(s.drilling).add(s.shear_factor);
+    if (s.offset != 0) h.add("offset").add(s.offset);
     h.add(s.integration).add(s.integration_points);
     if (s.corotational) h.add("corotational");
     if (s.belytschko_tsay) h.add("belytschko_tsay").add(s.hourglass);
@@ -319,7 +337,8 @@ void build_shell_terms(const TermInputs& in, std::vector<std::unique_ptr<ForceTe
                       .poissons_ratio = e.poissons_ratio,
                       .density = material->material.density,
                       .shear_factor = b.shear_factor,
-                      .drilling = b.drilling};
+                      .drilling = b.drilling,
+                      .offset = b.offset};
     if (law) {
       layers.plastic = true;
       layers.j2 = *law;

@@ -433,6 +433,15 @@ TEST(Shell4, LumpedMassKeepsTheMassAndTheRotaryInertia) {
   EXPECT_NEAR(sum, s.density * s.thickness * area, 1e-12 * sum);
   for (int k = 12; k < 24; ++k)
     EXPECT_NEAR(m[k], s.density * std::pow(s.thickness, 3) / 12 * area / 4, 1e-12 * m[12]);
+  // Nodes on the top surface (offset t / 2): the rotary inertia about them, rho (t^3 / 12 + t
+  // o^2) = rho t^3 / 3 per area; the translations' mass unchanged.
+  ShellSection top = s;
+  top.offset = 0.5 * s.thickness;
+  double mo[24];
+  inertia::fe::shell4_lumped_mass(x.data(), top, mo);
+  for (int k = 0; k < 12; ++k) EXPECT_EQ(mo[k], m[k]);
+  for (int k = 12; k < 24; ++k)
+    EXPECT_NEAR(mo[k], s.density * std::pow(s.thickness, 3) / 3 * area / 4, 1e-12 * mo[12]);
   const Shell4Frame f = inertia::fe::shell4_frame(x.data());
   EXPECT_NEAR(f.area, area, 1e-12);
   EXPECT_LT(f.warp, 1e-14);

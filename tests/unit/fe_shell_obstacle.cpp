@@ -259,3 +259,42 @@ TEST(ShellObstacle, TwistedBeamOnMacNealAndHardersMesh) {
 }
 
 }  // namespace
+
+TEST(ShellOffset, EccentricTensionBendsTheStripAsBeamTheorySays) {
+  // A cantilever strip L x b x t (nu = 0: a beam) on 20 x 1 quads whose nodes lie o above the
+  // mid-surface, pulled along by P at its tip's nodes: a tension P and a moment P o on the
+  // section. The tip moves along by P L / (E A) + P o^2 L / (E I), down by P o L^2 / (2 E I) and
+  // turns by P o L / (E I) (constant curvature: exact on any mesh). The resultants about the
+  // nodes' surface: N11 = P / b, M11 = 0 (the load's own line).
+  const double L = 10, b = 1, t = 0.1, E = 1.0e7, P = 1, A = b * t, I = b * t * t * t / 12;
+  for (const double o : {0.5 * t, -0.5 * t, 0.3 * t}) {
+    ShellSection s = section(t, E, 0.0);
+    s.offset = o;
+    const int n = 20;
+    const Mesh mesh = grid(n, 1, s, [&](int i, int j) {
+      return std::array<double, 3>{L * i / n, b * j, 0.0};
+    });
+    std::vector<double> f(static_cast<std::size_t>(mesh.dofs()), 0.0);
+    f[6 * (2 * n)] = f[6 * (2 * n + 1)] = P / 2;
+    const auto u = solve_mesh(mesh, f, [&](int node, int) { return node < 2; });
+    const double kappa = P * o / (E * I);
+    const double tip_u = 0.5 * (u[6 * (2 * n)] + u[6 * (2 * n + 1)]);
+    const double tip_w = 0.5 * (u[6 * (2 * n) + 2] + u[6 * (2 * n + 1) + 2]);
+    const double tip_ry = 0.5 * (u[6 * (2 * n) + 4] + u[6 * (2 * n + 1) + 4]);
+    EXPECT_NEAR(tip_u, P * L / (E * A) + kappa * o * L, 1e-8 * std::abs(kappa * o * L)) << o;
+    EXPECT_NEAR(tip_w, -kappa * L * L / 2, 1e-8 * std::abs(kappa * L * L / 2)) << o;
+    EXPECT_NEAR(tip_ry, kappa * L, 1e-8 * std::abs(kappa * L)) << o;
+    // The middle element's resultants.
+    const auto& q = mesh.quads[n / 2];
+    double x[12], d[24], r[8];
+    for (int a = 0; a < 4; ++a)
+      for (int c = 0; c < 3; ++c) {
+        x[3 * a + c] = mesh.nodes[q[a]][c];
+        d[3 * a + c] = u[6 * q[a] + c];
+        d[12 + 3 * a + c] = u[6 * q[a] + 3 + c];
+      }
+    inertia::fe::shell4_resultants(x, s, d, r);
+    EXPECT_NEAR(r[0], P / b, 1e-8 * P / b) << o;
+    EXPECT_NEAR(r[3], 0, 1e-8 * P * std::abs(o) / b) << o;
+  }
+}

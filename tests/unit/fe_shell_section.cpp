@@ -60,7 +60,7 @@ ShellLayers section(Law law = Law::perfect, Rule rule = Rule::lobatto, int point
   s.plastic = true;
   s.rule = rule;
   s.points = points;
-  s.offset = offset;
+  s.elastic.offset = offset;
   J2Parameters& p = s.j2;
   p.yield_stress = sigma_y;
   if (law == Law::isotropic || law == Law::mixed || law == Law::rate || law == Law::frozen)
@@ -156,7 +156,7 @@ TEST(ShellSection, ThicknessRulesAreExactToTheirDegreeAndMatchTheBeamsTables) {
       const ShellThicknessPoints r = shell_layers_points(s);
       ASSERT_EQ(r.points, n);
       double moment = 0;
-      for (int q = 0; q < n; ++q) moment += r.weight[q] * std::abs(r.z[q] + s.offset);
+      for (int q = 0; q < n; ++q) moment += r.weight[q] * std::abs(r.z[q] + s.elastic.offset);
       std::printf(" %.4f", moment / (t * t / 4));
       // Simpson's rule (h / 3 [1 4 2 ... 4 1]) integrates a piecewise linear |z| exactly when the
       // mid-surface is a panel's end: 5, 9, 13 points.
@@ -166,13 +166,13 @@ TEST(ShellSection, ThicknessRulesAreExactToTheirDegreeAndMatchTheBeamsTables) {
       // int over [-t/2 - o, t/2 - o] of z^k, exact up to degree 2n - 1 (Legendre), 2n - 3
       // (Lobatto), 3 (Simpson).
       const int degree = rule == Rule::lobatto ? 2 * n - 3 : rule == Rule::legendre ? 2 * n - 1 : 3;
-      const double a = -0.5 * t - s.offset, b = 0.5 * t - s.offset;
+      const double a = -0.5 * t - s.elastic.offset, b = 0.5 * t - s.elastic.offset;
       for (int k = 0; k <= degree; ++k) {
         double sum = 0;
         for (int q = 0; q < n; ++q) sum += r.weight[q] * std::pow(r.z[q], k);
         const double exact = (std::pow(b, k + 1) - std::pow(a, k + 1)) / (k + 1);
         worst =
-            std::max(worst, std::abs(sum - exact) / std::pow(0.5 * t + std::abs(s.offset), k + 1));
+            std::max(worst, std::abs(sum - exact) / std::pow(0.5 * t + std::abs(s.elastic.offset), k + 1));
       }
       for (int q = 1; q < n; ++q) EXPECT_GT(r.z[q], r.z[q - 1]);
       if (rule != Rule::simpson && n <= FiberBeamIntegration::max_points) {
@@ -181,7 +181,7 @@ TEST(ShellSection, ThicknessRulesAreExactToTheirDegreeAndMatchTheBeamsTables) {
                                                          : FiberBeamIntegration::Rule::legendre,
                                    n);
         for (int q = 0; q < n; ++q)
-          worst_beam = std::max({worst_beam, std::abs((r.z[q] + s.offset) / t - (beam.xi[q] - 0.5)),
+          worst_beam = std::max({worst_beam, std::abs((r.z[q] + s.elastic.offset) / t - (beam.xi[q] - 0.5)),
                                  std::abs(r.weight[q] / t - beam.weight[q])});
       }
     }
@@ -199,7 +199,7 @@ TEST(ShellSection, ElasticSectionIsTheClosedFormForEveryRuleAndOffset) {
   for (const double offset : {0.0, 0.25 * t, -0.5 * t, 0.5 * t}) {
     ShellLayers elastic = section();
     elastic.plastic = false;
-    elastic.offset = offset;
+    elastic.elastic.offset = offset;
     double nm0[6], D0[36];
     const FiberEnergy e0 = shell_layers_update(elastic, ek, {}, {}, nm0, D0);
     // The closed form: with C the plane-stress matrix, A = C t, B = -C t o, D = C (t^3/12 + t o^2).
@@ -832,7 +832,7 @@ TEST(ShellSection, BadSectionsAreRefused) {
   s.j2.rate_sensitivity = 0.02;  // no reference rate
   refused(s);
   s = section();
-  s.offset = 0.6 * t;
+  s.elastic.offset = std::nan("");  // any finite offset is a section (a stiffener's axis below)
   refused(s);
   s = section(Law::curve);
   s.j2.curve_stress = s.j2.curve_stress.first(3);  // one stress short

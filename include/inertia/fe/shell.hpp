@@ -41,16 +41,23 @@
 /// loses digits in the membrane patch test, 3 % gives back some of the stiffening (0.814 at 4 x 4).
 /// Section (isotropic, homogeneous): membrane E t / (1 - nu^2) [1 nu 0; nu 1 0; 0 0 (1 - nu) / 2],
 /// bending the same with t^3 / 12, shear k G t (k = shear_factor, 5/6). The other terms by 2 x 2
-/// Gauss points.
+/// Gauss points. An offset o (ShellSection::offset: the nodes' surface o above the mid-surface)
+/// strains the mid-surface by e - o k: the membrane rows become B_m - o B_b, which couples
+/// membrane and bending exactly as the section of shell_section.hpp does (N = A (e - o k),
+/// M = -o N + D k about the reference surface); the incompatible modes act on the mid-surface's
+/// strain; shear and drilling are unchanged.
 ///
 /// Lumped mass (diagonal, 24 values): rho t A / 4 per translation; every rotation the same value
-/// rho t^3 / 12 A / 4 about all three global axes (the diagonal stays diagonal in any frame).
+/// rho (t^3 / 12 + t o^2) A / 4 about all three global axes (the diagonal stays diagonal in any
+/// frame; the offset's first moment rho t o, which couples translations and rotations, is left
+/// out of the lumped mass).
 ///
 /// Stress resultants (shell4_resultants) at the centre, in the output axes (Abaqus' default shell
 /// axes): a1 = the global X axis projected on the element's plane (Z when X is within 0.1 degree
 /// of the normal), a2 = e3 x a1: N = [N11, N22, N12] (force
-/// per length), M = [M11, M22, M12] (moment per length, M11 = D (k_11 + nu k_22): positive when
-/// it stretches the +e3 side), Q = [Q1, Q2] transverse shear forces per length.
+/// per length), M = [M11, M22, M12] (moment per length about the reference surface, M11 = D (k_11
+/// + nu k_22) - o N11 : positive when it stretches the +e3 side), Q = [Q1, Q2] transverse shear
+/// forces per length.
 
 namespace inertia::fe {
 
@@ -62,6 +69,10 @@ struct ShellSection {
   double density = 0;
   double shear_factor = 5.0 / 6.0;
   double drilling = 1.0;  ///< alpha / (G t), the drilling penalty's factor
+  /// The reference surface's (the nodes') height above the mid-surface along e3: t / 2 puts the
+  /// nodes on the top surface (the section below them), -t / 2 on the bottom; any length (a
+  /// plate whose nodes are a stiffener's axis, below the plate: -(t / 2 + the axis' depth)).
+  double offset = 0;
 };
 
 /// The element's local frame and its nodes' local coordinates.

@@ -10,7 +10,7 @@
 /// beta_y,x, the engineering twist), so that the strain at height z above the reference surface
 /// is eps = e + z k. Resultants nm[6] = [N11, N22, N12, M11, M22, M12] per length: N = int s dz,
 /// M = int s z dz, z measured from the reference surface, over z in [-t/2 - o, t/2 - o] with o =
-/// ShellLayers::offset, the reference surface's height above the mid-surface (o != 0 couples N
+/// elastic.offset (ShellSection::offset), the reference surface's height above the mid-surface (o != 0 couples N
 /// and M). Tangent D[36]: 6 x 6 row-major d nm / d ek (symmetric).
 ///
 /// Points through the thickness: `points` of a rule on the thickness, z_q = t x_q - o with x_q on
@@ -74,14 +74,13 @@ struct ShellLayers {
   bool plastic = false;  ///< J2 below; false: elastic
   J2Parameters j2;       ///< yield and hardening (every law of the solids); lame from E and nu
   Rule rule = Rule::lobatto;
-  int points = 5;     ///< through the thickness (Lobatto 3..15, Legendre 2..15, Simpson odd)
-  double offset = 0;  ///< the reference surface's height above the mid-surface
+  int points = 5;  ///< through the thickness (Lobatto 3..15, Legendre 2..15, Simpson odd)
 };
 
 /// The doubles of state per in-plane point (0 for an elastic section).
 int shell_layers_state_size(const ShellLayers& s);
 
-/// Throws InputError unless the section is valid: t > 0, E > 0, -1 < nu < 0.5, |offset| <= t / 2
+/// Throws InputError unless the section is valid: t > 0, E > 0, -1 < nu < 0.5, a finite offset
 /// and, if plastic, the rule's point count, sigma_y > 0 (or a yield curve: as many stresses as
 /// strains, from 0; its order is the case file's to check), hardening moduli >= 0 (Voce's rate > 0
 /// where it is used) and a reference rate > 0 with a rate factor.

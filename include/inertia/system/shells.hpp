@@ -30,6 +30,9 @@ struct ShellInput {
   double thickness = 0;   ///< t > 0
   double drilling = 1.0;  ///< the drilling penalty alpha / (G t) (fe/shell.hpp)
   double shear_factor = 5.0 / 6.0;
+  /// The nodes' (reference) surface's height above the mid-surface along the shells' normal
+  /// (fe::ShellSection::offset): `offset: top` is t / 2, `bottom` -t / 2, or any length.
+  double offset = 0;
   /// kinematics: corotational (large displacements and rotations, fe/shell_nonlinear.hpp: a
   /// nonlinear term) or linear (small: the constant K assembled once). Plastic shells are
   /// corotational unless `kinematics` says otherwise (then refused).
