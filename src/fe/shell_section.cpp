@@ -134,8 +134,12 @@ void check_shell_layers(const ShellLayers& s) {
         "rate > 0");
 }
 
+int shell_layers_point_stride(const ShellLayers& s) {
+  return s.rate_history && s.j2.rate_sensitivity > 0 ? ShellRateState::size : J2State::size;
+}
+
 int shell_layers_state_size(const ShellLayers& s) {
-  return s.plastic ? s.points * J2State::size : 0;
+  return s.plastic ? s.points * shell_layers_point_stride(s) : 0;
 }
 
 ShellThicknessPoints shell_layers_points(const ShellLayers& s) {
@@ -198,11 +202,11 @@ void shell_layers_stresses(const ShellLayers& s, const double ek[6], std::span<c
                 InternalError, "shell_layers_stresses: short spans");
   const double E = s.elastic.youngs_modulus, nu = s.elastic.poissons_ratio;
   const double mu = E / (2 * (1 + nu)), lambda = E * nu / ((1 + nu) * (1 - 2 * nu));
+  const int stride = shell_layers_point_stride(s);
   for (int q = 0; q < r.points; ++q) {
     const double z = r.z[q];
     const double e[3] = {ek[0] + z * ek[3], ek[1] + z * ek[4], ek[2] + z * ek[5]};
-    const double* ep =
-        s.plastic ? state.data() + q * J2State::size + J2State::plastic_strain : nullptr;
+    const double* ep = s.plastic ? state.data() + q * stride + J2State::plastic_strain : nullptr;
     const double ep0 = ep ? ep[0] : 0, ep1 = ep ? ep[1] : 0, ep2 = ep ? ep[2] : 0,
                  ep3 = ep ? ep[3] : 0;
     // sigma = lambda tr(eps) I + 2 mu (eps - eps_p) with eps_zz such that sigma_zz = 0.
@@ -324,17 +328,39 @@ FiberEnergy shell_layers_update(const ShellLayers& s, const double ek[6],
   if (D)
     for (int i = 0; i < 36; ++i) D[i] = 0;
   FiberEnergy energy;
+  const bool rate = s.rate_history && p.rate_sensitivity > 0;
+  const int stride = shell_layers_point_stride(s);
   for (int q = 0; q < s.points; ++q) {
     const double z = r.z[q], w = r.weight[q];
     const double e[3] = {ek[0] + z * ek[3], ek[1] + z * ek[4], ek[2] + z * ek[5]};
-    const double* c = committed.data() + q * J2State::size;
-    double* tr = trial.data() + q * J2State::size;
+    const double* c = committed.data() + q * stride;
+    double* tr = trial.data() + q * stride;
     const double alpha_n = c[J2State::equivalent_plastic_strain];  // before tr overwrites c
+    // A rate factor: the step since the state's time, or (none: an evaluation at the state's
+    // time) the state's own rate, so that the state is its own return.
+    J2Parameters at = p;
+    double dt = 0, time_n = 0, rate_n = 0, dissipation_n = 0;
+    if (rate) {
+      time_n = c[ShellRateState::time], rate_n = c[ShellRateState::rate];
+      dissipation_n = c[ShellRateState::dissipation];
+      dt = p.time - time_n;
+      if (dt > 0)
+        at.dt = dt;
+      else
+        at.dt = 0, at.frozen_rate = rate_n;
+    }
     double sigma[3], C[9], eps[6];
-    const double ez = plane_stress_j2_update(p, e, c, tr, sigma, D ? C : nullptr);
+    const double ez = plane_stress_j2_update(at, e, c, tr, sigma, D ? C : nullptr);
     strain3(e, ez, eps);
+    const double alpha = tr[J2State::equivalent_plastic_strain];
+    const double dissipated = j2_dissipation(at, alpha_n, alpha);
     energy.stored += w * j2_free_energy(p, eps, tr);
-    energy.dissipated += w * j2_dissipation(p, alpha_n, tr[J2State::equivalent_plastic_strain]);
+    energy.dissipated += w * dissipated;
+    if (rate) {
+      tr[ShellRateState::time] = dt > 0 ? p.time : time_n;
+      tr[ShellRateState::rate] = dt > 0 ? (alpha - alpha_n) / dt : rate_n;
+      tr[ShellRateState::dissipation] = dissipation_n + dissipated;
+    }
     for (int i = 0; i < 3; ++i) {
       nm[i] += w * sigma[i];
       nm[3 + i] += w * z * sigma[i];

@@ -17,6 +17,13 @@
 
 namespace inertia::shell_detail {
 
+/// `section` evaluated at `time` (a rate factor's step ends there; fe::ShellRateState).
+inline fe::ShellLayers at_time(const fe::ShellLayers& section, double time) {
+  fe::ShellLayers out = section;
+  out.j2.time = time;
+  return out;
+}
+
 /// A shell region's cells on this rank: their areas, masses, weight and the log's summary.
 class ShellTermBase : public ShellTermInfo {
  public:
@@ -67,6 +74,9 @@ class ShellTermBase : public ShellTermInfo {
   /// fe::shell4_lumped_mass or shell3's for a cell of `type`, its rotary inertia raised for
   /// explicit runs (the comment in term_shells.cpp).
   void lumped(CellType type, const double* x, double* m) const;
+  /// The section for evaluations of the committed state without time passing (the outputs): a
+  /// rate factor takes each point's own rate (fe::ShellRateState).
+  fe::ShellLayers frozen() const { return at_time(layers_, -HUGE_VAL); }
 
   MPI_Comm comm_;
   const LocalMesh& mesh_;
@@ -84,34 +94,55 @@ inline void layer_plastic_strain(const PointState* state, const fe::ShellLayers&
                                  std::span<double> out) {
   if (!state) return;
   const int through = section.points, in_plane = state->layout().points / through;
+  const int stride = fe::shell_layers_point_stride(section);
   for (std::size_t r = 0; r < cells.size(); ++r) {
     const auto s = state->committed(r);
     double* cell = &out[static_cast<std::size_t>(layers) * static_cast<std::size_t>(cells[r])];
     for (int g = 0; g < in_plane; ++g)
       for (int q = 0; q < through; ++q)
-        cell[q] += s[static_cast<std::size_t>((g * through + q) * fe::J2State::size +
+        cell[q] += s[static_cast<std::size_t>((g * through + q) * stride +
                                               fe::J2State::equivalent_plastic_strain)] /
                    in_plane;
   }
 }
 
 /// The plastic dissipation of a term's committed PointState (null: elastic): sum over its rows
-/// and points of j2_dissipation(0, alpha) times the point's weight (`weights`, per row and point;
-/// exact for the rate-independent laws, the only ones shells take).
-inline double plastic_dissipation(const PointState* state, const fe::J2Parameters& j2,
+/// and points of the point's dissipation per volume times its weight (`weights`, per row and
+/// point): j2_dissipation(0, alpha) for the rate-independent laws (exact: it depends on alpha
+/// alone), the dissipation the point's state keeps with a rate factor (fe::ShellRateState).
+inline double plastic_dissipation(const PointState* state, const fe::ShellLayers& section,
                                   std::span<const double> weights) {
   if (!state) return 0;
   const auto points = static_cast<std::size_t>(state->layout().points);
+  const auto stride = static_cast<std::size_t>(fe::shell_layers_point_stride(section));
+  const bool rate = stride == static_cast<std::size_t>(fe::ShellRateState::size);
   double total = 0;
   for (std::size_t r = 0; r < state->rows(); ++r) {
     const auto s = state->committed(r);
-    for (std::size_t q = 0; q < points; ++q)
-      total += fe::j2_dissipation(
-                   j2, 0, s[q * fe::J2State::size + fe::J2State::equivalent_plastic_strain]) *
+    for (std::size_t q = 0; q < points; ++q) {
+      const double* p = &s[q * stride];
+      total += (rate ? p[fe::ShellRateState::dissipation]
+                     : fe::j2_dissipation(section.j2, 0, p[fe::J2State::equivalent_plastic_strain])) *
                weights[r * points + q];
+    }
   }
   return total;
 }
+
+/// The names of a shell's state per point through the thickness (PointStateLayout): the J2 state
+/// and, with a rate factor, fe::ShellRateState's.
+inline std::vector<std::string> shell_state_names(const fe::ShellLayers& section) {
+  std::vector<std::string> names = {
+      "plastic_strain_xx", "plastic_strain_yy",        "plastic_strain_zz", "plastic_strain_xy",
+      "plastic_strain_yz", "plastic_strain_xz",        "equivalent_plastic_strain",
+      "back_stress_xx",    "back_stress_yy",           "back_stress_zz",    "back_stress_xy",
+      "back_stress_yz",    "back_stress_xz"};
+  if (fe::shell_layers_point_stride(section) == fe::ShellRateState::size)
+    for (const char* n : {"time", "equivalent_plastic_strain_rate", "dissipation"})
+      names.emplace_back(n);
+  return names;
+}
+
 
 /// The term of a region whose shells are corotational or plastic (term_shells_nonlinear.cpp).
 std::unique_ptr<ForceTerm> make_nonlinear_shell_term(const TermInputs& in, const ShellInput& b,

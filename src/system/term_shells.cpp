@@ -343,16 +343,11 @@ void build_shell_terms(const TermInputs& in, std::vector<std::unique_ptr<ForceTe
       layers.plastic = true;
       layers.j2 = *law;
       layers.j2.lame = fe::lame_from_young_poisson(e.youngs_modulus, e.poissons_ratio);
-      INERTIA_CHECK(!(law->rate_sensitivity > 0), InputError, b.where,
-                    ": the plastic shells of "
-                    "region '",
-                    excerpt(b.region),
-                    "': a rate-dependent yield stress (Johnson-Cook "
-                    "rate_sensitivity) is not built for shells yet");
       layers.rule = b.integration == "simpson"   ? fe::ShellLayers::Rule::simpson
                     : b.integration == "lobatto" ? fe::ShellLayers::Rule::lobatto
                                                  : fe::ShellLayers::Rule::legendre;
       layers.points = b.integration_points;
+      layers.rate_history = true;  // a rate factor's step from each point's time
       try {
         fe::check_shell_layers(layers);
       } catch (const InputError& err) {

@@ -25,13 +25,7 @@ class BtShellTerm final : public ShellTermBase {
     if (!layers_.plastic) return;
     const fe::ShellThicknessPoints z = fe::shell_layers_points(layers_);
     state_ = std::make_unique<PointState>(
-        PointStateLayout{"shell",
-                         {"plastic_strain_xx", "plastic_strain_yy", "plastic_strain_zz",
-                          "plastic_strain_xy", "plastic_strain_yz", "plastic_strain_xz",
-                          "equivalent_plastic_strain", "back_stress_xx", "back_stress_yy",
-                          "back_stress_zz", "back_stress_xy", "back_stress_yz", "back_stress_xz"},
-                         z.points},
-        cells_);
+        PointStateLayout{"shell", shell_state_names(layers_), z.points}, cells_);
     INERTIA_ASSERT(state_->stride() == stride_);
     weights_.resize(cells_.size() * static_cast<std::size_t>(z.points));
     for (std::size_t k = 0; k < cells_.size(); ++k)  // the point's area times its thickness
@@ -48,8 +42,9 @@ class BtShellTerm final : public ShellTermBase {
     std::size_t k = 0;
     double stored = 0;
     force_energy_ = NAN;  // until every cell is evaluated
+    const fe::ShellLayers layers = at_time(layers_, at.time);
     f.add_cells(cells_, [&](std::int64_t c, CellType, auto, auto fe_vec) {
-      stored += update(at.u, c, k, trial(k), fe_vec.data()).energy.stored;
+      stored += update(layers, at.u, c, k, trial(k), fe_vec.data()).energy.stored;
       ++k;
       return true;
     });
@@ -63,6 +58,7 @@ class BtShellTerm final : public ShellTermBase {
   /// penalties from its diagonal. Implicit runs are refused (term_shells.cpp).
   void add_stiffness(const TermPoint& at, MatrixSum& K) const override {
     std::size_t k = 0;
+    const fe::ShellLayers layers = at_time(layers_, at.time);
     K.add_cells(cells_, [&](std::int64_t c, CellType, auto, auto Ke) {
       double x[12], d[24], fp[24], fm[24];
       coordinates(c, x);
@@ -71,9 +67,9 @@ class BtShellTerm final : public ShellTermBase {
       for (int j = 0; j < 24; ++j) {
         const double h = step[j / 12], dj = d[j];
         d[j] = dj + h;
-        kernel(x, d, k, scratch_, fp);
+        kernel(layers, x, d, k, scratch_, fp);
         d[j] = dj - h;
-        kernel(x, d, k, scratch_, fm);
+        kernel(layers, x, d, k, scratch_, fm);
         d[j] = dj;
         for (int i = 0; i < 24; ++i)
           Ke[static_cast<std::size_t>(24 * i + j)] = (fp[i] - fm[i]) / (2 * h);
@@ -83,10 +79,11 @@ class BtShellTerm final : public ShellTermBase {
   }
   double energy(const TermPoint& at) const override {
     double total = 0;
+    const fe::ShellLayers layers = at_time(layers_, at.time);
     for (std::size_t k = 0; k < cells_.size(); ++k) {
       double f[24];
       try {
-        total += update(at.u, cells_[k], k, trial(k), f).energy.stored;
+        total += update(layers, at.u, cells_[k], k, trial(k), f).energy.stored;
       } catch (const SolverError&) {
         return NAN;  // a collapsed element
       }
@@ -97,10 +94,11 @@ class BtShellTerm final : public ShellTermBase {
   /// scratch: the trial states are not touched).
   double hourglass_energy(const TermPoint& at) const override {
     double total = 0;
+    const fe::ShellLayers layers = at_time(layers_, at.time);
     for (std::size_t k = 0; k < cells_.size(); ++k) {
       double f[24];
       try {
-        total += update(at.u, cells_[k], k, scratch_, f).hourglass;
+        total += update(layers, at.u, cells_[k], k, scratch_, f).hourglass;
       } catch (const SolverError&) {
         return NAN;
       }
@@ -111,7 +109,7 @@ class BtShellTerm final : public ShellTermBase {
     if (state_) (void)energy(at);
   }
   double plastic_dissipation() const override {
-    return shell_detail::plastic_dissipation(state_.get(), layers_.j2, weights_);
+    return shell_detail::plastic_dissipation(state_.get(), layers_, weights_);
   }
   void layer_plastic_strain(int layers, std::span<double> out) const override {
     shell_detail::layer_plastic_strain(state_.get(), layers_, cells_, layers, out);
@@ -121,7 +119,7 @@ class BtShellTerm final : public ShellTermBase {
                        double out[8]) const override {
     double f[24];
     try {
-      const fe::ShellBtResult r = update(u, cells_[k], k, trial(k), f);
+      const fe::ShellBtResult r = update(frozen(), u, cells_[k], k, trial(k), f);
       std::copy_n(r.resultants, shell_resultant_components, out);
     } catch (const SolverError&) {
       std::fill(out, out + shell_resultant_components, NAN);
@@ -168,19 +166,21 @@ class BtShellTerm final : public ShellTermBase {
   std::span<double> trial(std::size_t k) const {
     return state_ ? state_->trial(k) : std::span<double>();
   }
-  fe::ShellBtResult kernel(const double* x, const double* d, std::size_t k, std::span<double> into,
-                           double* f) const {
+  /// The section at an evaluation's time (`layers`: at_time), for a rate factor's step.
+  fe::ShellBtResult kernel(const fe::ShellLayers& layers, const double* x, const double* d,
+                           std::size_t k, std::span<double> into, double* f) const {
     const std::span<const double> committed =
         state_ ? state_->committed(k) : std::span<const double>();
-    return fe::shell4_bt(x, layers_, input_.hourglass, d, committed, into, f);
+    return fe::shell4_bt(x, layers, input_.hourglass, d, committed, into, f);
   }
   /// Row k's update at u from its committed state into `into` (its trial state or scratch).
-  fe::ShellBtResult update(std::span<const PetscScalar> u, std::int64_t c, std::size_t k,
-                           std::span<double> into, double* f) const {
+  fe::ShellBtResult update(const fe::ShellLayers& layers, std::span<const PetscScalar> u,
+                           std::int64_t c, std::size_t k, std::span<double> into,
+                           double* f) const {
     double x[12], d[24];
     coordinates(c, x);
     gather(u, c, d);
-    return kernel(x, d, k, into, f);
+    return kernel(layers, x, d, k, into, f);
   }
 
   int stride_ = 0;

@@ -22,13 +22,7 @@ class NonlinearShellTerm final : public ShellTermBase {
     if (layers_.plastic) {
       const fe::ShellThicknessPoints z = fe::shell_layers_points(layers_);
       state_ = std::make_unique<PointState>(
-          PointStateLayout{"shell",
-                           {"plastic_strain_xx", "plastic_strain_yy", "plastic_strain_zz",
-                            "plastic_strain_xy", "plastic_strain_yz", "plastic_strain_xz",
-                            "equivalent_plastic_strain", "back_stress_xx", "back_stress_yy",
-                            "back_stress_zz", "back_stress_xy", "back_stress_yz", "back_stress_xz"},
-                           4 * z.points},
-          cells_);
+          PointStateLayout{"shell", shell_state_names(layers_), 4 * z.points}, cells_);
       INERTIA_ASSERT(state_->stride() == stride_);
       // The weight of each point of a cell: its 2 x 2 Gauss point's det J times the thickness
       // point's weight (plastic_dissipation).
@@ -53,8 +47,9 @@ class NonlinearShellTerm final : public ShellTermBase {
     std::size_t k = 0;
     double stored = 0;
     force_energy_ = NAN;  // until every cell is evaluated
+    const fe::ShellLayers layers = at_time(layers_, at.time);
     f.add_cells(cells_, [&](std::int64_t c, CellType, auto, auto fe_vec) {
-      stored += update(at.u, c, k++, fe_vec.data(), nullptr, nullptr);
+      stored += update(layers, at.u, c, k++, fe_vec.data(), nullptr, nullptr);
       return true;
     });
     force_energy_ = stored;
@@ -63,17 +58,19 @@ class NonlinearShellTerm final : public ShellTermBase {
   double force_energy() const override { return force_energy_; }
   void add_stiffness(const TermPoint& at, MatrixSum& K) const override {
     std::size_t k = 0;
+    const fe::ShellLayers layers = at_time(layers_, at.time);
     K.add_cells(cells_, [&](std::int64_t c, CellType, auto, auto Ke) {
       double f[24];
-      update(at.u, c, k++, f, Ke.data(), nullptr);
+      update(layers, at.u, c, k++, f, Ke.data(), nullptr);
     });
   }
   double energy(const TermPoint& at) const override {
     double total = 0;
+    const fe::ShellLayers layers = at_time(layers_, at.time);
     for (std::size_t k = 0; k < cells_.size(); ++k) {
       double f[24];
       try {
-        total += update(at.u, cells_[k], k, f, nullptr, nullptr);
+        total += update(layers, at.u, cells_[k], k, f, nullptr, nullptr);
       } catch (const SolverError&) {
         return NAN;  // a collapsed element
       }
@@ -84,7 +81,7 @@ class NonlinearShellTerm final : public ShellTermBase {
     if (state_) (void)energy(at);
   }
   double plastic_dissipation() const override {
-    return shell_detail::plastic_dissipation(state_.get(), layers_.j2, weights_);
+    return shell_detail::plastic_dissipation(state_.get(), layers_, weights_);
   }
   void layer_plastic_strain(int layers, std::span<double> out) const override {
     shell_detail::layer_plastic_strain(state_.get(), layers_, cells_, layers, out);
@@ -95,7 +92,7 @@ class NonlinearShellTerm final : public ShellTermBase {
                        double out[8]) const override {
     double f[24], r[32];
     try {
-      update(u, cells_[k], k, f, nullptr, r);
+      update(frozen(), u, cells_[k], k, f, nullptr, r);
     } catch (const SolverError&) {
       std::fill(out, out + shell_resultant_components, NAN);
       return;
@@ -154,15 +151,15 @@ class NonlinearShellTerm final : public ShellTermBase {
 
   /// Row k's update at u from its committed state into its trial state: the force, the tangent
   /// and the resultants where asked; the stored energy.
-  double update(std::span<const PetscScalar> u, std::int64_t c, std::size_t k, double* f, double* K,
-                double* r) const {
+  double update(const fe::ShellLayers& layers, std::span<const PetscScalar> u, std::int64_t c,
+                std::size_t k, double* f, double* K, double* r) const {
     double x[12], d[24];
     coordinates(c, x);
     gather(u, c, d);
     const std::span<const double> committed =
         state_ ? state_->committed(k) : std::span<const double>();
     const std::span<double> trial = state_ ? state_->trial(k) : std::span<double>();
-    return fe::shell4_nonlinear(x, layers_, d, committed, trial, f, K, r).stored;
+    return fe::shell4_nonlinear(x, layers, d, committed, trial, f, K, r).stored;
   }
 
   int stride_ = 0;

@@ -735,6 +735,60 @@ TEST(ShellSection, StoredPlusDissipatedEnergyEqualsTheWorkAlongAPath) {
   }
 }
 
+// ---- the rate factor with the state's own time (the force terms' sections) -------------------
+
+TEST(ShellSection, RateHistoryTakesTheStepFromThePointsTimeAndFreezesWithoutTimePassing) {
+  // Perfectly plastic, C 0.05, reference rate 0.01 / s: a membrane pulled at 10 / s in steps of
+  // 1e-4 s (the free strains solved for N22 = N12 = 0). The step is the time from each point's
+  // state to j2.time (no j2.dt given): once flowing, sigma = sigma_y (1 + C ln(rate / rate_0))
+  // with the rate of alpha over the step, which the state keeps, and tends to the pulling rate
+  // (R = 1.345). An evaluation again at the committed time is the committed state's own return
+  // (its rate frozen); the state's dissipation is the sum of sigma_y R d alpha.
+  ShellLayers s = section(Law::perfect);
+  s.rate_history = true;
+  s.j2.rate_sensitivity = 0.05, s.j2.reference_rate = 0.01;
+  ASSERT_EQ(shell_layers_state_size(s), s.points * ShellRateState::size);
+  const double dt = 1e-4, rate = 10, C = 0.05;
+  State st(s);
+  double ek[6] = {0, 0, 0, 0, 0, 0}, nm[6], worst = 0, dissipation = 0, alpha_n = 0;
+  double last_rate = 0;
+  for (int step = 1; step <= 60; ++step) {
+    ek[0] = rate * dt * step;
+    s.j2.time = dt * step;
+    solve_free(s, st, ek, {1, 2}, nm);
+    st.commit();
+    const double* c = st.committed.data();  // the bottom point (a membrane: all alike)
+    const double alpha = c[J2State::equivalent_plastic_strain];
+    EXPECT_EQ(c[ShellRateState::time], s.j2.time);
+    EXPECT_NEAR(c[ShellRateState::rate], (alpha - alpha_n) / dt, 1e-9 * rate);
+    if (alpha - alpha_n > 0) {
+      // The plane-stress Mises stress of the membrane (N22 = 0, N12 = 0: uniaxial).
+      const double R = std::max(1.0, 1 + C * std::log((alpha - alpha_n) / dt / 0.01));
+      worst = std::max(worst, std::abs(nm[0] / t - sigma_y * R) / sigma_y);
+      dissipation += sigma_y * R * (alpha - alpha_n);
+      EXPECT_NEAR(c[ShellRateState::dissipation], dissipation, 1e-9 * dissipation);
+    }
+    last_rate = (alpha - alpha_n) / dt;
+    alpha_n = alpha;
+  }
+  std::printf("rate history: stress against sigma_y R(step's rate) %.1e; last rate %.6g / s\n",
+              worst, last_rate);
+  EXPECT_LT(worst, 1e-9);
+  EXPECT_NEAR(last_rate, rate, 1e-6 * rate);
+  EXPECT_NEAR(nm[0] / t, sigma_y * (1 + C * std::log(rate / 0.01)), 1e-6 * sigma_y);
+  // Again at the committed time: the same resultants, the same state.
+  double again[6];
+  State frozen = st;
+  frozen.update(s, ek, again);
+  for (int i = 0; i < 3; ++i) EXPECT_NEAR(again[i], nm[i], 1e-9 * sigma_y * t) << i;
+  for (std::size_t k = 0; k < st.committed.size(); ++k)
+    EXPECT_NEAR(frozen.trial[k], st.committed[k], 1e-12 * (1 + std::abs(st.committed[k]))) << k;
+  // Without the history (the caller's j2.dt, rate-free here): the state is the J2 state alone.
+  ShellLayers plain = s;
+  plain.rate_history = false;
+  EXPECT_EQ(shell_layers_state_size(plain), s.points * J2State::size);
+}
+
 // ---- objectivity in the plane -------------------------------------------------------------------
 
 /// Tensor components [a11, a22, a12] in axes turned by angle th.

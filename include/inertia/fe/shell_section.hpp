@@ -29,8 +29,8 @@
 /// unit.ShellSection prints them all).
 ///
 /// Plastic sections: the J2 law of fe/plasticity.hpp (every hardening law of the solids: linear
-/// isotropic and kinematic, Voce, a yield curve, the Johnson-Cook rate factor with the step p.dt
-/// or p.frozen_rate, as j2_return_map takes them) in plane stress at each point, sigma_zz = 0
+/// isotropic and kinematic, Voce, a yield curve, the Johnson-Cook rate factor over the step from
+/// the point's state's time to j2.time: ShellRateState) in plane stress at each point, sigma_zz = 0
 /// (and sigma_yz = sigma_xz = 0: the section's transverse shear is the element's, elastic). The
 /// point's 3D return map j2_return_map runs at eps = [e11, e22, eps_zz, g12 / 2, 0, 0] with a
 /// local Newton iteration on eps_zz until sigma_zz = 0 (to 1e-14 of the stress's round-off
@@ -46,9 +46,9 @@
 /// j2_return_map). The section's J2Parameters' lame is not read (it comes from E and nu), nor its
 /// finite_strain: the section is small-strain (large rotations are the corotational element's).
 ///
-/// State per in-plane point: points x J2State::size doubles, point-major bottom to top (the
-/// plastic strain in VTK order with its zz component, alpha, the back stress), zero in the virgin
-/// state; eps_zz is not stored (recomputed from the state each call); no state for an elastic
+/// State per in-plane point: points x shell_layers_point_stride doubles, point-major bottom to
+/// top (the plastic strain in VTK order with its zz component, alpha, the back stress; with a rate
+/// factor the time, rate and dissipation of ShellRateState), zero in the virgin state; eps_zz is not stored (recomputed from the state each call); no state for an elastic
 /// section. Energies per area: the free energy sum_q t w_q j2_free_energy (elastic and
 /// hardening), the dissipation sum_q t w_q j2_dissipation over the step.
 ///
@@ -75,9 +75,30 @@ struct ShellLayers {
   J2Parameters j2;       ///< yield and hardening (every law of the solids); lame from E and nu
   Rule rule = Rule::lobatto;
   int points = 5;  ///< through the thickness (Lobatto 3..15, Legendre 2..15, Simpson odd)
+  /// With a rate factor: the state keeps each point's time, rate and dissipation
+  /// (ShellRateState) and the step is the time from the state's to j2.time (the force terms).
+  /// false: the caller's j2.dt or j2.frozen_rate, as j2_return_map takes them.
+  bool rate_history = false;
 };
 
-/// The doubles of state per in-plane point (0 for an elastic section).
+/// A rate-dependent section's point (a Johnson-Cook rate factor: j2.rate_sensitivity > 0, with
+/// ShellLayers::rate_history) keeps three more doubles after its J2 state: the time of the state (j2.time of the evaluation that
+/// made it), the rate of its equivalent plastic strain over the step that made it, and the energy
+/// per volume it has dissipated (j2_dissipation summed over its steps, with each step's factor).
+/// An evaluation at j2.time after the state's time takes the rate over that step; one at or
+/// before it (dt <= 0: the outputs, a second evaluation at the same time) the state's own rate,
+/// so that the state is its own return (as j2_point_update's history).
+struct ShellRateState {
+  static constexpr int time = J2State::size, rate = time + 1, dissipation = time + 2,
+                       size = time + 3;
+};
+
+/// The doubles of state of one point through the thickness: J2State::size, ShellRateState::size
+/// with a rate factor and rate_history.
+int shell_layers_point_stride(const ShellLayers& s);
+
+/// The doubles of state per in-plane point (0 for an elastic section): points x
+/// shell_layers_point_stride.
 int shell_layers_state_size(const ShellLayers& s);
 
 /// Throws InputError unless the section is valid: t > 0, E > 0, -1 < nu < 0.5, a finite offset
