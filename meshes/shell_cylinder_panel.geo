@@ -11,7 +11,7 @@
 //   gmsh -2 -format msh41 -setnumber R 300 -setnumber L 300 -setnumber angle 90 -setnumber n 16 \
 //     shell_cylinder_panel.geo -o shell_pinched_cylinder_16.msh
 // quads 0: triangles (each quadrilateral of the transfinite grid cut in two), e.g. the roof's
-//   shell_scordelis_lo_tri_16.msh (-setnumber quads 0)
+//   shell_scordelis_lo_tri_16.msh and _tri_8.msh (-setnumber quads 0, n 16 and 8)
 DefineConstant[ R = 25, L = 25, angle = 40, n = 16, quads = 1 ];
 a = angle * Pi / 180;
 Point(1) = {0, 0, 0};

@@ -6,8 +6,10 @@
 //   gmsh -2 -format msh41 -setnumber a 5 -setnumber n 10 shell_plate.geo -o shell_quarter_plate_10.msh
 //   gmsh -2 -format msh41 -setnumber a 5 -setnumber n 20 shell_plate.geo -o shell_quarter_plate_20.msh
 //   gmsh -2 -format msh41 -setnumber a 1 -setnumber n 16 shell_plate.geo -o shell_plate_16.msh (and 32)
+//   gmsh -2 -format msh41 -setnumber a 1 -setnumber n 8 -setnumber quads 0 shell_plate.geo -o shell_plate_tri_8.msh
+//   (each quadrilateral cut in two triangles)
 // (shell_quarter_plate_10.msh: the quarter of NAFEMS 13H's 10 m plate, its centre at "corner")
-DefineConstant[ a = 1, n = 4 ];
+DefineConstant[ a = 1, n = 4, quads = 1 ];
 Point(1) = {0, 0, 0};
 Point(2) = {a, 0, 0};
 Point(3) = {a, a, 0};
@@ -20,7 +22,9 @@ Curve Loop(1) = {1, 2, 3, 4};
 Plane Surface(1) = {1};
 Transfinite Curve {1, 2, 3, 4} = n + 1;
 Transfinite Surface {1};
-Recombine Surface {1};
+If (quads)
+  Recombine Surface {1};
+EndIf
 Physical Surface("plate", 1) = {1};
 Physical Curve("ymin", 2) = {1};
 Physical Curve("xmax", 3) = {2};

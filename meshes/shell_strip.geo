@@ -2,7 +2,9 @@
 // Physical groups: surface "strip"; curves "root" (x = 0) and "tip" (x = L); point "tip_corner"
 // at (L, 0, 0).
 //   gmsh -2 -format msh41 -setnumber nx 20 -setnumber ny 2 shell_strip.geo -o shell_strip_20.msh
-DefineConstant[ L = 1, b = 0.1, nx = 20, ny = 2 ];
+//   quads 0: triangles (each quadrilateral cut in two):
+//   gmsh -2 -format msh41 -setnumber quads 0 shell_strip.geo -o shell_strip_tri_20.msh
+DefineConstant[ L = 1, b = 0.1, nx = 20, ny = 2, quads = 1 ];
 Point(1) = {0, 0, 0};
 Point(2) = {L, 0, 0};
 Point(3) = {L, b, 0};
@@ -16,7 +18,9 @@ Plane Surface(1) = {1};
 Transfinite Curve {1, 3} = nx + 1;
 Transfinite Curve {2, 4} = ny + 1;
 Transfinite Surface {1};
-Recombine Surface {1};
+If (quads)
+  Recombine Surface {1};
+EndIf
 Physical Surface("strip", 1) = {1};
 Physical Curve("root", 2) = {4};
 Physical Curve("tip", 3) = {2};

@@ -71,6 +71,15 @@ class ShellTermBase : public ShellTermInfo {
   /// Cell c's reference coordinates (its 4 or 3 nodes) and DOF values [u0.., th0..].
   void coordinates(std::int64_t c, double* x) const;
   void gather(std::span<const PetscScalar> u, std::int64_t c, double* d) const;
+  /// The same as a quadrilateral's (12 and 24 values): a triangle (shell3) as the degenerate
+  /// quadrilateral [n0, n1, n2, n2], the way LS-DYNA runs triangles in a part of quadrilateral
+  /// shells (the corotational and plastic kernels are quadrilaterals').
+  void quad_coordinates(std::int64_t c, double x[12]) const;
+  void quad_gather(std::span<const PetscScalar> u, std::int64_t c, double d[24]) const;
+  /// A quadrilateral's force (24) or matrix (24 x 24) as cell c's: a triangle's node 3 onto
+  /// node 2 (the transpose of quad_gather's map), into out (18 or 18 x 18 values; overwritten).
+  void fold_force(std::int64_t c, const double f[24], double* out) const;
+  void fold_matrix(std::int64_t c, const double K[576], double* out) const;
   /// fe::shell4_lumped_mass or shell3's for a cell of `type`, its rotary inertia raised for
   /// explicit runs (the comment in term_shells.cpp).
   void lumped(CellType type, const double* x, double* m) const;

@@ -165,6 +165,51 @@ void ShellTermBase::gather(std::span<const PetscScalar> u, std::int64_t c, doubl
     for (int i = 0; i < 3; ++i) d[3 * a + i] = u[3 * nodes[a] + i];
 }
 
+void ShellTermBase::quad_coordinates(std::int64_t c, double x[12]) const {
+  coordinates(c, x);
+  if (mesh_.cell_types[c] == CellType::shell3)
+    for (int i = 0; i < 3; ++i) x[9 + i] = x[6 + i];
+}
+
+void ShellTermBase::quad_gather(std::span<const PetscScalar> u, std::int64_t c,
+                                double d[24]) const {
+  if (mesh_.cell_types[c] != CellType::shell3) return gather(u, c, d);
+  double t[18];
+  gather(u, c, t);
+  for (int a = 0; a < 4; ++a)
+    for (int i = 0; i < 3; ++i) {
+      d[3 * a + i] = t[3 * std::min(a, 2) + i];
+      d[12 + 3 * a + i] = t[9 + 3 * std::min(a, 2) + i];
+    }
+}
+
+namespace {
+/// A degenerate quadrilateral's DOF k (of 24) as its triangle's (of 18).
+int triangle_dof(int k) {
+  const int rotation = k >= 12, a = (k % 12) / 3, i = k % 3;
+  return 9 * rotation + 3 * std::min(a, 2) + i;
+}
+}  // namespace
+
+void ShellTermBase::fold_force(std::int64_t c, const double f[24], double* out) const {
+  if (mesh_.cell_types[c] != CellType::shell3) {
+    std::copy_n(f, 24, out);
+    return;
+  }
+  std::fill_n(out, 18, 0.0);
+  for (int k = 0; k < 24; ++k) out[triangle_dof(k)] += f[k];
+}
+
+void ShellTermBase::fold_matrix(std::int64_t c, const double K[576], double* out) const {
+  if (mesh_.cell_types[c] != CellType::shell3) {
+    std::copy_n(K, 576, out);
+    return;
+  }
+  std::fill_n(out, 324, 0.0);
+  for (int k = 0; k < 24; ++k)
+    for (int l = 0; l < 24; ++l) out[18 * triangle_dof(k) + triangle_dof(l)] += K[24 * k + l];
+}
+
 double ShellTermBase::area(CellType t, const double* x) {
   return t == CellType::shell3 ? fe::shell3_frame(x).area : fe::shell4_frame(x).area;
 }
@@ -230,12 +275,17 @@ std::string ShellTermBase::summary() const {
   const fe::ShellSection& e = layers_.elastic;
   const auto quads = static_cast<long long>(sums[0] - sums[2]);
   const auto triangles = static_cast<long long>(sums[2]);
-  const std::string types =
+  const bool linear = kind() == "linear";
+  const std::string quad_kind =
       input_.belytschko_tsay ? cat("Belytschko-Tsay, one point, hourglass ", input_.hourglass)
-      : triangles == 0       ? "MITC4"
-      : quads == 0
-          ? "triangles: Allman membrane, MITC3 bending"
-          : cat(quads, " MITC4, ", triangles, " triangles (Allman membrane, MITC3 bending)");
+                             : std::string("MITC4");
+  // The corotational and plastic kernels take a triangle as a degenerate quadrilateral.
+  const std::string triangle_kind =
+      linear ? "Allman membrane, MITC3 bending" : cat("degenerate ", quad_kind, " quadrilaterals");
+  const std::string types =
+      triangles == 0 ? quad_kind
+      : quads == 0   ? cat("triangles: ", triangle_kind)
+                     : cat(quads, " ", quad_kind, ", ", triangles, " triangles (", triangle_kind, ")");
   return cat("region '", printable(input_.region), "': ", static_cast<long long>(sums[0]),
              " shells (", types, ", ", kind(), "), area ", sums[1], ", thickness ", e.thickness,
              "; E ", e.youngs_modulus, ", nu ", e.poissons_ratio, ", density ", e.density,
@@ -355,7 +405,6 @@ void build_shell_terms(const TermInputs& in, std::vector<std::unique_ptr<ForceTe
       }
     }
     std::vector<std::int64_t> cells;
-    double triangles = 0;
     for (std::int64_t c = 0; c < in.mesh.num_cells(); ++c) {
       const CellType t = in.mesh.cell_types[c];
       if ((t != CellType::shell4 && t != CellType::shell3) || in.mesh.cell_regions[c] != region ||
@@ -366,7 +415,6 @@ void build_shell_terms(const TermInputs& in, std::vector<std::unique_ptr<ForceTe
       try {
         shell_detail::ShellTermBase::area(t, x);  // the frame, or invalid_argument
         cells.push_back(c);
-        triangles += t == CellType::shell3;
       } catch (const std::invalid_argument& err) {
         if (!error)
           error = std::make_exception_ptr(
@@ -374,15 +422,6 @@ void build_shell_terms(const TermInputs& in, std::vector<std::unique_ptr<ForceTe
                              excerpt(b.region), "': ", err.what())));
       }
     }
-    INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &triangles, 1, MPI_DOUBLE, MPI_SUM, in.comm));
-    INERTIA_CHECK(!(triangles > 0 && b.belytschko_tsay), InputError, b.where, ": region '",
-                  excerpt(b.region), "' has ", static_cast<long long>(triangles),
-                  " triangles: belytschko_tsay shells are quadrilaterals (mesh with 'Recombine "
-                  "Surface', or give formulation: mitc4)");
-    INERTIA_CHECK(!(triangles > 0 && (law || b.corotational)), InputError, b.where, ": region '",
-                  excerpt(b.region), "' has ", static_cast<long long>(triangles),
-                  " triangles: corotational and plastic shells are quadrilaterals (triangles are "
-                  "linear elastic shells only; mesh with 'Recombine Surface')");
     if (b.belytschko_tsay)
       out.push_back(shell_detail::make_bt_shell_term(in, b, layers, std::move(cells), scale));
     else if (law || b.corotational)

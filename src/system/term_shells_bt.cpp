@@ -60,20 +60,20 @@ class BtShellTerm final : public ShellTermBase {
     std::size_t k = 0;
     const fe::ShellLayers layers = at_time(layers_, at.time);
     K.add_cells(cells_, [&](std::int64_t c, CellType, auto, auto Ke) {
-      double x[12], d[24], fp[24], fm[24];
-      coordinates(c, x);
-      gather(at.u, c, d);
+      double x[12], d[24], fp[24], fm[24], K4[576];
+      quad_coordinates(c, x);
+      quad_gather(at.u, c, d);
       const double step[2] = {1e-7 * std::sqrt(areas_[k]), 1e-7};
-      for (int j = 0; j < 24; ++j) {
+      for (int j = 0; j < 24; ++j) {  // a triangle's repeated node: its half of the column
         const double h = step[j / 12], dj = d[j];
         d[j] = dj + h;
         kernel(layers, x, d, k, scratch_, fp);
         d[j] = dj - h;
         kernel(layers, x, d, k, scratch_, fm);
         d[j] = dj;
-        for (int i = 0; i < 24; ++i)
-          Ke[static_cast<std::size_t>(24 * i + j)] = (fp[i] - fm[i]) / (2 * h);
+        for (int i = 0; i < 24; ++i) K4[24 * i + j] = (fp[i] - fm[i]) / (2 * h);
       }
+      fold_matrix(c, K4, Ke.data());
       ++k;
     });
   }
@@ -131,8 +131,8 @@ class BtShellTerm final : public ShellTermBase {
                              double out[9]) const override {
     if (!state_) return ShellTermBase::cell_surface_stresses(u, k, out);
     double x[12], d[24], ek[6], R[9];
-    coordinates(cells_[k], x);
-    gather(u, cells_[k], d);
+    quad_coordinates(cells_[k], x);
+    quad_gather(u, cells_[k], d);
     try {
       fe::shell4_bt_strains(x, d, ek, R);
     } catch (const SolverError&) {
@@ -173,14 +173,17 @@ class BtShellTerm final : public ShellTermBase {
         state_ ? state_->committed(k) : std::span<const double>();
     return fe::shell4_bt(x, layers, input_.hourglass, d, committed, into, f);
   }
-  /// Row k's update at u from its committed state into `into` (its trial state or scratch).
+  /// Row k's update at u from its committed state into `into` (its trial state or scratch), its
+  /// force f in the cell's DOFs (a triangle's 18).
   fe::ShellBtResult update(const fe::ShellLayers& layers, std::span<const PetscScalar> u,
                            std::int64_t c, std::size_t k, std::span<double> into,
                            double* f) const {
-    double x[12], d[24];
-    coordinates(c, x);
-    gather(u, c, d);
-    return kernel(layers, x, d, k, into, f);
+    double x[12], d[24], f4[24];
+    quad_coordinates(c, x);
+    quad_gather(u, c, d);
+    const fe::ShellBtResult r = kernel(layers, x, d, k, into, f4);
+    fold_force(c, f4, f);
+    return r;
   }
 
   int stride_ = 0;

@@ -29,7 +29,7 @@ class NonlinearShellTerm final : public ShellTermBase {
       weights_.resize(cells_.size() * static_cast<std::size_t>(4 * z.points));
       for (std::size_t k = 0; k < cells_.size(); ++k) {
         double x[12], det[4];
-        coordinates(cells_[k], x);
+        quad_coordinates(cells_[k], x);
         fe::shell4_gauss_weights(x, det);
         for (int g = 0; g < 4; ++g)
           for (int q = 0; q < z.points; ++q)
@@ -107,8 +107,8 @@ class NonlinearShellTerm final : public ShellTermBase {
                              double out[9]) const override {
     if (!state_) return ShellTermBase::cell_surface_stresses(u, k, out);
     double x[12], d[24], ek[24], R[9];
-    coordinates(cells_[k], x);
-    gather(u, cells_[k], d);
+    quad_coordinates(cells_[k], x);
+    quad_gather(u, cells_[k], d);
     try {
       fe::shell4_nonlinear_strains(x, layers_, d, ek, R);
     } catch (const SolverError&) {
@@ -149,17 +149,22 @@ class NonlinearShellTerm final : public ShellTermBase {
                " points through the thickness");
   }
 
-  /// Row k's update at u from its committed state into its trial state: the force, the tangent
-  /// and the resultants where asked; the stored energy.
+  /// Row k's update at u from its committed state into its trial state: the force f and the
+  /// tangent K (the cell's DOFs: a triangle's 18) and the resultants where asked; the stored
+  /// energy.
   double update(const fe::ShellLayers& layers, std::span<const PetscScalar> u, std::int64_t c,
                 std::size_t k, double* f, double* K, double* r) const {
-    double x[12], d[24];
-    coordinates(c, x);
-    gather(u, c, d);
+    double x[12], d[24], f4[24], K4[576];
+    quad_coordinates(c, x);
+    quad_gather(u, c, d);
     const std::span<const double> committed =
         state_ ? state_->committed(k) : std::span<const double>();
     const std::span<double> trial = state_ ? state_->trial(k) : std::span<double>();
-    return fe::shell4_nonlinear(x, layers, d, committed, trial, f, K, r).stored;
+    const double stored =
+        fe::shell4_nonlinear(x, layers, d, committed, trial, f4, K ? K4 : nullptr, r).stored;
+    fold_force(c, f4, f);
+    if (K) fold_matrix(c, K4, K);
+    return stored;
   }
 
   int stride_ = 0;

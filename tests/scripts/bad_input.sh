@@ -630,7 +630,7 @@ expect_error amplitude_huge_value "quake\.csv:2: expected two finite numbers.*\.
 
 # ------------------------------------------------------------------------------------------------
 # Shells: a missing or negative thickness, an unknown key, a region that is not a surface, a
-# surface's material without shells, corotational triangles, plastic shells held to linear
+# surface's material without shells, plastic shells held to linear
 # kinematics
 # ------------------------------------------------------------------------------------------------
 shell_case() {  # $1: the shells: entry (or nothing); $2: the mesh; $3: a plasticity block
@@ -654,32 +654,6 @@ expect_error shell_on_lines "shells\[0\]\.region: 'edges' is a 1D region; shells
 new_case shell_material_without_shells
 shell_case >"$dir/case.yaml"
 expect_error shell_material_without_shells "materials\[0\]\.region: region 'plate' has dimension 2, expected 3 \(a volume; a surface's material is for its shells: give the region a shells: entry\)"
-new_case shell_triangles
-python3 - "$INERTIA_SOURCE_DIR/meshes/shell_plate_4.msh" "$dir/tri.msh" <<'PY'
-import sys  # the quadrilaterals (Gmsh type 3) of the plate cut into triangles (type 2)
-lines = open(sys.argv[1]).read().split("\n")
-out, i, tag = [], 0, 1000
-while i < len(lines):
-    line = lines[i]
-    f = line.split()
-    if len(f) == 4 and f[2] == "3" and f[0] == "2":  # a block of quads on a surface
-        n = int(f[3])
-        out.append("%s %s 2 %d" % (f[0], f[1], 2 * n))
-        for k in range(n):
-            e = lines[i + 1 + k].split()
-            a, b, c, d = e[1:5]
-            out += ["%d %s %s %s" % (tag, a, b, c), "%d %s %s %s" % (tag + 1, a, c, d)]
-            tag += 2
-        i += n + 1
-        continue
-    out.append(line)
-    i += 1
-text = "\n".join(out)
-open(sys.argv[2], "w").write(text.replace("\n$Elements\n6 33 1 33\n", "\n$Elements\n6 49 1 1100\n"))
-PY
-shell_case '{region: plate, thickness: 0.01, kinematics: corotational}' >"$dir/case.yaml"
-sed -i "s|mesh: {file: .*|mesh: {file: tri.msh}|" "$dir/case.yaml"
-expect_error shell_triangles "case\.yaml:8: shells\[0\]: region 'plate' has 32 triangles: corotational and plastic shells are quadrilaterals"
 new_case shell_wall  # a wall closer to a shell's mid-surface than half its thickness
 { shell_case '{region: plate, thickness: 0.01}'
   printf '%s\n' 'contact:' '  walls:' \
