@@ -340,6 +340,15 @@ std::shared_ptr<TermSection> parse_shell_section(const case_yaml::Node& section)
   auto s = std::make_shared<ShellSectionList>();
   structural::parse_entries(section, s->shells, parse_shell, "expected at least one shell region",
                             "has a shell section already");
+  // Nodes far off the shell: legal (a deep stiffener's axis), more often a length in the wrong
+  // units (an offset in mm in a model in m).
+  for (const ShellInput& in : s->shells)
+    if (std::abs(in.offset) > 50 * in.thickness)
+      s->warnings.push_back(cat(in.where, ".offset: ", in.offset, " is ",
+                                std::lround(std::abs(in.offset) / in.thickness),
+                                " times the thickness ", in.thickness,
+                                " (a stiffener's axis lies a few thicknesses off the plate): check "
+                                "the units"));
   return s;
 }
 

@@ -17,6 +17,8 @@
 #   P L^3 / (3 E I_T) of the T's composite section (to 1 %, 0.34 % measured: the flange's shear
 #   lag and the shells' transverse shear, which beam theory leaves out; without the offset the
 #   tip moves about 4 times as far);
+# - an offset 100 times the thickness (a length in the wrong units, more likely than not): one
+#   warning line;
 # - a contact on offset shells and a bad offset: one error line.
 # About 10 s.
 set -uo pipefail
@@ -117,6 +119,13 @@ check('T-section: tip deflection', tip, 1000.0 / (3 * E * IT), 1e-2)
 if bad: print('FAIL: ' + ', '.join(bad))
 raise SystemExit(1 if bad else 0)
 PY
+
+# An offset of 100 thicknesses: one warning.
+strip far ", offset: 1.0" 1000
+mkdir -p far && cp far.yaml far/
+(cd far && mpi 1 "$INERTIA" far.yaml > log 2>&1) || fail "far: $(tail -1 far/log)"
+[ "$(grep -c '^warning' far/log)" = 1 ] && grep -q "shells\[0\]\.offset: 1 is 100 times the thickness 0.01" far/log ||
+  fail "an offset of 100 thicknesses: not one warning: $(grep '^warning' far/log)"
 
 # Contact on offset shells is refused; so is an offset that is no length.
 cat > contact.yaml <<YAML
