@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "inertia/core/error.hpp"
+#include "gauss_points.hpp"
 
 namespace inertia::fe {
 
@@ -24,21 +25,6 @@ double isotropic_energy(const J2Parameters& h, double alpha) {
   zero[J2State::equivalent_plastic_strain] = alpha;
   const double eps[6] = {0, 0, 0, 0, 0, 0};
   return j2_free_energy(p, eps, zero);
-}
-
-/// Legendre's P_n(x) and its derivative.
-void legendre(int n, double x, double& p, double& dp) {
-  double p0 = 1, p1 = x;
-  if (n == 0) {
-    p = 1, dp = 0;
-    return;
-  }
-  for (int k = 2; k <= n; ++k) {
-    const double p2 = ((2 * k - 1) * x * p1 - (k - 1) * p0) / k;
-    p0 = p1, p1 = p2;
-  }
-  p = p1;
-  dp = n * (x * p1 - p0) / (x * x - 1);
 }
 
 /// The second derivatives of the Hermite cubics at xi = x / L: (H1'', H2'', H3'', H4'') for the
@@ -193,34 +179,9 @@ FiberBeamIntegration fiber_beam_integration(FiberBeamIntegration::Rule rule, int
   r.rule = rule;
   r.points = points;
   const int n = points;
-  const double pi = 3.14159265358979323846;
   for (int i = 0; i < n; ++i) {
     double x, w;
-    if (lobatto && (i == 0 || i == n - 1)) {
-      x = i == 0 ? -1 : 1;
-      w = 2.0 / (n * (n - 1));
-    } else {
-      // Legendre: the roots of P_n; Lobatto: those of P'_{n-1}. Newton from Chebyshev guesses.
-      const int m = lobatto ? n - 1 : n;
-      x = lobatto ? -std::cos(pi * i / (n - 1)) : -std::cos(pi * (i + 0.75) / (n + 0.5));
-      for (int it = 0; it < 100; ++it) {
-        double p, dp;
-        legendre(m, x, p, dp);
-        double step;
-        if (lobatto) {
-          // (1 - x^2) P'' = 2 x P' - m (m + 1) P.
-          const double ddp = (2 * x * dp - m * (m + 1) * p) / (1 - x * x);
-          step = dp / ddp;
-        } else {
-          step = p / dp;
-        }
-        x -= step;
-        if (std::abs(step) < 1e-16) break;
-      }
-      double p, dp;
-      legendre(m, x, p, dp);
-      w = lobatto ? 2.0 / (n * (n - 1) * p * p) : 2.0 / ((1 - x * x) * dp * dp);
-    }
+    gauss_points::point(lobatto, n, i, x, w);
     r.xi[i] = 0.5 * (x + 1);
     r.weight[i] = 0.5 * w;
   }

@@ -6,14 +6,15 @@
 #include "inertia/core/error.hpp"
 #include "inertia/core/text.hpp"
 #include "inertia/fe/shell.hpp"
+#include "rotation_jet.hpp"
 
 namespace inertia::fe {
 
 namespace {
 
-/// Below this a^2 (a = |psi|) or s^2 (s = sin of the angle) the series are used (the first
-/// omitted terms below 1e-20), as in shell_nonlinear.cpp.
-constexpr double series_below = 1e-4;
+// The series threshold and the rotation vector of a rotation (rotation_jet.hpp).
+using rotation_jet::log_rotation;
+using rotation_jet::series_below;
 
 /// The part of the drilling penalty on each node's theta_z against the element's mean.
 constexpr double drilling_stabilization = 0.01;
@@ -82,22 +83,6 @@ void exp_and_tangent(const double psi[3], double Q[9], double T[9]) {
   const double v[3] = {c2 * psi[0], c2 * psi[1], c2 * psi[2]};
   Q[7] += w[0], Q[5] -= w[0], Q[2] += w[1], Q[6] -= w[1], Q[3] += w[2], Q[1] -= w[2];
   T[7] += v[0], T[5] -= v[0], T[2] += v[1], T[6] -= v[1], T[3] += v[2], T[1] -= v[2];
-}
-
-/// The rotation vector of P (|theta| < pi): theta = t / sin t v, v the axial vector of
-/// (P - P^T) / 2, cos t = (tr P - 1) / 2.
-void log_rotation(const double P[9], double theta[3]) {
-  const double v[3] = {0.5 * (P[7] - P[5]), 0.5 * (P[2] - P[6]), 0.5 * (P[3] - P[1])};
-  const double s2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
-  const double c = 0.5 * (P[0] + P[4] + P[8] - 1);
-  double factor;
-  if (s2 < series_below && c > 0)
-    factor = 1 + s2 * (1.0 / 6 + s2 * (3.0 / 40 + s2 * (5.0 / 112 + s2 * (35.0 / 1152))));
-  else {
-    const double s = std::sqrt(s2);
-    factor = std::atan2(s, c) / s;
-  }
-  for (int i = 0; i < 3; ++i) theta[i] = factor * v[i];
 }
 
 /// The element's corotated state: the local DOFs dl (after the warped nodes' rigid links), the

@@ -7,6 +7,7 @@
 
 #include "inertia/core/error.hpp"
 #include "inertia/core/text.hpp"
+#include "gauss_points.hpp"
 
 namespace inertia::fe {
 
@@ -14,21 +15,6 @@ namespace {
 
 using Rule = ShellLayers::Rule;
 constexpr int max_points = ShellLayers::max_points;
-
-/// Legendre's P_n(x) and its derivative.
-void legendre(int n, double x, double& p, double& dp) {
-  double p0 = 1, p1 = x;
-  if (n == 0) {
-    p = 1, dp = 0;
-    return;
-  }
-  for (int k = 2; k <= n; ++k) {
-    const double p2 = ((2 * k - 1) * x * p1 - (k - 1) * p0) / k;
-    p0 = p1, p1 = p2;
-  }
-  p = p1;
-  dp = n * (x * p1 - p0) / (x * x - 1);
-}
 
 /// Every rule's points x on [-1/2, 1/2] and weights summing to 1 (indexed by ShellLayers::Rule
 /// and the point count), computed once.
@@ -38,29 +24,11 @@ struct Rules {
   double w[rule_kinds][max_points + 1][max_points];
 };
 
-/// Gauss-Lobatto (lobatto) or Gauss-Legendre point i of n on [-1, 1] and its weight.
+/// Gauss-Lobatto (lobatto) or Gauss-Legendre point i of n on [-1, 1] and its weight
+/// (gauss_points.hpp, the fiber beam's rule), the middle point of an odd rule exactly 0.
 void gauss_point(bool lobatto, int n, int i, double& x, double& w) {
-  const double pi = 3.14159265358979323846;
-  if (lobatto && (i == 0 || i == n - 1)) {
-    x = i == 0 ? -1 : 1;
-    w = 2.0 / (n * (n - 1));
-    return;
-  }
-  // Legendre: the roots of P_n; Lobatto: those of P'_{n-1}. Newton from Chebyshev guesses.
-  const int m = lobatto ? n - 1 : n;
-  x = lobatto ? -std::cos(pi * i / (n - 1)) : -std::cos(pi * (i + 0.75) / (n + 0.5));
-  for (int it = 0; it < 100; ++it) {
-    double p, dp;
-    legendre(m, x, p, dp);
-    // Lobatto: (1 - x^2) P'' = 2 x P' - m (m + 1) P.
-    const double step = lobatto ? dp * (1 - x * x) / (2 * x * dp - m * (m + 1) * p) : p / dp;
-    x -= step;
-    if (std::abs(step) < 1e-16) break;
-  }
-  if (2 * i + 1 == n) x = 0;  // the middle point of an odd rule, exactly
-  double p, dp;
-  legendre(m, x, p, dp);
-  w = lobatto ? 2.0 / (n * (n - 1) * p * p) : 2.0 / ((1 - x * x) * dp * dp);
+  gauss_points::point(lobatto, n, i, x, w);
+  if (2 * i + 1 == n) x = 0, w = gauss_points::weight(lobatto, n, 0.0);
 }
 
 Rules build_rules() {
