@@ -3,12 +3,15 @@
 // region entries read from the case file, and the regions their cells are made from.
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "inertia/core/case_node.hpp"
 #include "inertia/core/error.hpp"
 #include "inertia/core/text.hpp"
+#include "inertia/material/constitutive.hpp"
 #include "inertia/mesh/mesh_data.hpp"
+#include "inertia/system/problem.hpp"
 
 namespace inertia::structural {
 
@@ -51,6 +54,25 @@ std::vector<int> entry_regions(const std::vector<Entry>& entries, const MeshData
     regions.push_back(r);
   }
   return regions;
+}
+
+/// The `materials:` entry of a structural region (`kind`: "beams", "shells") and its J2 law (null:
+/// elastic): InputError "<where>: region '<name>' has no entry in materials: ..." without one, and
+/// unless it is linear elastic, with or without plasticity.
+inline std::pair<const MaterialAssignment*, const fe::J2Parameters*> region_material(
+    const ProblemSpec& spec, int region, const std::string& where, const std::string& name,
+    const char* kind) {
+  const MaterialAssignment* material = nullptr;
+  for (const auto& m : spec.materials)
+    if (m.region == region) material = &m;
+  INERTIA_CHECK(material, InputError, where, ": region '", excerpt(name),
+                "' has no entry in materials: (its density, youngs_modulus and "
+                "poissons_ratio)");
+  const fe::J2Parameters* law = material->material.model->j2();
+  INERTIA_CHECK(material->material.model->linear() || law, InputError, where, ": the ", kind,
+                " of region '", excerpt(name),
+                "' take linear_elastic materials, with or without plasticity:");
+  return {material, law};
 }
 
 }  // namespace inertia::structural

@@ -436,16 +436,8 @@ void build_beam_terms(const TermInputs& in, std::vector<std::unique_ptr<ForceTer
   for (const BeamInput& given : s->beams) {
     BeamInput b = given;
     const int region = structural::region_index(in.mesh.regions, b.region);
-    const MaterialAssignment* material = nullptr;
-    for (const auto& m : in.spec.materials)
-      if (m.region == region) material = &m;
-    INERTIA_CHECK(material, InputError, b.where, ": region '", excerpt(b.region),
-                  "' has no entry in materials: (its density, youngs_modulus and "
-                  "poissons_ratio)");
-    const fe::J2Parameters* law = material->material.model->j2();
-    INERTIA_CHECK(material->material.model->linear() || law, InputError, b.where,
-                  ": the beams of region '", excerpt(b.region),
-                  "' take linear_elastic materials, with or without plasticity:");
+    const auto [material, law] =
+        structural::region_material(in.spec, region, b.where, b.region, "beams");
     if (law) {  // fiber sections: Euler-Bernoulli, small rotations (fe/beam_fiber.hpp)
       INERTIA_CHECK(!b.shape.empty(), InputError, b.where, ": the plastic beams of region '",
                     excerpt(b.region),

@@ -367,16 +367,8 @@ void build_shell_terms(const TermInputs& in, std::vector<std::unique_ptr<ForceTe
   const bool scale = in.spec.explicit_scheme;
   for (const ShellInput& b : s->shells) {
     const int region = structural::region_index(in.mesh.regions, b.region);
-    const MaterialAssignment* material = nullptr;
-    for (const auto& m : in.spec.materials)
-      if (m.region == region) material = &m;
-    INERTIA_CHECK(material, InputError, b.where, ": region '", excerpt(b.region),
-                  "' has no entry in materials: (its density, youngs_modulus and "
-                  "poissons_ratio)");
-    const fe::J2Parameters* law = material->material.model->j2();
-    INERTIA_CHECK(material->material.model->linear() || law, InputError, b.where,
-                  ": the shells of region '", excerpt(b.region),
-                  "' take linear_elastic materials, with or without plasticity:");
+    const auto [material, law] =
+        structural::region_material(in.spec, region, b.where, b.region, "shells");
     INERTIA_CHECK(!b.belytschko_tsay || in.spec.explicit_scheme, InputError, b.where,
                   ".formulation: the belytschko_tsay shells of region '", excerpt(b.region),
                   "' are for explicit runs (central_difference): their one-point force has no "
