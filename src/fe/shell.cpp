@@ -151,26 +151,8 @@ Shell4Frame shell4_frame(const double xyz[12]) {
     g1[i] = 0.5 * (xyz[3 + i] + xyz[6 + i] - xyz[i] - xyz[9 + i]);
     g2[i] = 0.5 * (xyz[6 + i] + xyz[9 + i] - xyz[i] - xyz[3 + i]);
   }
-  double e3[3] = {g1[1] * g2[2] - g1[2] * g2[1], g1[2] * g2[0] - g1[0] * g2[2],
-                  g1[0] * g2[1] - g1[1] * g2[0]};
-  const double n3 = std::hypot(e3[0], e3[1], e3[2]);
-  const double n1 = std::hypot(g1[0], g1[1], g1[2]);
-  const double n2 = std::hypot(g2[0], g2[1], g2[2]);
-  if (!(n3 > 1e-12 * n1 * n2) || !(n1 > 0) || !(n2 > 0))
-    throw std::invalid_argument("degenerate quad shell (coincident or collinear nodes)");
-  double e1[3], e2[3];
-  for (int i = 0; i < 3; ++i) {
-    e3[i] /= n3;
-    e1[i] = g1[i] / n1;
-  }
-  e2[0] = e3[1] * e1[2] - e3[2] * e1[1];
-  e2[1] = e3[2] * e1[0] - e3[0] * e1[2];
-  e2[2] = e3[0] * e1[1] - e3[1] * e1[0];
-  for (int i = 0; i < 3; ++i) {
-    f.R[i] = e1[i];
-    f.R[3 + i] = e2[i];
-    f.R[6 + i] = e3[i];
-  }
+  shell_detail::plane_axes(g1, g2, f.R, "quad");
+  const double *e1 = f.R, *e2 = f.R + 3, *e3 = f.R + 6;
   double warp = 0;
   for (int a = 0; a < 4; ++a) {
     double d[3];

@@ -177,26 +177,8 @@ Shell3Frame shell3_frame(const double xyz[9]) {
     g1[i] = xyz[3 + i] - xyz[i];
     g2[i] = xyz[6 + i] - xyz[i];
   }
-  double e3[3] = {g1[1] * g2[2] - g1[2] * g2[1], g1[2] * g2[0] - g1[0] * g2[2],
-                  g1[0] * g2[1] - g1[1] * g2[0]};
-  const double n3 = std::hypot(e3[0], e3[1], e3[2]);
-  const double n1 = std::hypot(g1[0], g1[1], g1[2]);
-  const double n2 = std::hypot(g2[0], g2[1], g2[2]);
-  if (!(n3 > 1e-12 * n1 * n2) || !(n1 > 0) || !(n2 > 0))
-    throw std::invalid_argument("degenerate triangle shell (coincident or collinear nodes)");
-  double e1[3], e2[3];
-  for (int i = 0; i < 3; ++i) {
-    e3[i] /= n3;
-    e1[i] = g1[i] / n1;
-  }
-  e2[0] = e3[1] * e1[2] - e3[2] * e1[1];
-  e2[1] = e3[2] * e1[0] - e3[0] * e1[2];
-  e2[2] = e3[0] * e1[1] - e3[1] * e1[0];
-  for (int i = 0; i < 3; ++i) {
-    f.R[i] = e1[i];
-    f.R[3 + i] = e2[i];
-    f.R[6 + i] = e3[i];
-  }
+  const double n3 = shell_detail::plane_axes(g1, g2, f.R, "triangle");
+  const double *e1 = f.R, *e2 = f.R + 3;
   for (int a = 0; a < 3; ++a) {
     double d[3];
     for (int i = 0; i < 3; ++i) d[i] = xyz[3 * a + i] - f.center[i];

@@ -2,9 +2,35 @@
 // What the shell kernels share (shell.cpp, shell3.cpp, shell_nonlinear.cpp): the four-node
 // quadrilateral's shape functions and Jacobian on the element's plane, MITC4's covariant shear
 // rows, and the rotation of element vectors and matrices between the local and global axes.
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
 #include "inertia/fe/shell.hpp"
 
 namespace inertia::fe::shell_detail {
+
+/// A flat shell's axes from its two in-plane directions: rows e1 = g1 / |g1|, e2 = e3 x e1, e3 =
+/// g1 x g2 / |g1 x g2| into R; returns |g1 x g2|. std::invalid_argument "degenerate <what> shell"
+/// where the directions are (nearly) parallel or vanish.
+inline double plane_axes(const double g1[3], const double g2[3], double R[9], const char* what) {
+  double e3[3] = {g1[1] * g2[2] - g1[2] * g2[1], g1[2] * g2[0] - g1[0] * g2[2],
+                  g1[0] * g2[1] - g1[1] * g2[0]};
+  const double n3 = std::hypot(e3[0], e3[1], e3[2]);
+  const double n1 = std::hypot(g1[0], g1[1], g1[2]);
+  const double n2 = std::hypot(g2[0], g2[1], g2[2]);
+  if (!(n3 > 1e-12 * n1 * n2) || !(n1 > 0) || !(n2 > 0))
+    throw std::invalid_argument(std::string("degenerate ") + what +
+                                " shell (coincident or collinear nodes)");
+  for (int i = 0; i < 3; ++i) {
+    R[6 + i] = e3[i] / n3;
+    R[i] = g1[i] / n1;
+  }
+  R[3] = R[7] * R[2] - R[8] * R[1];
+  R[4] = R[8] * R[0] - R[6] * R[2];
+  R[5] = R[6] * R[1] - R[7] * R[0];
+  return n3;
+}
 
 inline constexpr double node_xi[4] = {-1, 1, 1, -1};
 inline constexpr double node_eta[4] = {-1, -1, 1, 1};
