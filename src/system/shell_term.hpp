@@ -153,6 +153,61 @@ inline std::vector<std::string> shell_state_names(const fe::ShellLayers& section
 }
 
 
+/// What the corotational MITC4 and the Belytschko-Tsay terms share: a plastic section's point
+/// state (`in_plane` points per cell, each with the section's points through the thickness),
+/// each point's weight for the dissipation (its in-plane weight times its thickness weight), the
+/// stored energy of the last force pass, and the summary's kind.
+class LayeredShellTerm : public ShellTermBase {
+ public:
+  using ShellTermBase::ShellTermBase;
+  PointState* point_state() const override { return state_.get(); }
+  bool trial_from_force() const override { return true; }
+  bool energy_from_force() const override { return true; }
+  double force_energy() const override { return force_energy_; }
+  void update_state(const TermPoint& at) const override {
+    if (state_) (void)energy(at);
+  }
+  double plastic_dissipation() const override {
+    return shell_detail::plastic_dissipation(state_.get(), layers_, weights_);
+  }
+  void layer_plastic_strain(int layers, std::span<double> out) const override {
+    shell_detail::layer_plastic_strain(state_.get(), layers_, cells_, layers, out);
+  }
+
+ protected:
+  /// Set-up, plastic sections only: the state of `in_plane` points per cell (`stride` doubles a
+  /// cell) and the weights; in_plane_weights(k, w) writes cell k's in-plane weights.
+  template <class InPlaneWeights>
+  void make_state(int in_plane, int stride, InPlaneWeights in_plane_weights) {
+    if (!layers_.plastic) return;
+    const fe::ShellThicknessPoints z = fe::shell_layers_points(layers_);
+    state_ = std::make_unique<PointState>(
+        PointStateLayout{"shell", shell_state_names(layers_), in_plane * z.points}, cells_);
+    INERTIA_ASSERT(state_->stride() == stride);
+    const auto points = static_cast<std::size_t>(in_plane * z.points);
+    weights_.resize(cells_.size() * points);
+    for (std::size_t k = 0; k < cells_.size(); ++k) {
+      double w[4];
+      in_plane_weights(k, w);
+      for (int g = 0; g < in_plane; ++g)
+        for (int q = 0; q < z.points; ++q)
+          weights_[k * points + static_cast<std::size_t>(g * z.points + q)] = w[g] * z.weight[q];
+    }
+  }
+  std::string kind() const override {
+    if (!layers_.plastic) return "corotational";
+    const char* rule = layers_.rule == fe::ShellLayers::Rule::simpson   ? "Simpson"
+                       : layers_.rule == fe::ShellLayers::Rule::lobatto ? "Gauss-Lobatto"
+                                                                        : "Gauss";
+    return cat("corotational, plane-stress J2 at ", layers_.points, " ", rule,
+               " points through the thickness");
+  }
+
+  mutable double force_energy_ = NAN;  ///< the stored energy of the last add_internal_force
+  std::unique_ptr<PointState> state_;  ///< plastic sections
+  std::vector<double> weights_;        ///< per cell and point (plastic)
+};
+
 /// The term of a region whose shells are corotational or plastic (term_shells_nonlinear.cpp).
 std::unique_ptr<ForceTerm> make_nonlinear_shell_term(const TermInputs& in, const ShellInput& b,
                                                      const fe::ShellLayers& layers,

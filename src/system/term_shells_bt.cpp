@@ -15,29 +15,18 @@ namespace inertia::shell_detail {
 
 namespace {
 
-class BtShellTerm final : public ShellTermBase {
+class BtShellTerm final : public LayeredShellTerm {
  public:
   BtShellTerm(const TermInputs& in, const ShellInput& b, const fe::ShellLayers& layers,
               std::vector<std::int64_t> cells, bool scale)
-      : ShellTermBase(in, b, layers, std::move(cells), scale),
-        stride_(fe::shell4_bt_state_size(layers)),
-        scratch_(static_cast<std::size_t>(stride_)) {
-    if (!layers_.plastic) return;
-    const fe::ShellThicknessPoints z = fe::shell_layers_points(layers_);
-    state_ = std::make_unique<PointState>(
-        PointStateLayout{"shell", shell_state_names(layers_), z.points}, cells_);
-    INERTIA_ASSERT(state_->stride() == stride_);
-    weights_.resize(cells_.size() * static_cast<std::size_t>(z.points));
-    for (std::size_t k = 0; k < cells_.size(); ++k)  // the point's area times its thickness
-      for (int q = 0; q < z.points; ++q)
-        weights_[k * static_cast<std::size_t>(z.points) + static_cast<std::size_t>(q)] =
-            areas_[k] * z.weight[q];
+      : LayeredShellTerm(in, b, layers, std::move(cells), scale),
+        scratch_(static_cast<std::size_t>(fe::shell4_bt_state_size(layers))) {
+    // Each point's weight: the cell's area times the thickness point's weight.
+    make_state(1, fe::shell4_bt_state_size(layers),
+               [&](std::size_t k, double* area) { area[0] = areas_[k]; });
   }
 
   Traits traits() const override { return {.linear = false, .hourglass = true}; }
-  PointState* point_state() const override { return state_.get(); }
-  bool trial_from_force() const override { return true; }
-
   void add_internal_force(const TermPoint& at, VectorSum& f) const override {
     std::size_t k = 0;
     double stored = 0;
@@ -50,8 +39,6 @@ class BtShellTerm final : public ShellTermBase {
     });
     force_energy_ = stored;
   }
-  bool energy_from_force() const override { return true; }
-  double force_energy() const override { return force_energy_; }
 
   /// The one-point element's tangent by central differences of its force (from the committed
   /// state, into scratch): explicit runs ask for it once, at the start, to size contact
@@ -105,15 +92,6 @@ class BtShellTerm final : public ShellTermBase {
     }
     return total;
   }
-  void update_state(const TermPoint& at) const override {
-    if (state_) (void)energy(at);
-  }
-  double plastic_dissipation() const override {
-    return shell_detail::plastic_dissipation(state_.get(), layers_, weights_);
-  }
-  void layer_plastic_strain(int layers, std::span<double> out) const override {
-    shell_detail::layer_plastic_strain(state_.get(), layers_, cells_, layers, out);
-  }
   /// The point's resultants (current element's output axes); writes the trial state at u.
   void cell_resultants(std::span<const PetscScalar> u, std::size_t k,
                        double out[8]) const override {
@@ -155,14 +133,6 @@ class BtShellTerm final : public ShellTermBase {
   }
 
  private:
-  std::string kind() const override {
-    if (!layers_.plastic) return "corotational";
-    const char* rule = layers_.rule == fe::ShellLayers::Rule::simpson   ? "Simpson"
-                       : layers_.rule == fe::ShellLayers::Rule::lobatto ? "Gauss-Lobatto"
-                                                                        : "Gauss";
-    return cat("corotational, plane-stress J2 at ", layers_.points, " ", rule,
-               " points through the thickness");
-  }
   std::span<double> trial(std::size_t k) const {
     return state_ ? state_->trial(k) : std::span<double>();
   }
@@ -186,11 +156,7 @@ class BtShellTerm final : public ShellTermBase {
     return r;
   }
 
-  int stride_ = 0;
-  mutable double force_energy_ = NAN;    ///< the stored energy of the last add_internal_force
   mutable std::vector<double> scratch_;  ///< one row's state, for evaluations that keep none
-  std::unique_ptr<PointState> state_;
-  std::vector<double> weights_;  ///< per cell and point through the thickness (plastic)
 };
 
 }  // namespace

@@ -13,35 +13,20 @@ namespace inertia::shell_detail {
 
 namespace {
 
-class NonlinearShellTerm final : public ShellTermBase {
+class NonlinearShellTerm final : public LayeredShellTerm {
  public:
   NonlinearShellTerm(const TermInputs& in, const ShellInput& b, const fe::ShellLayers& layers,
                      std::vector<std::int64_t> cells, bool scale)
-      : ShellTermBase(in, b, layers, std::move(cells), scale),
-        stride_(fe::shell4_nonlinear_state_size(layers)) {
-    if (layers_.plastic) {
-      const fe::ShellThicknessPoints z = fe::shell_layers_points(layers_);
-      state_ = std::make_unique<PointState>(
-          PointStateLayout{"shell", shell_state_names(layers_), 4 * z.points}, cells_);
-      INERTIA_ASSERT(state_->stride() == stride_);
-      // The weight of each point of a cell: its 2 x 2 Gauss point's det J times the thickness
-      // point's weight (plastic_dissipation).
-      weights_.resize(cells_.size() * static_cast<std::size_t>(4 * z.points));
-      for (std::size_t k = 0; k < cells_.size(); ++k) {
-        double x[12], det[4];
-        quad_coordinates(cells_[k], x);
-        fe::shell4_gauss_weights(x, det);
-        for (int g = 0; g < 4; ++g)
-          for (int q = 0; q < z.points; ++q)
-            weights_[k * static_cast<std::size_t>(4 * z.points) +
-                     static_cast<std::size_t>(g * z.points + q)] = det[g] * z.weight[q];
-      }
-    }
+      : LayeredShellTerm(in, b, layers, std::move(cells), scale) {
+    // Each point's weight: its 2 x 2 Gauss point's det J times the thickness point's weight.
+    make_state(4, fe::shell4_nonlinear_state_size(layers), [&](std::size_t k, double* det) {
+      double x[12];
+      quad_coordinates(cells_[k], x);
+      fe::shell4_gauss_weights(x, det);
+    });
   }
 
   Traits traits() const override { return {.linear = false}; }
-  PointState* point_state() const override { return state_.get(); }
-  bool trial_from_force() const override { return true; }
 
   void add_internal_force(const TermPoint& at, VectorSum& f) const override {
     std::size_t k = 0;
@@ -54,8 +39,6 @@ class NonlinearShellTerm final : public ShellTermBase {
     });
     force_energy_ = stored;
   }
-  bool energy_from_force() const override { return true; }
-  double force_energy() const override { return force_energy_; }
   void add_stiffness(const TermPoint& at, MatrixSum& K) const override {
     std::size_t k = 0;
     const fe::ShellLayers layers = at_time(layers_, at.time);
@@ -76,15 +59,6 @@ class NonlinearShellTerm final : public ShellTermBase {
       }
     }
     return total;
-  }
-  void update_state(const TermPoint& at) const override {
-    if (state_) (void)energy(at);
-  }
-  double plastic_dissipation() const override {
-    return shell_detail::plastic_dissipation(state_.get(), layers_, weights_);
-  }
-  void layer_plastic_strain(int layers, std::span<double> out) const override {
-    shell_detail::layer_plastic_strain(state_.get(), layers_, cells_, layers, out);
   }
   /// The mean of the resultants at the 2 x 2 points (in the current element's output axes);
   /// writes the trial state at u (from the committed one).
@@ -140,15 +114,6 @@ class NonlinearShellTerm final : public ShellTermBase {
   }
 
  private:
-  std::string kind() const override {
-    if (!layers_.plastic) return "corotational";
-    const char* rule = layers_.rule == fe::ShellLayers::Rule::simpson   ? "Simpson"
-                       : layers_.rule == fe::ShellLayers::Rule::lobatto ? "Gauss-Lobatto"
-                                                                        : "Gauss";
-    return cat("corotational, plane-stress J2 at ", layers_.points, " ", rule,
-               " points through the thickness");
-  }
-
   /// Row k's update at u from its committed state into its trial state: the force f and the
   /// tangent K (the cell's DOFs: a triangle's 18) and the resultants where asked; the stored
   /// energy.
@@ -167,10 +132,6 @@ class NonlinearShellTerm final : public ShellTermBase {
     return stored;
   }
 
-  int stride_ = 0;
-  mutable double force_energy_ = NAN;  ///< the stored energy of the last add_internal_force
-  std::unique_ptr<PointState> state_;
-  std::vector<double> weights_;  ///< per cell and point (plastic)
 };
 
 }  // namespace
