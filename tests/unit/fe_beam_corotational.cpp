@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "../support/fixtures.hpp"
 #include "inertia/core/error.hpp"
 #include "inertia/fe/beam_corotational.hpp"
 
@@ -47,16 +48,8 @@ BeamSectionProperties section() {
 }
 BeamMaterial material() { return {E, G, rho}; }
 
-double max_abs(const double* a, int n) {
-  double m = 0;
-  for (int i = 0; i < n; ++i) m = std::max(m, std::abs(a[i]));
-  return m;
-}
-double max_diff(const double* a, const double* b, int n) {
-  double m = 0;
-  for (int i = 0; i < n; ++i) m = std::max(m, std::abs(a[i] - b[i]));
-  return m;
-}
+using inertia::testing::max_abs;
+using inertia::testing::max_diff;
 
 struct Response {
   V12 f{};

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "../support/fixtures.hpp"
 #include "../support/symmetric_eigenvalues.hpp"
 #include "inertia/fe/shell.hpp"
 
@@ -38,15 +39,8 @@ void solve(std::vector<double> A, std::vector<double>& b, int n) {
   }
 }
 
-/// A rotation matrix (row-major) about the unit axis a by angle t.
-std::array<double, 9> rotation(std::array<double, 3> a, double t) {
-  const double n = std::hypot(a[0], a[1], a[2]);
-  for (double& v : a) v /= n;
-  const double c = std::cos(t), s = std::sin(t), C = 1 - c;
-  return {c + a[0] * a[0] * C,        a[0] * a[1] * C - a[2] * s, a[0] * a[2] * C + a[1] * s,
-          a[1] * a[0] * C + a[2] * s, c + a[1] * a[1] * C,        a[1] * a[2] * C - a[0] * s,
-          a[2] * a[0] * C - a[1] * s, a[2] * a[1] * C + a[0] * s, c + a[2] * a[2] * C};
-}
+using inertia::testing::max_abs;
+using inertia::testing::rotation;
 
 /// An irregular convex quad in the x-y plane, rotated by Q and moved.
 std::array<double, 12> skew_quad(const std::array<double, 9>& Q) {
@@ -65,12 +59,6 @@ ShellSection steel(double t) {
   s.poissons_ratio = 0.3;
   s.density = 7850;
   return s;
-}
-
-double max_abs(const double* a, int n) {
-  double m = 0;
-  for (int i = 0; i < n; ++i) m = std::max(m, std::abs(a[i]));
-  return m;
 }
 
 TEST(Shell4, RigidBodyModesGiveNoForceAndTheRankIsEighteen) {

@@ -24,6 +24,7 @@
 #include <cstdio>
 #include <vector>
 
+#include "../support/fixtures.hpp"
 #include "../support/symmetric_eigenvalues.hpp"
 #include "inertia/core/error.hpp"
 #include "inertia/fe/beam_corotational.hpp"
@@ -48,14 +49,10 @@ ShellLayers section(double t, double E, double nu) {
 }
 const ShellLayers plate = section(0.1, 1e6, 0.3);
 
-std::array<double, 9> rotation(std::array<double, 3> a, double t) {
-  const double n = std::hypot(a[0], a[1], a[2]);
-  for (double& v : a) v /= n;
-  const double c = std::cos(t), s = std::sin(t), C = 1 - c;
-  return {c + a[0] * a[0] * C,        a[0] * a[1] * C - a[2] * s, a[0] * a[2] * C + a[1] * s,
-          a[1] * a[0] * C + a[2] * s, c + a[1] * a[1] * C,        a[1] * a[2] * C - a[0] * s,
-          a[2] * a[0] * C - a[1] * s, a[2] * a[1] * C + a[0] * s, c + a[2] * a[2] * C};
-}
+using inertia::testing::max_abs;
+using inertia::testing::max_diff;
+using inertia::testing::pattern;
+using inertia::testing::rotation;
 
 /// The quad with local plane coordinates `plane` (4 x 3), rotated by Q and moved.
 Quad placed(const double plane[4][3], const std::array<double, 9>& Q) {
@@ -74,26 +71,6 @@ Quad skew(double w = 0) {
 }
 /// A parallelogram.
 const double parallelogram[4][3] = {{0, 0, 0}, {2, 0.3, 0}, {2.5, 1.5, 0}, {0.5, 1.2, 0}};
-
-V24 pattern(int seed) {
-  V24 v{};
-  unsigned s = 12345u + 977u * static_cast<unsigned>(seed);
-  for (double& x : v) {
-    s = s * 1103515245u + 12345u;
-    x = static_cast<double>((s >> 8) % 20001) / 10000.0 - 1.0;
-  }
-  return v;
-}
-double max_abs(const double* a, int n) {
-  double m = 0;
-  for (int i = 0; i < n; ++i) m = std::max(m, std::abs(a[i]));
-  return m;
-}
-double max_diff(const double* a, const double* b, int n) {
-  double m = 0;
-  for (int i = 0; i < n; ++i) m = std::max(m, std::abs(a[i] - b[i]));
-  return m;
-}
 
 struct Response {
   V24 f{};
@@ -249,8 +226,9 @@ TEST(ShellBt, ConstantStrainsOnAParallelogramGiveTheLinearMitc4Force) {
     V24 f{};
     for (int i = 0; i < 24; ++i) f[i] = 0.5 * (p.f[i] - n.f[i]);
     const double rel = max_diff(f.data(), fm.data(), 24) / max_abs(fm.data(), 24);
-    std::printf("membrane + bending on a parallelogram, offset %g: against MITC4's K d %.2e relative\n",
-                offset, rel);
+    std::printf(
+        "membrane + bending on a parallelogram, offset %g: against MITC4's K d %.2e relative\n",
+        offset, rel);
     EXPECT_LT(rel, 1e-9);
   }
 }

@@ -28,6 +28,7 @@
 #include <utility>
 #include <vector>
 
+#include "../support/fixtures.hpp"
 #include "../support/symmetric_eigenvalues.hpp"
 #include "inertia/core/error.hpp"
 #include "inertia/fe/beam_corotational.hpp"
@@ -50,15 +51,10 @@ ShellLayers section(double t, double E, double nu) {
 }
 const ShellLayers plate = section(0.1, 1e6, 0.3);
 
-/// A rotation matrix (row-major) about the unit axis a by angle t.
-std::array<double, 9> rotation(std::array<double, 3> a, double t) {
-  const double n = std::hypot(a[0], a[1], a[2]);
-  for (double& v : a) v /= n;
-  const double c = std::cos(t), s = std::sin(t), C = 1 - c;
-  return {c + a[0] * a[0] * C,        a[0] * a[1] * C - a[2] * s, a[0] * a[2] * C + a[1] * s,
-          a[1] * a[0] * C + a[2] * s, c + a[1] * a[1] * C,        a[1] * a[2] * C - a[0] * s,
-          a[2] * a[0] * C - a[1] * s, a[2] * a[1] * C + a[0] * s, c + a[2] * a[2] * C};
-}
+using inertia::testing::max_abs;
+using inertia::testing::max_diff;
+using inertia::testing::pattern;
+using inertia::testing::rotation;
 
 /// An irregular convex quad (size ~2) in the plane z = warp (+-), rotated by Q and moved.
 std::array<double, 12> skew_quad(const std::array<double, 9>& Q, double warp = 0) {
@@ -72,28 +68,6 @@ std::array<double, 12> skew_quad(const std::array<double, 9>& Q, double warp = 0
   return x;
 }
 const std::array<double, 12> X = skew_quad(rotation({0.3, -0.5, 0.8}, 0.7));
-
-/// A fixed pseudo-random vector in [-1, 1].
-V24 pattern(int seed) {
-  V24 v{};
-  unsigned s = 12345u + 977u * static_cast<unsigned>(seed);
-  for (double& x : v) {
-    s = s * 1103515245u + 12345u;
-    x = static_cast<double>((s >> 8) % 20001) / 10000.0 - 1.0;
-  }
-  return v;
-}
-
-double max_abs(const double* a, int n) {
-  double m = 0;
-  for (int i = 0; i < n; ++i) m = std::max(m, std::abs(a[i]));
-  return m;
-}
-double max_diff(const double* a, const double* b, int n) {
-  double m = 0;
-  for (int i = 0; i < n; ++i) m = std::max(m, std::abs(a[i] - b[i]));
-  return m;
-}
 
 struct Response {
   V24 f{};
