@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "inertia/core/error.hpp"
 #include "gauss_points.hpp"
+#include "inertia/core/error.hpp"
 
 namespace inertia::fe {
 

@@ -15,7 +15,6 @@ namespace {
 
 using namespace rotation_jet;  // Jet, exp_rotation, log_rotation (rotation_jet.hpp)
 
-
 // ---------------------------------------------------------------------------------------------
 // The corotational kinematics.
 

@@ -5,9 +5,9 @@
 #include <cmath>
 #include <limits>
 
+#include "gauss_points.hpp"
 #include "inertia/core/error.hpp"
 #include "inertia/core/text.hpp"
-#include "gauss_points.hpp"
 
 namespace inertia::fe {
 

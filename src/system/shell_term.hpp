@@ -130,9 +130,10 @@ inline double plastic_dissipation(const PointState* state, const fe::ShellLayers
     const auto s = state->committed(r);
     for (std::size_t q = 0; q < points; ++q) {
       const double* p = &s[q * stride];
-      total += (rate ? p[fe::ShellRateState::dissipation]
-                     : fe::j2_dissipation(section.j2, 0, p[fe::J2State::equivalent_plastic_strain])) *
-               weights[r * points + q];
+      total +=
+          (rate ? p[fe::ShellRateState::dissipation]
+                : fe::j2_dissipation(section.j2, 0, p[fe::J2State::equivalent_plastic_strain])) *
+          weights[r * points + q];
     }
   }
   return total;
@@ -141,17 +142,24 @@ inline double plastic_dissipation(const PointState* state, const fe::ShellLayers
 /// The names of a shell's state per point through the thickness (PointStateLayout): the J2 state
 /// and, with a rate factor, fe::ShellRateState's.
 inline std::vector<std::string> shell_state_names(const fe::ShellLayers& section) {
-  std::vector<std::string> names = {
-      "plastic_strain_xx", "plastic_strain_yy",        "plastic_strain_zz", "plastic_strain_xy",
-      "plastic_strain_yz", "plastic_strain_xz",        "equivalent_plastic_strain",
-      "back_stress_xx",    "back_stress_yy",           "back_stress_zz",    "back_stress_xy",
-      "back_stress_yz",    "back_stress_xz"};
+  std::vector<std::string> names = {"plastic_strain_xx",
+                                    "plastic_strain_yy",
+                                    "plastic_strain_zz",
+                                    "plastic_strain_xy",
+                                    "plastic_strain_yz",
+                                    "plastic_strain_xz",
+                                    "equivalent_plastic_strain",
+                                    "back_stress_xx",
+                                    "back_stress_yy",
+                                    "back_stress_zz",
+                                    "back_stress_xy",
+                                    "back_stress_yz",
+                                    "back_stress_xz"};
   if (fe::shell_layers_point_stride(section) == fe::ShellRateState::size)
     for (const char* n : {"time", "equivalent_plastic_strain_rate", "dissipation"})
       names.emplace_back(n);
   return names;
 }
-
 
 /// What the corotational MITC4 and the Belytschko-Tsay terms share: a plastic section's point
 /// state (`in_plane` points per cell, each with the section's points through the thickness),

@@ -282,10 +282,10 @@ std::string ShellTermBase::summary() const {
   // The corotational and plastic kernels take a triangle as a degenerate quadrilateral.
   const std::string triangle_kind =
       linear ? "Allman membrane, MITC3 bending" : cat("degenerate ", quad_kind, " quadrilaterals");
-  const std::string types =
-      triangles == 0 ? quad_kind
-      : quads == 0   ? cat("triangles: ", triangle_kind)
-                     : cat(quads, " ", quad_kind, ", ", triangles, " triangles (", triangle_kind, ")");
+  const std::string types = triangles == 0 ? quad_kind
+                            : quads == 0   ? cat("triangles: ", triangle_kind)
+                                           : cat(quads, " ", quad_kind, ", ", triangles,
+                                                 " triangles (", triangle_kind, ")");
   return cat("region '", printable(input_.region), "': ", static_cast<long long>(sums[0]),
              " shells (", types, ", ", kind(), "), area ", sums[1], ", thickness ", e.thickness,
              "; E ", e.youngs_modulus, ", nu ", e.poissons_ratio, ", density ", e.density,

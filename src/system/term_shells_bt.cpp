@@ -146,8 +146,7 @@ class BtShellTerm final : public LayeredShellTerm {
   /// Row k's update at u from its committed state into `into` (its trial state or scratch), its
   /// force f in the cell's DOFs (a triangle's 18).
   fe::ShellBtResult update(const fe::ShellLayers& layers, std::span<const PetscScalar> u,
-                           std::int64_t c, std::size_t k, std::span<double> into,
-                           double* f) const {
+                           std::int64_t c, std::size_t k, std::span<double> into, double* f) const {
     double x[12], d[24], f4[24];
     quad_coordinates(c, x);
     quad_gather(u, c, d);

@@ -131,7 +131,6 @@ class NonlinearShellTerm final : public LayeredShellTerm {
     if (K) fold_matrix(c, K4, K);
     return stored;
   }
-
 };
 
 }  // namespace

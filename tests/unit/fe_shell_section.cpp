@@ -171,8 +171,8 @@ TEST(ShellSection, ThicknessRulesAreExactToTheirDegreeAndMatchTheBeamsTables) {
         double sum = 0;
         for (int q = 0; q < n; ++q) sum += r.weight[q] * std::pow(r.z[q], k);
         const double exact = (std::pow(b, k + 1) - std::pow(a, k + 1)) / (k + 1);
-        worst =
-            std::max(worst, std::abs(sum - exact) / std::pow(0.5 * t + std::abs(s.elastic.offset), k + 1));
+        worst = std::max(
+            worst, std::abs(sum - exact) / std::pow(0.5 * t + std::abs(s.elastic.offset), k + 1));
       }
       for (int q = 1; q < n; ++q) EXPECT_GT(r.z[q], r.z[q - 1]);
       if (rule != Rule::simpson && n <= FiberBeamIntegration::max_points) {
@@ -181,8 +181,9 @@ TEST(ShellSection, ThicknessRulesAreExactToTheirDegreeAndMatchTheBeamsTables) {
                                                          : FiberBeamIntegration::Rule::legendre,
                                    n);
         for (int q = 0; q < n; ++q)
-          worst_beam = std::max({worst_beam, std::abs((r.z[q] + s.elastic.offset) / t - (beam.xi[q] - 0.5)),
-                                 std::abs(r.weight[q] / t - beam.weight[q])});
+          worst_beam =
+              std::max({worst_beam, std::abs((r.z[q] + s.elastic.offset) / t - (beam.xi[q] - 0.5)),
+                        std::abs(r.weight[q] / t - beam.weight[q])});
       }
     }
     std::printf("\n");

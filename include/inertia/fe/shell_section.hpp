@@ -10,8 +10,8 @@
 /// beta_y,x, the engineering twist), so that the strain at height z above the reference surface
 /// is eps = e + z k. Resultants nm[6] = [N11, N22, N12, M11, M22, M12] per length: N = int s dz,
 /// M = int s z dz, z measured from the reference surface, over z in [-t/2 - o, t/2 - o] with o =
-/// elastic.offset (ShellSection::offset), the reference surface's height above the mid-surface (o != 0 couples N
-/// and M). Tangent D[36]: 6 x 6 row-major d nm / d ek (symmetric).
+/// elastic.offset (ShellSection::offset), the reference surface's height above the mid-surface (o
+/// != 0 couples N and M). Tangent D[36]: 6 x 6 row-major d nm / d ek (symmetric).
 ///
 /// Points through the thickness: `points` of a rule on the thickness, z_q = t x_q - o with x_q on
 /// [-1/2, 1/2] and weights t w_q (Gauss-Lobatto by default, 3..15 points, so that the outer
@@ -48,9 +48,10 @@
 ///
 /// State per in-plane point: points x shell_layers_point_stride doubles, point-major bottom to
 /// top (the plastic strain in VTK order with its zz component, alpha, the back stress; with a rate
-/// factor the time, rate and dissipation of ShellRateState), zero in the virgin state; eps_zz is not stored (recomputed from the state each call); no state for an elastic
-/// section. Energies per area: the free energy sum_q t w_q j2_free_energy (elastic and
-/// hardening), the dissipation sum_q t w_q j2_dissipation over the step.
+/// factor the time, rate and dissipation of ShellRateState), zero in the virgin state; eps_zz is
+/// not stored (recomputed from the state each call); no state for an elastic section. Energies per
+/// area: the free energy sum_q t w_q j2_free_energy (elastic and hardening), the dissipation sum_q
+/// t w_q j2_dissipation over the step.
 ///
 /// Cost (5 points, every point flowing, one core of the test machine): about 1.3 us a call, 1.8
 /// us with the tangent; an elastic section 0.03 us. Some 700 flops a flowing point without the
@@ -82,12 +83,12 @@ struct ShellLayers {
 };
 
 /// A rate-dependent section's point (a Johnson-Cook rate factor: j2.rate_sensitivity > 0, with
-/// ShellLayers::rate_history) keeps three more doubles after its J2 state: the time of the state (j2.time of the evaluation that
-/// made it), the rate of its equivalent plastic strain over the step that made it, and the energy
-/// per volume it has dissipated (j2_dissipation summed over its steps, with each step's factor).
-/// An evaluation at j2.time after the state's time takes the rate over that step; one at or
-/// before it (dt <= 0: the outputs, a second evaluation at the same time) the state's own rate,
-/// so that the state is its own return (as j2_point_update's history).
+/// ShellLayers::rate_history) keeps three more doubles after its J2 state: the time of the state
+/// (j2.time of the evaluation that made it), the rate of its equivalent plastic strain over the
+/// step that made it, and the energy per volume it has dissipated (j2_dissipation summed over its
+/// steps, with each step's factor). An evaluation at j2.time after the state's time takes the rate
+/// over that step; one at or before it (dt <= 0: the outputs, a second evaluation at the same time)
+/// the state's own rate, so that the state is its own return (as j2_point_update's history).
 struct ShellRateState {
   static constexpr int time = J2State::size, rate = time + 1, dissipation = time + 2,
                        size = time + 3;
