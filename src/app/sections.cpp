@@ -209,6 +209,7 @@ namespace {
 struct CellMatrices {
   int nd = 0;
   std::vector<double> K, M, g;
+  const ShellTermInfo* force = nullptr;  ///< a corotational or plastic shell: its force term
 };
 
 /// A linear-elastic solid's (false for another material).
@@ -274,16 +275,20 @@ bool beam_matrices(const MechanicalSystem& system, std::int64_t k, const double 
   return true;
 }
 
-/// A linear elastic shell's, from its force term (false for a corotational or plastic shell):
-/// [u0 .., theta0 ..], its lumped mass (its consistent one is the same) and its weight at its
-/// nodes, as the term applies it.
+/// A shell's, from its force term: [u0 .., theta0 ..], K (a linear elastic shell's; a
+/// corotational or plastic one's force is its term's: out.force), its lumped mass (its consistent
+/// one is the same) and its weight at its nodes, as the term applies it.
 bool shell_matrices(const MechanicalSystem& system, std::int64_t k, const double gravity[3],
                     CellMatrices& out) {
   ShellTermInfo::LinearCell cell;
   bool found = false;
+  out.force = nullptr;
   for (const auto& t : system.terms())
-    if (const auto* shells = dynamic_cast<const ShellTermInfo*>(t.get()))
-      found = found || shells->linear_cell(k, cell);
+    if (const auto* shells = dynamic_cast<const ShellTermInfo*>(t.get())) {
+      if (found) break;
+      found = shells->linear_cell(k, cell);
+      if (!found && shells->nonlinear_cell(k, cell)) found = true, out.force = shells;
+    }
   if (!found) return false;
   const int nd = out.nd = static_cast<int>(cell.lumped.size());
   const int n = nd / 6;  // nodes with translations
@@ -296,6 +301,42 @@ bool shell_matrices(const MechanicalSystem& system, std::int64_t k, const double
     for (int i = 0; i < 3; ++i)
       out.g[static_cast<std::size_t>(3 * a + i)] = cell.mass / n * gravity[i];
   return true;
+}
+
+/// A corotational or plastic shell's force on a node's rotation DOFs, conjugate to its total
+/// rotation vector psi (f = T(psi)^T m, T the exponential's left tangent, fe/shell_bt.hpp), as
+/// the moment m about the node: f <- T^-T f. T = I + c2 [psi]x + c3 [psi]x^2, c2 = (1 - cos a)
+/// / a^2, c3 = (a - sin a) / a^3, a = |psi|.
+void rotation_force_to_moment(const double psi[3], double f[3]) {
+  const double a2 = psi[0] * psi[0] + psi[1] * psi[1] + psi[2] * psi[2];
+  double c2, c3;
+  if (a2 < 1e-6) {
+    c2 = 0.5 - a2 / 24 * (1 - a2 / 30);
+    c3 = 1.0 / 6 - a2 / 120 * (1 - a2 / 42);
+  } else {
+    const double a = std::sqrt(a2);
+    c2 = (1 - std::cos(a)) / a2;
+    c3 = (a - std::sin(a)) / (a2 * a);
+  }
+  double A[3][3];  // T^T = (1 - c3 a^2) I - c2 [psi]x + c3 psi psi^T
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) A[i][j] = c3 * psi[i] * psi[j] + (i == j ? 1 - c3 * a2 : 0.0);
+  A[0][1] += c2 * psi[2], A[0][2] -= c2 * psi[1], A[1][2] += c2 * psi[0];
+  A[1][0] -= c2 * psi[2], A[2][0] += c2 * psi[1], A[2][1] -= c2 * psi[0];
+  const double det = A[0][0] * (A[1][1] * A[2][2] - A[1][2] * A[2][1]) -
+                     A[0][1] * (A[1][0] * A[2][2] - A[1][2] * A[2][0]) +
+                     A[0][2] * (A[1][0] * A[2][1] - A[1][1] * A[2][0]);
+  double m[3];
+  for (int i = 0; i < 3; ++i) {  // Cramer's rule: column i replaced by f
+    double B[3][3];
+    for (int r = 0; r < 3; ++r)
+      for (int c = 0; c < 3; ++c) B[r][c] = c == i ? f[r] : A[r][c];
+    m[i] = (B[0][0] * (B[1][1] * B[2][2] - B[1][2] * B[2][1]) -
+            B[0][1] * (B[1][0] * B[2][2] - B[1][2] * B[2][0]) +
+            B[0][2] * (B[1][0] * B[2][1] - B[1][1] * B[2][0])) /
+           det;
+  }
+  for (int i = 0; i < 3; ++i) f[i] = m[i];
 }
 
 }  // namespace
@@ -330,9 +371,11 @@ void SectionCuts::add_cut_cells(const MechanicalSystem& system, int section,
     const int nd = c.nd;
     for (const auto node : nodes)
       for (int i = 0; i < 3; ++i) e.dofs.push_back(3 * static_cast<PetscInt>(node) + i);
+    if (c.force) e.force = c.force, e.cell = k, nonlinear_shells_ = true;
     for (const int r : e.rows) {
-      e.k.insert(e.k.end(), &c.K[static_cast<std::size_t>(r * nd)],
-                 &c.K[static_cast<std::size_t>(r * nd)] + nd);
+      if (!c.force)
+        e.k.insert(e.k.end(), &c.K[static_cast<std::size_t>(r * nd)],
+                   &c.K[static_cast<std::size_t>(r * nd)] + nd);
       e.m.insert(e.m.end(), &c.M[static_cast<std::size_t>(r * nd)],
                  &c.M[static_cast<std::size_t>(r * nd)] + nd);
       e.g.push_back(c.g[static_cast<std::size_t>(r)]);
@@ -352,10 +395,14 @@ void SectionCuts::add_cut_cells(const MechanicalSystem& system, int section,
     throw InputError(cat(where,
                          "the beams at the cut are corotational or plastic (fiber) beams; section "
                          "forces need linear elastic beams (their force K u)"));
-  if (nonlinear & 4)
+  int shells = nonlinear_shells_ ? 1 : 0;
+  INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &shells, 1, MPI_INT, MPI_MAX, comm_));
+  nonlinear_shells_ = shells != 0;
+  if (nonlinear_shells_ && system.rayleigh().stiffness != 0)
     throw InputError(cat(where,
-                         "the shells at the cut are corotational or plastic; section forces need "
-                         "linear elastic shells (their force K u)"));
+                         "the shells at the cut are corotational or plastic and the damping has a "
+                         "stiffness part (rayleigh beta): their damping force is not a cell's "
+                         "K v; use mass-proportional damping, or linear elastic shells"));
 }
 
 void SectionCuts::compute(Vec u, Vec v, Vec a, double alpha_m, double alpha_k,
@@ -364,17 +411,38 @@ void SectionCuts::compute(Vec u, Vec v, Vec a, double alpha_m, double alpha_k,
   petsc::GhostedRead ul(u), vl(v);
   std::optional<petsc::GhostedRead> al;
   if (a) al.emplace(a);
+  std::vector<double> cell_force;
   for (const Entry& e : entries_) {
     const std::size_t nd = e.dofs.size();
     double* f = &out[6 * static_cast<std::size_t>(e.section)];
+    if (e.force) {  // a corotational or plastic shell: its force at u (NaN: collapsed)
+      cell_force.assign(nd, 0.0);
+      try {
+        e.force->cell_force(ul.span(), e.cell, cell_force.data());
+      } catch (const SolverError&) {
+        std::fill(cell_force.begin(), cell_force.end(), NAN);
+      }
+      for (std::size_t a = nd / 6; a < nd / 3; ++a) {  // the rotation nodes' rows: moments
+        const double psi[3] = {ul[e.dofs[3 * a]], ul[e.dofs[3 * a + 1]], ul[e.dofs[3 * a + 2]]};
+        rotation_force_to_moment(psi, &cell_force[3 * a]);
+      }
+    }
     for (std::size_t r = 0; r < e.rows.size(); ++r) {
       double value = -gravity_factor * e.g[r];
-      const double* k = &e.k[r * nd];
       const double* m = &e.m[r * nd];
-      for (std::size_t j = 0; j < nd; ++j) {
-        const PetscInt d = e.dofs[j];
-        value +=
-            k[j] * (ul[d] + alpha_k * vl[d]) + m[j] * ((al ? (*al)[d] : 0.0) + alpha_m * vl[d]);
+      if (e.force) {
+        value += cell_force[static_cast<std::size_t>(e.rows[r])];
+        for (std::size_t j = 0; j < nd; ++j) {
+          const PetscInt d = e.dofs[j];
+          value += m[j] * ((al ? (*al)[d] : 0.0) + alpha_m * vl[d]);
+        }
+      } else {
+        const double* k = &e.k[r * nd];
+        for (std::size_t j = 0; j < nd; ++j) {
+          const PetscInt d = e.dofs[j];
+          value +=
+              k[j] * (ul[d] + alpha_k * vl[d]) + m[j] * ((al ? (*al)[d] : 0.0) + alpha_m * vl[d]);
+        }
       }
       const int i = e.rows[r] % 3;
       if (e.moment[r]) {  // a beam's or shell's rotation DOF: a moment
@@ -382,8 +450,11 @@ void SectionCuts::compute(Vec u, Vec v, Vec a, double alpha_m, double alpha_k,
         continue;
       }
       f[i] += value;
-      // moment: lever x (value e_i)
-      const auto& l = e.lever[r];
+      // moment: lever x (value e_i); a corotational or plastic shell's node where it is now
+      auto l = e.lever[r];
+      if (e.force)
+        for (int q = 0; q < 3; ++q)
+          l[static_cast<std::size_t>(q)] += ul[e.dofs[static_cast<std::size_t>(e.rows[r] - i + q)]];
       const double force[3] = {i == 0 ? value : 0.0, i == 1 ? value : 0.0, i == 2 ? value : 0.0};
       f[3] += l[1] * force[2] - l[2] * force[1];
       f[4] += l[2] * force[0] - l[0] * force[2];

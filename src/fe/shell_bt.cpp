@@ -86,21 +86,21 @@ void exp_and_tangent(const double psi[3], double Q[9], double T[9]) {
 }
 
 /// The element's corotated state: the local DOFs dl (after the warped nodes' rigid links), the
-/// current frame Rr, the exponentials' tangents T (4 x 9), the reference's flat geometry, the
-/// current nodes in the frame (r: Rr (x_a - c)) and its g (frame()).
+/// current frame Rr, the exponentials' tangents T (4 x 9), the current nodes in the frame (r:
+/// Rr (x_a - c)) and its g (frame()).
 struct State {
   double dl[24];
   double Rr[9];
-  double T[4][9];
-  double x[4], y[4], h[4];  // the reference's local coordinates and heights
+  const double* T[4];  // into QT (given) or own
+  double own[4][18];   // exp(psi_a) and T_a where not given
   double r[4][3];
   double g[3];
 };
 
-void corotate(const double X[12], const double d[24], State& st) {
-  double R0[9], C[3];
-  if (!frame(X, R0, C))
-    throw SolverError("a Belytschko-Tsay shell element has no frame (its nodes are collinear)");
+/// QT: each node's exp(psi) and tangent (shell4_bt_node_rotation), or null: computed here.
+void corotate(const ShellBtReference& ref, const double X[12], const double d[24],
+              const double* const* QT, State& st) {
+  const double* R0 = ref.R0;
   double xc[12], c[3];
   for (int i = 0; i < 12; ++i) xc[i] = X[i] + d[i];
   if (!frame(xc, st.Rr, c, st.g))
@@ -109,17 +109,23 @@ void corotate(const double X[12], const double d[24], State& st) {
         "coincident, or its state is not finite)");
   const double* Rr = st.Rr;
   for (int a = 0; a < 4; ++a) {
-    double D[3], r[3], x0[3];
-    for (int i = 0; i < 3; ++i) D[i] = X[3 * a + i] - C[i], r[i] = xc[3 * a + i] - c[i];
+    double r[3];
+    for (int i = 0; i < 3; ++i) r[i] = xc[3 * a + i] - c[i];
+    const double x0[3] = {ref.x[a], ref.y[a], ref.h[a]};
     for (int i = 0; i < 3; ++i) {
-      x0[i] = R0[3 * i] * D[0] + R0[3 * i + 1] * D[1] + R0[3 * i + 2] * D[2];
       st.r[a][i] = Rr[3 * i] * r[0] + Rr[3 * i + 1] * r[1] + Rr[3 * i + 2] * r[2];
       st.dl[tr(a, i)] = st.r[a][i] - x0[i];
     }
-    st.x[a] = x0[0], st.y[a] = x0[1], st.h[a] = x0[2];
     // theta = log(Rr Q R0^T)
-    double Q[9], M[9], P[9];
-    exp_and_tangent(d + 12 + 3 * a, Q, st.T[a]);
+    double M[9], P[9];
+    const double* Q;
+    if (QT) {
+      Q = QT[a];
+    } else {
+      exp_and_tangent(d + 12 + 3 * a, st.own[a], st.own[a] + 9);
+      Q = st.own[a];
+    }
+    st.T[a] = Q + 9;
     for (int i = 0; i < 3; ++i)
       for (int j = 0; j < 3; ++j)
         M[3 * i + j] = Rr[3 * i] * Q[j] + Rr[3 * i + 1] * Q[3 + j] + Rr[3 * i + 2] * Q[6 + j];
@@ -130,37 +136,13 @@ void corotate(const double X[12], const double d[24], State& st) {
     log_rotation(P, st.dl + 12 + 3 * a);
   }
   for (int a = 0; a < 4; ++a) {  // rigid links of warped nodes (shell.hpp): u_p = u - h th_y ...
-    st.dl[tr(a, 0)] -= st.h[a] * st.dl[rot(a, 1)];
-    st.dl[tr(a, 1)] += st.h[a] * st.dl[rot(a, 0)];
+    st.dl[tr(a, 0)] -= ref.h[a] * st.dl[rot(a, 1)];
+    st.dl[tr(a, 1)] += ref.h[a] * st.dl[rot(a, 0)];
   }
-}
-
-/// The flat reference's shape-function derivatives at the centre and its area.
-struct Gradients {
-  double Nx[4], Ny[4], inv[2][2], area;
-};
-
-Gradients gradients(const State& st) {
-  constexpr double dxi[4] = {-0.25, 0.25, 0.25, -0.25}, deta[4] = {-0.25, -0.25, 0.25, 0.25};
-  double J[2][2] = {};
-  for (int a = 0; a < 4; ++a) {
-    J[0][0] += dxi[a] * st.x[a], J[0][1] += dxi[a] * st.y[a];
-    J[1][0] += deta[a] * st.x[a], J[1][1] += deta[a] * st.y[a];
-  }
-  const double det = J[0][0] * J[1][1] - J[0][1] * J[1][0];
-  Gradients g{};
-  g.area = 4 * det;
-  g.inv[0][0] = J[1][1] / det, g.inv[0][1] = -J[0][1] / det;
-  g.inv[1][0] = -J[1][0] / det, g.inv[1][1] = J[0][0] / det;
-  for (int a = 0; a < 4; ++a) {
-    g.Nx[a] = g.inv[0][0] * dxi[a] + g.inv[0][1] * deta[a];
-    g.Ny[a] = g.inv[1][0] * dxi[a] + g.inv[1][1] * deta[a];
-  }
-  return g;
 }
 
 /// Membrane strains and curvatures at the centre (beta_x = theta_y, beta_y = -theta_x).
-void strains(const Gradients& g, const double* dl, double ek[6]) {
+void strains(const ShellBtReference& g, const double* dl, double ek[6]) {
   for (int i = 0; i < 6; ++i) ek[i] = 0;
   for (int a = 0; a < 4; ++a) {
     const double u = dl[tr(a, 0)], v = dl[tr(a, 1)];
@@ -180,11 +162,11 @@ void strains(const Gradients& g, const double* dl, double ek[6]) {
 constexpr int edge_nodes[4][2] = {{0, 1}, {3, 2}, {0, 3}, {1, 2}};
 
 /// The transverse shear's energy and force (added to fl), the centre's shear g0 (2).
-double shear(const State& st, const Gradients& g, double kGt, double fl[24], double g0[2]) {
+double shear(const State& st, const ShellBtReference& g, double kGt, double fl[24], double g0[2]) {
   double e[4];  // A, C, D, B
   for (int k = 0; k < 4; ++k) {
     const int a = edge_nodes[k][0], b = edge_nodes[k][1];
-    const double dx = st.x[b] - st.x[a], dy = st.y[b] - st.y[a];
+    const double dx = g.x[b] - g.x[a], dy = g.y[b] - g.y[a];
     const double bx = st.dl[rot(a, 1)] + st.dl[rot(b, 1)];
     const double by = -(st.dl[rot(a, 0)] + st.dl[rot(b, 0)]);
     e[k] = 0.5 * (st.dl[tr(b, 2)] - st.dl[tr(a, 2)]) + 0.25 * (dx * bx + dy * by);
@@ -203,7 +185,7 @@ double shear(const State& st, const Gradients& g, double kGt, double fl[24], dou
   const double de[4] = {0.5 * (s1 - t1), 0.5 * (s1 + t1), 0.5 * (s2 - t2), 0.5 * (s2 + t2)};
   for (int k = 0; k < 4; ++k) {
     const int a = edge_nodes[k][0], b = edge_nodes[k][1];
-    const double dx = st.x[b] - st.x[a], dy = st.y[b] - st.y[a];
+    const double dx = g.x[b] - g.x[a], dy = g.y[b] - g.y[a];
     fl[tr(a, 2)] -= 0.5 * de[k];
     fl[tr(b, 2)] += 0.5 * de[k];
     for (const int n : {a, b}) {
@@ -222,11 +204,11 @@ double shear(const State& st, const Gradients& g, double kGt, double fl[24], dou
 /// (|g1| g2 . e2), omega_2 = -dg1_z / |g1|, omega_3 = dg1_y / |g1|. So f_u = Rr^T (fl_u - G^T M),
 /// M = sum_a r_a x fl_u,a + m_a the local forces' moment about c, m_a = J^-T fl_theta,a, and
 /// f_psi = T^T Rr^T m_a. Before: the warped nodes' links (fl <- W^T fl).
-void to_global(const State& st, double fl[24], double f[24]) {
+void to_global(const ShellBtReference& ref, const State& st, double fl[24], double f[24]) {
   double M[3] = {};
   for (int a = 0; a < 4; ++a) {
-    fl[rot(a, 1)] -= st.h[a] * fl[tr(a, 0)];
-    fl[rot(a, 0)] += st.h[a] * fl[tr(a, 1)];
+    fl[rot(a, 1)] -= ref.h[a] * fl[tr(a, 0)];
+    fl[rot(a, 0)] += ref.h[a] * fl[tr(a, 1)];
     // m <- J^-T m, J^-T = I + [theta]x / 2 + c [theta]x^2, c = (1 - t / 2 cot(t / 2)) / t^2.
     const double* th = st.dl + rot(a, 0);
     double* m = fl + rot(a, 0);
@@ -268,16 +250,59 @@ void to_global(const State& st, double fl[24], double f[24]) {
 
 int shell4_bt_state_size(const ShellLayers& s) { return shell_layers_state_size(s); }
 
-ShellBtResult shell4_bt(const double X[12], const ShellLayers& s, double hourglass,
-                        const double d[24], std::span<const double> committed,
-                        std::span<double> trial, double f[24]) {
+ShellBtReference shell4_bt_reference(const double X[12]) {
+  ShellBtReference ref;
+  double C[3];
+  if (!frame(X, ref.R0, C))
+    throw SolverError("a Belytschko-Tsay shell element has no frame (its nodes are collinear)");
+  for (int a = 0; a < 4; ++a) {
+    double D[3], x0[3];
+    for (int i = 0; i < 3; ++i) D[i] = X[3 * a + i] - C[i];
+    for (int i = 0; i < 3; ++i)
+      x0[i] = ref.R0[3 * i] * D[0] + ref.R0[3 * i + 1] * D[1] + ref.R0[3 * i + 2] * D[2];
+    ref.x[a] = x0[0], ref.y[a] = x0[1], ref.h[a] = x0[2];
+  }
+  // The flat reference's shape-function derivatives at the centre and its area.
+  constexpr double dxi[4] = {-0.25, 0.25, 0.25, -0.25}, deta[4] = {-0.25, -0.25, 0.25, 0.25};
+  double J[2][2] = {};
+  for (int a = 0; a < 4; ++a) {
+    J[0][0] += dxi[a] * ref.x[a], J[0][1] += dxi[a] * ref.y[a];
+    J[1][0] += deta[a] * ref.x[a], J[1][1] += deta[a] * ref.y[a];
+  }
+  const double det = J[0][0] * J[1][1] - J[0][1] * J[1][0];
+  ref.area = 4 * det;
+  ref.inv[0][0] = J[1][1] / det, ref.inv[0][1] = -J[0][1] / det;
+  ref.inv[1][0] = -J[1][0] / det, ref.inv[1][1] = J[0][0] / det;
+  for (int a = 0; a < 4; ++a) {
+    ref.Nx[a] = ref.inv[0][0] * dxi[a] + ref.inv[0][1] * deta[a];
+    ref.Ny[a] = ref.inv[1][0] * dxi[a] + ref.inv[1][1] * deta[a];
+  }
+  // The hourglass vector, orthogonal to the linear fields, and b . b.
+  constexpr double h[4] = {1, -1, 1, -1};
+  double hx = 0, hy = 0;
+  ref.bb = 0;
+  for (int a = 0; a < 4; ++a) {
+    hx += h[a] * ref.x[a], hy += h[a] * ref.y[a];
+    ref.bb += ref.Nx[a] * ref.Nx[a] + ref.Ny[a] * ref.Ny[a];
+  }
+  for (int a = 0; a < 4; ++a) ref.gamma[a] = 0.25 * (h[a] - hx * ref.Nx[a] - hy * ref.Ny[a]);
+  return ref;
+}
+
+void shell4_bt_node_rotation(const double psi[3], double QT[18]) {
+  exp_and_tangent(psi, QT, QT + 9);
+}
+
+ShellBtResult shell4_bt(const ShellBtReference& g, const double X[12], const ShellLayers& s,
+                        double hourglass, const double d[24], std::span<const double> committed,
+                        std::span<double> trial, double f[24], bool resultants,
+                        const double* const* QT) {
   const auto need = static_cast<std::size_t>(shell4_bt_state_size(s));
   if (committed.size() < need || trial.size() < need)
     throw InternalError(cat("shell4_bt: state spans of ", committed.size(), " and ", trial.size(),
                             " doubles, need ", need));
   State st;
-  corotate(X, d, st);
-  const Gradients g = gradients(st);
+  corotate(g, X, d, QT, st);
   const double* dl = st.dl;
   const ShellSection& e = s.elastic;
   const double t = e.thickness, E = e.youngs_modulus;
@@ -319,19 +344,14 @@ ShellBtResult shell4_bt(const double X[12], const ShellLayers& s, double hourgla
   }
   // Hourglass: membrane (u', v') and bending (theta_x, theta_y).
   if (hourglass > 0) {
-    constexpr double h[4] = {1, -1, 1, -1};
-    double hx = 0, hy = 0, bb = 0;
+    const double* gamma = g.gamma;
+    double q[4] = {};  // u', v', theta_x, theta_y
     for (int a = 0; a < 4; ++a) {
-      hx += h[a] * st.x[a], hy += h[a] * st.y[a];
-      bb += g.Nx[a] * g.Nx[a] + g.Ny[a] * g.Ny[a];
-    }
-    double gamma[4], q[4] = {};  // q: u', v', theta_x, theta_y
-    for (int a = 0; a < 4; ++a) {
-      gamma[a] = 0.25 * (h[a] - hx * g.Nx[a] - hy * g.Ny[a]);
       q[0] += gamma[a] * dl[tr(a, 0)], q[1] += gamma[a] * dl[tr(a, 1)];
       q[2] += gamma[a] * dl[rot(a, 0)], q[3] += gamma[a] * dl[rot(a, 1)];
     }
-    const double km = hourglass * E * t * A * bb / 8, kb = hourglass * E * t * t * t * A * bb / 192;
+    const double km = hourglass * E * t * A * g.bb / 8;
+    const double kb = hourglass * E * t * t * t * A * g.bb / 192;
     const double Q[4] = {km * q[0], km * q[1], kb * q[2], kb * q[3]};
     out.hourglass = 0.5 * (Q[0] * q[0] + Q[1] * q[1] + Q[2] * q[2] + Q[3] * q[3]);
     for (int a = 0; a < 4; ++a) {
@@ -341,16 +361,25 @@ ShellBtResult shell4_bt(const double X[12], const ShellLayers& s, double hourgla
   }
   out.energy.stored = A * section.stored + shear_energy + drilling_energy + out.hourglass;
   out.energy.dissipated = A * section.dissipated;
-  to_global(st, fl, f);
-  const double local[8] = {nm[0], nm[1], nm[2], nm[3], nm[4], nm[5], kGt * g0[0], kGt * g0[1]};
-  shell_to_output_axes(st.Rr, local, out.resultants);
+  to_global(g, st, fl, f);
+  if (resultants) {
+    const double local[8] = {nm[0], nm[1], nm[2], nm[3], nm[4], nm[5], kGt * g0[0], kGt * g0[1]};
+    shell_to_output_axes(st.Rr, local, out.resultants);
+  }
   return out;
 }
 
-void shell4_bt_strains(const double X[12], const double d[24], double ek[6], double R[9]) {
+ShellBtResult shell4_bt(const double X[12], const ShellLayers& s, double hourglass,
+                        const double d[24], std::span<const double> committed,
+                        std::span<double> trial, double f[24]) {
+  return shell4_bt(shell4_bt_reference(X), X, s, hourglass, d, committed, trial, f);
+}
+
+void shell4_bt_strains(const ShellBtReference& ref, const double X[12], const double d[24],
+                       double ek[6], double R[9]) {
   State st;
-  corotate(X, d, st);
-  strains(gradients(st), st.dl, ek);
+  corotate(ref, X, d, nullptr, st);
+  strains(ref, st.dl, ek);
   for (int i = 0; i < 9; ++i) R[i] = st.Rr[i];
 }
 

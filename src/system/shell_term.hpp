@@ -178,6 +178,24 @@ class LayeredShellTerm : public ShellTermBase {
   double plastic_dissipation() const override {
     return shell_detail::plastic_dissipation(state_.get(), layers_, weights_);
   }
+  bool nonlinear_cell(std::int64_t c, LinearCell& out) const override {
+    const auto it = std::lower_bound(cells_.begin(), cells_.end(), c);
+    if (it == cells_.end() || *it != c) return false;
+    const CellType t = mesh_.cell_types[c];
+    double x[12];
+    coordinates(c, x);
+    out.K.clear();
+    out.lumped.assign(static_cast<std::size_t>(6 * rotation_nodes_from(t)), 0.0);
+    lumped(t, x, out.lumped.data());
+    out.mass = layers_.elastic.density * layers_.elastic.thickness *
+               areas_[static_cast<std::size_t>(it - cells_.begin())];
+    return true;
+  }
+  void cell_force(std::span<const PetscScalar> u, std::int64_t c, double* f) const override {
+    const auto k = static_cast<std::size_t>(std::lower_bound(cells_.begin(), cells_.end(), c) -
+                                            cells_.begin());
+    row_force(u, k, f);
+  }
   void layer_plastic_strain(int layers, std::span<double> out) const override {
     shell_detail::layer_plastic_strain(state_.get(), layers_, cells_, layers, out);
   }
@@ -202,6 +220,9 @@ class LayeredShellTerm : public ShellTermBase {
           weights_[k * points + static_cast<std::size_t>(g * z.points + q)] = w[g] * z.weight[q];
     }
   }
+  /// Row k's force at u from its committed state at the frozen time (its trial state written),
+  /// in the cell's DOFs (a triangle's 18).
+  virtual void row_force(std::span<const PetscScalar> u, std::size_t k, double* f) const = 0;
   std::string kind() const override {
     if (!layers_.plastic) return "corotational";
     const char* rule = layers_.rule == fe::ShellLayers::Rule::simpson   ? "Simpson"

@@ -210,18 +210,27 @@ double TermSet::nonlinear_energy(Vec u, double t) const {
   // it; the others evaluate theirs (writing their trial states at u).
   const bool forced = forced_ == Evaluation::of(u, t);
   double local = 0;
-  petsc::GhostedRead ul(u);
-  const TermPoint at{ul.span(), {}, t};
-  for (const auto& term : terms_)  // the gathering terms' energy is in nodal_energy
-    if (const auto traits = term->traits(); !traits.linear && !traits.gathers) {
-      if (forced && term->energy_from_force()) {
-        local += term->force_energy();
-        continue;
+  {
+    petsc::GhostedRead ul(u);
+    const TermPoint at{ul.span(), {}, t};
+    for (const auto& term : terms_)  // the gathering terms' energy is in nodal_energy
+      if (const auto traits = term->traits(); !traits.linear && !traits.gathers) {
+        if (forced && term->energy_from_force()) {
+          local += term->force_energy();
+          continue;
+        }
+        forced_ = {};
+        local += term->energy(at);
       }
-      forced_ = {};
-      local += term->energy(at);
-    }
+  }
+  still_forced(forced, u, t);
   return local;
+}
+
+void TermSet::still_forced(bool forced, Vec u, double t) const {
+  // A ghost update raises u's state without changing a value: the force's evaluation still holds
+  // if nothing else evaluated the trial states since (forced_ is then still set).
+  if (forced && forced_.state >= 0) forced_ = Evaluation::of(u, t);
 }
 
 void TermSet::commit(Vec u, double t) const {
@@ -378,12 +387,17 @@ PlasticEnergy TermSet::plastic_energy() const {
 
 double TermSet::hourglass_energy(Vec u, double t) const {
   if (!hourglass_) return 0;
+  // The terms that computed it with the last internal force, at this u and time, give it.
+  const bool forced = forced_ == Evaluation::of(u, t);
   double local = 0;
   {
     petsc::GhostedRead ul(u);
     const TermPoint at{ul.span(), {}, t};
-    for (const auto& term : terms_) local += term->hourglass_energy(at);
+    for (const auto& term : terms_)
+      local += forced && term->energy_from_force() ? term->force_hourglass_energy()
+                                                   : term->hourglass_energy(at);
   }
+  still_forced(forced, u, t);
   INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &local, 1, MPI_DOUBLE, MPI_SUM, comm_));
   return local;
 }

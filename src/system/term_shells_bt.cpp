@@ -21,6 +21,27 @@ class BtShellTerm final : public LayeredShellTerm {
               std::vector<std::int64_t> cells, bool scale)
       : LayeredShellTerm(in, b, layers, std::move(cells), scale),
         scratch_(static_cast<std::size_t>(fe::shell4_bt_state_size(layers))) {
+    reference_.reserve(cells_.size());
+    for (const std::int64_t c : cells_) {
+      double x[12];
+      quad_coordinates(c, x);
+      reference_.push_back(fe::shell4_bt_reference(x));
+    }
+    // The cells' rotation nodes, once each, and each cell's four (a triangle's third twice).
+    for (const std::int64_t c : cells_) {
+      const auto nodes = mesh_.nodes_of(c);
+      const std::size_t n = nodes.size() / 2;
+      for (std::size_t a = 0; a < 4; ++a) rotation_nodes_.push_back(nodes[n + std::min(a, n - 1)]);
+    }
+    cell_rotations_.resize(rotation_nodes_.size());
+    std::vector<std::int64_t> all = rotation_nodes_;
+    std::sort(all.begin(), all.end());
+    all.erase(std::unique(all.begin(), all.end()), all.end());
+    for (std::size_t j = 0; j < rotation_nodes_.size(); ++j)
+      cell_rotations_[j] = static_cast<std::int32_t>(
+          std::lower_bound(all.begin(), all.end(), rotation_nodes_[j]) - all.begin());
+    rotation_nodes_ = std::move(all);
+    rotations_.resize(18 * rotation_nodes_.size());
     // Each point's weight: the cell's area times the thickness point's weight.
     make_state(1, fe::shell4_bt_state_size(layers),
                [&](std::size_t k, double* area) { area[0] = areas_[k]; });
@@ -29,16 +50,28 @@ class BtShellTerm final : public LayeredShellTerm {
   Traits traits() const override { return {.linear = false, .hourglass = true}; }
   void add_internal_force(const TermPoint& at, VectorSum& f) const override {
     std::size_t k = 0;
-    double stored = 0;
-    force_energy_ = NAN;  // until every cell is evaluated
+    double stored = 0, hourglass = 0;
+    force_energy_ = force_hourglass_ = NAN;  // until every cell is evaluated
     const fe::ShellLayers layers = at_time(layers_, at.time);
+    // Each node's exp(psi) and its tangent once, for the (up to four) cells around it.
+    for (std::size_t n = 0; n < rotation_nodes_.size(); ++n) {
+      const auto* psi = &at.u[static_cast<std::size_t>(3 * rotation_nodes_[n])];
+      fe::shell4_bt_node_rotation(psi, &rotations_[18 * n]);
+    }
     f.add_cells(cells_, [&](std::int64_t c, CellType, auto, auto fe_vec) {
-      stored += update(layers, at.u, c, k, trial(k), fe_vec.data()).energy.stored;
+      const double* QT[4];
+      for (std::size_t a = 0; a < 4; ++a)
+        QT[a] = &rotations_[18 * static_cast<std::size_t>(cell_rotations_[4 * k + a])];
+      const fe::ShellBtResult r = update(layers, at.u, c, k, trial(k), fe_vec.data(), false, QT);
+      stored += r.energy.stored;
+      hourglass += r.hourglass;
       ++k;
       return true;
     });
     force_energy_ = stored;
+    force_hourglass_ = hourglass;
   }
+  double force_hourglass_energy() const override { return force_hourglass_; }
 
   /// The one-point element's tangent by central differences of its force (from the committed
   /// state, into scratch): explicit runs ask for it once, at the start, to size contact
@@ -70,7 +103,7 @@ class BtShellTerm final : public LayeredShellTerm {
     for (std::size_t k = 0; k < cells_.size(); ++k) {
       double f[24];
       try {
-        total += update(layers, at.u, cells_[k], k, trial(k), f).energy.stored;
+        total += update(layers, at.u, cells_[k], k, trial(k), f, false).energy.stored;
       } catch (const SolverError&) {
         return NAN;  // a collapsed element
       }
@@ -85,7 +118,7 @@ class BtShellTerm final : public LayeredShellTerm {
     for (std::size_t k = 0; k < cells_.size(); ++k) {
       double f[24];
       try {
-        total += update(layers, at.u, cells_[k], k, scratch_, f).hourglass;
+        total += update(layers, at.u, cells_[k], k, scratch_, f, false).hourglass;
       } catch (const SolverError&) {
         return NAN;
       }
@@ -112,7 +145,7 @@ class BtShellTerm final : public LayeredShellTerm {
     quad_coordinates(cells_[k], x);
     quad_gather(u, cells_[k], d);
     try {
-      fe::shell4_bt_strains(x, d, ek, R);
+      fe::shell4_bt_strains(reference_[k], x, d, ek, R);
     } catch (const SolverError&) {
       std::fill(out, out + shell_stress_components, NAN);
       return;
@@ -133,29 +166,40 @@ class BtShellTerm final : public LayeredShellTerm {
   }
 
  private:
+  void row_force(std::span<const PetscScalar> u, std::size_t k, double* f) const override {
+    update(frozen(), u, cells_[k], k, trial(k), f, false);
+  }
   std::span<double> trial(std::size_t k) const {
     return state_ ? state_->trial(k) : std::span<double>();
   }
   /// The section at an evaluation's time (`layers`: at_time), for a rate factor's step.
   fe::ShellBtResult kernel(const fe::ShellLayers& layers, const double* x, const double* d,
-                           std::size_t k, std::span<double> into, double* f) const {
+                           std::size_t k, std::span<double> into, double* f, bool resultants = true,
+                           const double* const* QT = nullptr) const {
     const std::span<const double> committed =
         state_ ? state_->committed(k) : std::span<const double>();
-    return fe::shell4_bt(x, layers, input_.hourglass, d, committed, into, f);
+    return fe::shell4_bt(reference_[k], x, layers, input_.hourglass, d, committed, into, f,
+                         resultants, QT);
   }
   /// Row k's update at u from its committed state into `into` (its trial state or scratch), its
-  /// force f in the cell's DOFs (a triangle's 18).
+  /// force f in the cell's DOFs (a triangle's 18); the resultants only if asked.
   fe::ShellBtResult update(const fe::ShellLayers& layers, std::span<const PetscScalar> u,
-                           std::int64_t c, std::size_t k, std::span<double> into, double* f) const {
+                           std::int64_t c, std::size_t k, std::span<double> into, double* f,
+                           bool resultants = true, const double* const* QT = nullptr) const {
     double x[12], d[24], f4[24];
     quad_coordinates(c, x);
     quad_gather(u, c, d);
-    const fe::ShellBtResult r = kernel(layers, x, d, k, into, f4);
+    const fe::ShellBtResult r = kernel(layers, x, d, k, into, f4, resultants, QT);
     fold_force(c, f4, f);
     return r;
   }
 
-  mutable std::vector<double> scratch_;  ///< one row's state, for evaluations that keep none
+  mutable std::vector<double> scratch_;   ///< one row's state, for evaluations that keep none
+  mutable double force_hourglass_ = NAN;  ///< the hourglass energy of the last force pass
+  std::vector<fe::ShellBtReference> reference_;  ///< per cell, its reference geometry (set-up)
+  std::vector<std::int64_t> rotation_nodes_;     ///< the cells' rotation nodes (local), once each
+  std::vector<std::int32_t> cell_rotations_;     ///< per cell, its 4 nodes' in rotation_nodes_
+  mutable std::vector<double> rotations_;        ///< per rotation node, exp(psi) and T (18)
 };
 
 }  // namespace

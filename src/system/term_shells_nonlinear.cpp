@@ -114,6 +114,9 @@ class NonlinearShellTerm final : public LayeredShellTerm {
   }
 
  private:
+  void row_force(std::span<const PetscScalar> u, std::size_t k, double* f) const override {
+    update(frozen(), u, cells_[k], k, f, nullptr, nullptr);
+  }
   /// Row k's update at u from its committed state into its trial state: the force f and the
   /// tangent K (the cell's DOFs: a triangle's 18) and the resultants where asked; the stored
   /// energy.

@@ -84,6 +84,19 @@ struct ShellBtResult {
   double resultants[8]{};  ///< N11 N22 N12 M11 M22 M12 Q1 Q2 at the point, output axes (current)
 };
 
+/// What the element's reference nodes X give once: its frame (rows e1 e2 e3), its nodes' local
+/// coordinates and heights, the flat reference's shape-function derivatives at the centre, the
+/// inverse Jacobian and area, and the hourglass vector gamma with b . b. An explicit run builds
+/// it at set-up (39 doubles an element) instead of on every call. Throws SolverError for
+/// collinear nodes.
+struct ShellBtReference {
+  double R0[9];
+  double x[4], y[4], h[4];
+  double Nx[4], Ny[4], inv[2][2], area;
+  double gamma[4], bb;
+};
+ShellBtReference shell4_bt_reference(const double X[12]);
+
 /// The element's force f[24] at d (total, global) from the committed state into trial (
 /// shell4_bt_state_size each; trial may alias committed); `hourglass` the coefficient r >= 0.
 /// X: the reference nodes (4 x 3). Throws SolverError for a current state without a frame
@@ -92,9 +105,21 @@ struct ShellBtResult {
 ShellBtResult shell4_bt(const double X[12], const ShellLayers& s, double hourglass,
                         const double d[24], std::span<const double> committed,
                         std::span<double> trial, double f[24]);
+/// The same with the reference built once (ref = shell4_bt_reference(X)); without `resultants`
+/// the result's resultants are left zero (a force pass needs none); QT (if not null): each
+/// node's shell4_bt_node_rotation of its psi in d, computed once per node for all the elements
+/// around it (4 x 18 values).
+ShellBtResult shell4_bt(const ShellBtReference& ref, const double X[12], const ShellLayers& s,
+                        double hourglass, const double d[24], std::span<const double> committed,
+                        std::span<double> trial, double f[24], bool resultants = true,
+                        const double* const* QT = nullptr);
+/// A node's rotation exp(psi) (Rodrigues, 9 values row-major) and its left tangent T
+/// (exp(psi + dpsi) = exp([T dpsi]x) exp(psi) to first order; 9 values) into QT[18].
+void shell4_bt_node_rotation(const double psi[3], double QT[18]);
 
 /// The generalized strains ek[6] ([e11 e22 g12 k11 k22 k12], fe/shell_section.hpp's order) at
 /// the point at d, in the current element's axes, whose rows go to R[9] (for outputs).
-void shell4_bt_strains(const double X[12], const double d[24], double ek[6], double R[9]);
+void shell4_bt_strains(const ShellBtReference& ref, const double X[12], const double d[24],
+                       double ek[6], double R[9]);
 
 }  // namespace inertia::fe

@@ -120,6 +120,9 @@ class ForceTerm {
   /// explicit step) instead of evaluating energy() again.
   virtual bool energy_from_force() const { return false; }
   virtual double force_energy() const { return 0; }
+  /// With energy_from_force: the part of force_energy() its hourglass modes hold (as
+  /// hourglass_energy at the same `at`; 0 for a term without them).
+  virtual double force_hourglass_energy() const { return 0; }
   /// Nonlinear terms: the stored energy of this rank's part at `at` (a linear term's is in
   /// 1/2 u.K u); NaN where it has none (an inverted element).
   virtual double energy(const TermPoint& at) const {

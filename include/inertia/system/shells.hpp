@@ -102,6 +102,20 @@ class ShellTermInfo : public ForceTerm {
     (void)c, (void)out;
     return false;
   }
+  /// A corotational or plastic shell's mass (section cuts): out.lumped and out.mass as
+  /// linear_cell's, out.K left empty (its force is cell_force's). False for a cell it does not
+  /// hold, or a linear shell.
+  virtual bool nonlinear_cell(std::int64_t c, LinearCell& out) const {
+    (void)c, (void)out;
+    return false;
+  }
+  /// A corotational or plastic shell's internal force at u (the local form, ghosts current)
+  /// from its committed state, the outputs' evaluation without time passing (its trial state is
+  /// written, as the resultants' is): nd values (nonlinear_cell's) into f. c must be one of the
+  /// cells nonlinear_cell accepts.
+  virtual void cell_force(std::span<const PetscScalar> u, std::int64_t c, double* f) const {
+    (void)u, (void)c, (void)f;
+  }
 };
 
 std::shared_ptr<TermSection> parse_shell_section(const case_yaml::Node& section);

@@ -152,6 +152,9 @@ class TermSet {
   /// it (state -1: none): a commit at the same u skips the terms with
   /// ForceTerm::trial_from_force.
   mutable Evaluation forced_;
+  /// After an evaluation that read u (updating its ghosts) and found `forced`: forced_ at u's new
+  /// state, unless something evaluated the trial states in between.
+  void still_forced(bool forced, Vec u, double t) const;
 };
 
 }  // namespace inertia
