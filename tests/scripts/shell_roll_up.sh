@@ -14,7 +14,15 @@
 # - explicit (central difference, dt auto): half the moment suddenly applied (its static state a
 #   half circle) swings the free end to 0.82 of a turn (5.2 rad, at 0.047 s: the higher modes
 #   ride on the first); the energy balance (kinetic + strain - work) stays within 3e-4 of the
-#   largest work done (measured 7.7e-5 over 5,750 steps), np 2 the same as np 1 (1e-9).
+#   largest work done (measured 7.7e-5 over 5,750 steps), np 2 the same as np 1 (1e-9);
+# - section cuts through the corotational strip (output.sections at x = 0.25, 0.5, 0.75 of the
+#   reference): in the circle, at every load step, the moment -M_k and no force (1e-6); a helix
+#   (the strip free, an end moment m = (800, 2500, 0) N m on the two tip nodes' rotation
+#   vectors, so at each tip node its moment about the node is T(psi)^-T m / 2, T the
+#   exponential's tangent at the tip's rotation psi, |psi| 1.46 rad): every cut, the root's too,
+#   carries minus the sum of those (1e-6 N m; measured 6e-9), computed here from the tip's probed
+#   rotations. Without each cut node's own T^-T (the shell's force on a rotation vector is
+#   T^T times the moment) the cuts, at growing rotations along the strip, would differ.
 set -uo pipefail
 : "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
 source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
@@ -38,6 +46,10 @@ output:
   every: 0
   probes: [{name: tip, point: [1, 0, 0], fields: [displacement, rotation]},
            {name: top, point: [1, 0.1, 0], fields: [displacement, rotation]}]
+  sections: [{name: root, plane: {point: [0, 0, 0], normal: [1, 0, 0]}},
+             {name: quarter, plane: {point: [0.25, 0, 0], normal: [1, 0, 0]}},
+             {name: half, plane: {point: [0.5, 0, 0], normal: [1, 0, 0]}},
+             {name: q3, plane: {point: [0.75, 0, 0], normal: [1, 0, 0]}}]
 YAML
 }
 M=10995.574287564276  # 2 pi E I / L
@@ -48,11 +60,15 @@ strip shell_strip_20 "  - {region: tip, type: displacement, components: [ry], va
 strip shell_strip_20x1 "  - {region: tip, type: moment, value: [0, $(python3 -c "print($M / 2)"), 0]}" \
   "{integrator: central_difference, dt: auto, end_time: 0.05}" > swing.yaml
 sed -i 's/every: 0$/every: 0\n  history_every: 20/' swing.yaml
+strip shell_strip_20x1 "  - {region: tip, type: moment, value: [800, 2500, 0]}" \
+  "{integrator: static, dt: 0.05, end_time: 1}" | sed '/components: \[y, rx, rz\]/d' > helix.yaml
 
 for np in 1 2 3; do
   mkdir -p circle$np && cp circle.yaml circle$np/
   (cd circle$np && mpi $np "$INERTIA" circle.yaml > log 2>&1) || fail "circle np $np: $(tail -1 circle$np/log)"
 done
+mkdir -p helix && cp helix.yaml helix/
+(cd helix && mpi 2 "$INERTIA" helix.yaml > log 2>&1) || fail "helix: $(tail -1 helix/log)"
 mkdir -p turned && cp turned.yaml turned/
 (cd turned && mpi 2 "$INERTIA" turned.yaml > log 2>&1) || fail "turned: $(tail -1 turned/log)"
 for np in 1 2; do
@@ -102,6 +118,44 @@ for np_ in (1, 2, 3):
         worst = max(abs(a - b) for c in ("tip.ux", "tip.uz", "top.ux", "top.uz")
                     for a, b in zip(one[c], p[c]))
         check(f"np {np_} against np 1: largest tip displacement difference / L", worst / L, 0, 1e-9)
+cuts = ("root", "quarter", "half", "q3")
+s = read(f"{work}/circle1/out/sections.csv")
+worst = max(max(abs(s[f"{c}.my"][k] + M * s["time"][k]) / M,
+                max(abs(s[f"{c}.{q}"][k]) for q in ("fx", "fy", "fz")) / (M / L))
+            for c in cuts for k in range(len(s["time"])))
+check("circle, every step: each cut's moment against -M_k and its force against 0 (/ M)", worst, 0, 1e-6)
+
+
+def moment_about_node(psi, m):
+    """T(psi)^-T m: the moment about the node of m, conjugate to the rotation vector psi."""
+    a2 = sum(x * x for x in psi)
+    a = math.sqrt(a2)
+    c2, c3 = (1 - math.cos(a)) / a2, (a - math.sin(a)) / (a2 * a)
+    S = [[0, -psi[2], psi[1]], [psi[2], 0, -psi[0]], [-psi[1], psi[0], 0]]
+    S2 = [[sum(S[i][k] * S[k][j] for k in range(3)) for j in range(3)] for i in range(3)]
+    T = [[(i == j) + c2 * S[i][j] + c3 * S2[i][j] for j in range(3)] for i in range(3)]
+    A = [[T[j][i] for j in range(3)] for i in range(3)]  # T^T
+
+    def det(B):
+        return (B[0][0] * (B[1][1] * B[2][2] - B[1][2] * B[2][1])
+                - B[0][1] * (B[1][0] * B[2][2] - B[1][2] * B[2][0])
+                + B[0][2] * (B[1][0] * B[2][1] - B[1][1] * B[2][0]))
+    return [det([[m[r] if c == i else A[r][c] for c in range(3)] for r in range(3)]) / det(A)
+            for i in range(3)]
+
+
+p, s = read(f"{work}/helix/out/probes.csv"), read(f"{work}/helix/out/sections.csv")
+expected = [0.0, 0.0, 0.0]
+for node in ("tip", "top"):
+    m = moment_about_node([p[f"{node}.r{c}"][-1] for c in "xyz"], [400, 1250, 0])
+    expected = [e - x for e, x in zip(expected, m)]
+print("     helix: the tip's moments about the nodes, summed: (%.4f, %.4f, %.4f) N m" % tuple(-e for e in expected))
+worst = max(max(abs(s[f"{c}.m{q}"][-1] - e) for q, e in zip("xyz", expected)) for c in cuts)
+check("helix: each cut's moment against minus the tip's (N m)", worst, 0, 1e-6)
+check("helix: the cut moment differs from the applied m (a test of the rotations' tangent, N m)",
+      abs(s["half.mz"][-1]), 100, 1e4)
+check("helix: each cut's force against 0 (N)",
+      max(abs(s[f"{c}.f{q}"][-1]) for c in cuts for q in "xyz"), 0, 1e-6)
 p = read(f"{work}/turned/out/probes.csv")
 r = read(f"{work}/turned/out/reactions.csv")
 check("prescribed tip rotation 2 pi (20 x 2, np 2): root reaction moment / -2 pi EI / L",
