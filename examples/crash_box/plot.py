@@ -97,6 +97,11 @@ def main():
           f"{e['strain'][-1]:.3f} J, kinetic {e['kinetic'][-1]:.3f} J; balance "
           f"{(e['total'][-1] - E0) / W[-1]:+.2e} of the work at the end, {worst / W[-1]:.2e} "
           f"at worst")
+    if os.path.exists(os.path.join(out, "sections.csv")):
+        r, cut = table("reactions.csv")["bottom.fz"], table("sections.csv")["base.fz"]
+        print(f"the clamped edge's mean force {sum(r) / len(r) / 1e3:.3f} kN (reactions.csv); "
+              f"the cut 10 mm above it {sum(cut) / len(cut) / 1e3:.3f} kN (sections.csv, "
+              f"base.fz); the rows over the crush")
     fold_plot = None
     if os.path.exists(os.path.join(out, "probes.csv")):
         p = table("probes.csv")
