@@ -434,11 +434,12 @@ class ResponseSpectrumRun : AnalysisPart {
       Phases::Scope scope(phases_, "response spectrum");
       std::optional<SectionCuts> cuts;
       if (!c().sections.empty()) cuts.emplace(system(), c());
-      if (cuts && cuts->nonlinear_shells())
-        throw InputError(cat(c().path.string(), ":", spec.origin.line,
-                             ": response_spectrum: the shells at a section's cut are corotational "
-                             "or plastic: a response "
-                             "spectrum combines linear responses (use linear elastic shells)"));
+      if (cuts && cuts->nonlinear_cells())
+        throw InputError(
+            cat(c().path.string(), ":", spec.origin.line,
+                ": response_spectrum: the shells at a section's cut are corotational "
+                "or plastic: a response "
+                "spectrum combines linear responses (use linear elastic shells and beams)"));
       std::optional<DriftLines> drifts;
       if (!c().drifts.empty()) drifts.emplace(system(), c());
       r = response_spectrum_analysis(c(), system(), modes, cuts ? &*cuts : nullptr,

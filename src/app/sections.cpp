@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 #include "inertia/core/error.hpp"
 #include "inertia/fe/element.hpp"
@@ -209,7 +210,10 @@ namespace {
 struct CellMatrices {
   int nd = 0;
   std::vector<double> K, M, g;
-  const ShellTermInfo* force = nullptr;  ///< a corotational or plastic shell: its force term
+  /// A corotational or plastic shell or beam: its internal force at u (K is not), and whether its
+  /// nodes move and turn large (lever arms where they are now, rotation rows to moments).
+  std::function<void(std::span<const PetscScalar>, double*)> force;
+  bool large = false;
 };
 
 /// A linear-elastic solid's (false for another material).
@@ -253,9 +257,19 @@ bool beam_matrices(const MechanicalSystem& system, std::int64_t k, const double 
                    CellMatrices& out) {
   BeamTermInfo::LinearCell cell;
   const BeamTermInfo* term = nullptr;
+  out.force = nullptr;
   for (const auto& t : system.terms())
-    if (const auto* beams = dynamic_cast<const BeamTermInfo*>(t.get()))
-      if (beams->linear_cell(k, cell)) term = beams;
+    if (const auto* beams = dynamic_cast<const BeamTermInfo*>(t.get())) {
+      if (beams->linear_cell(k, cell)) {
+        term = beams;
+      } else if (beams->nonlinear_cell(k, cell)) {
+        term = beams;
+        out.force = [beams, k](std::span<const PetscScalar> u, double* f) {
+          beams->cell_force(u, k, f);
+        };
+        out.large = beams->large_rotations();
+      }
+    }
   if (!term) return false;
   out.nd = 12;
   out.K.assign(cell.K.begin(), cell.K.end());
@@ -287,7 +301,13 @@ bool shell_matrices(const MechanicalSystem& system, std::int64_t k, const double
     if (const auto* shells = dynamic_cast<const ShellTermInfo*>(t.get())) {
       if (found) break;
       found = shells->linear_cell(k, cell);
-      if (!found && shells->nonlinear_cell(k, cell)) found = true, out.force = shells;
+      if (!found && shells->nonlinear_cell(k, cell)) {
+        found = true;
+        out.force = [shells, k](std::span<const PetscScalar> u, double* f) {
+          shells->cell_force(u, k, f);
+        };
+        out.large = true;  // corotational, plastic (corotational too) and Belytschko-Tsay
+      }
     }
   if (!found) return false;
   const int nd = out.nd = static_cast<int>(cell.lumped.size());
@@ -371,7 +391,7 @@ void SectionCuts::add_cut_cells(const MechanicalSystem& system, int section,
     const int nd = c.nd;
     for (const auto node : nodes)
       for (int i = 0; i < 3; ++i) e.dofs.push_back(3 * static_cast<PetscInt>(node) + i);
-    if (c.force) e.force = c.force, e.cell = k, nonlinear_shells_ = true;
+    if (c.force) e.force = c.force, e.large = c.large, nonlinear_cells_ = true;
     for (const int r : e.rows) {
       if (!c.force)
         e.k.insert(e.k.end(), &c.K[static_cast<std::size_t>(r * nd)],
@@ -391,18 +411,17 @@ void SectionCuts::add_cut_cells(const MechanicalSystem& system, int section,
     throw InputError(cat(where,
                          "the cells at the cut are not linear-elastic (section forces need "
                          "linear-elastic solids)"));
-  if (nonlinear & 2)
+  INERTIA_CHECK(!(nonlinear & 6), InternalError, where,
+                "a beam or shell at the cut that no force term holds");
+  int any = nonlinear_cells_ ? 1 : 0;
+  INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &any, 1, MPI_INT, MPI_MAX, comm_));
+  nonlinear_cells_ = any != 0;
+  if (nonlinear_cells_ && system.rayleigh().stiffness != 0)
     throw InputError(cat(where,
-                         "the beams at the cut are corotational or plastic (fiber) beams; section "
-                         "forces need linear elastic beams (their force K u)"));
-  int shells = nonlinear_shells_ ? 1 : 0;
-  INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &shells, 1, MPI_INT, MPI_MAX, comm_));
-  nonlinear_shells_ = shells != 0;
-  if (nonlinear_shells_ && system.rayleigh().stiffness != 0)
-    throw InputError(cat(where,
-                         "the shells at the cut are corotational or plastic and the damping has a "
-                         "stiffness part (rayleigh beta): their damping force is not a cell's "
-                         "K v; use mass-proportional damping, or linear elastic shells"));
+                         "the shells or beams at the cut are corotational or plastic and the "
+                         "damping has a stiffness part (rayleigh beta): their damping force is "
+                         "not a cell's K v; use mass-proportional damping, or linear elastic "
+                         "shells and beams"));
 }
 
 void SectionCuts::compute(Vec u, Vec v, Vec a, double alpha_m, double alpha_k,
@@ -415,17 +434,18 @@ void SectionCuts::compute(Vec u, Vec v, Vec a, double alpha_m, double alpha_k,
   for (const Entry& e : entries_) {
     const std::size_t nd = e.dofs.size();
     double* f = &out[6 * static_cast<std::size_t>(e.section)];
-    if (e.force) {  // a corotational or plastic shell: its force at u (NaN: collapsed)
+    if (e.force) {  // a corotational or plastic cell: its force at u (NaN: collapsed)
       cell_force.assign(nd, 0.0);
       try {
-        e.force->cell_force(ul.span(), e.cell, cell_force.data());
+        e.force(ul.span(), cell_force.data());
       } catch (const SolverError&) {
         std::fill(cell_force.begin(), cell_force.end(), NAN);
       }
-      for (std::size_t a = nd / 6; a < nd / 3; ++a) {  // the rotation nodes' rows: moments
-        const double psi[3] = {ul[e.dofs[3 * a]], ul[e.dofs[3 * a + 1]], ul[e.dofs[3 * a + 2]]};
-        rotation_force_to_moment(psi, &cell_force[3 * a]);
-      }
+      if (e.large)
+        for (std::size_t a = nd / 6; a < nd / 3; ++a) {  // the rotation nodes' rows: moments
+          const double psi[3] = {ul[e.dofs[3 * a]], ul[e.dofs[3 * a + 1]], ul[e.dofs[3 * a + 2]]};
+          rotation_force_to_moment(psi, &cell_force[3 * a]);
+        }
     }
     for (std::size_t r = 0; r < e.rows.size(); ++r) {
       double value = -gravity_factor * e.g[r];
@@ -452,7 +472,7 @@ void SectionCuts::compute(Vec u, Vec v, Vec a, double alpha_m, double alpha_k,
       f[i] += value;
       // moment: lever x (value e_i); a corotational or plastic shell's node where it is now
       auto l = e.lever[r];
-      if (e.force)
+      if (e.large)
         for (int q = 0; q < 3; ++q)
           l[static_cast<std::size_t>(q)] += ul[e.dofs[static_cast<std::size_t>(e.rows[r] - i + q)]];
       const double force[3] = {i == 0 ? value : 0.0, i == 1 ? value : 0.0, i == 2 ? value : 0.0};

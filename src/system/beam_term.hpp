@@ -73,6 +73,19 @@ class BeamTermBase : public BeamTermInfo {
     for (int a = 0; a < 2; ++a)
       for (int i = 0; i < 3; ++i) x[3 * a + i] = mesh_.coords[3 * nodes[a] + i];
   }
+  /// Local cell c's row (c must be one of its cells).
+  std::size_t row(std::int64_t c) const {
+    return static_cast<std::size_t>(std::lower_bound(cells_.begin(), cells_.end(), c) -
+                                    cells_.begin());
+  }
+  /// Local cell c's M, lumped mass and rho A into out (K: its linear K, not its force); false
+  /// for a cell it does not hold.
+  bool cell_mass(std::int64_t c, LinearCell& out) const {
+    if (!holds(c)) return false;
+    const BeamCell& d = data_[row(c)];
+    out = {d.K, d.M, d.lumped, material_.density * section_.area};
+    return true;
+  }
   /// Cell k's orientation vector: its reference frame's local y (the frame it was built with).
   const double* orientation(std::size_t k) const { return &data_[k].frame[3]; }
 

@@ -209,6 +209,18 @@ class ElasticBeamTerm final : public beam_detail::BeamTermBase {
     }
   }
 
+  bool nonlinear_cell(std::int64_t c, LinearCell& out) const override {
+    return input_.corotational && cell_mass(c, out);
+  }
+  void cell_force(std::span<const PetscScalar> u, std::int64_t c, double f[12]) const override {
+    const auto k = row(c);
+    double d[12], x[6];
+    gather(u, c, d);
+    coordinates(c, x);
+    fe::corotational_beam_force(x, x + 3, orientation(k), section_, material_,
+                                input_.shear_deformable, d, f, nullptr, nullptr, data_[k].released);
+  }
+  bool large_rotations() const override { return input_.corotational; }
   bool linear_cell(std::int64_t c, LinearCell& out) const override {
     const auto it = std::lower_bound(cells_.begin(), cells_.end(), c);
     if (input_.corotational || it == cells_.end() || *it != c) return false;

@@ -99,6 +99,13 @@ class FiberBeamTerm final : public BeamTermBase {
     }
   }
 
+  bool nonlinear_cell(std::int64_t c, LinearCell& out) const override { return cell_mass(c, out); }
+  void cell_force(std::span<const PetscScalar> u, std::int64_t c, double f[12]) const override {
+    double x[6];
+    coordinates(c, x);
+    update({u, {}, 0}, c, row(c), x, std::span<double>(f, 12), {});
+  }
+
  private:
   std::string kind() const override {
     return cat("euler_bernoulli fiber sections (", fibers_.size(), " fibers, ",

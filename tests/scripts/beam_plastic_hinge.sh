@@ -13,7 +13,9 @@
 #   work (the energy balance's plastic dissipation) is what the tip force did, to 1 % of it; the
 #   peak loads at +4 and -4 delta_y are equal and opposite (1e-6, kinematic hardening), the root
 #   moment there between M_p and 1.2 M_p (the hardening); the dissipation 80-100 % of the work
-#   after 2.5 loops; np 2 equals np 1.
+#   after 2.5 loops; np 2 equals np 1;
+# - section cuts through the plastic beams (their own force): through the root its reaction, at
+#   x = 1 the same force and its moment over the lever, every row, 1e-9 of M_p (np 1, 3; cycling).
 set -euo pipefail
 : "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
 source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
@@ -38,6 +40,8 @@ output:
   every: 0
   probes: [{name: tip, point: [2, 0, 0], fields: [displacement]}]
   reactions: true
+  sections: [{name: root, plane: {point: [0, 0, 0], normal: [1, 0, 0]}},
+             {name: mid, plane: {point: [1, 0, 0], normal: [1, 0, 0]}}]
 EOF2
 }
 guided="  - {region: tip, type: fixed, components: [x, y, rx, ry, rz]}
@@ -93,6 +97,22 @@ check("cycle: root moment at +4 delta_y / M_p (beyond it by the kinematic harden
       peak_up * 2 / Mp, 1.0, 1.2)
 check("cycle: tip loads at -4 and +4 delta_y, opposite (kinematic hardening)",
       abs(peak_up + peak_down) / peak_up, 0, 1e-6)
+# Section cuts through the fiber beams (their own force at u, from the committed state): through
+# the root, the root's reaction at every row (force and moment); at x = 1, no load between, the
+# same force and the moment carried over the lever (M(1) = M(0) - (1, 0, 0) x F).
+for run in ("half1", "half3", "cycle1"):
+    sc, r = read(f"{work}/{run}/out/sections.csv"), read(f"{work}/{run}/out/reactions.csv")
+    worst_root = worst_mid = 0
+    for k in range(len(sc["time"])):
+        f = [sc[f"root.f{c}"][k] for c in "xyz"]
+        worst_root = max([worst_root] + [abs(sc[f"root.{q}{c}"][k] - r[f"root.{q}{c}"][k]) / Mp
+                                         for q in "fm" for c in "xyz"])
+        m1 = [sc[f"root.m{c}"][k] for c in "xyz"]
+        m1 = [m1[0], m1[1] + f[2], m1[2] - f[1]]  # M(0) - (1, 0, 0) x F
+        worst_mid = max([worst_mid] + [abs(sc[f"mid.f{c}"][k] - f[i]) / Mp for i, c in enumerate("xyz")]
+                        + [abs(sc[f"mid.m{c}"][k] - m1[i]) / Mp for i, c in enumerate("xyz")])
+    check(f"{run}: the root cut against the root's reaction, every row (/ M_p)", worst_root, 0, 1e-9)
+    check(f"{run}: the cut at x = 1 against the root cut carried over (/ M_p)", worst_mid, 0, 1e-9)
 a, b = read(f"{work}/cycle1/out/reactions.csv"), read(f"{work}/cycle2/out/reactions.csv")
 check("cycle: np 2 against np 1, reactions / peak", largest_difference(a, b, ["root.fz"]) / peak_up,
       0, 1e-8)

@@ -12,21 +12,22 @@
 /// dynamics, the load above the cut in statics, and on a plane through the supports the support
 /// reaction. The moment is about the plane's point (a region cut: the cut nodes' centroid), plus
 /// the beams' rotation rows (their nodal moments) at the cut's beam nodes.
-/// A corotational or plastic shell (MITC4 or Belytschko-Tsay) at the cut counts its internal
-/// force at u (from its committed state) in place of K u, and its nodes' lever arms are taken
-/// where the nodes are now (large motions: a crash box's cut); with them the damping may not
-/// have a stiffness part. Otherwise linear-elastic solid cells and linear elastic beams and
-/// shells at the cut. Point masses, springs and loads
-/// away from the cut are in their side's balance, so in F; on the cut's nodes (and springs crossing
-/// it) they count on neither side.
+/// A corotational or plastic shell (MITC4 or Belytschko-Tsay) or beam (corotational, fiber) at
+/// the cut counts its internal force at u (from its committed state) in place of K u; the
+/// corotational ones' nodes' lever arms are taken where the nodes are now and their rotation rows
+/// turned into moments about the nodes (large motions: a crash box's cut); with them the damping
+/// may not have a stiffness part. Solids at the cut must be linear-elastic. Point masses, springs
+/// and loads away from the cut are in their side's balance, so in F; on the cut's nodes (and
+/// springs crossing it) they count on neither side.
 
 #include <array>
+#include <functional>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "inertia/app/case_file.hpp"
 #include "inertia/system/mechanical_system.hpp"
-#include "inertia/system/shells.hpp"
 
 namespace inertia {
 
@@ -40,9 +41,9 @@ class SectionCuts {
   /// Per section, its number of cut nodes (all ranks) and the moment's point.
   const std::vector<std::int64_t>& cut_nodes() const { return cut_nodes_; }
   const std::vector<std::array<double, 3>>& centres() const { return centres_; }
-  /// Whether corotational or plastic shells are at a cut (all ranks): their force is not linear
-  /// in u, so superposed responses (a response spectrum's) cannot use it.
-  bool nonlinear_shells() const { return nonlinear_shells_; }
+  /// Whether corotational or plastic shells or beams are at a cut (all ranks): their force is not
+  /// linear in u, so superposed responses (a response spectrum's) cannot use it.
+  bool nonlinear_cells() const { return nonlinear_cells_; }
   /// Collective. 6 values per section (fx, fy, fz, mx, my, mz) into `out`: K u + M a + C v -
   /// gravity_factor g rho on A at the cut (a may be null: zero); ghosts of u, v, a are updated.
   void compute(Vec u, Vec v, Vec a, double alpha_m, double alpha_k, double gravity_factor,
@@ -70,12 +71,12 @@ class SectionCuts {
     std::vector<double> g;       ///< per row: the cell's gravity force at it, per unit factor
     std::vector<std::array<double, 3>> lever;  ///< per row: its node minus the centre
     std::vector<char> moment;  ///< per row: a beam's rotation DOF (its value is a moment)
-    /// A corotational or plastic shell: its term (its force at u replaces k's rows; k is empty)
-    /// and its local cell.
-    const ShellTermInfo* force = nullptr;
-    std::int64_t cell = -1;
+    /// A corotational or plastic shell or beam: its force at u (it replaces k's rows; k is
+    /// empty), and whether its nodes move and turn large (CellMatrices in sections.cpp).
+    std::function<void(std::span<const PetscScalar>, double*)> force;
+    bool large = false;
   };
-  bool nonlinear_shells_ = false;
+  bool nonlinear_cells_ = false;
   std::vector<Entry> entries_;
 };
 

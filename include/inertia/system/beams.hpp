@@ -82,6 +82,21 @@ class BeamTermInfo : public ForceTerm {
     (void)c, (void)out;
     return false;
   }
+  /// A corotational or fiber beam's mass (section cuts): out.M, out.lumped and
+  /// out.mass_per_length as linear_cell's (out.K is not its force: cell_force is). False for a
+  /// cell it does not hold, or a linear elastic beam.
+  virtual bool nonlinear_cell(std::int64_t c, LinearCell& out) const {
+    (void)c, (void)out;
+    return false;
+  }
+  /// A corotational or fiber beam's internal force at u (the local form, ghosts current; a fiber
+  /// beam's from its committed state, its trial state written as section_forces does): 12
+  /// values in the cell's DOF order into f. c must be a cell nonlinear_cell accepts.
+  virtual void cell_force(std::span<const PetscScalar> u, std::int64_t c, double f[12]) const {
+    (void)u, (void)c, (void)f;
+  }
+  /// Whether its rotation DOFs are total rotation vectors of large rotations (corotational).
+  virtual bool large_rotations() const { return false; }
   /// End releases: whether some beam of the term has one (the same on every rank).
   virtual bool has_releases() const { return false; }
   /// A span load's consistent nodal loads fe[12] (global axes, the cell's DOF order) of local
