@@ -253,8 +253,8 @@ output.probes: [{name, point, fields}], the columns of probes.csv; fields: some 
   out += R"(output.sections: [{name, plane: {point, normal}} | {name, regions: [A, B]}]
   (examples/guide/sections.md): sections.csv, the force and moment on the cells on the normal's
   side from the rest through the plane (or on region A's from region B's; storey shears; through
-  the supports, the reaction), and their largest values in the log; linear solids, any beams
-  and shells (corotational and plastic ones with their own force at u).
+  the supports, the reaction), and their largest values in the log; plastic, hyperelastic and
+  corotational cells count their own force at u.
 output.drifts: [{name, point: [x, y], levels: [z0, z1, ...]}]: drifts.csv, each storey's drift
   u(z_i) - u(z_i-1) in x and y at the nodes nearest the levels and its ratio to the height.
 Tensors (stress, strain): 6 components xx yy zz xy yz xz, the strain's shear as a tensor.

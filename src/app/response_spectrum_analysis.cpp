@@ -437,9 +437,9 @@ class ResponseSpectrumRun : AnalysisPart {
       if (cuts && cuts->nonlinear_cells())
         throw InputError(
             cat(c().path.string(), ":", spec.origin.line,
-                ": response_spectrum: the shells at a section's cut are corotational "
-                "or plastic: a response "
-                "spectrum combines linear responses (use linear elastic shells and beams)"));
+                ": response_spectrum: the cells at a section's cut are plastic, "
+                "hyperelastic or corotational: a response spectrum combines linear responses "
+                "(use linear elastic cells at the cut)"));
       std::optional<DriftLines> drifts;
       if (!c().drifts.empty()) drifts.emplace(system(), c());
       r = response_spectrum_analysis(c(), system(), modes, cuts ? &*cuts : nullptr,

@@ -214,6 +214,7 @@ struct CellMatrices {
   /// nodes move and turn large (lever arms where they are now, rotation rows to moments).
   std::function<void(std::span<const PetscScalar>, double*)> force;
   bool large = false;
+  bool turns = false;  ///< its rotation nodes' rows conjugate to total rotation vectors
 };
 
 /// A linear-elastic solid's (false for another material).
@@ -225,7 +226,18 @@ bool solid_matrices(const MechanicalSystem& system, std::int64_t k, const double
   const auto& material =
       elements
           .materials[static_cast<std::size_t>(elements.cell_material[static_cast<std::size_t>(k)])];
-  if (!material.is_linear()) return false;
+  out.force = nullptr;
+  if (!material.is_linear()) {  // plastic or hyperelastic: its term's force at u
+    for (const auto& term : system.terms())
+      if (term->holds_nonlinear_solid(k)) {
+        const ForceTerm* holder = term.get();
+        out.force = [holder, k](std::span<const PetscScalar> u, double* f) {
+          holder->nonlinear_solid_force(u, k, f);
+        };
+        out.large = material.model->finite_strain();
+      }
+    if (!out.force) return false;
+  }
   const CellType t = lm.cell_types[static_cast<std::size_t>(k)];
   const auto nodes = lm.nodes_of(k);
   const int nd = out.nd = 3 * static_cast<int>(nodes.size());
@@ -235,7 +247,9 @@ bool solid_matrices(const MechanicalSystem& system, std::int64_t k, const double
   out.K.assign(static_cast<std::size_t>(nd * nd), 0.0);
   out.M.assign(static_cast<std::size_t>(nd * nd), 0.0);
   out.g.assign(static_cast<std::size_t>(nd), 0.0);
-  fe::stiffness_linear_elastic(t, xs, material.lambda(), material.mu(), material.technology, out.K);
+  if (!out.force)
+    fe::stiffness_linear_elastic(t, xs, material.lambda(), material.mu(), material.technology,
+                                 out.K);
   if (system.spec().mass == MassTreatment::lumped) {
     std::vector<double> lumped(nodes.size());
     fe::mass_lumped(t, xs, material.density, lumped);
@@ -267,7 +281,7 @@ bool beam_matrices(const MechanicalSystem& system, std::int64_t k, const double 
         out.force = [beams, k](std::span<const PetscScalar> u, double* f) {
           beams->cell_force(u, k, f);
         };
-        out.large = beams->large_rotations();
+        out.large = out.turns = beams->large_rotations();
       }
     }
   if (!term) return false;
@@ -306,7 +320,7 @@ bool shell_matrices(const MechanicalSystem& system, std::int64_t k, const double
         out.force = [shells, k](std::span<const PetscScalar> u, double* f) {
           shells->cell_force(u, k, f);
         };
-        out.large = true;  // corotational, plastic (corotational too) and Belytschko-Tsay
+        out.large = out.turns = true;  // corotational, plastic (corotational) and BT
       }
     }
   if (!found) return false;
@@ -391,7 +405,7 @@ void SectionCuts::add_cut_cells(const MechanicalSystem& system, int section,
     const int nd = c.nd;
     for (const auto node : nodes)
       for (int i = 0; i < 3; ++i) e.dofs.push_back(3 * static_cast<PetscInt>(node) + i);
-    if (c.force) e.force = c.force, e.large = c.large, nonlinear_cells_ = true;
+    if (c.force) e.force = c.force, e.large = c.large, e.turns = c.turns, nonlinear_cells_ = true;
     for (const int r : e.rows) {
       if (!c.force)
         e.k.insert(e.k.end(), &c.K[static_cast<std::size_t>(r * nd)],
@@ -407,21 +421,16 @@ void SectionCuts::add_cut_cells(const MechanicalSystem& system, int section,
     entries_.push_back(std::move(e));
   }
   INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &nonlinear, 1, MPI_INT, MPI_BOR, comm_));
-  if (nonlinear & 1)
-    throw InputError(cat(where,
-                         "the cells at the cut are not linear-elastic (section forces need "
-                         "linear-elastic solids)"));
-  INERTIA_CHECK(!(nonlinear & 6), InternalError, where,
-                "a beam or shell at the cut that no force term holds");
+  INERTIA_CHECK(!nonlinear, InternalError, where, "a cell at the cut that no force term holds");
   int any = nonlinear_cells_ ? 1 : 0;
   INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &any, 1, MPI_INT, MPI_MAX, comm_));
   nonlinear_cells_ = any != 0;
   if (nonlinear_cells_ && system.rayleigh().stiffness != 0)
     throw InputError(cat(where,
-                         "the shells or beams at the cut are corotational or plastic and the "
-                         "damping has a stiffness part (rayleigh beta): their damping force is "
-                         "not a cell's K v; use mass-proportional damping, or linear elastic "
-                         "shells and beams"));
+                         "the cells at the cut are plastic or hyperelastic and the damping has a "
+                         "stiffness part (rayleigh stiffness): their damping force is not a cell's "
+                         "K v; use mass-proportional damping, or linear elastic cells at the cut "
+                         "(corotational shells and beams count as nonlinear)"));
 }
 
 void SectionCuts::compute(Vec u, Vec v, Vec a, double alpha_m, double alpha_k,
@@ -441,7 +450,7 @@ void SectionCuts::compute(Vec u, Vec v, Vec a, double alpha_m, double alpha_k,
       } catch (const SolverError&) {
         std::fill(cell_force.begin(), cell_force.end(), NAN);
       }
-      if (e.large)
+      if (e.turns)
         for (std::size_t a = nd / 6; a < nd / 3; ++a) {  // the rotation nodes' rows: moments
           const double psi[3] = {ul[e.dofs[3 * a]], ul[e.dofs[3 * a + 1]], ul[e.dofs[3 * a + 2]]};
           rotation_force_to_moment(psi, &cell_force[3 * a]);

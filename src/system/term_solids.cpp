@@ -192,6 +192,29 @@ class SolidTerm final : public ForceTerm {
   /// The work error (J2State::work_error) of the committed states on this rank.
   double plastic_work_error() const override { return j2_ ? integral(fe::J2State::work_error) : 0; }
 
+  bool holds_nonlinear_solid(std::int64_t c) const override {
+    return (j2_ || !material_.is_linear()) && std::binary_search(cells_.begin(), cells_.end(), c);
+  }
+  void nonlinear_solid_force(std::span<const PetscScalar> u, std::int64_t c,
+                             double* f) const override {
+    const auto r = static_cast<std::size_t>(std::lower_bound(cells_.begin(), cells_.end(), c) -
+                                            cells_.begin());
+    const CellType t = mesh_.cell_types[c];
+    const auto nd = static_cast<std::size_t>(3 * info(t).num_nodes);
+    std::fill(f, f + nd, 0.0);
+    if (gone(r)) return;  // erosion: no force
+    double x[Assembler::max_cell_dofs];
+    assembler_.cell_coordinates(c, x);
+    const std::span<const double> xs(x, nd);
+    if (j2_) {  // the committed state's own rate (no time passes)
+      evaluate({u, {}, -HUGE_VAL}, c, t, xs, r, std::span<double>(f, nd), {});
+      return;
+    }
+    double ue[Assembler::max_cell_dofs];
+    gather(u, c, ue);
+    fe::hyperelastic_force_tangent(t, xs, std::span<const double>(ue, nd), *law_, lame_,
+                                   std::span<double>(f, nd), {});
+  }
   double hourglass_energy(const TermPoint& at) const override {
     return reduced_.hourglass_energy(assembler_, mesh_, cells_, material_, at.u, erosion_.get());
   }

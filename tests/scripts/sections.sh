@@ -12,6 +12,8 @@
 # - drifts (output.drifts): the storeys' drifts add up to the whole height's, which is the
 #   probes' roof - base, ratios are drift / height (1e-12); the RSA drift over the whole height
 #   is the combined roof displacement (1e-4 of the largest, a corner's);
+# - the same static tower plastic (J2) and neo-Hookean: the cells' own force at u in the cuts
+#   (the statics to 1e-9; the neo-Hookean's moment about its swayed tip load to 1e-3);
 # - a cut between two regions (below);
 # - bad input: one line, exit 1.
 set -uo pipefail
@@ -59,6 +61,63 @@ for name, got, want in checks:
 moment = max(abs(float(s['above1.mx'])), abs(float(s['above1.mz'])))
 print('above1 mx, mz: %.3g' % moment)
 raise SystemExit(1 if bad or moment > 1e-9 * tip * 2 else 0)
+PY
+
+# The same tower plastic (J2, small strain, yielding at the foot: its dissipation > 0) and
+# hyperelastic (neo-Hookean, soft, no gravity: the tip sways 11 % of the height): the cells' own
+# force at u in the cuts. Plastic: the statics above (1e-9). Neo-Hookean: the forces (1e-9), the
+# base cut the reaction, and the moment through z = 1 about the tip load where it is now, -P (2 +
+# u_z(top)) (1e-3 of P 2 m; it is 1 % off the reference's -P 2 m).
+plastic=${tower/poissons_ratio: 0.2\}/poissons_ratio: 0.2, plasticity: {yield_stress: 5.0e4\}\}}
+soft=${tower/density: 2500, youngs_modulus: 1.0e9/model: neo_hookean, density: 2500, youngs_modulus: 2.0e6}
+for kind in plastic soft; do
+  model=$plastic gravity="gravity: [0, 0, -9.81]"
+  [ $kind = soft ] && model=$soft gravity=""
+  cat >$kind.yaml <<YAML
+$model
+boundary_conditions:
+  - {region: zmin, type: fixed}
+  - {region: zmax, type: traction, value: [1000, 0, 0]}
+$gravity
+time: {integrator: static, dt: 0.1, end_time: 1}
+output:
+  directory: $kind
+  reactions: true
+  probes: [{name: top, point: [0.2, 0.2, 3.0], fields: [displacement]}]
+$sections
+YAML
+  "$INERTIA" $kind.yaml >$kind.log 2>&1 || fail "$kind: $(tail -1 $kind.log)"
+done
+grep -q "plasticity" plastic.yaml && grep -q "neo_hookean" soft.yaml || fail "plastic.yaml, soft.yaml not made"
+python3 - <<'PY' || failed=1
+import csv
+rows = lambda p: list(csv.DictReader(l for l in open(p) if not l.startswith('#')))
+weight, tip, bad = 2500 * 9.81 * 0.4 * 0.4 * 2.0, 1000 * 0.4 * 0.4, []
+def near(name, got, want, scale, tol=1e-9):
+    e = abs(got - want) / scale
+    print('%-44s %.10g against %.10g (%.2g)' % (name, got, want, e))
+    if not e < tol: bad.append(name)
+for kind in ('plastic', 'soft'):
+    s, r = rows(f'{kind}/sections.csv')[-1], rows(f'{kind}/reactions.csv')[-1]
+    if kind == 'plastic':
+        near('plastic: above1 fz = weight above', float(s['above1.fz']), weight, weight)
+    near(f'{kind}: above1 fx = -tip load', float(s['above1.fx']), -tip, tip)
+    near(f'{kind}: below1 fx = tip load', float(s['below1.fx']), tip, tip)
+    for c in 'xyz':
+        near(f'{kind}: base f{c} = reaction', float(s[f'base.f{c}']), float(r[f'zmin.f{c}']), tip)
+    if kind == 'plastic':
+        near('plastic: above1 my = -tip load x 2 m', float(s['above1.my']), -tip * 2.0, tip * 2.0)
+        e = rows('plastic/energy.csv')[-1]
+        print('plastic: dissipation %.4g J' % float(e['plastic_dissipation']))
+        if not float(e['plastic_dissipation']) > 0: bad.append('plastic: no dissipation')
+    else:
+        top = rows('soft/probes.csv')[-1]
+        ux, uz = float(top['top.ux']), float(top['top.uz'])
+        print('soft: the top moved (%.4f, %.4f) m' % (ux, uz))
+        near('soft: above1 my = -P (2 + u_z(top))', float(s['above1.my']), -tip * (2 + uz), tip * 2, 1e-3)
+        if not abs(float(s['above1.my']) / (-tip * 2) - 1) > 5e-3: bad.append('soft: no sway in my')
+for x in bad: print('FAIL', x)
+raise SystemExit(1 if bad else 0)
 PY
 
 # Transient: a base acceleration, Newmark, no damping, consistent mass.

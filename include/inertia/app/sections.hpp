@@ -16,9 +16,10 @@
 /// the cut counts its internal force at u (from its committed state) in place of K u; the
 /// corotational ones' nodes' lever arms are taken where the nodes are now and their rotation rows
 /// turned into moments about the nodes (large motions: a crash box's cut); with them the damping
-/// may not have a stiffness part. Solids at the cut must be linear-elastic. Point masses, springs
-/// and loads away from the cut are in their side's balance, so in F; on the cut's nodes (and
-/// springs crossing it) they count on neither side.
+/// may not have a stiffness part. Plastic and hyperelastic solids likewise count their own force
+/// (ForceTerm::nonlinear_solid_force), the finite-strain ones with current lever arms. Point
+/// masses, springs and loads away from the cut are in their side's balance, so in F; on the cut's
+/// nodes (and springs crossing it) they count on neither side.
 
 #include <array>
 #include <functional>
@@ -34,7 +35,8 @@ namespace inertia {
 class SectionCuts {
  public:
   /// Collective. Throws InputError (naming the case file and the section's line) for a cut
-  /// with no node, an unknown region, and nonlinear materials next to the cut.
+  /// with no node, an unknown region, and nonlinear cells at the cut with a stiffness-
+  /// proportional damping.
   SectionCuts(const MechanicalSystem& system, const CaseFile& c);
   std::size_t size() const { return names_.size(); }
   const std::vector<std::string>& names() const { return names_; }
@@ -74,7 +76,7 @@ class SectionCuts {
     /// A corotational or plastic shell or beam: its force at u (it replaces k's rows; k is
     /// empty), and whether its nodes move and turn large (CellMatrices in sections.cpp).
     std::function<void(std::span<const PetscScalar>, double*)> force;
-    bool large = false;
+    bool large = false, turns = false;
   };
   bool nonlinear_cells_ = false;
   std::vector<Entry> entries_;

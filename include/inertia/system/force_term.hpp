@@ -216,6 +216,19 @@ class ForceTerm {
   /// Solids with plastic state: the trapezoidal rule's work at the material points less their
   /// stored and dissipated energy, on this rank since the start (fe::J2State::work_error).
   virtual double plastic_work_error() const { return 0; }
+  /// Section cuts (app/sections.cpp) through solids whose force is not K u (plastic,
+  /// hyperelastic): whether local cell c is one of this term's such cells, and its internal force
+  /// at u (the local form, ghosts current; from its committed state without time passing, its
+  /// trial state written as the outputs' evaluations do; zero for an eroded cell), 3 values per
+  /// node into f. Beams and shells answer through BeamTermInfo and ShellTermInfo.
+  virtual bool holds_nonlinear_solid(std::int64_t c) const {
+    (void)c;
+    return false;
+  }
+  virtual void nonlinear_solid_force(std::span<const PetscScalar> u, std::int64_t c,
+                                     double* f) const {
+    (void)u, (void)c, (void)f;
+  }
   /// Solids with reduced-integration hex8 and one-point shells (Traits::hourglass): the part of
   /// their stored energy at `at` that the hourglass modes hold, on this rank.
   virtual double hourglass_energy(const TermPoint& at) const {
