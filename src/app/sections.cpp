@@ -217,7 +217,9 @@ struct CellMatrices {
   bool turns = false;  ///< its rotation nodes' rows conjugate to total rotation vectors
 };
 
-/// A linear-elastic solid's (false for another material).
+/// A solid's: K (a linear-elastic one's; a plastic or hyperelastic one's force is its term's:
+/// out.force), M (consistent or the lumped diagonal) and g; false for a nonlinear solid no term
+/// holds.
 bool solid_matrices(const MechanicalSystem& system, std::int64_t k, const double gravity[3],
                     CellMatrices& out) {
   const LocalMesh& lm = system.mesh();
