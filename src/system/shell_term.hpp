@@ -4,12 +4,14 @@
 // their cells' areas and masses, the log's summary.
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <memory>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "inertia/core/text.hpp"
+#include "inertia/fe/plasticity.hpp"
 #include "inertia/fe/shell.hpp"
 #include "inertia/fe/shell_section.hpp"
 #include "inertia/system/point_state.hpp"
@@ -142,19 +144,7 @@ inline double plastic_dissipation(const PointState* state, const fe::ShellLayers
 /// The names of a shell's state per point through the thickness (PointStateLayout): the J2 state
 /// and, with a rate factor, fe::ShellRateState's.
 inline std::vector<std::string> shell_state_names(const fe::ShellLayers& section) {
-  std::vector<std::string> names = {"plastic_strain_xx",
-                                    "plastic_strain_yy",
-                                    "plastic_strain_zz",
-                                    "plastic_strain_xy",
-                                    "plastic_strain_yz",
-                                    "plastic_strain_xz",
-                                    "equivalent_plastic_strain",
-                                    "back_stress_xx",
-                                    "back_stress_yy",
-                                    "back_stress_zz",
-                                    "back_stress_xy",
-                                    "back_stress_yz",
-                                    "back_stress_xz"};
+  std::vector<std::string> names(std::begin(fe::J2State::names), std::end(fe::J2State::names));
   if (fe::shell_layers_point_stride(section) == fe::ShellRateState::size)
     for (const char* n : {"time", "equivalent_plastic_strain_rate", "dissipation"})
       names.emplace_back(n);

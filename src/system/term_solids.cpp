@@ -3,6 +3,7 @@
 // large-deformation law of fe/hyperelastic.hpp (force, tangent and energy at u) or J2
 // plasticity (fe/plasticity.hpp, with a PointState).
 #include <cmath>
+#include <iterator>
 #include <limits>
 #include <memory>
 
@@ -297,37 +298,13 @@ class SolidTerm final : public ForceTerm {
     int points = 1;
     for (const auto c : cells) points = std::max(points, fe::j2_points(mesh.cell_types[c], f));
     INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &points, 1, MPI_INT, MPI_MAX, comm));
-    return {"plasticity",
-            {"plastic_strain_xx",
-             "plastic_strain_yy",
-             "plastic_strain_zz",
-             "plastic_strain_xy",
-             "plastic_strain_yz",
-             "plastic_strain_xz",
-             "equivalent_plastic_strain",
-             "back_stress_xx",
-             "back_stress_yy",
-             "back_stress_zz",
-             "back_stress_xy",
-             "back_stress_yz",
-             "back_stress_xz",
-             "strain_xx",
-             "strain_yy",
-             "strain_zz",
-             "strain_xy",
-             "strain_yz",
-             "strain_xz",
-             "stress_xx",
-             "stress_yy",
-             "stress_zz",
-             "stress_xy",
-             "stress_yz",
-             "stress_xz",
-             "dissipated_energy_density",
-             "time",
-             "equivalent_plastic_strain_rate",
-             "work_error_density"},
-            points};
+    std::vector<std::string> names(std::begin(fe::J2State::names), std::end(fe::J2State::names));
+    for (const char* n : {"strain_xx", "strain_yy", "strain_zz", "strain_xy", "strain_yz",
+                          "strain_xz", "stress_xx", "stress_yy", "stress_zz", "stress_xy",
+                          "stress_yz", "stress_xz", "dissipated_energy_density", "time",
+                          "equivalent_plastic_strain_rate", "work_error_density"})
+      names.emplace_back(n);
+    return {"plasticity", std::move(names), points};
   }
   static std::vector<std::uint8_t> point_counts(const LocalMesh& mesh,
                                                 std::span<const std::int64_t> cells,

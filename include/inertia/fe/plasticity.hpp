@@ -77,6 +77,20 @@ void j2_yield_stress(const J2Parameters& p, double alpha, double& k, double& slo
 struct J2State {
   static constexpr int size = 13;
   static constexpr int plastic_strain = 0, equivalent_plastic_strain = 6, back_stress = 7;
+  /// Its 13 values' names, in order (the point states' output names).
+  static constexpr const char* names[size] = {"plastic_strain_xx",
+                                              "plastic_strain_yy",
+                                              "plastic_strain_zz",
+                                              "plastic_strain_xy",
+                                              "plastic_strain_yz",
+                                              "plastic_strain_xz",
+                                              "equivalent_plastic_strain",
+                                              "back_stress_xx",
+                                              "back_stress_yy",
+                                              "back_stress_zz",
+                                              "back_stress_xy",
+                                              "back_stress_yz",
+                                              "back_stress_xz"};
   /// With history (j2_element's stride >= with_history): the strain (6) and stress (6) of the
   /// state; the energy per volume dissipated up to it, from the return map (j2_dissipation):
   ///   D_{n+1} = D_n + (alpha_{n+1} - alpha_n) (k(0) + (R - 1) k(alpha_{n+1})),
