@@ -118,7 +118,7 @@ void NewtonSolver::test_convergence(SNES snes, PetscInt iteration, PetscReal fno
     Vec y, g;
     INERTIA_PETSC(SNESGetSolution(snes, &y));
     INERTIA_PETSC(SNESGetFunction(snes, &g, nullptr, nullptr));
-    if (floor_.reached(problem_->residual, y, g, fnorm)) {
+    if (floor_.reached(problem_->residual, problem_->configuration, problem_->cx, y, g, fnorm)) {
       *reason = SNES_CONVERGED_FNORM_ABS;
       accepted_at_floor_ = true;
     }

@@ -6,8 +6,9 @@
 
 namespace inertia {
 
-bool RoundOffFloor::reached(const std::function<void(Vec y, Vec g)>& residual, Vec y, Vec g,
-                            PetscReal gnorm) {
+bool RoundOffFloor::reached(const std::function<void(Vec y, Vec g)>& residual,
+                            const std::function<void(Vec y, Vec x)>& configuration, double cx,
+                            Vec y, Vec g, PetscReal gnorm) {
   if (measured_at_ > 0 && gnorm >= 0.1 * measured_at_)
     return gnorm <= floor_factor * floor_;  // no closer to the floor than at the last measurement
   if (!probe_) {
@@ -25,9 +26,16 @@ bool RoundOffFloor::reached(const std::function<void(Vec y, Vec g)>& residual, V
     system_.zero_constrained(out);
     return true;
   };
-  // delta = relative_probe y on the free entries (the prescribed ones must not move), in
-  // probe_g_ until both probe points are formed.
+  // delta = relative_probe max(|y|, |x| / cx) (the sign of y) on the free entries (the
+  // prescribed ones must not move), in probe_g_ until both probe points are formed.
   INERTIA_PETSC(VecCopy(y, probe_g_));
+  if (cx > 0 && configuration) {
+    configuration(y, probe_);
+    INERTIA_PETSC(VecAbs(probe_));
+    INERTIA_PETSC(VecScale(probe_, 1 / cx));
+    INERTIA_PETSC(VecAbs(probe_g_));
+    INERTIA_PETSC(VecPointwiseMax(probe_g_, probe_g_, probe_));
+  }
   INERTIA_PETSC(VecScale(probe_g_, relative_probe));
   system_.zero_constrained(probe_g_);
   INERTIA_PETSC(VecWAXPY(probe_, 1.0, probe_g_, y));

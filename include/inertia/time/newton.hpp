@@ -49,7 +49,9 @@
 /// whether dt is 0.01 or 0.00125 s, while eps (||f_int|| + ||m M y|| + ||f_ext||) falls from
 /// 9e-15 to 1.2e-15 (a factor 1e4 to 8e4 below it), and at 5e-10 to 1e-9 once the beam is bent.
 /// So the floor is measured, not modelled: where a solve stalls (an iteration no longer halves
-/// ||G||) the solver evaluates G at y +- delta, delta = relative_probe y on the free entries, and
+/// ||G||) the solver evaluates G at y +- delta, delta = relative_probe max(|y|, |x| / cx) on the
+/// free entries (x = x0 + cx y the displacement: a dynamic step's acceleration is zero in free
+/// flight, round_off_floor.hpp), and
 ///   floor = ||G(y + delta) + G(y - delta) - 2 G(y)|| / sqrt(6):
 /// the second difference's curvature is 1e-16 of G's nonlinear change over the whole of y (below
 /// round-off), which leaves three independent round-offs (variances 1 + 1 + 4). Two residual
