@@ -473,9 +473,7 @@ class RigidWallTerm final : public ContactTerm {
     const std::array<double, 3> o0 = offset(state_.committed_time()), o1 = offset(t);
     for (std::size_t j = 0; j < nodes_.size(); ++j) {
       const std::int32_t n = nodes_[j];
-      const double* X = &mesh_.coords[3 * n];
-      const double x[3] = {X[0] + u[3 * n], X[1] + u[3 * n + 1], X[2] + u[3 * n + 2]};
-      const Gap c = gap(wall_, x, o1);
+      const Gap c = node_gap(j, u, o1);
       Slip T;
       if (const double p = state_.multiplier(j) - k_[j] * c.g; p > 0) T = slip(j, n, u, t, c, p);
       double* force = state_.trial_force(j);
@@ -497,11 +495,8 @@ class RigidWallTerm final : public ContactTerm {
     const std::array<double, 3> o = offset(t);
     double worst = 0;
     for (std::size_t j = 0; j < nodes_.size(); ++j) {
-      const std::int32_t n = nodes_[j];
-      const double* X = &mesh_.coords[3 * n];
-      const double x[3] = {X[0] + u[3 * n], X[1] + u[3 * n + 1], X[2] + u[3 * n + 2]};
       const double rho = k_[j] + inertia * m_[j];
-      const double l = std::max(0.0, state_.multiplier(j) - rho * gap(wall_, x, o).g);
+      const double l = std::max(0.0, state_.multiplier(j) - rho * node_gap(j, u, o).g);
       worst = std::max(worst, state_.update_multiplier(j, l, rho, update));
     }
     if (update) state_.count_update();
@@ -628,12 +623,21 @@ class RigidWallTerm final : public ContactTerm {
     const std::span<const double> l = state_.multipliers(before);
     for (std::size_t j = 0; j < nodes_.size(); ++j) {
       const std::int32_t n = nodes_[j];
-      const double* X = &mesh_.coords[3 * n];
-      const double x[3] = {X[0] + u[3 * n], X[1] + u[3 * n + 1], X[2] + u[3 * n + 2]};
-      const Gap c = gap(wall_, x, o, half_[j]);
+      const Gap c = node_gap(j, u, o);
       const double p = (l.empty() ? 0.0 : l[j]) - k_[j] * c.g;
       if (p > 0 || (touching && c.g == 0)) f(j, n, c, p);
     }
+  }
+  /// Node j's gap to the wall at displacement u, the wall at offset o: from its shells'
+  /// surface (half their thickness from the node) for a shell's node. Every use of the gap goes
+  /// through here (the friction's commit and the multipliers' update had taken the node itself
+  /// for a shell's node: the gap half a thickness too wide).
+  Gap node_gap(std::size_t j, std::span<const PetscScalar> u,
+               const std::array<double, 3>& o) const {
+    const std::int32_t n = nodes_[j];
+    const double* X = &mesh_.coords[3 * n];
+    const double x[3] = {X[0] + u[3 * n], X[1] + u[3 * n + 1], X[2] + u[3 * n + 2]};
+    return gap(wall_, x, o, half_[j]);
   }
   /// The normal dashpot's internal force on node j in contact (normal force p) at time t, along
   /// c.n: c_j times its normal velocity relative to the wall, within +-p (the contact never

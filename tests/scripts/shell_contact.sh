@@ -11,6 +11,13 @@
 #   which stalled every step before), touches at 0.5 ms and is thrown back.
 # - The plate resting on a wall t / 2 below its mid-surface, pressed (static, Newton): the wall
 #   carries the load, np 1 and 3.
+# - The same, held by an augmented Lagrangian to 1e-9 m: the wall's penetration at most that (the
+#   multipliers' update had measured the gap from the nodes, not from the shells' surface, and
+#   left the penalty's 4e-8 m).
+# - The plate resting on the wall, pressed (1e5 Pa) and pulled along x (2e4 Pa) suddenly, with
+#   friction 0.3 (explicit): it sticks, the wall's friction force is -0.2 of its normal force at
+#   every row (the friction's commit had measured the gap from the nodes too: the sticking force
+#   was dropped every step and the run blew up in 31 steps).
 # - A plate (t 20 mm) falling at 3 m/s onto a larger one (t 10 mm) 30 mm below, meshed apart: the
 #   first contact after 15 mm (t1 / 2 + t2 / 2); the same plate coming from below gives the same
 #   forces (both sides); np 1, 2 and 3 agree.
@@ -40,7 +47,7 @@ output: {directory: $2, every: 0, history_every: 1,
          probes: [{name: c, point: [0.5, 0.5, 0], fields: [velocity]}]}
 EOF
 }
-rest() {  # rest FILE DIR: the plate on the wall t / 2 below it, pressed by 1e5 Pa (static)
+rest() {  # rest FILE DIR [CONTACT-LINE]: the plate on the wall t / 2 below it, pressed by 1e5 Pa
   cat > "$1" <<EOF
 mesh: {file: $meshes/shell_plate_8.msh}
 materials:
@@ -51,10 +58,30 @@ boundary_conditions:
   - {region: plate, type: fixed, components: [x, y, rz]}
   - {region: plate, type: pressure, value: 1.0e5}
 contact:
+  ${3:-penalty_scale: 10}
   walls:
     - {name: floor, region: plate, plane: {point: [0, 0, -0.005], normal: [0, 0, 1]}}
 time: {integrator: static, dt: 1, steps: 2}
 output: {directory: $2, every: 0, history_every: 1}
+EOF
+}
+pulled() {  # pulled FILE DIR: the plate on the wall, pressed and pulled along x, friction 0.3
+  cat > "$1" <<EOF
+mesh: {file: $meshes/shell_plate_8.msh}
+materials:
+  - {region: plate, density: 7800, youngs_modulus: 2.0e11, poissons_ratio: 0.3}
+shells:
+  - {region: plate, thickness: 0.01}
+boundary_conditions:
+  - {region: plate, type: fixed, components: [y, rz]}
+  - {region: plate, type: pressure, value: 1.0e5}
+  - {region: plate, type: traction, value: [2.0e4, 0, 0]}
+contact:
+  walls:
+    - {name: floor, region: plate, plane: {point: [0, 0, -0.005], normal: [0, 0, 1]}, friction: 0.3}
+time: {integrator: central_difference, mass: lumped, dt: auto, end_time: 0.01}
+output: {directory: $2, every: 0, history_every: 5,
+         probes: [{name: c, point: [0.5, 0.5, 0], fields: [displacement]}]}
 EOF
 }
 plates() {  # plates FILE DIR MOVING VELOCITY_Z PAIR_OTHER END
@@ -115,6 +142,10 @@ for np in 1 3; do
   rest "rest$np.yaml" "rest$np"
   run $np "rest$np.yaml"
 done
+rest augmented.yaml augmented "augmented: {tolerance: 1.0e-9, iterations: 20}"
+run 1 augmented.yaml
+pulled pulled.yaml pulled
+run 2 pulled.yaml
 expect_error "wall 'floor' starts inside the body: 81 node(s) of region 'plate' behind it or closer to it than half their shells' thickness" 1 inside.yaml
 for np in 1 2 3; do
   plates "above$np.yaml" "above$np" upper -3 upper 0.008
@@ -161,6 +192,16 @@ for np in (1, 3):
     r = read(f"{work}/rest{np}/contact.csv")
     check(f"static, np {np}: wall force / (pressure x area) at the ramp's end", r["floor.normal"][-1] / 1e5, 1 - 1e-9, 1 + 1e-9)
     check(f"static, np {np}: penetration (m)", r["floor.penetration"][-1], 0, 1e-7)
+
+r = read(f"{work}/augmented/contact.csv")
+check("static, augmented to 1e-9 m: penetration (m)", r["floor.penetration"][-1], 0, 1e-9)
+check("static, augmented: wall force / (pressure x area)", r["floor.normal"][-1] / 1e5, 1 - 1e-9, 1 + 1e-9)
+r, p = read(f"{work}/pulled/contact.csv"), read(f"{work}/pulled/probes.csv")
+peak = max(r["floor.normal"])
+check("pulled, friction 0.3: the normal force's peak / (pressure x area)", peak / 1e5, 1, 2.5)
+check("pulled: sticking, largest |fx + 0.2 normal| / peak",
+      max(abs(fx + 0.2 * n) for fx, n in zip(r["floor.fx"], r["floor.normal"])) / peak, 0, 1e-6)
+check("pulled: sticking, largest |ux| (m)", max(abs(u) for u in p["c.ux"]), 0, 1e-6)
 
 # Plate on plate, from above and from below: contact after 15 mm at 3 m/s.
 a1 = read(f"{work}/above1/contact.csv")
