@@ -162,6 +162,12 @@ class ContactPairTerm final : public ContactTerm {
     size_penalties(diagonal, mass);
   }
   double frequency_squared_bound() const override { return bound_; }
+  void add_penalty_diagonal(std::span<PetscScalar> d) const override {
+    // 4 k per side's node (pair_penalties' bound; a node on both sides has both).
+    for (const Side& side : sides_)
+      for (std::size_t j = 0; j < side.nodes.size(); ++j)
+        for (int i = 0; i < 3; ++i) d[3 * side.nodes[j] + i] += 4 * side.k[j];
+  }
 
  private:
   /// The penalties of the sides' nodes and the bound they set (set_up).

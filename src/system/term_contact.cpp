@@ -345,6 +345,10 @@ class RigidWallTerm final : public ContactTerm {
     }
   }
   double frequency_squared_bound() const override { return bound_; }
+  void add_penalty_diagonal(std::span<PetscScalar> d) const override {
+    for (std::size_t j = 0; j < nodes_.size(); ++j)
+      for (int i = 0; i < 3; ++i) d[3 * nodes_[j] + i] += k_[j];
+  }
 
   void add_internal_force(const TermPoint& at, VectorSum& f) const override {
     // The owned entries of the local form are the owned nodes' (owned first): the nodal force.

@@ -194,9 +194,11 @@ class CouplingTerm final : public ForceTerm {
     k_ = input_.penalty * largest;
     // Gershgorin on M^-1 K of the coupling alone: row sums of |K| over the row's mass.
     bound_ = 0;
+    rows_.clear();
     const auto row = [&](std::int32_t node, int i, double sum) {
       const double m = mass[static_cast<std::size_t>(3 * node + i)];
       if (m > 0) bound_ = std::max(bound_, k_ * sum / m);
+      rows_.emplace_back(3 * node + i, k_ * sum);
     };
     for (std::size_t j = 0; j < surface_.size(); ++j) {
       const V3& d = offsets_[j];
@@ -214,6 +216,9 @@ class CouplingTerm final : public ForceTerm {
     }
   }
   double frequency_squared_bound() const override { return bound_; }
+  void add_penalty_diagonal(std::span<PetscScalar> d) const override {
+    for (const auto& [entry, value] : rows_) d[static_cast<std::size_t>(entry)] += value;
+  }
 
   /// One reduction: per reference node u_n, theta_n from their owners, sum u_a and sum d_a x u_a
   /// over the nodes it leads.
@@ -331,6 +336,7 @@ class CouplingTerm final : public ForceTerm {
   /// sum |[d_a]x| (16 numbers).
   std::vector<double> sums_;
   double k_ = 0, bound_ = 0;
+  std::vector<std::pair<std::int32_t, double>> rows_;  ///< the Gershgorin rows (entry, k sum)
   mutable std::vector<double> g_;                     ///< the gather's sums (12 per lead)
   mutable std::vector<V3> un_, theta_, fn_, ftheta_;  ///< the last gather's, per lead
 };

@@ -365,6 +365,12 @@ double TermSet::penalty_frequency_squared() const {
   return bound;
 }
 
+void TermSet::penalty_diagonal(Vec d) const {
+  INERTIA_PETSC(VecZeroEntries(d));
+  petsc::Array a(d);
+  for (const auto& t : terms_) t->add_penalty_diagonal(a.span());
+}
+
 double TermSet::moving_work(Vec u0, Vec u1, double t0, double t1) const {
   if (!moving_) return 0;
   double local = 0;

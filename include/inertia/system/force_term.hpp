@@ -167,6 +167,11 @@ class ForceTerm {
   /// The largest k / m of a stiffness the term adds where the reference tangent does not show it
   /// (a contact penalty), on this rank's nodes: the explicit stable step adds it to omega_max^2.
   virtual double frequency_squared_bound() const { return 0; }
+  /// That stiffness's dominating diagonal D (P <= D), added to d (owned entries, 3 per owned node):
+  /// frequency_squared_bound() is max D / m over the lumped masses m. With a consistent mass the
+  /// bound is the largest eigenvalue of M^-1 D instead (spectrum.cpp): up to 27 times max D / m
+  /// for hex8 cells, whose consistent mass has modes 27 times lighter than the lumped one.
+  virtual void add_penalty_diagonal(std::span<PetscScalar> d) const { (void)d; }
   /// Terms that move (a wall): the work they do on the body from the state (u0, t0) to (u1, t1)
   /// (owned entries read), on this rank, to the order of the trapezoidal rule. The energy balance
   /// books it as external work.

@@ -224,7 +224,13 @@ class MechanicalSystem final : public DynamicSystem {
   PlasticEnergy plastic_energy() const { return terms_.plastic_energy(); }
   bool has_hourglass() const { return terms_.hourglass(); }
   double hourglass_energy(Vec u) const { return terms_.hourglass_energy(u, term_time_); }
-  double penalty_frequency_squared() const { return terms_.penalty_frequency_squared(); }
+  /// The penalty bound: the terms' (lumped masses), or the one the last highest-frequency estimate
+  /// set for a consistent mass (spectrum.cpp).
+  double penalty_frequency_squared() const {
+    return consistent_penalty_ >= 0 ? consistent_penalty_ : terms_.penalty_frequency_squared();
+  }
+  void set_consistent_penalty_frequency_squared(double w2) const { consistent_penalty_ = w2; }
+  void penalty_diagonal(Vec d) const { terms_.penalty_diagonal(d); }
   double moving_work(Vec u0, Vec u1, double t0, double t1) const {
     return terms_.moving_work(u0, u1, t0, t1);
   }
@@ -266,6 +272,7 @@ class MechanicalSystem final : public DynamicSystem {
   /// The time of the last force(t, ...) evaluation: where the nonlinear terms are evaluated
   /// (TermPoint::time) by the tangent, the energy and the commit.
   mutable double term_time_ = 0;
+  mutable double consistent_penalty_ = -1;  ///< -1: none set (the terms' lumped bound)
   double added_mass_ = 0;              ///< add_masses()' sum
   std::vector<RigidBodyTerm*> rigid_;  ///< the terms of rigid bodies
   mutable petsc::Vector work_, work2_;

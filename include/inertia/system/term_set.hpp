@@ -111,6 +111,8 @@ class TermSet {
   /// energy; the hourglass energy at u; friction's dissipation since the last call.
   double total_mass() const;
   double penalty_frequency_squared() const;
+  /// The terms' ForceTerm::add_penalty_diagonal summed into d (zeroed first; owned entries).
+  void penalty_diagonal(Vec d) const;
   double moving_work(Vec u0, Vec u1, double t0, double t1) const;
   PlasticEnergy plastic_energy() const;
   double hourglass_energy(Vec u, double t) const;
