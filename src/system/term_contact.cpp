@@ -371,6 +371,14 @@ class RigidWallTerm final : public ContactTerm {
             // n^T); slipping, with the normal force's and the slip rate's dependences.
             const Slip T = slip(j, n, at.u, at.time, c, pressing);
             for (int e = 0; e < 9; ++e) b[e] += T.tangent[e];
+          } else if (friction_) {
+            // Exactly touching (no force yet): the sticking spring, as the normal one above, so
+            // that a body resting on the wall and pushed along it is held in Newton's first
+            // iteration (without it nothing held it along the wall: the first step slid it
+            // 2e7 m and the static run stopped as a blow-up).
+            for (int i = 0; i < 3; ++i)
+              for (int l = 0; l < 3; ++l)
+                b[3 * i + l] += k_[j] * ((i == l ? 1.0 : 0.0) - c.n[i] * c.n[l]);
           }
           K.add_node_block(n, b);
         },

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "inertia/core/text.hpp"
 #include "inertia/parallel/session.hpp"
 
 namespace inertia {
@@ -204,7 +205,24 @@ void NewtonSolver::choose_line_search(bool energy) {
 NewtonReport NewtonSolver::run_snes(Vec y) {
   PetscErrorCode code = SNESSolve(snes_, nullptr, y);
   rethrow_collectively(system_.comm(), error_);  // rank-local exceptions fail together
-  if (code) throw_petsc_error(code, "SNESSolve", __FILE__, __LINE__);
+  if (code) {
+    try {
+      tangents_.fresh_preconditioner(snes_, true);  // the next attempt starts clean
+    } catch (const std::exception&) {
+      // The original error is the one to report.
+    }
+    try {
+      throw_petsc_error(code, "SNESSolve", __FILE__, __LINE__);
+    } catch (const SolverError& e) {
+      // MUMPS refuses to solve after a factorisation that failed (PETSc keeps that failure to
+      // itself): the tangent was singular.
+      const std::string what = e.what();
+      if (what.find("MUMPS in solve phase: INFOG(1)=-3") == std::string::npos) throw;
+      throw SolverError(cat(what, ": the tangent's factorisation had failed, a singular tangent "
+                                  "(a part free to move where nothing holds it: supports, "
+                                  "contact and friction included)"));
+    }
+  }
   NewtonReport report;
   INERTIA_PETSC(SNESGetConvergedReason(snes_, &report.reason));
   INERTIA_PETSC(SNESGetIterationNumber(snes_, &report.iterations));

@@ -64,12 +64,12 @@ void TangentSolver::lag_factorisation(SNES snes) const {
   }
 }
 
-void TangentSolver::fresh_preconditioner(SNES snes) const {
+void TangentSolver::fresh_preconditioner(SNES snes, bool after_error) const {
   // A fresh preconditioner object for every solve (GAMG then reuses its interpolation only
   // within this solve, and its random eigenvalue estimates start from the same seed): a step's
   // iterations depend on that step's data alone, so a restarted run repeats them exactly, and
   // the coarse spaces follow the configuration as it moves.
-  if (direct_) return;
+  if (direct_ && !after_error) return;
   KSP ksp;
   PC old_pc, pc;
   PCType type;
@@ -81,6 +81,7 @@ void TangentSolver::fresh_preconditioner(SNES snes) const {
   INERTIA_PETSC(PCCreate(system_.comm(), &pc));
   INERTIA_PETSC(PCSetOptionsPrefix(pc, prefix));
   if (type) INERTIA_PETSC(PCSetType(pc, type));
+  if (direct_) INERTIA_PETSC(PCFactorSetMatSolverType(pc, MATSOLVERMUMPS));
   INERTIA_PETSC(PCSetFromOptions(pc));
   INERTIA_PETSC(KSPSetPC(ksp, pc));
   INERTIA_PETSC(PCDestroy(&pc));  // the KSP holds it

@@ -20,7 +20,11 @@ class TangentSolver {
   void tangent(SNES snes, Mat J);
   /// Collective. A new preconditioner object for the next solve (iterative tangents only): a
   /// step's iterations depend on that step's data alone, so a restart repeats them exactly.
-  void fresh_preconditioner(SNES snes) const;
+  /// `after_error`: for the direct path too, after a PETSc error inside the solve (MUMPS on a
+  /// singular tangent): the old object was left inside its solve (PCPreSolve without its
+  /// PCPostSolve), and the third solve after two such errors stopped with "Cannot embed
+  /// PCPreSolve() more than twice" instead of the solver's own message.
+  void fresh_preconditioner(SNES snes, bool after_error = false) const;
 
  private:
   /// At the first tangent: MUMPS LDL^T per tangent or CG + GAMG (choose_solver), logged.
