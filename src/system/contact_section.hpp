@@ -14,6 +14,7 @@ namespace inertia {
 namespace case_yaml {
 struct Node;
 }
+struct ShellInput;
 }  // namespace inertia
 
 namespace inertia::contact_input {
@@ -193,7 +194,11 @@ struct SurfaceFace {
   double height = INFINITY;
   bool oriented = false;  ///< nodes ordered so that the normal points out of the cell (volumes)
   double half = 0;        ///< a shell's half thickness (two-sided); 0: a solid's face
+  double offset = 0;      ///< a shell's offset (its nodes o above its mid-surface along e3)
 };
+/// The `shells:` entry of a region (null: none).
+const ShellInput* shell_input(const ProblemSpec& spec, const std::string& region);
+
 /// The faces of a region on this rank: a region of faces, its cells; a volume (dimension 3), its
 /// skin: the faces of its solid cells that no other solid cell (of any region) shares, held by
 /// the rank of their cell (contact_surfaces.cpp). Collective; InputError naming `where` for an
@@ -224,6 +229,9 @@ struct SurfaceNodes {
   std::vector<std::int32_t> nodes;
   std::vector<double> areas;
   std::vector<double> half;
+  /// Shells with an offset o (walls): per node, the mid-surface's place from the node in the
+  /// reference, -o times the mean e3 of its shells (empty when the region has no offset).
+  std::vector<std::array<double, 3>> shift;
 };
 SurfaceNodes surface_nodes(const TermInputs& in, const std::string& region,
                            const std::string& where);

@@ -14,6 +14,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <optional>
 
 #include "contact_section.hpp"
 #include "inertia/parallel/petsc.hpp"
@@ -46,21 +47,37 @@ std::span<const std::int64_t> face_nodes(const LocalMesh& mesh, std::int64_t c) 
   return shell > 0 ? nodes.first(static_cast<std::size_t>(shell)) : nodes;
 }
 
-/// The thickness of a `shells:` region (0: none). InputError for shells with an offset: the
-/// contact surfaces are the mid-surface +- t / 2 about the nodes.
-double shell_thickness(const ProblemSpec& spec, const std::string& region,
-                       const std::string& where) {
+}  // namespace
+
+namespace contact_input {
+
+const ShellInput* shell_input(const ProblemSpec& spec, const std::string& region) {
   const auto it = spec.term_sections.find("shells");
-  if (it == spec.term_sections.end()) return 0;
+  if (it == spec.term_sections.end()) return nullptr;
   for (const ShellInput& s : dynamic_cast<const ShellSectionList&>(*it->second).shells)
-    if (s.region == region) {
-      INERTIA_CHECK(s.offset == 0, InputError, where, ": the shells of region '", excerpt(region),
-                    "' have an offset (", s.where,
-                    "): contact on shells whose nodes are off their mid-surface is not built yet "
-                    "(leave offset out for the contact's shells)");
-      return s.thickness;
-    }
-  return 0;
+    if (s.region == region) return &s;
+  return nullptr;
+}
+
+}  // namespace contact_input
+
+namespace {
+
+/// A shell's e3 (shell4_frame's: the diagonals' cross product for a quad, the sides' for a
+/// triangle), unit, from its corners.
+std::array<double, 3> shell_normal(const LocalMesh& mesh, const SurfaceFace& f) {
+  auto x = [&](int a, int i) { return mesh.coords[3 * f.node[a] + i]; };
+  double g1[3], g2[3];
+  for (int i = 0; i < 3; ++i) {
+    g1[i] = f.count == 4 ? x(2, i) - x(0, i) : x(1, i) - x(0, i);
+    g2[i] = f.count == 4 ? x(3, i) - x(1, i) : x(2, i) - x(0, i);
+  }
+  std::array<double, 3> e{g1[1] * g2[2] - g1[2] * g2[1], g1[2] * g2[0] - g1[0] * g2[2],
+                          g1[0] * g2[1] - g1[1] * g2[0]};
+  const double l = std::sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]);
+  if (l > 0)
+    for (auto& c : e) c /= l;
+  return e;
 }
 
 /// The unit normal of a face through its corners (right-hand rule; quadrilateral: the diagonals').
@@ -296,7 +313,8 @@ Surface surface_faces(const TermInputs& in, const std::string& name, const std::
   const int dim = mesh.regions[static_cast<std::size_t>(out.region)].dim;
   out.volume = dim == 3;
   // A shell region's faces are its shells' mid-surfaces, with half their thickness.
-  const double half = 0.5 * shell_thickness(in.spec, name, where);
+  const ShellInput* shell = shell_input(in.spec, name);
+  const double half = shell ? 0.5 * shell->thickness : 0.0;
   // The region's cells on this rank: its faces, or its solid cells.
   auto ours = [&](std::int64_t c) {
     const CellType t = mesh.cell_types[c];
@@ -348,7 +366,11 @@ Surface surface_faces(const TermInputs& in, const std::string& name, const std::
       face.count = static_cast<int>(nodes.size());
       for (int a = 0; a < face.count; ++a) face.node[a] = static_cast<std::int32_t>(nodes[a]);
       face.height = answers.heights[q] > 0 ? answers.heights[q] : INFINITY;
-      if (rotation_nodes_from(mesh.cell_types[c]) > 0) face.half = half;
+      if (rotation_nodes_from(mesh.cell_types[c]) > 0) {
+        face.half = half;
+        face.offset = shell->offset;
+
+      }
       out.faces.push_back(face);
     }
   }
@@ -421,12 +443,38 @@ SurfaceNodes surface_nodes(const TermInputs& in, const Surface& surface) {
   }
   INERTIA_PETSC(VecGhostUpdateBegin(half, MAX_VALUES, SCATTER_REVERSE));
   INERTIA_PETSC(VecGhostUpdateEnd(half, MAX_VALUES, SCATTER_REVERSE));
+  // Shells with an offset: each node's mean e3 (over the ranks' faces).
+  const ShellInput* shell =
+      surface.region >= 0
+          ? shell_input(in.spec, mesh.regions[static_cast<std::size_t>(surface.region)].name)
+          : nullptr;
+  const double offset = shell ? shell->offset : 0.0;
+  petsc::Vector normal;
+  if (offset != 0) {
+    normal = in.assembler.create_vector();
+    in.assembler.assemble(normal, [&](VectorSum& sum) {
+      auto local = sum.local();
+      for (const SurfaceFace& f : surface.faces) {
+        if (f.offset == 0) continue;
+        const auto e = shell_normal(mesh, f);
+        for (int a = 0; a < f.count; ++a)
+          for (int i = 0; i < 3; ++i) local[3 * f.node[a] + i] += e[i];
+      }
+    });
+  }
   petsc::ConstArray a(area), h(half);
+  std::optional<petsc::ConstArray> e3;
+  if (offset != 0) e3.emplace(normal);
   for (std::int32_t n = 0; n < mesh.num_owned; ++n)
     if (a[3 * n] > 0) {
       out.nodes.push_back(n);
       out.areas.push_back(a[3 * n]);
       out.half.push_back(h[3 * n]);
+      if (offset == 0) continue;
+      std::array<double, 3> e{(*e3)[3 * n], (*e3)[3 * n + 1], (*e3)[3 * n + 2]};
+      const double l = std::sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]);
+      for (auto& c : e) c = l > 0 ? -offset * c / l : 0.0;
+      out.shift.push_back(e);
     }
   return out;
 }

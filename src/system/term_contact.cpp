@@ -272,6 +272,7 @@ class RigidWallTerm final : public ContactTerm {
         nodes_(std::move(surface.nodes)),
         area_(std::move(surface.areas)),
         half_(std::move(surface.half)),
+        shift_(std::move(surface.shift)),
         k_(nodes_.size(), 0.0),
         c_(nodes_.size(), 0.0),
         friction_(wall_.friction.on()),
@@ -534,7 +535,7 @@ class RigidWallTerm final : public ContactTerm {
     double deepest = 0;
     std::int64_t count = 0, tag = -1;
     for (std::size_t j = 0; j < nodes_.size(); ++j) {
-      const Gap c = gap(wall_, &mesh_.coords[3 * nodes_[j]], offset(0), half_[j]);
+      const Gap c = node_gap(j, {}, offset(0));
       if (c.g < 0) {
         ++count;
         if (-c.g > deepest) deepest = -c.g, tag = mesh_.node_tags[nodes_[j]];
@@ -644,11 +645,21 @@ class RigidWallTerm final : public ContactTerm {
   /// surface (half their thickness from the node) for a shell's node. Every use of the gap goes
   /// through here (the friction's commit and the multipliers' update had taken the node itself
   /// for a shell's node: the gap half a thickness too wide).
+  /// Shells with an offset: from their mid-surface, placed at the reference's shift from the node
+  /// (u empty: the reference). The shift is not turned with the node, so the gap depends on the
+  /// translations alone and the force on the node is its exact gradient (the energy balance
+  /// holds): exact while the shells keep their reference's orientation (a plate dropped flat, a
+  /// panel resting on a floor), first order in their rotations otherwise; the contact force's
+  /// moment about the node over the offset is left out.
   Gap node_gap(std::size_t j, std::span<const PetscScalar> u,
                const std::array<double, 3>& o) const {
     const std::int32_t n = nodes_[j];
     const double* X = &mesh_.coords[3 * n];
-    const double x[3] = {X[0] + u[3 * n], X[1] + u[3 * n + 1], X[2] + u[3 * n + 2]};
+    double x[3] = {X[0], X[1], X[2]};
+    if (!u.empty())
+      for (int i = 0; i < 3; ++i) x[i] += u[3 * n + i];
+    if (!shift_.empty())
+      for (int i = 0; i < 3; ++i) x[i] += shift_[j][i];
     return gap(wall_, x, o, half_[j]);
   }
   /// The normal dashpot's internal force on node j in contact (normal force p) at time t, along
@@ -696,6 +707,9 @@ class RigidWallTerm final : public ContactTerm {
   std::vector<std::int32_t> nodes_;  ///< owned local nodes of the region's faces
   std::vector<double> area_;         ///< each node's share of the faces' area
   std::vector<double> half_;         ///< each node's shells' half thickness (0: a solid's node)
+  /// Shells with an offset (SurfaceNodes::shift): the mid-surface's place from each node in the
+  /// reference (empty: no offset).
+  std::vector<std::array<double, 3>> shift_;
   std::vector<double> k_;            ///< penalty per node (set_up)
   std::vector<double> c_;            ///< the normal dashpot per node (set_up; 0 undamped)
   double bound_ = 0;

@@ -19,7 +19,8 @@
 #   tip moves about 4 times as far);
 # - an offset 100 times the thickness (a length in the wrong units, more likely than not): one
 #   warning line;
-# - a contact on offset shells and a bad offset: one error line.
+# - a contact pair on offset shells (walls take offsets: e2e.shell_contact) and a bad offset: one
+#   error line.
 # About 10 s.
 set -uo pipefail
 : "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
@@ -127,7 +128,8 @@ mkdir -p far && cp far.yaml far/
 [ "$(grep -c '^warning' far/log)" = 1 ] && grep -q "shells\[0\]\.offset: 1 is 100 times the thickness 0.01" far/log ||
   fail "an offset of 100 thicknesses: not one warning: $(grep '^warning' far/log)"
 
-# Contact on offset shells is refused; so is an offset that is no length.
+# A contact pair on offset shells is refused (walls take them: e2e.shell_contact); so is an offset
+# that is no length.
 cat > contact.yaml <<YAML
 mesh: {file: $INERTIA_SOURCE_DIR/meshes/shell_strip_20.msh}
 materials:
@@ -137,12 +139,12 @@ shells:
 boundary_conditions:
   - {region: root, type: fixed}
 contact:
-  walls:
-    - {name: floor, region: strip, plane: {point: [0, 0, -0.01], normal: [0, 0, 1]}}
+  pairs:
+    - {name: fold, surfaces: [strip]}
 time: {integrator: static, dt: 1, steps: 1}
 output: {directory: refused}
 YAML
-expect_error "contact on shells whose nodes are off their mid-surface is not built yet" 2 contact.yaml
+expect_error "a contact pair on shells whose nodes are off their mid-surface is not built yet" 2 contact.yaml
 sed 's/offset: bottom/offset: sideways/' contact.yaml > bad.yaml
 expect_error "offset.*must be top, middle, bottom or a length" 1 bad.yaml
 finish
