@@ -63,23 +63,6 @@ const ShellInput* shell_input(const ProblemSpec& spec, const std::string& region
 
 namespace {
 
-/// A shell's e3 (shell4_frame's: the diagonals' cross product for a quad, the sides' for a
-/// triangle), unit, from its corners.
-std::array<double, 3> shell_normal(const LocalMesh& mesh, const SurfaceFace& f) {
-  auto x = [&](int a, int i) { return mesh.coords[3 * f.node[a] + i]; };
-  double g1[3], g2[3];
-  for (int i = 0; i < 3; ++i) {
-    g1[i] = f.count == 4 ? x(2, i) - x(0, i) : x(1, i) - x(0, i);
-    g2[i] = f.count == 4 ? x(3, i) - x(1, i) : x(2, i) - x(0, i);
-  }
-  std::array<double, 3> e{g1[1] * g2[2] - g1[2] * g2[1], g1[2] * g2[0] - g1[0] * g2[2],
-                          g1[0] * g2[1] - g1[1] * g2[0]};
-  const double l = std::sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]);
-  if (l > 0)
-    for (auto& c : e) c /= l;
-  return e;
-}
-
 /// The unit normal of a face through its corners (right-hand rule; quadrilateral: the diagonals').
 std::array<double, 3> face_normal(const LocalMesh& mesh, const std::int32_t* corner, int n) {
   auto x = [&](int a, int i) { return mesh.coords[3 * corner[a] + i]; };
@@ -456,7 +439,7 @@ SurfaceNodes surface_nodes(const TermInputs& in, const Surface& surface) {
       auto local = sum.local();
       for (const SurfaceFace& f : surface.faces) {
         if (f.offset == 0) continue;
-        const auto e = shell_normal(mesh, f);
+        const auto e = face_normal(mesh, f.node.data(), f.count);  // shell4_frame's e3
         for (int a = 0; a < f.count; ++a)
           for (int i = 0; i < 3; ++i) local[3 * f.node[a] + i] += e[i];
       }
