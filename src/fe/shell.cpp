@@ -11,8 +11,10 @@ namespace inertia::fe {
 
 namespace {
 
+using shell_detail::add_btdb;
 using shell_detail::covariant_shear;
 using shell_detail::Jacobian;
+using shell_detail::Moduli;
 using shell_detail::rot;
 using shell_detail::Shape;
 using shell_detail::tr;
@@ -73,47 +75,10 @@ StrainRows strain_rows(const Shell4Frame& f, const TiedShear& tied, double xi, d
   return r;
 }
 
-/// The section's moduli: membrane (3 x 3 plane stress times t), bending (times t^3 / 12), shear
-/// k G t, drilling alpha.
-struct Moduli {
-  double m[3][3]{}, b[3][3]{}, s = 0, d = 0;
-  explicit Moduli(const ShellSection& s_) {
-    const double E = s_.youngs_modulus, nu = s_.poissons_ratio, t = s_.thickness;
-    const double G = E / (2 * (1 + nu));
-    const double c = E / (1 - nu * nu);
-    const double plane[3][3] = {{c, c * nu, 0}, {c * nu, c, 0}, {0, 0, G}};
-    for (int i = 0; i < 3; ++i)
-      for (int j = 0; j < 3; ++j) {
-        m[i][j] = plane[i][j] * t;
-        b[i][j] = plane[i][j] * t * t * t / 12;
-      }
-    s = s_.shear_factor * G * t;
-    d = s_.drilling * G * t;
-  }
-};
-
 constexpr double gauss = 0.57735026918962576451;  // 1 / sqrt(3)
 
 /// The part of the drilling penalty integrated by 2 x 2 points (shell.hpp).
 constexpr double drilling_stabilization = 0.01;
-
-/// K += w B^T D B for B (n x 24) and D (n x n).
-template <int n>
-void add_btdb(const double (*B)[24], const double (*Dm)[n], double w, double K[576]) {
-  double DB[n][24];
-  for (int i = 0; i < n; ++i)
-    for (int k = 0; k < 24; ++k) {
-      double v = 0;
-      for (int j = 0; j < n; ++j) v += Dm[i][j] * B[j][k];
-      DB[i][k] = w * v;
-    }
-  for (int k = 0; k < 24; ++k)
-    for (int l = 0; l < 24; ++l) {
-      double v = 0;
-      for (int i = 0; i < n; ++i) v += B[i][k] * DB[i][l];
-      K[24 * k + l] += v;
-    }
-}
 
 /// The rigid links of a warped element (shell.hpp): d_projected = W d, W = I except
 /// W[u_a][th_y,a] = -h_a and W[v_a][th_x,a] = h_a (local axes).
@@ -263,12 +228,7 @@ void shell4_stiffness(const double xyz[12], const ShellSection& s, double K[576]
 }
 
 void shell4_lumped_mass(const double xyz[12], const ShellSection& s, double m[24]) {
-  const Shell4Frame f = shell4_frame(xyz);
-  const double t = s.thickness;
-  const double translation = s.density * t * f.area / 4;
-  const double rotation = s.density * t * (t * t / 12 + s.offset * s.offset) * f.area / 4;
-  for (int k = 0; k < 12; ++k) m[k] = translation;
-  for (int k = 12; k < 24; ++k) m[k] = rotation;
+  shell_detail::lumped_mass(s, shell4_frame(xyz).area, 4, m);
 }
 
 void shell4_gauss_weights(const double xyz[12], double w[4]) {

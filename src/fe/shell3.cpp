@@ -11,6 +11,9 @@ namespace inertia::fe {
 
 namespace {
 
+using shell_detail::add_btdb;
+using shell_detail::Moduli;
+
 /// Local DOF indices: translation i of node a, rotation i of node a.
 constexpr int tr(int a, int i) { return 3 * a + i; }
 constexpr int rot(int a, int i) { return 9 + 3 * a + i; }
@@ -120,42 +123,6 @@ void shear_rows(const Shell3Frame& f, double r, double s, double out[2][18]) {
   }
 }
 
-/// K += w B^T D B for B (n x 18) and D (n x n).
-template <int n>
-void add_btdb(const double (*B)[18], const double (*Dm)[n], double w, double K[324]) {
-  double DB[n][18];
-  for (int i = 0; i < n; ++i)
-    for (int k = 0; k < 18; ++k) {
-      double v = 0;
-      for (int j = 0; j < n; ++j) v += Dm[i][j] * B[j][k];
-      DB[i][k] = w * v;
-    }
-  for (int k = 0; k < 18; ++k)
-    for (int l = 0; l < 18; ++l) {
-      double v = 0;
-      for (int i = 0; i < n; ++i) v += B[i][k] * DB[i][l];
-      K[18 * k + l] += v;
-    }
-}
-
-/// The section's moduli (as the quad's).
-struct Moduli {
-  double m[3][3]{}, b[3][3]{}, s[2][2]{}, d[1][1]{};
-  explicit Moduli(const ShellSection& s_) {
-    const double E = s_.youngs_modulus, nu = s_.poissons_ratio, t = s_.thickness;
-    const double G = E / (2 * (1 + nu));
-    const double c = E / (1 - nu * nu);
-    const double plane[3][3] = {{c, c * nu, 0}, {c * nu, c, 0}, {0, 0, G}};
-    for (int i = 0; i < 3; ++i)
-      for (int j = 0; j < 3; ++j) {
-        m[i][j] = plane[i][j] * t;
-        b[i][j] = plane[i][j] * t * t * t / 12;
-      }
-    s[0][0] = s[1][1] = s_.shear_factor * G * t;
-    d[0][0] = s_.drilling * G * t;
-  }
-};
-
 /// An offset o (shell3.hpp): the membrane rows become the mid-surface's, B_m - o B_b.
 void mid_surface(MembraneRows& m, const double b[3][18], double offset) {
   if (offset == 0) return;
@@ -202,12 +169,14 @@ void shell3_local_stiffness(const Shell3Frame& f, const ShellSection& s, double 
     add_btdb<3>(m.m, D.m, w, K);
     double sh[2][18];
     shear_rows(f, L[1], L[2], sh);
-    add_btdb<2>(sh, D.s, w, K);
+    const double shear[2][2] = {{D.s, 0}, {0, D.s}};
+    add_btdb<2>(sh, shear, w, K);
   }
   add_btdb<3>(b, D.b, f.area, K);
   const double centroid[3] = {1.0 / 3, 1.0 / 3, 1.0 / 3};
   const MembraneRows c = membrane_rows(f, g, centroid);
-  add_btdb<1>(c.d, D.d, f.area, K);
+  const double drill[1][1] = {{D.d}};
+  add_btdb<1>(c.d, drill, f.area, K);
 }
 
 void shell3_stiffness(const double xyz[9], const ShellSection& s, double K[324]) {
@@ -219,12 +188,7 @@ void shell3_stiffness(const double xyz[9], const ShellSection& s, double K[324])
 }
 
 void shell3_lumped_mass(const double xyz[9], const ShellSection& s, double m[18]) {
-  const Shell3Frame f = shell3_frame(xyz);
-  const double t = s.thickness;
-  const double translation = s.density * t * f.area / 3;
-  const double rotation = s.density * t * (t * t / 12 + s.offset * s.offset) * f.area / 3;
-  for (int k = 0; k < 9; ++k) m[k] = translation;
-  for (int k = 9; k < 18; ++k) m[k] = rotation;
+  shell_detail::lumped_mass(s, shell3_frame(xyz).area, 3, m);
 }
 
 void shell3_resultants(const double xyz[9], const ShellSection& s, const double d[18],
@@ -254,8 +218,8 @@ void shell3_resultants(const double xyz[9], const ShellSection& s, const double 
     // About the reference surface: M = D k - o N (e is the mid-surface's strain).
     local[3 + i] = D.b[i][0] * k[0] + D.b[i][1] * k[1] + D.b[i][2] * k[2] - s.offset * local[i];
   }
-  local[6] = D.s[0][0] * q[0];
-  local[7] = D.s[1][1] * q[1];
+  local[6] = D.s * q[0];
+  local[7] = D.s * q[1];
   shell_to_output_axes(f.R, local, out);
 }
 

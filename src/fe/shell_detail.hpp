@@ -110,4 +110,52 @@ inline void to_global(const double R[9], const double* Kl, double* K, int n, dou
       }
 }
 
+/// The section's moduli: membrane (3 x 3 plane stress times t), bending (times t^3 / 12), shear
+/// k G t, drilling alpha = drilling G t.
+struct Moduli {
+  double m[3][3]{}, b[3][3]{}, s = 0, d = 0;
+  explicit Moduli(const ShellSection& s_) {
+    const double E = s_.youngs_modulus, nu = s_.poissons_ratio, t = s_.thickness;
+    const double G = E / (2 * (1 + nu));
+    const double c = E / (1 - nu * nu);
+    const double plane[3][3] = {{c, c * nu, 0}, {c * nu, c, 0}, {0, 0, G}};
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) {
+        m[i][j] = plane[i][j] * t;
+        b[i][j] = plane[i][j] * t * t * t / 12;
+      }
+    s = s_.shear_factor * G * t;
+    d = s_.drilling * G * t;
+  }
+};
+
+/// K += w B^T D B for B (n x dofs) and D (n x n), K dofs x dofs.
+template <int n, int dofs>
+void add_btdb(const double (*B)[dofs], const double (*Dm)[n], double w, double* K) {
+  double DB[n][dofs];
+  for (int i = 0; i < n; ++i)
+    for (int k = 0; k < dofs; ++k) {
+      double v = 0;
+      for (int j = 0; j < n; ++j) v += Dm[i][j] * B[j][k];
+      DB[i][k] = w * v;
+    }
+  for (int k = 0; k < dofs; ++k)
+    for (int l = 0; l < dofs; ++l) {
+      double v = 0;
+      for (int i = 0; i < n; ++i) v += B[i][k] * DB[i][l];
+      K[dofs * k + l] += v;
+    }
+}
+
+/// The lumped mass of a shell of `nodes` nodes and area A (shell.hpp): rho t A / nodes per
+/// translation, rho (t^3 / 12 + t o^2) A / nodes per rotation; m has 6 nodes values, the
+/// translations first.
+inline void lumped_mass(const ShellSection& s, double area, int nodes, double* m) {
+  const double t = s.thickness;
+  const double translation = s.density * t * area / nodes;
+  const double rotation = s.density * t * (t * t / 12 + s.offset * s.offset) * area / nodes;
+  for (int k = 0; k < 3 * nodes; ++k) m[k] = translation;
+  for (int k = 3 * nodes; k < 6 * nodes; ++k) m[k] = rotation;
+}
+
 }  // namespace inertia::fe::shell_detail
