@@ -9,7 +9,6 @@
 #include "contact_pair.hpp"
 #include "inertia/core/text.hpp"
 #include "inertia/parallel/session.hpp"
-#include "inertia/system/shells.hpp"
 
 namespace inertia::contact_input {
 
@@ -165,11 +164,6 @@ PairSides pair_sides(const TermInputs& in, const PairInput& pair,
   for (int s = 0; s < sides; ++s) {
     Side& side = out.sides[s];
     side.region = pair.surfaces[s];
-    if (const ShellInput* shell = shell_input(in.spec, side.region))
-      INERTIA_CHECK(shell->offset == 0, InputError, pair.where, ".surfaces: the shells of region '",
-                    excerpt(side.region), "' have an offset (", shell->where,
-                    "): a contact pair on shells whose nodes are off their mid-surface is not "
-                    "built yet (walls take the offset; leave it out for the pair's shells)");
     surfaces.push_back(
         surface_faces(in, side.region, cat(pair.where, ".surfaces"), eroded, pair.eroding));
     SurfaceNodes surface = surface_nodes(in, surfaces.back());

@@ -537,6 +537,12 @@ class ContactPairTerm final : public ContactTerm {
     return d;
   }
 
+ public:
+  /// Keeps the mesh the term was built on (offset_mesh's copy) as long as the term lives.
+  void keep(std::shared_ptr<const LocalMesh> mesh) { own_mesh_ = std::move(mesh); }
+
+ private:
+  std::shared_ptr<const LocalMesh> own_mesh_;
   TermInputs in_;  ///< the system's (erosion: the sides rebuilt)
   MPI_Comm comm_;
   const LocalMesh& mesh_;
@@ -587,6 +593,9 @@ namespace contact_input {
 void move_initial_penetrations(const TermInputs& in, const ContactSection& s, LocalMesh& mesh) {
   for (const PairInput& pair : s.pairs) {
     if (pair.initial != InitialPenetration::move) continue;
+    INERTIA_CHECK(!offset_mesh(in, pair.surfaces), InputError, pair.where,
+                  ": initial_penetration: move on shells with an offset is not built (the moves "
+                  "would be the mid-surfaces'); give the shells' nodes apart in the mesh");
     pair.moved = 0, pair.largest_move = 0;  // a system built again starts from its own mesh
     // One pass at a time on the mesh as the last one left it: the first side's nodes onto the
     // second's faces, then what remains of the second's on the first's (none where the first
@@ -606,7 +615,11 @@ void move_initial_penetrations(const TermInputs& in, const ContactSection& s, Lo
 void build_pair_terms(const TermInputs& in, const ContactSection& s,
                       std::vector<std::unique_ptr<ForceTerm>>& out) {
   for (const PairInput& p : s.pairs) {
-    auto term = std::make_unique<ContactPairTerm>(in, p, penalty_scale(s, in.spec), s.augmented);
+    const std::shared_ptr<const LocalMesh> shifted = offset_mesh(in, p.surfaces);
+    const TermInputs inputs =
+        shifted ? TermInputs{in.comm, *shifted, in.spec, in.assembler, in.elements} : in;
+    auto term = std::make_unique<ContactPairTerm>(inputs, p, penalty_scale(s, in.spec), s.augmented);
+    term->keep(shifted);
     term->check_start(in.assembler);
     out.push_back(std::move(term));
   }

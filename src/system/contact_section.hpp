@@ -2,6 +2,7 @@
 // The case file's `contact:` section as read (term_contact.cpp parses it; the walls' and the
 // pairs' terms are built from it). Private to src/system.
 #include <array>
+#include <memory>
 #include <cmath>
 #include <span>
 #include <string>
@@ -198,6 +199,14 @@ struct SurfaceFace {
 };
 /// The `shells:` entry of a region (null: none).
 const ShellInput* shell_input(const ProblemSpec& spec, const std::string& region);
+
+/// Collective. Contact pairs on shells with an offset: a copy of the inputs' mesh whose nodes of
+/// those shells (the pair's surfaces' regions) sit on their mid-surface, -o times their shells'
+/// mean e3 from where they are (summed over the ranks); null where no surface has an offset.
+/// The pair then sees the mid-surfaces, with half the thickness either side, as for shells
+/// without one; the shift is the reference's (not turned with the nodes) and the forces act on
+/// the nodes, as a wall's (RigidWallTerm::node_gap).
+std::shared_ptr<const LocalMesh> offset_mesh(const TermInputs& in, const std::vector<std::string>& regions);
 
 /// The faces of a region on this rank: a region of faces, its cells; a volume (dimension 3), its
 /// skin: the faces of its solid cells that no other solid cell (of any region) shares, held by

@@ -286,6 +286,48 @@ double face_shares(CellType t, const double* x, int n, double* share) {
 
 namespace contact_input {
 
+std::shared_ptr<const LocalMesh> offset_mesh(const TermInputs& in,
+                                             const std::vector<std::string>& regions) {
+  const LocalMesh& mesh = in.mesh;
+  std::vector<double> offset(mesh.regions.size(), 0.0);  // per region index
+  bool any = false;
+  for (const std::string& name : regions)
+    if (const ShellInput* shell = shell_input(in.spec, name); shell && shell->offset != 0)
+      for (std::size_t r = 0; r < mesh.regions.size(); ++r)
+        if (mesh.regions[r].name == name) offset[r] = shell->offset, any = true;
+  if (!any) return nullptr;  // the same answer on every rank: the spec's
+  // Per node: the sum of -o e3 and of e3 over its offset shells (4 entries: the first 3, then
+  // |sum e3| computed after), over the ranks.
+  petsc::Vector shifted = in.assembler.create_vector(), normals = in.assembler.create_vector();
+  auto add = [&](petsc::Vector& v, bool scaled) {
+    in.assembler.assemble(v, [&](VectorSum& sum) {
+      auto local = sum.local();
+      for (std::int64_t c = 0; c < mesh.num_cells(); ++c) {
+        const int n = rotation_nodes_from(mesh.cell_types[c]);
+        const double o = offset[static_cast<std::size_t>(mesh.cell_regions[c])];
+        if (n < 3 || info(mesh.cell_types[c]).dim != 2 || o == 0) continue;
+        const auto nodes = mesh.nodes_of(c);
+        std::int32_t corner[4];
+        for (int a = 0; a < n; ++a) corner[a] = static_cast<std::int32_t>(nodes[a]);
+        const auto e = face_normal(mesh, corner, n);  // shell4_frame's e3
+        for (int a = 0; a < n; ++a)
+          for (int i = 0; i < 3; ++i) local[3 * corner[a] + i] += (scaled ? -o : 1.0) * e[i];
+      }
+    });
+  };
+  add(shifted, true);
+  add(normals, false);
+  auto out = std::make_shared<LocalMesh>(mesh);
+  petsc::GhostedRead s(shifted), e(normals);
+  for (std::int32_t n = 0; n < mesh.num_local_nodes(); ++n) {
+    const double l = std::sqrt(e[3 * n] * e[3 * n] + e[3 * n + 1] * e[3 * n + 1] +
+                               e[3 * n + 2] * e[3 * n + 2]);
+    if (l > 0)
+      for (int i = 0; i < 3; ++i) out->coords[3 * n + i] += s[3 * n + i] / l;
+  }
+  return out;
+}
+
 Surface surface_faces(const TermInputs& in, const std::string& name, const std::string& where,
                       const std::vector<std::uint8_t>* eroded, bool uncovered) {
   const LocalMesh& mesh = in.mesh;
