@@ -195,7 +195,6 @@ struct SurfaceFace {
   double height = INFINITY;
   bool oriented = false;  ///< nodes ordered so that the normal points out of the cell (volumes)
   double half = 0;        ///< a shell's half thickness (two-sided); 0: a solid's face
-  double offset = 0;      ///< a shell's offset (its nodes o above its mid-surface along e3)
 };
 /// The `shells:` entry of a region (null: none).
 const ShellInput* shell_input(const ProblemSpec& spec, const std::string& region);
@@ -204,8 +203,11 @@ const ShellInput* shell_input(const ProblemSpec& spec, const std::string& region
 /// those shells (the pair's surfaces' regions) sit on their mid-surface, -o times their shells'
 /// mean e3 from where they are (summed over the ranks); null where no surface has an offset.
 /// The pair then sees the mid-surfaces, with half the thickness either side, as for shells
-/// without one; the shift is the reference's (not turned with the nodes) and the forces act on
-/// the nodes, as a wall's (RigidWallTerm::node_gap).
+/// without one. The shift is the reference's, not turned with the nodes, so a gap depends on the
+/// translations alone and the force on a node is its exact gradient (the energy balance holds):
+/// exact while the shells keep their reference's orientation (a plate dropped flat, a panel on a
+/// floor), first order in their rotations otherwise; the forces act on the nodes (their moment
+/// over the offset is left out). Walls and pairs alike.
 std::shared_ptr<const LocalMesh> offset_mesh(const TermInputs& in, const std::vector<std::string>& regions);
 
 /// The faces of a region on this rank: a region of faces, its cells; a volume (dimension 3), its
@@ -238,9 +240,6 @@ struct SurfaceNodes {
   std::vector<std::int32_t> nodes;
   std::vector<double> areas;
   std::vector<double> half;
-  /// Shells with an offset o (walls): per node, the mid-surface's place from the node in the
-  /// reference, -o times the mean e3 of its shells (empty when the region has no offset).
-  std::vector<std::array<double, 3>> shift;
 };
 SurfaceNodes surface_nodes(const TermInputs& in, const std::string& region,
                            const std::string& where);

@@ -14,7 +14,6 @@
 #include <cmath>
 #include <limits>
 #include <map>
-#include <optional>
 
 #include "contact_section.hpp"
 #include "inertia/parallel/petsc.hpp"
@@ -391,11 +390,7 @@ Surface surface_faces(const TermInputs& in, const std::string& name, const std::
       face.count = static_cast<int>(nodes.size());
       for (int a = 0; a < face.count; ++a) face.node[a] = static_cast<std::int32_t>(nodes[a]);
       face.height = answers.heights[q] > 0 ? answers.heights[q] : INFINITY;
-      if (rotation_nodes_from(mesh.cell_types[c]) > 0) {
-        face.half = half;
-        face.offset = shell->offset;
-
-      }
+      if (rotation_nodes_from(mesh.cell_types[c]) > 0) face.half = half;
       out.faces.push_back(face);
     }
   }
@@ -468,38 +463,12 @@ SurfaceNodes surface_nodes(const TermInputs& in, const Surface& surface) {
   }
   INERTIA_PETSC(VecGhostUpdateBegin(half, MAX_VALUES, SCATTER_REVERSE));
   INERTIA_PETSC(VecGhostUpdateEnd(half, MAX_VALUES, SCATTER_REVERSE));
-  // Shells with an offset: each node's mean e3 (over the ranks' faces).
-  const ShellInput* shell =
-      surface.region >= 0
-          ? shell_input(in.spec, mesh.regions[static_cast<std::size_t>(surface.region)].name)
-          : nullptr;
-  const double offset = shell ? shell->offset : 0.0;
-  petsc::Vector normal;
-  if (offset != 0) {
-    normal = in.assembler.create_vector();
-    in.assembler.assemble(normal, [&](VectorSum& sum) {
-      auto local = sum.local();
-      for (const SurfaceFace& f : surface.faces) {
-        if (f.offset == 0) continue;
-        const auto e = face_normal(mesh, f.node.data(), f.count);  // shell4_frame's e3
-        for (int a = 0; a < f.count; ++a)
-          for (int i = 0; i < 3; ++i) local[3 * f.node[a] + i] += e[i];
-      }
-    });
-  }
   petsc::ConstArray a(area), h(half);
-  std::optional<petsc::ConstArray> e3;
-  if (offset != 0) e3.emplace(normal);
   for (std::int32_t n = 0; n < mesh.num_owned; ++n)
     if (a[3 * n] > 0) {
       out.nodes.push_back(n);
       out.areas.push_back(a[3 * n]);
       out.half.push_back(h[3 * n]);
-      if (offset == 0) continue;
-      std::array<double, 3> e{(*e3)[3 * n], (*e3)[3 * n + 1], (*e3)[3 * n + 2]};
-      const double l = std::sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]);
-      for (auto& c : e) c = l > 0 ? -offset * c / l : 0.0;
-      out.shift.push_back(e);
     }
   return out;
 }

@@ -272,7 +272,6 @@ class RigidWallTerm final : public ContactTerm {
         nodes_(std::move(surface.nodes)),
         area_(std::move(surface.areas)),
         half_(std::move(surface.half)),
-        shift_(std::move(surface.shift)),
         k_(nodes_.size(), 0.0),
         c_(nodes_.size(), 0.0),
         friction_(wall_.friction.on()),
@@ -286,6 +285,9 @@ class RigidWallTerm final : public ContactTerm {
       if (!(augmented_.tolerance > 0)) augmented_.tolerance = 1e-3 * node_spacing(comm_, area_);
     }
   }
+
+  /// Keeps the mesh the term was built on (offset_mesh's copy) as long as the term lives.
+  void keep(std::shared_ptr<const LocalMesh> mesh) { own_mesh_ = std::move(mesh); }
 
   std::string describe() const override {
     return cat(body_ ? "drop weight '" : "rigid wall '", wall_.name, "' (", shape_name(wall_.shape),
@@ -645,12 +647,8 @@ class RigidWallTerm final : public ContactTerm {
   /// surface (half their thickness from the node) for a shell's node. Every use of the gap goes
   /// through here (the friction's commit and the multipliers' update had taken the node itself
   /// for a shell's node: the gap half a thickness too wide).
-  /// Shells with an offset: from their mid-surface, placed at the reference's shift from the node
-  /// (u empty: the reference). The shift is not turned with the node, so the gap depends on the
-  /// translations alone and the force on the node is its exact gradient (the energy balance
-  /// holds): exact while the shells keep their reference's orientation (a plate dropped flat, a
-  /// panel resting on a floor), first order in their rotations otherwise; the contact force's
-  /// moment about the node over the offset is left out.
+  /// (u empty: the reference.) Shells with an offset: mesh_ is offset_mesh's, with their nodes on
+  /// their mid-surfaces.
   Gap node_gap(std::size_t j, std::span<const PetscScalar> u,
                const std::array<double, 3>& o) const {
     const std::int32_t n = nodes_[j];
@@ -658,8 +656,6 @@ class RigidWallTerm final : public ContactTerm {
     double x[3] = {X[0], X[1], X[2]};
     if (!u.empty())
       for (int i = 0; i < 3; ++i) x[i] += u[3 * n + i];
-    if (!shift_.empty())
-      for (int i = 0; i < 3; ++i) x[i] += shift_[j][i];
     return gap(wall_, x, o, half_[j]);
   }
   /// The normal dashpot's internal force on node j in contact (normal force p) at time t, along
@@ -701,15 +697,13 @@ class RigidWallTerm final : public ContactTerm {
   /// A drop weight's motion (wall_body.hpp), advanced by commit_nodal.
   mutable std::optional<WallBody> body_;
   MPI_Comm comm_;
+  std::shared_ptr<const LocalMesh> own_mesh_;  ///< offset_mesh's copy (null: the system's)
   const LocalMesh& mesh_;
   WallInput wall_;
   double penalty_scale_;
   std::vector<std::int32_t> nodes_;  ///< owned local nodes of the region's faces
   std::vector<double> area_;         ///< each node's share of the faces' area
   std::vector<double> half_;         ///< each node's shells' half thickness (0: a solid's node)
-  /// Shells with an offset (SurfaceNodes::shift): the mid-surface's place from each node in the
-  /// reference (empty: no offset).
-  std::vector<std::array<double, 3>> shift_;
   std::vector<double> k_;            ///< penalty per node (set_up)
   std::vector<double> c_;            ///< the normal dashpot per node (set_up; 0 undamped)
   double bound_ = 0;
@@ -753,7 +747,11 @@ void build_contact_terms(const TermInputs& in, std::vector<std::unique_ptr<Force
         ".mass: a wall with a mass (a drop weight) moves with the leap-frog of central "
         "difference: it needs time.integrator: central_difference in a single transient analysis "
         "(no analyses: sequence, no implicit scheme or static); give the wall a 'motion' instead");
-    SurfaceNodes surface = surface_nodes(in, w.region, w.where + ".region");
+    // Shells with an offset: the wall holds their mid-surfaces (offset_mesh).
+    const std::shared_ptr<const LocalMesh> shifted = offset_mesh(in, {w.region});
+    const TermInputs inputs =
+        shifted ? TermInputs{in.comm, *shifted, in.spec, in.assembler, in.elements} : in;
+    SurfaceNodes surface = surface_nodes(inputs, w.region, w.where + ".region");
     if (erosion) {  // a wall's nodes are fixed at the start: none may lose its cells
       int touches = 0;
       for (auto n : surface.nodes) touches = touches || erodible[static_cast<std::size_t>(n)];
@@ -775,7 +773,8 @@ void build_contact_terms(const TermInputs& in, std::vector<std::unique_ptr<Force
       motion = &in.spec.amplitudes[static_cast<std::size_t>(a)];
     }
     auto term =
-        std::make_unique<RigidWallTerm>(in, w, scale, std::move(surface), motion, s.augmented);
+        std::make_unique<RigidWallTerm>(inputs, w, scale, std::move(surface), motion, s.augmented);
+    term->keep(shifted);
     term->check_start();
     out.push_back(std::move(term));
   }
