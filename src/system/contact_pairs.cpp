@@ -618,7 +618,8 @@ void build_pair_terms(const TermInputs& in, const ContactSection& s,
     const std::shared_ptr<const LocalMesh> shifted = offset_mesh(in, p.surfaces);
     const TermInputs inputs =
         shifted ? TermInputs{in.comm, *shifted, in.spec, in.assembler, in.elements} : in;
-    auto term = std::make_unique<ContactPairTerm>(inputs, p, penalty_scale(s, in.spec), s.augmented);
+    auto term =
+        std::make_unique<ContactPairTerm>(inputs, p, penalty_scale(s, in.spec), s.augmented);
     term->keep(shifted);
     term->check_start(in.assembler);
     out.push_back(std::move(term));

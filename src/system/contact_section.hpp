@@ -2,8 +2,8 @@
 // The case file's `contact:` section as read (term_contact.cpp parses it; the walls' and the
 // pairs' terms are built from it). Private to src/system.
 #include <array>
-#include <memory>
 #include <cmath>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -208,7 +208,8 @@ const ShellInput* shell_input(const ProblemSpec& spec, const std::string& region
 /// exact while the shells keep their reference's orientation (a plate dropped flat, a panel on a
 /// floor), first order in their rotations otherwise; the forces act on the nodes (their moment
 /// over the offset is left out). Walls and pairs alike.
-std::shared_ptr<const LocalMesh> offset_mesh(const TermInputs& in, const std::vector<std::string>& regions);
+std::shared_ptr<const LocalMesh> offset_mesh(const TermInputs& in,
+                                             const std::vector<std::string>& regions);
 
 /// The faces of a region on this rank: a region of faces, its cells; a volume (dimension 3), its
 /// skin: the faces of its solid cells that no other solid cell (of any region) shares, held by

@@ -319,8 +319,8 @@ std::shared_ptr<const LocalMesh> offset_mesh(const TermInputs& in,
   auto out = std::make_shared<LocalMesh>(mesh);
   petsc::GhostedRead s(shifted), e(normals);
   for (std::int32_t n = 0; n < mesh.num_local_nodes(); ++n) {
-    const double l = std::sqrt(e[3 * n] * e[3 * n] + e[3 * n + 1] * e[3 * n + 1] +
-                               e[3 * n + 2] * e[3 * n + 2]);
+    const double l =
+        std::sqrt(e[3 * n] * e[3 * n] + e[3 * n + 1] * e[3 * n + 1] + e[3 * n + 2] * e[3 * n + 2]);
     if (l > 0)
       for (int i = 0; i < 3; ++i) out->coords[3 * n + i] += s[3 * n + i] / l;
   }

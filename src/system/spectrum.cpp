@@ -101,8 +101,8 @@ void fill_start(MechanicalSystem& system, Vec x) {
 /// for a hex8 cell): a block resting on a floor under gravity blew up in 22 steps at the step it
 /// gave (e2e.contact_consistent_mass).
 double consistent_penalty_bound(MechanicalSystem& system, int max_iterations) {
-  petsc::Vector d = system.create_vector(), x = system.create_vector(),
-                y = system.create_vector(), z = system.create_vector();
+  petsc::Vector d = system.create_vector(), x = system.create_vector(), y = system.create_vector(),
+                z = system.create_vector();
   system.penalty_diagonal(d);
   system.zero_constrained(d);
   fill_start(system, x);

@@ -337,8 +337,8 @@ class CouplingTerm final : public ForceTerm {
   std::vector<double> sums_;
   double k_ = 0, bound_ = 0;
   std::vector<std::pair<std::int32_t, double>> rows_;  ///< the Gershgorin rows (entry, k sum)
-  mutable std::vector<double> g_;                     ///< the gather's sums (12 per lead)
-  mutable std::vector<V3> un_, theta_, fn_, ftheta_;  ///< the last gather's, per lead
+  mutable std::vector<double> g_;                      ///< the gather's sums (12 per lead)
+  mutable std::vector<V3> un_, theta_, fn_, ftheta_;   ///< the last gather's, per lead
 };
 
 const CouplingSection* section_of(const ProblemSpec& spec) {

@@ -218,9 +218,10 @@ NewtonReport NewtonSolver::run_snes(Vec y) {
       // itself): the tangent was singular.
       const std::string what = e.what();
       if (what.find("MUMPS in solve phase: INFOG(1)=-3") == std::string::npos) throw;
-      throw SolverError(cat(what, ": the tangent's factorisation had failed, a singular tangent "
-                                  "(a part free to move where nothing holds it: supports, "
-                                  "contact and friction included)"));
+      throw SolverError(cat(what,
+                            ": the tangent's factorisation had failed, a singular tangent "
+                            "(a part free to move where nothing holds it: supports, "
+                            "contact and friction included)"));
     }
   }
   NewtonReport report;

@@ -273,8 +273,8 @@ class MechanicalSystem final : public DynamicSystem {
   /// (TermPoint::time) by the tangent, the energy and the commit.
   mutable double term_time_ = 0;
   mutable double consistent_penalty_ = -1;  ///< -1: none set (the terms' lumped bound)
-  double added_mass_ = 0;              ///< add_masses()' sum
-  std::vector<RigidBodyTerm*> rigid_;  ///< the terms of rigid bodies
+  double added_mass_ = 0;                   ///< add_masses()' sum
+  std::vector<RigidBodyTerm*> rigid_;       ///< the terms of rigid bodies
   mutable petsc::Vector work_, work2_;
   /// The last K u computed by force() (in work2_), valid while u and work2_ are unchanged.
   mutable struct {
