@@ -12,7 +12,14 @@
 //     shell_cylinder_panel.geo -o shell_pinched_cylinder_16.msh
 // quads 0: triangles (each quadrilateral of the transfinite grid cut in two), e.g. the roof's
 //   shell_scordelis_lo_tri_16.msh and _tri_8.msh (-setnumber quads 0, n 16 and 8)
-DefineConstant[ R = 25, L = 25, angle = 40, n = 16, quads = 1 ];
+// order 2: 8-node quadrilaterals (curved shells, fe/shell8.hpp), their edges 3-node lines, e.g.
+//   shell_pinched_cylinder_q8_4.msh, _q8_8.msh and _q8_16.msh (-setnumber order 2, n 4, 8, 16), the roof's
+//   shell_scordelis_lo_q8_4.msh and _q8_8.msh (-setnumber order 2, n 4 and 8)
+DefineConstant[ R = 25, L = 25, angle = 40, n = 16, quads = 1, order = 1 ];
+If (order == 2)
+  Mesh.ElementOrder = 2;
+  Mesh.SecondOrderIncomplete = 1;
+EndIf
 a = angle * Pi / 180;
 Point(1) = {0, 0, 0};
 Point(2) = {L, 0, 0};

@@ -9,7 +9,13 @@
 //   gmsh -2 -format msh41 -setnumber a 1 -setnumber n 8 -setnumber quads 0 shell_plate.geo -o shell_plate_tri_8.msh
 //   (each quadrilateral cut in two triangles)
 // (shell_quarter_plate_10.msh: the quarter of NAFEMS 13H's 10 m plate, its centre at "corner")
-DefineConstant[ a = 1, n = 4, quads = 1 ];
+//   gmsh -2 -format msh41 -setnumber a 1 -setnumber n 8 -setnumber order 2 shell_plate.geo -o shell_plate_q8_8.msh
+//   (8-node quadrilaterals: curved shells, fe/shell8.hpp; and n 16: shell_plate_q8_16.msh)
+DefineConstant[ a = 1, n = 4, quads = 1, order = 1 ];
+If (order == 2)
+  Mesh.ElementOrder = 2;
+  Mesh.SecondOrderIncomplete = 1;
+EndIf
 Point(1) = {0, 0, 0};
 Point(2) = {a, 0, 0};
 Point(3) = {a, a, 0};

@@ -284,7 +284,7 @@ ShellPoint nearest_shell(const MechanicalSystem& system, const double* at, const
   double distance = std::numeric_limits<double>::infinity(), centre[3] = {0, 0, 0};
   for (std::int64_t c = 0; c < mesh.num_cells(); ++c) {
     const CellType t = mesh.cell_types[c];
-    if ((t != CellType::shell4 && t != CellType::shell3) || !mesh.cell_is_element[c]) continue;
+    if (rotation_nodes_from(t) == 0 || t == CellType::beam2 || !mesh.cell_is_element[c]) continue;
     const auto nodes = mesh.nodes_of(c);
     const int n = rotation_nodes_from(t);
     double x[3] = {0, 0, 0};

@@ -49,6 +49,36 @@ void quadratic_simplex(int corners, const double* l, double* N, double* dN) {
   }
 }
 
+/// The quad8 (serendipity) shape functions and their reference gradients (3 per node) at xi:
+/// corners (VTK order), then the midpoints of edges (0,1), (1,2), (2,3), (3,0).
+void serendipity(const double* xi, double* N, double* dN) {
+  static constexpr double sx[8] = {-1, 1, 1, -1, 0, 1, 0, -1}, sy[8] = {-1, -1, 1, 1, -1, 0, 1, 0};
+  const double x = xi[0], y = xi[1];
+  for (int a = 0; a < 8; ++a) {
+    const double s = sx[a], t = sy[a];
+    double n, dx, dy;
+    if (a < 4) {
+      n = 0.25 * (1 + s * x) * (1 + t * y) * (s * x + t * y - 1);
+      dx = 0.25 * s * (1 + t * y) * (2 * s * x + t * y);
+      dy = 0.25 * t * (1 + s * x) * (s * x + 2 * t * y);
+    } else if (s == 0) {
+      n = 0.5 * (1 - x * x) * (1 + t * y);
+      dx = -x * (1 + t * y);
+      dy = 0.5 * t * (1 - x * x);
+    } else {
+      n = 0.5 * (1 + s * x) * (1 - y * y);
+      dx = 0.5 * s * (1 - y * y);
+      dy = -y * (1 + s * x);
+    }
+    if (N) N[a] = n;
+    if (dN) {
+      dN[3 * a] = dx;
+      dN[3 * a + 1] = dy;
+      dN[3 * a + 2] = 0;
+    }
+  }
+}
+
 /// Barycentric coordinates of the dim-simplex (dim + 1 values; xi beyond dim is ignored).
 void barycentric(int dim, const double* xi, double* l) {
   l[0] = 1.0;
@@ -90,6 +120,7 @@ bool has_shape_functions(CellType t) {
     case CellType::tri3:
     case CellType::tri6:
     case CellType::quad4:
+    case CellType::quad8:
     case CellType::tet4:
     case CellType::tet10:
     case CellType::hex8:
@@ -97,6 +128,7 @@ bool has_shape_functions(CellType t) {
     case CellType::beam2:   // fe/beam.hpp's element, not isoparametric
     case CellType::shell4:  // fe/shell.hpp's element
     case CellType::shell3:  // fe/shell3.hpp's element
+    case CellType::shell8:  // fe/shell8.hpp's element
       return false;
   }
   return false;
@@ -299,6 +331,9 @@ void shape_values(CellType t, const double* xi, double* N) {
       for (int a = 0; a < 4; ++a)
         N[a] = 0.25 * (1.0 + hex_sign[a][0] * xi[0]) * (1.0 + hex_sign[a][1] * xi[1]);
       return;
+    case CellType::quad8:
+      serendipity(xi, N, nullptr);
+      return;
     case CellType::tri3:
     case CellType::tet4:
       barycentric(info(t).dim, xi, N);
@@ -318,6 +353,7 @@ void shape_values(CellType t, const double* xi, double* N) {
     case CellType::beam2:
     case CellType::shell4:
     case CellType::shell3:
+    case CellType::shell8:
       break;
   }
   unsupported("shape_values", t);
@@ -345,6 +381,9 @@ void shape_gradients(CellType t, const double* xi, double* dN) {
         dN[3 * a + 1] = 0.25 * s[1] * (1.0 + s[0] * xi[0]);
       }
       return;
+    case CellType::quad8:
+      serendipity(xi, nullptr, dN);
+      return;
     case CellType::tri6:
     case CellType::tet10: {
       double l[4];
@@ -364,6 +403,7 @@ void shape_gradients(CellType t, const double* xi, double* dN) {
     case CellType::beam2:
     case CellType::shell4:
     case CellType::shell3:
+    case CellType::shell8:
       break;
   }
   unsupported("shape_gradients", t);
@@ -445,14 +485,14 @@ void mass_lumped(CellType t, std::span<const double> x, double rho, std::span<do
   const int n = info(t).num_nodes;
   require_size("mass_lumped: x", x.size(), 3 * n);
   require_size("mass_lumped: m", m.size(), n);
-  if (t != CellType::tet10 && t != CellType::tri6) {
+  if (t != CellType::tet10 && t != CellType::tri6 && t != CellType::quad8) {
     // Row sums of rho int N_a N_b = rho int N_a (partition of unity).
     integrate_shape(t, x.data(), m.data());
     for (int a = 0; a < n; ++a) m[a] *= rho;
     return;
   }
-  // HRZ (Hinton, Rock & Zienkiewicz 1976) for the quadratic simplices, whose corner row sums are
-  // negative (tet10) or zero (tri6): the consistent diagonal, scaled to the total mass.
+  // HRZ (Hinton, Rock & Zienkiewicz 1976) for the quadratic types, whose corner row sums are
+  // negative (tet10, quad8) or zero (tri6): the consistent diagonal, scaled to the total mass.
   double mc[max_nodes * max_nodes];
   scalar_mass(t, x.data(), rho, mc);
   double total = 0.0, diagonal = 0.0;
@@ -476,7 +516,8 @@ void body_force(CellType t, std::span<const double> x, const double* b, std::spa
 
 void face_traction(CellType t, std::span<const double> x, const double* traction,
                    std::span<double> f) {
-  if (t != CellType::tri3 && t != CellType::tri6 && t != CellType::quad4 && t != CellType::line2)
+  if (t != CellType::tri3 && t != CellType::tri6 && t != CellType::quad4 && t != CellType::quad8 &&
+      t != CellType::line2)
     unsupported("face_traction", t);
   const int n = info(t).num_nodes;
   require_size("face_traction: x", x.size(), 3 * n);
@@ -488,7 +529,7 @@ void face_traction(CellType t, std::span<const double> x, const double* traction
 }
 
 void face_pressure(CellType t, std::span<const double> x, double p, std::span<double> f) {
-  if (t != CellType::tri3 && t != CellType::tri6 && t != CellType::quad4)
+  if (t != CellType::tri3 && t != CellType::tri6 && t != CellType::quad4 && t != CellType::quad8)
     unsupported("face_pressure", t);
   const int n = info(t).num_nodes;
   require_size("face_pressure: x", x.size(), 3 * n);

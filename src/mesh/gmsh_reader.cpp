@@ -20,8 +20,10 @@
 ///   dropped (when the file has groups), unused nodes are dropped and indices compacted.
 /// - Element types: those of cell_type_table are stored (in VTK order; tet10 faces are tri6).
 ///   Second-order lines (line3, Gmsh type 8), which Gmsh writes for the physical curves of a
-///   second-order mesh, are kept as line2 by their two end nodes when they are lower-dimensional
-///   than the mesh (boundary edges, spring lines); as the cells of a 1D mesh they are rejected.
+///   second-order mesh, are kept as two line2 cells (end, middle) and (middle, end) when they are
+///   lower-dimensional than the mesh (boundary edges, spring lines), so that a condition on the
+///   curve holds its middle nodes too (a quad8 shell's edge); as the cells of a 1D mesh they are
+///   rejected.
 ///   Other unsupported types are rejected if they are in a physical group or of the mesh's
 ///   dimension, and skipped otherwise (an unsupported 2D element in no group of a 3D mesh).
 
@@ -102,7 +104,8 @@ const GmshType* find_gmsh_type(std::int64_t id) {
 struct Storage {
   std::optional<CellType> cell;
   int num_kept = 0;
-  std::array<std::uint8_t, 10> order{};
+  std::array<std::uint8_t, 16> order{};
+  bool halves = false;  ///< a line3 as the two line2 cells (0, 2) and (2, 1)
 };
 
 /// Gmsh types kept by their corner nodes when lower-dimensional than the mesh (see file comment).
@@ -250,6 +253,7 @@ Storage GmshParser::storage_for(const GmshType& type, std::int64_t element_tag, 
     s.cell = corners;
     s.num_kept = info(*corners).num_nodes;
     for (int i = 0; i < s.num_kept; ++i) s.order[i] = static_cast<std::uint8_t>(i);
+    s.halves = type.id == 8;
     auto& deferred = error_if_mesh_dim_[type.dim];
     if (!deferred)
       deferred =
@@ -271,13 +275,19 @@ void GmshParser::add_element(const Storage& s, std::int64_t element_tag, const I
     throw_if_interrupted(cat("while reading ", printable(name_)));
   if (!s.cell) return;
   const std::size_t copies = groups.empty() ? 1 : groups.size();
-  for (std::size_t g = 0; g < copies; ++g) {
-    cells_.cell_types.push_back(*s.cell);
-    for (int i = 0; i < s.num_kept; ++i) cells_.cell_nodes.push_back(nodes[s.order[i]]);
-    cells_.cell_offsets.push_back(static_cast<Index>(cells_.cell_nodes.size()));
-    cells_.cell_regions.push_back(groups.empty() ? -1 - dim : groups[g]);
-    cells_.cell_tags.push_back(element_tag);
-  }
+  for (std::size_t g = 0; g < copies; ++g)
+    for (int half = 0; half < (s.halves ? 2 : 1); ++half) {
+      cells_.cell_types.push_back(*s.cell);
+      if (s.halves) {  // (0, 2), then (2, 1)
+        cells_.cell_nodes.push_back(nodes[half == 0 ? 0 : 2]);
+        cells_.cell_nodes.push_back(nodes[half == 0 ? 2 : 1]);
+      } else {
+        for (int i = 0; i < s.num_kept; ++i) cells_.cell_nodes.push_back(nodes[s.order[i]]);
+      }
+      cells_.cell_offsets.push_back(static_cast<Index>(cells_.cell_nodes.size()));
+      cells_.cell_regions.push_back(groups.empty() ? -1 - dim : groups[g]);
+      cells_.cell_tags.push_back(element_tag);
+    }
 }
 
 void GmshParser::read_elements_v2() {

@@ -77,10 +77,12 @@ std::int64_t add_rotation_nodes(MeshData& mesh, const std::vector<int>& beam_reg
 
 std::int64_t add_shell_rotation_nodes(MeshData& mesh, const std::vector<int>& shell_regions) {
   return convert_cells(mesh, shell_regions,
-                       {{CellType::quad4, CellType::shell4}, {CellType::tri3, CellType::shell3}},
+                       {{CellType::quad4, CellType::shell4},
+                        {CellType::tri3, CellType::shell3},
+                        {CellType::quad8, CellType::shell8}},
                        "shells", 2,
-                       "; shells are 4-node quadrilaterals and 3-node triangles (mesh them with "
-                       "gmsh -order 1)");
+                       "; shells are 4-node quadrilaterals, 3-node triangles (gmsh -order 1) and "
+                       "8-node quadrilaterals (gmsh -order 2 with Mesh.SecondOrderIncomplete = 1)");
 }
 
 std::vector<std::int64_t> rotation_node_of(const MeshData& mesh) {

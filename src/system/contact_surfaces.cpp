@@ -339,6 +339,14 @@ Surface surface_faces(const TermInputs& in, const std::string& name, const std::
   // A shell region's faces are its shells' mid-surfaces, with half their thickness.
   const ShellInput* shell = shell_input(in.spec, name);
   const double half = shell ? 0.5 * shell->thickness : 0.0;
+  long long curved = 0;  // the 8-node shells and quadrilaterals: no contact faces
+  for (std::int64_t c = 0; c < mesh.num_cells(); ++c)
+    curved += mesh.cell_regions[c] == out.region &&
+              (mesh.cell_types[c] == CellType::shell8 || mesh.cell_types[c] == CellType::quad8);
+  INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &curved, 1, MPI_LONG_LONG, MPI_SUM, in.comm));
+  INERTIA_CHECK(curved == 0, InputError, where, ": region '", name, "' has ", curved,
+                " 8-node quadrilaterals, which contact does not take: mesh contact surfaces with "
+                "4-node quadrilaterals and triangles (gmsh -order 1)");
   // The region's cells on this rank: its faces, or its solid cells.
   auto ours = [&](std::int64_t c) {
     const CellType t = mesh.cell_types[c];

@@ -179,6 +179,8 @@ double characteristic_length(CellType type, std::span<const double> x) {
     case CellType::shell4:
     case CellType::shell3:
       return std::min(shell_length(type, x), shortest_corner_distance(type, x));
+    case CellType::shell8:  // its corners' quadrilateral's, halved: the nodes' spacing
+      return 0.5 * std::min(shell_length(type, x), shortest_corner_distance(type, x));
     case CellType::hex8:
       return hex_length(x);
     case CellType::tet4:

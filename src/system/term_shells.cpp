@@ -1,7 +1,8 @@
 // Shells (shells.hpp): the case file's `shells:`, one linear term per shell region. A shell cell
-// (shell4, shell3) is a Gmsh quad4 or tri3 cell of the region with its nodes' rotation nodes
-// (mesh/rotation_nodes.hpp); the element is fe/shell.hpp's MITC4 or fe/shell3.hpp's triangle,
-// whose DOF order [u0.., th0..] is the cell's node order.
+// (shell4, shell3, shell8) is a Gmsh quad4, tri3 or quad8 cell of the region with its nodes'
+// rotation nodes (mesh/rotation_nodes.hpp); the element is fe/shell.hpp's MITC4, fe/shell3.hpp's
+// triangle or fe/shell8.hpp's curved quadrilateral, whose DOF order [u0.., th0..] is the cell's
+// node order.
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -14,6 +15,7 @@
 #include "inertia/fe/hyperelastic.hpp"
 #include "inertia/fe/shell.hpp"
 #include "inertia/fe/shell3.hpp"
+#include "inertia/fe/shell8.hpp"
 #include "inertia/mesh/rotation_nodes.hpp"
 #include "inertia/parallel/session.hpp"
 #include "inertia/system/shells.hpp"
@@ -93,10 +95,7 @@ class LinearShellTerm final : public shell_detail::ShellTermBase {
   Traits traits() const override { return {.linear = true}; }
   void add_stiffness(const TermPoint&, MatrixSum& K) const override {
     K.add_cells(cells_, [&](std::int64_t, CellType t, auto x, auto Ke) {
-      if (t == CellType::shell3)
-        fe::shell3_stiffness(x.data(), layers_.elastic, Ke.data());
-      else
-        fe::shell4_stiffness(x.data(), layers_.elastic, Ke.data());
+      stiffness(t, x.data(), Ke.data());
     });
   }
   bool linear_cell(std::int64_t c, LinearCell& out) const override {
@@ -104,13 +103,10 @@ class LinearShellTerm final : public shell_detail::ShellTermBase {
     if (it == cells_.end() || *it != c) return false;
     const CellType t = mesh_.cell_types[c];
     const auto nd = static_cast<std::size_t>(6 * rotation_nodes_from(t));
-    double x[12];
+    double x[24];
     coordinates(c, x);
     out.K.assign(nd * nd, 0.0);
-    if (t == CellType::shell3)
-      fe::shell3_stiffness(x, layers_.elastic, out.K.data());
-    else
-      fe::shell4_stiffness(x, layers_.elastic, out.K.data());
+    stiffness(t, x, out.K.data());
     out.lumped.assign(nd, 0.0);
     lumped(t, x, out.lumped.data());
     out.mass = layers_.elastic.density * layers_.elastic.thickness *
@@ -120,17 +116,28 @@ class LinearShellTerm final : public shell_detail::ShellTermBase {
   void cell_resultants(std::span<const PetscScalar> u, std::size_t k,
                        double out[8]) const override {
     const std::int64_t c = cells_[k];
-    double x[12], d[24];
+    double x[24], d[48];
     coordinates(c, x);
     gather(u, c, d);
-    if (mesh_.cell_types[c] == CellType::shell3)
+    const CellType t = mesh_.cell_types[c];
+    if (t == CellType::shell3)
       fe::shell3_resultants(x, layers_.elastic, d, out);
+    else if (t == CellType::shell8)
+      fe::shell8_resultants(x, layers_.elastic, d, out);
     else
       fe::shell4_resultants(x, layers_.elastic, d, out);
   }
 
  private:
   std::string kind() const override { return "linear"; }
+  void stiffness(CellType t, const double* x, double* K) const {
+    if (t == CellType::shell3)
+      fe::shell3_stiffness(x, layers_.elastic, K);
+    else if (t == CellType::shell8)
+      fe::shell8_stiffness(x, layers_.elastic, K);
+    else
+      fe::shell4_stiffness(x, layers_.elastic, K);
+  }
 };
 
 }  // namespace
@@ -147,7 +154,7 @@ ShellTermBase::ShellTermBase(const TermInputs& in, ShellInput input, fe::ShellLa
       scaled_(scale_rotary_inertia) {
   areas_.reserve(cells_.size());
   for (const std::int64_t c : cells_) {
-    double x[12];
+    double x[24];
     coordinates(c, x);
     areas_.push_back(area(mesh_.cell_types[c], x));
   }
@@ -211,7 +218,9 @@ void ShellTermBase::fold_matrix(std::int64_t c, const double K[576], double* out
 }
 
 double ShellTermBase::area(CellType t, const double* x) {
-  return t == CellType::shell3 ? fe::shell3_frame(x).area : fe::shell4_frame(x).area;
+  return t == CellType::shell3   ? fe::shell3_frame(x).area
+         : t == CellType::shell8 ? fe::shell8_area(x)
+                                 : fe::shell4_frame(x).area;
 }
 
 /// For explicit runs the rotary inertia is raised to rho t A / n max(t^2 / 12, A / 8) per
@@ -222,9 +231,11 @@ double ShellTermBase::area(CellType t, const double* x) {
 /// of a thin shell's bending modes is a term of order (k t)^2, here of order (k h)^2 / 8 for a
 /// mode of wave number k on cells of size h: it vanishes as the mesh is refined.
 void ShellTermBase::lumped(CellType type, const double* x, double* m) const {
-  const int n = rotation_nodes_from(type);  // 4 or 3 nodes
+  const int n = rotation_nodes_from(type);  // 4, 3 or 8 nodes
   if (type == CellType::shell3)
     fe::shell3_lumped_mass(x, layers_.elastic, m);
+  else if (type == CellType::shell8)
+    fe::shell8_lumped_mass(x, layers_.elastic, m);
   else
     fe::shell4_lumped_mass(x, layers_.elastic, m);
   if (!scaled_) return;
@@ -242,7 +253,7 @@ void ShellTermBase::add_lumped_mass(VectorSum& m) const {
 
 void ShellTermBase::add_consistent_mass(MatrixSum& M) const {
   M.add_cells(cells_, [&](std::int64_t, CellType t, auto x, auto Me) {
-    double m[24];
+    double m[48];
     lumped(t, x.data(), m);
     const int nd = 6 * rotation_nodes_from(t);
     for (int i = 0; i < nd; ++i) Me[static_cast<std::size_t>((nd + 1) * i)] = m[i];
@@ -258,8 +269,14 @@ double ShellTermBase::mass() const {
 void ShellTermBase::add_body_force(const std::array<double, 3>& g, VectorSum& f) const {
   std::size_t k = 0;
   const double rho_t = layers_.elastic.density * layers_.elastic.thickness;
-  f.add_cells(cells_, [&](std::int64_t, CellType t, auto, auto fe_vec) {
+  f.add_cells(cells_, [&](std::int64_t, CellType t, auto x, auto fe_vec) {
     const int n = rotation_nodes_from(t);
+    if (t == CellType::shell8) {  // consistent: rho t g int N_a dA (negative at the corners)
+      ++k;
+      const double q[3] = {rho_t * g[0], rho_t * g[1], rho_t * g[2]};
+      fe::shell8_surface_load(x.data(), q, fe_vec.data());
+      return true;
+    }
     const double w = rho_t * areas_[k++] / n;
     for (int a = 0; a < n; ++a)
       for (int i = 0; i < 3; ++i) fe_vec[3 * a + i] = w * g[i];
@@ -268,13 +285,18 @@ void ShellTermBase::add_body_force(const std::array<double, 3>& g, VectorSum& f)
 }
 
 std::string ShellTermBase::summary() const {
-  double sums[3] = {static_cast<double>(cells_.size()), 0, 0};  // cells, area, triangles
+  // cells, area, triangles, curved quadrilaterals
+  double sums[4] = {static_cast<double>(cells_.size()), 0, 0, 0};
   for (const double a : areas_) sums[1] += a;
-  for (const std::int64_t c : cells_) sums[2] += mesh_.cell_types[c] == CellType::shell3;
-  INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, sums, 3, MPI_DOUBLE, MPI_SUM, comm_));
+  for (const std::int64_t c : cells_) {
+    sums[2] += mesh_.cell_types[c] == CellType::shell3;
+    sums[3] += mesh_.cell_types[c] == CellType::shell8;
+  }
+  INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, sums, 4, MPI_DOUBLE, MPI_SUM, comm_));
   const fe::ShellSection& e = layers_.elastic;
-  const auto quads = static_cast<long long>(sums[0] - sums[2]);
+  const auto quads = static_cast<long long>(sums[0] - sums[2] - sums[3]);
   const auto triangles = static_cast<long long>(sums[2]);
+  const auto curved = static_cast<long long>(sums[3]);
   const bool linear = kind() == "linear";
   const std::string quad_kind =
       input_.belytschko_tsay ? cat("Belytschko-Tsay, one point, hourglass ", input_.hourglass)
@@ -282,10 +304,13 @@ std::string ShellTermBase::summary() const {
   // The corotational and plastic kernels take a triangle as a degenerate quadrilateral.
   const std::string triangle_kind =
       linear ? "Allman membrane, MITC3 bending" : cat("degenerate ", quad_kind, " quadrilaterals");
-  const std::string types = triangles == 0 ? quad_kind
-                            : quads == 0   ? cat("triangles: ", triangle_kind)
-                                           : cat(quads, " ", quad_kind, ", ", triangles,
-                                                 " triangles (", triangle_kind, ")");
+  const std::string curved_kind = "curved 8-node quadrilaterals (degenerated continuum, 2 x 2)";
+  std::string types = triangles == 0 ? quad_kind
+                      : quads == 0   ? cat("triangles: ", triangle_kind)
+                                     : cat(quads, " ", quad_kind, ", ", triangles, " triangles (",
+                                           triangle_kind, ")");
+  if (curved > 0)
+    types = quads + triangles == 0 ? curved_kind : cat(types, ", ", curved, " ", curved_kind);
   return cat("region '", printable(input_.region), "': ", static_cast<long long>(sums[0]),
              " shells (", types, ", ", kind(), "), area ", sums[1], ", thickness ", e.thickness,
              "; E ", e.youngs_modulus, ", nu ", e.poissons_ratio, ", density ", e.density,
@@ -406,12 +431,14 @@ void build_shell_terms(const TermInputs& in, std::vector<std::unique_ptr<ForceTe
       }
     }
     std::vector<std::int64_t> cells;
+    long long curved = 0;  // shell8 cells
     for (std::int64_t c = 0; c < in.mesh.num_cells(); ++c) {
       const CellType t = in.mesh.cell_types[c];
-      if ((t != CellType::shell4 && t != CellType::shell3) || in.mesh.cell_regions[c] != region ||
-          !in.mesh.cell_is_element[c])
+      if (rotation_nodes_from(t) == 0 || t == CellType::beam2 ||
+          in.mesh.cell_regions[c] != region || !in.mesh.cell_is_element[c])
         continue;
-      double x[24];
+      curved += t == CellType::shell8;
+      double x[Assembler::max_cell_dofs];
       in.assembler.cell_coordinates(c, x);
       try {
         shell_detail::ShellTermBase::area(t, x);  // the frame, or invalid_argument
@@ -423,6 +450,17 @@ void build_shell_terms(const TermInputs& in, std::vector<std::unique_ptr<ForceTe
                              excerpt(b.region), "': ", err.what())));
       }
     }
+    // The curved eight-node shells are linear elastic and implicit (every rank the same answer).
+    INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &curved, 1, MPI_LONG_LONG, MPI_SUM, in.comm));
+    INERTIA_CHECK(curved == 0 || !(law || b.corotational || b.belytschko_tsay), InputError, b.where,
+                  ": region '", excerpt(b.region), "' has ", curved,
+                  " 8-node (quad8) shells, which are linear and elastic; corotational, plastic "
+                  "and belytschko_tsay shells are 4-node quadrilaterals and triangles (gmsh "
+                  "-order 1)");
+    INERTIA_CHECK(curved == 0 || !in.spec.explicit_scheme, InputError, b.where, ": region '",
+                  excerpt(b.region), "' has ", curved,
+                  " 8-node (quad8) shells, which are for static, implicit, modal and harmonic "
+                  "runs; explicit runs take 4-node quadrilaterals and triangles (gmsh -order 1)");
     if (b.belytschko_tsay)
       out.push_back(shell_detail::make_bt_shell_term(in, b, layers, std::move(cells), scale));
     else if (law || b.corotational)

@@ -9,6 +9,9 @@
 # the bottom the top's opposite, the middle unstressed (to 1e-4 sigma_y) (tests/support/check_plastic_shells_pvd.py).
 # The harmonic analysis's fields_at frame of the plate at 0.01 Hz: shell_resultants_real, _imag
 # and _amplitude against the static run's (tests/support/check_harmonic_shells_pvd.py).
+# The curved 8-node shells of examples/pinched_cylinder (quad8, 16 x 16) in VTU and XDMF on 1 and 3
+# ranks: drawn as VTK_QUADRATIC_QUAD cells on the cylinder, the rotation nodes not drawn, the
+# shells' arrays, the point under the load where the probe says (tests/support/check_quad8_pvd.py).
 # Skips without pvpython.
 set -euo pipefail
 : "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
@@ -75,5 +78,18 @@ for format in vtu xdmf; do
   [ "$format" = xdmf ] && series="$d/out/strip.xdmf"
   "${pv[@]}" "$INERTIA_SOURCE_DIR/tests/support/check_plastic_shells_pvd.py" "$series" 2.5e8 ||
     failed=1
+done
+for format in vtu xdmf; do
+  for np in 1 3; do
+    d="$work/cylinder_$format$np"
+    mkdir -p "$d"
+    sed -e "s|\.\./\.\./meshes|$INERTIA_SOURCE_DIR/meshes|" -e "s|directory: out/pinched_cylinder|directory: out\n  format: $format|" \
+      "$INERTIA_SOURCE_DIR/examples/pinched_cylinder/pinched_cylinder.yaml" > "$d/cylinder.yaml"
+    (cd "$d" && run "$np" cylinder.yaml)
+    uz=$(python3 -c "import csv; r = [l for l in open('$d/out/probes.csv') if not l.startswith('#')]; print(list(csv.DictReader(r))[-1]['load.uz'])")
+    series="$d/out/cylinder.pvd"
+    [ "$format" = xdmf ] && series="$d/out/cylinder.xdmf"
+    "${pv[@]}" "$INERTIA_SOURCE_DIR/tests/support/check_quad8_pvd.py" "$series" "$uz" || failed=1
+  done
 done
 finish

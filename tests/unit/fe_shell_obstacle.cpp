@@ -222,7 +222,8 @@ TEST(ShellObstacle, PinchedCylinderConverges) {
   }
   // 0.3860, 0.7533, 0.9318 (and 0.9894 at 32 x 32): MITC4's known slow convergence on this
   // bending-dominated case with a point load (published four-node values at 16 x 16: 0.93 to
-  // 0.94). NOT within the 5 % at 16 x 16 one may ask of a shell element: 6.8 % short. Neither the
+  // 0.94). NOT within the 5 % at 16 x 16 one may ask of a shell element: 6.8 % short (the curved
+  // eight-node shell is: 1.0031, fe_shell8.cpp). Neither the
   // drilling penalty (factor 1 to 0.001, or fully 2 x 2 integrated: 0.9285 to 0.9322) nor the
   // incompatible membrane modes (0.9284 without them) is the cause: it is the bilinear bending
   // field's discretization error, of second order (errors 0.247, 0.068, 0.0106 at 8, 16, 32;

@@ -46,7 +46,7 @@ TEST(CellTypeTable, NodeOrdersArePermutationsAndShapesMatchTheDimension) {
     SCOPED_TRACE(std::string(t.name));
     ASSERT_LE(t.num_nodes, static_cast<int>(t.gmsh_node.size()));
     EXPECT_LE(t.num_corners, t.num_nodes);
-    std::array<int, 10> seen{};
+    std::array<int, std::tuple_size_v<decltype(t.gmsh_node)>> seen{};
     for (int i = 0; i < t.num_nodes; ++i) {
       ASSERT_LT(t.gmsh_node[i], t.num_nodes);
       ++seen[t.gmsh_node[i]];

@@ -510,20 +510,24 @@ TEST(GmshReader, ReadsMsh41BinaryWithFourAndEightByteSizes) {
   }
 }
 
-TEST(GmshReader, KeepsTheCornersOfSecondOrderLinesOnABoundary) {
+TEST(GmshReader, KeepsSecondOrderLinesOnABoundaryAsTwoLines) {
   TempFiles tmp;
-  // a line3 (type 8) in a physical group of a 3D mesh becomes a line2
+  // a line3 (type 8) in a physical group of a 3D mesh becomes the line2 cells (10, 99) and
+  // (99, 20): the group holds its middle node (a condition on a quad8 shell's edge holds it)
   const std::string text =
       replaced(tiny_22, "$Elements\n2\n", "$Elements\n3\n3 8 2 9 1 10 20 99\n");
   const MeshData m = read_gmsh(tmp.write("line3.msh", text));
   expect_consistent(m);
-  ASSERT_EQ(count_cells(m, "physical_1_9"), 1);
+  ASSERT_EQ(count_cells(m, "physical_1_9"), 2);
   const int r = m.find_region("physical_1_9");
+  std::vector<std::int64_t> tags;
   for (std::int64_t c = 0; c < m.num_cells(); ++c)
     if (m.cell_regions[c] == r) {
       EXPECT_EQ(m.cell_types[c], CellType::line2);
+      for (const auto n : m.nodes_of(c)) tags.push_back(m.node_tags[static_cast<std::size_t>(n)]);
     }
-  EXPECT_EQ(m.num_nodes(), 4);  // the midpoint 99 is used by nothing else
+  EXPECT_EQ(tags, (std::vector<std::int64_t>{10, 99, 99, 20}));
+  EXPECT_EQ(m.num_nodes(), 5);  // the midpoint 99 is kept
 }
 
 TEST(GmshReader, SkipsUnsupportedLowerDimensionalElementsOutsideGroups) {

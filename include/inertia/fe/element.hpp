@@ -19,7 +19,7 @@
 
 namespace inertia::fe {
 
-inline constexpr int max_nodes = 10;    ///< largest node count of a supported cell
+inline constexpr int max_nodes = 16;    ///< largest node count of a supported cell
 inline constexpr int max_qpoints = 27;  ///< largest quadrature rule used
 
 /// A quadrature rule on a reference cell: reference coordinates (3 per point, unused ones zero)

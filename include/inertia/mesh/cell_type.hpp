@@ -31,10 +31,12 @@ enum class CellType : std::uint8_t {
   tri6,
   beam2,
   shell4,
-  shell3
+  shell3,
+  quad8,
+  shell8
 };
 
-inline constexpr int num_cell_types = 11;
+inline constexpr int num_cell_types = 13;
 
 /// The reference cell a type maps from (fe/element.hpp describes each).
 enum class ReferenceShape : std::uint8_t {
@@ -83,7 +85,7 @@ struct CellTypeInfo : EntryInfo {
   int gmsh_id;      ///< Gmsh element type number
   int vtk_id;       ///< VTK cell type (VTK_TETRA = 10, ...)
   /// internal (VTK) node i is Gmsh node gmsh_node[i]
-  std::array<std::uint8_t, 10> gmsh_node;
+  std::array<std::uint8_t, 16> gmsh_node;
   ReferenceShape shape;
   /// XDMF's "Mixed" topology code, and whether a node count follows it in the topology array
   /// (the polyvertex and polyline codes).
@@ -292,6 +294,41 @@ inline constexpr std::array<CellTypeInfo, num_cell_types> cell_type_table{{
      2,
      no_faces,
      CellType::shell3},
+    // quad8: the serendipity quadrilateral, corners then the midpoints of edges (0,1), (1,2),
+    // (2,3), (3,0) in both Gmsh and VTK (VTK_QUADRATIC_QUAD, XDMF Quadrilateral_8 = 37). The
+    // cells of a shells: region become shell8; elsewhere loads on surfaces.
+    {{"quad8", "an 8-node quadratic quadrilateral: curved shells (shells:), loads on surfaces", ""},
+     CellType::quad8,
+     2,
+     8,
+     4,
+     16,
+     23,
+     {0, 1, 2, 3, 4, 5, 6, 7},
+     RS::quadrilateral,
+     37,
+     false,
+     5,
+     5,
+     no_faces,
+     CellType::quad8},
+    // shell8: a shell made from a Gmsh quad8 cell of a `shells:` region: its eight nodes, then
+    // their rotation nodes. Written as the quad8 of its first eight nodes.
+    {{"shell8", "an 8-node curved shell (made from the quad8 cells of a shells: region)", ""},
+     CellType::shell8,
+     2,
+     16,
+     4,
+     -1,
+     23,
+     {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15},
+     RS::quadrilateral,
+     37,
+     false,
+     5,
+     5,
+     no_faces,
+     CellType::shell8},
 }};
 
 constexpr const CellTypeInfo& info(CellType t) { return cell_type_table[static_cast<int>(t)]; }
@@ -303,6 +340,7 @@ constexpr CellType shown_type(CellType t) {
   return t == CellType::beam2    ? CellType::line2
          : t == CellType::shell4 ? CellType::quad4
          : t == CellType::shell3 ? CellType::tri3
+         : t == CellType::shell8 ? CellType::quad8
                                  : t;
 }
 
@@ -310,7 +348,11 @@ constexpr CellType shown_type(CellType t) {
 /// (mesh/rotation_nodes.hpp): the number of nodes with translations of such a cell, 0 for the
 /// other types (no rotation nodes).
 constexpr int rotation_nodes_from(CellType t) {
-  return t == CellType::beam2 ? 2 : t == CellType::shell4 ? 4 : t == CellType::shell3 ? 3 : 0;
+  return t == CellType::beam2    ? 2
+         : t == CellType::shell4 ? 4
+         : t == CellType::shell3 ? 3
+         : t == CellType::shell8 ? 8
+                                 : 0;
 }
 constexpr int shown_nodes(CellType t) { return info(shown_type(t)).num_nodes; }
 

@@ -1,0 +1,327 @@
+// The eight-node degenerated-continuum shell (shell8.hpp).
+#include "inertia/fe/shell8.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "shell_detail.hpp"
+
+namespace inertia::fe {
+
+namespace {
+
+constexpr int nodes = 8, dofs = 48;
+constexpr double node_xi[8] = {-1, 1, 1, -1, 0, 1, 0, -1};
+constexpr double node_eta[8] = {-1, -1, 1, 1, -1, 0, 1, 0};
+constexpr double gauss = 0.57735026918962576451;  // 1 / sqrt(3)
+
+constexpr int tr(int a, int i) { return 3 * a + i; }
+constexpr int rot(int a, int i) { return 24 + 3 * a + i; }
+
+/// The serendipity quad's shape functions and their natural derivatives at (xi, eta).
+struct Shape {
+  double N[8], dxi[8], deta[8];
+  Shape(double xi, double eta) {
+    for (int a = 0; a < 4; ++a) {
+      const double s = node_xi[a], t = node_eta[a];
+      N[a] = 0.25 * (1 + s * xi) * (1 + t * eta) * (s * xi + t * eta - 1);
+      dxi[a] = 0.25 * s * (1 + t * eta) * (2 * s * xi + t * eta);
+      deta[a] = 0.25 * t * (1 + s * xi) * (s * xi + 2 * t * eta);
+    }
+    for (int a = 4; a < 8; ++a) {
+      const double s = node_xi[a], t = node_eta[a];
+      if (s == 0) {
+        N[a] = 0.5 * (1 - xi * xi) * (1 + t * eta);
+        dxi[a] = -xi * (1 + t * eta);
+        deta[a] = 0.5 * t * (1 - xi * xi);
+      } else {
+        N[a] = 0.5 * (1 + s * xi) * (1 - eta * eta);
+        dxi[a] = 0.5 * s * (1 - eta * eta);
+        deta[a] = -eta * (1 + s * xi);
+      }
+    }
+  }
+};
+
+void cross(const double a[3], const double b[3], double c[3]) {
+  c[0] = a[1] * b[2] - a[2] * b[1];
+  c[1] = a[2] * b[0] - a[0] * b[2];
+  c[2] = a[0] * b[1] - a[1] * b[0];
+}
+double dot(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+
+/// The element's nodes and their directors.
+struct Geometry {
+  double x[8][3], V[8][3];
+  double half = 0, offset = 0;  ///< t / 2, o
+  Geometry(const double xyz[24], const ShellSection& s)
+      : half(0.5 * s.thickness), offset(s.offset) {
+    for (int a = 0; a < nodes; ++a)
+      for (int i = 0; i < 3; ++i) x[a][i] = xyz[3 * a + i];
+    for (int a = 0; a < nodes; ++a) {
+      const Shape sh(node_xi[a], node_eta[a]);
+      double gx[3]{}, ge[3]{};
+      for (int b = 0; b < nodes; ++b)
+        for (int i = 0; i < 3; ++i) {
+          gx[i] += sh.dxi[b] * x[b][i];
+          ge[i] += sh.deta[b] * x[b][i];
+        }
+      cross(gx, ge, V[a]);
+      const double n = std::hypot(V[a][0], V[a][1], V[a][2]);
+      if (!(n > 1e-12 * std::hypot(gx[0], gx[1], gx[2]) * std::hypot(ge[0], ge[1], ge[2])))
+        throw std::invalid_argument("degenerate quad8 shell (a corner or edge folded flat)");
+      for (int i = 0; i < 3; ++i) V[a][i] /= n;
+    }
+  }
+  /// The mid-surface's tangents at (xi, eta) and the area element |X,xi x X,eta|.
+  double tangents(const Shape& sh, double gx[3], double ge[3]) const {
+    for (int i = 0; i < 3; ++i) gx[i] = ge[i] = 0;
+    for (int a = 0; a < nodes; ++a)
+      for (int i = 0; i < 3; ++i) {
+        const double p = x[a][i] - offset * V[a][i];
+        gx[i] += sh.dxi[a] * p;
+        ge[i] += sh.deta[a] * p;
+      }
+    double n[3];
+    cross(gx, ge, n);
+    return std::hypot(n[0], n[1], n[2]);
+  }
+};
+
+/// A point (xi, eta, zeta): its shape, the lamina axes of the mid-surface at (xi, eta) (rows e1,
+/// e2, e3), det J and, per node, the local derivatives of N_a (g) and of z N_a (h: the
+/// rotations' field), z = zeta t / 2 - o.
+struct Point {
+  Shape sh;
+  double e[3][3]{}, det = 0, area = 0;
+  double g[8][3]{}, h[8][3]{};
+  double z = 0;
+  Point(const Geometry& geo, double xi, double eta, double zeta) : sh(xi, eta) {
+    z = zeta * geo.half - geo.offset;
+    double gx[3], ge[3];
+    area = geo.tangents(sh, gx, ge);
+    cross(gx, ge, e[2]);
+    const double n3 = std::hypot(e[2][0], e[2][1], e[2][2]);
+    const double n1 = std::hypot(gx[0], gx[1], gx[2]);
+    if (!(area > 0) || !(n1 > 0)) throw std::invalid_argument("degenerate quad8 shell");
+    for (int i = 0; i < 3; ++i) {
+      e[2][i] /= n3;
+      e[0][i] = gx[i] / n1;
+    }
+    cross(e[2], e[0], e[1]);
+    // J rows: X,xi, X,eta, X,zeta at the point.
+    double J[3][3]{};
+    for (int a = 0; a < nodes; ++a)
+      for (int i = 0; i < 3; ++i) {
+        const double p = geo.x[a][i] + z * geo.V[a][i];
+        J[0][i] += sh.dxi[a] * p;
+        J[1][i] += sh.deta[a] * p;
+        J[2][i] += sh.N[a] * geo.half * geo.V[a][i];
+      }
+    det = J[0][0] * (J[1][1] * J[2][2] - J[1][2] * J[2][1]) -
+          J[0][1] * (J[1][0] * J[2][2] - J[1][2] * J[2][0]) +
+          J[0][2] * (J[1][0] * J[2][1] - J[1][1] * J[2][0]);
+    if (!(det > 0))
+      throw std::invalid_argument("quad8 shell with a non-positive Jacobian (distorted or thick)");
+    // inv[p][r] = d xi_r / d X_p
+    double inv[3][3];
+    inv[0][0] = (J[1][1] * J[2][2] - J[1][2] * J[2][1]) / det;
+    inv[0][1] = (J[0][2] * J[2][1] - J[0][1] * J[2][2]) / det;
+    inv[0][2] = (J[0][1] * J[1][2] - J[0][2] * J[1][1]) / det;
+    inv[1][0] = (J[1][2] * J[2][0] - J[1][0] * J[2][2]) / det;
+    inv[1][1] = (J[0][0] * J[2][2] - J[0][2] * J[2][0]) / det;
+    inv[1][2] = (J[0][2] * J[1][0] - J[0][0] * J[1][2]) / det;
+    inv[2][0] = (J[1][0] * J[2][1] - J[1][1] * J[2][0]) / det;
+    inv[2][1] = (J[0][1] * J[2][0] - J[0][0] * J[2][1]) / det;
+    inv[2][2] = (J[0][0] * J[1][1] - J[0][1] * J[1][0]) / det;
+    // J (the rows above) maps d/dX to d/dxi: d/dxi_r = J[r][p] d/dX_p, so d/dX_p = Jinv[p][r]
+    // d/dxi_r with Jinv = J^-1 (inv above is J^-1: inv[p][r]).
+    for (int a = 0; a < nodes; ++a) {
+      double gg[3], hh[3];
+      for (int p = 0; p < 3; ++p) {
+        gg[p] = inv[p][0] * sh.dxi[a] + inv[p][1] * sh.deta[a];
+        hh[p] = z * gg[p] + inv[p][2] * sh.N[a] * geo.half;
+      }
+      for (int i = 0; i < 3; ++i) {
+        g[a][i] = dot(e[i], gg);
+        h[a][i] = dot(e[i], hh);
+      }
+    }
+  }
+};
+
+/// The local displacement gradient's rows L[i][k] = d u_k / d x_i (lamina axes) per DOF: the
+/// strains [e11, e22, g12, g13, g23] (B) and the mid-surface's in-plane rotation
+/// omega = (L01 - L10) / 2.
+void strain_rows(const Geometry& geo, const Point& p, double B[5][dofs], double omega[dofs]) {
+  for (int a = 0; a < nodes; ++a) {
+    for (int j = 0; j < 3; ++j) {
+      // translation j of node a: L[i][k] = g_i e_k[j]
+      double L[3][3];
+      for (int i = 0; i < 3; ++i)
+        for (int k = 0; k < 3; ++k) L[i][k] = p.g[a][i] * p.e[k][j];
+      const int c = tr(a, j);
+      B[0][c] = L[0][0];
+      B[1][c] = L[1][1];
+      B[2][c] = L[0][1] + L[1][0];
+      B[3][c] = L[0][2] + L[2][0];
+      B[4][c] = L[1][2] + L[2][1];
+      if (omega) omega[c] = 0.5 * (L[0][1] - L[1][0]);
+    }
+    for (int j = 0; j < 3; ++j) {
+      // rotation j of node a: U = z N_a (e_j x V_a), L[i][k] = h_i (e_k . (e_j x V_a))
+      const double ej[3] = {j == 0 ? 1.0 : 0.0, j == 1 ? 1.0 : 0.0, j == 2 ? 1.0 : 0.0};
+      double w[3];
+      cross(ej, geo.V[a], w);
+      double wl[3];
+      for (int k = 0; k < 3; ++k) wl[k] = dot(p.e[k], w);
+      double L[3][3];
+      for (int i = 0; i < 3; ++i)
+        for (int k = 0; k < 3; ++k) L[i][k] = p.h[a][i] * wl[k];
+      const int c = rot(a, j);
+      B[0][c] = L[0][0];
+      B[1][c] = L[1][1];
+      B[2][c] = L[0][1] + L[1][0];
+      B[3][c] = L[0][2] + L[2][0];
+      B[4][c] = L[1][2] + L[2][1];
+      if (omega) omega[c] = 0.5 * (L[0][1] - L[1][0]);
+    }
+  }
+}
+
+/// The material's moduli per volume: plane stress (3 x 3) and the transverse shear k G.
+struct Material {
+  double m[3][3]{}, shear = 0, G = 0;
+  explicit Material(const ShellSection& s) {
+    const double E = s.youngs_modulus, nu = s.poissons_ratio;
+    G = E / (2 * (1 + nu));
+    const double c = E / (1 - nu * nu);
+    m[0][0] = m[1][1] = c;
+    m[0][1] = m[1][0] = c * nu;
+    m[2][2] = G;
+    shear = s.shear_factor * G;
+  }
+  /// The stresses [s11, s22, s12, s13, s23] of the strains.
+  void stress(const double eps[5], double sig[5]) const {
+    for (int i = 0; i < 3; ++i) sig[i] = m[i][0] * eps[0] + m[i][1] * eps[1] + m[i][2] * eps[2];
+    sig[3] = shear * eps[3];
+    sig[4] = shear * eps[4];
+  }
+};
+
+}  // namespace
+
+void shell8_stiffness(const double xyz[24], const ShellSection& s, double K[2304]) {
+  std::fill(K, K + dofs * dofs, 0.0);
+  const Geometry geo(xyz, s);
+  const Material mat(s);
+  const double D[5][5] = {{mat.m[0][0], mat.m[0][1], 0, 0, 0},
+                          {mat.m[1][0], mat.m[1][1], 0, 0, 0},
+                          {0, 0, mat.m[2][2], 0, 0},
+                          {0, 0, 0, mat.shear, 0},
+                          {0, 0, 0, 0, mat.shear}};
+  const double alpha[1][1] = {{s.drilling * mat.G * s.thickness}};
+  double B[5][dofs], drill[1][dofs];
+  for (const double xi : {-gauss, gauss})
+    for (const double eta : {-gauss, gauss}) {
+      for (const double zeta : {-gauss, gauss}) {
+        const Point p(geo, xi, eta, zeta);
+        strain_rows(geo, p, B, nullptr);
+        shell_detail::add_btdb<5, dofs>(B, D, p.det, K);
+      }
+      const Point p(geo, xi, eta, 0);
+      strain_rows(geo, p, B, drill[0]);
+      for (int k = 0; k < dofs; ++k) drill[0][k] = -drill[0][k];
+      for (int a = 0; a < nodes; ++a)
+        for (int j = 0; j < 3; ++j) drill[0][rot(a, j)] += p.sh.N[a] * p.e[2][j];
+      shell_detail::add_btdb<1, dofs>(drill, alpha, p.area, K);
+    }
+}
+
+double shell8_area(const double xyz[24]) {
+  ShellSection plain;
+  plain.thickness = 1;
+  const Geometry geo(xyz, plain);
+  constexpr double g3[3] = {-0.77459666924148337704, 0, 0.77459666924148337704};
+  constexpr double w3[3] = {5.0 / 9, 8.0 / 9, 5.0 / 9};
+  double area = 0;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      double gx[3], ge[3];
+      area += w3[i] * w3[j] * geo.tangents(Shape(g3[i], g3[j]), gx, ge);
+    }
+  return area;
+}
+
+void shell8_lumped_mass(const double xyz[24], const ShellSection& s, double m[48]) {
+  ShellSection plain = s;
+  plain.offset = 0;  // the nodes' surface
+  const Geometry geo(xyz, plain);
+  constexpr double g3[3] = {-0.77459666924148337704, 0, 0.77459666924148337704};
+  constexpr double w3[3] = {5.0 / 9, 8.0 / 9, 5.0 / 9};
+  double diag[8]{}, area = 0;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      const Shape sh(g3[i], g3[j]);
+      double gx[3], ge[3];
+      const double w = w3[i] * w3[j] * geo.tangents(sh, gx, ge);
+      area += w;
+      for (int a = 0; a < nodes; ++a) diag[a] += w * sh.N[a] * sh.N[a];
+    }
+  double sum = 0;
+  for (const double d : diag) sum += d;
+  const double t = s.thickness;
+  const double translation = s.density * t * area,
+               rotation = translation * (t * t / 12 + s.offset * s.offset);
+  for (int a = 0; a < nodes; ++a)
+    for (int i = 0; i < 3; ++i) {
+      m[tr(a, i)] = translation * diag[a] / sum;
+      m[rot(a, i)] = rotation * diag[a] / sum;
+    }
+}
+
+void shell8_surface_load(const double xyz[24], const double q[3], double f[24]) {
+  ShellSection plain;
+  plain.thickness = 1;
+  const Geometry geo(xyz, plain);
+  constexpr double g3[3] = {-0.77459666924148337704, 0, 0.77459666924148337704};
+  constexpr double w3[3] = {5.0 / 9, 8.0 / 9, 5.0 / 9};
+  std::fill(f, f + 24, 0.0);
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      const Shape sh(g3[i], g3[j]);
+      double gx[3], ge[3];
+      const double w = w3[i] * w3[j] * geo.tangents(sh, gx, ge);
+      for (int a = 0; a < nodes; ++a)
+        for (int c = 0; c < 3; ++c) f[3 * a + c] += w * sh.N[a] * q[c];
+    }
+}
+
+void shell8_resultants(const double xyz[24], const ShellSection& s, const double d[48],
+                       double out[8]) {
+  const Geometry geo(xyz, s);
+  const Material mat(s);
+  double local[8]{}, R[9]{};
+  double B[5][dofs];
+  for (const double zeta : {-gauss, gauss}) {
+    const Point p(geo, 0, 0, zeta);
+    strain_rows(geo, p, B, nullptr);
+    double eps[5]{}, sig[5];
+    for (int i = 0; i < 5; ++i)
+      for (int k = 0; k < dofs; ++k) eps[i] += B[i][k] * d[k];
+    mat.stress(eps, sig);
+    const double w = geo.half;  // the point's share of the thickness
+    for (int i = 0; i < 3; ++i) {
+      local[i] += w * sig[i];
+      local[3 + i] += w * sig[i] * p.z;  // about the nodes' surface: z = zeta t / 2 - o
+    }
+    local[6] += w * sig[3];
+    local[7] += w * sig[4];
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) R[3 * i + j] = p.e[i][j];
+  }
+  shell_to_output_axes(R, local, out);
+}
+
+}  // namespace inertia::fe
