@@ -5,6 +5,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "inertia/fe/element.hpp"
 #include "shell_detail.hpp"
 
 namespace inertia::fe {
@@ -12,6 +13,7 @@ namespace inertia::fe {
 namespace {
 
 constexpr int nodes = 8, dofs = 48;
+/// The nodes' natural coordinates (quad8's order: the corners, then the edges' midpoints).
 constexpr double node_xi[8] = {-1, 1, 1, -1, 0, 1, 0, -1};
 constexpr double node_eta[8] = {-1, -1, 1, 1, -1, 0, 1, 0};
 constexpr double gauss = 0.57735026918962576451;  // 1 / sqrt(3)
@@ -19,27 +21,18 @@ constexpr double gauss = 0.57735026918962576451;  // 1 / sqrt(3)
 constexpr int tr(int a, int i) { return 3 * a + i; }
 constexpr int rot(int a, int i) { return 24 + 3 * a + i; }
 
-/// The serendipity quad's shape functions and their natural derivatives at (xi, eta).
+/// The serendipity quad's shape functions and their natural derivatives at (xi, eta) (element.hpp's
+/// quad8).
 struct Shape {
   double N[8], dxi[8], deta[8];
   Shape(double xi, double eta) {
-    for (int a = 0; a < 4; ++a) {
-      const double s = node_xi[a], t = node_eta[a];
-      N[a] = 0.25 * (1 + s * xi) * (1 + t * eta) * (s * xi + t * eta - 1);
-      dxi[a] = 0.25 * s * (1 + t * eta) * (2 * s * xi + t * eta);
-      deta[a] = 0.25 * t * (1 + s * xi) * (s * xi + 2 * t * eta);
-    }
-    for (int a = 4; a < 8; ++a) {
-      const double s = node_xi[a], t = node_eta[a];
-      if (s == 0) {
-        N[a] = 0.5 * (1 - xi * xi) * (1 + t * eta);
-        dxi[a] = -xi * (1 + t * eta);
-        deta[a] = 0.5 * t * (1 - xi * xi);
-      } else {
-        N[a] = 0.5 * (1 + s * xi) * (1 - eta * eta);
-        dxi[a] = 0.5 * s * (1 - eta * eta);
-        deta[a] = -eta * (1 + s * xi);
-      }
+    const double at[3] = {xi, eta, 0};
+    double dN[24];
+    shape_values(CellType::quad8, at, N);
+    shape_gradients(CellType::quad8, at, dN);
+    for (int a = 0; a < nodes; ++a) {
+      dxi[a] = dN[3 * a];
+      deta[a] = dN[3 * a + 1];
     }
   }
 };
@@ -155,39 +148,30 @@ struct Point {
 /// strains [e11, e22, g12, g13, g23] (B) and the mid-surface's in-plane rotation
 /// omega = (L01 - L10) / 2.
 void strain_rows(const Geometry& geo, const Point& p, double B[5][dofs], double omega[dofs]) {
-  for (int a = 0; a < nodes; ++a) {
+  // DOF c moves the points by s N_a v (local axes): L[i][k] = s_i v_k, s the node's local
+  // derivatives (g: a translation, h: a rotation), v its direction.
+  const auto column = [&](int c, const double* s, const double* v) {
+    B[0][c] = s[0] * v[0];
+    B[1][c] = s[1] * v[1];
+    B[2][c] = s[0] * v[1] + s[1] * v[0];
+    B[3][c] = s[0] * v[2] + s[2] * v[0];
+    B[4][c] = s[1] * v[2] + s[2] * v[1];
+    if (omega) omega[c] = 0.5 * (s[0] * v[1] - s[1] * v[0]);
+  };
+  for (int a = 0; a < nodes; ++a)
     for (int j = 0; j < 3; ++j) {
-      // translation j of node a: L[i][k] = g_i e_k[j]
-      double L[3][3];
-      for (int i = 0; i < 3; ++i)
-        for (int k = 0; k < 3; ++k) L[i][k] = p.g[a][i] * p.e[k][j];
-      const int c = tr(a, j);
-      B[0][c] = L[0][0];
-      B[1][c] = L[1][1];
-      B[2][c] = L[0][1] + L[1][0];
-      B[3][c] = L[0][2] + L[2][0];
-      B[4][c] = L[1][2] + L[2][1];
-      if (omega) omega[c] = 0.5 * (L[0][1] - L[1][0]);
-    }
-    for (int j = 0; j < 3; ++j) {
-      // rotation j of node a: U = z N_a (e_j x V_a), L[i][k] = h_i (e_k . (e_j x V_a))
+      // translation j: v = the local components of e_j; rotation j: of e_j x V_a (U = z N_a
+      // (e_j x V_a))
       const double ej[3] = {j == 0 ? 1.0 : 0.0, j == 1 ? 1.0 : 0.0, j == 2 ? 1.0 : 0.0};
-      double w[3];
+      double w[3], v[3], vr[3];
       cross(ej, geo.V[a], w);
-      double wl[3];
-      for (int k = 0; k < 3; ++k) wl[k] = dot(p.e[k], w);
-      double L[3][3];
-      for (int i = 0; i < 3; ++i)
-        for (int k = 0; k < 3; ++k) L[i][k] = p.h[a][i] * wl[k];
-      const int c = rot(a, j);
-      B[0][c] = L[0][0];
-      B[1][c] = L[1][1];
-      B[2][c] = L[0][1] + L[1][0];
-      B[3][c] = L[0][2] + L[2][0];
-      B[4][c] = L[1][2] + L[2][1];
-      if (omega) omega[c] = 0.5 * (L[0][1] - L[1][0]);
+      for (int k = 0; k < 3; ++k) {
+        v[k] = p.e[k][j];
+        vr[k] = dot(p.e[k], w);
+      }
+      column(tr(a, j), p.g[a], v);
+      column(rot(a, j), p.h[a], vr);
     }
-  }
 }
 
 /// The material's moduli per volume: plane stress (3 x 3) and the transverse shear k G.

@@ -94,6 +94,60 @@ void fill_start(MechanicalSystem& system, Vec x) {
   system.zero_constrained(x);
 }
 
+/// What power iterations found: the largest Rayleigh quotient, the iterations taken, the last
+/// relative change of its square root, and whether that change fell below the tolerance.
+struct PowerResult {
+  double lambda = 0;
+  int iterations = 0;
+  double last_change = 0;
+  bool converged = false;
+};
+
+/// Power iterations for the largest eigenvalue of the pencil (A, M) on the free DOFs, from
+/// fill_start's vector (the same on every rank count): step(x, y, z) writes y = A x (constrained
+/// rows zero) and z = M^-1 y, the next iterate; mass(x, y) writes y = M x. Stops where the Rayleigh
+/// quotient's square root (omega) changes by less than power_iteration_tolerance; every rank
+/// computes the same reduced values, so every rank stops at the same iteration. `what` names the
+/// iterations in the message of an interrupt.
+template <class Step, class Mass>
+PowerResult power_iterations(MechanicalSystem& system, int max_iterations, const char* what,
+                             Step step, Mass mass) {
+  petsc::Vector x = system.create_vector(), y = system.create_vector(), z = system.create_vector();
+  fill_start(system, x);
+  PowerResult r;
+  double previous = 0;  // the last iteration's quotient
+  for (int i = 0; i < max_iterations; ++i) {
+    // Each iteration may solve with M (consistent mass): minutes for a large model in all.
+    stop_if_interrupted(system.comm(),
+                        cat("during the set-up (", what, " power iteration ", i + 1, ")"));
+    PetscReal norm = 0;
+    INERTIA_PETSC(VecNormalize(x, &norm));
+    if (norm == 0) {  // every DOF constrained, or A x = 0: nothing above zero
+      r.converged = true;
+      break;
+    }
+    step(x, y, z);
+    PetscScalar xax = 0, xmx = 0;
+    INERTIA_PETSC(VecDot(x, y, &xax));
+    mass(x, y);
+    INERTIA_PETSC(VecDot(x, y, &xmx));
+    const double quotient = xmx > 0 ? PetscRealPart(xax / xmx) : 0;
+    r.lambda = std::max(r.lambda, quotient);
+    INERTIA_PETSC(VecCopy(z, x));
+    r.iterations = i + 1;
+    if (i > 0 && quotient > 0) {
+      const double omega = std::sqrt(quotient);
+      r.last_change = std::abs(omega - std::sqrt(std::max(previous, 0.0))) / omega;
+      if (r.last_change < power_iteration_tolerance) {
+        r.converged = true;
+        break;
+      }
+    }
+    previous = quotient;
+  }
+  return r;
+}
+
 /// The contact penalties' share of omega_max^2 with a consistent mass: the largest eigenvalue of
 /// M^-1 D (D the terms' dominating penalty diagonal, ForceTerm::add_penalty_diagonal), by power
 /// iterations with a mass solve each, to the frequencies' tolerance. max D / m over the lumped
@@ -101,36 +155,18 @@ void fill_start(MechanicalSystem& system, Vec x) {
 /// for a hex8 cell): a block resting on a floor under gravity blew up in 22 steps at the step it
 /// gave (e2e.contact_consistent_mass).
 double consistent_penalty_bound(MechanicalSystem& system, int max_iterations) {
-  petsc::Vector d = system.create_vector(), x = system.create_vector(), y = system.create_vector(),
-                z = system.create_vector();
+  petsc::Vector d = system.create_vector();
   system.penalty_diagonal(d);
   system.zero_constrained(d);
-  fill_start(system, x);
-  double lambda = 0, previous = 0;
-  for (int i = 0; i < max_iterations; ++i) {
-    stop_if_interrupted(system.comm(), cat("during the set-up (the contact penalties' power "
-                                           "iteration ",
-                                           i + 1, ")"));
-    PetscReal norm = 0;
-    INERTIA_PETSC(VecNormalize(x, &norm));
-    if (norm == 0) break;
-    INERTIA_PETSC(VecPointwiseMult(y, d, x));
-    PetscScalar xdx = 0, xmx = 0;
-    INERTIA_PETSC(VecDot(x, y, &xdx));
-    INERTIA_PETSC(VecZeroEntries(z));
-    system.solve(1.0, 0.0, y, z);  // z = M^{-1} D x on the free DOFs
-    system.mult_mass(x, y);
-    INERTIA_PETSC(VecDot(x, y, &xmx));
-    const double quotient = xmx > 0 ? PetscRealPart(xdx / xmx) : 0;
-    lambda = std::max(lambda, quotient);
-    INERTIA_PETSC(VecCopy(z, x));
-    if (i > 0 && quotient > 0 &&
-        std::abs(std::sqrt(quotient) - std::sqrt(std::max(previous, 0.0))) / std::sqrt(quotient) <
-            power_iteration_tolerance)
-      break;
-    previous = quotient;
-  }
-  return lambda;
+  return power_iterations(
+             system, max_iterations, "the contact penalties'",
+             [&](Vec x, Vec y, Vec z) {
+               INERTIA_PETSC(VecPointwiseMult(y, d, x));
+               INERTIA_PETSC(VecZeroEntries(z));
+               system.solve(1.0, 0.0, y, z);  // z = M^{-1} D x on the free DOFs
+             },
+             [&](Vec x, Vec y) { system.mult_mass(x, y); })
+      .lambda;
 }
 
 }  // namespace
@@ -138,8 +174,7 @@ double consistent_penalty_bound(MechanicalSystem& system, int max_iterations) {
 FrequencyEstimate estimate_highest_frequency(MechanicalSystem& system, int max_iterations,
                                              bool lumped) {
   FrequencyEstimate e;
-  petsc::Vector m = system.create_vector(), x = system.create_vector(), y = system.create_vector(),
-                z = system.create_vector();
+  petsc::Vector m = system.create_vector();
   // Gershgorin bound on D K D with D = m^{-1/2} on the free DOFs (constrained rows removed).
   system.lumped_masses(m);
   petsc::Vector ml = petsc::duplicate(m);
@@ -151,58 +186,31 @@ FrequencyEstimate estimate_highest_frequency(MechanicalSystem& system, int max_i
   system.zero_constrained(m);
   if (!system.matrix_free())  // needs K's entries
     e.bound = std::sqrt(scaled_infinity_norm(system.stiffness(), m));
-  // Power iterations on M^{-1} K restricted to the free DOFs, from a start vector given by the
-  // natural DOF indices (node natural_ids[n], component c: 3 natural_ids[n] + c), the same on
-  // every rank count. (PETSc's VecSetRandom fills each rank's range from one stream: another
-  // vector for each partition.)
-  fill_start(system, x);
-  double lambda = 0, previous = 0;  // the largest Rayleigh quotient, and the last iteration's
-  for (int i = 0; i < max_iterations; ++i) {
-    // Each iteration solves with M (consistent mass): minutes for a large model in all.
-    stop_if_interrupted(system.comm(), cat("during the set-up (the highest frequency's power "
-                                           "iteration ",
-                                           i + 1, ")"));
-    PetscReal norm = 0;
-    INERTIA_PETSC(VecNormalize(x, &norm));
-    if (norm == 0) {  // every DOF constrained, or K x = 0: nothing above zero
-      e.converged = true;
-      break;
-    }
-    system.mult_stiffness(x, y);
-    system.zero_constrained(y);
-    if (lumped) {  // z = M_lumped^{-1} K x: pointwise (m holds M_lumped^{-1/2}, 0 if constrained)
-      INERTIA_PETSC(VecPointwiseMult(z, m, m));
-      INERTIA_PETSC(VecPointwiseMult(z, z, y));
-    } else {
-      INERTIA_PETSC(VecZeroEntries(z));
-      system.solve(1.0, 0.0, y, z);  // z = M^{-1} K x on the free DOFs
-    }
-    // Rayleigh quotient of the pencil (K, M): x.K x / x.M x, with x normalised in M below.
-    PetscScalar xkx = 0;
-    INERTIA_PETSC(VecDot(x, y, &xkx));
-    PetscScalar xmx = 0;
-    if (lumped) {
-      INERTIA_PETSC(VecPointwiseMult(y, ml, x));
-    } else {
-      system.mult_mass(x, y);
-    }
-    INERTIA_PETSC(VecDot(x, y, &xmx));
-    const double quotient = xmx > 0 ? PetscRealPart(xkx / xmx) : 0;
-    lambda = std::max(lambda, quotient);
-    INERTIA_PETSC(VecCopy(z, x));
-    e.iterations = i + 1;
-    // Settled: the Rayleigh quotient's square root (omega) changed by less than the tolerance.
-    // Every rank computes the same reduced values, so every rank stops at the same iteration.
-    if (i > 0 && quotient > 0) {
-      const double omega = std::sqrt(quotient);
-      e.last_change = std::abs(omega - std::sqrt(std::max(previous, 0.0))) / omega;
-      if (e.last_change < power_iteration_tolerance) {
-        e.converged = true;
-        break;
-      }
-    }
-    previous = quotient;
-  }
+  // Power iterations on M^{-1} K restricted to the free DOFs (the Rayleigh quotient of the pencil
+  // (K, M): x.K x / x.M x).
+  const PowerResult r = power_iterations(
+      system, max_iterations, "the highest frequency's",
+      [&](Vec x, Vec y, Vec z) {
+        system.mult_stiffness(x, y);
+        system.zero_constrained(y);
+        if (lumped) {  // z = M_lumped^{-1} K x: pointwise (m holds M_lumped^{-1/2}, 0 if fixed)
+          INERTIA_PETSC(VecPointwiseMult(z, m, m));
+          INERTIA_PETSC(VecPointwiseMult(z, z, y));
+        } else {
+          INERTIA_PETSC(VecZeroEntries(z));
+          system.solve(1.0, 0.0, y, z);  // z = M^{-1} K x on the free DOFs
+        }
+      },
+      [&](Vec x, Vec y) {
+        if (lumped)
+          INERTIA_PETSC(VecPointwiseMult(y, ml, x));
+        else
+          system.mult_mass(x, y);
+      });
+  const double lambda = r.lambda;
+  e.iterations = r.iterations;
+  e.converged = r.converged;
+  e.last_change = r.last_change;
   e.power = std::sqrt(std::max(lambda, 0.0));
   // Contact penalties (inactive in the linearisation above): all of them in contact raise
   // omega_max^2 by at most the largest eigenvalue of M^-1 D (Weyl's inequality; D dominates

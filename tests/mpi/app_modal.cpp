@@ -140,10 +140,10 @@ TEST(ModalAnalysis, NafemsFv52OnItsOwnMesh) {
   // NAFEMS FV52 as specified: the out-of-plane displacement held along the four edges of the
   // bottom face, nothing else, so the three in-plane rigid-body modes come first. Its reference
   // is itself a finite element solution on 4 x 4 x 1 twenty-node bricks; here the same grid of
-  // tet10 (six per cube). A displacement held on a line of a 3D body has no continuum limit: the
-  // support softens under refinement (mode 4: 45.48, 43.56, 42.94 Hz on 4x4x1, 8x8x2, 16x16x4),
-  // so the benchmark is compared on its own mesh, and the convergence study above uses the side
-  // faces.
+  // tet10 (six per cube), the support every node of the edges' 3-node lines (32 nodes: the
+  // corners and the edges' midpoints, as the bricks' support holds them). A displacement held on
+  // a line of a 3D body has no continuum limit (it softens under refinement), so the benchmark
+  // is compared on its own mesh, and the convergence study above uses the side faces.
   const std::string yaml = "mesh: {file: " INERTIA_SOURCE_DIR
                            "/meshes/fv52.msh}\n"
                            "materials: [{region: plate, density: 8000, youngs_modulus: 2.0e11, "
@@ -162,13 +162,21 @@ TEST(ModalAnalysis, NafemsFv52OnItsOwnMesh) {
   EXPECT_NEAR(rigid_mass[0] / mass, 1.0, 1e-8);  // the in-plane translations
   EXPECT_NEAR(rigid_mass[1] / mass, 1.0, 1e-8);
   EXPECT_LT(rigid_mass[2] / mass, 1e-8);
-  // Modes 4-10 against the reference: within 1 %, but for mode 6, the second of the (1,2) pair,
-  // whose partner the tetrahedral split (not symmetric under x <-> y) stiffens: +4.0 %.
-  const double reference[7] = {45.897, 109.44, 109.44, 167.89, 193.59, 206.64, 206.64};
+  // Modes 4-10 against CalculiX 2.20's C3D10 on the same mesh and support (ccx, *FREQUENCY; the
+  // nodes, the tet10 cells in CalculiX's order and the 32 supported nodes written from
+  // meshes/fv52.msh): 0.07 % to 0.67 % below it (46.844 against 46.876 Hz for mode 4, 188.28
+  // against 189.55 for mode 7), every mode below it; the same offset (-0.06 % to -0.62 %) holds
+  // with the corners alone held (45.48 against 45.51), so it is the two programs' tet10 (their
+  // mass integration, most likely), not the support; not traced further. Against NAFEMS' bricks
+  // the tetrahedra are stiffer: +2.1, +5.8,
+  // +10.8, +12.1, +0.28, +0.02, +0.28 %. (Until the 3-node edges' midpoints were read into
+  // the support, only the corners were held: 45.48 Hz, within 1 % of NAFEMS by accident.)
+  const double calculix[7] = {46.87638, 116.1095, 121.7809, 189.5523, 194.2566, 206.8307, 207.3460};
   for (int i = 3; i < 10; ++i) {
     EXPECT_FALSE(r.modes[i].rigid) << i;
-    EXPECT_NEAR(r.modes[i].frequency / reference[i - 3], 1.0, i == 5 ? 0.045 : 0.01)
-        << "mode " << i + 1;
+    const double ratio = r.modes[i].frequency / calculix[i - 3];
+    EXPECT_LT(ratio, 1.0) << "mode " << i + 1;
+    EXPECT_GT(ratio, 0.992) << "mode " << i + 1;
   }
 }
 

@@ -32,59 +32,22 @@ set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 cd "$work" || exit 1
 meshes="$INERTIA_SOURCE_DIR/meshes"
+# shellcheck source=../support/obstacle_cases.sh
+source "$INERTIA_SOURCE_DIR/tests/support/obstacle_cases.sh"
 
-roof() {  # $1: cells a side
-  cat <<YAML
-mesh: {file: $meshes/shell_scordelis_lo_$1.msh}
-materials:
-  - {region: panel, density: 360, youngs_modulus: 4.32e8, poissons_ratio: 0}
-shells:
-  - {region: panel, thickness: 0.25}
-boundary_conditions:
-  - {region: end0, type: fixed, components: [y, z]}          # the diaphragm
-  - {region: end1, type: fixed, components: [x, ry, rz]}     # mid-span: symmetry
-  - {region: edge0, type: fixed, components: [y, rx, rz]}    # the crown: symmetry
-gravity: {value: [0, 0, -1]}
-time: {integrator: static, dt: 1, steps: 1}
-output:
-  directory: out
-  every: 0
-  probes: [{name: free, point: [25, 16.06969024216348, 19.15111107797445]}]
-YAML
-}
-cylinder() {
-  cat <<YAML
-mesh: {file: $meshes/shell_pinched_cylinder_$1.msh}
-materials:
-  - {region: panel, density: 1, youngs_modulus: 3.0e6, poissons_ratio: 0.3}
-shells:
-  - {region: panel, thickness: 3}
-boundary_conditions:
-  - {region: end0, type: fixed, components: [x, ry, rz]}     # mid-length: symmetry
-  - {region: end1, type: fixed, components: [y, z]}          # the diaphragm
-  - {region: edge0, type: fixed, components: [y, rx, rz]}    # the plane y = 0
-  - {region: edge1, type: fixed, components: [z, rx, ry]}    # the plane z = 0
-  - {region: corner00, type: force, value: [0, 0, -0.25]}    # a quarter of P = 1
-time: {integrator: static, dt: 1, steps: 1}
-output:
-  directory: out
-  every: 0
-  probes: [{name: load, point: [0, 0, 300]}]
-YAML
-}
 for n in 4 8 16; do
-  mkdir -p roof$n && roof $n > roof$n/case.yaml
+  mkdir -p roof$n && roof shell_scordelis_lo_$n > roof$n/case.yaml
   (cd roof$n && mpi 1 "$INERTIA" case.yaml > log 2>&1) || fail "roof $n: $(tail -1 roof$n/log)"
 done
-mkdir -p roof_tri16 && roof 16 | sed 's/scordelis_lo_16/scordelis_lo_tri_16/' > roof_tri16/case.yaml
+mkdir -p roof_tri16 && roof shell_scordelis_lo_tri_16 > roof_tri16/case.yaml
 (cd roof_tri16 && mpi 2 "$INERTIA" case.yaml > log 2>&1) || fail "roof on triangles: $(tail -1 roof_tri16/log)"
 for np in 2 3; do
-  mkdir -p roof16_np$np && roof 16 > roof16_np$np/case.yaml
+  mkdir -p roof16_np$np && roof shell_scordelis_lo_16 > roof16_np$np/case.yaml
   (cd roof16_np$np && mpi $np "$INERTIA" case.yaml > log 2>&1) ||
     fail "roof 16 np $np: $(tail -1 roof16_np$np/log)"
 done
 for n in 8 16; do
-  mkdir -p cyl$n && cylinder $n > cyl$n/case.yaml
+  mkdir -p cyl$n && cylinder shell_pinched_cylinder_$n > cyl$n/case.yaml
   (cd cyl$n && mpi 2 "$INERTIA" case.yaml > log 2>&1) || fail "cylinder $n: $(tail -1 cyl$n/log)"
 done
 for n in 8 16; do

@@ -24,47 +24,10 @@ set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 cd "$work" || exit 1
 meshes="$INERTIA_SOURCE_DIR/meshes"
+# shellcheck source=../support/obstacle_cases.sh
+source "$INERTIA_SOURCE_DIR/tests/support/obstacle_cases.sh"
 export PYTHONPATH="$INERTIA_SOURCE_DIR/tests/support"
 
-cylinder() {  # $1: cells a side
-  cat <<YAML
-mesh: {file: $meshes/shell_pinched_cylinder_q8_$1.msh}
-materials:
-  - {region: panel, density: 1, youngs_modulus: 3.0e6, poissons_ratio: 0.3}
-shells:
-  - {region: panel, thickness: 3}
-boundary_conditions:
-  - {region: end0, type: fixed, components: [x, ry, rz]}     # mid-length: symmetry
-  - {region: end1, type: fixed, components: [y, z]}          # the diaphragm
-  - {region: edge0, type: fixed, components: [y, rx, rz]}    # the plane y = 0
-  - {region: edge1, type: fixed, components: [z, rx, ry]}    # the plane z = 0
-  - {region: corner00, type: force, value: [0, 0, -0.25]}    # a quarter of P = 1
-time: {integrator: static, dt: 1, steps: 1}
-output:
-  directory: out
-  every: 0
-  probes: [{name: load, point: [0, 0, 300]}]
-YAML
-}
-roof() {
-  cat <<YAML
-mesh: {file: $meshes/shell_scordelis_lo_q8_$1.msh}
-materials:
-  - {region: panel, density: 360, youngs_modulus: 4.32e8, poissons_ratio: 0}
-shells:
-  - {region: panel, thickness: 0.25}
-boundary_conditions:
-  - {region: end0, type: fixed, components: [y, z]}          # the diaphragm
-  - {region: end1, type: fixed, components: [x, ry, rz]}     # mid-span: symmetry
-  - {region: edge0, type: fixed, components: [y, rx, rz]}    # the crown: symmetry
-gravity: {value: [0, 0, -1]}
-time: {integrator: static, dt: 1, steps: 1}
-output:
-  directory: out
-  every: 0
-  probes: [{name: free, point: [25, 16.06969024216348, 19.15111107797445]}]
-YAML
-}
 plate() {  # $1: cells a side, $2: thickness
   cat <<YAML
 mesh: {file: $meshes/shell_plate_q8_$1.msh}
@@ -83,16 +46,16 @@ output: {directory: out}
 YAML
 }
 for n in 4 8 16; do
-  mkdir -p cyl$n && cylinder $n > cyl$n/case.yaml
+  mkdir -p cyl$n && cylinder shell_pinched_cylinder_q8_$n > cyl$n/case.yaml
   (cd cyl$n && mpi 2 "$INERTIA" case.yaml > log 2>&1) || fail "cylinder $n: $(tail -1 cyl$n/log)"
 done
 for np in 1 3; do
-  mkdir -p cyl16_np$np && cylinder 16 > cyl16_np$np/case.yaml
+  mkdir -p cyl16_np$np && cylinder shell_pinched_cylinder_q8_16 > cyl16_np$np/case.yaml
   (cd cyl16_np$np && mpi $np "$INERTIA" case.yaml > log 2>&1) ||
     fail "cylinder 16 np $np: $(tail -1 cyl16_np$np/log)"
 done
 for n in 4 8; do
-  mkdir -p roof$n && roof $n > roof$n/case.yaml
+  mkdir -p roof$n && roof shell_scordelis_lo_q8_$n > roof$n/case.yaml
   (cd roof$n && mpi 2 "$INERTIA" case.yaml > log 2>&1) || fail "roof $n: $(tail -1 roof$n/log)"
 done
 for n in 8 16; do
@@ -137,9 +100,9 @@ raise SystemExit(0 if passed() else 1)
 PY
 
 # Refusals, one line each on 1 and 2 ranks.
-cylinder 4 | sed 's/^time: .*/time: {integrator: central_difference, dt: auto, end_time: 1e-3}/' > explicit.yaml
-cylinder 4 | sed 's/thickness: 3}/thickness: 3, kinematics: corotational}/' > corotational.yaml
-{ cylinder 4; cat <<'YAML'; } > contact.yaml
+cylinder shell_pinched_cylinder_q8_4 | sed 's/^time: .*/time: {integrator: central_difference, dt: auto, end_time: 1e-3}/' > explicit.yaml
+cylinder shell_pinched_cylinder_q8_4 | sed 's/thickness: 3}/thickness: 3, kinematics: corotational}/' > corotational.yaml
+{ cylinder shell_pinched_cylinder_q8_4; cat <<'YAML'; } > contact.yaml
 contact:
   walls:
     - {name: lid, region: panel, plane: {point: [0, 0, 400], normal: [0, 0, -1]}}
