@@ -81,14 +81,16 @@ constexpr std::array rows{
                    nullptr,
                    prepare_beam_mesh_data},
     ForceTermEntry{{"shells",
-                    "shells: the quadrilaterals (MITC4) and triangles of a 2D region with a "
-                    "thickness; their material from materials: (linear_elastic, with or without "
+                    "shells: the quadrilaterals (MITC4), triangles and curved 8-node "
+                    "quadrilaterals (quad8: linear, elastic, static/implicit/modal) of a 2D "
+                    "region with a thickness; their material from materials: (linear_elastic, "
+                    "with or without "
                     "plasticity: J2 in plane stress through the thickness, corotational); "
                     "kinematics: linear | corotational; integration: simpson | lobatto | gauss "
                     "and integration_points (5) through the thickness of plastic shells; "
                     "drilling: the drilling penalty's factor (1: G t), shear_factor (5/6); "
                     "offset: top | middle | bottom | a length (the nodes' surface above the "
-                    "mid-surface; not with contact); "
+                    "mid-surface); "
                     "formulation: mitc4 | belytschko_tsay (one point with hourglass control, "
                     "corotational, explicit runs only; hourglass: 0.1); their nodes get "
                     "rotations rx, ry, rz",
