@@ -21,7 +21,7 @@
 # checked within 1 %), and a harmonic analysis at 0.01 Hz gives the static deflection (1.3e-8,
 # checked to 1e-6).
 # Refused with one line each: quad8 shells in an explicit run, corotational quad8 shells, contact
-# on a quad8 region. About 15 s.
+# on a quad8 region. About 35 s.
 set -uo pipefail
 : "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
 source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
