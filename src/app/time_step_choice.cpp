@@ -78,8 +78,12 @@ class TimeStepChoice : AnalysisPart {
     if (!scheme.options_text().empty()) log_ << " (" << scheme.options_text() << ")";
     log_ << ", dt " << (p.varying_dt ? "auto from " : "") << p.dt << ", "
          << (p.varying_dt ? "about " : "") << p.steps << " steps to t = " << p.end() << ", "
-         << (c().mass == MassTreatment::lumped ? "lumped" : "consistent") << " mass, rayleigh "
-         << p.rayleigh.coefficients.mass << " / " << p.rayleigh.coefficients.stiffness;
+         << (c().mass == MassTreatment::lumped ? "lumped"
+             : system().lumped_mass()
+                 ? "consistent (diagonal: every term's is its lumped one, no mass solve)"
+                 : "consistent")
+         << " mass, rayleigh " << p.rayleigh.coefficients.mass << " / "
+         << p.rayleigh.coefficients.stiffness;
     if (c().velocity_damping > 0) log_ << ", velocity damping " << c().velocity_damping;
     if (!p.rayleigh.targets.empty()) log_rayleigh_targets();
     if (!system().is_linear())

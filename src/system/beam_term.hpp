@@ -49,6 +49,7 @@ class BeamTermBase : public BeamTermInfo {
   std::string describe() const override { return cat("beams of region '", input_.region, "'"); }
   void add_lumped_mass(VectorSum& m) const override;
   void add_consistent_mass(MatrixSum& M) const override;
+  bool consistent_mass_is_lumped() const override { return false; }
   double mass() const override;
   bool holds(std::int64_t c) const override {
     return std::binary_search(cells_.begin(), cells_.end(), c);

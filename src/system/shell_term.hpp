@@ -38,6 +38,7 @@ class ShellTermBase : public ShellTermInfo {
   /// The lumped mass on the diagonal (no consistent shell mass is built: the lumped one with its
   /// rotary inertia, as the explicit codes use for both).
   void add_consistent_mass(MatrixSum& M) const override;
+  bool consistent_mass_is_lumped() const override { return true; }
   double mass() const override;
   /// rho t A / n g at each of the n nodes.
   void add_body_force(const std::array<double, 3>& g, VectorSum& f) const override;

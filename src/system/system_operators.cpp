@@ -21,7 +21,9 @@ SystemOperators::SystemOperators(MPI_Comm comm, const LocalMesh& mesh, const Pro
   lumped_mass_ = assembler_.create_vector();
   lumped_masses(lumped_mass_);
   set_up_terms();
-  if (spec.mass == MassTreatment::consistent) {
+  // A consistent treatment whose every term's consistent mass is its lumped one (shells, point
+  // masses) is the lumped treatment: no matrix, and explicit steps without a mass solve.
+  if (spec.mass == MassTreatment::consistent && !terms_.consistent_mass_is_lumped()) {
     M_ = assembler_.create_matrix();
     terms_.assemble_consistent_mass(M_);
     INERTIA_PETSC(MatDiagonalSet(M_, point_masses_, ADD_VALUES));

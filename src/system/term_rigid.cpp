@@ -105,6 +105,7 @@ class RigidTerm final : public RigidBodyTerm {
   void add_lumped_mass(VectorSum& m) const override {
     cell_masses::add_lumped(cells_, density_, m, cell_masses::none);
   }
+  bool consistent_mass_is_lumped() const override { return false; }
   void add_consistent_mass(MatrixSum& M) const override {
     cell_masses::add_consistent(cells_, density_, M, cell_masses::none);
   }

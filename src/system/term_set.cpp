@@ -105,6 +105,12 @@ void TermSet::assemble_tangent(const TermPoint& at, Mat K, Mat B) const {
     });
 }
 
+bool TermSet::consistent_mass_is_lumped() const {
+  for (const auto& t : terms_)
+    if (!t->consistent_mass_is_lumped()) return false;
+  return true;
+}
+
 void TermSet::assemble_consistent_mass(Mat M) const {
   assembler_.assemble(M, [&](MatrixSum& sum) {
     for (const auto& t : terms_) t->add_consistent_mass(sum);

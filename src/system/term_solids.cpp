@@ -224,6 +224,7 @@ class SolidTerm final : public ForceTerm {
   void add_lumped_mass(VectorSum& m) const override {
     cell_masses::add_lumped(cells_, material_.density, m, gone_row());
   }
+  bool consistent_mass_is_lumped() const override { return false; }
   void add_consistent_mass(MatrixSum& M) const override {
     cell_masses::add_consistent(cells_, material_.density, M, gone_row());
   }

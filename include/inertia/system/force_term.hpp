@@ -140,6 +140,11 @@ class ForceTerm {
   /// consistent mass matrix of their cells.
   virtual void add_lumped_mass(VectorSum& m) const { (void)m; }
   virtual void add_consistent_mass(MatrixSum& M) const { (void)M; }
+  /// Whether add_consistent_mass adds only the diagonal add_lumped_mass adds (shells: their
+  /// lumped mass with its rotary inertia in both treatments; terms without cell mass). A term
+  /// whose consistent mass couples DOFs says false: where every term says true, a consistent
+  /// treatment is the lumped one and runs as it (SystemOperators: no mass matrix, no mass solve).
+  virtual bool consistent_mass_is_lumped() const { return true; }
   /// Masses at nodes (point masses): into the owned entries of m, the same in both treatments
   /// (on the diagonal of a consistent M).
   virtual void add_nodal_mass(std::span<PetscScalar> owned) const { (void)owned; }

@@ -67,6 +67,8 @@ class TermSet {
   /// Collective. The terms' consistent mass into M; their lumped masses into m (zeroed first).
   void assemble_consistent_mass(Mat M) const;
   void assemble_lumped_masses(Vec m) const;
+  /// Every term's ForceTerm::consistent_mass_is_lumped.
+  bool consistent_mass_is_lumped() const;
   /// Adds the point masses at this rank's owned nodes.
   void add_nodal_masses(std::span<PetscScalar> owned) const;
   /// Sizes the terms from the stiffness's diagonal and the lumped masses (ForceTerm::set_up):
