@@ -17,6 +17,9 @@ constexpr int nodes = 8, dofs = 48;
 constexpr double node_xi[8] = {-1, 1, 1, -1, 0, 1, 0, -1};
 constexpr double node_eta[8] = {-1, -1, 1, 1, -1, 0, 1, 0};
 constexpr double gauss = 0.57735026918962576451;  // 1 / sqrt(3)
+/// The 3-point Gauss rule (area, mass and loads: 3 x 3 points).
+constexpr double g3[3] = {-0.77459666924148337704, 0, 0.77459666924148337704};
+constexpr double w3[3] = {5.0 / 9, 8.0 / 9, 5.0 / 9};
 
 constexpr int tr(int a, int i) { return 3 * a + i; }
 constexpr int rot(int a, int i) { return 24 + 3 * a + i; }
@@ -227,8 +230,6 @@ double shell8_area(const double xyz[24]) {
   ShellSection plain;
   plain.thickness = 1;
   const Geometry geo(xyz, plain);
-  constexpr double g3[3] = {-0.77459666924148337704, 0, 0.77459666924148337704};
-  constexpr double w3[3] = {5.0 / 9, 8.0 / 9, 5.0 / 9};
   double area = 0;
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j) {
@@ -242,8 +243,6 @@ void shell8_lumped_mass(const double xyz[24], const ShellSection& s, double m[48
   ShellSection plain = s;
   plain.offset = 0;  // the nodes' surface
   const Geometry geo(xyz, plain);
-  constexpr double g3[3] = {-0.77459666924148337704, 0, 0.77459666924148337704};
-  constexpr double w3[3] = {5.0 / 9, 8.0 / 9, 5.0 / 9};
   double diag[8]{}, area = 0;
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j) {
@@ -269,8 +268,6 @@ void shell8_surface_load(const double xyz[24], const double q[3], double f[24]) 
   ShellSection plain;
   plain.thickness = 1;
   const Geometry geo(xyz, plain);
-  constexpr double g3[3] = {-0.77459666924148337704, 0, 0.77459666924148337704};
-  constexpr double w3[3] = {5.0 / 9, 8.0 / 9, 5.0 / 9};
   std::fill(f, f + 24, 0.0);
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j) {
