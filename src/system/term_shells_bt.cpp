@@ -8,6 +8,7 @@
 #include "inertia/core/error.hpp"
 #include "inertia/fe/plasticity.hpp"
 #include "inertia/fe/shell_bt.hpp"
+#include "inertia/fe/shell_bt_batch.hpp"
 #include "inertia/system/point_state.hpp"
 #include "shell_term.hpp"
 
@@ -42,6 +43,19 @@ class BtShellTerm final : public LayeredShellTerm {
           std::lower_bound(all.begin(), all.end(), rotation_nodes_[j]) - all.begin());
     rotation_nodes_ = std::move(all);
     rotations_.resize(18 * rotation_nodes_.size());
+    // The force pass's batches: each cell's reference nodes, its 4 translation and 4 rotation
+    // nodes (a triangle's third twice) and its rotation nodes' rows in rotations_.
+    std::vector<double> X(12 * cells_.size());
+    std::vector<std::int32_t> nodes;
+    nodes.reserve(8 * cells_.size());
+    for (std::size_t k = 0; k < cells_.size(); ++k) {
+      quad_coordinates(cells_[k], X.data() + 12 * k);
+      const auto cn = mesh_.nodes_of(cells_[k]);
+      const std::size_t n = cn.size() / 2;
+      for (std::size_t a = 0; a < 8; ++a)
+        nodes.push_back(static_cast<std::int32_t>(cn[(a / 4) * n + std::min(a % 4, n - 1)]));
+    }
+    batches_ = std::make_unique<fe::ShellBtBatches>(X, nodes, cell_rotations_);
     // Each point's weight: the cell's area times the thickness point's weight.
     make_state(1, fe::shell4_bt_state_size(layers),
                [&](std::size_t k, double* area) { area[0] = areas_[k]; });
@@ -49,27 +63,25 @@ class BtShellTerm final : public LayeredShellTerm {
 
   Traits traits() const override { return {.linear = false, .hourglass = true}; }
   void add_internal_force(const TermPoint& at, VectorSum& f) const override {
-    std::size_t k = 0;
-    double stored = 0, hourglass = 0;
     force_energy_ = force_hourglass_ = NAN;  // until every cell is evaluated
     const fe::ShellLayers layers = at_time(layers_, at.time);
     // Each node's exp(psi) and its tangent once, for the (up to four) cells around it.
-    for (std::size_t n = 0; n < rotation_nodes_.size(); ++n) {
-      const auto* psi = &at.u[static_cast<std::size_t>(3 * rotation_nodes_[n])];
-      fe::shell4_bt_node_rotation(psi, &rotations_[18 * n]);
+    fe::ShellBtBatches::node_rotations(at.u.data(), rotation_nodes_, rotations_.data());
+    fe::ShellBtBatches::Pass pass;
+    pass.section = &layers;
+    pass.hourglass = input_.hourglass;
+    pass.u = at.u.data();
+    pass.QT = rotations_.data();
+    pass.f = f.local().data();
+    if (state_) {
+      pass.committed = state_->committed(0).data();
+      pass.trial = state_->trial_values();
+      pass.stride = static_cast<std::size_t>(state_->stride());
     }
-    f.add_cells(cells_, [&](std::int64_t c, CellType, auto, auto fe_vec) {
-      const double* QT[4];
-      for (std::size_t a = 0; a < 4; ++a)
-        QT[a] = &rotations_[18 * static_cast<std::size_t>(cell_rotations_[4 * k + a])];
-      const fe::ShellBtResult r = update(layers, at.u, c, k, trial(k), fe_vec.data(), false, QT);
-      stored += r.energy.stored;
-      hourglass += r.hourglass;
-      ++k;
-      return true;
-    });
-    force_energy_ = stored;
-    force_hourglass_ = hourglass;
+    const fe::ShellBtBatches::Totals totals = batches_->add_forces(
+        pass, [&](std::size_t k, const SolverError& e) { f.fail(cells_[k], e); });
+    force_energy_ = totals.stored;
+    force_hourglass_ = totals.hourglass;
   }
   double force_hourglass_energy() const override { return force_hourglass_; }
 
@@ -200,6 +212,7 @@ class BtShellTerm final : public LayeredShellTerm {
   std::vector<std::int64_t> rotation_nodes_;     ///< the cells' rotation nodes (local), once each
   std::vector<std::int32_t> cell_rotations_;     ///< per cell, its 4 nodes' in rotation_nodes_
   mutable std::vector<double> rotations_;        ///< per rotation node, exp(psi) and T (18)
+  std::unique_ptr<fe::ShellBtBatches> batches_;  ///< the cells in batches, for the force pass
 };
 
 }  // namespace
