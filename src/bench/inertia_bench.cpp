@@ -995,7 +995,8 @@ std::string nonlinear_case_text(int cells, const std::string& model, const std::
 }
 
 /// Seconds per explicit step (the step and its commit, as the time loop takes them) of a case of
-/// nonlinear_case_text, past yield: from u = 2e-3 (x - 1/2) e_x (twice the yield strain) with
+/// nonlinear_case_text or shell_case_text, past yield: from u = 2e-3 (x - 1/2) e_x (twice the
+/// yield strain; the translations only) with
 /// v = 100 (x - 1/2) e_x / s, every point flowing at every step; one warm-up step, then `repeat`
 /// samples of `steps` steps (median). NaN if the case is refused.
 double nonlinear_step_seconds(MPI_Comm comm, const std::string& yaml, double dt, const Options& o) {
@@ -1013,8 +1014,14 @@ double nonlinear_step_seconds(MPI_Comm comm, const std::string& yaml, double dt,
   state.v = system.create_vector();
   {
     const LocalMesh& mesh = system.assembler().mesh();
+    std::vector<char> rotation(static_cast<std::size_t>(mesh.num_local_nodes()), 0);
+    for (std::int64_t c = 0; c < mesh.num_cells(); ++c)  // shells: the rotation nodes stay
+      if (const int k = rotation_nodes_from(mesh.cell_types[c]); k > 0)
+        for (const auto n : mesh.nodes_of(c).subspan(static_cast<std::size_t>(k)))
+          rotation[static_cast<std::size_t>(n)] = 1;
     petsc::Array u(state.u), v(state.v);
     for (std::int32_t n = 0; n < mesh.num_owned; ++n) {
+      if (rotation[static_cast<std::size_t>(n)]) continue;
       const double x = mesh.coords[3 * n] - 0.5;
       u[3 * n] = 2e-3 * x;
       v[3 * n] = 100 * x;
@@ -1096,6 +1103,100 @@ void explicit_nonlinear(Bench& b) {
     for (const auto& [name, base] : seconds)
       if (name == l.over) out.value(cat("explicit_step_", l.name, "_over_", name), t / base, "x");
   }
+}
+
+/// A flat unit-square plate of n x n quad4 cells in the plane z = 0 (physical groups "plate" and
+/// its boundary "edges") as a Gmsh 2.2 ASCII file.
+void write_plate_mesh(const std::filesystem::path& file, int n) {
+  std::ofstream m(file);
+  m << "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$PhysicalNames\n2\n1 2 \"edges\"\n"
+    << "2 1 \"plate\"\n$EndPhysicalNames\n$Nodes\n"
+    << (n + 1) * (n + 1) << "\n";
+  auto id = [&](int i, int j) { return 1 + i + (n + 1) * j; };
+  for (int j = 0; j <= n; ++j)
+    for (int i = 0; i <= n; ++i)
+      m << id(i, j) << " " << static_cast<double>(i) / n << " " << static_cast<double>(j) / n
+        << " 0\n";
+  m << "$EndNodes\n$Elements\n" << n * n + 4 * n << "\n";
+  int e = 0;
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i)
+      m << ++e << " 3 2 1 1 " << id(i, j) << " " << id(i + 1, j) << " " << id(i + 1, j + 1) << " "
+        << id(i, j + 1) << "\n";
+  for (int k = 0; k < n; ++k)
+    for (const auto& [a, b] :
+         {std::pair{id(k, 0), id(k + 1, 0)}, std::pair{id(k, n), id(k + 1, n)},
+          std::pair{id(0, k), id(0, k + 1)}, std::pair{id(n, k), id(n, k + 1)}})
+      m << ++e << " 1 2 2 2 " << a << " " << b << "\n";
+  m << "$EndElements\n";
+  INERTIA_CHECK(m.good(), InputError, "inertia-bench: cannot write ", file.string());
+}
+
+/// The plate of write_plate_mesh as shells (thickness 0.01, steel; `shell`: the shells' line
+/// after the region, J2 with sigma_y 200 MPa and linear hardening if `plastic`), its edges free,
+/// central difference at step dt, lumped mass.
+std::string shell_case_text(const std::filesystem::path& mesh, const std::string& shell,
+                            bool plastic, double dt) {
+  std::ostringstream y;
+  y << "mesh: {file: " << mesh.string() << "}\n"
+    << "materials:\n"
+    << "  - {region: plate, density: 7800, youngs_modulus: 2.0e11, poissons_ratio: 0.3"
+    << (plastic ? ", plasticity: {yield_stress: 2.0e8, isotropic_hardening: 1.0e9}" : "") << "}\n"
+    << "shells:\n"
+    << "  - {region: plate, thickness: 0.01" << shell << "}\n"
+    << "time: {integrator: central_difference, mass: lumped, dt: " << dt << ", steps: 1000}\n"
+    << "output: {every: 0, energy: false}\n";
+  return y.str();
+}
+
+/// The explicit step of shells (a free plate of (4 N)^2 quad4: as many cells as a box of N^3
+/// hex8 has per face x 16), stretched past yield as explicit_nonlinear's boxes: Belytschko-Tsay
+/// (elastic and J2 at 5 points through the thickness) and the corotational MITC4 (elastic).
+void explicit_shells(Bench& b) {
+  Report& out = b.out;
+  const int n = 4 * b.o.cells;
+  const double h = 1.0 / n, E = 2e11, nu = 0.3, rho = 7800;
+  const double dt = 0.3 * h / std::sqrt(E / ((1 - nu * nu) * rho));
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / cat("inertia-bench-shells-", [&] {
+        int pid = static_cast<int>(getpid());
+        INERTIA_MPI(MPI_Bcast(&pid, 1, MPI_INT, 0, b.comm));
+        return pid;
+      }());
+  const std::filesystem::path mesh = dir / "plate.msh";
+  if (rank_of(b.comm) == 0) {
+    std::filesystem::create_directories(dir);
+    write_plate_mesh(mesh, n);
+  }
+  INERTIA_MPI(MPI_Barrier(b.comm));
+  out.comment(cat("explicit_shells: a free plate of ", n, " x ", n,
+                  " quad4 shells (t 0.01, side 1), central difference, lumped mass, dt ", dt,
+                  " s; from a membrane stretch of twice the yield strain, J2 (sigma_y 200 MPa, H "
+                  "1 GPa, 5 Simpson points) flowing at every step; each step with its commit"));
+  struct Line {
+    const char* name;
+    const char* shell;
+    bool plastic;
+    const char* over;
+  };
+  const Line lines[] = {
+      {"shell_bt_elastic", ", formulation: belytschko_tsay", false, nullptr},
+      {"shell_bt_j2", ", formulation: belytschko_tsay", true, "shell_bt_elastic"},
+      {"shell_mitc4_elastic", ", kinematics: corotational", false, "shell_bt_elastic"},
+  };
+  std::vector<std::pair<std::string, double>> seconds;
+  for (const Line& l : lines) {
+    const double t =
+        nonlinear_step_seconds(b.comm, shell_case_text(mesh, l.shell, l.plastic, dt), dt, b.o);
+    seconds.emplace_back(l.name, t);
+    out.value(cat("explicit_step_", l.name, "_seconds"), t, "s");
+    out.value(cat("explicit_step_", l.name, "_ns_per_cell"), 1e9 * t / (double(n) * n), "ns/cell");
+    if (!l.over) continue;
+    for (const auto& [name, base] : seconds)
+      if (name == l.over) out.value(cat("explicit_step_", l.name, "_over_", name), t / base, "x");
+  }
+  INERTIA_MPI(MPI_Barrier(b.comm));
+  if (rank_of(b.comm) == 0) std::filesystem::remove_all(dir);
 }
 
 /// Newmark steps on a built model from rest: the initialisation, the first step (operator fill
@@ -1290,6 +1391,9 @@ const Section sections[] = {
     {"explicit_nonlinear",
      "the explicit step of J2 and hencky + J2 boxes past yield against the elastic matrix-free one",
      explicit_nonlinear},
+    {"explicit_shells",
+     "the explicit step of Belytschko-Tsay (elastic, J2) and corotational MITC4 shells on a plate",
+     explicit_shells},
     {"implicit_newmark",
      "model C (Newmark, consistent mass, CG + GAMG): consistent-mass assembly, first step, steps",
      implicit_newmark},

@@ -159,14 +159,14 @@ void TermSet::add_nonlinear_forces(Vec u, Vec v, double t, Vec f_int, Vec f_dash
   if (linear_) return;
   petsc::GhostedRead ul(u);
   if (f_int) {
-    forced_ = {};
+    forced_ = force_pass_ = {};
     assembler_.assemble(f_int, [&](VectorSum& sum) {
       const TermPoint at{ul.span(), {}, t};
       for (const auto& term : terms_)
         if (const auto traits = term->traits(); !traits.linear && !traits.gathers)
           term->add_internal_force(at, sum);
     });
-    forced_ = Evaluation::of(u, t);
+    forced_ = force_pass_ = Evaluation::of(u, t);
   }
   if (!f_dashpot || !dashpots_) return;
   petsc::GhostedRead vl(v);
@@ -213,15 +213,17 @@ double TermSet::nodal_energy(Vec u, double t) const {
 double TermSet::nonlinear_energy(Vec u, double t) const {
   if (linear_) return 0;
   // The terms that computed their energy with the last internal force, at this u and time, give
-  // it; the others evaluate theirs (writing their trial states at u).
-  const bool forced = forced_ == Evaluation::of(u, t);
+  // it (also after a commit: an explicit step's energies); the others evaluate theirs (writing
+  // their trial states at u).
+  const Evaluation here = Evaluation::of(u, t);
+  const bool forced = forced_ == here, from_force = force_pass_ == here;
   double local = 0;
   {
     petsc::GhostedRead ul(u);
     const TermPoint at{ul.span(), {}, t};
     for (const auto& term : terms_)  // the gathering terms' energy is in nodal_energy
       if (const auto traits = term->traits(); !traits.linear && !traits.gathers) {
-        if (forced && term->energy_from_force()) {
+        if (from_force && term->energy_from_force()) {
           local += term->force_energy();
           continue;
         }
@@ -229,14 +231,16 @@ double TermSet::nonlinear_energy(Vec u, double t) const {
         local += term->energy(at);
       }
   }
-  still_forced(forced, u, t);
+  still_forced(forced, u, t, from_force);
   return local;
 }
 
-void TermSet::still_forced(bool forced, Vec u, double t) const {
+void TermSet::still_forced(bool forced, Vec u, double t, bool from_force) const {
   // A ghost update raises u's state without changing a value: the force's evaluation still holds
-  // if nothing else evaluated the trial states since (forced_ is then still set).
+  // if nothing else evaluated the trial states since (forced_ is then still set); its energies
+  // hold whatever came since but another force pass.
   if (forced && forced_.state >= 0) forced_ = Evaluation::of(u, t);
+  if (from_force) force_pass_ = Evaluation::of(u, t);
 }
 
 void TermSet::commit(Vec u, double t) const {
@@ -263,7 +267,7 @@ void TermSet::commit(Vec u, double t) const {
 }
 
 void TermSet::reject() const {
-  forced_ = {};
+  forced_ = force_pass_ = {};
   for (PointState* s : point_states_) s->restore();
   for (const ForceTerm* t : multiplier_terms_) t->reject_multipliers();
 }
@@ -400,16 +404,17 @@ PlasticEnergy TermSet::plastic_energy() const {
 double TermSet::hourglass_energy(Vec u, double t) const {
   if (!hourglass_) return 0;
   // The terms that computed it with the last internal force, at this u and time, give it.
-  const bool forced = forced_ == Evaluation::of(u, t);
+  const Evaluation here = Evaluation::of(u, t);
+  const bool forced = forced_ == here, from_force = force_pass_ == here;
   double local = 0;
   {
     petsc::GhostedRead ul(u);
     const TermPoint at{ul.span(), {}, t};
     for (const auto& term : terms_)
-      local += forced && term->energy_from_force() ? term->force_hourglass_energy()
-                                                   : term->hourglass_energy(at);
+      local += from_force && term->energy_from_force() ? term->force_hourglass_energy()
+                                                       : term->hourglass_energy(at);
   }
-  still_forced(forced, u, t);
+  still_forced(forced, u, t, from_force);
   INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &local, 1, MPI_DOUBLE, MPI_SUM, comm_));
   return local;
 }

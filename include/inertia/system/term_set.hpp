@@ -156,9 +156,14 @@ class TermSet {
   /// it (state -1: none): a commit at the same u skips the terms with
   /// ForceTerm::trial_from_force.
   mutable Evaluation forced_;
+  /// The last internal-force evaluation, whatever came after it but the next one (a commit, a
+  /// tangent): the terms with ForceTerm::energy_from_force hold its energies (their
+  /// force_energy, force_hourglass_energy), which an energy at the same u and time takes.
+  mutable Evaluation force_pass_;
   /// After an evaluation that read u (updating its ghosts) and found `forced`: forced_ at u's new
-  /// state, unless something evaluated the trial states in between.
-  void still_forced(bool forced, Vec u, double t) const;
+  /// state, unless something evaluated the trial states in between; likewise force_pass_ if
+  /// `from_force`.
+  void still_forced(bool forced, Vec u, double t, bool from_force = false) const;
 };
 
 }  // namespace inertia
