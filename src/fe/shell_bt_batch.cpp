@@ -14,6 +14,7 @@ namespace inertia::fe {
 namespace {
 
 constexpr int W = ShellBtBatches::width;
+#define INERTIA_BT_BATCH_INLINE inline __attribute__((always_inline))
 typedef double v8d __attribute__((vector_size(8 * W)));
 
 /// A batch's reference geometry (ShellBtReference's fields and the reference nodes X), each
@@ -31,8 +32,175 @@ D* aligned(D* v) {
 }
 static_assert(fields == 51);
 
+typedef long long v8di __attribute__((vector_size(8 * W)));
+
+INERTIA_BT_BATCH_INLINE v8d vabs(const v8d& x) { return x < 0.0 ? -x : x; }
+INERTIA_BT_BATCH_INLINE v8d select(const v8di& m, const v8d& a, const v8d& b) { return m ? a : b; }
+INERTIA_BT_BATCH_INLINE bool all_set(const v8di& m) {
+  bool all = true;
+  for (int l = 0; l < W; ++l) all = all && m[l] != 0;
+  return all;
+}
+
+/// A point's 6 strains, 6 stresses and state (J2State) on all lanes.
+struct Point {
+  v8d stress[6], next[J2State::size], dg;
+};
+
+/// fe/plasticity.cpp's j2_return_map at eps from c (J2State, no history), linear hardening
+/// (isotropic H, kinematic Hk), on all lanes: the same expressions, the tangent left out.
+INERTIA_BT_BATCH_INLINE void return_map(double mu, double kappa, double sy, double H, double Hk,
+                                        const v8d* eps, const v8d* c, Point& out, v8d& norm) {
+  const v8d tr = eps[0] + eps[1] + eps[2];
+  v8d xi[6], s[6];
+  for (int k = 0; k < 6; ++k) {
+    const v8d dev = eps[k] - (k < 3 ? tr / 3.0 : v8d{});
+    s[k] = 2.0 * mu * (dev - c[J2State::plastic_strain + k]);
+    xi[k] = s[k] - c[J2State::back_stress + k];
+  }
+  norm = shell_bt_kernel::sqrt_(xi[0] * xi[0] + xi[1] * xi[1] + xi[2] * xi[2] +
+                                2.0 * (xi[3] * xi[3] + xi[4] * xi[4] + xi[5] * xi[5]));
+  const v8d alpha = c[J2State::equivalent_plastic_strain];
+  const v8d f = norm - std::sqrt(2.0 / 3.0) * (sy + H * alpha);
+  const v8di flows = f > 0.0;
+  out.dg = select(flows, f / (2.0 * mu + 2.0 / 3.0 * (H + Hk)), v8d{});
+  for (int k = 0; k < J2State::size; ++k) out.next[k] = c[k];
+  for (int k = 0; k < 6; ++k) {
+    const v8d n = xi[k] / norm;
+    s[k] = select(flows, s[k] - 2.0 * mu * out.dg * n, s[k]);
+    out.next[J2State::plastic_strain + k] =
+        select(flows, out.next[J2State::plastic_strain + k] + out.dg * n,
+               out.next[J2State::plastic_strain + k]);
+    out.next[J2State::back_stress + k] =
+        select(flows, out.next[J2State::back_stress + k] + 2.0 / 3.0 * Hk * out.dg * n,
+               out.next[J2State::back_stress + k]);
+  }
+  out.next[J2State::equivalent_plastic_strain] =
+      select(flows, alpha + std::sqrt(2.0 / 3.0) * out.dg, alpha);
+  for (int k = 0; k < 6; ++k) out.stress[k] = s[k] + (k < 3 ? kappa * tr : v8d{});
+}
+
+/// out = at in the lanes of `now`.
+INERTIA_BT_BATCH_INLINE void keep(Point& out, const Point& at, const v8di& now) {
+  for (int k = 0; k < 6; ++k) out.stress[k] = select(now, at.stress[k], out.stress[k]);
+  for (int k = 0; k < J2State::size; ++k) out.next[k] = select(now, at.next[k], out.next[k]);
+  out.dg = select(now, at.dg, out.dg);
+}
+
+/// fe/shell_section.cpp's plane_stress_j2_update on all lanes (linear hardening): Newton on
+/// eps_zz with its bracket, each lane stopping where the element's would; the point's converged
+/// result in out, its eps_zz in ez. Returns the lanes that did not converge.
+INERTIA_BT_BATCH_INLINE v8di plane_stress(const J2Parameters& p, const v8d e[3], const v8d* c,
+                                          Point& out, v8d& ez) {
+  const double lambda = p.lame.lambda, mu = p.lame.mu, kappa = lambda + 2 * mu / 3;
+  const double sy = p.yield_stress, H = p.isotropic_modulus, Hk = p.kinematic_modulus;
+  const double inf = std::numeric_limits<double>::infinity();
+  ez = (2 * mu * c[J2State::plastic_strain + 2] - lambda * (e[0] + e[1])) / (lambda + 2 * mu);
+  v8d lo = v8d{} - inf, hi = v8d{} + inf;
+  v8di done{};
+  for (int it = 0; it < 60; ++it) {
+    const v8d eps[6] = {e[0], e[1], ez, 0.5 * e[2], v8d{}, v8d{}};
+    Point at;
+    v8d norm;
+    return_map(mu, kappa, sy, H, Hk, eps, c, at, norm);
+    const v8d szz = at.stress[2];
+    const v8d tr_eps = e[0] + e[1] + ez;
+    const v8d scale =
+        vabs(at.stress[0]) + vabs(at.stress[1]) + vabs(at.stress[3]) + kappa * vabs(tr_eps) +
+        2 * mu * (vabs(e[0]) + vabs(e[1]) + vabs(ez) + vabs(c[J2State::plastic_strain + 2]));
+    const v8di zero_szz = vabs(szz) <= 1e-14 * scale;
+    // The lanes converging now keep this iterate (the element's break before its update).
+    keep(out, at, zero_szz & ~done);
+    done |= zero_szz;
+    if (all_set(done)) break;
+    const v8di up = szz > 0.0;
+    hi = select(up & ~done, ez, hi);
+    lo = select(~up & ~done, ez, lo);
+    // zz_slope, linear hardening.
+    const double H_total = Hk + H;
+    const v8d theta = 1.0 - 2.0 * mu * at.dg / norm;
+    const v8d theta_bar = 1.0 / (1.0 + H_total / (3.0 * mu)) - (1.0 - theta);
+    const v8d n_zz =
+        (at.next[J2State::plastic_strain + 2] - c[J2State::plastic_strain + 2]) / at.dg;
+    const v8d azz =
+        select(at.dg > 0.0, kappa + 4.0 * mu / 3.0 * theta - 2.0 * mu * theta_bar * n_zz * n_zz,
+               v8d{} + (kappa + 4 * mu / 3));
+    v8d guess = select(azz > 0.0, ez - szz / azz, v8d{} + NAN);
+    const v8di bracketed = (lo - lo == 0.0) & (hi - hi == 0.0);
+    const v8d outside = select(bracketed, 0.5 * (lo + hi),
+                               select(up, ez - 2.0 * vabs(szz) / (lambda + 2 * mu),
+                                      ez + 2.0 * vabs(szz) / (lambda + 2 * mu)));
+    guess = select((guess > lo) & (guess < hi), guess, outside);
+    const v8di small_step = vabs(guess - ez) <= 1e-15 * (vabs(e[0]) + vabs(e[1]) + vabs(ez));
+    keep(out, at, small_step & ~done);
+    done |= small_step;
+    if (all_set(done)) break;
+    ez = select(done, ez, guess);
+  }
+  return ~done;
+}
+
+/// shell_layers_update's plastic section on all lanes (linear hardening, no rate factor): each
+/// point's plane-stress return from element first + l's committed state into its trial state
+/// (lanes < count), the resultants nm and the stored energy per area; failed: the lanes whose
+/// iteration did not converge.
+INERTIA_BT_BATCH_INLINE v8d j2_section(const ShellLayers& s, const ShellBtBatches::Pass& pass,
+                                       const v8d ek[6], std::size_t first, int count, v8d nm[6],
+                                       v8di& failed) {
+  J2Parameters p = s.j2;
+  const double E = s.elastic.youngs_modulus, nu = s.elastic.poissons_ratio;
+  p.lame.mu = E / (2 * (1 + nu));
+  p.lame.lambda = E * nu / ((1 + nu) * (1 - 2 * nu));
+  const double mu = p.lame.mu, kappa = p.lame.lambda + 2.0 * mu / 3.0;
+  const double H = p.isotropic_modulus, Hk = p.kinematic_modulus;
+  const ShellThicknessPoints r = shell_layers_points(s);
+  constexpr int stride = J2State::size;  // without a rate factor: shell_layers_point_stride
+  for (int i = 0; i < 6; ++i) nm[i] = v8d{};
+  failed = v8di{};
+  v8d stored{};
+  for (int q = 0; q < s.points; ++q) {
+    const double z = r.z[q], w = r.weight[q];
+    const v8d e[3] = {ek[0] + z * ek[3], ek[1] + z * ek[4], ek[2] + z * ek[5]};
+    v8d c[J2State::size];
+    for (int l = 0; l < W; ++l) {
+      const double* row = pass.committed +
+                          (first + static_cast<std::size_t>(std::min(l, count - 1))) * pass.stride +
+                          static_cast<std::size_t>(q * stride);
+      for (int k = 0; k < J2State::size; ++k) c[k][l] = row[k];
+    }
+    Point out{};
+    v8d ez;
+    failed |= plane_stress(p, e, c, out, ez);
+    const v8d eps[6] = {e[0], e[1], ez, 0.5 * e[2], v8d{}, v8d{}};
+    // j2_free_energy, linear hardening.
+    const v8d tr = eps[0] + eps[1] + eps[2];
+    v8d ee{}, bb{};
+    for (int k = 0; k < 6; ++k) {
+      const v8d el = eps[k] - (k < 3 ? tr / 3.0 : v8d{}) - out.next[J2State::plastic_strain + k];
+      const v8d b = out.next[J2State::back_stress + k];
+      ee += (k < 3 ? 1.0 : 2.0) * el * el;
+      bb += (k < 3 ? 1.0 : 2.0) * b * b;
+    }
+    const v8d alpha = out.next[J2State::equivalent_plastic_strain];
+    v8d psi = 0.5 * kappa * tr * tr + mu * ee + 0.5 * H * alpha * alpha;
+    if (Hk > 0) psi += 0.75 / Hk * bb;
+    stored += w * psi;
+    const v8d sigma[3] = {out.stress[0], out.stress[1], out.stress[3]};
+    for (int i = 0; i < 3; ++i) {
+      nm[i] += w * sigma[i];
+      nm[3 + i] += w * z * sigma[i];
+    }
+    for (int l = 0; l < count; ++l) {
+      double* row = pass.trial + (first + static_cast<std::size_t>(l)) * pass.stride +
+                    static_cast<std::size_t>(q * stride);
+      for (int k = 0; k < J2State::size; ++k) row[k] = out.next[k][l];
+    }
+  }
+  return stored;
+}
+
 /// The lanes' state and force of one batch (b: its index; count: the elements in it).
-template <bool Plastic>
+template <bool Plastic, bool LanesJ2>
 __attribute__((always_inline)) inline void batch(
     const ShellBtBatches::Pass& p, const Geometry& g, const std::int32_t* nodes,
     const std::int32_t* slots, std::size_t first, int count, ShellBtBatches::Totals& totals,
@@ -56,6 +224,17 @@ __attribute__((always_inline)) inline void batch(
   for (int l = 0; l < W; ++l) bad[l] = l < count && ok[l] == 0;
   if constexpr (!Plastic) {
     section = elastic_section(p.section->elastic, ek, nm);
+  } else if constexpr (LanesJ2) {
+    v8di diverged;
+    section = j2_section(*p.section, p, ek, first, count, nm, diverged);
+    for (int l = 0; l < count; ++l)
+      if (diverged[l] && !bad[l]) {
+        failed(first + static_cast<std::size_t>(l),
+               SolverError(cat("a shell section point's plane-stress iteration did not converge "
+                               "(membrane strain ",
+                               ek[0][l], " ", ek[1][l], " ", ek[2][l], " at the mid-surface)")));
+        reported[l] = true;
+      }
   } else {
     for (int i = 0; i < 6; ++i) nm[i] = v8d{};
     for (int l = 0; l < count; ++l) {
@@ -95,27 +274,29 @@ __attribute__((always_inline)) inline void batch(
   }
 }
 
-template <bool Plastic>
+template <bool Plastic, bool LanesJ2 = false>
 __attribute__((always_inline)) inline void run(
     const ShellBtBatches::Pass& p, const double* geometry, const std::int32_t* nodes,
     const std::int32_t* slots, std::size_t count, ShellBtBatches::Totals& totals,
     const std::function<void(std::size_t, const SolverError&)>& failed) {
   const std::size_t batches = (count + W - 1) / W;
   for (std::size_t b = 0; b < batches; ++b)
-    batch<Plastic>(p, *reinterpret_cast<const Geometry*>(geometry + b * fields * W),
-                   nodes + b * 8 * W, slots + b * 4 * W, b * W,
-                   static_cast<int>(std::min<std::size_t>(W, count - b * W)), totals, failed);
+    batch<Plastic, LanesJ2>(p, *reinterpret_cast<const Geometry*>(geometry + b * fields * W),
+                            nodes + b * 8 * W, slots + b * 4 * W, b * W,
+                            static_cast<int>(std::min<std::size_t>(W, count - b * W)), totals,
+                            failed);
 }
 
-#define INERTIA_BT_VARIANT(name, plastic)                                               \
+#define INERTIA_BT_VARIANT(name, ...)                                                   \
   __attribute__((target_clones("avx512f", "avx2", "default"))) void name(               \
       const ShellBtBatches::Pass& p, const double* geometry, const std::int32_t* nodes, \
       const std::int32_t* slots, std::size_t count, ShellBtBatches::Totals& totals,     \
       const std::function<void(std::size_t, const SolverError&)>& failed) {             \
-    run<plastic>(p, geometry, nodes, slots, count, totals, failed);                     \
+    run<__VA_ARGS__>(p, geometry, nodes, slots, count, totals, failed);                 \
   }
 INERTIA_BT_VARIANT(elastic_batches, false)
 INERTIA_BT_VARIANT(plastic_batches, true)
+INERTIA_BT_VARIANT(j2_batches, true, true)
 #undef INERTIA_BT_VARIANT
 
 /// shell4_bt_node_rotation of each listed node's psi (u at 3 n), W nodes at a time.
@@ -179,8 +360,11 @@ ShellBtBatches::Totals ShellBtBatches::add_forces(
     INERTIA_CHECK(p.committed && p.trial &&
                       p.stride >= static_cast<std::size_t>(shell4_bt_state_size(*p.section)),
                   InternalError, "ShellBtBatches: a plastic pass without its state");
-    plastic_batches(p, aligned(geometry_.data()), nodes_.data(), slots_.data(), count_, totals,
-                    failed);
+    // Linear hardening without a rate factor: the return map in the lanes; else lane by lane.
+    // (Without a rate factor the rate history is off: shell_layers_update.)
+    const bool lanes = !p.section->j2.nonlinear();
+    (lanes ? j2_batches : plastic_batches)(p, aligned(geometry_.data()), nodes_.data(),
+                                           slots_.data(), count_, totals, failed);
   } else {
     elastic_batches(p, aligned(geometry_.data()), nodes_.data(), slots_.data(), count_, totals,
                     failed);

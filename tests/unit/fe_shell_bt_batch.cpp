@@ -3,7 +3,8 @@
 // triangles, sharing nodes), turned by up to 1.9 rad, with deformational rotations of 1e-5 to
 // 0.05 rad, so that lanes of one batch take the rotations' series and others their closed
 // forms. Elastic: the summed forces and the energies; plastic (J2, 5 Simpson points, some
-// elements flowing): the forces and every element's trial state; the nodes' rotations; a
+// elements flowing; linear isotropic and kinematic hardening in the lanes, Voce's lane by lane):
+// the forces and every element's trial state; the nodes' rotations; a
 // collapsed element reported by its index while the others add their forces.
 //
 // Tolerances: the lanes and the element differ by the fused multiply-adds the vector
@@ -229,11 +230,12 @@ TEST(ShellBtBatches, ElasticForcesAndEnergiesAreTheElementsOnes) {
   EXPECT_GT(ref.hourglass, 0);
 }
 
-TEST(ShellBtBatches, PlasticForcesAndStatesAreTheElementsOnes) {
-  // The committed state zero; the strains (1e-3 translations over a size of 1, and curvatures
-  // from rotations of 0.05 rad) take some points past the yield strain 1e-3.
-  Model m = model();
-  const ShellLayers s = plastic();
+/// The plastic section s (from a zero committed state): forces, states, energy against the
+/// element one at a time, and some points flowing, not all.
+void check_plastic(const ShellLayers& s, const char* what) {
+  // The strains (1e-3 translations over a size of 1, and curvatures from rotations of 0.05 rad)
+  // take some points past the yield strain 1e-3.
+  const Model m = model();
   const auto stride = static_cast<std::size_t>(shell4_bt_state_size(s));
   const std::vector<double> committed(stride * elements, 0.0);
   const Reference ref = one_at_a_time(m, s, committed);
@@ -244,14 +246,27 @@ TEST(ShellBtBatches, PlasticForcesAndStatesAreTheElementsOnes) {
       flowing += ref.trial[k * stride + q * (stride / 5) + J2State::equivalent_plastic_strain] > 0;
   const double scale = max_abs(ref.f), diff = max_diff(ref.f, b.f);
   const double state = max_diff(ref.trial, b.trial);
-  std::printf("plastic: %d of %d points flowing; forces %.2e apart of %.3e, states %.2e apart\n",
-              flowing, 5 * elements, diff, scale, state);
+  std::printf("%s: %d of %d points flowing; forces %.2e apart of %.3e, states %.2e apart of %.3e\n",
+              what, flowing, 5 * elements, diff, scale, state, max_abs(ref.trial));
   EXPECT_TRUE(b.failed.empty());
   EXPECT_GT(flowing, 5);
   EXPECT_LT(flowing, 5 * elements);
   EXPECT_LT(diff, 1e-11 * scale);
   EXPECT_LT(state, 1e-11 * std::max(1.0, max_abs(ref.trial)));
   EXPECT_NEAR(b.totals.stored, ref.stored, 1e-11 * ref.stored);
+}
+
+TEST(ShellBtBatches, PlasticForcesAndStatesAreTheElementsOnes) {
+  // Linear isotropic hardening (the return map in the lanes), with kinematic hardening too, and
+  // Voce hardening (a law the lanes do not take: the element's return lane by lane).
+  check_plastic(plastic(), "J2 isotropic");
+  ShellLayers kinematic = plastic();
+  kinematic.j2.kinematic_modulus = 5e8;
+  check_plastic(kinematic, "J2 isotropic + kinematic");
+  ShellLayers voce = plastic();
+  voce.j2.voce_saturation = 1e8;
+  voce.j2.voce_rate = 20;
+  check_plastic(voce, "J2 Voce (lane by lane)");
 }
 
 TEST(ShellBtBatches, ACollapsedElementIsReportedAndTheOthersAdd) {
