@@ -47,7 +47,8 @@ auto) against direct and iterative forced on a 19,683-DOF tet10 cantilever (alte
 the products per implicit step of every implicit scheme with and without the energy balance (a
 41,067-DOF tet10 tower on a shaken base),
 the two Newton examples (large_deflection, soft_drop) with the default, CG + GAMG, and the previous
-default (critical-point line search, CG + GAMG), and peak memory per DOF.
+default (critical-point line search, CG + GAMG), the explicit step of shells (Belytschko-Tsay
+elastic and J2, corotational MITC4) on a (4N)^2 plate, and peak memory per DOF.
 
 options:
   --cells N           cells per box edge (default 69: 1,029,000 DOFs)

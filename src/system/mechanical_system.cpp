@@ -99,8 +99,10 @@ void MechanicalSystem::finish_rigid_bodies(double t1, double h, Vec a, Vec v) {
 
 void MechanicalSystem::internal_force(Vec u, Vec f) const {
   operators_.mult_linear_stiffness(u, f);
-  if (u == f_int_.u && petsc::object_state(u) == f_int_.u_state && term_time_ == f_int_.t &&
-      petsc::object_state(work2_) == f_int_.f_state)
+  // The last force()'s, at this u and time: u's state as it left it, or moved since by reads
+  // that only updated its ghosts (an energy row's: the terms' evaluation record follows them).
+  if (u == f_int_.u && term_time_ == f_int_.t && petsc::object_state(work2_) == f_int_.f_state &&
+      (petsc::object_state(u) == f_int_.u_state || terms_.force_pass_at(u, term_time_)))
     INERTIA_PETSC(VecAXPY(f, 1.0, work2_));  // the last force()'s, at this u and time
   else
     terms_.add_nonlinear_forces(u, nullptr, term_time_, f, nullptr);

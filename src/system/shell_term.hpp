@@ -162,7 +162,7 @@ class LayeredShellTerm : public ShellTermBase {
   PointState* point_state() const override { return state_.get(); }
   bool trial_from_force() const override { return true; }
   bool energy_from_force() const override { return true; }
-  double force_energy() const override { return force_energy_; }
+  double force_energy(const TermPoint&) const override { return force_energy_; }
   void update_state(const TermPoint& at) const override {
     if (state_) (void)energy(at);
   }

@@ -92,7 +92,9 @@ void TermSet::add_contact_stiffness_diagonal(Vec d) const {
 }
 
 void TermSet::assemble_tangent(const TermPoint& at, Mat K, Mat B) const {
-  forced_ = {};  // the tangents write the trial states at `at`
+  // The tangents write the trial states at `at` (J2 solids' force_energy reads them): the force
+  // pass's record ends here too.
+  forced_ = force_pass_ = {};
   // Every term's stiffness: the linear ones' constant K, the nonlinear ones' tangent at u.
   assembler_.assemble(K, [&](MatrixSum& sum) {
     for (const auto& t : terms_)
@@ -224,7 +226,7 @@ double TermSet::nonlinear_energy(Vec u, double t) const {
     for (const auto& term : terms_)  // the gathering terms' energy is in nodal_energy
       if (const auto traits = term->traits(); !traits.linear && !traits.gathers) {
         if (from_force && term->energy_from_force()) {
-          local += term->force_energy();
+          local += term->force_energy(at);
           continue;
         }
         forced_ = {};
@@ -411,7 +413,7 @@ double TermSet::hourglass_energy(Vec u, double t) const {
     petsc::GhostedRead ul(u);
     const TermPoint at{ul.span(), {}, t};
     for (const auto& term : terms_)
-      local += from_force && term->energy_from_force() ? term->force_hourglass_energy()
+      local += from_force && term->energy_from_force() ? term->force_hourglass_energy(at)
                                                        : term->hourglass_energy(at);
   }
   still_forced(forced, u, t, from_force);

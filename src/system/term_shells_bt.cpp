@@ -83,7 +83,7 @@ class BtShellTerm final : public LayeredShellTerm {
     force_energy_ = totals.stored;
     force_hourglass_ = totals.hourglass;
   }
-  double force_hourglass_energy() const override { return force_hourglass_; }
+  double force_hourglass_energy(const TermPoint&) const override { return force_hourglass_; }
 
   /// The one-point element's tangent by central differences of its force (from the committed
   /// state, into scratch): explicit runs ask for it once, at the start, to size contact

@@ -128,7 +128,29 @@ class SolidTerm final : public ForceTerm {
     }
   }
 
+  /// J2: the force pass writes every row's trial state, from which force_energy takes the
+  /// stored energy (the points' free energy; a reduced cell's hourglass energy at u besides).
+  bool energy_from_force() const override { return j2_ != nullptr; }
+  double force_energy(const TermPoint& at) const override {
+    // The rows holding the force pass's state: its trial rows, or the committed ones after the
+    // step's commit swapped them in.
+    const bool committed = state_->commits() != force_commits_;
+    const int points = state_->layout().points, n = state_->num_components();
+    double local = 0;
+    for (std::size_t r = 0; r < state_->rows(); ++r) {
+      if (gone(r)) continue;  // erosion: no energy (as energy())
+      const auto row = committed ? state_->committed(r) : state_->trial(r);
+      for (int q = 0; q < state_->points(r); ++q) {
+        const double* s = row.data() + q * n;
+        local += volumes_[r * points + q] * fe::j2_free_energy(*j2_, s + fe::J2State::strain, s);
+      }
+    }
+    if (material_.technology.formulation == fe::Formulation::reduced) local += hourglass_energy(at);
+    return local;
+  }
+
   void add_internal_force(const TermPoint& at, VectorSum& f) const override {
+    if (j2_) force_commits_ = state_->commits();
     if (batches_) {  // the batched kernel: every row's trial state, the forces
       std::string why;
       const std::int64_t failed = batches_->add_force(
@@ -345,6 +367,7 @@ class SolidTerm final : public ForceTerm {
   std::vector<std::int64_t> cells_;            ///< local cells, increasing
   mutable std::unique_ptr<PointState> state_;  ///< the model's state (null: none)
   std::vector<double> volumes_;                ///< per row and point: w_q det J_q
+  mutable std::uint64_t force_commits_ = 0;    ///< the state's commits at the last force pass
   ReducedGeometry reduced_;                    ///< formulation reduced: read at every evaluation
   /// J2 hex8 cells (J2Batches::covers): the internal force in batches (else j2_element per cell).
   std::unique_ptr<J2Batches> batches_;

@@ -114,15 +114,16 @@ class ForceTerm {
   /// (as update_state would): a commit at the u of the system's last force evaluation (an
   /// explicit step's) takes that state without evaluating again.
   virtual bool trial_from_force() const { return false; }
-  /// Nonlinear terms whose add_internal_force computes their stored energy on the way: true,
-  /// and force_energy() is this rank's part of it at the last add_internal_force's `at`. The
-  /// system then takes it for the energy at the same u and time (the energy history of an
-  /// explicit step) instead of evaluating energy() again.
+  /// Nonlinear terms whose add_internal_force computes their stored energy on the way (or
+  /// leaves what gives it cheaply: its point states): true, and force_energy(at) is this rank's
+  /// part of it at the last add_internal_force's `at` (the same u and time as `at`, also after
+  /// a commit). The system then takes it for the energy at that u and time (the energy history
+  /// of an explicit step) instead of evaluating energy() again.
   virtual bool energy_from_force() const { return false; }
-  virtual double force_energy() const { return 0; }
-  /// With energy_from_force: the part of force_energy() its hourglass modes hold (as
-  /// hourglass_energy at the same `at`; 0 for a term without them).
-  virtual double force_hourglass_energy() const { return 0; }
+  virtual double force_energy(const TermPoint& at) const { return (void)at, 0.0; }
+  /// With energy_from_force: the part of force_energy(at) its hourglass modes hold (as
+  /// hourglass_energy at the same `at`, which it is unless the term kept it from the force).
+  virtual double force_hourglass_energy(const TermPoint& at) const { return hourglass_energy(at); }
   /// Nonlinear terms: the stored energy of this rank's part at `at` (a linear term's is in
   /// 1/2 u.K u); NaN where it has none (an inverted element).
   virtual double energy(const TermPoint& at) const {

@@ -64,7 +64,10 @@ class PointState {
   double* trial_values() const { return trial_.data(); }
   /// The accepted step's trial state becomes the committed state: the two are swapped (every
   /// evaluation writes every row's trial state; restore() copies).
-  void commit() { committed_.swap(trial_); }
+  void commit() { committed_.swap(trial_), ++commits_; }
+  /// The commits so far: a term that wrote the trial rows at some u knows from it whether they
+  /// have become the committed rows since.
+  std::uint64_t commits() const { return commits_; }
   /// A failed step's trial state is discarded: trial = committed.
   void restore() { trial_ = committed_; }
 
@@ -95,6 +98,7 @@ class PointState {
   std::vector<std::uint8_t> points_;
   std::vector<double> committed_;
   mutable std::vector<double> trial_;
+  std::uint64_t commits_ = 0;
 };
 
 }  // namespace inertia

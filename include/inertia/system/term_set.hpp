@@ -118,6 +118,9 @@ class TermSet {
   double moving_work(Vec u0, Vec u1, double t0, double t1) const;
   PlasticEnergy plastic_energy() const;
   double hourglass_energy(Vec u, double t) const;
+  /// Whether the last internal-force evaluation was at u and t, reads of u since (their ghost
+  /// updates) included: its force still holds there.
+  bool force_pass_at(Vec u, double t) const { return force_pass_ == Evaluation::of(u, t); }
   double take_friction_dissipation() const;
   /// The rigid bodies' kinetic energy (Traits::body), the same on every rank.
   double body_kinetic_energy() const;
@@ -156,9 +159,10 @@ class TermSet {
   /// it (state -1: none): a commit at the same u skips the terms with
   /// ForceTerm::trial_from_force.
   mutable Evaluation forced_;
-  /// The last internal-force evaluation, whatever came after it but the next one (a commit, a
-  /// tangent): the terms with ForceTerm::energy_from_force hold its energies (their
-  /// force_energy, force_hourglass_energy), which an energy at the same u and time takes.
+  /// The last internal-force evaluation, kept through a commit (not through a tangent, a
+  /// rejected step or the next force pass): the terms with ForceTerm::energy_from_force hold its
+  /// energies (their force_energy, force_hourglass_energy, from their states for J2 solids),
+  /// which an energy at the same u and time takes.
   mutable Evaluation force_pass_;
   /// After an evaluation that read u (updating its ghosts) and found `forced`: forced_ at u's new
   /// state, unless something evaluated the trial states in between; likewise force_pass_ if
