@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 
 #include "inertia/core/text.hpp"
 #include "inertia/fe/shell_bt.hpp"
@@ -140,20 +141,30 @@ INERTIA_BT_BATCH_INLINE v8di plane_stress(const J2Parameters& p, const v8d e[3],
   return ~done;
 }
 
+/// What a pass's plastic section in the lanes needs of it, computed once per pass: the J2
+/// parameters with the section's Lame constants (shell_layers_update's) and the points through
+/// the thickness.
+struct LanesSection {
+  J2Parameters p;
+  ShellThicknessPoints r;
+  explicit LanesSection(const ShellLayers& s) : p(s.j2), r(shell_layers_points(s)) {
+    const double E = s.elastic.youngs_modulus, nu = s.elastic.poissons_ratio;
+    p.lame.mu = E / (2 * (1 + nu));
+    p.lame.lambda = E * nu / ((1 + nu) * (1 - 2 * nu));
+  }
+};
+
 /// shell_layers_update's plastic section on all lanes (linear hardening, no rate factor): each
 /// point's plane-stress return from element first + l's committed state into its trial state
 /// (lanes < count), the resultants nm and the stored energy per area; failed: the lanes whose
 /// iteration did not converge.
-INERTIA_BT_BATCH_INLINE v8d j2_section(const ShellLayers& s, const ShellBtBatches::Pass& pass,
-                                       const v8d ek[6], std::size_t first, int count, v8d nm[6],
-                                       v8di& failed) {
-  J2Parameters p = s.j2;
-  const double E = s.elastic.youngs_modulus, nu = s.elastic.poissons_ratio;
-  p.lame.mu = E / (2 * (1 + nu));
-  p.lame.lambda = E * nu / ((1 + nu) * (1 - 2 * nu));
+INERTIA_BT_BATCH_INLINE v8d j2_section(const ShellLayers& s, const LanesSection& section,
+                                       const ShellBtBatches::Pass& pass, const v8d ek[6],
+                                       std::size_t first, int count, v8d nm[6], v8di& failed) {
+  const J2Parameters& p = section.p;
+  const ShellThicknessPoints& r = section.r;
   const double mu = p.lame.mu, kappa = p.lame.lambda + 2.0 * mu / 3.0;
   const double H = p.isotropic_modulus, Hk = p.kinematic_modulus;
-  const ShellThicknessPoints r = shell_layers_points(s);
   constexpr int stride = J2State::size;  // without a rate factor: shell_layers_point_stride
   for (int i = 0; i < 6; ++i) nm[i] = v8d{};
   failed = v8di{};
@@ -204,7 +215,7 @@ template <bool Plastic, bool LanesJ2>
 __attribute__((always_inline)) inline void batch(
     const ShellBtBatches::Pass& p, const Geometry& g, const std::int32_t* nodes,
     const std::int32_t* slots, std::size_t first, int count, ShellBtBatches::Totals& totals,
-    const std::function<void(std::size_t, const SolverError&)>& failed) {
+    const std::function<void(std::size_t, const SolverError&)>& failed, const LanesSection* lanes) {
   using namespace shell_bt_kernel;
   v8d d[24], QT[4][18];
   for (int a = 0; a < 4; ++a)
@@ -226,7 +237,7 @@ __attribute__((always_inline)) inline void batch(
     section = elastic_section(p.section->elastic, ek, nm);
   } else if constexpr (LanesJ2) {
     v8di diverged;
-    section = j2_section(*p.section, p, ek, first, count, nm, diverged);
+    section = j2_section(*p.section, *lanes, p, ek, first, count, nm, diverged);
     for (int l = 0; l < count; ++l)
       if (diverged[l] && !bad[l]) {
         failed(first + static_cast<std::size_t>(l),
@@ -280,11 +291,13 @@ __attribute__((always_inline)) inline void run(
     const std::int32_t* slots, std::size_t count, ShellBtBatches::Totals& totals,
     const std::function<void(std::size_t, const SolverError&)>& failed) {
   const std::size_t batches = (count + W - 1) / W;
+  std::optional<LanesSection> lanes;
+  if constexpr (LanesJ2) lanes.emplace(*p.section);
   for (std::size_t b = 0; b < batches; ++b)
     batch<Plastic, LanesJ2>(p, *reinterpret_cast<const Geometry*>(geometry + b * fields * W),
                             nodes + b * 8 * W, slots + b * 4 * W, b * W,
                             static_cast<int>(std::min<std::size_t>(W, count - b * W)), totals,
-                            failed);
+                            failed, lanes ? &*lanes : nullptr);
 }
 
 #define INERTIA_BT_VARIANT(name, ...)                                                   \
