@@ -11,6 +11,7 @@
 
 #include "inertia/fe/shell_section.hpp"
 #include "rotation_jet.hpp"
+#include "shell_elastic_section.hpp"
 
 namespace inertia::fe::shell_bt_kernel {
 
@@ -209,26 +210,11 @@ INERTIA_BT_INLINE void strains(const Geo& g, const T* dl, T ek[6]) {
   }
 }
 
-/// fe/shell_section.cpp's elastic section (the same expression): the resultants nm of the
-/// generalized strains ek, and the stored energy per area.
+/// The elastic section (shell_elastic_section.hpp): the resultants nm of the generalized strains
+/// ek, and the stored energy per area.
 template <class T>
 INERTIA_BT_INLINE T elastic_section(const ShellSection& e, const T ek[6], T nm[6]) {
-  const double t = e.thickness, o = e.offset, nu = e.poissons_ratio;
-  const double c = e.youngs_modulus / (1 - nu * nu);
-  const double C[9] = {c, c * nu, 0, c * nu, c, 0, 0, 0, c * (1 - nu) / 2};
-  const double a0 = t, a1 = -t * o, a2 = t * t * t / 12 + t * o * o;
-  for (int i = 0; i < 3; ++i) {
-    T n{}, m{};
-    for (int j = 0; j < 3; ++j) {
-      n += C[3 * i + j] * (a0 * ek[j] + a1 * ek[3 + j]);
-      m += C[3 * i + j] * (a1 * ek[j] + a2 * ek[3 + j]);
-    }
-    nm[i] = n;
-    nm[3 + i] = m;
-  }
-  T stored{};
-  for (int i = 0; i < 6; ++i) stored += 0.5 * nm[i] * ek[i];
-  return stored;
+  return shell_section_detail::elastic_resultants(e, ek, nm);
 }
 
 /// The edges of MITC4's tied shear: (node, node, direction) for A (0, -1) and C (0, 1) along xi,

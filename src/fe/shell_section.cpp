@@ -8,6 +8,7 @@
 #include "gauss_points.hpp"
 #include "inertia/core/error.hpp"
 #include "inertia/core/text.hpp"
+#include "shell_elastic_section.hpp"
 
 namespace inertia::fe {
 
@@ -251,28 +252,18 @@ double plane_stress_j2_update(const J2Parameters& p, const double e[3], const do
 
 namespace {
 
-/// The elastic section in closed form: the plane-stress matrix C integrated over z in
-/// [-t/2 - o, t/2 - o]: A = C t, B = -C t o, D = C (t^3 / 12 + t o^2).
+/// The elastic section in closed form (shell_elastic_section.hpp), with its matrix D (6 x 6:
+/// A, B; B, D) when asked.
 FiberEnergy elastic_section(const ShellLayers& s, const double ek[6], double nm[6], double* D) {
-  const double t = s.elastic.thickness, o = s.elastic.offset, nu = s.elastic.poissons_ratio;
-  const double c = s.elastic.youngs_modulus / (1 - nu * nu);
-  const double C[9] = {c, c * nu, 0, c * nu, c, 0, 0, 0, c * (1 - nu) / 2};
-  const double a0 = t, a1 = -t * o, a2 = t * t * t / 12 + t * o * o;
   FiberEnergy energy;
-  for (int i = 0; i < 3; ++i) {
-    double n = 0, m = 0;
-    for (int j = 0; j < 3; ++j) {
-      n += C[3 * i + j] * (a0 * ek[j] + a1 * ek[3 + j]);
-      m += C[3 * i + j] * (a1 * ek[j] + a2 * ek[3 + j]);
-    }
-    nm[i] = n;
-    nm[3 + i] = m;
-  }
-  for (int i = 0; i < 6; ++i) energy.stored += 0.5 * nm[i] * ek[i];
-  if (D)
+  energy.stored = shell_section_detail::elastic_resultants(s.elastic, ek, nm);
+  if (D) {
+    const shell_section_detail::ElasticSectionMatrices m =
+        shell_section_detail::elastic_section_matrices(s.elastic);
     for (int i = 0; i < 6; ++i)
       for (int j = 0; j < 6; ++j)
-        D[6 * i + j] = C[3 * (i % 3) + j % 3] * (i < 3 && j < 3 ? a0 : i >= 3 && j >= 3 ? a2 : a1);
+        D[6 * i + j] = m.C[3 * (i % 3) + j % 3] * m.a[(i >= 3) + (j >= 3)];
+  }
   return energy;
 }
 

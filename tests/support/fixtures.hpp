@@ -1,10 +1,13 @@
 #pragma once
 // Small helpers the element unit tests share (fe_shell*, fe_beam_corotational): a rotation
 // matrix from an axis and an angle, the largest entry and difference of two arrays, and a fixed
-// pseudo-random vector.
+// pseudo-random vector, and a plastic shell section.
 #include <algorithm>
 #include <array>
 #include <cmath>
+
+#include "inertia/fe/hyperelastic.hpp"
+#include "inertia/fe/shell_section.hpp"
 
 namespace inertia::testing {
 
@@ -41,6 +44,18 @@ inline std::array<double, 24> pattern(int seed) {
     x = static_cast<double>((s >> 8) % 20001) / 10000.0 - 1.0;
   }
   return v;
+}
+
+/// Section s made plastic: J2 at 5 Simpson points through the thickness, sigma_y 200 MPa, linear
+/// isotropic hardening 1 GPa, with the elastic constants of s.
+inline fe::ShellLayers simpson_j2(fe::ShellLayers s) {
+  s.plastic = true;
+  s.rule = fe::ShellLayers::Rule::simpson;
+  s.points = 5;
+  s.j2.yield_stress = 2e8;
+  s.j2.isotropic_modulus = 1e9;
+  s.j2.lame = fe::lame_from_young_poisson(s.elastic.youngs_modulus, s.elastic.poissons_ratio);
+  return s;
 }
 
 }  // namespace inertia::testing

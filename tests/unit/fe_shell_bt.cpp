@@ -356,13 +356,7 @@ TEST(ShellBt, PlasticSectionAtThePoint) {
   // each point through the thickness; the resultants are the section's at the element's strains
   // (shell_layers_update called here on shell4_bt_strains'), the dissipation positive, and a
   // rigid rotation of the stretched element leaves energy and state unchanged.
-  ShellLayers s = section(0.01, 2e11, 0.3);
-  s.plastic = true;
-  s.rule = ShellLayers::Rule::simpson;
-  s.points = 5;
-  s.j2.yield_stress = 2e8;
-  s.j2.isotropic_modulus = 1e9;
-  s.j2.lame = lame_from_young_poisson(2e11, 0.3);
+  ShellLayers s = inertia::testing::simpson_j2(section(0.01, 2e11, 0.3));
   const int n = shell4_bt_state_size(s);
   ASSERT_EQ(n, 5 * J2State::size);
   const double sq[4][3] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}};
@@ -418,13 +412,7 @@ TEST(ShellBt, CostPerElement) {
   V24 d = rigid_motion(x, psi, t);
   const V24 p = pattern(3);
   for (int i = 0; i < 24; ++i) d[i] += 1e-3 * p[i];
-  ShellLayers s = section(0.01, 2e11, 0.3);
-  s.plastic = true;
-  s.rule = ShellLayers::Rule::simpson;
-  s.points = 5;
-  s.j2.yield_stress = 2e8;
-  s.j2.isotropic_modulus = 1e9;
-  s.j2.lame = lame_from_young_poisson(2e11, 0.3);
+  ShellLayers s = inertia::testing::simpson_j2(section(0.01, 2e11, 0.3));
   std::vector<double> committed(static_cast<std::size_t>(shell4_bt_state_size(s))),
       trial(committed.size());
   const double sq[4][3] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}};

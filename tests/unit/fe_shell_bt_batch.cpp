@@ -110,16 +110,7 @@ ShellLayers elastic() {
   return s;
 }
 
-ShellLayers plastic() {
-  ShellLayers s = elastic();
-  s.plastic = true;
-  s.rule = ShellLayers::Rule::simpson;
-  s.points = 5;
-  s.j2.yield_stress = 2e8;
-  s.j2.isotropic_modulus = 1e9;
-  s.j2.lame = lame_from_young_poisson(2e11, 0.3);
-  return s;
-}
+ShellLayers plastic() { return inertia::testing::simpson_j2(elastic()); }
 
 /// The element one at a time: forces summed into f, energies, trial states.
 struct Reference {
