@@ -134,17 +134,23 @@ class SolidTerm final : public ForceTerm {
   double force_energy(const TermPoint& at) const override {
     // The rows holding the force pass's state: its trial rows, or the committed ones after the
     // step's commit swapped them in.
+    // The committed rows: their dissipation and work error in the same sweep, for
+    // plastic_dissipation and plastic_work_error of this commit.
     const bool committed = state_->commits() != force_commits_;
     const int points = state_->layout().points, n = state_->num_components();
-    double local = 0;
+    double local = 0, dissipation = 0, work_error = 0;
     for (std::size_t r = 0; r < state_->rows(); ++r) {
-      if (gone(r)) continue;  // erosion: no energy (as energy())
       const auto row = committed ? state_->committed(r) : state_->trial(r);
       for (int q = 0; q < state_->points(r); ++q) {
         const double* s = row.data() + q * n;
-        local += volumes_[r * points + q] * fe::j2_free_energy(*j2_, s + fe::J2State::strain, s);
+        const double v = volumes_[r * points + q];
+        dissipation += v * s[fe::J2State::dissipation];
+        work_error += v * s[fe::J2State::work_error];
+        if (!gone(r))  // erosion: no energy (as energy())
+          local += v * fe::j2_free_energy(*j2_, s + fe::J2State::strain, s);
       }
     }
+    if (committed) sums_ = {state_->commits(), dissipation, work_error};
     if (material_.technology.formulation == fe::Formulation::reduced) local += hourglass_energy(at);
     return local;
   }
@@ -210,10 +216,16 @@ class SolidTerm final : public ForceTerm {
   }
   /// The plastic dissipation (J2State::dissipation) of the committed states on this rank.
   double plastic_dissipation() const override {
-    return j2_ ? integral(fe::J2State::dissipation) : 0;
+    if (!j2_) return 0;
+    return sums_.commits == state_->commits() ? sums_.dissipation
+                                              : integral(fe::J2State::dissipation);
   }
   /// The work error (J2State::work_error) of the committed states on this rank.
-  double plastic_work_error() const override { return j2_ ? integral(fe::J2State::work_error) : 0; }
+  double plastic_work_error() const override {
+    if (!j2_) return 0;
+    return sums_.commits == state_->commits() ? sums_.work_error
+                                              : integral(fe::J2State::work_error);
+  }
 
   bool holds_nonlinear_solid(std::int64_t c) const override {
     return (j2_ || !material_.is_linear()) && std::binary_search(cells_.begin(), cells_.end(), c);
@@ -368,7 +380,13 @@ class SolidTerm final : public ForceTerm {
   mutable std::unique_ptr<PointState> state_;  ///< the model's state (null: none)
   std::vector<double> volumes_;                ///< per row and point: w_q det J_q
   mutable std::uint64_t force_commits_ = 0;    ///< the state's commits at the last force pass
-  ReducedGeometry reduced_;                    ///< formulation reduced: read at every evaluation
+  /// The committed rows' dissipation and work error as force_energy summed them, at a commit.
+  struct CommittedSums {
+    std::uint64_t commits = ~std::uint64_t{0};
+    double dissipation = 0, work_error = 0;
+  };
+  mutable CommittedSums sums_;
+  ReducedGeometry reduced_;  ///< formulation reduced: read at every evaluation
   /// J2 hex8 cells (J2Batches::covers): the internal force in batches (else j2_element per cell).
   std::unique_ptr<J2Batches> batches_;
   std::unique_ptr<CellErosion> erosion_;  ///< erosion: the material's failure (else null)
