@@ -213,19 +213,23 @@ INERTIA_BT_BATCH_INLINE v8d j2_section(const ShellLayers& s, const LanesSection&
 /// The lanes' state and force of one batch (b: its index; count: the elements in it).
 template <bool Plastic, bool LanesJ2>
 __attribute__((always_inline)) inline void batch(
-    const ShellBtBatches::Pass& p, const Geometry& g, const std::int32_t* nodes,
-    const std::int32_t* slots, std::size_t first, int count, ShellBtBatches::Totals& totals,
+    const ShellBtBatches::Pass& p, const Geometry& g, const std::int32_t* nodes, std::size_t first,
+    int count, ShellBtBatches::Totals& totals,
     const std::function<void(std::size_t, const SolverError&)>& failed, const LanesSection* lanes) {
   using namespace shell_bt_kernel;
+  // The corners' translations d and their nodes' exp(psi) and its tangent, computed here in the
+  // lanes from psi (the series of exp_and_tangent up to half a turn): 3 values a corner to
+  // gather, not 18 from a table of the nodes'.
   v8d d[24], QT[4][18];
-  for (int a = 0; a < 4; ++a)
+  for (int a = 0; a < 4; ++a) {
+    v8d psi[3];
     for (int l = 0; l < W; ++l) {
       const double* ut = p.u + 3 * static_cast<std::ptrdiff_t>(nodes[a * W + l]);
       const double* ur = p.u + 3 * static_cast<std::ptrdiff_t>(nodes[(4 + a) * W + l]);
-      const double* q = p.QT + 18 * static_cast<std::ptrdiff_t>(slots[a * W + l]);
-      for (int i = 0; i < 3; ++i) d[3 * a + i][l] = ut[i], d[12 + 3 * a + i][l] = ur[i];
-      for (int j = 0; j < 18; ++j) QT[a][j][l] = q[j];
+      for (int i = 0; i < 3; ++i) d[3 * a + i][l] = ut[i], psi[i][l] = ur[i];
     }
+    exp_and_tangent(psi, QT[a], QT[a] + 9);
+  }
   const v8d* qt[4] = {QT[0], QT[1], QT[2], QT[3]};
   State<v8d> st;
   const auto ok = corotate(g, g.X, d, qt, st);
@@ -288,14 +292,14 @@ __attribute__((always_inline)) inline void batch(
 template <bool Plastic, bool LanesJ2 = false>
 __attribute__((always_inline)) inline void run(
     const ShellBtBatches::Pass& p, const double* geometry, const std::int32_t* nodes,
-    const std::int32_t* slots, std::size_t count, ShellBtBatches::Totals& totals,
+    std::size_t count, ShellBtBatches::Totals& totals,
     const std::function<void(std::size_t, const SolverError&)>& failed) {
   const std::size_t batches = (count + W - 1) / W;
   std::optional<LanesSection> lanes;
   if constexpr (LanesJ2) lanes.emplace(*p.section);
   for (std::size_t b = 0; b < batches; ++b)
     batch<Plastic, LanesJ2>(p, *reinterpret_cast<const Geometry*>(geometry + b * fields * W),
-                            nodes + b * 8 * W, slots + b * 4 * W, b * W,
+                            nodes + b * 8 * W, b * W,
                             static_cast<int>(std::min<std::size_t>(W, count - b * W)), totals,
                             failed, lanes ? &*lanes : nullptr);
 }
@@ -303,16 +307,17 @@ __attribute__((always_inline)) inline void run(
 #define INERTIA_BT_VARIANT(name, ...)                                                   \
   __attribute__((target_clones("avx512f", "avx2", "default"))) void name(               \
       const ShellBtBatches::Pass& p, const double* geometry, const std::int32_t* nodes, \
-      const std::int32_t* slots, std::size_t count, ShellBtBatches::Totals& totals,     \
+      std::size_t count, ShellBtBatches::Totals& totals,                                \
       const std::function<void(std::size_t, const SolverError&)>& failed) {             \
-    run<__VA_ARGS__>(p, geometry, nodes, slots, count, totals, failed);                 \
+    run<__VA_ARGS__>(p, geometry, nodes, count, totals, failed);                        \
   }
 INERTIA_BT_VARIANT(elastic_batches, false)
 INERTIA_BT_VARIANT(plastic_batches, true)
 INERTIA_BT_VARIANT(j2_batches, true, true)
 #undef INERTIA_BT_VARIANT
 
-/// shell4_bt_node_rotation of each listed node's psi (u at 3 n), W nodes at a time.
+/// shell4_bt_node_rotation of each listed node's psi (u at 3 n), W nodes at a time: the lanes'
+/// exp(psi) and tangent as the batches compute them at each corner.
 __attribute__((target_clones("avx512f", "avx2", "default"))) void rotations(
     const double* u, const std::int64_t* nodes, std::size_t count, double* QT) {
   for (std::size_t first = 0; first < count; first += W) {
@@ -330,16 +335,13 @@ __attribute__((target_clones("avx512f", "avx2", "default"))) void rotations(
 
 }  // namespace
 
-ShellBtBatches::ShellBtBatches(std::span<const double> X, std::span<const std::int32_t> nodes,
-                               std::span<const std::int32_t> slots)
+ShellBtBatches::ShellBtBatches(std::span<const double> X, std::span<const std::int32_t> nodes)
     : count_(X.size() / 12) {
-  INERTIA_CHECK(X.size() == 12 * count_ && nodes.size() == 8 * count_ && slots.size() == 4 * count_,
-                InternalError, "ShellBtBatches: ", X.size(), " coordinates, ", nodes.size(),
-                " nodes and ", slots.size(), " slots");
+  INERTIA_CHECK(X.size() == 12 * count_ && nodes.size() == 8 * count_, InternalError,
+                "ShellBtBatches: ", X.size(), " coordinates and ", nodes.size(), " nodes");
   const std::size_t batches = (count_ + W - 1) / W;
   geometry_.assign(batches * fields * W + W, 0.0);  // W more: the aligned start
   nodes_.assign(batches * 8 * W, 0);
-  slots_.assign(batches * 4 * W, 0);
   for (std::size_t b = 0; b < batches; ++b)
     for (int l = 0; l < W; ++l) {
       // A batch's last lanes repeat its last element (computed, not added).
@@ -354,7 +356,6 @@ ShellBtBatches::ShellBtBatches(std::span<const double> X, std::span<const std::i
       double* out = aligned(geometry_.data()) + b * fields * W;
       for (int j = 0; j < fields; ++j) out[j * W + l] = values[j];
       for (int a = 0; a < 8; ++a) nodes_[(b * 8 + a) * W + l] = nodes[8 * k + a];
-      for (int a = 0; a < 4; ++a) slots_[(b * 4 + a) * W + l] = slots[4 * k + a];
     }
 }
 
@@ -367,8 +368,8 @@ ShellBtBatches::Totals ShellBtBatches::add_forces(
     const Pass& p, const std::function<void(std::size_t, const SolverError&)>& failed) const {
   Totals totals;
   if (count_ == 0) return totals;
-  INERTIA_CHECK(p.section && p.u && p.QT && p.f, InternalError, "ShellBtBatches: a pass without ",
-                "its section, u, rotations or force");
+  INERTIA_CHECK(p.section && p.u && p.f, InternalError, "ShellBtBatches: a pass without ",
+                "its section, u or force");
   if (p.section->plastic) {
     INERTIA_CHECK(p.committed && p.trial &&
                       p.stride >= static_cast<std::size_t>(shell4_bt_state_size(*p.section)),
@@ -376,11 +377,10 @@ ShellBtBatches::Totals ShellBtBatches::add_forces(
     // Linear hardening without a rate factor: the return map in the lanes; else lane by lane.
     // (Without a rate factor the rate history is off: shell_layers_update.)
     const bool lanes = !p.section->j2.nonlinear();
-    (lanes ? j2_batches : plastic_batches)(p, aligned(geometry_.data()), nodes_.data(),
-                                           slots_.data(), count_, totals, failed);
+    (lanes ? j2_batches : plastic_batches)(p, aligned(geometry_.data()), nodes_.data(), count_,
+                                           totals, failed);
   } else {
-    elastic_batches(p, aligned(geometry_.data()), nodes_.data(), slots_.data(), count_, totals,
-                    failed);
+    elastic_batches(p, aligned(geometry_.data()), nodes_.data(), count_, totals, failed);
   }
   return totals;
 }

@@ -6,6 +6,7 @@
 // and their closed forms) take the series in every lane and redo, one lane at a time, the lanes
 // outside its range. Every function is inlined into its caller, so that a batch's arithmetic is
 // compiled for the caller's instruction set. Internal to src/fe.
+#include <array>
 #include <cmath>
 #include <type_traits>
 
@@ -111,16 +112,43 @@ INERTIA_BT_INLINE void log_rotation(const T R[9], T theta[3]) {
   for (int i = 0; i < 3; ++i) theta[i] = factor * v[i];
 }
 
+/// 1 / (2 k + first)!, k < n.
+template <int first, int n>
+constexpr std::array<double, n> inverse_factorials() {
+  std::array<double, n> out{};
+  double f = 1;
+  int next = 2;
+  for (int k = 0; k < n; ++k) {
+    while (next <= 2 * k + first) f *= next++;
+    out[static_cast<std::size_t>(k)] = 1 / f;
+  }
+  return out;
+}
+
+/// sum_k (-a2)^k / (2 k + first)!, k < n, by Horner's rule.
+template <int first, int n, class T>
+INERTIA_BT_INLINE T even_series(const T& a2) {
+  static constexpr std::array<double, n> term = inverse_factorials<first, n>();
+  T c = T{} + term[n - 1];
+  for (int k = n - 2; k >= 0; --k) c = term[static_cast<std::size_t>(k)] - a2 * c;
+  return c;
+}
+
+/// The range of exp_and_tangent's series: |psi| < pi (their next terms below 1e-16 there).
+constexpr double exp_series_below = 9.8696044010893586;  // pi^2
+
 /// Q = exp(psi) (Rodrigues) and T, its left tangent: exp(psi + dpsi) = exp([T dpsi]x) exp(psi)
 /// to first order, T = I + c2 [psi]x + c3 [psi]x^2, c2 = (1 - cos a) / a^2, c3 = (a - sin a) /
-/// a^3 (both with [psi]x^2 = psi psi^T - a^2 I).
+/// a^3 (both with [psi]x^2 = psi psi^T - a^2 I). c1 = sin a / a, c2 and c3 from their Taylor
+/// series for |psi| < pi (so the lanes of a batch share one instruction stream wherever nodes
+/// turn less than half a turn), from sin and cos beyond.
 template <class T>
 INERTIA_BT_INLINE void exp_and_tangent(const T psi[3], T Q[9], T Tn[9]) {
   const T a2 = psi[0] * psi[0] + psi[1] * psi[1] + psi[2] * psi[2];
-  T c1 = 1.0 - a2 / 6.0 * (1.0 - a2 / 20.0 * (1.0 - a2 / 42.0));
-  T c2 = 0.5 - a2 / 24.0 * (1.0 - a2 / 30.0 * (1.0 - a2 / 56.0));
-  T c3 = 1.0 / 6 - a2 / 120.0 * (1.0 - a2 / 42.0 * (1.0 - a2 / 72.0));
-  const auto series = a2 < series_below;
+  T c1 = even_series<1, 14>(a2);
+  T c2 = even_series<2, 13>(a2);
+  T c3 = even_series<3, 13>(a2);
+  const auto series = a2 < exp_series_below;
   if (!all_lanes(series))
     for (int l = 0; l < lanes<T>; ++l)
       if (!get(series, l)) {

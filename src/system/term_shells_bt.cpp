@@ -28,23 +28,8 @@ class BtShellTerm final : public LayeredShellTerm {
       quad_coordinates(c, x);
       reference_.push_back(fe::shell4_bt_reference(x));
     }
-    // The cells' rotation nodes, once each, and each cell's four (a triangle's third twice).
-    for (const std::int64_t c : cells_) {
-      const auto nodes = mesh_.nodes_of(c);
-      const std::size_t n = nodes.size() / 2;
-      for (std::size_t a = 0; a < 4; ++a) rotation_nodes_.push_back(nodes[n + std::min(a, n - 1)]);
-    }
-    cell_rotations_.resize(rotation_nodes_.size());
-    std::vector<std::int64_t> all = rotation_nodes_;
-    std::sort(all.begin(), all.end());
-    all.erase(std::unique(all.begin(), all.end()), all.end());
-    for (std::size_t j = 0; j < rotation_nodes_.size(); ++j)
-      cell_rotations_[j] = static_cast<std::int32_t>(
-          std::lower_bound(all.begin(), all.end(), rotation_nodes_[j]) - all.begin());
-    rotation_nodes_ = std::move(all);
-    rotations_.resize(18 * rotation_nodes_.size());
     // The force pass's batches: each cell's reference nodes, its 4 translation and 4 rotation
-    // nodes (a triangle's third twice) and its rotation nodes' rows in rotations_.
+    // nodes (a triangle's third twice).
     std::vector<double> X(12 * cells_.size());
     std::vector<std::int32_t> nodes;
     nodes.reserve(8 * cells_.size());
@@ -55,7 +40,7 @@ class BtShellTerm final : public LayeredShellTerm {
       for (std::size_t a = 0; a < 8; ++a)
         nodes.push_back(static_cast<std::int32_t>(cn[(a / 4) * n + std::min(a % 4, n - 1)]));
     }
-    batches_ = std::make_unique<fe::ShellBtBatches>(X, nodes, cell_rotations_);
+    batches_ = std::make_unique<fe::ShellBtBatches>(X, nodes);
     // Each point's weight: the cell's area times the thickness point's weight.
     make_state(1, fe::shell4_bt_state_size(layers),
                [&](std::size_t k, double* area) { area[0] = areas_[k]; });
@@ -65,13 +50,10 @@ class BtShellTerm final : public LayeredShellTerm {
   void add_internal_force(const TermPoint& at, VectorSum& f) const override {
     force_energy_ = force_hourglass_ = NAN;  // until every cell is evaluated
     const fe::ShellLayers layers = at_time(layers_, at.time);
-    // Each node's exp(psi) and its tangent once, for the (up to four) cells around it.
-    fe::ShellBtBatches::node_rotations(at.u.data(), rotation_nodes_, rotations_.data());
     fe::ShellBtBatches::Pass pass;
     pass.section = &layers;
     pass.hourglass = input_.hourglass;
     pass.u = at.u.data();
-    pass.QT = rotations_.data();
     pass.f = f.local().data();
     if (state_) {
       pass.committed = state_->committed(0).data();
@@ -186,22 +168,22 @@ class BtShellTerm final : public LayeredShellTerm {
   }
   /// The section at an evaluation's time (`layers`: at_time), for a rate factor's step.
   fe::ShellBtResult kernel(const fe::ShellLayers& layers, const double* x, const double* d,
-                           std::size_t k, std::span<double> into, double* f, bool resultants = true,
-                           const double* const* QT = nullptr) const {
+                           std::size_t k, std::span<double> into, double* f,
+                           bool resultants = true) const {
     const std::span<const double> committed =
         state_ ? state_->committed(k) : std::span<const double>();
     return fe::shell4_bt(reference_[k], x, layers, input_.hourglass, d, committed, into, f,
-                         resultants, QT);
+                         resultants);
   }
   /// Row k's update at u from its committed state into `into` (its trial state or scratch), its
   /// force f in the cell's DOFs (a triangle's 18); the resultants only if asked.
   fe::ShellBtResult update(const fe::ShellLayers& layers, std::span<const PetscScalar> u,
                            std::int64_t c, std::size_t k, std::span<double> into, double* f,
-                           bool resultants = true, const double* const* QT = nullptr) const {
+                           bool resultants = true) const {
     double x[12], d[24], f4[24];
     quad_coordinates(c, x);
     quad_gather(u, c, d);
-    const fe::ShellBtResult r = kernel(layers, x, d, k, into, f4, resultants, QT);
+    const fe::ShellBtResult r = kernel(layers, x, d, k, into, f4, resultants);
     fold_force(c, f4, f);
     return r;
   }
@@ -209,9 +191,6 @@ class BtShellTerm final : public LayeredShellTerm {
   mutable std::vector<double> scratch_;   ///< one row's state, for evaluations that keep none
   mutable double force_hourglass_ = NAN;  ///< the hourglass energy of the last force pass
   std::vector<fe::ShellBtReference> reference_;  ///< per cell, its reference geometry (set-up)
-  std::vector<std::int64_t> rotation_nodes_;     ///< the cells' rotation nodes (local), once each
-  std::vector<std::int32_t> cell_rotations_;     ///< per cell, its 4 nodes' in rotation_nodes_
-  mutable std::vector<double> rotations_;        ///< per rotation node, exp(psi) and T (18)
   std::unique_ptr<fe::ShellBtBatches> batches_;  ///< the cells in batches, for the force pass
 };
 

@@ -24,14 +24,13 @@ class ShellBtBatches {
   static constexpr int width = 8;  ///< elements per batch
   /// X: each element's 4 reference nodes (12 doubles; a triangle's third node twice). nodes: each
   /// element's 4 translation nodes, then its 4 rotation nodes (8 indices n of a pass's u and f,
-  /// whose DOFs are 3 n .. 3 n + 2). slots: each element's 4 rotation nodes' rows in a pass's QT
-  /// table. Throws SolverError as shell4_bt_reference.
-  ShellBtBatches(std::span<const double> X, std::span<const std::int32_t> nodes,
-                 std::span<const std::int32_t> slots);
+  /// whose DOFs are 3 n .. 3 n + 2). Throws SolverError as shell4_bt_reference.
+  ShellBtBatches(std::span<const double> X, std::span<const std::int32_t> nodes);
   std::size_t size() const { return count_; }
 
   /// QT: shell4_bt_node_rotation of each node n of `nodes` (its psi at u[3 n]), 18 values each,
-  /// in the order of `nodes` (the same values, W nodes at a time).
+  /// in the order of `nodes`, W nodes at a time: the exponentials and tangents add_forces
+  /// computes in its lanes at each element's corners (from psi, not from a table).
   static void node_rotations(const double* u, std::span<const std::int64_t> nodes, double* QT);
 
   /// One evaluation.
@@ -39,7 +38,6 @@ class ShellBtBatches {
     const ShellLayers* section = nullptr;
     double hourglass = 0;               ///< the coefficient r (shell4_bt)
     const double* u = nullptr;          ///< the DOFs (total translations and rotation vectors)
-    const double* QT = nullptr;         ///< per slot, shell4_bt_node_rotation of its node's psi
     const double* committed = nullptr;  ///< plastic sections: element k's state at k * stride
     double* trial = nullptr;            ///< written as committed
     std::size_t stride = 0;
@@ -57,8 +55,8 @@ class ShellBtBatches {
 
  private:
   std::size_t count_ = 0;
-  std::vector<double> geometry_;             ///< per batch: its fields, each `width` lanes
-  std::vector<std::int32_t> nodes_, slots_;  ///< per batch: [8][width] and [4][width]
+  std::vector<double> geometry_;     ///< per batch: its fields, each `width` lanes
+  std::vector<std::int32_t> nodes_;  ///< per batch: [8][width]
 };
 
 }  // namespace inertia::fe
