@@ -23,6 +23,7 @@
 #include <optional>
 #include <utility>
 
+#include "contact_offsets.hpp"
 #include "contact_pair.hpp"
 #include "contact_section.hpp"
 #include "contact_state.hpp"
@@ -197,6 +198,7 @@ class ContactPairTerm final : public ContactTerm {
     if (same) return;
     last_u_ = u, last_state_ = state;
     time_ = t;
+    if (turn_) u = turned(u);  // offset shells: their points' displacements in place of u
     if (!searched_) search(u);
     if (friction_ && committed_moved_) {  // the committed displacement of the faces' nodes
       for (Pass& p : passes_) {
@@ -232,6 +234,7 @@ class ContactPairTerm final : public ContactTerm {
       for (Pass& p : passes_) scatter_forward(p, u);
     }
     evaluate(u);
+    if (turn_) turn_->moments(fc_);
   }
 
   void add_nodal_force(std::span<const PetscScalar> u, double t, double factor,
@@ -245,6 +248,7 @@ class ContactPairTerm final : public ContactTerm {
         f[3 * n + i] += factor * s * force_[3 * j + i];
       }
     }
+    if (turn_) turn_->add_moments(factor, scale, f);
   }
   double energy(const TermPoint& at) const override {
     (void)at;
@@ -288,7 +292,7 @@ class ContactPairTerm final : public ContactTerm {
     gather(u, t);  // the accepted configuration (usually the last evaluation's)
     for (const Pass& p : passes_) state_.commit_friction(p.first, sides_[p.slave].k);
     {
-      petsc::ConstArray ua(u);
+      petsc::ConstArray ua(turn_ ? turn_->points() : u);  // the points' (gather's)
       petsc::Array uc(uc_);
       for (auto n : touched_)
         for (int i = 0; i < 3; ++i) uc[3 * n + i] = ua[3 * n + i];
@@ -322,6 +326,7 @@ class ContactPairTerm final : public ContactTerm {
     for (auto n : touched_)
       for (int i = 0; i < 3; ++i) uc[3 * n + i] = u[3 * n + i];
     committed_moved_ = true;
+    if (turn_) turn_->hold_committed(u);  // the points': turned at the next gather
   }
 
   Reading read(Vec u, double t) const override {
@@ -538,12 +543,30 @@ class ContactPairTerm final : public ContactTerm {
   }
 
  public:
-  /// Keeps the mesh the term was built on (offset_mesh's copy) as long as the term lives.
-  void keep(std::shared_ptr<const LocalMesh> mesh) { own_mesh_ = std::move(mesh); }
+  /// Keeps the mesh the term was built on (offset_mesh's copy) as long as the term lives, and
+  /// its offset shells' turned points (contact_offsets.hpp; null: none).
+  void keep(std::shared_ptr<const LocalMesh> mesh, std::unique_ptr<TurnedOffsets> turn) {
+    own_mesh_ = std::move(mesh);
+    turn_ = std::move(turn);
+  }
 
  private:
+  /// Collective. Offset shells: the points' displacements at u (after a restart, first the
+  /// committed points into uc_).
+  Vec turned(Vec u) const {
+    if (Vec c = turn_->committed_points(); c && friction_) {
+      petsc::ConstArray x(c);
+      petsc::Array uc(uc_);
+      for (auto n : touched_)
+        for (int i = 0; i < 3; ++i) uc[3 * n + i] = x[3 * n + i];
+      committed_moved_ = true;
+    }
+    return turn_->points(u);
+  }
+
   std::shared_ptr<const LocalMesh> own_mesh_;
-  TermInputs in_;  ///< the system's (erosion: the sides rebuilt)
+  std::unique_ptr<TurnedOffsets> turn_;  ///< offset shells (null: none)
+  TermInputs in_;                        ///< the system's (erosion: the sides rebuilt)
   MPI_Comm comm_;
   const LocalMesh& mesh_;
   PairInput pair_;
@@ -620,7 +643,7 @@ void build_pair_terms(const TermInputs& in, const ContactSection& s,
         shifted ? TermInputs{in.comm, *shifted, in.spec, in.assembler, in.elements} : in;
     auto term =
         std::make_unique<ContactPairTerm>(inputs, p, penalty_scale(s, in.spec), s.augmented);
-    term->keep(shifted);
+    term->keep(shifted, TurnedOffsets::make(in, shifted.get()));
     term->check_start(in.assembler);
     out.push_back(std::move(term));
   }
