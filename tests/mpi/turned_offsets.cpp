@@ -254,4 +254,52 @@ TEST(TurnedOffsets, PairForcesAreTheEnergysGradient) {
   }
 }
 
+/// Shells (t 20 mm, nodes on their top surface) on the top face of a solid block, sharing its
+/// nodes, under a wall 50 mm over it: at 2 and 3 ranks the block partition puts the shells on the
+/// last rank and the skin nodes are owned by a rank of their solid cells, apart from their
+/// rotation nodes (the rotation node's owner turns them, through ghost entries).
+const std::string skin_case = "mesh: {file: " + meshes +
+                              "shell_on_block.msh, partitioner: block}\n"
+                              "materials:\n"
+                              "  - {region: block, density: 7800, youngs_modulus: 2.0e11, "
+                              "poissons_ratio: 0.3}\n"
+                              "  - {region: skin, density: 7800, youngs_modulus: 2.0e11, "
+                              "poissons_ratio: 0.3}\n"
+                              "shells: [{region: skin, thickness: 0.02, offset: top}]\n"
+                              "contact: {walls: [{name: lid, region: skin, penalty: 1.0e9, "
+                              "plane: {point: [0, 0, 0.25], normal: [0, 0, -1]}}]}\n"
+                              "time: {integrator: central_difference, dt: 1.0e-6, steps: 1}\n";
+
+TEST(TurnedOffsets, ShellNodesOwnedApartFromTheirRotations) {
+  auto r = test::start(skin_case);
+  const MechanicalSystem& s = r.system();
+  const LocalMesh& mesh = s.mesh();
+  // The skin nodes this rank owns whose rotation node it does not own.
+  std::int64_t apart = 0;
+  for (const std::int32_t n : mesh.region_owned_nodes[region_of(mesh, "skin")])
+    if (!mesh.is_rotation(n) && mesh.rotation_of[static_cast<std::size_t>(n)] >= mesh.num_owned)
+      ++apart;
+  for (const std::int32_t n : mesh.region_owned_nodes[region_of(mesh, "skin")])
+    if (!mesh.is_rotation(n) && mesh.rotation_of[static_cast<std::size_t>(n)] < 0) ++apart;
+  MPI_Allreduce(MPI_IN_PLACE, &apart, 1, MPI_INT64_T, MPI_SUM, s.comm());
+  const ContactTerm& wall = contact_term(s, "lid");
+  // The block and its skin turned 0.3 rad about x (0.1 about y) round the block's centre, 0.1 m
+  // up: one side of the skin dips into the wall.
+  const Motion m{"block", {0.3, 0.1, 0}, {0.5, 0.5, 0.1}, {0, 0, 0.1}};
+  petsc::Vector u = s.create_vector();
+  set_motion(mesh, m, u);
+  set_motion(mesh, Motion{"skin", m.psi, m.centre, m.shift}, u);
+  EXPECT_GT(energy(s, wall, u), 0);
+  const Check c = differences(s, wall, u, "skin");
+  if (rank_of(MPI_COMM_WORLD) == 0)
+    std::printf("shells on a solid: %lld shell nodes owned apart from their rotation nodes, %lld "
+                "DOFs, largest force %.6g, largest moment %.6g, worst %.3g\n",
+                static_cast<long long>(apart), static_cast<long long>(c.dofs), c.largest,
+                c.largest_moment, c.worst);
+  if (size_of(MPI_COMM_WORLD) > 1) EXPECT_GT(apart, 0);
+  EXPECT_EQ(c.dofs, 150);
+  EXPECT_GT(c.largest_moment, 1e-4 * c.largest);
+  EXPECT_LT(c.worst, 1e-7);
+}
+
 }  // namespace
