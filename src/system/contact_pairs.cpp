@@ -124,35 +124,8 @@ class ContactPairTerm final : public ContactTerm {
   const std::string& name() const override { return pair_.name; }
   std::int64_t searches() const override { return searches_; }
   std::string summary() const override {
-    double v[5] = {0, 0, INFINITY, 0, 0};  // nodes of each side, min k, max k (per pass)
-    for (std::size_t s = 0; s < sides_.size(); ++s) {
-      v[s] = static_cast<double>(sides_[s].nodes.size());
-      for (const double k : sides_[s].k) v[2] = std::min(v[2], k), v[3] = std::max(v[3], k);
-    }
-    INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, v, 2, MPI_DOUBLE, MPI_SUM, comm_));
-    INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &v[2], 1, MPI_DOUBLE, MPI_MIN, comm_));
-    INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &v[3], 1, MPI_DOUBLE, MPI_MAX, comm_));
-    return cat(describe(), ": ", static_cast<std::int64_t>(v[0]),
-               sides_.size() > 1 ? cat(" + ", static_cast<std::int64_t>(v[1])) : std::string(),
-               " nodes, penalty per pass ", v[2], " to ", v[3], " N/m, margin ", margin_, " m",
-               reach_ > 0 ? cat(" (with the shells' thicknesses: their mid-surfaces touch ", reach_,
-                                " m apart at most)")
-                          : std::string(),
-               friction_text(pair_.friction),
-               pair_.initial == InitialPenetration::move && pair_.moved > 0
-                   ? cat(", ", pair_.moved, " node(s) moved onto the faces they penetrated (",
-                         "the longest move ", pair_.largest_move, " m)")
-               : pair_.initial == InitialPenetration::ignore
-                   ? cat(", ", initial_, " initial penetration(s) kept (the deepest ",
-                         initial_depth_, " m)")
-                   : std::string(),
-               augmented_.on ? cat(", augmented Lagrangian to ", augmented_.tolerance, " m")
-                             : std::string(),
-               !rebuilds_ ? std::string()
-               : pair_.eroding
-                   ? ", its surfaces follow the erosion (the faces eroded cells uncover "
-                     "join them)"
-                   : ", the eroded cells' faces leave its surfaces (eroding: false)");
+    return pair_summary(comm_, describe(), pair_, sides_,
+                        {margin_, reach_, initial_, initial_depth_, rebuilds_, augmented_});
   }
 
   void set_up(std::span<const PetscScalar> diagonal, std::span<const PetscScalar> mass) override {
@@ -209,25 +182,7 @@ class ContactPairTerm final : public ContactTerm {
     }
     for (Pass& p : passes_) scatter_forward(p, u);
     // The largest motion of a contact node since the search, over all ranks.
-    double moved = 0;
-    {
-      petsc::ConstArray ua(u);
-      for (const Side& side : sides_)
-        for (std::size_t j = 0; j < side.nodes.size(); ++j) {
-          const std::int32_t n = side.nodes[j];
-          double d2 = 0;
-          for (int i = 0; i < 3; ++i) d2 += std::pow(ua[3 * n + i] - u_at_search_[3 * n + i], 2);
-          moved = std::max(moved, d2);
-        }
-      for (const Pass& p : passes_) {
-        petsc::ConstArray g(p.ug);
-        for (std::size_t a = 0; a < p.gids.size(); ++a) {
-          double d2 = 0;
-          for (int i = 0; i < 3; ++i) d2 += std::pow(g[3 * a + i] - p.ug_at_search[3 * a + i], 2);
-          moved = std::max(moved, d2);
-        }
-      }
-    }
+    double moved = largest_motion_squared(sides_, passes_, u, u_at_search_);
     INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &moved, 1, MPI_DOUBLE, MPI_MAX, comm_));
     if (2 * std::sqrt(moved) > margin_ - reach_) {
       search(u);

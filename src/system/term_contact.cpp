@@ -611,68 +611,11 @@ class RigidWallTerm final : public ContactTerm {
         " m; move the wall or the body so that they start apart or touching");
   }
 
-  /// A moving wall that travels more than half its region's node spacing in one step (a speed in
-  /// mm/s given as m/s): the body's nodes are pushed through a cell per step and the cells
-  /// invert. Sampled at the run's steps; "" when it moves slower. Collective.
   std::string step_warning(double dt, double t_end) const override {
-    if (body_ && dt > 0) {
-      const double spacing = node_spacing(comm_, area_);
-      const auto& w = wall_.initial_velocity;
-      const double travel = std::hypot(w[0], w[1], w[2]) * dt;
-      if (!(travel > 0.5 * spacing)) return {};
-      return cat(wall_.where, ": drop weight '", wall_.name, "' starts at ", g3(travel / dt),
-                 " m/s, ", g3(travel), " m per step, more than half the node spacing of region '",
-                 wall_.region, "' (", g3(spacing),
-                 " m): the body's cells would invert; check the velocity's units or reduce dt");
-    }
-    if (!motion_ || !(dt > 0)) return {};
-    const double spacing = node_spacing(comm_, area_);
-    const double length = std::hypot(wall_.motion[0], wall_.motion[1], wall_.motion[2]);
-    double travel = 0, at = 0, before = motion_->value(0);
-    const auto steps = static_cast<std::int64_t>(std::ceil(t_end / dt - 1e-9));
-    for (std::int64_t n = 1; n <= steps && n <= 10'000'000; ++n) {
-      const double a = motion_->value(static_cast<double>(n) * dt);
-      if (std::abs(a - before) * length > travel)
-        travel = std::abs(a - before) * length, at = n * dt;
-      before = a;
-    }
-    if (!(travel > 0.5 * spacing)) return {};
-    return cat(wall_.where, ": wall '", wall_.name, "' moves ", g3(travel),
-               " m in the step to t = ", g3(at), " s (", g3(travel / dt),
-               " m/s), more than half the node spacing of region '", wall_.region, "' (",
-               g3(spacing),
-               " m): the body's cells would invert; check the motion's units or reduce dt");
+    return wall_step_warning(comm_, wall_, area_, motion_, dt, t_end);
   }
-
-  /// Collective. The body on the wrong side: the solid cells at the region's nodes with their
-  /// centres behind the wall (a plane's normal pointing into the body) outnumber those in front.
-  /// The wall then never acts (the body's face on it, the rest behind): a warning line.
   std::vector<std::string> start_warnings() const override {
-    std::vector<char> on_region(mesh_.coords.size() / 3, 0);
-    for (const auto n : nodes_) on_region[static_cast<std::size_t>(n)] = 1;
-    std::int64_t sides[2] = {0, 0};  // cells behind, in front
-    for (std::int64_t c = 0; c < mesh_.num_cells(); ++c) {
-      if (!mesh_.cell_is_element[c] || info(mesh_.cell_types[c]).dim != 3) continue;
-      const auto cell = mesh_.nodes_of(c);
-      double centre[3] = {0, 0, 0};
-      bool touches = false;
-      for (const auto n : cell) {
-        touches = touches || (n < mesh_.num_owned && on_region[static_cast<std::size_t>(n)]);
-        for (int i = 0; i < 3; ++i) centre[i] += mesh_.coords[3 * n + i] / cell.size();
-      }
-      if (touches) ++sides[gap(wall_, centre, offset(0)).g < 0 ? 0 : 1];
-    }
-    INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, sides, 2, MPI_INT64_T, MPI_SUM, comm_));
-    if (sides[0] <= sides[1]) return {};
-    const auto& d = wall_.direction;
-    return {cat(wall_.where, ": wall '", wall_.name, "': the body lies behind it (", sides[0],
-                " of the ", sides[0] + sides[1], " cells at region '", wall_.region,
-                "' have their centres on the side ",
-                wall_.shape == Shape::plane
-                    ? cat("opposite the normal [", d[0], ", ", d[1], ", ", d[2], "]")
-                    : std::string("inside the surface"),
-                "): the wall holds the body on the side its normal points to, so it never "
-                "acts; flip the normal")};
+    return wall_side_warnings(comm_, mesh_, wall_, nodes_, offset(0));
   }
 
  private:
