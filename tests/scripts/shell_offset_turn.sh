@@ -11,14 +11,15 @@
 # - The energy balance closes (1.2e-6 of the largest kinetic energy; 6.8e-7 with the reference
 #   shift, whose gap is the translations' alone) with the forces' moments on the rotations.
 # - np 1, 2 and 3 agree (the wall's forces, step for step).
-# - With friction 0.3 on the floor, restarted at step 9,000 (in contact, a friction force of 91 N) on 2 ranks: the
-#   run continues as the uninterrupted one, bit for bit (the committed points of the friction
-#   turned again from the checkpoint's rotations).
+# - With friction 0.3 on the floor, restarted at step 9,000 (in contact, a friction force of 91 N)
+#   on 2 ranks: the run continues as the uninterrupted one, bit for bit (the committed points of
+#   the friction turned again from the checkpoint's rotations).
 # - The floor rising 0.12 m while the strip swings (a moving wall's work from the turned points):
 #   the balance closes to 1.3e-6 of the largest kinetic energy.
 # - Under newmark (dt 0.2 ms, np 2; Newton with the wall's tangent on the translations only): the
 #   first force in the step where the turned point crosses t / 2 (the step before, the reference
 #   shift's gap was already -5 mm), the balance to 1e-4.
+# - A damped wall (`damping:`) on offset shells is refused with one line.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
 : "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
@@ -57,6 +58,8 @@ swing moving.yaml moving "plane: {point: [0, 0, -0.9], normal: [0, 0, 1]}, motio
 run 2 moving.yaml
 swing newmark.yaml newmark "" "integrator: newmark, dt: 2.0e-4"
 run 2 newmark.yaml
+swing damped.yaml damped "damping: 0.2, plane: {point: [0, 0, -0.88], normal: [0, 0, 1]}"
+expect_error "damping: a damped wall on shells with an offset is not built" 2 damped.yaml
 
 python3 - "$work" "$INERTIA_SOURCE_DIR/tests/support" <<'EOF2'
 import math, sys
