@@ -243,4 +243,20 @@ struct InitialMoves {
 InitialMoves initial_moves_of(const SearchSpace& space, const PairInput& pair, const Side& slave,
                               const Pass& p, petsc::Vector v);
 
+/// A pair's figures for its log line (ForceTerm::summary; contact_pair_start.cpp).
+struct PairFigures {
+  double margin = 0, reach = 0;  ///< the search's margin; twice the largest half thickness
+  std::int64_t initial = 0;      ///< `ignore`: the initial penetrations kept, and the deepest
+  double initial_depth = 0;
+  bool rebuilds = false;  ///< erosion changes its sides
+  const Augmented& augmented;
+};
+/// Collective. The log line of the pair `what` (its description) with sides `sides`.
+std::string pair_summary(MPI_Comm comm, const std::string& what, const PairInput& pair,
+                         const std::vector<Side>& sides, const PairFigures& f);
+/// The largest squared motion of the sides' (owned) nodes at u and of the passes' faces' nodes
+/// (their ug) since the search (u_at_search, ug_at_search), on this rank.
+double largest_motion_squared(const std::vector<Side>& sides, const std::vector<Pass>& passes,
+                              Vec u, std::span<const double> u_at_search);
+
 }  // namespace inertia::contact_input

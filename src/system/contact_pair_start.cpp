@@ -130,4 +130,60 @@ InitialMoves initial_moves_of(const SearchSpace& space, const PairInput& pair, c
   return {std::move(v), moved, longest};
 }
 
+std::string pair_summary(MPI_Comm comm, const std::string& what, const PairInput& pair,
+                         const std::vector<Side>& sides, const PairFigures& f) {
+  double v[5] = {0, 0, INFINITY, 0, 0};  // nodes of each side, min k, max k (per pass)
+  for (std::size_t s = 0; s < sides.size(); ++s) {
+    v[s] = static_cast<double>(sides[s].nodes.size());
+    for (const double k : sides[s].k) v[2] = std::min(v[2], k), v[3] = std::max(v[3], k);
+  }
+  INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, v, 2, MPI_DOUBLE, MPI_SUM, comm));
+  INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &v[2], 1, MPI_DOUBLE, MPI_MIN, comm));
+  INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &v[3], 1, MPI_DOUBLE, MPI_MAX, comm));
+  return cat(what, ": ", static_cast<std::int64_t>(v[0]),
+             sides.size() > 1 ? cat(" + ", static_cast<std::int64_t>(v[1])) : std::string(),
+             " nodes, penalty per pass ", v[2], " to ", v[3], " N/m, margin ", f.margin, " m",
+             f.reach > 0 ? cat(" (with the shells' thicknesses: their mid-surfaces touch ", f.reach,
+                               " m apart at most)")
+                         : std::string(),
+             friction_text(pair.friction),
+             pair.initial == InitialPenetration::move && pair.moved > 0
+                 ? cat(", ", pair.moved, " node(s) moved onto the faces they penetrated (",
+                       "the longest move ", pair.largest_move, " m)")
+             : pair.initial == InitialPenetration::ignore
+                 ? cat(", ", f.initial, " initial penetration(s) kept (the deepest ",
+                       f.initial_depth, " m)")
+                 : std::string(),
+             f.augmented.on ? cat(", augmented Lagrangian to ", f.augmented.tolerance, " m")
+                            : std::string(),
+             !f.rebuilds    ? std::string()
+             : pair.eroding ? ", its surfaces follow the erosion (the faces eroded cells uncover "
+                              "join them)"
+                            : ", the eroded cells' faces leave its surfaces (eroding: false)");
+}
+
+double largest_motion_squared(const std::vector<Side>& sides, const std::vector<Pass>& passes,
+                              Vec u, std::span<const double> u_at_search) {
+  double moved = 0;
+  {
+    petsc::ConstArray ua(u);
+    for (const Side& side : sides)
+      for (std::size_t j = 0; j < side.nodes.size(); ++j) {
+        const std::int32_t n = side.nodes[j];
+        double d2 = 0;
+        for (int i = 0; i < 3; ++i) d2 += std::pow(ua[3 * n + i] - u_at_search[3 * n + i], 2);
+        moved = std::max(moved, d2);
+      }
+    for (const Pass& p : passes) {
+      petsc::ConstArray g(p.ug);
+      for (std::size_t a = 0; a < p.gids.size(); ++a) {
+        double d2 = 0;
+        for (int i = 0; i < 3; ++i) d2 += std::pow(g[3 * a + i] - p.ug_at_search[3 * a + i], 2);
+        moved = std::max(moved, d2);
+      }
+    }
+  }
+  return moved;
+}
+
 }  // namespace inertia::contact_input

@@ -23,6 +23,7 @@
 #include <optional>
 #include <utility>
 
+#include "contact_offsets.hpp"
 #include "contact_pair.hpp"
 #include "contact_section.hpp"
 #include "contact_state.hpp"
@@ -123,35 +124,8 @@ class ContactPairTerm final : public ContactTerm {
   const std::string& name() const override { return pair_.name; }
   std::int64_t searches() const override { return searches_; }
   std::string summary() const override {
-    double v[5] = {0, 0, INFINITY, 0, 0};  // nodes of each side, min k, max k (per pass)
-    for (std::size_t s = 0; s < sides_.size(); ++s) {
-      v[s] = static_cast<double>(sides_[s].nodes.size());
-      for (const double k : sides_[s].k) v[2] = std::min(v[2], k), v[3] = std::max(v[3], k);
-    }
-    INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, v, 2, MPI_DOUBLE, MPI_SUM, comm_));
-    INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &v[2], 1, MPI_DOUBLE, MPI_MIN, comm_));
-    INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &v[3], 1, MPI_DOUBLE, MPI_MAX, comm_));
-    return cat(describe(), ": ", static_cast<std::int64_t>(v[0]),
-               sides_.size() > 1 ? cat(" + ", static_cast<std::int64_t>(v[1])) : std::string(),
-               " nodes, penalty per pass ", v[2], " to ", v[3], " N/m, margin ", margin_, " m",
-               reach_ > 0 ? cat(" (with the shells' thicknesses: their mid-surfaces touch ", reach_,
-                                " m apart at most)")
-                          : std::string(),
-               friction_text(pair_.friction),
-               pair_.initial == InitialPenetration::move && pair_.moved > 0
-                   ? cat(", ", pair_.moved, " node(s) moved onto the faces they penetrated (",
-                         "the longest move ", pair_.largest_move, " m)")
-               : pair_.initial == InitialPenetration::ignore
-                   ? cat(", ", initial_, " initial penetration(s) kept (the deepest ",
-                         initial_depth_, " m)")
-                   : std::string(),
-               augmented_.on ? cat(", augmented Lagrangian to ", augmented_.tolerance, " m")
-                             : std::string(),
-               !rebuilds_ ? std::string()
-               : pair_.eroding
-                   ? ", its surfaces follow the erosion (the faces eroded cells uncover "
-                     "join them)"
-                   : ", the eroded cells' faces leave its surfaces (eroding: false)");
+    return pair_summary(comm_, describe(), pair_, sides_,
+                        {margin_, reach_, initial_, initial_depth_, rebuilds_, augmented_});
   }
 
   void set_up(std::span<const PetscScalar> diagonal, std::span<const PetscScalar> mass) override {
@@ -197,6 +171,7 @@ class ContactPairTerm final : public ContactTerm {
     if (same) return;
     last_u_ = u, last_state_ = state;
     time_ = t;
+    if (turn_) u = turned(u);  // offset shells: their points' displacements in place of u
     if (!searched_) search(u);
     if (friction_ && committed_moved_) {  // the committed displacement of the faces' nodes
       for (Pass& p : passes_) {
@@ -207,31 +182,14 @@ class ContactPairTerm final : public ContactTerm {
     }
     for (Pass& p : passes_) scatter_forward(p, u);
     // The largest motion of a contact node since the search, over all ranks.
-    double moved = 0;
-    {
-      petsc::ConstArray ua(u);
-      for (const Side& side : sides_)
-        for (std::size_t j = 0; j < side.nodes.size(); ++j) {
-          const std::int32_t n = side.nodes[j];
-          double d2 = 0;
-          for (int i = 0; i < 3; ++i) d2 += std::pow(ua[3 * n + i] - u_at_search_[3 * n + i], 2);
-          moved = std::max(moved, d2);
-        }
-      for (const Pass& p : passes_) {
-        petsc::ConstArray g(p.ug);
-        for (std::size_t a = 0; a < p.gids.size(); ++a) {
-          double d2 = 0;
-          for (int i = 0; i < 3; ++i) d2 += std::pow(g[3 * a + i] - p.ug_at_search[3 * a + i], 2);
-          moved = std::max(moved, d2);
-        }
-      }
-    }
+    double moved = largest_motion_squared(sides_, passes_, u, u_at_search_);
     INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &moved, 1, MPI_DOUBLE, MPI_MAX, comm_));
     if (2 * std::sqrt(moved) > margin_ - reach_) {
       search(u);
       for (Pass& p : passes_) scatter_forward(p, u);
     }
     evaluate(u);
+    if (turn_) turn_->moments(fc_);
   }
 
   void add_nodal_force(std::span<const PetscScalar> u, double t, double factor,
@@ -245,6 +203,7 @@ class ContactPairTerm final : public ContactTerm {
         f[3 * n + i] += factor * s * force_[3 * j + i];
       }
     }
+    if (turn_) turn_->add_moments(factor, scale, f);
   }
   double energy(const TermPoint& at) const override {
     (void)at;
@@ -288,7 +247,7 @@ class ContactPairTerm final : public ContactTerm {
     gather(u, t);  // the accepted configuration (usually the last evaluation's)
     for (const Pass& p : passes_) state_.commit_friction(p.first, sides_[p.slave].k);
     {
-      petsc::ConstArray ua(u);
+      petsc::ConstArray ua(turn_ ? turn_->points() : u);  // the points' (gather's)
       petsc::Array uc(uc_);
       for (auto n : touched_)
         for (int i = 0; i < 3; ++i) uc[3 * n + i] = ua[3 * n + i];
@@ -322,6 +281,7 @@ class ContactPairTerm final : public ContactTerm {
     for (auto n : touched_)
       for (int i = 0; i < 3; ++i) uc[3 * n + i] = u[3 * n + i];
     committed_moved_ = true;
+    if (turn_) turn_->hold_committed(u);  // the points': turned at the next gather
   }
 
   Reading read(Vec u, double t) const override {
@@ -538,12 +498,30 @@ class ContactPairTerm final : public ContactTerm {
   }
 
  public:
-  /// Keeps the mesh the term was built on (offset_mesh's copy) as long as the term lives.
-  void keep(std::shared_ptr<const LocalMesh> mesh) { own_mesh_ = std::move(mesh); }
+  /// Keeps the mesh the term was built on (offset_mesh's copy) as long as the term lives, and
+  /// its offset shells' turned points (contact_offsets.hpp; null: none).
+  void keep(std::shared_ptr<const LocalMesh> mesh, std::unique_ptr<TurnedOffsets> turn) {
+    own_mesh_ = std::move(mesh);
+    turn_ = std::move(turn);
+  }
 
  private:
+  /// Collective. Offset shells: the points' displacements at u (after a restart, first the
+  /// committed points into uc_).
+  Vec turned(Vec u) const {
+    if (Vec c = turn_->committed_points(); c && friction_) {
+      petsc::ConstArray x(c);
+      petsc::Array uc(uc_);
+      for (auto n : touched_)
+        for (int i = 0; i < 3; ++i) uc[3 * n + i] = x[3 * n + i];
+      committed_moved_ = true;
+    }
+    return turn_->points(u);
+  }
+
   std::shared_ptr<const LocalMesh> own_mesh_;
-  TermInputs in_;  ///< the system's (erosion: the sides rebuilt)
+  std::unique_ptr<TurnedOffsets> turn_;  ///< offset shells (null: none)
+  TermInputs in_;                        ///< the system's (erosion: the sides rebuilt)
   MPI_Comm comm_;
   const LocalMesh& mesh_;
   PairInput pair_;
@@ -620,7 +598,7 @@ void build_pair_terms(const TermInputs& in, const ContactSection& s,
         shifted ? TermInputs{in.comm, *shifted, in.spec, in.assembler, in.elements} : in;
     auto term =
         std::make_unique<ContactPairTerm>(inputs, p, penalty_scale(s, in.spec), s.augmented);
-    term->keep(shifted);
+    term->keep(shifted, TurnedOffsets::make(in, shifted.get()));
     term->check_start(in.assembler);
     out.push_back(std::move(term));
   }

@@ -203,11 +203,12 @@ const ShellInput* shell_input(const ProblemSpec& spec, const std::string& region
 /// those shells (the pair's surfaces' regions) sit on their mid-surface, -o times their shells'
 /// mean e3 from where they are (summed over the ranks); null where no surface has an offset.
 /// The pair then sees the mid-surfaces, with half the thickness either side, as for shells
-/// without one. The shift is the reference's, not turned with the nodes, so a gap depends on the
-/// translations alone and the force on a node is its exact gradient (the energy balance holds):
-/// exact while the shells keep their reference's orientation (a plate dropped flat, a panel on a
-/// floor), first order in their rotations otherwise; the forces act on the nodes (their moment
-/// over the offset is left out). Walls and pairs alike.
+/// without one. The shift d_n is the reference's; the terms turn it with the nodes
+/// (contact_offsets.hpp: the point X'_n + u_n + (R(psi_r) - I) d_n, and the force's moment over
+/// the offset on the rotation node), so gaps are exact at any rotation and the forces are the
+/// gradient of the penalty energy in u and psi. Walls and pairs alike; left out: the rotations'
+/// share of the implicit tangent (Newton converges, not quadratically), a damped wall's dashpot
+/// (refused) and `initial_penetration: move` (refused).
 std::shared_ptr<const LocalMesh> offset_mesh(const TermInputs& in,
                                              const std::vector<std::string>& regions);
 

@@ -7,6 +7,7 @@
 #include <optional>
 #include <utility>
 
+#include "contact_offsets.hpp"
 #include "contact_section.hpp"
 #include "contact_state.hpp"
 #include "inertia/core/case_node.hpp"
@@ -286,8 +287,15 @@ class RigidWallTerm final : public ContactTerm {
     }
   }
 
-  /// Keeps the mesh the term was built on (offset_mesh's copy) as long as the term lives.
-  void keep(std::shared_ptr<const LocalMesh> mesh) { own_mesh_ = std::move(mesh); }
+  /// Keeps the mesh the term was built on (offset_mesh's copy) as long as the term lives, and
+  /// its offset shells' turned points (contact_offsets.hpp; null: none): the term then gathers.
+  void keep(std::shared_ptr<const LocalMesh> mesh, std::unique_ptr<TurnedOffsets> turn) {
+    own_mesh_ = std::move(mesh);
+    turn_ = std::move(turn);
+    if (!turn_) return;
+    f_ = turn_->vector();
+    if (motion_) x0_ = turn_->vector(), x1_ = turn_->vector();
+  }
 
   std::string describe() const override {
     return cat(body_ ? "drop weight '" : "rigid wall '", wall_.name, "' (", shape_name(wall_.shape),
@@ -298,6 +306,7 @@ class RigidWallTerm final : public ContactTerm {
             .dashpot = wall_.damping > 0,
             .moves = motion_ != nullptr || body_.has_value(),
             .nodal = true,
+            .gathers = turn_ != nullptr,
             .friction = friction_,
             .multipliers = augmented_.on,
             .body = body_.has_value()};
@@ -305,6 +314,7 @@ class RigidWallTerm final : public ContactTerm {
   void add_nodal_force(std::span<const PetscScalar> u, double t, double factor,
                        std::span<const PetscScalar> scale,
                        std::span<PetscScalar> f) const override {
+    if (turn_) return add_turned_force(factor, scale, f);
     for_active(u, t, [&](std::size_t j, std::int32_t n, const Gap& c, double p) {
       const Slip T = slip(j, n, u, t, c, p);
       for (int i = 0; i < 3; ++i) {
@@ -358,32 +368,27 @@ class RigidWallTerm final : public ContactTerm {
     add_nodal_force(at.u, at.time, 1.0, {}, f.local());
   }
   void add_stiffness(const TermPoint& at, MatrixSum& K) const override {
-    if (at.u.empty()) return;
+    if (at.u.empty() || turn_) return;  // turned offsets: add_coupling
     for_active(
         at.u, at.time,
         [&](std::size_t j, std::int32_t n, const Gap& c, double pressing) {
           double b[9];
-          for (int i = 0; i < 3; ++i)
-            for (int l = 0; l < 3; ++l) {
-              const double nn = c.n[i] * c.n[l];
-              const double p = (i == l ? 1.0 : 0.0) - nn - c.a[i] * c.a[l];
-              b[3 * i + l] = k_[j] * (nn + c.c * p);
-            }
-          if (friction_ && pressing > 0) {
-            // The return map's tangent (coulomb()): sticking, the tangential spring k (I - n
-            // n^T); slipping, with the normal force's and the slip rate's dependences.
-            const Slip T = slip(j, n, at.u, at.time, c, pressing);
-            for (int e = 0; e < 9; ++e) b[e] += T.tangent[e];
-          } else if (friction_) {
-            // Exactly touching (no force yet): the sticking spring, as the normal one above, so
-            // that a body resting on the wall and pushed along it is held in Newton's first
-            // iteration (without it nothing held it along the wall: the first step slid it
-            // 2e7 m and the static run stopped as a blow-up).
-            for (int i = 0; i < 3; ++i)
-              for (int l = 0; l < 3; ++l)
-                b[3 * i + l] += k_[j] * ((i == l ? 1.0 : 0.0) - c.n[i] * c.n[l]);
-          }
+          node_tangent(j, n, at.u, at.time, c, pressing, b);
           K.add_node_block(n, b);
+        },
+        true);
+  }
+  /// Turned offsets: the translations' blocks at the last gather's points (their coupling to
+  /// the rotations through the turned shift is left out: Newton converges, not quadratically).
+  void add_coupling(std::vector<CouplingBlock>& blocks) const override {
+    if (!turn_) return;
+    petsc::ConstArray x(turn_->points());
+    for_active(
+        x.span(), time_,
+        [&](std::size_t j, std::int32_t n, const Gap& c, double pressing) {
+          CouplingBlock b{mesh_.global_node(n), mesh_.global_node(n), {}};
+          node_tangent(j, n, x.span(), time_, c, pressing, b.b.data());
+          blocks.push_back(b);
         },
         true);
   }
@@ -404,9 +409,12 @@ class RigidWallTerm final : public ContactTerm {
     });
   }
   double energy(const TermPoint& at) const override {
+    std::optional<petsc::ConstArray> x;  // turned offsets: the gather's points
+    if (turn_) x.emplace(turn_->points());
+    const std::span<const PetscScalar> u = x ? x->span() : at.u;
     double e = 0;
-    for_active(at.u, at.time, [&](std::size_t j, std::int32_t n, const Gap& c, double p) {
-      const Slip T = slip(j, n, at.u, at.time, c, p);
+    for_active(u, at.time, [&](std::size_t j, std::int32_t n, const Gap& c, double p) {
+      const Slip T = slip(j, n, u, at.time, c, p);
       const double l = state_.multiplier(j);
       e += normal_energy(l, k_[j], c.g) + 0.5 * norm2(T.force) / k_[j];  // the stick spring's too
       if (l > 0) e += 0.5 * l * l / k_[j];  // counted below for every node with a multiplier
@@ -438,9 +446,41 @@ class RigidWallTerm final : public ContactTerm {
     }
     return f[0] * (o1[0] - o0[0]) + f[1] * (o1[1] - o0[1]) + f[2] * (o1[2] - o0[2]);
   }
+  /// Turned offsets (the term gathers): the same at the points of u0 and u1.
+  double gathered_moving_work(Vec u0, Vec u1, double t0, double t1) const override {
+    if (!turn_ || !motion_) return 0;
+    settle();
+    turn_->positions(u0, x0_);
+    turn_->positions(u1, x1_);
+    petsc::ConstArray a(x0_), b(x1_);
+    return moving_work(a.span(), b.span(), t0, t1);
+  }
+
+  /// Turned offsets: the wall's forces on the points at u (their moments on the rotations),
+  /// for add_nodal_force and energy; collective. Without them the wall does not gather.
+  void gather(Vec u, double t) const override {
+    if (!turn_) return;
+    const PetscObjectState state = petsc::object_state(u);
+    int same = evaluated_ && u == last_u_ && state == last_state_ && t == time_ ? 1 : 0;
+    INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &same, 1, MPI_INT, MPI_MIN, comm_));
+    if (same) return;
+    last_u_ = u, last_state_ = state, time_ = t, evaluated_ = true;
+    settle();
+    INERTIA_PETSC(VecZeroEntries(f_));
+    {
+      petsc::ConstArray x(turn_->points(u));
+      petsc::Array f(f_);
+      for_active(x.span(), t, [&](std::size_t j, std::int32_t n, const Gap& c, double p) {
+        const Slip T = slip(j, n, x.span(), t, c, p);
+        for (int i = 0; i < 3; ++i) f[3 * n + i] = -p * c.n[i] - T.force[i];
+      });
+    }
+    turn_->moments(f_);
+  }
 
   Reading read(Vec u, double t) const override {
-    petsc::ConstArray ua(u);
+    gather(u, t);
+    petsc::ConstArray ua(turn_ ? turn_->points() : u);
     double sums[5] = {0, 0, 0, 0, 0}, deepest = 0;
     for_active(ua.span(), t, [&](std::size_t j, std::int32_t n, const Gap& c, double p) {
       const Slip T = slip(j, n, ua.span(), t, c, p);
@@ -454,7 +494,8 @@ class RigidWallTerm final : public ContactTerm {
     return {{sums[0], sums[1], sums[2]}, sums[3], static_cast<std::int64_t>(sums[4]), deepest};
   }
   void add_pressure(Vec u_vec, double t, std::span<double> pressure) const override {
-    petsc::ConstArray u(u_vec);
+    gather(u_vec, t);
+    petsc::ConstArray u(turn_ ? turn_->points() : u_vec);
     for_active(u.span(), t, [&](std::size_t j, std::int32_t n, const Gap&, double p) {
       if (area_[j] > 0) pressure[n] += p / area_[j];
     });
@@ -468,6 +509,7 @@ class RigidWallTerm final : public ContactTerm {
     state_.commit_multipliers();
     if (friction_) commit_friction(u_vec, t);
     if (body_) body_->commit(t, {-on_body[0], -on_body[1], -on_body[2]});
+    evaluated_ = false;  // the next evaluation from the new committed state
   }
   std::optional<Body> body() const override {
     if (!body_) return std::nullopt;
@@ -481,7 +523,8 @@ class RigidWallTerm final : public ContactTerm {
     if (body_) body_->load(values);
   }
   void commit_friction(Vec u_vec, double t) const {
-    petsc::ConstArray ua(u_vec);
+    gather(u_vec, t);
+    petsc::ConstArray ua(turn_ ? turn_->points() : u_vec);
     const std::span<const PetscScalar> u = ua.span();
     // The accepted step's friction forces and slips relative to the wall (NodeContactState's
     // dissipation).
@@ -505,7 +548,8 @@ class RigidWallTerm final : public ContactTerm {
   double take_friction_dissipation() const override { return state_.take_dissipation(); }
   int augmentation_limit() const override { return augmented_.on ? augmented_.iterations : 0; }
   double augment(Vec u_vec, double t, bool update, double inertia) const override {
-    petsc::ConstArray ua(u_vec);
+    gather(u_vec, t);
+    petsc::ConstArray ua(turn_ ? turn_->points() : u_vec);
     const std::span<const PetscScalar> u = ua.span();
     const std::array<double, 3> o = offset(t);
     double worst = 0;
@@ -514,10 +558,13 @@ class RigidWallTerm final : public ContactTerm {
       const double l = std::max(0.0, state_.multiplier(j) - rho * node_gap(j, u, o).g);
       worst = std::max(worst, state_.update_multiplier(j, l, rho, update));
     }
-    if (update) state_.count_update();
+    if (update) state_.count_update(), evaluated_ = false;  // the forces at u change
     return worst / augmented_.tolerance;
   }
-  void reject_multipliers() const override { state_.reject_multipliers(); }
+  void reject_multipliers() const override {
+    state_.reject_multipliers();
+    evaluated_ = false;
+  }
   std::int64_t augmentations() const override { return augmented_.on ? state_.updates() : -1; }
   std::vector<std::string> states() const override { return state_.names(); }
   void save_state(std::string_view which, std::span<PetscScalar> owned) const override {
@@ -526,9 +573,11 @@ class RigidWallTerm final : public ContactTerm {
   void load_state(std::string_view which, std::span<const PetscScalar> owned,
                   std::span<const PetscScalar> u, double t) const override {
     state_.load(which, owned, t);
+    evaluated_ = false;
     if (which == "multipliers") return;
     for (std::size_t j = 0; j < nodes_.size(); ++j)
       for (int i = 0; i < 3; ++i) uc_[3 * j + i] = u[3 * nodes_[j] + i];
+    if (turn_) turn_->hold_committed(u);  // the points': turned at the next gather
   }
 
   /// Collective. The nodes behind the wall in the reference configuration (one InputError line
@@ -562,68 +611,11 @@ class RigidWallTerm final : public ContactTerm {
         " m; move the wall or the body so that they start apart or touching");
   }
 
-  /// A moving wall that travels more than half its region's node spacing in one step (a speed in
-  /// mm/s given as m/s): the body's nodes are pushed through a cell per step and the cells
-  /// invert. Sampled at the run's steps; "" when it moves slower. Collective.
   std::string step_warning(double dt, double t_end) const override {
-    if (body_ && dt > 0) {
-      const double spacing = node_spacing(comm_, area_);
-      const auto& w = wall_.initial_velocity;
-      const double travel = std::hypot(w[0], w[1], w[2]) * dt;
-      if (!(travel > 0.5 * spacing)) return {};
-      return cat(wall_.where, ": drop weight '", wall_.name, "' starts at ", g3(travel / dt),
-                 " m/s, ", g3(travel), " m per step, more than half the node spacing of region '",
-                 wall_.region, "' (", g3(spacing),
-                 " m): the body's cells would invert; check the velocity's units or reduce dt");
-    }
-    if (!motion_ || !(dt > 0)) return {};
-    const double spacing = node_spacing(comm_, area_);
-    const double length = std::hypot(wall_.motion[0], wall_.motion[1], wall_.motion[2]);
-    double travel = 0, at = 0, before = motion_->value(0);
-    const auto steps = static_cast<std::int64_t>(std::ceil(t_end / dt - 1e-9));
-    for (std::int64_t n = 1; n <= steps && n <= 10'000'000; ++n) {
-      const double a = motion_->value(static_cast<double>(n) * dt);
-      if (std::abs(a - before) * length > travel)
-        travel = std::abs(a - before) * length, at = n * dt;
-      before = a;
-    }
-    if (!(travel > 0.5 * spacing)) return {};
-    return cat(wall_.where, ": wall '", wall_.name, "' moves ", g3(travel),
-               " m in the step to t = ", g3(at), " s (", g3(travel / dt),
-               " m/s), more than half the node spacing of region '", wall_.region, "' (",
-               g3(spacing),
-               " m): the body's cells would invert; check the motion's units or reduce dt");
+    return wall_step_warning(comm_, wall_, area_, motion_, dt, t_end);
   }
-
-  /// Collective. The body on the wrong side: the solid cells at the region's nodes with their
-  /// centres behind the wall (a plane's normal pointing into the body) outnumber those in front.
-  /// The wall then never acts (the body's face on it, the rest behind): a warning line.
   std::vector<std::string> start_warnings() const override {
-    std::vector<char> on_region(mesh_.coords.size() / 3, 0);
-    for (const auto n : nodes_) on_region[static_cast<std::size_t>(n)] = 1;
-    std::int64_t sides[2] = {0, 0};  // cells behind, in front
-    for (std::int64_t c = 0; c < mesh_.num_cells(); ++c) {
-      if (!mesh_.cell_is_element[c] || info(mesh_.cell_types[c]).dim != 3) continue;
-      const auto cell = mesh_.nodes_of(c);
-      double centre[3] = {0, 0, 0};
-      bool touches = false;
-      for (const auto n : cell) {
-        touches = touches || (n < mesh_.num_owned && on_region[static_cast<std::size_t>(n)]);
-        for (int i = 0; i < 3; ++i) centre[i] += mesh_.coords[3 * n + i] / cell.size();
-      }
-      if (touches) ++sides[gap(wall_, centre, offset(0)).g < 0 ? 0 : 1];
-    }
-    INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, sides, 2, MPI_INT64_T, MPI_SUM, comm_));
-    if (sides[0] <= sides[1]) return {};
-    const auto& d = wall_.direction;
-    return {cat(wall_.where, ": wall '", wall_.name, "': the body lies behind it (", sides[0],
-                " of the ", sides[0] + sides[1], " cells at region '", wall_.region,
-                "' have their centres on the side ",
-                wall_.shape == Shape::plane
-                    ? cat("opposite the normal [", d[0], ", ", d[1], ", ", d[2], "]")
-                    : std::string("inside the surface"),
-                "): the wall holds the body on the side its normal points to, so it never "
-                "acts; flip the normal")};
+    return wall_side_warnings(comm_, mesh_, wall_, nodes_, offset(0));
   }
 
  private:
@@ -658,6 +650,30 @@ class RigidWallTerm final : public ContactTerm {
       for (int i = 0; i < 3; ++i) x[i] += u[3 * n + i];
     return gap(wall_, x, o, half_[j]);
   }
+  /// Node j's tangent block b[9] in contact (gap c, normal force `pressing`) at displacement u.
+  void node_tangent(std::size_t j, std::int32_t n, std::span<const PetscScalar> u, double t,
+                    const Gap& c, double pressing, double* b) const {
+    for (int i = 0; i < 3; ++i)
+      for (int l = 0; l < 3; ++l) {
+        const double nn = c.n[i] * c.n[l];
+        const double p = (i == l ? 1.0 : 0.0) - nn - c.a[i] * c.a[l];
+        b[3 * i + l] = k_[j] * (nn + c.c * p);
+      }
+    if (friction_ && pressing > 0) {
+      // The return map's tangent (coulomb()): sticking, the tangential spring k (I - n n^T);
+      // slipping, with the normal force's and the slip rate's dependences.
+      const Slip T = slip(j, n, u, t, c, pressing);
+      for (int e = 0; e < 9; ++e) b[e] += T.tangent[e];
+    } else if (friction_) {
+      // Exactly touching (no force yet): the sticking spring, as the normal one above, so that a
+      // body resting on the wall and pushed along it is held in Newton's first iteration
+      // (without it nothing held it along the wall: the first step slid it 2e7 m and the static
+      // run stopped as a blow-up).
+      for (int i = 0; i < 3; ++i)
+        for (int l = 0; l < 3; ++l)
+          b[3 * i + l] += k_[j] * ((i == l ? 1.0 : 0.0) - c.n[i] * c.n[l]);
+    }
+  }
   /// The normal dashpot's internal force on node j in contact (normal force p) at time t, along
   /// c.n: c_j times its normal velocity relative to the wall, within +-p (the contact never
   /// pulls, and the force starts from zero as a node touches: a jump there stops Newton).
@@ -681,6 +697,25 @@ class RigidWallTerm final : public ContactTerm {
     for (int i = 0; i < 3; ++i) d[i] = u[3 * n + i] - uc_[3 * j + i] - (o1[i] - o0[i]);
     return coulomb(wall_.friction, c.n, state_.committed_force(j), d, k_[j], p, t - committed);
   }
+  /// Turned offsets: factor x scale x the last gather's forces and moments into f.
+  void add_turned_force(double factor, std::span<const PetscScalar> scale,
+                        std::span<PetscScalar> f) const {
+    petsc::ConstArray fa(f_);
+    for (const std::int32_t n : nodes_)
+      for (int i = 0; i < 3; ++i) {
+        const double s = scale.empty() ? 1.0 : scale[3 * n + i];
+        f[3 * n + i] += factor * s * fa[3 * n + i];
+      }
+    turn_->add_moments(factor, scale, f);
+  }
+  /// Turned offsets after a restart: the committed points (friction's uc_) from the committed u.
+  void settle() const {
+    if (Vec c = turn_->committed_points(); c && friction_) {
+      petsc::ConstArray x(c);
+      for (std::size_t j = 0; j < nodes_.size(); ++j)
+        for (int i = 0; i < 3; ++i) uc_[3 * j + i] = x[3 * nodes_[j] + i];
+    }
+  }
   static double norm2(const std::array<double, 3>& v) {
     return v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
   }
@@ -698,6 +733,13 @@ class RigidWallTerm final : public ContactTerm {
   mutable std::optional<WallBody> body_;
   MPI_Comm comm_;
   std::shared_ptr<const LocalMesh> own_mesh_;  ///< offset_mesh's copy (null: the system's)
+  std::unique_ptr<TurnedOffsets> turn_;        ///< its offset shells' points (null: none)
+  mutable petsc::Vector f_;                    ///< turned: the last gather's internal forces
+  mutable petsc::Vector x0_, x1_;              ///< turned: gathered_moving_work's points
+  mutable Vec last_u_ = nullptr;               ///< turned: the last gather's u, state, time
+  mutable PetscObjectState last_state_ = 0;
+  mutable double time_ = 0;
+  mutable bool evaluated_ = false;
   const LocalMesh& mesh_;
   WallInput wall_;
   double penalty_scale_;
@@ -747,8 +789,12 @@ void build_contact_terms(const TermInputs& in, std::vector<std::unique_ptr<Force
         ".mass: a wall with a mass (a drop weight) moves with the leap-frog of central "
         "difference: it needs time.integrator: central_difference in a single transient analysis "
         "(no analyses: sequence, no implicit scheme or static); give the wall a 'motion' instead");
-    // Shells with an offset: the wall holds their mid-surfaces (offset_mesh).
+    // Shells with an offset: the wall holds their mid-surfaces (offset_mesh), the points turned
+    // with the nodes (contact_offsets.hpp).
     const std::shared_ptr<const LocalMesh> shifted = offset_mesh(in, {w.region});
+    INERTIA_CHECK(!shifted || w.damping == 0, InputError, w.where,
+                  ".damping: a damped wall on shells with an offset is not built (the dashpot "
+                  "would act at the nodes, not at the shells' surfaces); remove the damping");
     const TermInputs inputs =
         shifted ? TermInputs{in.comm, *shifted, in.spec, in.assembler, in.elements} : in;
     SurfaceNodes surface = surface_nodes(inputs, w.region, w.where + ".region");
@@ -774,7 +820,7 @@ void build_contact_terms(const TermInputs& in, std::vector<std::unique_ptr<Force
     }
     auto term =
         std::make_unique<RigidWallTerm>(inputs, w, scale, std::move(surface), motion, s.augmented);
-    term->keep(shifted);
+    term->keep(shifted, TurnedOffsets::make(in, shifted.get()));
     term->check_start();
     out.push_back(std::move(term));
   }

@@ -388,7 +388,9 @@ double TermSet::moving_work(Vec u0, Vec u1, double t0, double t1) const {
   double local = 0;
   {
     petsc::ConstArray a(u0), b(u1);
-    for (const auto& t : terms_) local += t->moving_work(a.span(), b.span(), t0, t1);
+    for (const auto& t : terms_)
+      local += t->traits().gathers ? t->gathered_moving_work(u0, u1, t0, t1)
+                                   : t->moving_work(a.span(), b.span(), t0, t1);
   }
   INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &local, 1, MPI_DOUBLE, MPI_SUM, comm_));
   return local;

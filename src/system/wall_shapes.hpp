@@ -5,8 +5,13 @@
 /// wall_shapes.cpp: the wall term (term_contact.cpp) asks the row for the gap, its normal and
 /// curvature, and builds the force, the tangent and the friction from them alone.
 
+#include <mpi.h>
+
 #include <array>
 #include <cmath>
+#include <span>
+#include <string>
+#include <vector>
 
 #include "contact_section.hpp"
 #include "inertia/core/case_node.hpp"
@@ -53,5 +58,20 @@ inline Gap gap(const WallInput& w, const double* x, const std::array<double, 3>&
   }
   return out;
 }
+
+/// A moving wall that travels more than half its region's node spacing in one step (a speed in
+/// mm/s given as m/s), or a drop weight that starts so fast: the body's nodes are pushed through
+/// a cell per step and the cells invert. Sampled at the run's steps; "" when it moves slower.
+/// Collective (contact_wall_checks.cpp; ForceTerm::step_warning). `areas`: the wall's nodes'
+/// area shares; `motion`: its amplitude (null: fixed, or a drop weight).
+std::string wall_step_warning(MPI_Comm comm, const WallInput& wall, std::span<const double> areas,
+                              const Amplitude* motion, double dt, double t_end);
+/// Collective. The body on the wrong side: the solid cells at the wall's (owned) nodes with their
+/// centres behind the wall (moved by offset0) outnumber those in front. The wall then never acts
+/// (the body's face on it, the rest behind): a warning line (ForceTerm::start_warnings).
+std::vector<std::string> wall_side_warnings(MPI_Comm comm, const LocalMesh& mesh,
+                                            const WallInput& wall,
+                                            std::span<const std::int32_t> nodes,
+                                            const std::array<double, 3>& offset0);
 
 }  // namespace inertia::contact_input

@@ -186,6 +186,12 @@ class ForceTerm {
     (void)u0, (void)u1, (void)t0, (void)t1;
     return 0;
   }
+  /// The same for gathering terms (Traits::gathers), which read it in place of moving_work:
+  /// collective, from the global vectors.
+  virtual double gathered_moving_work(Vec u0, Vec u1, double t0, double t1) const {
+    (void)u0, (void)u1, (void)t0, (void)t1;
+    return 0;
+  }
 
   /// Nodal terms (Traits::nodal): adds factor x scale_i x f_int,i (scale empty: 1) of the term's
   /// internal force at displacement u, time t into f, owned entries (3 per owned node).
