@@ -1,6 +1,7 @@
 #pragma once
 // The shells' force terms (term_shells.cpp: linear elastic; term_shells_nonlinear.cpp:
-// corotational and plastic MITC4; term_shells_bt.cpp: one-point Belytschko-Tsay): what they share,
+// corotational and plastic MITC4; term_shells_bt.cpp: one-point Belytschko-Tsay; term_shells8.cpp:
+// plastic quad8): what they share,
 // their cells' areas and masses, the log's summary.
 #include <algorithm>
 #include <cmath>
@@ -173,7 +174,7 @@ class LayeredShellTerm : public ShellTermBase {
     const auto it = std::lower_bound(cells_.begin(), cells_.end(), c);
     if (it == cells_.end() || *it != c) return false;
     const CellType t = mesh_.cell_types[c];
-    double x[12];
+    double x[24];
     coordinates(c, x);
     out.K.clear();
     out.lumped.assign(static_cast<std::size_t>(6 * rotation_nodes_from(t)), 0.0);
@@ -214,12 +215,14 @@ class LayeredShellTerm : public ShellTermBase {
   /// Row k's force at u from its committed state at the frozen time (its trial state written),
   /// in the cell's DOFs (a triangle's 18).
   virtual void row_force(std::span<const PetscScalar> u, std::size_t k, double* f) const = 0;
+  /// The kinematics for the summary: "corotational" (the 4-node kernels) or "linear" (quad8).
+  virtual const char* kinematics() const { return "corotational"; }
   std::string kind() const override {
-    if (!layers_.plastic) return "corotational";
+    if (!layers_.plastic) return kinematics();
     const char* rule = layers_.rule == fe::ShellLayers::Rule::simpson   ? "Simpson"
                        : layers_.rule == fe::ShellLayers::Rule::lobatto ? "Gauss-Lobatto"
                                                                         : "Gauss";
-    return cat("corotational, plane-stress J2 at ", layers_.points, " ", rule,
+    return cat(kinematics(), ", plane-stress J2 at ", layers_.points, " ", rule,
                " points through the thickness");
   }
 
@@ -232,6 +235,12 @@ class LayeredShellTerm : public ShellTermBase {
 std::unique_ptr<ForceTerm> make_nonlinear_shell_term(const TermInputs& in, const ShellInput& b,
                                                      const fe::ShellLayers& layers,
                                                      std::vector<std::int64_t> cells, bool scale);
+
+/// The term of a plastic region of 8-node shells (term_shells8.cpp: fe/shell8.hpp's shell8_update,
+/// linear kinematics, static and implicit runs).
+std::unique_ptr<ForceTerm> make_shell8_plastic_term(const TermInputs& in, const ShellInput& b,
+                                                    const fe::ShellLayers& layers,
+                                                    std::vector<std::int64_t> cells);
 
 /// The term of a region whose shells are `formulation: belytschko_tsay` (term_shells_bt.cpp:
 /// fe/shell_bt.hpp's one-point element, explicit runs only).

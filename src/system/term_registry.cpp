@@ -82,10 +82,10 @@ constexpr std::array rows{
                    prepare_beam_mesh_data},
     ForceTermEntry{{"shells",
                     "shells: the quadrilaterals (MITC4), triangles and curved 8-node "
-                    "quadrilaterals (quad8: linear, elastic, static/implicit/modal) of a 2D "
-                    "region with a thickness; their material from materials: (linear_elastic, "
-                    "with or without "
-                    "plasticity: J2 in plane stress through the thickness, corotational); "
+                    "quadrilaterals (quad8: linear kinematics, static/implicit/modal; plastic "
+                    "ones static/implicit) of a 2D region with a thickness; their material from "
+                    "materials: (linear_elastic, with or without plasticity: J2 in plane stress "
+                    "through the thickness, corotational on 4-node shells, linear on quad8); "
                     "kinematics: linear | corotational; integration: simpson | lobatto | gauss "
                     "and integration_points (5) through the thickness of plastic shells; "
                     "drilling: the drilling penalty's factor (1: G t), shear_factor (5/6); "

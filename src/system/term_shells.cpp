@@ -385,6 +385,41 @@ void prepare_shell_mesh_data(const TermSection& section, MeshData& mesh) {
           s.shells, mesh, 2, "shells are the quadrilaterals and triangles of a 2D physical group"));
 }
 
+namespace {
+
+/// The refusals of a region's shells by their kind (collective): 8-node (quad8) shells are
+/// linear (small displacements), elastic or plastic, for static, implicit, modal and harmonic
+/// runs; a plastic region is all quad8 or all 4-node (its 4-node shells are corotational); plastic
+/// 4-node shells are corotational. Returns the region's quad8 count on all ranks.
+long long check_curved(const TermInputs& in, const ShellInput& b, bool plastic,
+                       const std::vector<std::int64_t>& cells) {
+  long long counts[2] = {0, static_cast<long long>(cells.size())};  // quad8, all
+  for (const std::int64_t c : cells) counts[0] += in.mesh.cell_types[c] == CellType::shell8;
+  INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, counts, 2, MPI_LONG_LONG, MPI_SUM, in.comm));
+  const long long curved = counts[0], flat = counts[1] - counts[0];
+  const std::string region = cat(b.where, ": region '", excerpt(b.region), "' has ", curved,
+                                 " 8-node (quad8) shells, which ");
+  INERTIA_CHECK(curved == 0 || !b.belytschko_tsay, InputError, region,
+                "are degenerated-continuum shells; formulation: belytschko_tsay takes 4-node "
+                "quadrilaterals and triangles (gmsh -order 1)");
+  INERTIA_CHECK(curved == 0 || !in.spec.explicit_scheme, InputError, region,
+                "are for static, implicit, modal and harmonic runs; explicit runs take 4-node "
+                "quadrilaterals and triangles (gmsh -order 1)");
+  INERTIA_CHECK(curved == 0 || !b.corotational, InputError, region,
+                "are linear (small displacements and rotations), elastic or plastic; kinematics: "
+                "corotational takes 4-node quadrilaterals and triangles (gmsh -order 1)");
+  INERTIA_CHECK(curved == 0 || flat == 0 || !plastic, InputError, region, "are linear, and ", flat,
+                " 4-node ones, which are corotational when plastic: give the plastic quad8 and "
+                "4-node shells separate regions");
+  INERTIA_CHECK(curved > 0 || !(plastic && b.kinematics_given && !b.corotational), InputError,
+                b.where, ".kinematics: the plastic 4-node shells of region '", excerpt(b.region),
+                "' are corotational (large rotations, small strains); leave kinematics out or "
+                "give corotational (plastic 8-node shells, gmsh -order 2, are linear)");
+  return curved;
+}
+
+}  // namespace
+
 void build_shell_terms(const TermInputs& in, std::vector<std::unique_ptr<ForceTerm>>& out) {
   const ShellSectionList* s = section_of(in.spec);
   if (!s) return;
@@ -400,10 +435,6 @@ void build_shell_terms(const TermInputs& in, std::vector<std::unique_ptr<ForceTe
                   "tangent; give formulation: mitc4 for static, implicit, modal and harmonic runs");
     INERTIA_CHECK(!(b.belytschko_tsay && b.kinematics_given && !b.corotational), InputError,
                   b.where, ".kinematics: the belytschko_tsay shells of region '", excerpt(b.region),
-                  "' are corotational (large rotations, small strains); leave kinematics out or "
-                  "give corotational");
-    INERTIA_CHECK(!(law && b.kinematics_given && !b.corotational), InputError, b.where,
-                  ".kinematics: the plastic shells of region '", excerpt(b.region),
                   "' are corotational (large rotations, small strains); leave kinematics out or "
                   "give corotational");
     const auto& e = material->material.elastic();
@@ -431,13 +462,11 @@ void build_shell_terms(const TermInputs& in, std::vector<std::unique_ptr<ForceTe
       }
     }
     std::vector<std::int64_t> cells;
-    long long curved = 0;  // shell8 cells
     for (std::int64_t c = 0; c < in.mesh.num_cells(); ++c) {
       const CellType t = in.mesh.cell_types[c];
       if (rotation_nodes_from(t) == 0 || t == CellType::beam2 ||
           in.mesh.cell_regions[c] != region || !in.mesh.cell_is_element[c])
         continue;
-      curved += t == CellType::shell8;
       double x[Assembler::max_cell_dofs];
       in.assembler.cell_coordinates(c, x);
       try {
@@ -450,19 +479,11 @@ void build_shell_terms(const TermInputs& in, std::vector<std::unique_ptr<ForceTe
                              excerpt(b.region), "': ", err.what())));
       }
     }
-    // The curved eight-node shells are linear elastic and implicit (every rank the same answer).
-    INERTIA_MPI(MPI_Allreduce(MPI_IN_PLACE, &curved, 1, MPI_LONG_LONG, MPI_SUM, in.comm));
-    INERTIA_CHECK(curved == 0 || !(law || b.corotational || b.belytschko_tsay), InputError, b.where,
-                  ": region '", excerpt(b.region), "' has ", curved,
-                  " 8-node (quad8) shells, which are linear and elastic; corotational, plastic "
-                  "and belytschko_tsay shells are 4-node quadrilaterals and triangles (gmsh "
-                  "-order 1)");
-    INERTIA_CHECK(curved == 0 || !in.spec.explicit_scheme, InputError, b.where, ": region '",
-                  excerpt(b.region), "' has ", curved,
-                  " 8-node (quad8) shells, which are for static, implicit, modal and harmonic "
-                  "runs; explicit runs take 4-node quadrilaterals and triangles (gmsh -order 1)");
+    const long long curved = check_curved(in, b, law != nullptr, cells);
     if (b.belytschko_tsay)
       out.push_back(shell_detail::make_bt_shell_term(in, b, layers, std::move(cells), scale));
+    else if (law && curved > 0)
+      out.push_back(shell_detail::make_shell8_plastic_term(in, b, layers, std::move(cells)));
     else if (law || b.corotational)
       out.push_back(
           shell_detail::make_nonlinear_shell_term(in, b, layers, std::move(cells), scale));

@@ -138,7 +138,7 @@ contact:
 YAML
 for np in 1 2; do
   same_refusal $np "8-node \(quad8\) shells, which are for static, implicit, modal and harmonic runs" explicit.yaml
-  same_refusal $np "8-node \(quad8\) shells, which are linear and elastic" corotational.yaml
+  same_refusal $np "8-node \(quad8\) shells, which are linear \(small displacements and rotations\)" corotational.yaml
   same_refusal $np "has 16 8-node quadrilaterals, which contact does not take" contact.yaml
 done
 finish
