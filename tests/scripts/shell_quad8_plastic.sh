@@ -35,7 +35,8 @@
 # and 2 the same to 1e-9.
 #
 # Refused with one line each: kinematics: corotational on plastic quad8, quad8 shells in an
-# explicit run. About 30 s.
+# explicit run, formulation: belytschko_tsay on quad8, a plastic region of quad8 and quad4 cells
+# (a two-cell MSH 2.2 mesh written here). About 35 s.
 set -uo pipefail
 : "${INERTIA:?}" "${INERTIA_SOURCE_DIR:?}"
 source "$(dirname "${BASH_SOURCE[0]}")/../support/e2e.sh"
@@ -200,7 +201,52 @@ PY
 # Refusals, one line each on 1 and 2 ranks.
 sed 's/integration_points: 5}/integration_points: 5, kinematics: corotational}/' cyl.yaml > corotational.yaml
 sed 's/^time: .*/time: {integrator: central_difference, dt: auto, end_time: 1e-3}/' cyl.yaml > explicit.yaml
+sed 's/integration_points: 5}/integration_points: 5, formulation: belytschko_tsay}/' explicit.yaml > bt.yaml
+# A plastic region of one quad4 and one quad8 (MSH 2.2: element types 3 and 16).
+cat > mixed.msh <<'MSH'
+$MeshFormat
+2.2 0 8
+$EndMeshFormat
+$PhysicalNames
+1
+2 1 "mixed"
+$EndPhysicalNames
+$Nodes
+12
+1 0 0 0
+2 1 0 0
+3 1 1 0
+4 0 1 0
+5 2 0 0
+6 3 0 0
+7 3 1 0
+8 2 1 0
+9 2.5 0 0
+10 3 0.5 0
+11 2.5 1 0
+12 2 0.5 0
+$EndNodes
+$Elements
+2
+1 3 2 1 1 1 2 3 4
+2 16 2 1 1 5 6 7 8 9 10 11 12
+$EndElements
+MSH
+cat > mixed.yaml <<YAML
+mesh: {file: $work/mixed.msh}
+materials:
+  - {region: mixed, density: 7850, youngs_modulus: 2.1e11, poissons_ratio: 0.3,
+     plasticity: {yield_stress: 2.5e8, isotropic_hardening: 2.1e9}}
+shells:
+  - {region: mixed, thickness: 0.01}
+boundary_conditions:
+  - {region: mixed, type: fixed}
+time: {integrator: static, dt: 1, steps: 1}
+output: {directory: out}
+YAML
 for np in 1 2; do
+  same_refusal $np "8-node \(quad8\) shells, which are degenerated-continuum shells; formulation: belytschko_tsay takes 4-node" bt.yaml
+  same_refusal $np "has 1 8-node \(quad8\) shells, which are linear, and 1 4-node ones, which are corotational when plastic" mixed.yaml
   same_refusal $np "8-node \(quad8\) shells, which are linear \(small displacements and rotations\), elastic or plastic; kinematics: corotational takes 4-node" corotational.yaml
   same_refusal $np "8-node \(quad8\) shells, which are for static, implicit, modal and harmonic runs" explicit.yaml
 done
