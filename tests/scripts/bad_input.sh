@@ -672,7 +672,7 @@ expect_error shell_pair "contact\.pairs\[0\]: pair 'plates' starts interpenetrat
 new_case shell_plastic_linear
 shell_case '{region: plate, thickness: 0.01, kinematics: linear}' '' \
   ', plasticity: {yield_stress: 2.5e8}' >"$dir/case.yaml"
-expect_error shell_plastic_linear "shells\[0\]\.kinematics: the plastic shells of region 'plate' are corotational"
+expect_error shell_plastic_linear "shells\[0\]\.kinematics: the plastic 4-node shells of region 'plate' are corotational"
 
 finish_cases
 
