@@ -231,6 +231,71 @@ class LayeredShellTerm : public ShellTermBase {
   std::vector<double> weights_;        ///< per cell and point (plastic)
 };
 
+/// A layered term whose cells are evaluated one at a time by update() with the force, tangent and
+/// resultants at its 2 x 2 in-plane points (the corotational and plastic 4-node shells, the plastic
+/// quad8): the force pass, the tangent, the energy and the resultants written once for both.
+class PointwiseShellTerm : public LayeredShellTerm {
+ public:
+  using LayeredShellTerm::LayeredShellTerm;
+  void add_internal_force(const TermPoint& at, VectorSum& f) const override {
+    std::size_t k = 0;
+    double stored = 0;
+    force_energy_ = NAN;  // until every cell is evaluated
+    const fe::ShellLayers layers = at_time(layers_, at.time);
+    f.add_cells(cells_, [&](std::int64_t c, CellType, auto, auto fe_vec) {
+      stored += update(layers, at.u, c, k++, fe_vec.data(), nullptr, nullptr);
+      return true;
+    });
+    force_energy_ = stored;
+  }
+  void add_stiffness(const TermPoint& at, MatrixSum& K) const override {
+    std::size_t k = 0;
+    const fe::ShellLayers layers = at_time(layers_, at.time);
+    K.add_cells(cells_, [&](std::int64_t c, CellType, auto, auto Ke) {
+      double f[max_dofs];
+      update(layers, at.u, c, k++, f, Ke.data(), nullptr);
+    });
+  }
+  double energy(const TermPoint& at) const override {
+    double total = 0;
+    const fe::ShellLayers layers = at_time(layers_, at.time);
+    for (std::size_t k = 0; k < cells_.size(); ++k) {
+      double f[max_dofs];
+      try {
+        total += update(layers, at.u, cells_[k], k, f, nullptr, nullptr);
+      } catch (const SolverError&) {
+        return NAN;  // a collapsed element, or a section point's iteration failed
+      }
+    }
+    return total;
+  }
+  /// The mean of the resultants at the 2 x 2 points (each in update()'s output axes); writes
+  /// the trial state at u (from the committed one).
+  void cell_resultants(std::span<const PetscScalar> u, std::size_t k,
+                       double out[8]) const override {
+    double f[max_dofs], r[32];
+    try {
+      update(frozen(), u, cells_[k], k, f, nullptr, r);
+    } catch (const SolverError&) {
+      std::fill(out, out + shell_resultant_components, NAN);
+      return;
+    }
+    for (int i = 0; i < shell_resultant_components; ++i)
+      out[i] = 0.25 * (r[i] + r[8 + i] + r[16 + i] + r[24 + i]);
+  }
+
+ protected:
+  static constexpr int max_dofs = 48;  ///< a quad8's (a quadrilateral: 24)
+  /// Row k's update at u from its committed state into its trial state: the force f and the
+  /// tangent K (the cell's DOFs) and the 2 x 2 points' resultants (4 x 8) where asked; the stored
+  /// energy.
+  virtual double update(const fe::ShellLayers& layers, std::span<const PetscScalar> u,
+                        std::int64_t c, std::size_t k, double* f, double* K, double* r) const = 0;
+  void row_force(std::span<const PetscScalar> u, std::size_t k, double* f) const override {
+    update(frozen(), u, cells_[k], k, f, nullptr, nullptr);
+  }
+};
+
 /// The term of a region whose shells are corotational or plastic (term_shells_nonlinear.cpp).
 std::unique_ptr<ForceTerm> make_nonlinear_shell_term(const TermInputs& in, const ShellInput& b,
                                                      const fe::ShellLayers& layers,

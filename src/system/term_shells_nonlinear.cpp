@@ -13,11 +13,11 @@ namespace inertia::shell_detail {
 
 namespace {
 
-class NonlinearShellTerm final : public LayeredShellTerm {
+class NonlinearShellTerm final : public PointwiseShellTerm {
  public:
   NonlinearShellTerm(const TermInputs& in, const ShellInput& b, const fe::ShellLayers& layers,
                      std::vector<std::int64_t> cells, bool scale)
-      : LayeredShellTerm(in, b, layers, std::move(cells), scale) {
+      : PointwiseShellTerm(in, b, layers, std::move(cells), scale) {
     // Each point's weight: its 2 x 2 Gauss point's det J times the thickness point's weight.
     make_state(4, fe::shell4_nonlinear_state_size(layers), [&](std::size_t k, double* det) {
       double x[12];
@@ -28,52 +28,6 @@ class NonlinearShellTerm final : public LayeredShellTerm {
 
   Traits traits() const override { return {.linear = false}; }
 
-  void add_internal_force(const TermPoint& at, VectorSum& f) const override {
-    std::size_t k = 0;
-    double stored = 0;
-    force_energy_ = NAN;  // until every cell is evaluated
-    const fe::ShellLayers layers = at_time(layers_, at.time);
-    f.add_cells(cells_, [&](std::int64_t c, CellType, auto, auto fe_vec) {
-      stored += update(layers, at.u, c, k++, fe_vec.data(), nullptr, nullptr);
-      return true;
-    });
-    force_energy_ = stored;
-  }
-  void add_stiffness(const TermPoint& at, MatrixSum& K) const override {
-    std::size_t k = 0;
-    const fe::ShellLayers layers = at_time(layers_, at.time);
-    K.add_cells(cells_, [&](std::int64_t c, CellType, auto, auto Ke) {
-      double f[24];
-      update(layers, at.u, c, k++, f, Ke.data(), nullptr);
-    });
-  }
-  double energy(const TermPoint& at) const override {
-    double total = 0;
-    const fe::ShellLayers layers = at_time(layers_, at.time);
-    for (std::size_t k = 0; k < cells_.size(); ++k) {
-      double f[24];
-      try {
-        total += update(layers, at.u, cells_[k], k, f, nullptr, nullptr);
-      } catch (const SolverError&) {
-        return NAN;  // a collapsed element
-      }
-    }
-    return total;
-  }
-  /// The mean of the resultants at the 2 x 2 points (in the current element's output axes);
-  /// writes the trial state at u (from the committed one).
-  void cell_resultants(std::span<const PetscScalar> u, std::size_t k,
-                       double out[8]) const override {
-    double f[24], r[32];
-    try {
-      update(frozen(), u, cells_[k], k, f, nullptr, r);
-    } catch (const SolverError&) {
-      std::fill(out, out + shell_resultant_components, NAN);
-      return;
-    }
-    for (int i = 0; i < shell_resultant_components; ++i)
-      out[i] = 0.25 * (r[i] + r[8 + i] + r[16 + i] + r[24 + i]);
-  }
   /// Plastic sections: the stresses at the section's bottom, middle and top points from the
   /// committed state at the generalized strains at u, averaged over the 2 x 2 points, in the
   /// output axes of the current element.
@@ -114,14 +68,11 @@ class NonlinearShellTerm final : public LayeredShellTerm {
   }
 
  private:
-  void row_force(std::span<const PetscScalar> u, std::size_t k, double* f) const override {
-    update(frozen(), u, cells_[k], k, f, nullptr, nullptr);
-  }
   /// Row k's update at u from its committed state into its trial state: the force f and the
   /// tangent K (the cell's DOFs: a triangle's 18) and the resultants where asked; the stored
   /// energy.
   double update(const fe::ShellLayers& layers, std::span<const PetscScalar> u, std::int64_t c,
-                std::size_t k, double* f, double* K, double* r) const {
+                std::size_t k, double* f, double* K, double* r) const override {
     double x[12], d[24], f4[24], K4[576];
     quad_coordinates(c, x);
     quad_gather(u, c, d);
